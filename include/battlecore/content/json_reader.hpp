@@ -1,0 +1,130 @@
+#pragma once
+/// Strict JSON reading for content: parse a file keeping its text (so a JSON pointer can be
+/// turned back into a line and column), and read objects field by field, reporting every
+/// wrong type, out-of-range number, missing field and unknown key into Diagnostics.
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "battlecore/content/diagnostics.hpp"
+
+namespace battlecore::content {
+
+/// A parsed JSON file and its text.
+struct JsonDocument {
+  std::string file;  ///< name used in diagnostics
+  std::string text;
+  nlohmann::json root;
+
+  /// 1-based {line, column} of the first character of the value at `pointer` ("" = root),
+  /// or {0, 0} when the pointer does not resolve in the text (or is not a valid RFC 6901 pointer).
+  /// Found by scanning `text`, as nlohmann::json keeps no positions: lines end at '\n', columns
+  /// count bytes (not characters), and a repeated key resolves to its last occurrence, the one
+  /// the parser keeps. Safe on malformed text.
+  std::pair<int, int> locate(std::string_view pointer) const;
+  /// A diagnostic for the value at `pointer`, with its position filled in.
+  Diagnostic diagnostic(std::string pointer, std::string message) const;
+};
+
+/// 1-based {line, column} of byte `offset` in `text` (clamped to its end); columns count bytes.
+std::pair<int, int> line_column(std::string_view text, std::size_t offset);
+
+/// Parses JSON text. A syntax error yields a diagnostic with its line and column, and nullopt.
+/// A key repeated within one object is reported at the repeated key, but the document is still
+/// returned (keeping the last value, as the parser does) so its other problems are found too.
+std::optional<JsonDocument> parse_json_text(std::string file, std::string text, Diagnostics& diags);
+/// Reads and parses a file. An unreadable file or a syntax error yields a diagnostic.
+std::optional<JsonDocument> parse_json_file(const std::filesystem::path& path, Diagnostics& diags);
+
+/// The JSON files of a content path: a directory gives its regular `*.json` files (extension
+/// matched case-sensitively) sorted by file name, byte-wise, not recursive; a file gives itself.
+/// A missing path, or a directory with no JSON file, yields a diagnostic and an empty list.
+std::vector<std::filesystem::path> content_files(const std::filesystem::path& path, Diagnostics& diags);
+
+/// `base` + "/" + the key escaped per RFC 6901 (~ -> ~0, / -> ~1).
+std::string child_pointer(std::string_view base, std::string_view key);
+/// `base` + "/" + index.
+std::string child_pointer(std::string_view base, std::size_t index);
+
+/// A short description of a JSON value's type for messages: "a string", "an integer" (signed or
+/// unsigned), "a number" (floating point), "a boolean", "null", "an array", "an object".
+std::string describe_json_type(const nlohmann::json& value);
+
+/// Reads one JSON object strictly. Each accessor declares its key as allowed; `finish()`
+/// reports every key present but never asked for as unknown, listing the allowed keys.
+/// When the value is not an object, the constructor reports it, `valid()` is false, and
+/// every accessor returns nothing (nullopt, nullptr, or the fallback) without further reports.
+/// Messages say what was expected and what was found; a missing key is reported at the object's
+/// pointer, a bad value at the key's. Integers must be JSON integers: `1.0` is refused.
+class ObjectReader {
+ public:
+  ObjectReader(const JsonDocument& doc, const nlohmann::json& value, std::string pointer, Diagnostics& diags);
+  ObjectReader(const ObjectReader&) = delete;
+  ObjectReader& operator=(const ObjectReader&) = delete;
+
+  /// Whether the value is an object (when not, that has been reported).
+  bool valid() const { return object_ != nullptr; }
+  /// The JSON pointer of this object.
+  const std::string& pointer() const { return pointer_; }
+  /// The document the object is in (it must outlive the reader).
+  const JsonDocument& document() const { return doc_; }
+  /// Where this reader reports.
+  Diagnostics& diagnostics() const { return diags_; }
+  /// Whether `key` is present; does not declare it allowed.
+  bool has(std::string_view key) const;
+
+  /// A string; missing or wrong type is reported.
+  std::optional<std::string> required_string(std::string_view key);
+  /// A string when present; a wrong type is reported.
+  std::optional<std::string> optional_string(std::string_view key);
+  /// An integer in [min, max]; missing, a non-integer or out of range is reported.
+  std::optional<std::int64_t> required_int(std::string_view key, std::int64_t min, std::int64_t max);
+  /// An integer in [min, max] when present (nullopt when absent or bad; bad is reported).
+  std::optional<std::int64_t> optional_int(std::string_view key, std::int64_t min, std::int64_t max);
+  /// The integer when present and good, else `fallback` (bad is reported).
+  std::int64_t int_or(std::string_view key, std::int64_t fallback, std::int64_t min, std::int64_t max);
+  /// The boolean when present and good, else `fallback` (bad is reported).
+  bool bool_or(std::string_view key, bool fallback);
+  /// The index in `allowed` of a required string value; unknown values list the allowed ones.
+  std::optional<std::size_t> required_enum(std::string_view key, std::span<const std::string_view> allowed);
+  /// As required_enum, but an absent key gives `fallback` (nullopt when bad or not an object).
+  std::optional<std::size_t> enum_or(std::string_view key, std::span<const std::string_view> allowed,
+                                     std::size_t fallback);
+  /// The array at `key` (reported when missing or not an array).
+  const nlohmann::json* required_array(std::string_view key);
+  /// The array at `key` when present (a wrong type is reported).
+  const nlohmann::json* optional_array(std::string_view key);
+  /// The object at `key` when present (a wrong type is reported).
+  const nlohmann::json* optional_object(std::string_view key);
+  /// Any value at `key` when present, unchecked; the key counts as allowed.
+  const nlohmann::json* optional_value(std::string_view key);
+
+  /// The JSON pointer of `key` in this object.
+  std::string pointer_of(std::string_view key) const;
+  /// Reports a problem with the value at `key` (always, even when not `valid()`).
+  void error_at(std::string_view key, std::string message);
+  /// Reports a problem with this object as a whole.
+  void error(std::string message);
+
+  /// Reports unknown keys, in document order: "unknown key 'x'; allowed keys: a, b, c", the
+  /// allowed keys in the order the accessors declared them. Call once, after every accessor.
+  void finish();
+
+ private:
+  const nlohmann::json* find(std::string_view key);
+  const JsonDocument& doc_;
+  const nlohmann::json* object_;
+  std::string pointer_;
+  Diagnostics& diags_;
+  std::vector<std::string> allowed_;
+};
+
+}  // namespace battlecore::content

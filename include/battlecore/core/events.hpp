@@ -1,0 +1,110 @@
+#pragma once
+/// Typed events: an ordered log plus listeners, with a specified delivery order.
+///
+/// Order: each event is first appended to the log (when the log is on), then handed to the
+/// listeners in the order they were attached. With the log off and no listener attached,
+/// `active()` is false and emitting costs one predictable branch: call sites build the event
+/// only inside `if (bus.active())`, or pass a callable to `emit_with`.
+
+#include <algorithm>
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+namespace battlecore {
+
+/// A host's view of a battle's events.
+template <class Event>
+class EventListener {
+ public:
+  virtual ~EventListener() = default;
+  /// Called once per event, in the order the engine emits them.
+  virtual void on_event(const Event& event) = 0;
+};
+
+/// The log and the listeners of one battle. Copying a bus copies the log but not the
+/// listeners: a clone made for search does not talk to the host that watches the original.
+template <class Event>
+class EventBus {
+ public:
+  EventBus() = default;
+  EventBus(const EventBus& other) : log_(other.log_), log_enabled_(other.log_enabled_) { refresh(); }
+  EventBus& operator=(const EventBus& other) {
+    if (this != &other) {
+      log_ = other.log_;
+      log_enabled_ = other.log_enabled_;
+      listeners_.clear();
+      refresh();
+    }
+    return *this;
+  }
+  EventBus(EventBus&&) noexcept = default;
+  EventBus& operator=(EventBus&&) noexcept = default;
+
+  /// True when someone records or listens; false means events cost nothing.
+  bool active() const { return active_; }
+  bool log_enabled() const { return log_enabled_; }
+  void set_log_enabled(bool on) {
+    log_enabled_ = on;
+    refresh();
+  }
+
+  /// Appends to the log, then notifies listeners in attach order.
+  void emit(const Event& event) {
+    if (!active_) return;
+    if (log_enabled_) log_.push_back(event);
+    // By index, over the listeners attached when the event was emitted: a listener may attach
+    // or detach listeners while being called (a detached one is not called again).
+    ++emitting_;
+    const std::size_t n = listeners_.size();
+    for (std::size_t i = 0; i < n; ++i)
+      if (listeners_[i] != nullptr) listeners_[i]->on_event(event);
+    if (--emitting_ == 0 && has_detached_) {
+      listeners_.erase(std::remove(listeners_.begin(), listeners_.end(), nullptr), listeners_.end());
+      has_detached_ = false;
+      refresh();
+    }
+  }
+  /// Builds the event only when someone is listening.
+  template <class Make>
+  void emit_with(Make&& make) {
+    if (active_) emit(make());
+  }
+
+  /// Attaches a listener (not owned); it is called after those attached before it.
+  void attach(EventListener<Event>* listener) {
+    listeners_.push_back(listener);
+    refresh();
+  }
+  void detach(EventListener<Event>* listener) {
+    if (emitting_ > 0) {  // compacted when the current emit returns
+      for (auto*& l : listeners_)
+        if (l == listener) {
+          l = nullptr;
+          has_detached_ = true;
+        }
+      return;
+    }
+    listeners_.erase(std::remove(listeners_.begin(), listeners_.end(), listener), listeners_.end());
+    refresh();
+  }
+  std::size_t listener_count() const {
+    return static_cast<std::size_t>(std::count_if(listeners_.begin(), listeners_.end(), [](auto* l) { return l != nullptr; }));
+  }
+
+  const std::vector<Event>& log() const { return log_; }
+  void clear_log() { log_.clear(); }
+  void restore_log(std::vector<Event> log) { log_ = std::move(log); }
+
+ private:
+  void refresh() { active_ = log_enabled_ || !listeners_.empty(); }
+
+  std::vector<Event> log_;
+  std::vector<EventListener<Event>*> listeners_;
+  bool log_enabled_ = true;
+  bool active_ = true;
+  bool has_detached_ = false;
+  int emitting_ = 0;
+};
+
+}  // namespace battlecore

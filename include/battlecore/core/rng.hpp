@@ -1,0 +1,142 @@
+#pragma once
+/// Seeded randomness: SplitMix64 for seeding, xoshiro256** for play, our own range reduction
+/// and shuffle. Nothing here touches `std::` distributions, whose output differs between
+/// standard libraries; golden vectors in tests/core/rng_test.cpp pin every number.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <string_view>
+#include <utility>
+
+namespace battlecore {
+
+/// Version of the random number code; written into every replay. Bump it when any output changes.
+inline constexpr std::uint32_t kRngVersion = 1;
+
+/// The golden-ratio increment of SplitMix64.
+inline constexpr std::uint64_t kGolden = 0x9E3779B97F4A7C15ull;
+
+/// SplitMix64's output function (Steele, Lea and Flood, 2014).
+constexpr std::uint64_t splitmix64_mix(std::uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/// SplitMix64: used only to seed generators and to derive per-battle seeds.
+struct SplitMix64 {
+  std::uint64_t state = 0;
+  constexpr std::uint64_t next() {
+    state += kGolden;
+    return splitmix64_mix(state);
+  }
+};
+
+/// The seed of battle `index` of a run seeded with `run_seed` (the index-th SplitMix64 output).
+constexpr std::uint64_t battle_seed(std::uint64_t run_seed, std::uint64_t index) {
+  return splitmix64_mix(run_seed + (index + 1) * kGolden);
+}
+
+/// xoshiro256** 1.0 (Blackman and Vigna, 2018).
+class Rng {
+ public:
+  constexpr Rng() = default;
+  /// Seeds the four words from four SplitMix64 outputs.
+  constexpr explicit Rng(SplitMix64& seeder) { seed_from(seeder); }
+  /// Seeds from a single 64-bit value through SplitMix64.
+  static constexpr Rng from_seed(std::uint64_t seed) {
+    SplitMix64 sm{seed};
+    return Rng(sm);
+  }
+
+  constexpr void seed_from(SplitMix64& seeder) {
+    for (std::uint64_t& w : s_) w = seeder.next();
+  }
+
+  /// The next 64 random bits.
+  constexpr std::uint64_t next() {
+    const std::uint64_t result = rotl(s_[1] * 5, 7) * 9;
+    const std::uint64_t t = s_[1] << 17;
+    s_[2] ^= s_[0];
+    s_[3] ^= s_[1];
+    s_[1] ^= s_[2];
+    s_[0] ^= s_[3];
+    s_[2] ^= t;
+    s_[3] = rotl(s_[3], 45);
+    return result;
+  }
+
+  /// Unbiased integer in [0, range), range >= 1: Lemire's multiply-and-reject method on the
+  /// top 32 bits of one output (one output per call except on a rare rejection).
+  constexpr std::uint32_t below(std::uint32_t range) {
+    std::uint64_t m = (next() >> 32) * std::uint64_t{range};
+    auto low = static_cast<std::uint32_t>(m);
+    if (low < range) [[unlikely]] {
+      const std::uint32_t threshold = static_cast<std::uint32_t>(-range) % range;
+      while (low < threshold) {
+        m = (next() >> 32) * std::uint64_t{range};
+        low = static_cast<std::uint32_t>(m);
+      }
+    }
+    return static_cast<std::uint32_t>(m >> 32);
+  }
+
+  /// Uniform integer in [lo, hi] (inclusive); lo <= hi.
+  constexpr std::int32_t between(std::int32_t lo, std::int32_t hi) {
+    // Unsigned arithmetic: hi - lo can exceed INT32_MAX, and [INT32_MIN, INT32_MAX] has 2^32
+    // values, which below() cannot take. Every other range draws exactly below(hi - lo + 1).
+    const std::uint32_t span = static_cast<std::uint32_t>(hi) - static_cast<std::uint32_t>(lo);
+    const std::uint32_t offset = span == std::numeric_limits<std::uint32_t>::max()
+                                     ? static_cast<std::uint32_t>(next() >> 32)
+                                     : below(span + 1u);
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(lo) + offset);
+  }
+
+  /// Fisher-Yates shuffle, one below() per swap, from the back.
+  template <class T>
+  constexpr void shuffle(std::span<T> items) {
+    for (std::size_t i = items.size(); i > 1; --i) {
+      const std::size_t j = below(static_cast<std::uint32_t>(i));
+      std::swap(items[i - 1], items[j]);
+    }
+  }
+
+  /// The raw state, for snapshots and hashing.
+  constexpr const std::array<std::uint64_t, 4>& state() const { return s_; }
+  constexpr void set_state(const std::array<std::uint64_t, 4>& s) { s_ = s; }
+
+  friend constexpr bool operator==(const Rng&, const Rng&) = default;
+
+ private:
+  static constexpr std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+  std::array<std::uint64_t, 4> s_{};
+};
+
+/// The named streams of one battle: a new random call in one place cannot shift another.
+enum class Stream : std::uint8_t { Setup, Shuffle, Ai, Dice, Loot, Effects };
+inline constexpr std::size_t kStreamCount = 6;
+
+/// Name of a stream, for snapshots and diagnostics.
+std::string_view stream_name(Stream s);
+
+/// One generator per stream, all derived from the battle's seed: stream k takes SplitMix64
+/// outputs 4k .. 4k+3, so appending a stream never changes the existing ones.
+class RngStreams {
+ public:
+  constexpr RngStreams() = default;
+  constexpr explicit RngStreams(std::uint64_t seed) {
+    SplitMix64 sm{seed};
+    for (Rng& r : streams_) r.seed_from(sm);
+  }
+  constexpr Rng& operator[](Stream s) { return streams_[static_cast<std::size_t>(s)]; }
+  constexpr const Rng& operator[](Stream s) const { return streams_[static_cast<std::size_t>(s)]; }
+  friend constexpr bool operator==(const RngStreams&, const RngStreams&) = default;
+
+ private:
+  std::array<Rng, kStreamCount> streams_{};
+};
+
+}  // namespace battlecore

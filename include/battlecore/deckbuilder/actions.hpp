@@ -1,0 +1,77 @@
+#pragma once
+/// The deckbuilder's decisions: what the player can submit, and why a submit is refused.
+
+#include <cstdint>
+#include <string_view>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "battlecore/core/result.hpp"
+#include "battlecore/deckbuilder/events.hpp"
+
+namespace battlecore::deckbuilder {
+
+struct Catalog;
+
+/// An index into the battle's card instances: stable for the whole battle.
+using CardRef = std::uint8_t;
+inline constexpr CardRef kNoCard = 0xFF;
+
+enum class ActionKind : std::uint8_t {
+  PlayCard,  ///< play `card` from the hand at `target` (an enemy index, or -1)
+  EndTurn,   ///< end the player's turn
+};
+std::string_view action_kind_name(ActionKind k);
+
+/// One input. Small and trivially copyable.
+struct Action {
+  ActionKind kind = ActionKind::EndTurn;
+  CardRef card = kNoCard;
+  std::int8_t target = -1;  ///< enemy index for PlayCard with a target, else -1
+  friend bool operator==(const Action&, const Action&) = default;
+
+  static constexpr Action play(CardRef card, std::int8_t target = -1) {
+    return Action{ActionKind::PlayCard, card, target};
+  }
+  static constexpr Action end_turn() { return Action{ActionKind::EndTurn, kNoCard, -1}; }
+};
+
+/// The seed's nine reasons a card play fails, plus Ok (GCSApi.CanPlayCard).
+enum class PlayCheck : std::uint8_t {
+  Ok,
+  WrongPhase,             ///< the phase is not PlayerPhase
+  NullCard,               ///< no such card
+  MissingPlayer,          ///< the player unit is missing
+  NotInHand,              ///< the card is not in hand
+  NoActiveDefinition,     ///< the card has no active card definition
+  CannotPayCost,          ///< the player cannot pay the effective cost
+  CancelledByOnPlayHook,  ///< an on-play hook cancels the play
+  Unplayable,             ///< the card has the Unplayable keyword
+  RefusedByPlayableHook,  ///< a playable hook cancels or returns false
+};
+std::string_view play_check_name(PlayCheck c);
+
+/// Why submit() refused an action.
+enum class RefusalReason : std::uint8_t {
+  NoBattle,         ///< no battle is active
+  BattleOver,       ///< the battle is over
+  NotYourDecision,  ///< the pending decision is of another kind
+  CannotPlayCard,   ///< can_play_card failed; the message says which of the nine reasons
+  InvalidTarget,    ///< the target is missing, not an enemy, or not alive
+};
+std::string_view refusal_reason_name(RefusalReason r);
+
+/// A refused action: the reason, the failed play check when there is one, and text.
+struct Rejection {
+  RefusalReason reason;
+  PlayCheck check = PlayCheck::Ok;
+  std::string message;
+};
+
+/// The JSON form of an action: {"type":"play_card","card":3,"card_id":"strike","target":0}.
+/// `card_id` is informative and needs the battle's card table; pass nullptr to omit it.
+nlohmann::json action_to_json(const Action& a, const std::string* card_id = nullptr);
+/// Parses the JSON form (card_id is ignored). Errors name what was wrong.
+Result<Action> action_from_json(const nlohmann::json& j);
+
+}  // namespace battlecore::deckbuilder

@@ -1,0 +1,174 @@
+#pragma once
+/// A deckbuilder battle: the GCS battle phases (seeds/gcs-battle-phases.txt) on the core's
+/// phase machine and run-to-decision interface.
+///
+/// Notes on this implementation:
+/// - The phase table is Machine in phases.hpp; each phase has one handler in phases.cpp that
+///   runs the seed's ordered steps and returns a trigger; advance() is the one driver.
+/// - start_battle runs the seed's 12 start steps; the opening hand is drawn there, so turn 1
+///   has no draw phase, as the seed says.
+/// - Defaults the seed leaves open (documented in docs/deckbuilder.md): an empty draw pile is
+///   refilled by shuffling the discard pile; draws beyond the hand limit stay in the draw
+///   pile; attack damage = max(0, base + Strength-like bonuses) x dealt percents x taken
+///   percents, rounded down once; armor absorbs before HP.
+/// - The battle is a value: copying it clones it (listeners are not copied; see EventBus).
+
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "battlecore/core/decision.hpp"
+#include "battlecore/core/fixed_vec.hpp"
+#include "battlecore/core/phase_machine.hpp"
+#include "battlecore/core/result.hpp"
+#include "battlecore/core/rng.hpp"
+#include "battlecore/deckbuilder/actions.hpp"
+#include "battlecore/deckbuilder/catalog.hpp"
+#include "battlecore/deckbuilder/events.hpp"
+#include "battlecore/deckbuilder/phases.hpp"
+
+namespace battlecore::deckbuilder {
+
+inline constexpr std::size_t kMaxEnemies = 5;
+inline constexpr std::size_t kMaxCards = 64;  ///< card instances in one battle
+inline constexpr std::size_t kMaxHand = 12;
+inline constexpr std::size_t kMaxStatusSlots = 8;  ///< different statuses on one unit
+inline constexpr MoveIndex kNoMove = 0xFF;
+
+/// Stacks of one status on a unit.
+struct StatusStack {
+  StatusId status = 0;
+  std::int16_t stacks = 0;
+  friend bool operator==(const StatusStack&, const StatusStack&) = default;
+};
+
+/// HP, armor and statuses of the player or an enemy.
+struct UnitState {
+  std::int32_t hp = 0;
+  std::int32_t max_hp = 0;
+  std::int32_t armor = 0;
+  FixedVec<StatusStack, kMaxStatusSlots> statuses;
+  bool alive() const { return hp > 0; }
+  /// Stacks of `status`, 0 when absent.
+  std::int32_t stacks(StatusId status) const;
+  friend bool operator==(const UnitState&, const UnitState&) = default;
+};
+
+struct EnemyState {
+  UnitState unit;
+  EnemyId def = 0;
+  MoveIndex intent = kNoMove;     ///< the move it will make on its next turn
+  MoveIndex last_move = kNoMove;  ///< the move it made last turn
+  std::uint8_t streak = 0;        ///< how many turns in a row it made last_move
+  std::uint8_t sequence_pos = 0;  ///< Sequence behaviour: next position
+  friend bool operator==(const EnemyState&, const EnemyState&) = default;
+};
+
+/// One card in this battle (an instance of a card definition).
+struct CardInstance {
+  CardId def = 0;
+  friend bool operator==(const CardInstance&, const CardInstance&) = default;
+};
+
+using CardPile = FixedVec<CardRef, kMaxCards>;
+
+/// The whole rules state of a battle: a plain value, no pointers.
+struct BattleState {
+  std::uint64_t seed = 0;
+  RngStreams rng;
+  EncounterId encounter = 0;
+  std::uint32_t turn = 0;  ///< the seed's TurnNumber: 1 on the first player turn
+  bool player_owned = false;
+  bool end_turn_requested = false;
+  std::int32_t energy = 0;
+  UnitState player;
+  FixedVec<EnemyState, kMaxEnemies> enemies;
+  FixedVec<CardInstance, kMaxCards> cards;
+  CardPile draw_pile;  ///< top of the pile is the back
+  FixedVec<CardRef, kMaxHand> hand;
+  CardPile discard_pile;
+  CardPile exhaust_pile;
+  CardPile played_this_turn;
+  friend bool operator==(const BattleState&, const BattleState&) = default;
+};
+
+/// The pending decision: who decides and what they may do.
+struct Decision {
+  Decider who;
+  std::vector<Action> options;  ///< stable indices: cards in hand order (each target), then end turn
+};
+
+/// Options for a battle's bookkeeping (the rules are the same either way).
+struct BattleOptions {
+  bool event_log = true;       ///< keep every event in events().log()
+  bool record_history = true;  ///< keep the transition history and the action list
+};
+
+/// One deckbuilder battle.
+class Battle {
+ public:
+  explicit Battle(std::shared_ptr<const Catalog> catalog, BattleOptions options = {});
+
+  // --- starting -------------------------------------------------------------------------
+  /// The seed's StartBattle: a missing encounter is an error and starts nothing.
+  Result<Status> start_battle(std::string_view encounter_id, std::uint64_t seed);
+  Result<Status> start_battle(EncounterId encounter, std::uint64_t seed);
+
+  // --- run to decision --------------------------------------------------------------------
+  /// Runs automatic steps until a decision is needed or the battle is over.
+  Status advance();
+  /// AwaitingDecision while a battle is waiting for input, else Finished.
+  Status status() const;
+  /// Who decides now and the legal options.
+  Decision decision() const;
+  /// The legal options into `out` (cleared first); no allocation once `out` has grown.
+  void legal_actions(std::vector<Action>& out) const;
+  /// Applies a legal action and advances; refuses an illegal one, changing nothing.
+  Result<Status, Rejection> submit(const Action& action);
+
+  // --- the seed's API ---------------------------------------------------------------------
+  Phase phase() const { return driver_.current(); }
+  bool is_battle_active() const;
+  bool is_battle_over() const;
+  bool is_waiting_for_choice() const { return false; }
+  bool is_waiting_for_reward() const { return false; }
+  PlayCheck can_play_card(CardRef card) const;
+  bool requires_target(CardId card) const;
+  /// The definition of a card instance, or nullptr.
+  const CardDef* active_card(CardRef card) const;
+  Result<Status, Rejection> try_play_card(CardRef card, std::int8_t target = -1);
+  Result<Status, Rejection> end_player_turn();
+
+  // --- views ------------------------------------------------------------------------------
+  const BattleState& state() const { return state_; }
+  const Catalog& catalog() const { return *catalog_; }
+  const std::shared_ptr<const Catalog>& catalog_ptr() const { return catalog_; }
+  std::uint32_t turn() const { return state_.turn; }
+  /// Transition history (empty when record_history is off).
+  const std::vector<PhaseRecord>& history() const { return driver_.history(); }
+  std::uint32_t transitions() const { return driver_.moves(); }
+  /// Every submitted action, in order (empty when record_history is off).
+  const std::vector<Action>& actions() const { return actions_; }
+  bool won() const { return phase() == Phase::BattleWon; }
+  EventLog& events() { return events_; }
+  const EventLog& events() const { return events_; }
+  /// A 64-bit hash of the rules state, the phase and the move counter.
+  std::uint64_t state_hash() const;
+
+  /// Internal: gives phase handlers and ops access to the state. Not for hosts.
+  struct Access;
+
+ private:
+  friend struct Access;
+  std::shared_ptr<const Catalog> catalog_;
+  BattleOptions options_;
+  BattleState state_;
+  PhaseDriver<Machine> driver_;
+  EventLog events_;
+  std::vector<Action> actions_;
+  bool has_pending_trigger_ = false;
+  Trigger pending_trigger_ = Trigger::StartRequested;
+};
+
+}  // namespace battlecore::deckbuilder

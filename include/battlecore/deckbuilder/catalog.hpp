@@ -1,0 +1,199 @@
+#pragma once
+/// The deckbuilder's content, loaded and frozen: cards, statuses, enemies, player units,
+/// encounters. Ids are dense indices; effects are compiled ops in one flat array.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace battlecore::deckbuilder {
+
+using CardId = std::uint16_t;       ///< index into Catalog::cards
+using StatusId = std::uint16_t;     ///< index into Catalog::statuses
+using EnemyId = std::uint16_t;      ///< index into Catalog::enemies
+using PlayerUnitId = std::uint16_t; ///< index into Catalog::players
+using EncounterId = std::uint16_t;  ///< index into Catalog::encounters
+using MoveIndex = std::uint8_t;     ///< index into EnemyDef::moves
+
+enum class CardType : std::uint8_t { Attack, Skill, Power, Status, Curse };
+/// Who a card is aimed at when played.
+enum class CardTarget : std::uint8_t {
+  None,   ///< no target chosen (self, all enemies, random enemy ops)
+  Enemy,  ///< the player picks one alive enemy
+};
+
+/// Card keywords, as bits.
+enum Keyword : std::uint8_t {
+  kInnate = 1u << 0,
+  kRetain = 1u << 1,
+  kEthereal = 1u << 2,
+  kExhaust = 1u << 3,
+  kUnplayable = 1u << 4,
+};
+
+/// Whom an op affects, relative to its source: for a player's card the enemies are the
+/// opposing side; for an enemy's move the player is.
+enum class OpTarget : std::uint8_t {
+  Chosen,         ///< the card's target (cards), the player (enemy moves)
+  Self,           ///< the source itself
+  AllEnemies,     ///< every alive unit of the opposing side
+  RandomEnemy,    ///< one alive unit of the opposing side, from the effects stream
+};
+
+/// One compiled effect op. `code` indexes Catalog::op_handlers; the meaning of the other
+/// fields is the op's own (documented with each op in src/deckbuilder/ops/).
+struct Op {
+  std::uint8_t code = 0;
+  OpTarget target = OpTarget::Chosen;
+  std::uint16_t ref = 0;  ///< a status, card or move id where the op names one
+  std::int32_t amount = 0;
+  std::int32_t times = 1;
+};
+
+/// A run of Catalog::ops.
+struct OpRange {
+  std::uint32_t begin = 0;
+  std::uint32_t end = 0;
+  bool empty() const { return begin == end; }
+};
+
+struct CardDef {
+  std::string id;
+  std::string name;
+  std::string text;  ///< rules text shown to players; may be empty
+  CardType type = CardType::Skill;
+  std::int8_t cost = 0;
+  CardTarget target = CardTarget::None;
+  std::uint8_t keywords = 0;
+  OpRange effects;
+  bool has(Keyword k) const { return (keywords & k) != 0; }
+};
+
+enum class StatusKind : std::uint8_t { Buff, Debuff };
+/// How new stacks combine: Intensity adds to the amount, Duration adds turns.
+enum class Stacking : std::uint8_t { Intensity, Duration };
+/// When a status loses a stack by itself.
+enum class Decay : std::uint8_t {
+  None,          ///< never
+  OwnerTurnEnd,  ///< one stack at the end of its owner's turn
+};
+
+struct StatusDef {
+  std::string id;
+  std::string name;
+  StatusKind kind = StatusKind::Buff;
+  Stacking stacking = Stacking::Intensity;
+  Decay decay = Decay::None;
+  /// Attack damage the owner deals: + per stack (Strength).
+  std::int32_t damage_dealt_per_stack = 0;
+  /// Attack damage the owner deals, in percent while it has any stack (Weak: 75).
+  std::int32_t damage_dealt_percent = 100;
+  /// Attack damage the owner takes, in percent while it has any stack (Vulnerable: 150).
+  std::int32_t damage_taken_percent = 100;
+};
+
+/// What an enemy shows it will do.
+enum class Intent : std::uint8_t { Attack, AttackDefend, Defend, Buff, BuffDefend, Debuff, AttackDebuff, Unknown };
+
+struct MoveDef {
+  std::string id;
+  std::string name;
+  Intent intent = Intent::Unknown;
+  OpRange effects;
+};
+
+/// How an enemy picks its next move.
+enum class BehaviorKind : std::uint8_t {
+  Random,    ///< weighted among the moves whose repeat limit allows them
+  Sequence,  ///< the listed moves in order, looping from `loop_from`
+};
+
+struct WeightedMove {
+  MoveIndex move = 0;
+  std::uint16_t weight = 1;
+  std::uint8_t max_in_a_row = 0;  ///< 0: no limit
+};
+
+struct EnemyDef {
+  std::string id;
+  std::string name;
+  std::int32_t hp_min = 1;
+  std::int32_t hp_max = 1;
+  std::vector<MoveDef> moves;
+  BehaviorKind behavior = BehaviorKind::Random;
+  std::optional<MoveIndex> first_move;  ///< forced first intent
+  std::vector<WeightedMove> weighted;   ///< Random
+  std::vector<MoveIndex> sequence;      ///< Sequence
+  std::uint8_t loop_from = 0;           ///< Sequence: where the loop restarts
+};
+
+struct PlayerUnitDef {
+  std::string id;
+  std::string name;
+  std::int32_t max_hp = 1;
+  std::int32_t hp = 1;
+  std::vector<CardId> deck;  ///< the starting deck, expanded (one entry per card)
+};
+
+/// The seed's BattleRules.ArmorDecayRule.
+enum class ArmorDecayRule : std::uint8_t {
+  ResetOnTurnStart,  ///< armor resets at the start of each of the unit's turns (default)
+  Persist,           ///< armor carries over untouched
+};
+
+/// Per-encounter rules; the defaults are the usual deckbuilder conventions.
+struct BattleRules {
+  ArmorDecayRule armor_decay = ArmorDecayRule::ResetOnTurnStart;
+  std::uint8_t max_energy = 3;
+  std::uint8_t opening_hand = 5;  ///< in content, defaults to the encounter's draw_per_turn
+  std::uint8_t draw_per_turn = 5;
+  std::uint8_t hand_limit = 10;
+};
+
+struct EncounterDef {
+  std::string id;
+  std::string name;
+  PlayerUnitId player = 0;
+  std::vector<EnemyId> enemies;
+  BattleRules rules;
+};
+
+struct PackInfo {
+  std::string id;
+  std::string name;
+  std::optional<EncounterId> default_encounter;
+};
+
+namespace detail {
+struct OpContext;
+}
+/// Runs one compiled op.
+using OpHandler = void (*)(detail::OpContext&, const Op&);
+
+/// Everything a deckbuilder battle reads, immutable once loaded (shared as shared_ptr<const>).
+struct Catalog {
+  PackInfo pack;
+  std::vector<CardDef> cards;
+  std::vector<StatusDef> statuses;
+  std::vector<EnemyDef> enemies;
+  std::vector<PlayerUnitDef> players;
+  std::vector<EncounterDef> encounters;
+  std::vector<Op> ops;                     ///< every effect of every card and move
+  std::vector<OpHandler> op_handlers;      ///< by Op::code
+  std::vector<std::string> op_names;       ///< by Op::code
+  std::uint64_t content_hash = 0;          ///< FNV-1a of the content files as loaded
+
+  std::optional<CardId> find_card(std::string_view id) const;
+  std::optional<StatusId> find_status(std::string_view id) const;
+  std::optional<EnemyId> find_enemy(std::string_view id) const;
+  std::optional<PlayerUnitId> find_player(std::string_view id) const;
+  std::optional<EncounterId> find_encounter(std::string_view id) const;
+};
+
+std::string_view card_type_name(CardType t);
+std::string_view intent_name(Intent i);
+std::string_view armor_decay_rule_name(ArmorDecayRule r);
+
+}  // namespace battlecore::deckbuilder

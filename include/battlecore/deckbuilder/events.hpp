@@ -1,0 +1,68 @@
+#pragma once
+/// The deckbuilder's typed events. Names follow the seed (OnBattleStarted -> BattleStarted).
+/// Events report; the phase is the authority.
+
+#include <cstdint>
+#include <string_view>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "battlecore/core/events.hpp"
+
+namespace battlecore::deckbuilder {
+
+struct Catalog;
+
+/// A unit in events and actions: 0 is the player, 1 + i is enemy i, -1 is nobody.
+using UnitRef = std::int8_t;
+inline constexpr UnitRef kPlayerUnit = 0;
+inline constexpr UnitRef kNoUnit = -1;
+constexpr UnitRef enemy_unit(std::size_t index) { return static_cast<UnitRef>(index + 1); }
+
+/// Where a card sits.
+enum class Pile : std::uint8_t { Draw, Hand, Discard, Exhaust, None };
+std::string_view pile_name(Pile p);
+
+enum class EventType : std::uint8_t {
+  PhaseChanged,      ///< subject: from phase, value: to phase, amount: trigger
+  BattleStarted,     ///< subject: encounter
+  TurnStarted,       ///< amount: turn number
+  DrawPhase,         ///< amount: turn number
+  CardDrawn,         ///< subject: card instance, value: card id
+  PileShuffled,      ///< amount: cards shuffled into the draw pile
+  CardPlayed,        ///< subject: card instance, value: card id, target: chosen unit, amount: energy spent
+  CardMoved,         ///< subject: card instance, value: card id, amount: from pile, extra: to pile
+  DamageDealt,       ///< source, target, amount: HP lost, extra: armor absorbed
+  ArmorGained,       ///< target, amount
+  StatusApplied,     ///< source, target, subject: status, amount: stacks added, extra: stacks now
+  StatusExpired,     ///< target, subject: status
+  UnitDied,          ///< target
+  DiscardPhase,      ///< amount: turn number
+  TurnEnded,         ///< amount: turn number
+  EnemyTurnStarted,  ///< amount: turn number
+  EnemyIntent,       ///< source: enemy, subject: move index, value: enemy id
+  EnemyActed,        ///< source: enemy, subject: move index, value: enemy id
+  BattleEnded,       ///< amount: 1 when won, 0 when lost
+};
+std::string_view event_type_name(EventType t);
+
+/// One event: 16 bytes, trivially copyable. Field meaning per type (above).
+struct Event {
+  EventType type;
+  UnitRef source = kNoUnit;
+  UnitRef target = kNoUnit;
+  std::uint8_t pad = 0;
+  std::uint16_t subject = 0;
+  std::uint16_t value = 0;
+  std::int32_t amount = 0;
+  std::int32_t extra = 0;
+  friend bool operator==(const Event&, const Event&) = default;
+};
+
+using EventLog = EventBus<Event>;
+using Listener = EventListener<Event>;
+
+/// The readable JSON form of an event (names resolved through the catalog).
+nlohmann::json event_to_json(const Event& e, const Catalog& catalog);
+
+}  // namespace battlecore::deckbuilder

@@ -1,0 +1,23 @@
+#pragma once
+/// Readable views of a deckbuilder battle: a JSON state view and a text rendering.
+
+#include <string>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "battlecore/deckbuilder/battle.hpp"
+
+namespace battlecore::deckbuilder {
+
+/// The state a front end shows: phase, turn, player, enemies with intents, piles.
+nlohmann::json state_view(const Battle& battle);
+/// The legal options with their indices and JSON forms.
+nlohmann::json decision_view(const Battle& battle);
+/// The JSON form of an action, with the card's id filled in from the battle.
+nlohmann::json describe_action(const Battle& battle, const Action& action);
+/// One line for an action: "play Strike (#3) at Gnasher (enemy 0)" or "end turn".
+std::string action_label(const Battle& battle, const Action& action);
+/// A few lines for a terminal: HP, armor, energy, statuses, intents, hand, pile sizes.
+std::string render_text(const Battle& battle);
+
+}  // namespace battlecore::deckbuilder

@@ -1,0 +1,24 @@
+#pragma once
+/// A human plays a deckbuilder battle in a terminal: the state, numbered legal actions,
+/// `help`, `history`, `log`, `state`, `quit`. Bad input is answered, never fatal.
+
+#include <cstdint>
+#include <iosfwd>
+#include <memory>
+#include <string>
+
+#include "battlecore/deckbuilder/catalog.hpp"
+
+namespace battlecore::sim {
+
+struct PlayConfig {
+  std::string encounter;  ///< empty: the pack's default encounter
+  std::uint64_t seed = 1;
+};
+
+/// Runs the session on `in` / `out` until the battle ends, `quit` or end of input.
+/// Returns 0 when the battle ended or the player quit, 2 when it could not start.
+int play_deckbuilder(const std::shared_ptr<const deckbuilder::Catalog>& catalog, const PlayConfig& config,
+                     std::istream& in, std::ostream& out, std::ostream& err);
+
+}  // namespace battlecore::sim

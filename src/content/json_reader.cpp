@@ -1,0 +1,693 @@
+#include "battlecore/content/json_reader.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <fstream>
+#include <iterator>
+#include <limits>
+#include <set>
+#include <system_error>
+#include <utility>
+
+#include <fmt/format.h>
+
+namespace battlecore::content {
+
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+
+constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+// The one-letter escapes after a backslash in a JSON string, and the characters they stand for.
+constexpr std::string_view kEscapeLetters = "\"\\/bfnrt";
+constexpr std::string_view kEscapedChars = "\"\\/\b\f\n\r\t";
+static_assert(kEscapeLetters.size() == kEscapedChars.size());
+
+bool is_json_whitespace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+/// Characters that may begin a JSON value.
+bool starts_value(char c) {
+  return c == '"' || c == '{' || c == '[' || c == '-' || (c >= '0' && c <= '9') || c == 't' || c == 'f' ||
+         c == 'n';
+}
+
+/// Characters of a number or of true/false/null.
+bool is_scalar_char(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' || c == '+' ||
+         c == '.';
+}
+
+void append_utf8(std::string& out, std::uint32_t code_point) {
+  if (code_point < 0x80) {
+    out += static_cast<char>(code_point);
+  } else if (code_point < 0x800) {
+    out += static_cast<char>(0xC0 | (code_point >> 6));
+    out += static_cast<char>(0x80 | (code_point & 0x3F));
+  } else if (code_point < 0x10000) {
+    out += static_cast<char>(0xE0 | (code_point >> 12));
+    out += static_cast<char>(0x80 | ((code_point >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (code_point & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (code_point >> 18));
+    out += static_cast<char>(0x80 | ((code_point >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((code_point >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (code_point & 0x3F));
+  }
+}
+
+/// A cursor over JSON text for finding positions, which nlohmann::json does not keep. Every read
+/// is bounds-checked: on malformed text an operation fails rather than reading past the end.
+/// It walks syntax only and leaves validation to the parser.
+class JsonScanner {
+ public:
+  explicit JsonScanner(std::string_view text) : text_(text) {
+    if (text_.starts_with(kUtf8Bom)) pos_ = kUtf8Bom.size();  // the parser skips a BOM too
+  }
+
+  std::size_t offset() const { return pos_; }
+  void seek(std::size_t offset) { pos_ = std::min(offset, text_.size()); }
+  bool at_end() const { return pos_ >= text_.size(); }
+  /// The current character, or '\0' at the end.
+  char peek() const { return at_end() ? '\0' : text_[pos_]; }
+
+  bool consume(char c) {
+    if (at_end() || text_[pos_] != c) return false;
+    ++pos_;
+    return true;
+  }
+
+  void skip_whitespace() {
+    while (!at_end() && is_json_whitespace(text_[pos_])) ++pos_;
+  }
+
+  /// Reads a string from its opening quote; stores the unescaped UTF-8 value in `out` if given.
+  bool read_string(std::string* out) {
+    if (!consume('"')) return false;
+    if (out != nullptr) out->clear();
+    while (!at_end()) {
+      const char c = text_[pos_++];
+      if (c == '"') return true;
+      if (c != '\\') {
+        if (out != nullptr) *out += c;
+        continue;
+      }
+      if (at_end()) return false;
+      const char escape = text_[pos_++];
+      if (escape == 'u') {
+        std::uint32_t code_point = 0;
+        if (!read_code_point(code_point)) return false;
+        if (out != nullptr) append_utf8(*out, code_point);
+        continue;
+      }
+      const std::size_t which = kEscapeLetters.find(escape);
+      if (which == std::string_view::npos) return false;
+      if (out != nullptr) *out += kEscapedChars[which];
+    }
+    return false;  // unterminated
+  }
+
+  /// Skips one value of any kind. Containers are skipped by matching brackets outside strings.
+  bool skip_value() {
+    const char c = peek();
+    if (c == '"') return read_string(nullptr);
+    if (c == '{' || c == '[') return skip_container();
+    const std::size_t start = pos_;
+    while (!at_end() && is_scalar_char(text_[pos_])) ++pos_;
+    return pos_ > start;
+  }
+
+ private:
+  /// After `\u`: four hex digits, and a second `\uXXXX` when the first is a high surrogate.
+  bool read_code_point(std::uint32_t& code_point) {
+    if (!read_hex4(code_point)) return false;
+    if (code_point >= 0xDC00 && code_point <= 0xDFFF) return false;  // a lone low surrogate
+    if (code_point < 0xD800 || code_point > 0xDBFF) return true;
+    std::uint32_t low = 0;
+    if (!consume('\\') || !consume('u') || !read_hex4(low)) return false;
+    if (low < 0xDC00 || low > 0xDFFF) return false;
+    code_point = 0x10000 + ((code_point - 0xD800) << 10) + (low - 0xDC00);
+    return true;
+  }
+
+  bool read_hex4(std::uint32_t& value) {
+    value = 0;
+    for (int i = 0; i < 4; ++i) {
+      if (at_end()) return false;
+      const char c = text_[pos_++];
+      std::uint32_t digit = 0;
+      if (c >= '0' && c <= '9') {
+        digit = static_cast<std::uint32_t>(c - '0');
+      } else if (c >= 'a' && c <= 'f') {
+        digit = static_cast<std::uint32_t>(c - 'a' + 10);
+      } else if (c >= 'A' && c <= 'F') {
+        digit = static_cast<std::uint32_t>(c - 'A' + 10);
+      } else {
+        return false;
+      }
+      value = value * 16 + digit;
+    }
+    return true;
+  }
+
+  bool skip_container() {
+    std::size_t depth = 0;
+    while (!at_end()) {
+      const char c = text_[pos_];
+      if (c == '"') {
+        if (!read_string(nullptr)) return false;
+        continue;
+      }
+      ++pos_;
+      if (c == '{' || c == '[') {
+        ++depth;
+      } else if ((c == '}' || c == ']') && --depth == 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  std::string_view text_;
+  std::size_t pos_ = 0;
+};
+
+/// The reference tokens of an RFC 6901 pointer, unescaped; nullopt when the pointer is malformed.
+std::optional<std::vector<std::string>> pointer_tokens(std::string_view pointer) {
+  std::vector<std::string> tokens;
+  if (pointer.empty()) return tokens;
+  if (pointer.front() != '/') return std::nullopt;
+  std::string token;
+  for (std::size_t i = 1; i <= pointer.size(); ++i) {
+    if (i == pointer.size() || pointer[i] == '/') {
+      tokens.push_back(std::move(token));
+      token.clear();
+    } else if (pointer[i] != '~') {
+      token += pointer[i];
+    } else if (i + 1 < pointer.size() && (pointer[i + 1] == '0' || pointer[i + 1] == '1')) {
+      token += pointer[i + 1] == '0' ? '~' : '/';
+      ++i;
+    } else {
+      return std::nullopt;
+    }
+  }
+  return tokens;
+}
+
+/// An RFC 6901 array index: "0" or digits without a leading zero.
+std::optional<std::size_t> array_index(std::string_view token) {
+  if (token.empty() || (token.size() > 1 && token.front() == '0')) return std::nullopt;
+  std::size_t index = 0;
+  const auto [end, error] = std::from_chars(token.data(), token.data() + token.size(), index);
+  if (error != std::errc{} || end != token.data() + token.size()) return std::nullopt;
+  return index;
+}
+
+/// From an object's '{', moves to the value of member `key` (the last one if repeated, as the
+/// parser keeps the last).
+bool enter_member(JsonScanner& scanner, std::string_view key) {
+  scanner.consume('{');
+  std::optional<std::size_t> match;
+  std::string name;
+  for (;;) {
+    scanner.skip_whitespace();
+    if (!scanner.read_string(&name)) break;  // '}' or malformed
+    scanner.skip_whitespace();
+    if (!scanner.consume(':')) break;
+    scanner.skip_whitespace();
+    if (name == key) match = scanner.offset();
+    if (!scanner.skip_value()) break;
+    scanner.skip_whitespace();
+    if (!scanner.consume(',')) break;
+  }
+  if (!match) return false;
+  scanner.seek(*match);
+  return true;
+}
+
+/// From an array's '[', moves to element `index`.
+bool enter_element(JsonScanner& scanner, std::size_t index) {
+  scanner.consume('[');
+  for (std::size_t i = 0;; ++i) {
+    scanner.skip_whitespace();
+    if (!starts_value(scanner.peek())) return false;  // ']' or malformed
+    if (i == index) return true;
+    if (!scanner.skip_value()) return false;
+    scanner.skip_whitespace();
+    if (!scanner.consume(',')) return false;
+  }
+}
+
+/// Walks text the parser has accepted and reports every key repeated within one object, at the
+/// repeated key. nlohmann::json keeps the last silently, which would hide a typo'd duplicate.
+/// Iterative, so deep nesting the parser accepts cannot overflow the stack here.
+void report_duplicate_keys(const JsonDocument& doc, Diagnostics& diags) {
+  struct OpenContainer {
+    bool is_object = false;
+    std::set<std::string> keys;  // object: keys seen so far
+    std::string key;             // object: key of the member being read
+    std::size_t next_index = 0;  // array: index of the next element
+  };
+  // Pointers are built only for a report: one per open container would cost depth squared.
+  const auto pointer_to = [](const std::vector<OpenContainer>& open) {
+    std::string pointer;
+    for (const OpenContainer& container : open) {
+      pointer = container.is_object ? child_pointer(pointer, container.key)
+                                    : child_pointer(pointer, container.next_index - 1);
+    }
+    return pointer;
+  };
+  std::vector<OpenContainer> open;
+  JsonScanner scanner(doc.text);
+  for (;;) {
+    scanner.skip_whitespace();
+    if (scanner.at_end()) return;
+    const char c = scanner.peek();
+    if (c == ',') {
+      scanner.consume(c);
+      continue;
+    }
+    if (c == '}' || c == ']') {
+      scanner.consume(c);
+      if (!open.empty()) open.pop_back();
+      continue;
+    }
+    if (!open.empty() && open.back().is_object) {
+      OpenContainer& object = open.back();
+      const std::size_t key_offset = scanner.offset();
+      if (!scanner.read_string(&object.key)) return;
+      if (!object.keys.insert(object.key).second) {
+        const auto [line, column] = line_column(doc.text, key_offset);
+        diags.add({doc.file, line, column, pointer_to(open),
+                   fmt::format("duplicate key '{}'; a key may appear only once in an object", object.key)});
+      }
+      scanner.skip_whitespace();
+      if (!scanner.consume(':')) return;
+      scanner.skip_whitespace();
+    } else if (!open.empty()) {
+      ++open.back().next_index;  // an array element starts here
+    }
+    const char first = scanner.peek();
+    if (first == '{' || first == '[') {
+      open.emplace_back().is_object = first == '{';
+      scanner.consume(first);
+    } else if (!scanner.skip_value()) {
+      return;
+    }
+  }
+}
+
+/// nlohmann's what() reads "[json.exception.parse_error.101] parse error at line 4, column 0: syntax
+/// error ...". Its position can disagree with ours (it counts a newline into the next line), so
+/// keep only the part after the position.
+std::string parse_error_message(const Json::parse_error& error) {
+  std::string_view what = error.what();
+  if (what.starts_with("[json.exception.")) {
+    const std::size_t bracket = what.find("] ");
+    if (bracket != std::string_view::npos) what.remove_prefix(bracket + 2);
+  }
+  if (what.starts_with("parse error")) {
+    const std::size_t colon = what.find(": ");
+    if (colon != std::string_view::npos) what.remove_prefix(colon + 2);
+  }
+  return std::string(what);
+}
+
+constexpr std::int64_t kIntMin = std::numeric_limits<std::int64_t>::min();
+constexpr std::int64_t kIntMax = std::numeric_limits<std::int64_t>::max();
+
+/// "an integer in [0, 9]", or an open bound left out when it is the type's limit.
+std::string describe_int_range(std::int64_t min, std::int64_t max) {
+  if (min == kIntMin && max == kIntMax) return "an integer";
+  if (max == kIntMax) return fmt::format("an integer >= {}", min);
+  if (min == kIntMin) return fmt::format("an integer <= {}", max);
+  return fmt::format("an integer in [{}, {}]", min, max);
+}
+
+/// The status of a path that exists; a missing or inaccessible path is reported instead.
+std::optional<fs::file_status> existing_status(const fs::path& path, Diagnostics& diags) {
+  std::error_code error;
+  const fs::file_status status = fs::status(path, error);
+  if (status.type() == fs::file_type::not_found) {
+    diags.add({path.string(), 0, 0, "", "no such file or directory"});
+    return std::nullopt;
+  }
+  if (error) {
+    diags.add({path.string(), 0, 0, "", fmt::format("cannot access: {}", error.message())});
+    return std::nullopt;
+  }
+  return status;
+}
+
+std::string describe_enum(std::span<const std::string_view> allowed) {
+  return fmt::format("one of: {}", fmt::join(allowed, ", "));
+}
+
+}  // namespace
+
+std::pair<int, int> line_column(std::string_view text, std::size_t offset) {
+  offset = std::min(offset, text.size());
+  int line = 1;
+  int column = 1;
+  for (std::size_t i = 0; i < offset; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return {line, column};
+}
+
+std::pair<int, int> JsonDocument::locate(std::string_view pointer) const {
+  const std::optional<std::vector<std::string>> tokens = pointer_tokens(pointer);
+  if (!tokens) return {0, 0};
+  JsonScanner scanner(text);
+  for (const std::string& token : *tokens) {
+    scanner.skip_whitespace();
+    if (scanner.peek() == '{') {
+      if (!enter_member(scanner, token)) return {0, 0};
+    } else if (scanner.peek() == '[') {
+      const std::optional<std::size_t> index = array_index(token);
+      if (!index || !enter_element(scanner, *index)) return {0, 0};
+    } else {
+      return {0, 0};  // a scalar has no children
+    }
+  }
+  scanner.skip_whitespace();
+  if (!starts_value(scanner.peek())) return {0, 0};
+  return line_column(text, scanner.offset());
+}
+
+Diagnostic JsonDocument::diagnostic(std::string pointer, std::string message) const {
+  const auto [line, column] = locate(pointer);
+  return {file, line, column, std::move(pointer), std::move(message)};
+}
+
+std::optional<JsonDocument> parse_json_text(std::string file, std::string text, Diagnostics& diags) {
+  JsonDocument doc{.file = std::move(file), .text = std::move(text), .root = {}};
+  try {
+    doc.root = Json::parse(doc.text);
+  } catch (const Json::parse_error& error) {
+    // `byte` is 1-based: the last character read, which is where the parser gave up.
+    const std::size_t offset = error.byte > 0 ? error.byte - 1 : 0;
+    const auto [line, column] = line_column(doc.text, offset);
+    diags.add({doc.file, line, column, "", parse_error_message(error)});
+    return std::nullopt;
+  }
+  report_duplicate_keys(doc, diags);
+  return doc;
+}
+
+std::optional<JsonDocument> parse_json_file(const std::filesystem::path& path, Diagnostics& diags) {
+  const std::string file = path.string();
+  const std::optional<fs::file_status> status = existing_status(path, diags);
+  if (!status) return std::nullopt;
+  if (fs::is_directory(*status)) {
+    diags.add({file, 0, 0, "", "is a directory, expected a JSON file"});
+    return std::nullopt;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    diags.add({file, 0, 0, "", "cannot open file for reading"});
+    return std::nullopt;
+  }
+  std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  if (in.bad()) {
+    diags.add({file, 0, 0, "", "cannot read file"});
+    return std::nullopt;
+  }
+  return parse_json_text(file, std::move(text), diags);
+}
+
+std::vector<std::filesystem::path> content_files(const std::filesystem::path& path, Diagnostics& diags) {
+  const std::optional<fs::file_status> status = existing_status(path, diags);
+  if (!status) return {};
+  if (!fs::is_directory(*status)) return {path};
+
+  std::vector<fs::path> files;
+  std::error_code error;
+  fs::directory_iterator entry(path, error);
+  for (; !error && entry != fs::directory_iterator(); entry.increment(error)) {
+    std::error_code entry_error;
+    if (entry->is_regular_file(entry_error) && entry->path().extension() == ".json") {
+      files.push_back(entry->path());
+    }
+  }
+  if (error) {
+    diags.add({path.string(), 0, 0, "", fmt::format("cannot list directory: {}", error.message())});
+    return {};
+  }
+  std::sort(files.begin(), files.end(), [](const fs::path& a, const fs::path& b) {
+    return a.filename().string() < b.filename().string();
+  });
+  if (files.empty()) diags.add({path.string(), 0, 0, "", "no .json content files in directory"});
+  return files;
+}
+
+std::string child_pointer(std::string_view base, std::string_view key) {
+  std::string out(base);
+  out += '/';
+  for (const char c : key) {
+    if (c == '~') {
+      out += "~0";
+    } else if (c == '/') {
+      out += "~1";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string child_pointer(std::string_view base, std::size_t index) {
+  return fmt::format("{}/{}", base, index);
+}
+
+std::string describe_json_type(const nlohmann::json& value) {
+  switch (value.type()) {
+    case Json::value_t::null:
+      return "null";
+    case Json::value_t::boolean:
+      return "a boolean";
+    case Json::value_t::number_integer:
+    case Json::value_t::number_unsigned:
+      return "an integer";
+    case Json::value_t::number_float:
+      return "a number";
+    case Json::value_t::string:
+      return "a string";
+    case Json::value_t::array:
+      return "an array";
+    case Json::value_t::object:
+      return "an object";
+    case Json::value_t::binary:
+      return "binary data";
+    case Json::value_t::discarded:
+      return "a discarded value";
+  }
+  return "an unknown value";
+}
+
+// ObjectReader ---------------------------------------------------------------------------------
+
+ObjectReader::ObjectReader(const JsonDocument& doc, const nlohmann::json& value, std::string pointer,
+                           Diagnostics& diags)
+    : doc_(doc), object_(value.is_object() ? &value : nullptr), pointer_(std::move(pointer)), diags_(diags) {
+  if (object_ == nullptr) error(fmt::format("expected an object, got {}", describe_json_type(value)));
+}
+
+bool ObjectReader::has(std::string_view key) const {
+  return object_ != nullptr && object_->find(key) != object_->end();
+}
+
+const nlohmann::json* ObjectReader::find(std::string_view key) {
+  if (std::find(allowed_.begin(), allowed_.end(), key) == allowed_.end()) allowed_.emplace_back(key);
+  if (object_ == nullptr) return nullptr;
+  const auto it = object_->find(key);
+  return it == object_->end() ? nullptr : &*it;
+}
+
+namespace {
+
+/// The integer in `value` when it is one in [min, max]; otherwise the problem, for a message.
+std::optional<std::int64_t> checked_int(const nlohmann::json& value, std::int64_t min, std::int64_t max,
+                                        std::string& problem) {
+  const std::string expected = describe_int_range(min, max);
+  if (value.is_number_unsigned()) {
+    // Checked before is_number_integer(), which is also true for unsigned values, so that a value
+    // above INT64_MAX is reported rather than wrapped.
+    const auto number = value.get<std::uint64_t>();
+    if (number <= static_cast<std::uint64_t>(kIntMax)) {
+      const auto signed_number = static_cast<std::int64_t>(number);
+      if (signed_number >= min && signed_number <= max) return signed_number;
+    }
+    problem = fmt::format("expected {}, got {}", expected, number);
+    return std::nullopt;
+  }
+  if (value.is_number_integer()) {
+    const auto number = value.get<std::int64_t>();
+    if (number >= min && number <= max) return number;
+    problem = fmt::format("expected {}, got {}", expected, number);
+    return std::nullopt;
+  }
+  problem = fmt::format("expected {}, got {}", expected, describe_json_type(value));
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> ObjectReader::required_string(std::string_view key) {
+  const nlohmann::json* value = find(key);
+  if (!valid()) return std::nullopt;
+  if (value == nullptr) {
+    error(fmt::format("missing required key '{}' (a string)", key));
+    return std::nullopt;
+  }
+  return optional_string(key);
+}
+
+std::optional<std::string> ObjectReader::optional_string(std::string_view key) {
+  const nlohmann::json* value = find(key);
+  if (value == nullptr) return std::nullopt;
+  if (!value->is_string()) {
+    error_at(key, fmt::format("expected a string, got {}", describe_json_type(*value)));
+    return std::nullopt;
+  }
+  return value->get<std::string>();
+}
+
+std::optional<std::int64_t> ObjectReader::required_int(std::string_view key, std::int64_t min,
+                                                       std::int64_t max) {
+  const nlohmann::json* value = find(key);
+  if (!valid()) return std::nullopt;
+  if (value == nullptr) {
+    error(fmt::format("missing required key '{}' ({})", key, describe_int_range(min, max)));
+    return std::nullopt;
+  }
+  return optional_int(key, min, max);
+}
+
+std::optional<std::int64_t> ObjectReader::optional_int(std::string_view key, std::int64_t min,
+                                                       std::int64_t max) {
+  const nlohmann::json* value = find(key);
+  if (value == nullptr) return std::nullopt;
+  std::string problem;
+  std::optional<std::int64_t> number = checked_int(*value, min, max, problem);
+  if (!number) error_at(key, std::move(problem));
+  return number;
+}
+
+std::int64_t ObjectReader::int_or(std::string_view key, std::int64_t fallback, std::int64_t min,
+                                  std::int64_t max) {
+  return optional_int(key, min, max).value_or(fallback);
+}
+
+bool ObjectReader::bool_or(std::string_view key, bool fallback) {
+  const nlohmann::json* value = find(key);
+  if (value == nullptr) return fallback;
+  if (!value->is_boolean()) {
+    error_at(key, fmt::format("expected a boolean, got {}", describe_json_type(*value)));
+    return fallback;
+  }
+  return value->get<bool>();
+}
+
+std::optional<std::size_t> ObjectReader::required_enum(std::string_view key,
+                                                       std::span<const std::string_view> allowed) {
+  const nlohmann::json* value = find(key);
+  if (!valid()) return std::nullopt;
+  if (value == nullptr) {
+    error(fmt::format("missing required key '{}' ({})", key, describe_enum(allowed)));
+    return std::nullopt;
+  }
+  if (!value->is_string()) {
+    error_at(key, fmt::format("expected a string ({}), got {}", describe_enum(allowed),
+                              describe_json_type(*value)));
+    return std::nullopt;
+  }
+  const auto& name = value->get_ref<const std::string&>();
+  const auto it = std::find(allowed.begin(), allowed.end(), name);
+  if (it == allowed.end()) {
+    error_at(key, fmt::format("unknown value '{}'; expected {}", name, describe_enum(allowed)));
+    return std::nullopt;
+  }
+  return static_cast<std::size_t>(it - allowed.begin());
+}
+
+std::optional<std::size_t> ObjectReader::enum_or(std::string_view key,
+                                                 std::span<const std::string_view> allowed,
+                                                 std::size_t fallback) {
+  if (valid() && !has(key)) {
+    find(key);  // declares the key allowed
+    return fallback;
+  }
+  return required_enum(key, allowed);
+}
+
+const nlohmann::json* ObjectReader::required_array(std::string_view key) {
+  const nlohmann::json* value = find(key);
+  if (!valid()) return nullptr;
+  if (value == nullptr) {
+    error(fmt::format("missing required key '{}' (an array)", key));
+    return nullptr;
+  }
+  return optional_array(key);
+}
+
+const nlohmann::json* ObjectReader::optional_array(std::string_view key) {
+  const nlohmann::json* value = find(key);
+  if (value == nullptr) return nullptr;
+  if (!value->is_array()) {
+    error_at(key, fmt::format("expected an array, got {}", describe_json_type(*value)));
+    return nullptr;
+  }
+  return value;
+}
+
+const nlohmann::json* ObjectReader::optional_object(std::string_view key) {
+  const nlohmann::json* value = find(key);
+  if (value == nullptr) return nullptr;
+  if (!value->is_object()) {
+    error_at(key, fmt::format("expected an object, got {}", describe_json_type(*value)));
+    return nullptr;
+  }
+  return value;
+}
+
+const nlohmann::json* ObjectReader::optional_value(std::string_view key) { return find(key); }
+
+std::string ObjectReader::pointer_of(std::string_view key) const { return child_pointer(pointer_, key); }
+
+void ObjectReader::error_at(std::string_view key, std::string message) {
+  diags_.add(doc_.diagnostic(pointer_of(key), std::move(message)));
+}
+
+void ObjectReader::error(std::string message) { diags_.add(doc_.diagnostic(pointer_, std::move(message))); }
+
+void ObjectReader::finish() {
+  if (object_ == nullptr) return;
+  struct UnknownKey {
+    std::pair<int, int> position;
+    std::string key;
+  };
+  std::vector<UnknownKey> unknown;
+  for (const auto& [key, value] : object_->items()) {
+    if (std::find(allowed_.begin(), allowed_.end(), key) == allowed_.end()) {
+      unknown.push_back({doc_.locate(pointer_of(key)), key});
+    }
+  }
+  // The object is a sorted map; the text gives the order the author wrote the keys in.
+  std::stable_sort(unknown.begin(), unknown.end(),
+                   [](const UnknownKey& a, const UnknownKey& b) { return a.position < b.position; });
+  const std::string allowed_list = allowed_.empty()
+                                       ? std::string("this object takes no keys")
+                                       : fmt::format("allowed keys: {}", fmt::join(allowed_, ", "));
+  for (const UnknownKey& u : unknown) {
+    diags_.add({doc_.file, u.position.first, u.position.second, pointer_of(u.key),
+                fmt::format("unknown key '{}'; {}", u.key, allowed_list)});
+  }
+}
+
+}  // namespace battlecore::content

@@ -1,0 +1,72 @@
+#include "battlecore/deckbuilder/actions.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace battlecore::deckbuilder {
+
+std::string_view action_kind_name(ActionKind k) {
+  switch (k) {
+    case ActionKind::PlayCard: return "play_card";
+    case ActionKind::EndTurn: return "end_turn";
+  }
+  return "?";
+}
+
+std::string_view play_check_name(PlayCheck c) {
+  switch (c) {
+    case PlayCheck::Ok: return "ok";
+    case PlayCheck::WrongPhase: return "the phase is not PlayerPhase";
+    case PlayCheck::NullCard: return "the card is null";
+    case PlayCheck::MissingPlayer: return "the player unit is missing";
+    case PlayCheck::NotInHand: return "the card is not in hand";
+    case PlayCheck::NoActiveDefinition: return "the card has no active card definition";
+    case PlayCheck::CannotPayCost: return "the player cannot pay the effective energy cost";
+    case PlayCheck::CancelledByOnPlayHook: return "the on-play hook cancels the play";
+    case PlayCheck::Unplayable: return "the card has the Unplayable keyword";
+    case PlayCheck::RefusedByPlayableHook: return "the card playable hook cancels or returns false";
+  }
+  return "?";
+}
+
+std::string_view refusal_reason_name(RefusalReason r) {
+  switch (r) {
+    case RefusalReason::NoBattle: return "no_battle";
+    case RefusalReason::BattleOver: return "battle_over";
+    case RefusalReason::NotYourDecision: return "not_your_decision";
+    case RefusalReason::CannotPlayCard: return "cannot_play_card";
+    case RefusalReason::InvalidTarget: return "invalid_target";
+  }
+  return "?";
+}
+
+nlohmann::json action_to_json(const Action& a, const std::string* card_id) {
+  nlohmann::json j = {{"type", action_kind_name(a.kind)}};
+  if (a.kind == ActionKind::PlayCard) {
+    j["card"] = a.card;
+    if (card_id != nullptr) j["card_id"] = *card_id;
+    if (a.target >= 0) j["target"] = a.target;
+  }
+  return j;
+}
+
+Result<Action> action_from_json(const nlohmann::json& j) {
+  if (!j.is_object()) return Error{"an action must be a JSON object"};
+  const auto type = j.find("type");
+  if (type == j.end() || !type->is_string()) return Error{"an action needs \"type\": \"play_card\" or \"end_turn\""};
+  const auto& t = type->get_ref<const std::string&>();
+  if (t == "end_turn") return Action::end_turn();
+  if (t != "play_card") return Error{"unknown action type '" + t + "'; expected play_card or end_turn"};
+  const auto card = j.find("card");
+  if (card == j.end() || !card->is_number_integer() || card->get<std::int64_t>() < 0 ||
+      card->get<std::int64_t>() >= kNoCard)
+    return Error{"play_card needs \"card\": a card instance number in [0, 254]"};
+  std::int64_t target = -1;
+  if (const auto tg = j.find("target"); tg != j.end()) {
+    if (!tg->is_number_integer() || tg->get<std::int64_t>() < -1 || tg->get<std::int64_t>() > 127)
+      return Error{"\"target\" must be an enemy index (or -1 for none)"};
+    target = tg->get<std::int64_t>();
+  }
+  return Action::play(static_cast<CardRef>(card->get<std::int64_t>()), static_cast<std::int8_t>(target));
+}
+
+}  // namespace battlecore::deckbuilder

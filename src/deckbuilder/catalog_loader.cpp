@@ -1,0 +1,481 @@
+// Deckbuilder content loading. Pass 1 collects every id of every kind (so references can point
+// anywhere in the pack, in any file); pass 2 reads each item strictly and resolves its
+// references; the catalog is frozen only when no problem was found.
+
+#include <array>
+#include <map>
+#include <string>
+
+#include "battlecore/deckbuilder/load.hpp"
+#include "deckbuilder/op_registry.hpp"
+
+namespace battlecore::deckbuilder {
+namespace {
+
+using content::Diagnostics;
+using content::JsonDocument;
+using content::ObjectReader;
+using nlohmann::json;
+using IdMap = std::map<std::string, std::uint16_t, std::less<>>;
+
+constexpr std::array<std::string_view, 5> kCardTypes = {"attack", "skill", "power", "status", "curse"};
+constexpr std::array<std::string_view, 2> kCardTargets = {"none", "enemy"};
+constexpr std::array<std::string_view, 5> kKeywords = {"innate", "retain", "ethereal", "exhaust", "unplayable"};
+constexpr std::array<std::string_view, 2> kStatusKinds = {"buff", "debuff"};
+constexpr std::array<std::string_view, 2> kStackings = {"intensity", "duration"};
+constexpr std::array<std::string_view, 2> kDecays = {"none", "owner_turn_end"};
+constexpr std::array<std::string_view, 8> kIntents = {"attack", "attack_defend", "defend",        "buff",
+                                                      "buff_defend", "debuff",  "attack_debuff", "unknown"};
+constexpr std::array<std::string_view, 2> kBehaviors = {"random", "sequence"};
+constexpr std::array<std::string_view, 2> kArmorDecay = {"reset_on_turn_start", "persist"};
+
+/// One item of one section of one document.
+struct Item {
+  const JsonDocument* doc;
+  const json* value;
+  std::string pointer;
+};
+
+bool valid_id(std::string_view id) {
+  if (id.empty() || id.size() > 64) return false;
+  for (char ch : id)
+    if (!((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_' || ch == '-')) return false;
+  return true;
+}
+
+std::uint64_t fnv1a(std::uint64_t h, std::string_view bytes) {
+  for (unsigned char ch : bytes) {
+    h ^= ch;
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+class Loader {
+ public:
+  Loader(const std::vector<JsonDocument>& docs, Diagnostics& diags) : docs_(docs), diags_(diags) {
+    detail::register_builtin_ops(ops_);
+  }
+
+  std::shared_ptr<const Catalog> run() {
+    collect_sections();
+    collect_ids("card", cards_, card_ids_);
+    collect_ids("status", statuses_, status_ids_);
+    collect_ids("enemy", enemies_, enemy_ids_);
+    collect_ids("player", players_, player_ids_);
+    collect_ids("encounter", encounters_, encounter_ids_);
+
+    auto catalog = std::make_shared<Catalog>();
+    c_ = catalog.get();
+    for (const detail::OpSpec& spec : ops_.specs()) {
+      c_->op_handlers.push_back(spec.handler);
+      c_->op_names.emplace_back(spec.name);
+    }
+    for (const Item& it : statuses_) read_status(it);
+    for (const Item& it : cards_) read_card(it);
+    for (const Item& it : enemies_) read_enemy(it);
+    for (const Item& it : players_) read_player(it);
+    for (const Item& it : encounters_) read_encounter(it);
+    read_pack();
+
+    std::uint64_t h = 0xcbf29ce484222325ull;
+    for (const JsonDocument& d : docs_) h = fnv1a(h, d.text);
+    c_->content_hash = h;
+    if (!diags_.empty()) return nullptr;
+    return catalog;
+  }
+
+ private:
+  // --- pass 1 -----------------------------------------------------------------------------
+
+  void collect_sections() {
+    for (const JsonDocument& doc : docs_) {
+      ObjectReader top(doc, doc.root, "", diags_);
+      if (!top.valid()) continue;
+      for (std::string_view section : kContentSections) {
+        if (section == "pack") {
+          if (const json* p = top.optional_object("pack")) {
+            if (pack_) {
+              top.error_at("pack", "a second 'pack' object; the first is in " + pack_->doc->file);
+            } else {
+              pack_ = Item{&doc, p, top.pointer_of("pack")};
+            }
+          }
+          continue;
+        }
+        const json* arr = top.optional_array(section);
+        if (!arr) continue;
+        std::vector<Item>& into = section_items(section);
+        for (std::size_t i = 0; i < arr->size(); ++i)
+          into.push_back(Item{&doc, &(*arr)[i], content::child_pointer(top.pointer_of(section), i)});
+      }
+      top.finish();
+    }
+  }
+
+  std::vector<Item>& section_items(std::string_view section) {
+    if (section == "cards") return cards_;
+    if (section == "statuses") return statuses_;
+    if (section == "enemies") return enemies_;
+    if (section == "players") return players_;
+    return encounters_;
+  }
+
+  void collect_ids(std::string_view kind, const std::vector<Item>& items, IdMap& ids) {
+    std::map<std::string, const Item*, std::less<>> first;
+    for (const Item& it : items) {
+      if (!it.value->is_object() || !it.value->contains("id")) continue;  // reported in pass 2
+      const json& id = (*it.value)["id"];
+      if (!id.is_string()) continue;
+      const auto& s = id.get_ref<const std::string&>();
+      if (auto f = first.find(s); f != first.end()) {
+        const auto [line, col] = f->second->doc->locate(f->second->pointer);
+        diags_.add(it.doc->diagnostic(content::child_pointer(it.pointer, "id"),
+                                      "duplicate " + std::string(kind) + " id '" + s + "'; first defined at " +
+                                          f->second->doc->file + ":" + std::to_string(line) + ":" +
+                                          std::to_string(col)));
+        continue;
+      }
+      first.emplace(s, &it);
+      ids.emplace(s, static_cast<std::uint16_t>(ids.size()));
+    }
+    if (ids.size() > 4000) diags_.add(content::Diagnostic{"", 0, 0, "", "more than 4000 of kind " + std::string(kind)});
+  }
+
+  // --- pass 2 -----------------------------------------------------------------------------
+
+  /// Reads the common "id" and "name"; returns the item's dense index or nothing.
+  std::optional<std::uint16_t> read_id(ObjectReader& r, const IdMap& ids, std::string& id, std::string& name) {
+    const auto s = r.required_string("id");
+    name = r.optional_string("name").value_or("");
+    if (!s) return std::nullopt;
+    if (!valid_id(*s)) {
+      r.error_at("id", "expected an id of 1 to 64 characters a-z, 0-9, '_' or '-', got '" + *s + "'");
+      return std::nullopt;
+    }
+    id = *s;
+    if (name.empty()) name = id;
+    const auto it = ids.find(*s);
+    return it == ids.end() ? std::nullopt : std::optional<std::uint16_t>(it->second);
+  }
+
+  /// Resolves a reference to an id of `kind`; reports a dangling one at `pointer`.
+  std::optional<std::uint16_t> resolve(const ObjectReader& r, const std::string& pointer, const IdMap& ids,
+                                       std::string_view kind, const std::string& id) {
+    const auto it = ids.find(id);
+    if (it != ids.end()) return it->second;
+    const bool vowel = std::string_view("aeiou").find(kind.front()) != std::string_view::npos;
+    diags_.add(r.document().diagnostic(pointer, "unknown " + std::string(kind) + " '" + id + "'; expected the id of " +
+                                                    (vowel ? "an " : "a ") + std::string(kind) + " defined in the pack"));
+    return std::nullopt;
+  }
+
+  /// Compiles an effect list; returns its range in Catalog::ops.
+  OpRange read_effects(ObjectReader& parent, std::string_view key, detail::EffectOwner owner, bool* uses_chosen) {
+    OpRange range{static_cast<std::uint32_t>(c_->ops.size()), static_cast<std::uint32_t>(c_->ops.size())};
+    const json* arr = parent.required_array(key);
+    if (!arr) return range;
+    const detail::OpCompiler compiler{status_ids_, owner};
+    for (std::size_t i = 0; i < arr->size(); ++i) {
+      ObjectReader r(parent.document(), (*arr)[i], content::child_pointer(parent.pointer_of(key), i), diags_);
+      if (!r.valid()) continue;
+      const auto name = r.required_string("op");
+      if (!name) {
+        continue;
+      }
+      const detail::OpSpec* spec = ops_.find(*name);
+      if (spec == nullptr) {
+        r.error_at("op", "unknown op '" + *name + "'; expected one of: " + ops_.names());
+        continue;
+      }
+      Op op;
+      op.code = ops_.code_of(*name);
+      if (spec->compile(compiler, r, op)) {
+        if (op.target == OpTarget::Chosen && uses_chosen != nullptr) *uses_chosen = true;
+        c_->ops.push_back(op);
+      }
+      r.finish();
+    }
+    range.end = static_cast<std::uint32_t>(c_->ops.size());
+    return range;
+  }
+
+  void read_status(const Item& it) {
+    ObjectReader r(*it.doc, *it.value, it.pointer, diags_);
+    if (!r.valid()) return;
+    StatusDef d;
+    const auto index = read_id(r, status_ids_, d.id, d.name);
+    d.kind = static_cast<StatusKind>(r.enum_or("kind", kStatusKinds, 0).value_or(0));
+    d.stacking = static_cast<Stacking>(r.enum_or("stacking", kStackings, 0).value_or(0));
+    d.decay = static_cast<Decay>(r.enum_or("decay", kDecays, 0).value_or(0));
+    d.damage_dealt_per_stack = static_cast<std::int32_t>(r.int_or("damage_dealt_per_stack", 0, -99, 99));
+    d.damage_dealt_percent = static_cast<std::int32_t>(r.int_or("damage_dealt_percent", 100, 0, 1000));
+    d.damage_taken_percent = static_cast<std::int32_t>(r.int_or("damage_taken_percent", 100, 0, 1000));
+    r.finish();
+    place(c_->statuses, index, std::move(d));
+  }
+
+  void read_card(const Item& it) {
+    ObjectReader r(*it.doc, *it.value, it.pointer, diags_);
+    if (!r.valid()) return;
+    CardDef d;
+    const auto index = read_id(r, card_ids_, d.id, d.name);
+    d.text = r.optional_string("text").value_or("");
+    d.type = static_cast<CardType>(r.required_enum("type", kCardTypes).value_or(0));
+    d.cost = static_cast<std::int8_t>(r.required_int("cost", 0, 9).value_or(0));
+    const auto target = r.required_enum("target", kCardTargets);
+    d.target = static_cast<CardTarget>(target.value_or(0));
+    if (const json* kw = r.optional_array("keywords")) {
+      for (std::size_t i = 0; i < kw->size(); ++i) {
+        const std::string p = content::child_pointer(r.pointer_of("keywords"), i);
+        const json& k = (*kw)[i];
+        bool found = false;
+        if (k.is_string())
+          for (std::size_t b = 0; b < kKeywords.size(); ++b)
+            if (kKeywords[b] == k.get_ref<const std::string&>()) {
+              d.keywords = static_cast<std::uint8_t>(d.keywords | (1u << b));
+              found = true;
+            }
+        if (!found)
+          diags_.add(it.doc->diagnostic(
+              p, "expected a keyword (innate, retain, ethereal, exhaust, unplayable), got " +
+                     (k.is_string() ? "'" + k.get<std::string>() + "'" : content::describe_json_type(k))));
+      }
+    }
+    bool uses_chosen = false;
+    d.effects = read_effects(r, "effects", detail::EffectOwner::Card, &uses_chosen);
+    if (target && uses_chosen && d.target != CardTarget::Enemy)
+      r.error_at("target", "card '" + d.id +
+                               "' has an effect aimed at the chosen target, so it needs \"target\": \"enemy\"");
+    r.finish();
+    place(c_->cards, index, std::move(d));
+  }
+
+  void read_enemy(const Item& it) {
+    ObjectReader r(*it.doc, *it.value, it.pointer, diags_);
+    if (!r.valid()) return;
+    EnemyDef d;
+    const auto index = read_id(r, enemy_ids_, d.id, d.name);
+    if (const json* hp = r.optional_value("hp")) {
+      if (hp->is_object()) {
+        ObjectReader h(*it.doc, *hp, r.pointer_of("hp"), diags_);
+        d.hp_min = static_cast<std::int32_t>(h.required_int("min", 1, 9999).value_or(1));
+        d.hp_max = static_cast<std::int32_t>(h.required_int("max", 1, 9999).value_or(1));
+        if (d.hp_max < d.hp_min) h.error_at("max", "expected max >= min (" + std::to_string(d.hp_min) + ")");
+        h.finish();
+      } else {
+        d.hp_min = d.hp_max = static_cast<std::int32_t>(r.required_int("hp", 1, 9999).value_or(1));
+      }
+    } else {
+      r.error("missing required key 'hp' (an integer in [1, 9999] or {\"min\": .., \"max\": ..})");
+    }
+    // Moves: local ids, referenced by the behaviour.
+    IdMap move_ids;
+    if (const json* moves = r.required_array("moves")) {
+      if (moves->empty()) r.error_at("moves", "expected at least one move");
+      for (std::size_t i = 0; i < moves->size(); ++i) {
+        ObjectReader m(*it.doc, (*moves)[i], content::child_pointer(r.pointer_of("moves"), i), diags_);
+        if (!m.valid()) continue;
+        MoveDef move;
+        const auto id = m.required_string("id");
+        move.name = m.optional_string("name").value_or(id.value_or(""));
+        move.intent = static_cast<Intent>(m.required_enum("intent", kIntents).value_or(7));
+        move.effects = read_effects(m, "effects", detail::EffectOwner::Move, nullptr);
+        if (id) {
+          move.id = *id;
+          if (!move_ids.emplace(*id, static_cast<std::uint16_t>(d.moves.size())).second)
+            m.error_at("id", "duplicate move id '" + *id + "' in enemy '" + d.id + "'");
+        }
+        m.finish();
+        d.moves.push_back(std::move(move));
+      }
+      if (d.moves.size() > 32) r.error_at("moves", "expected at most 32 moves");
+    }
+    read_behavior(r, d, move_ids);
+    r.finish();
+    place(c_->enemies, index, std::move(d));
+  }
+
+  std::optional<MoveIndex> move_ref(ObjectReader& r, std::string_view key, const IdMap& move_ids,
+                                    const std::string& enemy) {
+    const auto id = r.required_string(key);
+    if (!id) return std::nullopt;
+    const auto f = move_ids.find(*id);
+    if (f == move_ids.end()) {
+      r.error_at(key, "unknown move '" + *id + "'; expected a move id of enemy '" + enemy + "'");
+      return std::nullopt;
+    }
+    return static_cast<MoveIndex>(f->second);
+  }
+
+  void read_behavior(ObjectReader& parent, EnemyDef& d, const IdMap& move_ids) {
+    const json* b = parent.optional_value("behavior");
+    if (b == nullptr) {
+      parent.error("missing required key 'behavior' (an object with \"kind\": random or sequence)");
+      return;
+    }
+    ObjectReader r(parent.document(), *b,
+                   parent.pointer_of("behavior"), diags_);
+    if (!r.valid()) return;
+    d.behavior = static_cast<BehaviorKind>(r.required_enum("kind", kBehaviors).value_or(0));
+    if (r.has("first")) d.first_move = move_ref(r, "first", move_ids, d.id);
+    else r.optional_string("first");
+    if (d.behavior == BehaviorKind::Random) {
+      if (const json* arr = r.required_array("moves")) {
+        if (arr->empty()) r.error_at("moves", "expected at least one weighted move");
+        for (std::size_t i = 0; i < arr->size(); ++i) {
+          ObjectReader w(r.document(), (*arr)[i], content::child_pointer(r.pointer_of("moves"), i), diags_);
+          if (!w.valid()) continue;
+          WeightedMove wm;
+          const auto m = move_ref(w, "move", move_ids, d.id);
+          wm.weight = static_cast<std::uint16_t>(w.int_or("weight", 1, 1, 1000));
+          wm.max_in_a_row = static_cast<std::uint8_t>(w.int_or("max_in_a_row", 0, 0, 99));
+          w.finish();
+          if (m) {
+            wm.move = *m;
+            d.weighted.push_back(wm);
+          }
+        }
+      }
+    } else {
+      if (const json* arr = r.required_array("moves")) {
+        if (arr->empty()) r.error_at("moves", "expected at least one move in the sequence");
+        for (std::size_t i = 0; i < arr->size(); ++i) {
+          const std::string p = content::child_pointer(r.pointer_of("moves"), i);
+          const json& v = (*arr)[i];
+          if (!v.is_string()) {
+            diags_.add(r.document().diagnostic(p, "expected a move id (a string), got " + content::describe_json_type(v)));
+            continue;
+          }
+          const auto f = move_ids.find(v.get_ref<const std::string&>());
+          if (f == move_ids.end()) {
+            diags_.add(r.document().diagnostic(p, "unknown move '" + v.get<std::string>() +
+                                                      "'; expected a move id of enemy '" + d.id + "'"));
+            continue;
+          }
+          d.sequence.push_back(static_cast<MoveIndex>(f->second));
+        }
+        d.loop_from = static_cast<std::uint8_t>(r.int_or("loop_from", 0, 0, 31));
+        if (!d.sequence.empty() && d.loop_from >= d.sequence.size())
+          r.error_at("loop_from", "expected an index into the sequence (below " + std::to_string(d.sequence.size()) + ")");
+      }
+    }
+    r.finish();
+  }
+
+  void read_player(const Item& it) {
+    ObjectReader r(*it.doc, *it.value, it.pointer, diags_);
+    if (!r.valid()) return;
+    PlayerUnitDef d;
+    const auto index = read_id(r, player_ids_, d.id, d.name);
+    d.max_hp = static_cast<std::int32_t>(r.required_int("max_hp", 1, 9999).value_or(1));
+    d.hp = static_cast<std::int32_t>(r.int_or("hp", d.max_hp, 1, 9999));
+    if (d.hp > d.max_hp) r.error_at("hp", "expected hp <= max_hp (" + std::to_string(d.max_hp) + "), got " + std::to_string(d.hp));
+    if (const json* deck = r.required_array("deck")) {
+      for (std::size_t i = 0; i < deck->size(); ++i) {
+        ObjectReader e(*it.doc, (*deck)[i], content::child_pointer(r.pointer_of("deck"), i), diags_);
+        if (!e.valid()) continue;
+        const auto card = e.required_string("card");
+        const auto count = e.int_or("count", 1, 1, kMaxCardsPerDeck);
+        if (card)
+          if (const auto id = resolve(e, e.pointer_of("card"), card_ids_, "card", *card))
+            for (std::int64_t k = 0; k < count; ++k) d.deck.push_back(*id);
+        e.finish();
+      }
+      if (d.deck.empty()) r.error_at("deck", "expected at least one card in the deck");
+      if (d.deck.size() > kMaxCardsPerDeck)
+        r.error_at("deck", "expected at most " + std::to_string(kMaxCardsPerDeck) + " cards, got " +
+                               std::to_string(d.deck.size()));
+    }
+    r.finish();
+    place(c_->players, index, std::move(d));
+  }
+
+  void read_encounter(const Item& it) {
+    ObjectReader r(*it.doc, *it.value, it.pointer, diags_);
+    if (!r.valid()) return;
+    EncounterDef d;
+    const auto index = read_id(r, encounter_ids_, d.id, d.name);
+    if (const auto p = r.required_string("player"))
+      d.player = resolve(r, r.pointer_of("player"), player_ids_, "player", *p).value_or(0);
+    if (const json* arr = r.required_array("enemies")) {
+      if (arr->empty() || arr->size() > kMaxEnemiesPerEncounter)
+        r.error_at("enemies", "expected 1 to " + std::to_string(kMaxEnemiesPerEncounter) + " enemies, got " +
+                                  std::to_string(arr->size()));
+      for (std::size_t i = 0; i < arr->size(); ++i) {
+        const std::string p = content::child_pointer(r.pointer_of("enemies"), i);
+        const json& v = (*arr)[i];
+        if (!v.is_string()) {
+          diags_.add(it.doc->diagnostic(p, "expected an enemy id (a string), got " + content::describe_json_type(v)));
+          continue;
+        }
+        if (const auto id = resolve(r, p, enemy_ids_, "enemy", v.get<std::string>())) d.enemies.push_back(*id);
+      }
+    }
+    if (const json* rules = r.optional_object("rules")) {
+      ObjectReader b(*it.doc, *rules, r.pointer_of("rules"), diags_);
+      BattleRules& rr = d.rules;
+      rr.armor_decay = static_cast<ArmorDecayRule>(b.enum_or("armor_decay", kArmorDecay, 0).value_or(0));
+      rr.max_energy = static_cast<std::uint8_t>(b.int_or("max_energy", rr.max_energy, 0, 20));
+      rr.hand_limit = static_cast<std::uint8_t>(b.int_or("hand_limit", rr.hand_limit, 1, kMaxHandLimit));
+      rr.draw_per_turn = static_cast<std::uint8_t>(b.int_or("draw_per_turn", rr.draw_per_turn, 0, kMaxHandLimit));
+      rr.opening_hand = static_cast<std::uint8_t>(b.int_or("opening_hand", rr.draw_per_turn, 0, kMaxHandLimit));
+      b.finish();
+    }
+    r.finish();
+    place(c_->encounters, index, std::move(d));
+  }
+
+  void read_pack() {
+    if (!pack_) return;
+    ObjectReader r(*pack_->doc, *pack_->value, pack_->pointer, diags_);
+    c_->pack.id = r.required_string("id").value_or("");
+    c_->pack.name = r.optional_string("name").value_or(c_->pack.id);
+    if (const auto rules = r.optional_string("rules"); rules && *rules != "deckbuilder")
+      r.error_at("rules", "expected \"deckbuilder\", got '" + *rules + "'");
+    if (const auto enc = r.optional_string("default_encounter"))
+      c_->pack.default_encounter = resolve(r, r.pointer_of("default_encounter"), encounter_ids_, "encounter", *enc);
+    r.finish();
+  }
+
+  template <class T>
+  void place(std::vector<T>& into, std::optional<std::uint16_t> index, T value) {
+    if (!index) return;
+    if (into.size() <= *index) into.resize(*index + 1u);
+    into[*index] = std::move(value);
+  }
+
+  static constexpr std::int64_t kMaxCardsPerDeck = 64;
+  static constexpr std::size_t kMaxEnemiesPerEncounter = 5;
+  static constexpr std::int64_t kMaxHandLimit = 12;
+
+  const std::vector<JsonDocument>& docs_;
+  Diagnostics& diags_;
+  detail::OpRegistry ops_;
+  Catalog* c_ = nullptr;
+  std::optional<Item> pack_;
+  std::vector<Item> cards_, statuses_, enemies_, players_, encounters_;
+  IdMap card_ids_, status_ids_, enemy_ids_, player_ids_, encounter_ids_;
+};
+
+}  // namespace
+
+CatalogResult load_catalog(const std::vector<content::JsonDocument>& documents) {
+  Diagnostics diags;
+  Loader loader(documents, diags);
+  std::shared_ptr<const Catalog> catalog = loader.run();
+  if (!diags.empty() || !catalog) return diags;
+  return catalog;
+}
+
+CatalogResult load_catalog(const std::filesystem::path& path) {
+  Diagnostics diags;
+  std::vector<content::JsonDocument> docs;
+  for (const auto& file : content::content_files(path, diags)) {
+    if (auto doc = content::parse_json_file(file, diags)) docs.push_back(std::move(*doc));
+  }
+  if (!diags.empty()) return diags;
+  return load_catalog(docs);
+}
+
+}  // namespace battlecore::deckbuilder

@@ -1,0 +1,130 @@
+#include "battlecore/deckbuilder/events.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "battlecore/deckbuilder/catalog.hpp"
+#include "battlecore/deckbuilder/phases.hpp"
+
+namespace battlecore::deckbuilder {
+
+std::string_view pile_name(Pile p) {
+  switch (p) {
+    case Pile::Draw: return "draw";
+    case Pile::Hand: return "hand";
+    case Pile::Discard: return "discard";
+    case Pile::Exhaust: return "exhaust";
+    case Pile::None: return "none";
+  }
+  return "?";
+}
+
+std::string_view event_type_name(EventType t) {
+  switch (t) {
+    case EventType::PhaseChanged: return "PhaseChanged";
+    case EventType::BattleStarted: return "BattleStarted";
+    case EventType::TurnStarted: return "TurnStarted";
+    case EventType::DrawPhase: return "DrawPhase";
+    case EventType::CardDrawn: return "CardDrawn";
+    case EventType::PileShuffled: return "PileShuffled";
+    case EventType::CardPlayed: return "CardPlayed";
+    case EventType::CardMoved: return "CardMoved";
+    case EventType::DamageDealt: return "DamageDealt";
+    case EventType::ArmorGained: return "ArmorGained";
+    case EventType::StatusApplied: return "StatusApplied";
+    case EventType::StatusExpired: return "StatusExpired";
+    case EventType::UnitDied: return "UnitDied";
+    case EventType::DiscardPhase: return "DiscardPhase";
+    case EventType::TurnEnded: return "TurnEnded";
+    case EventType::EnemyTurnStarted: return "EnemyTurnStarted";
+    case EventType::EnemyIntent: return "EnemyIntent";
+    case EventType::EnemyActed: return "EnemyActed";
+    case EventType::BattleEnded: return "BattleEnded";
+  }
+  return "?";
+}
+
+namespace {
+nlohmann::json unit_json(UnitRef u) {
+  if (u == kNoUnit) return nullptr;
+  if (u == kPlayerUnit) return "player";
+  return "enemy " + std::to_string(u - 1);
+}
+std::string card_name(const Catalog& c, std::uint16_t def) { return def < c.cards.size() ? c.cards[def].id : "?"; }
+}  // namespace
+
+nlohmann::json event_to_json(const Event& e, const Catalog& c) {
+  nlohmann::json j = {{"type", event_type_name(e.type)}};
+  switch (e.type) {
+    case EventType::PhaseChanged:
+      j["from"] = phase_name(static_cast<Phase>(e.subject));
+      j["to"] = phase_name(static_cast<Phase>(e.value));
+      j["trigger"] = trigger_name(static_cast<Trigger>(e.amount));
+      break;
+    case EventType::BattleStarted:
+      j["encounter"] = e.subject < c.encounters.size() ? c.encounters[e.subject].id : "?";
+      break;
+    case EventType::TurnStarted:
+    case EventType::DrawPhase:
+    case EventType::DiscardPhase:
+    case EventType::TurnEnded:
+    case EventType::EnemyTurnStarted:
+      j["turn"] = e.amount;
+      break;
+    case EventType::CardDrawn:
+      j["card"] = e.subject;
+      j["card_id"] = card_name(c, e.value);
+      break;
+    case EventType::PileShuffled:
+      j["cards"] = e.amount;
+      break;
+    case EventType::CardPlayed:
+      j["card"] = e.subject;
+      j["card_id"] = card_name(c, e.value);
+      j["target"] = unit_json(e.target);
+      j["energy"] = e.amount;
+      break;
+    case EventType::CardMoved:
+      j["card"] = e.subject;
+      j["card_id"] = card_name(c, e.value);
+      j["from"] = pile_name(static_cast<Pile>(e.amount));
+      j["to"] = pile_name(static_cast<Pile>(e.extra));
+      break;
+    case EventType::DamageDealt:
+      j["source"] = unit_json(e.source);
+      j["target"] = unit_json(e.target);
+      j["hp_lost"] = e.amount;
+      j["armor_absorbed"] = e.extra;
+      break;
+    case EventType::ArmorGained:
+      j["target"] = unit_json(e.target);
+      j["amount"] = e.amount;
+      break;
+    case EventType::StatusApplied:
+      j["source"] = unit_json(e.source);
+      j["target"] = unit_json(e.target);
+      j["status"] = e.subject < c.statuses.size() ? c.statuses[e.subject].id : "?";
+      j["stacks"] = e.amount;
+      j["total"] = e.extra;
+      break;
+    case EventType::StatusExpired:
+      j["target"] = unit_json(e.target);
+      j["status"] = e.subject < c.statuses.size() ? c.statuses[e.subject].id : "?";
+      break;
+    case EventType::UnitDied:
+      j["target"] = unit_json(e.target);
+      break;
+    case EventType::EnemyIntent:
+    case EventType::EnemyActed:
+      j["enemy"] = unit_json(e.source);
+      j["move"] = e.value < c.enemies.size() && e.subject < c.enemies[e.value].moves.size()
+                      ? c.enemies[e.value].moves[e.subject].id
+                      : "?";
+      break;
+    case EventType::BattleEnded:
+      j["won"] = e.amount == 1;
+      break;
+  }
+  return j;
+}
+
+}  // namespace battlecore::deckbuilder

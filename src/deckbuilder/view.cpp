@@ -1,0 +1,131 @@
+#include "battlecore/deckbuilder/view.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace battlecore::deckbuilder {
+
+namespace {
+
+nlohmann::json statuses_json(const Catalog& c, const UnitState& u) {
+  nlohmann::json arr = nlohmann::json::array();
+  for (const StatusStack& st : u.statuses) arr.push_back({{"status", c.statuses[st.status].id}, {"stacks", st.stacks}});
+  return arr;
+}
+
+nlohmann::json pile_json(const Battle& b, std::span<const CardRef> pile) {
+  nlohmann::json arr = nlohmann::json::array();
+  for (CardRef r : pile) arr.push_back({{"card", r}, {"card_id", b.catalog().cards[b.state().cards[r].def].id}});
+  return arr;
+}
+
+std::string statuses_text(const Catalog& c, const UnitState& u) {
+  std::string out;
+  for (const StatusStack& st : u.statuses) out += fmt::format(" {} {}", c.statuses[st.status].name, st.stacks);
+  return out;
+}
+
+}  // namespace
+
+nlohmann::json describe_action(const Battle& battle, const Action& action) {
+  if (action.kind == ActionKind::PlayCard && action.card < battle.state().cards.size())
+    return action_to_json(action, &battle.catalog().cards[battle.state().cards[action.card].def].id);
+  return action_to_json(action);
+}
+
+nlohmann::json state_view(const Battle& battle) {
+  const Catalog& c = battle.catalog();
+  const BattleState& s = battle.state();
+  nlohmann::json j;
+  j["phase"] = phase_name(battle.phase());
+  j["turn"] = s.turn;
+  j["active"] = battle.is_battle_active();
+  j["over"] = battle.is_battle_over();
+  if (battle.phase() == Phase::None) return j;
+  j["encounter"] = c.encounters[s.encounter].id;
+  j["seed"] = s.seed;
+  j["energy"] = s.energy;
+  j["player"] = {{"hp", s.player.hp},
+                 {"max_hp", s.player.max_hp},
+                 {"armor", s.player.armor},
+                 {"statuses", statuses_json(c, s.player)}};
+  nlohmann::json enemies = nlohmann::json::array();
+  for (std::size_t i = 0; i < s.enemies.size(); ++i) {
+    const EnemyState& e = s.enemies[i];
+    const EnemyDef& def = c.enemies[e.def];
+    nlohmann::json ej = {{"index", i},
+                         {"id", def.id},
+                         {"name", def.name},
+                         {"hp", e.unit.hp},
+                         {"max_hp", e.unit.max_hp},
+                         {"armor", e.unit.armor},
+                         {"alive", e.unit.alive()},
+                         {"statuses", statuses_json(c, e.unit)}};
+    if (e.intent != kNoMove)
+      ej["intent"] = {{"move", def.moves[e.intent].id}, {"intent", intent_name(def.moves[e.intent].intent)}};
+    enemies.push_back(ej);
+  }
+  j["enemies"] = enemies;
+  j["hand"] = pile_json(battle, s.hand.span());
+  j["draw_pile"] = s.draw_pile.size();
+  j["discard_pile"] = s.discard_pile.size();
+  j["exhaust_pile"] = s.exhaust_pile.size();
+  return j;
+}
+
+nlohmann::json decision_view(const Battle& battle) {
+  const Decision d = battle.decision();
+  nlohmann::json options = nlohmann::json::array();
+  for (std::size_t i = 0; i < d.options.size(); ++i) {
+    nlohmann::json o = describe_action(battle, d.options[i]);
+    o["index"] = i;
+    options.push_back(o);
+  }
+  return {{"status", status_name(battle.status())},
+          {"who", d.who.kind == Decider::Kind::Player ? "player" : "nobody"},
+          {"options", options}};
+}
+
+std::string action_label(const Battle& battle, const Action& action) {
+  if (action.kind == ActionKind::EndTurn) return "end turn";
+  const Catalog& c = battle.catalog();
+  const CardDef* def = battle.active_card(action.card);
+  std::string out = def ? fmt::format("play {} (cost {})", def->name, def->cost) : fmt::format("play #{}", action.card);
+  if (action.target >= 0 && static_cast<std::size_t>(action.target) < battle.state().enemies.size())
+    out += fmt::format(" at {} [{}]", c.enemies[battle.state().enemies[static_cast<std::size_t>(action.target)].def].name,
+                       action.target);
+  return out;
+}
+
+std::string render_text(const Battle& battle) {
+  const Catalog& c = battle.catalog();
+  const BattleState& s = battle.state();
+  if (battle.phase() == Phase::None) return "no battle\n";
+  std::string out = fmt::format("turn {} | phase {} | energy {}/{}\n", s.turn, phase_name(battle.phase()), s.energy,
+                                c.encounters[s.encounter].rules.max_energy);
+  out += fmt::format("you: {}/{} HP, {} armor{}\n", s.player.hp, s.player.max_hp, s.player.armor,
+                     statuses_text(c, s.player));
+  for (std::size_t i = 0; i < s.enemies.size(); ++i) {
+    const EnemyState& e = s.enemies[i];
+    const EnemyDef& def = c.enemies[e.def];
+    if (!e.unit.alive()) {
+      out += fmt::format("[{}] {}: dead\n", i, def.name);
+      continue;
+    }
+    std::string intent;
+    if (e.intent != kNoMove)
+      intent = fmt::format(" | intends {} ({})", def.moves[e.intent].name, intent_name(def.moves[e.intent].intent));
+    out += fmt::format("[{}] {}: {}/{} HP, {} armor{}{}\n", i, def.name, e.unit.hp, e.unit.max_hp, e.unit.armor,
+                       statuses_text(c, e.unit), intent);
+  }
+  out += "hand:";
+  for (CardRef r : s.hand) {
+    const CardDef& def = c.cards[s.cards[r].def];
+    out += fmt::format(" {}({})", def.name, def.cost);
+  }
+  out += fmt::format("\ndraw {} | discard {} | exhaust {}\n", s.draw_pile.size(), s.discard_pile.size(),
+                     s.exhaust_pile.size());
+  return out;
+}
+
+}  // namespace battlecore::deckbuilder

@@ -1,0 +1,125 @@
+#include "battlecore/sim/play_session.hpp"
+
+#include <charconv>
+#include <istream>
+#include <ostream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "battlecore/deckbuilder/battle.hpp"
+#include "battlecore/deckbuilder/view.hpp"
+
+namespace battlecore::sim {
+
+namespace {
+
+using namespace deckbuilder;
+
+constexpr std::string_view kHelp =
+    "commands:\n"
+    "  N         take legal action number N\n"
+    "  state     show the battle again\n"
+    "  history   the phase transition history (sequence, turn, from, trigger, to)\n"
+    "  log [N]   the last N events (default 20)\n"
+    "  help      this text\n"
+    "  quit      leave the battle\n";
+
+std::string trim(std::string_view s) {
+  const auto b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string_view::npos) return "";
+  const auto e = s.find_last_not_of(" \t\r\n");
+  return std::string(s.substr(b, e - b + 1));
+}
+
+void show(const Battle& battle, std::ostream& out) {
+  out << render_text(battle);
+  const Decision d = battle.decision();
+  for (std::size_t i = 0; i < d.options.size(); ++i) out << fmt::format("  {}) {}\n", i, action_label(battle, d.options[i]));
+}
+
+}  // namespace
+
+int play_deckbuilder(const std::shared_ptr<const Catalog>& catalog, const PlayConfig& config, std::istream& in,
+                     std::ostream& out, std::ostream& err) {
+  std::string encounter = config.encounter;
+  if (encounter.empty()) {
+    if (!catalog->pack.default_encounter) {
+      err << "battlecore: the pack names no default encounter; pass --encounter ID\n";
+      return 2;
+    }
+    encounter = catalog->encounters[*catalog->pack.default_encounter].id;
+  }
+  Battle battle(catalog);
+  if (auto started = battle.start_battle(encounter, config.seed); !started) {
+    err << "battlecore: " << started.error().message << "\n";
+    return 2;
+  }
+  out << fmt::format("battle '{}' with seed {} (type 'help' for commands)\n", encounter, config.seed);
+  show(battle, out);
+  std::string line;
+  while (battle.status() == Status::AwaitingDecision) {
+    out << "> " << std::flush;
+    if (!std::getline(in, line)) {
+      out << "\nend of input: leaving the battle\n";
+      return 0;
+    }
+    const std::string cmd = trim(line);
+    if (cmd.empty()) continue;
+    if (cmd == "quit" || cmd == "exit" || cmd == "q") {
+      out << "you leave the battle\n";
+      return 0;
+    }
+    if (cmd == "help" || cmd == "?") {
+      out << kHelp;
+      continue;
+    }
+    if (cmd == "state") {
+      show(battle, out);
+      continue;
+    }
+    if (cmd == "history") {
+      for (const PhaseRecord& r : battle.history())
+        out << fmt::format("  #{:<4} turn {:<3} {:<16} --{}--> {}\n", r.sequence, r.turn, phase_name(r.from),
+                           trigger_name(r.trigger), phase_name(r.to));
+      continue;
+    }
+    if (cmd.rfind("log", 0) == 0) {
+      std::size_t n = 20;
+      const std::string arg = trim(std::string_view(cmd).substr(3));
+      if (!arg.empty()) {
+        const auto [p, ec] = std::from_chars(arg.data(), arg.data() + arg.size(), n);
+        if (ec != std::errc() || p != arg.data() + arg.size()) {
+          out << "usage: log [N]\n";
+          continue;
+        }
+      }
+      const auto& log = battle.events().log();
+      for (std::size_t i = log.size() > n ? log.size() - n : 0; i < log.size(); ++i)
+        out << "  " << event_to_json(log[i], battle.catalog()).dump() << "\n";
+      continue;
+    }
+    std::size_t choice = 0;
+    const auto [p, ec] = std::from_chars(cmd.data(), cmd.data() + cmd.size(), choice);
+    if (ec != std::errc() || p != cmd.data() + cmd.size()) {
+      out << fmt::format("'{}' is not a command or an action number; type 'help'\n", cmd);
+      continue;
+    }
+    const Decision d = battle.decision();
+    if (choice >= d.options.size()) {
+      out << fmt::format("no action {}: choose 0 to {}\n", choice, d.options.size() - 1);
+      continue;
+    }
+    out << "-> " << action_label(battle, d.options[choice]) << "\n";
+    if (auto r = battle.submit(d.options[choice]); !r) {
+      out << "refused: " << r.error().message << "\n";
+      continue;
+    }
+    show(battle, out);
+  }
+  out << (battle.won() ? fmt::format("victory on turn {} with {} HP left\n", battle.turn(), battle.state().player.hp)
+                       : fmt::format("defeat on turn {}\n", battle.turn()));
+  return 0;
+}
+
+}  // namespace battlecore::sim

@@ -1,0 +1,434 @@
+// The battlecore command line, run as a program: exit codes, stdout and stderr, from a working
+// directory other than the source or build tree, so bundled packs must be found with no flags.
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "support/temp_dir.hpp"
+#include <nlohmann/json.hpp>
+
+#include "battlecore/deckbuilder/phases.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using battlecore::deckbuilder::Machine;
+
+const fs::path kRepo = fs::path(BATTLECORE_DATA_DIR).parent_path();
+const fs::path kStarter = fs::path(BATTLECORE_DATA_DIR) / "deckbuilder" / "starter";
+const fs::path kThreeProblems = fs::path(BATTLECORE_TEST_DATA_DIR) / "bad" / "cli" / "three_problems.json";
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+/// `s` in single quotes for /bin/sh.
+std::string shell_quoted(std::string_view s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'')
+      out += "'\\''";
+    else
+      out += c;
+  }
+  return out + "'";
+}
+
+/// A fresh directory for one run's captured output, removed afterwards.
+using battlecore::test::TempDir;
+
+struct CliRun {
+  int code = -1;
+  std::string out;
+  std::string err;
+  std::string command;
+};
+
+/// Runs the CLI with `args` (already quoted as needed) from the temp directory, with `input`
+/// on stdin and BATTLECORE_DATA unset; captures stdout and stderr to files.
+CliRun cli(const std::string& args, const std::string& input = "") {
+  TempDir dir;
+  const fs::path in = dir.path() / "stdin.txt", out = dir.path() / "stdout.txt",
+                 err = dir.path() / "stderr.txt";
+  std::ofstream(in) << input;
+  CliRun r;
+  r.command = "cd " + shell_quoted(fs::temp_directory_path().string()) + " && env -u BATTLECORE_DATA " +
+              shell_quoted(BATTLECORE_CLI) + " " + args + " <" + shell_quoted(in.string()) + " >" +
+              shell_quoted(out.string()) + " 2>" + shell_quoted(err.string());
+  const int status = std::system(r.command.c_str());
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  r.out = read_file(out);
+  r.err = read_file(err);
+  return r;
+}
+
+std::string explain(const CliRun& r) {
+  return "command: " + r.command + "\nexit: " + std::to_string(r.code) + "\n--- stdout\n" + r.out +
+         "--- stderr\n" + r.err;
+}
+
+bool contains(std::string_view text, std::string_view part) {
+  return text.find(part) != std::string_view::npos;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+bool is_word_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/// True when `word` occurs in `text` as a whole identifier.
+bool contains_word(std::string_view text, std::string_view word) {
+  for (auto at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
+    const bool starts = at == 0 || !is_word_char(text[at - 1]);
+    const bool ends = at + word.size() == text.size() || !is_word_char(text[at + word.size()]);
+    if (starts && ends) return true;
+  }
+  return false;
+}
+
+std::string_view trimmed(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+bool is_identifier(std::string_view s) { return !s.empty() && std::all_of(s.begin(), s.end(), is_word_char); }
+
+/// `FROM ARROW TO MIDDLE TRIGGER END` with identifiers for FROM, TO and TRIGGER, or nothing.
+std::optional<std::tuple<std::string, std::string, std::string>> parse_edge(std::string_view line,
+                                                                            std::string_view arrow,
+                                                                            std::string_view middle,
+                                                                            std::string_view end) {
+  line = trimmed(line);
+  const auto a = line.find(arrow);
+  if (a == std::string_view::npos) return std::nullopt;
+  const auto m = line.find(middle, a + arrow.size());
+  if (m == std::string_view::npos || !line.ends_with(end)) return std::nullopt;
+  const std::string_view from = line.substr(0, a);
+  const std::string_view to = line.substr(a + arrow.size(), m - a - arrow.size());
+  const auto t = m + middle.size();
+  if (t + end.size() > line.size()) return std::nullopt;
+  const std::string_view trigger = line.substr(t, line.size() - end.size() - t);
+  if (!is_identifier(from) || !is_identifier(to) || !is_identifier(trigger)) return std::nullopt;
+  return std::tuple{std::string(from), std::string(trigger), std::string(to)};
+}
+
+/// One `FILE:LINE:COL: /pointer: message` line, split.
+struct DiagnosticLine {
+  std::string file;
+  int line = 0;
+  int column = 0;
+  std::string pointer;
+  std::string message;
+};
+
+std::optional<DiagnosticLine> parse_diagnostic(std::string_view text) {
+  const auto p = text.find(": /");
+  if (p == std::string_view::npos) return std::nullopt;
+  const std::string_view position = text.substr(0, p);  // FILE:LINE:COL
+  const auto c2 = position.rfind(':');
+  if (c2 == std::string_view::npos || c2 == 0) return std::nullopt;
+  const auto c1 = position.rfind(':', c2 - 1);
+  if (c1 == std::string_view::npos) return std::nullopt;
+  const std::string_view line = position.substr(c1 + 1, c2 - c1 - 1);
+  const std::string_view column = position.substr(c2 + 1);
+  const auto digits = [](std::string_view s) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  if (!digits(line) || !digits(column)) return std::nullopt;
+  const std::string_view rest = text.substr(p + 2);  // /pointer: message
+  const auto colon = rest.find(": ");
+  if (colon == std::string_view::npos) return std::nullopt;
+  return DiagnosticLine{std::string(position.substr(0, c1)), std::stoi(std::string(line)),
+                        std::stoi(std::string(column)), std::string(rest.substr(0, colon)),
+                        std::string(rest.substr(colon + 2))};
+}
+
+using Edge = std::tuple<std::string, std::string, std::string>;  // from, trigger, to
+
+/// The edges of the deckbuilder's transition table, as names.
+std::multiset<Edge> table_edges() {
+  std::multiset<Edge> edges;
+  for (const auto& t : Machine::kTransitions)
+    edges.emplace(std::string(battlecore::deckbuilder::phase_name(t.from)),
+                  std::string(battlecore::deckbuilder::trigger_name(t.trigger)),
+                  std::string(battlecore::deckbuilder::phase_name(t.to)));
+  return edges;
+}
+
+// --- graph ----------------------------------------------------------------------------------
+
+TEST(Cli, GraphPrintsEveryPhaseAndExactlyTheTableEdges) {
+  const CliRun r = cli("graph --rules deckbuilder");
+  ASSERT_EQ(r.code, 0) << explain(r);
+  for (std::string_view phase : {"None", "Initialize", "PlayerTurnStart", "PlayerPhase", "PlayerTurnEnd",
+                                 "EnemyPhase", "BattleWon", "BattleLost"})
+    EXPECT_TRUE(contains_word(r.out, phase)) << phase << "\n" << r.out;
+  EXPECT_TRUE(contains(r.out, "digraph deckbuilder {")) << r.out;
+
+  // `  A -> B [label="T"];`; the entry arrow from the start point has no trigger.
+  std::multiset<Edge> printed;
+  for (const std::string& line : lines_of(r.out)) {
+    if (const auto e = parse_edge(line, " -> ", " [label=\"", "\"];"))
+      printed.insert(*e);
+    else
+      EXPECT_FALSE(contains(line, "->") && !contains(line, "__start")) << "unparsed edge line: " << line;
+  }
+  EXPECT_EQ(printed, table_edges());
+  EXPECT_TRUE(contains(r.out, "__start -> None;")) << r.out;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+}
+
+TEST(Cli, GraphMermaidPrintsExactlyTheTableEdges) {
+  const CliRun r = cli("graph --rules deckbuilder --format mermaid");
+  ASSERT_EQ(r.code, 0) << explain(r);
+  EXPECT_TRUE(r.out.starts_with("stateDiagram-v2\n")) << r.out;
+  for (std::string_view phase : {"None", "Initialize", "PlayerTurnStart", "PlayerPhase", "PlayerTurnEnd",
+                                 "EnemyPhase", "BattleWon", "BattleLost"})
+    EXPECT_TRUE(contains_word(r.out, phase)) << phase << "\n" << r.out;
+
+  // `  A --> B : T`; `[*] --> None` and `BattleWon --> [*]` are the start and the ends.
+  std::multiset<Edge> printed;
+  for (const std::string& line : lines_of(r.out)) {
+    if (const auto e = parse_edge(line, " --> ", " : ", ""))
+      printed.insert(*e);
+    else
+      EXPECT_FALSE(contains(line, "-->") && !contains(line, "[*]")) << "unparsed edge line: " << line;
+  }
+  EXPECT_EQ(printed, table_edges());
+  EXPECT_TRUE(contains(r.out, "[*] --> None")) << r.out;
+  EXPECT_TRUE(contains(r.out, "BattleWon --> [*]")) << r.out;
+  EXPECT_TRUE(contains(r.out, "BattleLost --> [*]")) << r.out;
+}
+
+// docs/graphs holds the graphs as the binary prints them, so the docs cannot drift from the table.
+TEST(Cli, CheckedInGraphsMatchTheBinary) {
+  struct Graph {
+    const char* file;
+    const char* args;
+  };
+  for (const Graph& g : {Graph{"deckbuilder.dot", "graph --rules deckbuilder"},
+                         Graph{"deckbuilder.mmd", "graph --rules deckbuilder --format mermaid"}}) {
+    const fs::path file = kRepo / "docs" / "graphs" / g.file;
+    const CliRun r = cli(g.args);
+    ASSERT_EQ(r.code, 0) << explain(r);
+    ASSERT_TRUE(fs::exists(file)) << file;
+    EXPECT_EQ(read_file(file), r.out)
+        << file.string() << " is out of date with the transition table; regenerate it "
+        << "from the repository root with:\n  <build>/apps/battlecore/battlecore " << g.args
+        << " > docs/graphs/" << g.file << "\n(see docs/graphs/README.md)";
+  }
+}
+
+// --- validate -------------------------------------------------------------------------------
+
+TEST(Cli, ValidateAcceptsTheStarterPack) {
+  const CliRun r = cli("validate --rules deckbuilder " + shell_quoted(kStarter.string()));
+  EXPECT_EQ(r.code, 0) << explain(r);
+  EXPECT_TRUE(contains(r.out, "valid")) << explain(r);
+  EXPECT_TRUE(r.err.empty()) << explain(r);
+}
+
+/// The 1-based line of the first occurrence of `needle` in `text`.
+int line_of(const std::string& text, std::string_view needle) {
+  const auto at = text.find(needle);
+  if (at == std::string::npos) return 0;
+  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+}
+
+TEST(Cli, ValidateListsEveryProblemWithPosition) {
+  const CliRun r = cli("validate --rules deckbuilder " + shell_quoted(kThreeProblems.string()));
+  EXPECT_EQ(r.code, 2) << explain(r);
+  const std::string fixture = read_file(kThreeProblems);
+  ASSERT_FALSE(fixture.empty()) << kThreeProblems;
+
+  struct Expected {
+    const char* pointer;
+    const char* needle;  ///< where the fixture has the problem
+    const char* words;   ///< part of the message
+  };
+  const Expected expected[] = {
+      {"/cards/0/cost", "\"cost\": \"1\"", "got a string"},
+      {"/cards/1/blcok", "\"blcok\"", "unknown key 'blcok'"},
+      {"/players/0/deck/1/card", "\"card\": \"bash\"", "unknown card 'bash'"},
+  };
+  // FILE:LINE:COL: /pointer: message
+  std::vector<DiagnosticLine> found;
+  for (const std::string& line : lines_of(r.err))
+    if (auto d = parse_diagnostic(line)) found.push_back(*d);
+  ASSERT_EQ(found.size(), 3u) << explain(r);
+  for (const Expected& e : expected) {
+    SCOPED_TRACE(e.pointer);
+    bool seen = false;
+    for (const DiagnosticLine& d : found) {
+      if (d.pointer != e.pointer) continue;
+      seen = true;
+      EXPECT_EQ(fs::path(d.file), kThreeProblems);
+      EXPECT_EQ(d.line, line_of(fixture, e.needle)) << d.message;
+      EXPECT_GT(d.column, 0) << d.message;
+      EXPECT_TRUE(contains(d.message, e.words)) << d.message;
+    }
+    EXPECT_TRUE(seen) << explain(r);
+  }
+  EXPECT_TRUE(contains(r.err, "3 problem(s)")) << explain(r);
+  EXPECT_FALSE(contains(r.out, "valid")) << explain(r);
+}
+
+TEST(Cli, ValidateReportsAMissingPath) {
+  const CliRun r = cli("validate --rules deckbuilder /nonexistent/battlecore/pack");
+  EXPECT_EQ(r.code, 2) << explain(r);
+  EXPECT_TRUE(contains(r.err, "/nonexistent/battlecore/pack")) << explain(r);
+  EXPECT_TRUE(contains(r.err, "no such file or directory")) << explain(r);
+}
+
+// --- list -----------------------------------------------------------------------------------
+
+bool has_id(const nlohmann::json& array, std::string_view id) {
+  for (const auto& v : array)
+    if (v.is_string() && v.get<std::string>() == id) return true;
+  return false;
+}
+
+TEST(Cli, ListJsonNamesTheBundledContent) {
+  const CliRun r = cli("list --rules deckbuilder --json");
+  ASSERT_EQ(r.code, 0) << explain(r);
+  const nlohmann::json j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << "not JSON:\n" << r.out;
+  for (const char* key : {"encounters", "cards", "enemies"})
+    ASSERT_TRUE(j[key].is_array()) << key << ": " << j.dump();
+  EXPECT_TRUE(has_id(j["encounters"], "w1")) << j.dump();
+  EXPECT_TRUE(has_id(j["cards"], "strike")) << j.dump();
+  EXPECT_TRUE(has_id(j["enemies"], "gnasher")) << j.dump();
+}
+
+TEST(Cli, ListTextNamesTheBundledContent) {
+  const CliRun r = cli("list --rules deckbuilder");
+  ASSERT_EQ(r.code, 0) << explain(r);
+  EXPECT_TRUE(contains(r.out, "encounters:")) << r.out;
+  EXPECT_TRUE(contains(r.out, " w1")) << r.out;
+  EXPECT_TRUE(contains(r.out, " gnasher")) << r.out;
+}
+
+TEST(Cli, ListWithExplicitContentUsesIt) {
+  const CliRun r = cli("list --rules deckbuilder --json --content " + shell_quoted(kStarter.string()));
+  ASSERT_EQ(r.code, 0) << explain(r);
+  EXPECT_TRUE(contains(r.out, "\"starter\"")) << r.out;
+}
+
+// --- sim ------------------------------------------------------------------------------------
+
+TEST(Cli, SimJsonIsDeterministicApartFromTiming) {
+  const std::string args = "sim --rules deckbuilder --battles 2000 --seed 3 --json";
+  const CliRun a = cli(args), b = cli(args);
+  ASSERT_EQ(a.code, 0) << explain(a);
+  ASSERT_EQ(b.code, 0) << explain(b);
+  nlohmann::json ja = nlohmann::json::parse(a.out, nullptr, false);
+  nlohmann::json jb = nlohmann::json::parse(b.out, nullptr, false);
+  ASSERT_TRUE(ja.is_object()) << a.out;
+  ASSERT_TRUE(jb.is_object()) << b.out;
+  for (const char* key : {"elapsed_s", "battles_per_s", "decisions_per_s"}) {
+    EXPECT_TRUE(ja.contains(key)) << key;
+    ja.erase(key);
+    jb.erase(key);
+  }
+  EXPECT_EQ(ja, jb);
+  EXPECT_EQ(ja["battles"], 2000);
+  EXPECT_EQ(ja["seed"], 3);
+  EXPECT_EQ(ja["encounter"], "w1");
+  EXPECT_LE(ja["wins"].get<std::uint64_t>(), 2000u);
+}
+
+TEST(Cli, SimTextReportsTheRun) {
+  const CliRun r = cli("sim --rules deckbuilder --battles 100 --seed 2 --encounter sludge_pair");
+  ASSERT_EQ(r.code, 0) << explain(r);
+  EXPECT_TRUE(contains(r.out, "sludge_pair")) << r.out;
+  EXPECT_TRUE(contains(r.out, "win_rate")) << r.out;
+}
+
+TEST(Cli, SimUnknownEncounterExitsTwo) {
+  const CliRun r = cli("sim --rules deckbuilder --battles 10 --encounter no_such_encounter");
+  EXPECT_EQ(r.code, 2) << explain(r);
+  EXPECT_TRUE(contains(r.err, "no_such_encounter")) << explain(r);
+}
+
+TEST(Cli, MissingContentPathExitsTwoWithADiagnostic) {
+  for (const char* sub : {"sim", "list", "play"}) {
+    SCOPED_TRACE(sub);
+    const CliRun r =
+        cli(std::string(sub) + " --rules deckbuilder --content /nonexistent/battlecore/pack", "quit\n");
+    EXPECT_EQ(r.code, 2) << explain(r);
+    EXPECT_TRUE(contains(r.err, "/nonexistent/battlecore/pack")) << explain(r);
+    EXPECT_TRUE(contains(r.err, "no such file or directory")) << explain(r);
+  }
+}
+
+// --- bad arguments --------------------------------------------------------------------------
+
+TEST(Cli, BadArgumentsExitTwoAndPrintUsage) {
+  for (const char* args :
+       {"", "frobnicate", "sim --rules deckbuilder --frobnicate", "sim --rules nope",
+        "sim --rules deckbuilder --battles 0", "sim --rules deckbuilder --battles abc",
+        "sim --rules deckbuilder --battles -5", "graph", "graph --rules deckbuilder --format png",
+        "validate --rules deckbuilder", "sim --rules deckbuilder --policy nope"}) {
+    SCOPED_TRACE(args);
+    const CliRun r = cli(args);
+    EXPECT_EQ(r.code, 2) << explain(r);
+    EXPECT_TRUE(contains(r.err, "Usage:")) << explain(r);
+    EXPECT_TRUE(r.err.starts_with("battlecore: ")) << explain(r);
+    EXPECT_TRUE(r.out.empty()) << explain(r);
+  }
+}
+
+TEST(Cli, HelpExitsZero) {
+  const CliRun r = cli("--help");
+  EXPECT_EQ(r.code, 0) << explain(r);
+  for (const char* sub : {"graph", "validate", "list", "sim", "play"})
+    EXPECT_TRUE(contains(r.out, sub)) << sub << "\n" << r.out;
+}
+
+// --- play -----------------------------------------------------------------------------------
+
+TEST(Cli, PlayQuitsOnQuit) {
+  const CliRun r = cli("play --rules deckbuilder --seed 1", "quit\n");
+  EXPECT_EQ(r.code, 0) << explain(r);
+  EXPECT_TRUE(contains(r.out, "battle 'w1' with seed 1")) << explain(r);
+  EXPECT_TRUE(contains(r.out, "you leave the battle")) << explain(r);
+}
+
+TEST(Cli, PlayEndsOnEndOfInput) {
+  const CliRun r = cli("play --rules deckbuilder --seed 1");
+  EXPECT_EQ(r.code, 0) << explain(r);
+  EXPECT_TRUE(contains(r.out, "end of input")) << explain(r);
+}
+
+TEST(Cli, PlayUnknownEncounterExitsTwo) {
+  const CliRun r = cli("play --rules deckbuilder --encounter no_such_encounter", "quit\n");
+  EXPECT_EQ(r.code, 2) << explain(r);
+  EXPECT_TRUE(contains(r.err, "no_such_encounter")) << explain(r);
+}
+
+}  // namespace

@@ -1,0 +1,696 @@
+#include "battlecore/deckbuilder/battle.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <set>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "battlecore/deckbuilder/load.hpp"
+#include "support/starter_pack.hpp"
+#include "battlecore/deckbuilder/policies.hpp"
+
+namespace battlecore::deckbuilder {
+namespace {
+
+// --- helpers ---------------------------------------------------------------------------------
+
+using test::starter;
+
+Battle started(std::string_view encounter, std::uint64_t seed) {
+  Battle b(starter());
+  const Result<Status> r = b.start_battle(encounter, seed);
+  if (!r.ok()) throw std::runtime_error(r.error().message);
+  return b;
+}
+
+const CardDef& def_of(const Battle& b, CardRef card) { return b.catalog().cards[b.state().cards[card].def]; }
+
+/// The first card in hand whose definition is `id`.
+std::optional<CardRef> in_hand(const Battle& b, std::string_view id) {
+  for (CardRef c : b.state().hand)
+    if (def_of(b, c).id == id) return c;
+  return std::nullopt;
+}
+
+/// The first seed in [1, 2000] whose opening hand satisfies `wanted`.
+std::uint64_t seed_where(std::string_view encounter, const std::function<bool(const Battle&)>& wanted) {
+  for (std::uint64_t seed = 1; seed <= 2000; ++seed)
+    if (wanted(started(encounter, seed))) return seed;
+  throw std::runtime_error("no seed in [1, 2000] gives the wanted opening hand");
+}
+
+/// Plays with a RandomPolicy until the battle ends (or `max_steps`), calling `each_step` after
+/// every accepted action; returns the number of actions.
+int play_randomly(Battle& b, std::uint64_t policy_seed,
+                  const std::function<void(const Battle&)>& each_step = {}, int max_steps = 5000) {
+  RandomPolicy policy;
+  policy.reset(policy_seed);
+  int steps = 0;
+  while (b.status() == Status::AwaitingDecision && steps < max_steps) {
+    const Decision d = b.decision();
+    const Result<Status, Rejection> r = b.submit(d.options[policy.choose(b, d.options)]);
+    if (!r.ok()) {
+      ADD_FAILURE() << "a legal option was refused: " << r.error().message;
+      break;
+    }
+    ++steps;
+    if (each_step) each_step(b);
+  }
+  return steps;
+}
+
+/// Everything a refused action must leave untouched.
+struct Snapshot {
+  explicit Snapshot(const Battle& b)
+      : hash(b.state_hash()),
+        state(b.state()),
+        phase(b.phase()),
+        history(b.history().size()),
+        transitions(b.transitions()),
+        log(b.events().log().size()),
+        actions(b.actions().size()) {}
+  std::uint64_t hash;
+  BattleState state;
+  Phase phase;
+  std::size_t history;
+  std::uint32_t transitions;
+  std::size_t log;
+  std::size_t actions;
+};
+
+void expect_unchanged(const Battle& b, const Snapshot& before) {
+  EXPECT_EQ(b.state_hash(), before.hash);
+  EXPECT_TRUE(b.state() == before.state);
+  EXPECT_EQ(b.phase(), before.phase);
+  EXPECT_EQ(b.history().size(), before.history);
+  EXPECT_EQ(b.transitions(), before.transitions);
+  EXPECT_EQ(b.events().log().size(), before.log);
+  EXPECT_EQ(b.actions().size(), before.actions);
+}
+
+/// Submits `action`, expects it refused for `reason` (and `check`), and the battle unchanged.
+void expect_refused(Battle& b, const Action& action, RefusalReason reason, PlayCheck check = PlayCheck::Ok) {
+  const Snapshot before(b);
+  const Result<Status, Rejection> r = b.submit(action);
+  ASSERT_FALSE(r.ok()) << "accepted";
+  EXPECT_EQ(r.error().reason, reason) << r.error().message;
+  EXPECT_EQ(r.error().check, check) << r.error().message;
+  EXPECT_FALSE(r.error().message.empty());
+  expect_unchanged(b, before);
+}
+
+/// Spends energy on 1-cost cards other than `keep` (w1 has no 0-cost card) until `energy` is left.
+void spend_energy_down_to(Battle& b, std::int32_t energy, std::string_view keep) {
+  while (b.state().energy > energy) {
+    std::optional<Action> play;
+    for (const Action& a : b.decision().options)
+      if (a.kind == ActionKind::PlayCard && def_of(b, a.card).id != keep && def_of(b, a.card).cost == 1) {
+        play = a;
+        break;
+      }
+    ASSERT_TRUE(play.has_value()) << "no 1-cost card left to spend energy on";
+    ASSERT_TRUE(b.submit(*play).ok());
+  }
+}
+
+// --- starting --------------------------------------------------------------------------------
+
+TEST(DeckbuilderBattleStart, UnknownEncounterIsAnErrorAndStartsNothing) {
+  Battle b(starter());
+  const Result<Status> r = b.start_battle("no_such_encounter", 1);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("no_such_encounter"), std::string::npos) << r.error().message;
+  EXPECT_EQ(b.phase(), Phase::None);
+  EXPECT_FALSE(b.is_battle_active());
+  EXPECT_FALSE(b.is_battle_over());
+  EXPECT_EQ(b.status(), Status::Finished);
+  EXPECT_TRUE(b.history().empty());
+  EXPECT_TRUE(b.events().log().empty());
+  EXPECT_TRUE(b.decision().options.empty());
+}
+
+TEST(DeckbuilderBattleStart, EncounterIndexOutOfRangeIsAnError) {
+  Battle b(starter());
+  const Result<Status> r = b.start_battle(static_cast<EncounterId>(starter()->encounters.size()), 1);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(b.phase(), Phase::None);
+  EXPECT_TRUE(b.events().log().empty());
+}
+
+TEST(DeckbuilderBattleStart, EntersPlayerPhaseWithFiveCardsAndThreeEnergy) {
+  Battle b(starter());
+  const Result<Status> r = b.start_battle("w1", 1);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r.value(), Status::AwaitingDecision);
+  EXPECT_EQ(b.phase(), Phase::PlayerPhase);
+  EXPECT_EQ(b.status(), Status::AwaitingDecision);
+  EXPECT_TRUE(b.is_battle_active());
+  EXPECT_FALSE(b.is_battle_over());
+  EXPECT_EQ(b.state().hand.size(), 5u);
+  EXPECT_EQ(b.state().draw_pile.size(), 5u);
+  EXPECT_EQ(b.state().energy, 3);
+  EXPECT_EQ(b.turn(), 1u);
+  EXPECT_EQ(b.state().player.hp, 80);
+  EXPECT_EQ(b.state().player.max_hp, 80);
+  ASSERT_EQ(b.state().enemies.size(), 1u);
+  EXPECT_NE(b.state().enemies[0].intent, kNoMove);
+}
+
+TEST(DeckbuilderBattleStart, AStartedBattleCannotBeStartedAgain) {
+  Battle b = started("w1", 1);
+  const Snapshot before(b);
+  const Result<Status> r = b.start_battle("w1", 2);
+  EXPECT_FALSE(r.ok());
+  expect_unchanged(b, before);
+}
+
+TEST(DeckbuilderBattleStart, AFinishedBattleCanBeFollowedByAnother) {
+  Battle b = started("w1", 3);
+  play_randomly(b, 3);
+  ASSERT_TRUE(b.is_battle_over());
+  const Result<Status> r = b.start_battle("w1", 3);
+  ASSERT_TRUE(r.ok());
+  // The second battle is the same as a fresh one: no leftover history, log or actions.
+  const Battle fresh = started("w1", 3);
+  EXPECT_EQ(b.state_hash(), fresh.state_hash());
+  EXPECT_EQ(b.events().log(), fresh.events().log());
+  EXPECT_EQ(b.history(), fresh.history());
+  EXPECT_TRUE(b.actions().empty());
+}
+
+// --- the decision ----------------------------------------------------------------------------
+
+/// The options the seed's rules give: each affordable hand card in hand order (once per alive
+/// enemy when it takes a target), then end turn.
+std::vector<Action> expected_options(const Battle& b) {
+  std::vector<Action> out;
+  for (CardRef c : b.state().hand) {
+    const CardDef& d = def_of(b, c);
+    if (d.cost > b.state().energy) continue;
+    if (d.target == CardTarget::Enemy) {
+      for (std::size_t e = 0; e < b.state().enemies.size(); ++e)
+        if (b.state().enemies[e].unit.alive()) out.push_back(Action::play(c, static_cast<std::int8_t>(e)));
+    } else {
+      out.push_back(Action::play(c));
+    }
+  }
+  out.push_back(Action::end_turn());
+  return out;
+}
+
+TEST(DeckbuilderDecision, ListsHandCardsInHandOrderThenEndTurn) {
+  const Battle b = started("w1", 1);
+  const Decision d = b.decision();
+  EXPECT_EQ(d.who, (Decider{Decider::Kind::Player, 0}));
+  ASSERT_EQ(d.options.size(), 6u);  // five cards, one enemy, everything affordable
+  for (std::size_t i = 0; i < 5; ++i) {
+    const CardRef card = b.state().hand[i];
+    const std::int8_t target = def_of(b, card).target == CardTarget::Enemy ? 0 : -1;
+    EXPECT_EQ(d.options[i], Action::play(card, target)) << i;
+  }
+  EXPECT_EQ(d.options.back(), Action::end_turn());
+}
+
+TEST(DeckbuilderDecision, TargetedCardsHaveOneOptionPerAliveEnemy) {
+  const std::uint64_t seed =
+      seed_where("sludge_pair", [](const Battle& b) { return in_hand(b, "strike") && in_hand(b, "defend"); });
+  const Battle b = started("sludge_pair", seed);
+  const std::vector<Action> options = b.decision().options;
+  EXPECT_EQ(options, expected_options(b));
+  const CardRef strike = *in_hand(b, "strike");
+  const CardRef defend = *in_hand(b, "defend");
+  EXPECT_EQ(std::count(options.begin(), options.end(), Action::play(strike, 0)), 1);
+  EXPECT_EQ(std::count(options.begin(), options.end(), Action::play(strike, 1)), 1);
+  EXPECT_EQ(std::count(options.begin(), options.end(), Action::play(defend)), 1);
+  EXPECT_EQ(std::count(options.begin(), options.end(), Action::play(defend, 0)), 0);
+}
+
+TEST(DeckbuilderDecision, CardsTooExpensiveAreNotListed) {
+  const std::uint64_t seed = seed_where("w1", [](const Battle& b) { return in_hand(b, "bash").has_value(); });
+  Battle b = started("w1", seed);
+  spend_energy_down_to(b, 1, "bash");
+  const CardRef bash = *in_hand(b, "bash");
+  const std::vector<Action> options = b.decision().options;
+  EXPECT_EQ(options, expected_options(b));
+  for (const Action& a : options) EXPECT_NE(a.card, bash);
+  EXPECT_EQ(options.size(), b.state().hand.size());  // the 1-cost cards left, then end turn
+}
+
+TEST(DeckbuilderDecision, OnlyEndTurnWhenNoEnergyIsLeft) {
+  Battle b = started("w1", 4);
+  spend_energy_down_to(b, 0, "");
+  ASSERT_FALSE(b.state().hand.empty());
+  EXPECT_EQ(b.decision().options, std::vector<Action>{Action::end_turn()});
+}
+
+TEST(DeckbuilderDecision, LegalActionsClearsItsOutputFirst) {
+  const Battle b = started("w1", 5);
+  std::vector<Action> out(7, Action::play(9, 0));
+  b.legal_actions(out);
+  EXPECT_EQ(out, b.decision().options);
+}
+
+TEST(DeckbuilderDecision, MatchesTheRulesAtEveryStepOfRandomBattles) {
+  for (std::string_view encounter : {"w1", "sludge_pair"}) {
+    for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+      Battle b = started(encounter, seed);
+      play_randomly(b, seed, [&](const Battle& now) {
+        if (now.status() == Status::AwaitingDecision) {
+          EXPECT_EQ(now.decision().options, expected_options(now));
+        }
+      });
+    }
+  }
+}
+
+// --- refusals --------------------------------------------------------------------------------
+
+TEST(DeckbuilderSubmit, RefusesEverythingBeforeAnyBattle) {
+  Battle b(starter());
+  expect_refused(b, Action::end_turn(), RefusalReason::NoBattle);
+  expect_refused(b, Action::play(0, 0), RefusalReason::NoBattle);
+  EXPECT_EQ(b.phase(), Phase::None);
+}
+
+TEST(DeckbuilderSubmit, RefusesACardNotInHand) {
+  Battle b = started("w1", 1);
+  ASSERT_FALSE(b.state().draw_pile.empty());
+  const CardRef in_draw_pile = b.state().draw_pile[0];
+  const std::int8_t target = def_of(b, in_draw_pile).target == CardTarget::Enemy ? 0 : -1;
+  expect_refused(b, Action::play(in_draw_pile, target), RefusalReason::CannotPlayCard, PlayCheck::NotInHand);
+}
+
+TEST(DeckbuilderSubmit, RefusesACardThatDoesNotExist) {
+  Battle b = started("w1", 1);
+  expect_refused(b, Action::play(static_cast<CardRef>(b.state().cards.size()), 0),
+                 RefusalReason::CannotPlayCard, PlayCheck::NullCard);
+  expect_refused(b, Action::play(kNoCard), RefusalReason::CannotPlayCard, PlayCheck::NullCard);
+}
+
+TEST(DeckbuilderSubmit, RefusesACardTooExpensive) {
+  const std::uint64_t seed = seed_where("w1", [](const Battle& b) { return in_hand(b, "bash").has_value(); });
+  Battle b = started("w1", seed);
+  spend_energy_down_to(b, 1, "bash");
+  ASSERT_EQ(b.state().energy, 1);
+  expect_refused(b, Action::play(*in_hand(b, "bash"), 0), RefusalReason::CannotPlayCard,
+                 PlayCheck::CannotPayCost);
+}
+
+TEST(DeckbuilderSubmit, RefusalOfAPlayNamesTheCardThePhaseAndTheReason) {
+  Battle b = started("w1", 1);
+  const CardRef in_draw_pile = b.state().draw_pile[0];
+  const Result<Status, Rejection> r = b.submit(Action::play(in_draw_pile));
+  ASSERT_FALSE(r.ok());
+  const std::string& m = r.error().message;
+  EXPECT_NE(m.find(std::to_string(in_draw_pile)), std::string::npos) << m;
+  EXPECT_NE(m.find("PlayerPhase"), std::string::npos) << m;
+  EXPECT_NE(m.find(play_check_name(PlayCheck::NotInHand)), std::string::npos) << m;
+}
+
+TEST(DeckbuilderSubmit, RefusesATargetForAnUntargetedCard) {
+  const std::uint64_t seed =
+      seed_where("w1", [](const Battle& b) { return in_hand(b, "defend").has_value(); });
+  Battle b = started("w1", seed);
+  expect_refused(b, Action::play(*in_hand(b, "defend"), 0), RefusalReason::InvalidTarget);
+}
+
+TEST(DeckbuilderSubmit, RefusesATargetOutOfRange) {
+  const std::uint64_t seed =
+      seed_where("w1", [](const Battle& b) { return in_hand(b, "strike").has_value(); });
+  Battle b = started("w1", seed);
+  const CardRef strike = *in_hand(b, "strike");
+  expect_refused(b, Action::play(strike, 1), RefusalReason::InvalidTarget);  // w1 has one enemy
+  expect_refused(b, Action::play(strike, 5), RefusalReason::InvalidTarget);
+  expect_refused(b, Action::play(strike, 127), RefusalReason::InvalidTarget);
+  expect_refused(b, Action::play(strike, -2), RefusalReason::InvalidTarget);
+}
+
+/// A sludge_pair battle in PlayerPhase where enemy 0 is dead, enemy 1 alive, and a targeted card
+/// is still affordable: found by hitting enemy 0 with whatever targets it.
+std::optional<Battle> battle_with_dead_first_sludge() {
+  for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+    Battle b = started("sludge_pair", seed);
+    while (b.status() == Status::AwaitingDecision) {
+      const std::vector<Action> options = b.decision().options;
+      if (!b.state().enemies[0].unit.alive()) {
+        for (const Action& a : options)
+          if (a.kind == ActionKind::PlayCard && def_of(b, a.card).target == CardTarget::Enemy) return b;
+        break;
+      }
+      Action next = Action::end_turn();
+      for (const Action& a : options)
+        if (a.kind == ActionKind::PlayCard && a.target == 0) {
+          next = a;
+          break;
+        }
+      if (!b.submit(next).ok()) break;
+    }
+  }
+  return std::nullopt;
+}
+
+TEST(DeckbuilderSubmit, RefusesADeadTarget) {
+  std::optional<Battle> found = battle_with_dead_first_sludge();
+  ASSERT_TRUE(found.has_value());
+  Battle& b = *found;
+  ASSERT_EQ(b.phase(), Phase::PlayerPhase);
+  ASSERT_FALSE(b.state().enemies[0].unit.alive());
+  ASSERT_TRUE(b.state().enemies[1].unit.alive());
+  CardRef targeted = kNoCard;
+  for (CardRef c : b.state().hand)
+    if (def_of(b, c).target == CardTarget::Enemy && b.can_play_card(c) == PlayCheck::Ok) targeted = c;
+  ASSERT_NE(targeted, kNoCard);
+  expect_refused(b, Action::play(targeted, 0), RefusalReason::InvalidTarget);
+  // The decision offers the alive sludge only.
+  const std::vector<Action> options = b.decision().options;
+  EXPECT_EQ(options, expected_options(b));
+  for (const Action& a : options) EXPECT_NE(a.target, 0);
+  EXPECT_TRUE(b.submit(Action::play(targeted, 1)).ok());
+}
+
+TEST(DeckbuilderSubmit, RefusesEverythingOnceTheBattleIsOver) {
+  Battle b = started("w1", 2);
+  play_randomly(b, 2);
+  ASSERT_TRUE(b.is_battle_over());
+  expect_refused(b, Action::end_turn(), RefusalReason::BattleOver);
+  expect_refused(b, Action::play(0, 0), RefusalReason::BattleOver);
+  expect_refused(b, Action::play(0), RefusalReason::BattleOver);
+}
+
+TEST(DeckbuilderSubmit, AnAcceptedActionIsRecorded) {
+  Battle b = started("w1", 1);
+  const Action first = b.decision().options.front();
+  ASSERT_TRUE(b.submit(first).ok());
+  ASSERT_TRUE(b.submit(Action::end_turn()).ok());
+  EXPECT_EQ(b.actions(), (std::vector<Action>{first, Action::end_turn()}));
+}
+
+TEST(DeckbuilderSubmit, TargetedCardWithoutTargetHitsTheFirstAliveEnemy) {
+  // The seed's step 3: "falling back to the first alive enemy when no target is provided".
+  const std::uint64_t seed =
+      seed_where("sludge_pair", [](const Battle& b) { return in_hand(b, "strike").has_value(); });
+  Battle b = started("sludge_pair", seed);
+  const std::int32_t hp0 = b.state().enemies[0].unit.hp;
+  const std::int32_t hp1 = b.state().enemies[1].unit.hp;
+  ASSERT_TRUE(b.submit(Action::play(*in_hand(b, "strike"))).ok());
+  EXPECT_EQ(b.state().enemies[0].unit.hp, hp0 - 6);
+  EXPECT_EQ(b.state().enemies[1].unit.hp, hp1);
+}
+
+TEST(DeckbuilderSubmit, TryPlayCardAndEndPlayerTurnAreSubmit) {
+  const std::uint64_t seed =
+      seed_where("w1", [](const Battle& b) { return in_hand(b, "defend").has_value(); });
+  Battle a = started("w1", seed);
+  Battle b = started("w1", seed);
+  const CardRef defend = *in_hand(a, "defend");
+  ASSERT_TRUE(a.try_play_card(defend).ok());
+  ASSERT_TRUE(b.submit(Action::play(defend)).ok());
+  EXPECT_EQ(a.state_hash(), b.state_hash());
+  ASSERT_TRUE(a.end_player_turn().ok());
+  ASSERT_TRUE(b.submit(Action::end_turn()).ok());
+  EXPECT_EQ(a.state_hash(), b.state_hash());
+  EXPECT_EQ(a.events().log(), b.events().log());
+  EXPECT_EQ(a.actions(), b.actions());
+  const Result<Status, Rejection> refused = a.try_play_card(kNoCard);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().check, PlayCheck::NullCard);
+}
+
+// --- the seed's CanPlayCard and RequiresTarget -----------------------------------------------
+
+TEST(DeckbuilderCanPlayCard, OkForEveryOpeningHandCard) {
+  const Battle b = started("w1", 1);
+  for (CardRef c : b.state().hand) EXPECT_EQ(b.can_play_card(c), PlayCheck::Ok) << int{c};
+}
+
+TEST(DeckbuilderCanPlayCard, WrongPhaseBeforeAndAfterTheBattle) {
+  Battle b(starter());
+  EXPECT_EQ(b.can_play_card(0), PlayCheck::WrongPhase);
+  ASSERT_TRUE(b.start_battle("w1", 6).ok());
+  const CardRef card = b.state().hand[0];
+  play_randomly(b, 6);
+  ASSERT_TRUE(b.is_battle_over());
+  EXPECT_EQ(b.can_play_card(card), PlayCheck::WrongPhase);
+  EXPECT_EQ(b.can_play_card(b.state().hand.empty() ? 0 : b.state().hand[0]), PlayCheck::WrongPhase);
+}
+
+TEST(DeckbuilderCanPlayCard, NullCardForARefOutOfRange) {
+  const Battle b = started("w1", 1);
+  EXPECT_EQ(b.can_play_card(static_cast<CardRef>(b.state().cards.size())), PlayCheck::NullCard);
+  EXPECT_EQ(b.can_play_card(kNoCard), PlayCheck::NullCard);
+  EXPECT_EQ(b.active_card(kNoCard), nullptr);
+}
+
+TEST(DeckbuilderCanPlayCard, NotInHandForDrawAndDiscardPileCards) {
+  Battle b = started("w1", 1);
+  for (CardRef c : b.state().draw_pile) EXPECT_EQ(b.can_play_card(c), PlayCheck::NotInHand) << int{c};
+  const Action first = b.decision().options.front();
+  ASSERT_EQ(first.kind, ActionKind::PlayCard);
+  ASSERT_TRUE(b.submit(first).ok());
+  ASSERT_EQ(b.state().discard_pile.size(), 1u);
+  EXPECT_EQ(b.can_play_card(b.state().discard_pile[0]), PlayCheck::NotInHand);
+}
+
+TEST(DeckbuilderCanPlayCard, CannotPayCostWhenEnergyIsShort) {
+  const std::uint64_t seed = seed_where("w1", [](const Battle& b) { return in_hand(b, "bash").has_value(); });
+  Battle b = started("w1", seed);
+  const CardRef bash = *in_hand(b, "bash");
+  EXPECT_EQ(b.can_play_card(bash), PlayCheck::Ok);
+  spend_energy_down_to(b, 1, "bash");
+  EXPECT_EQ(b.can_play_card(bash), PlayCheck::CannotPayCost);
+  spend_energy_down_to(b, 0, "bash");
+  for (CardRef c : b.state().hand) EXPECT_EQ(b.can_play_card(c), PlayCheck::CannotPayCost) << int{c};
+}
+
+TEST(DeckbuilderRequiresTarget, StrikeAndBashTakeATargetDefendDoesNot) {
+  const Battle b(starter());
+  const Catalog& c = *starter();
+  EXPECT_TRUE(b.requires_target(*c.find_card("strike")));
+  EXPECT_TRUE(b.requires_target(*c.find_card("bash")));
+  EXPECT_FALSE(b.requires_target(*c.find_card("defend")));
+  EXPECT_FALSE(b.requires_target(*c.find_card("quick_study")));
+  EXPECT_FALSE(b.requires_target(*c.find_card("cleave")));  // hits every enemy, picks none
+  EXPECT_FALSE(b.requires_target(static_cast<CardId>(c.cards.size())));
+}
+
+TEST(DeckbuilderActiveCard, IsTheDefinitionOfTheInstance) {
+  const Battle b = started("w1", 1);
+  for (std::size_t i = 0; i < b.state().cards.size(); ++i) {
+    const CardDef* d = b.active_card(static_cast<CardRef>(i));
+    ASSERT_NE(d, nullptr);
+    EXPECT_EQ(d, &b.catalog().cards[b.state().cards[i].def]);
+  }
+}
+
+// --- clones and determinism ------------------------------------------------------------------
+
+TEST(DeckbuilderClone, ACopyGivenTheSameActionsStaysIdentical) {
+  for (std::string_view encounter : {"w1", "sludge_pair"}) {
+    Battle original = started(encounter, 11);
+    Battle clone = original;
+    EXPECT_TRUE(clone.state() == original.state());
+    EXPECT_EQ(clone.state_hash(), original.state_hash());
+    RandomPolicy policy;
+    policy.reset(11);
+    while (original.status() == Status::AwaitingDecision) {
+      const Decision d = original.decision();
+      const Action a = d.options[policy.choose(original, d.options)];
+      ASSERT_TRUE(original.submit(a).ok());
+      ASSERT_TRUE(clone.submit(a).ok());
+      ASSERT_EQ(clone.state_hash(), original.state_hash());
+    }
+    EXPECT_TRUE(clone.state() == original.state());
+    EXPECT_EQ(clone.events().log(), original.events().log());
+    EXPECT_EQ(clone.history(), original.history());
+    EXPECT_EQ(clone.actions(), original.actions());
+    EXPECT_EQ(clone.phase(), original.phase());
+  }
+}
+
+TEST(DeckbuilderClone, ActingOnTheCloneLeavesTheOriginalUntouched) {
+  Battle original = started("w1", 12);
+  const Snapshot before(original);
+  const std::vector<Event> log_before = original.events().log();
+  {
+    Battle clone = original;
+    play_randomly(clone, 99);
+    EXPECT_TRUE(clone.is_battle_over());
+    EXPECT_NE(clone.state_hash(), original.state_hash());
+  }
+  expect_unchanged(original, before);
+  EXPECT_EQ(original.events().log(), log_before);
+  EXPECT_EQ(original.status(), Status::AwaitingDecision);
+  // The original plays on exactly like a fresh battle with its seed.
+  Battle fresh = started("w1", 12);
+  play_randomly(original, 5);
+  play_randomly(fresh, 5);
+  EXPECT_EQ(original.state_hash(), fresh.state_hash());
+  EXPECT_EQ(original.events().log(), fresh.events().log());
+}
+
+struct CountingListener final : Listener {
+  void on_event(const Event&) override { ++count; }
+  int count = 0;
+};
+
+TEST(DeckbuilderClone, ListenersAreNotCopied) {
+  Battle original(starter());
+  CountingListener listener;
+  original.events().attach(&listener);
+  ASSERT_TRUE(original.start_battle("w1", 13).ok());
+  const int heard = listener.count;
+  EXPECT_EQ(static_cast<std::size_t>(heard), original.events().log().size());
+  Battle clone = original;
+  EXPECT_EQ(clone.events().listener_count(), 0u);
+  ASSERT_TRUE(clone.submit(Action::end_turn()).ok());
+  EXPECT_EQ(listener.count, heard);
+  ASSERT_TRUE(original.submit(Action::end_turn()).ok());
+  EXPECT_GT(listener.count, heard);
+  original.events().detach(&listener);
+}
+
+TEST(DeckbuilderDeterminism, TheSameSeedGivesTheSameBattle) {
+  for (std::string_view encounter : {"w1", "sludge_pair"}) {
+    for (std::uint64_t seed : {1u, 42u, 1000u}) {
+      Battle a = started(encounter, seed);
+      Battle b = started(encounter, seed);
+      EXPECT_TRUE(a.state() == b.state());
+      play_randomly(a, seed + 7);
+      play_randomly(b, seed + 7);
+      EXPECT_EQ(a.state_hash(), b.state_hash());
+      EXPECT_EQ(a.events().log(), b.events().log());
+      EXPECT_EQ(a.history(), b.history());
+      EXPECT_EQ(a.actions(), b.actions());
+    }
+  }
+}
+
+TEST(DeckbuilderDeterminism, DifferentSeedsGiveDifferentBattles) {
+  // Not only the hash (which includes the seed): the deal and the enemies differ.
+  std::set<std::vector<CardRef>> hands;
+  std::set<std::int32_t> gnasher_hp;
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    const Battle b = started("w1", seed);
+    hands.insert(std::vector<CardRef>(b.state().hand.begin(), b.state().hand.end()));
+    gnasher_hp.insert(b.state().enemies[0].unit.hp);
+  }
+  EXPECT_GT(hands.size(), 10u);
+  EXPECT_GT(gnasher_hp.size(), 1u);
+  const Battle one = started("w1", 1);
+  const Battle two = started("w1", 2);
+  EXPECT_NE(one.state_hash(), two.state_hash());
+  EXPECT_NE(one.events().log(), two.events().log());
+}
+
+// --- whole battles ---------------------------------------------------------------------------
+
+TEST(DeckbuilderRandomBattle, AlwaysEndsWonOrLost) {
+  std::set<Phase> endings;
+  for (std::string_view encounter : {"w1", "sludge_pair"}) {
+    for (std::uint64_t seed = 1; seed <= 25; ++seed) {
+      Battle b = started(encounter, seed);
+      play_randomly(b, seed);
+      ASSERT_TRUE(b.phase() == Phase::BattleWon || b.phase() == Phase::BattleLost)
+          << encounter << " seed " << seed << " stopped in " << phase_name(b.phase());
+      endings.insert(b.phase());
+      EXPECT_TRUE(b.is_battle_over());
+      EXPECT_FALSE(b.is_battle_active());
+      EXPECT_EQ(b.status(), Status::Finished);
+      EXPECT_EQ(b.won(), b.phase() == Phase::BattleWon);
+      const Decision d = b.decision();
+      EXPECT_EQ(d.who.kind, Decider::Kind::Nobody);
+      EXPECT_TRUE(d.options.empty());
+      ASSERT_FALSE(b.events().log().empty());
+      const Event& last = b.events().log().back();
+      EXPECT_EQ(last.type, EventType::BattleEnded);
+      EXPECT_EQ(last.amount, b.won() ? 1 : 0);
+      bool any_enemy_alive = false;
+      for (const EnemyState& e : b.state().enemies) any_enemy_alive |= e.unit.alive();
+      if (b.won()) {
+        EXPECT_TRUE(b.state().player.alive());
+        EXPECT_FALSE(any_enemy_alive);
+      } else {
+        EXPECT_FALSE(b.state().player.alive());
+      }
+    }
+  }
+  EXPECT_EQ(endings.size(), 2u) << "random play should both win and lose some battles";
+}
+
+/// The invariants of every reachable state.
+void check_invariants(const Battle& b, const std::string& where) {
+  SCOPED_TRACE(where);
+  const BattleState& s = b.state();
+  const EncounterDef& encounter = b.catalog().encounters[s.encounter];
+  // Card conservation: every instance in exactly one pile.
+  std::vector<int> seen(s.cards.size(), 0);
+  const auto count = [&](std::span<const CardRef> pile) {
+    for (CardRef c : pile) {
+      ASSERT_LT(c, seen.size());
+      ++seen[c];
+    }
+  };
+  count(s.draw_pile.span());
+  count(s.hand.span());
+  count(s.discard_pile.span());
+  count(s.exhaust_pile.span());
+  EXPECT_EQ(s.draw_pile.size() + s.hand.size() + s.discard_pile.size() + s.exhaust_pile.size(),
+            s.cards.size());
+  for (std::size_t i = 0; i < seen.size(); ++i) EXPECT_EQ(seen[i], 1) << "card instance " << i;
+  EXPECT_EQ(s.cards.size(), b.catalog().players[encounter.player].deck.size());
+  EXPECT_LE(s.hand.size(), encounter.rules.hand_limit);
+  // Energy.
+  EXPECT_GE(s.energy, 0);
+  EXPECT_LE(s.energy, encounter.rules.max_energy);
+  // Units.
+  const auto check_unit = [](const UnitState& u, const char* who) {
+    if (u.alive()) {
+      EXPECT_GT(u.hp, 0) << who;
+      EXPECT_LE(u.hp, u.max_hp) << who;
+    }
+    EXPECT_GE(u.armor, 0) << who;
+    for (const StatusStack& st : u.statuses) EXPECT_NE(st.stacks, 0) << who << " keeps an empty status";
+  };
+  check_unit(s.player, "player");
+  for (const EnemyState& e : s.enemies) check_unit(e.unit, "enemy");
+  if (b.phase() == Phase::PlayerPhase) {
+    EXPECT_TRUE(s.player.alive());
+    bool any_enemy = false;
+    for (const EnemyState& e : s.enemies) any_enemy |= e.unit.alive();
+    EXPECT_TRUE(any_enemy);
+  }
+  // A clone is equal.
+  const Battle clone = b;
+  EXPECT_TRUE(clone.state() == s);
+  EXPECT_EQ(clone.state_hash(), b.state_hash());
+}
+
+TEST(DeckbuilderRandomBattle, InvariantsHoldIn200BattlesPerEncounter) {
+  for (const EncounterDef& encounter : starter()->encounters) {
+    int won = 0;
+    for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+      const std::string where = encounter.id + " seed " + std::to_string(seed);
+      Battle b = started(encounter.id, seed);
+      check_invariants(b, where + " at start");
+      const int steps = play_randomly(
+          b, seed * 31 + 1, [&](const Battle& now) { check_invariants(now, where); }, 2000);
+      ASSERT_TRUE(b.is_battle_over()) << where << " did not end in " << steps << " actions";
+      won += b.won() ? 1 : 0;
+      if (HasFatalFailure() || ::testing::Test::HasFailure()) FAIL() << "stopped at " << where;
+    }
+    RecordProperty(encounter.id + "_won", won);
+  }
+}
+
+}  // namespace
+}  // namespace battlecore::deckbuilder

@@ -1,0 +1,379 @@
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "battlecore/content/diagnostics.hpp"
+#include "battlecore/content/json_reader.hpp"
+#include "battlecore/deckbuilder/catalog.hpp"
+#include "battlecore/deckbuilder/load.hpp"
+
+namespace battlecore::deckbuilder {
+namespace {
+
+namespace fs = std::filesystem;
+using content::Diagnostic;
+using content::Diagnostics;
+
+const fs::path kStarter = fs::path(BATTLECORE_DATA_DIR) / "deckbuilder" / "starter";
+const fs::path kBad = fs::path(BATTLECORE_TEST_DATA_DIR) / "bad" / "deckbuilder";
+
+bool contains(std::string_view text, std::string_view part) {
+  return text.find(part) != std::string_view::npos;
+}
+
+/// The diagnostics of a load that must fail; a catalog is never handed out with them.
+Diagnostics refused(const CatalogResult& r) {
+  EXPECT_FALSE(r.ok()) << "the content was accepted";
+  if (r.ok()) return {};
+  EXPECT_FALSE(r.error().empty()) << "refused without a single diagnostic";
+  return r.error();
+}
+
+/// Loads one in-memory content file (which must be valid JSON) and expects it refused.
+Diagnostics refused_text(std::string_view text, const std::string& file = "bad.json") {
+  Diagnostics parse;
+  std::optional<content::JsonDocument> doc = content::parse_json_text(file, std::string(text), parse);
+  EXPECT_TRUE(doc.has_value() && parse.empty()) << parse.to_string();
+  if (!doc) return parse;
+  std::vector<content::JsonDocument> docs;
+  docs.push_back(std::move(*doc));
+  return refused(load_catalog(docs));
+}
+
+/// The one diagnostic at `pointer`; fails when there is none or more than one.
+std::optional<Diagnostic> at(const Diagnostics& diags, std::string_view pointer) {
+  std::optional<Diagnostic> found;
+  int n = 0;
+  for (const Diagnostic& d : diags.items())
+    if (d.pointer == pointer) {
+      found = d;
+      ++n;
+    }
+  EXPECT_EQ(n, 1) << "diagnostics at " << pointer << " in:\n" << diags.to_string();
+  return found;
+}
+
+/// Expects a diagnostic at `pointer`, with a position, whose message contains each part.
+void expect_diagnostic(const Diagnostics& diags, std::string_view pointer,
+                       std::initializer_list<std::string_view> message_parts,
+                       std::string_view file = "bad.json") {
+  SCOPED_TRACE(std::string(pointer));
+  const std::optional<Diagnostic> d = at(diags, pointer);
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->file, file);
+  EXPECT_GT(d->line, 0);
+  EXPECT_GT(d->column, 0);
+  for (std::string_view part : message_parts) EXPECT_TRUE(contains(d->message, part)) << d->message;
+}
+
+// A rat and a hero around which the bad cases below are built; on its own it loads.
+constexpr std::string_view kGoodBits = R"(
+  "cards": [{ "id": "jab", "type": "attack", "cost": 1, "target": "enemy",
+              "effects": [{ "op": "damage", "amount": 3 }] }],
+  "players": [{ "id": "hero", "max_hp": 20, "deck": [{ "card": "jab", "count": 5 }] }]
+)";
+
+std::string with_good_bits(std::string_view rest) {
+  return "{" + std::string(kGoodBits) + (rest.empty() ? "" : ",") + std::string(rest) + "}";
+}
+
+// --- good content ----------------------------------------------------------------------------
+
+TEST(DeckbuilderCatalogLoader, StarterPackLoadsWithNoDiagnostics) {
+  const CatalogResult r = load_catalog(kStarter);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  const Catalog& c = *r.value();
+  EXPECT_EQ(c.pack.id, "starter");
+  EXPECT_EQ(c.cards.size(), 5u);
+  EXPECT_EQ(c.statuses.size(), 3u);
+  EXPECT_EQ(c.enemies.size(), 2u);
+  EXPECT_EQ(c.players.size(), 2u);
+  EXPECT_EQ(c.encounters.size(), 2u);
+  ASSERT_TRUE(c.pack.default_encounter.has_value());
+  EXPECT_EQ(c.encounters[*c.pack.default_encounter].id, "w1");
+  EXPECT_EQ(c.op_names, (std::vector<std::string>{"damage", "armor", "draw", "apply_status"}));
+  EXPECT_EQ(c.op_handlers.size(), c.op_names.size());
+}
+
+TEST(DeckbuilderCatalogLoader, TheSameContentHashesTheSame) {
+  const CatalogResult a = load_catalog(kStarter);
+  const CatalogResult b = load_catalog(kStarter);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(a.value()->content_hash, b.value()->content_hash);
+  EXPECT_NE(a.value()->content_hash, 0u);
+}
+
+TEST(DeckbuilderCatalogLoader, TheGoodBitsLoad) {
+  Diagnostics parse;
+  std::optional<content::JsonDocument> doc = content::parse_json_text("good.json", with_good_bits(""), parse);
+  ASSERT_TRUE(doc.has_value()) << parse.to_string();
+  std::vector<content::JsonDocument> docs;
+  docs.push_back(std::move(*doc));
+  const CatalogResult r = load_catalog(docs);
+  EXPECT_TRUE(r.ok()) << r.error().to_string();
+}
+
+// --- every problem of a file, listed ---------------------------------------------------------
+
+TEST(DeckbuilderCatalogLoader, WrongTypeUnknownKeyAndDanglingIdAreAllReported) {
+  const fs::path file = kBad / "wrong_type_unknown_key_dangling.json";
+  const Diagnostics diags = refused(load_catalog(file));
+  EXPECT_EQ(diags.size(), 3u) << diags.to_string();
+
+  const std::optional<Diagnostic> cost = at(diags, "/cards/0/cost");
+  ASSERT_TRUE(cost.has_value());
+  EXPECT_EQ(cost->file, file.string());
+  EXPECT_EQ(cost->line, 6);
+  EXPECT_EQ(cost->column, 15);
+  EXPECT_EQ(cost->message, "expected an integer in [0, 9], got a string");
+
+  const std::optional<Diagnostic> colour = at(diags, "/cards/1/colour");
+  ASSERT_TRUE(colour.has_value());
+  EXPECT_EQ(colour->file, file.string());
+  EXPECT_EQ(colour->line, 15);
+  EXPECT_EQ(colour->column, 17);
+  EXPECT_EQ(colour->message,
+            "unknown key 'colour'; allowed keys: id, name, text, type, cost, target, keywords, effects");
+
+  const std::optional<Diagnostic> smite = at(diags, "/players/0/deck/1/card");
+  ASSERT_TRUE(smite.has_value());
+  EXPECT_EQ(smite->file, file.string());
+  EXPECT_EQ(smite->line, 25);
+  EXPECT_EQ(smite->column, 19);
+  EXPECT_TRUE(contains(smite->message, "unknown card 'smite'")) << smite->message;
+  EXPECT_TRUE(contains(smite->message, "expected the id of a card")) << smite->message;
+
+  // The printed form carries all of it.
+  const std::string text = diags.to_string();
+  EXPECT_TRUE(contains(text, file.string() + ":6:15: /cards/0/cost: expected an integer")) << text;
+}
+
+TEST(DeckbuilderCatalogLoader, UnknownTopLevelSectionListsTheSections) {
+  const Diagnostics diags = refused_text(with_good_bits(R"("monsters": [])"));
+  expect_diagnostic(
+      diags, "/monsters",
+      {"unknown key 'monsters'", "allowed keys: pack, cards, statuses, enemies, players, encounters"});
+}
+
+// --- effects ---------------------------------------------------------------------------------
+
+TEST(DeckbuilderCatalogLoader, UnknownOpListsTheKnownOps) {
+  const Diagnostics diags =
+      refused_text(R"({ "cards": [{ "id": "zap", "type": "attack", "cost": 1, "target": "enemy",
+    "effects": [{ "op": "smash", "amount": 3 }] }] })");
+  expect_diagnostic(diags, "/cards/0/effects/0/op",
+                    {"unknown op 'smash'", "expected one of: damage, armor, draw, apply_status"});
+  EXPECT_EQ(diags.size(), 1u) << diags.to_string();
+}
+
+TEST(DeckbuilderCatalogLoader, OpMissingARequiredParameter) {
+  const Diagnostics diags =
+      refused_text(R"({ "cards": [{ "id": "zap", "type": "attack", "cost": 1, "target": "enemy",
+    "effects": [{ "op": "damage" }, { "op": "apply_status", "amount": 1 }] }] })");
+  expect_diagnostic(diags, "/cards/0/effects/0", {"missing required key 'amount'", "an integer in [0, 999]"});
+  expect_diagnostic(diags, "/cards/0/effects/1", {"missing required key 'status'", "a string"});
+  EXPECT_EQ(diags.size(), 2u) << diags.to_string();
+}
+
+TEST(DeckbuilderCatalogLoader, OpParameterOfTheWrongTypeOrOutOfRange) {
+  const Diagnostics diags =
+      refused_text(R"({ "cards": [{ "id": "zap", "type": "attack", "cost": 1, "target": "enemy",
+    "effects": [{ "op": "damage", "amount": "six" }, { "op": "damage", "amount": 6, "times": 0 },
+                { "op": "damage", "amount": 6, "target": "everyone" }] }] })");
+  expect_diagnostic(diags, "/cards/0/effects/0/amount", {"expected an integer in [0, 999], got a string"});
+  expect_diagnostic(diags, "/cards/0/effects/1/times", {"expected an integer in [1, 99], got 0"});
+  expect_diagnostic(diags, "/cards/0/effects/2/target",
+                    {"unknown value 'everyone'", "chosen, self, all_enemies, random_enemy"});
+}
+
+TEST(DeckbuilderCatalogLoader, UnknownParameterOfAnOpListsItsParameters) {
+  const Diagnostics diags =
+      refused_text(R"({ "cards": [{ "id": "zap", "type": "attack", "cost": 1, "target": "enemy",
+    "effects": [{ "op": "damage", "amount": 6, "hits": 2 }] }] })");
+  expect_diagnostic(diags, "/cards/0/effects/0/hits",
+                    {"unknown key 'hits'", "allowed keys: op, amount, times, target"});
+}
+
+TEST(DeckbuilderCatalogLoader, StatusThatDoesNotExist) {
+  const Diagnostics diags =
+      refused_text(R"({ "cards": [{ "id": "zap", "type": "skill", "cost": 1, "target": "enemy",
+    "effects": [{ "op": "apply_status", "status": "poison", "amount": 2 }] }] })");
+  expect_diagnostic(diags, "/cards/0/effects/0/status",
+                    {"unknown status 'poison'", "expected the id of a status defined in the pack"});
+  EXPECT_EQ(diags.size(), 1u) << diags.to_string();
+}
+
+TEST(DeckbuilderCatalogLoader, ChosenTargetEffectOnACardWithTargetNone) {
+  const Diagnostics diags =
+      refused_text(R"({ "cards": [{ "id": "zap", "type": "attack", "cost": 1, "target": "none",
+    "effects": [{ "op": "damage", "amount": 3 }] }] })");
+  expect_diagnostic(diags, "/cards/0/target",
+                    {"card 'zap'", "aimed at the chosen target", "needs \"target\": \"enemy\""});
+  EXPECT_EQ(diags.size(), 1u) << diags.to_string();
+}
+
+TEST(DeckbuilderCatalogLoader, DrawInAnEnemyMove) {
+  const Diagnostics diags = refused_text(with_good_bits(R"("enemies": [{ "id": "rat", "hp": 5,
+    "moves": [{ "id": "peek", "intent": "unknown", "effects": [{ "op": "draw", "amount": 1 }] }],
+    "behavior": { "kind": "sequence", "moves": ["peek"] } }])"));
+  expect_diagnostic(diags, "/enemies/0/moves/0/effects/0", {"'draw' is only allowed in card effects"});
+}
+
+// --- cards -----------------------------------------------------------------------------------
+
+TEST(DeckbuilderCatalogLoader, CardFieldsAreChecked) {
+  const Diagnostics diags = refused_text(R"({ "cards": [
+    { "id": "Zap!", "type": "attack", "cost": 1, "target": "enemy", "effects": [] },
+    { "id": "zip", "type": "spell", "cost": 12, "target": "enemy", "keywords": ["sticky"], "effects": [] },
+    { "id": "zop", "cost": 1, "target": "enemy", "effects": [] }
+  ] })");
+  expect_diagnostic(diags, "/cards/0/id", {"expected an id of 1 to 64 characters", "'Zap!'"});
+  expect_diagnostic(diags, "/cards/1/type", {"unknown value 'spell'", "attack, skill, power, status, curse"});
+  expect_diagnostic(diags, "/cards/1/cost", {"expected an integer in [0, 9], got 12"});
+  expect_diagnostic(diags, "/cards/1/keywords/0",
+                    {"expected a keyword (innate, retain, ethereal, exhaust, unplayable), got 'sticky'"});
+  expect_diagnostic(diags, "/cards/2", {"missing required key 'type'"});
+}
+
+// --- ids across files ------------------------------------------------------------------------
+
+TEST(DeckbuilderCatalogLoader, DuplicateIdsAcrossTwoFilesOfADirectory) {
+  const fs::path dir = kBad / "duplicate_ids";
+  const Diagnostics diags = refused(load_catalog(dir));
+  EXPECT_EQ(diags.size(), 1u) << diags.to_string();
+  const std::optional<Diagnostic> d = at(diags, "/cards/1/id");
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->file, (dir / "b_cards.json").string());
+  EXPECT_EQ(d->line, 11);
+  EXPECT_EQ(d->column, 13);
+  // The kind is named in the singular.
+  EXPECT_TRUE(contains(d->message, "duplicate card id 'strike'")) << d->message;
+  // ... and says where the first one is.
+  EXPECT_TRUE(contains(d->message, "first defined at " + (dir / "a_cards.json").string() + ":3:5"))
+      << d->message;
+}
+
+TEST(DeckbuilderCatalogLoader, ReferencesResolveAcrossFiles) {
+  // The same content split over two documents, the reference before its target, loads.
+  Diagnostics parse;
+  std::vector<content::JsonDocument> docs;
+  docs.push_back(*content::parse_json_text(
+      "players.json", R"({ "players": [{ "id": "hero", "max_hp": 20, "deck": [{ "card": "jab" }] }] })",
+      parse));
+  docs.push_back(*content::parse_json_text("cards.json",
+                                           R"({ "cards": [{ "id": "jab", "type": "attack", "cost": 1,
+    "target": "enemy", "effects": [{ "op": "damage", "amount": 3 }] }] })",
+                                           parse));
+  ASSERT_TRUE(parse.empty()) << parse.to_string();
+  const CatalogResult r = load_catalog(docs);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_EQ(r.value()->players[0].deck.size(), 1u);
+}
+
+// --- encounters ------------------------------------------------------------------------------
+
+constexpr std::string_view kRat = R"("enemies": [{ "id": "rat", "hp": 5,
+    "moves": [{ "id": "bite", "intent": "attack", "effects": [{ "op": "damage", "amount": 2 }] }],
+    "behavior": { "kind": "sequence", "moves": ["bite"] } }])";
+
+TEST(DeckbuilderCatalogLoader, EncounterWithAnUnknownEnemy) {
+  const Diagnostics diags = refused_text(
+      with_good_bits(std::string(kRat) +
+                     R"(, "encounters": [{ "id": "e", "player": "hero", "enemies": ["rat", "ghost"] }])"));
+  expect_diagnostic(diags, "/encounters/0/enemies/1", {"unknown enemy 'ghost'", "defined in the pack"});
+  EXPECT_EQ(diags.size(), 1u) << diags.to_string();
+}
+
+TEST(DeckbuilderCatalogLoader, EncounterWithAnUnknownPlayer) {
+  const Diagnostics diags = refused_text(with_good_bits(
+      std::string(kRat) + R"(, "encounters": [{ "id": "e", "player": "villain", "enemies": ["rat"] }])"));
+  expect_diagnostic(diags, "/encounters/0/player", {"unknown player 'villain'"});
+}
+
+TEST(DeckbuilderCatalogLoader, EncounterWithNoEnemies) {
+  const Diagnostics diags = refused_text(with_good_bits(
+      std::string(kRat) + R"(, "encounters": [{ "id": "e", "player": "hero", "enemies": [] }])"));
+  expect_diagnostic(diags, "/encounters/0/enemies", {"expected 1 to 5 enemies, got 0"});
+  EXPECT_EQ(diags.size(), 1u) << diags.to_string();
+}
+
+TEST(DeckbuilderCatalogLoader, EncounterRulesAreChecked) {
+  const Diagnostics diags = refused_text(with_good_bits(std::string(kRat) + R"(, "encounters": [{ "id": "e",
+    "player": "hero", "enemies": ["rat"],
+    "rules": { "armor_decay": "halve", "hand_limit": 40, "energy": 3 } }])"));
+  expect_diagnostic(diags, "/encounters/0/rules/armor_decay",
+                    {"unknown value 'halve'", "reset_on_turn_start, persist"});
+  expect_diagnostic(diags, "/encounters/0/rules/hand_limit", {"expected an integer in [1, 12], got 40"});
+  expect_diagnostic(diags, "/encounters/0/rules/energy", {"unknown key 'energy'", "max_energy"});
+}
+
+// --- enemies ---------------------------------------------------------------------------------
+
+TEST(DeckbuilderCatalogLoader, EnemyHpMaxBelowMin) {
+  const Diagnostics diags = refused_text(R"({ "enemies": [{ "id": "rat", "hp": { "min": 20, "max": 10 },
+    "moves": [{ "id": "bite", "intent": "attack", "effects": [{ "op": "damage", "amount": 2 }] }],
+    "behavior": { "kind": "sequence", "moves": ["bite"] } }] })");
+  expect_diagnostic(diags, "/enemies/0/hp/max", {"expected max >= min (20)"});
+  EXPECT_EQ(diags.size(), 1u) << diags.to_string();
+}
+
+TEST(DeckbuilderCatalogLoader, BehaviourReferringToAnUnknownMove) {
+  const Diagnostics diags = refused_text(R"({ "enemies": [
+    { "id": "rat", "hp": 5,
+      "moves": [{ "id": "bite", "intent": "attack", "effects": [{ "op": "damage", "amount": 2 }] }],
+      "behavior": { "kind": "random", "first": "lunge",
+                    "moves": [{ "move": "bite" }, { "move": "roar", "weight": 2 }] } },
+    { "id": "bat", "hp": 5,
+      "moves": [{ "id": "bite", "intent": "attack", "effects": [{ "op": "damage", "amount": 2 }] }],
+      "behavior": { "kind": "sequence", "moves": ["bite", "screech"] } }
+  ] })");
+  expect_diagnostic(diags, "/enemies/0/behavior/first", {"unknown move 'lunge'", "a move id of enemy 'rat'"});
+  expect_diagnostic(diags, "/enemies/0/behavior/moves/1/move",
+                    {"unknown move 'roar'", "a move id of enemy 'rat'"});
+  expect_diagnostic(diags, "/enemies/1/behavior/moves/1",
+                    {"unknown move 'screech'", "a move id of enemy 'bat'"});
+  EXPECT_EQ(diags.size(), 3u) << diags.to_string();
+}
+
+TEST(DeckbuilderCatalogLoader, EnemyWithoutMovesOrBehaviour) {
+  const Diagnostics diags = refused_text(R"({ "enemies": [{ "id": "rock", "hp": 5, "moves": [] }] })");
+  expect_diagnostic(diags, "/enemies/0/moves", {"expected at least one move"});
+  expect_diagnostic(diags, "/enemies/0", {"missing required key 'behavior'"});
+}
+
+// --- syntax ----------------------------------------------------------------------------------
+
+TEST(DeckbuilderCatalogLoader, SyntaxErrorGivesItsLineAndColumn) {
+  const fs::path file = kBad / "syntax_error.json";
+  const Diagnostics diags = refused(load_catalog(file));
+  ASSERT_EQ(diags.size(), 1u) << diags.to_string();
+  const Diagnostic& d = diags.items()[0];
+  EXPECT_EQ(d.file, file.string());
+  // Line 4 opens a second card without a comma after the first.
+  EXPECT_EQ(d.line, 4);
+  EXPECT_EQ(d.column, 5);
+  EXPECT_TRUE(d.pointer.empty());
+  EXPECT_TRUE(contains(d.message, "syntax error")) << d.message;
+}
+
+TEST(DeckbuilderCatalogLoader, ASyntaxErrorInOneFileOfADirectoryMeansNoCatalog) {
+  // The bad directory holds a syntax error next to good-looking files: nothing is loaded.
+  const Diagnostics diags = refused(load_catalog(kBad));
+  bool syntax = false;
+  for (const Diagnostic& d : diags.items()) syntax |= contains(d.file, "syntax_error.json");
+  EXPECT_TRUE(syntax) << diags.to_string();
+}
+
+TEST(DeckbuilderCatalogLoader, AMissingPathIsReported) {
+  const Diagnostics diags = refused(load_catalog(kBad / "no_such_pack"));
+  ASSERT_EQ(diags.size(), 1u);
+  EXPECT_TRUE(contains(diags.items()[0].message, "no such file")) << diags.items()[0].message;
+}
+
+}  // namespace
+}  // namespace battlecore::deckbuilder

@@ -1,0 +1,542 @@
+#include "deckbuilder/mechanics.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "battlecore/content/json_reader.hpp"
+#include "battlecore/deckbuilder/battle.hpp"
+#include "battlecore/deckbuilder/load.hpp"
+#include "support/starter_pack.hpp"
+
+namespace battlecore::deckbuilder {
+namespace {
+
+using detail::attack_damage;
+
+// --- helpers ---------------------------------------------------------------------------------
+
+using test::starter;
+
+/// A small pack for the rules the starter pack does not exercise: a player with twelve Guards,
+/// an enemy that only shields itself, one that makes the player Vulnerable once, and encounters
+/// that differ in their rules.
+constexpr std::string_view kMechanicsPack = R"({
+  "pack": { "id": "mechanics", "rules": "deckbuilder" },
+  "cards": [
+    { "id": "guard", "type": "skill", "cost": 1, "target": "none",
+      "effects": [{ "op": "armor", "amount": 5 }] }
+  ],
+  "statuses": [
+    { "id": "vulnerable", "kind": "debuff", "stacking": "duration", "decay": "owner_turn_end",
+      "damage_taken_percent": 150 }
+  ],
+  "enemies": [
+    { "id": "turtle", "hp": 50,
+      "moves": [{ "id": "shell", "intent": "defend", "effects": [{ "op": "armor", "amount": 1 }] }],
+      "behavior": { "kind": "sequence", "moves": ["shell"] } },
+    { "id": "hexer", "hp": 50,
+      "moves": [
+        { "id": "hex", "intent": "debuff",
+          "effects": [{ "op": "apply_status", "status": "vulnerable", "amount": 2 }] },
+        { "id": "wait", "intent": "unknown", "effects": [] }
+      ],
+      "behavior": { "kind": "sequence", "moves": ["hex", "wait"], "loop_from": 1 } }
+  ],
+  "players": [{ "id": "tester", "max_hp": 50, "deck": [{ "card": "guard", "count": 12 }] }],
+  "encounters": [
+    { "id": "reset", "player": "tester", "enemies": ["turtle"],
+      "rules": { "armor_decay": "reset_on_turn_start" } },
+    { "id": "persist", "player": "tester", "enemies": ["turtle"], "rules": { "armor_decay": "persist" } },
+    { "id": "hexed", "player": "tester", "enemies": ["hexer"] },
+    { "id": "small_hand", "player": "tester", "enemies": ["turtle"],
+      "rules": { "opening_hand": 8, "hand_limit": 6 } }
+  ]
+})";
+
+std::shared_ptr<const Catalog> mechanics_pack() {
+  static const std::shared_ptr<const Catalog> catalog = [] {
+    content::Diagnostics diags;
+    std::optional<content::JsonDocument> doc =
+        content::parse_json_text("mechanics.json", std::string(kMechanicsPack), diags);
+    if (!doc) throw std::runtime_error("the mechanics pack does not parse:\n" + diags.to_string());
+    CatalogResult r = load_catalog(std::vector<content::JsonDocument>{std::move(*doc)});
+    if (!r.ok()) throw std::runtime_error("the mechanics pack does not load:\n" + r.error().to_string());
+    return r.value();
+  }();
+  return catalog;
+}
+
+Battle started(std::shared_ptr<const Catalog> catalog, std::string_view encounter, std::uint64_t seed) {
+  Battle b(std::move(catalog));
+  const Result<Status> r = b.start_battle(encounter, seed);
+  if (!r.ok()) throw std::runtime_error(r.error().message);
+  return b;
+}
+
+StatusId status(const Catalog& c, std::string_view id) {
+  const std::optional<StatusId> s = c.find_status(id);
+  if (!s) throw std::runtime_error("no status " + std::string(id));
+  return *s;
+}
+
+const CardDef& def_of(const Battle& b, CardRef card) { return b.catalog().cards[b.state().cards[card].def]; }
+
+std::optional<CardRef> in_hand(const Battle& b, std::string_view id) {
+  for (CardRef c : b.state().hand)
+    if (def_of(b, c).id == id) return c;
+  return std::nullopt;
+}
+
+std::uint64_t seed_with_in_hand(std::string_view encounter, std::string_view card) {
+  for (std::uint64_t seed = 1; seed <= 500; ++seed)
+    if (in_hand(started(starter(), encounter, seed), card)) return seed;
+  throw std::runtime_error("no seed puts the card in the opening hand");
+}
+
+/// The events logged since `from`.
+std::vector<Event> events_since(const Battle& b, std::size_t from) {
+  return {b.events().log().begin() + static_cast<std::ptrdiff_t>(from), b.events().log().end()};
+}
+
+std::size_t count_type(const std::vector<Event>& events, EventType type) {
+  std::size_t n = 0;
+  for (const Event& e : events) n += e.type == type ? 1u : 0u;
+  return n;
+}
+
+constexpr UnitRef kGnasher = enemy_unit(0);
+
+// --- attack damage ---------------------------------------------------------------------------
+
+TEST(DeckbuilderAttackDamage, BaseWithoutStatusesIsUnchanged) {
+  Battle b = started(starter(), "w1", 1);
+  const auto x = Battle::Access::of(b);
+  EXPECT_EQ(attack_damage(x, kPlayerUnit, kGnasher, 6), 6);
+  EXPECT_EQ(attack_damage(x, kGnasher, kPlayerUnit, 11), 11);
+  EXPECT_EQ(attack_damage(x, kPlayerUnit, kGnasher, 0), 0);
+}
+
+TEST(DeckbuilderAttackDamage, StrengthAddsPerStack) {
+  Battle b = started(starter(), "w1", 1);
+  auto x = Battle::Access::of(b);
+  const StatusId strength = status(b.catalog(), "strength");
+  detail::apply_status(x, kPlayerUnit, kPlayerUnit, strength, 1);
+  EXPECT_EQ(attack_damage(x, kPlayerUnit, kGnasher, 6), 7);
+  detail::apply_status(x, kPlayerUnit, kPlayerUnit, strength, 2);
+  EXPECT_EQ(b.state().player.stacks(strength), 3);
+  EXPECT_EQ(attack_damage(x, kPlayerUnit, kGnasher, 6), 9);
+  // Strength is the attacker's: the Gnasher's attacks are not changed by the player's.
+  EXPECT_EQ(attack_damage(x, kGnasher, kPlayerUnit, 6), 6);
+}
+
+TEST(DeckbuilderAttackDamage, NegativeStrengthNeverMakesDamageNegative) {
+  Battle b = started(starter(), "w1", 1);
+  auto x = Battle::Access::of(b);
+  detail::apply_status(x, kPlayerUnit, kPlayerUnit, status(b.catalog(), "strength"), -10);
+  EXPECT_EQ(attack_damage(x, kPlayerUnit, kGnasher, 6), 0);
+  EXPECT_EQ(attack_damage(x, kPlayerUnit, kGnasher, 13), 3);
+}
+
+TEST(DeckbuilderAttackDamage, VulnerableTakesHalfAgainRoundedDown) {
+  Battle b = started(starter(), "w1", 1);
+  auto x = Battle::Access::of(b);
+  detail::apply_status(x, kPlayerUnit, kGnasher, status(b.catalog(), "vulnerable"), 2);
+  EXPECT_EQ(attack_damage(x, kPlayerUnit, kGnasher, 6), 9);
+  EXPECT_EQ(attack_damage(x, kPlayerUnit, kGnasher, 7), 10);  // 10.5
+  EXPECT_EQ(attack_damage(x, kPlayerUnit, kGnasher, 1), 1);   // 1.5
+  // The stack count does not matter, only that there is one.
+  detail::apply_status(x, kPlayerUnit, kGnasher, status(b.catalog(), "vulnerable"), 5);
+  EXPECT_EQ(attack_damage(x, kPlayerUnit, kGnasher, 6), 9);
+}
+
+TEST(DeckbuilderAttackDamage, WeakDealsThreeQuartersRoundedDown) {
+  Battle b = started(starter(), "w1", 1);
+  auto x = Battle::Access::of(b);
+  detail::apply_status(x, kGnasher, kPlayerUnit, status(b.catalog(), "weak"), 1);
+  EXPECT_EQ(attack_damage(x, kPlayerUnit, kGnasher, 6), 4);  // 4.5
+  EXPECT_EQ(attack_damage(x, kPlayerUnit, kGnasher, 8), 6);
+  EXPECT_EQ(attack_damage(x, kPlayerUnit, kGnasher, 1), 0);  // 0.75
+  // Weak is the attacker's: the Gnasher hits the weakened player as hard as ever.
+  EXPECT_EQ(attack_damage(x, kGnasher, kPlayerUnit, 11), 11);
+}
+
+TEST(DeckbuilderAttackDamage, WeakAndVulnerableRoundOnce) {
+  Battle b = started(starter(), "w1", 1);
+  auto x = Battle::Access::of(b);
+  detail::apply_status(x, kGnasher, kPlayerUnit, status(b.catalog(), "weak"), 1);
+  detail::apply_status(x, kPlayerUnit, kGnasher, status(b.catalog(), "vulnerable"), 1);
+  EXPECT_EQ(attack_damage(x, kPlayerUnit, kGnasher, 6), 6);    // 6.75
+  EXPECT_EQ(attack_damage(x, kPlayerUnit, kGnasher, 10), 11);  // 11.25; rounding twice would give 10
+  EXPECT_EQ(attack_damage(x, kPlayerUnit, kGnasher, 2), 2);    // 2.25; weak first would give 1
+}
+
+TEST(DeckbuilderAttackDamage, StrengthCountsBeforeThePercentages) {
+  Battle b = started(starter(), "w1", 1);
+  auto x = Battle::Access::of(b);
+  detail::apply_status(x, kPlayerUnit, kPlayerUnit, status(b.catalog(), "strength"), 2);
+  detail::apply_status(x, kGnasher, kPlayerUnit, status(b.catalog(), "weak"), 1);
+  EXPECT_EQ(attack_damage(x, kPlayerUnit, kGnasher, 6), 6);  // (6 + 2) x 0.75
+  detail::apply_status(x, kPlayerUnit, kGnasher, status(b.catalog(), "vulnerable"), 1);
+  EXPECT_EQ(attack_damage(x, kPlayerUnit, kGnasher, 6), 9);  // (6 + 2) x 0.75 x 1.5
+}
+
+// --- armor ------------------------------------------------------------------------------------
+
+TEST(DeckbuilderArmor, AbsorbsBeforeHp) {
+  Battle b = started(starter(), "w1", 1);
+  auto x = Battle::Access::of(b);
+  const std::int32_t hp = b.state().enemies[0].unit.hp;
+  detail::gain_armor(x, kGnasher, 4);
+  const std::size_t from = b.events().log().size();
+  detail::take_damage(x, kPlayerUnit, kGnasher, 6);
+  EXPECT_EQ(b.state().enemies[0].unit.armor, 0);
+  EXPECT_EQ(b.state().enemies[0].unit.hp, hp - 2);
+  const std::vector<Event> ev = events_since(b, from);
+  ASSERT_EQ(ev.size(), 1u);
+  EXPECT_EQ(ev[0].type, EventType::DamageDealt);
+  EXPECT_EQ(ev[0].amount, 2);  // HP lost
+  EXPECT_EQ(ev[0].extra, 4);   // armor absorbed
+}
+
+TEST(DeckbuilderArmor, MoreArmorThanDamageKeepsTheRest) {
+  Battle b = started(starter(), "w1", 1);
+  auto x = Battle::Access::of(b);
+  const std::int32_t hp = b.state().enemies[0].unit.hp;
+  detail::gain_armor(x, kGnasher, 10);
+  detail::take_damage(x, kPlayerUnit, kGnasher, 6);
+  EXPECT_EQ(b.state().enemies[0].unit.armor, 4);
+  EXPECT_EQ(b.state().enemies[0].unit.hp, hp);
+  EXPECT_EQ(b.events().log().back().amount, 0);
+  EXPECT_EQ(b.events().log().back().extra, 6);
+}
+
+TEST(DeckbuilderArmor, DefendAbsorbsPartOfTheChomp) {
+  Battle b = started(starter(), "w1", seed_with_in_hand("w1", "defend"));
+  ASSERT_TRUE(b.submit(Action::play(*in_hand(b, "defend"))).ok());
+  EXPECT_EQ(b.state().player.armor, 5);
+  const std::size_t from = b.events().log().size();
+  ASSERT_TRUE(b.submit(Action::end_turn()).ok());
+  EXPECT_EQ(b.state().player.hp, 80 - (11 - 5));
+  bool seen = false;
+  for (const Event& e : events_since(b, from))
+    if (e.type == EventType::DamageDealt && e.target == kPlayerUnit) {
+      EXPECT_EQ(e.amount, 6);
+      EXPECT_EQ(e.extra, 5);
+      seen = true;
+    }
+  EXPECT_TRUE(seen);
+}
+
+TEST(DeckbuilderArmor, LethalDamageKillsAndReportsTheDeath) {
+  Battle b = started(starter(), "w1", 1);
+  auto x = Battle::Access::of(b);
+  const std::int32_t hp = b.state().enemies[0].unit.hp;
+  const std::size_t from = b.events().log().size();
+  detail::take_damage(x, kPlayerUnit, kGnasher, hp + 5);
+  EXPECT_FALSE(b.state().enemies[0].unit.alive());
+  const std::vector<Event> ev = events_since(b, from);
+  ASSERT_EQ(ev.size(), 2u);
+  // HP stops at 0, and the event reports the HP actually lost, not the whole hit.
+  EXPECT_EQ(ev[0].amount, hp);
+  EXPECT_EQ(b.state().enemies[0].unit.hp, 0);
+  EXPECT_EQ(ev[1].type, EventType::UnitDied);
+  EXPECT_EQ(ev[1].target, kGnasher);
+  // A dead unit takes no more damage.
+  detail::take_damage(x, kPlayerUnit, kGnasher, 3);
+  EXPECT_EQ(b.events().log().size(), from + 2);
+}
+
+// --- armor decay rule ------------------------------------------------------------------------
+
+TEST(DeckbuilderArmorDecay, ResetOnTurnStartClearsThePlayersArmor) {
+  Battle b = started(mechanics_pack(), "reset", 1);
+  ASSERT_EQ(b.catalog().encounters[b.state().encounter].rules.armor_decay, ArmorDecayRule::ResetOnTurnStart);
+  ASSERT_TRUE(b.submit(Action::play(b.state().hand[0])).ok());
+  EXPECT_EQ(b.state().player.armor, 5);
+  ASSERT_TRUE(b.submit(Action::end_turn()).ok());
+  EXPECT_EQ(b.turn(), 2u);
+  EXPECT_EQ(b.state().player.armor, 0);
+  // The turtle's own armor is reset at the start of each of its turns: 1 after every turn.
+  EXPECT_EQ(b.state().enemies[0].unit.armor, 1);
+  ASSERT_TRUE(b.submit(Action::end_turn()).ok());
+  EXPECT_EQ(b.state().enemies[0].unit.armor, 1);
+}
+
+TEST(DeckbuilderArmorDecay, PersistKeepsArmorAcrossTurns) {
+  Battle b = started(mechanics_pack(), "persist", 1);
+  ASSERT_EQ(b.catalog().encounters[b.state().encounter].rules.armor_decay, ArmorDecayRule::Persist);
+  ASSERT_TRUE(b.submit(Action::play(b.state().hand[0])).ok());
+  ASSERT_TRUE(b.submit(Action::end_turn()).ok());
+  EXPECT_EQ(b.state().player.armor, 5);
+  ASSERT_TRUE(b.submit(Action::play(b.state().hand[0])).ok());
+  EXPECT_EQ(b.state().player.armor, 10);
+  EXPECT_EQ(b.state().enemies[0].unit.armor, 1);
+  ASSERT_TRUE(b.submit(Action::end_turn()).ok());
+  EXPECT_EQ(b.state().player.armor, 10);
+  EXPECT_EQ(b.state().enemies[0].unit.armor, 2);
+}
+
+// --- drawing ---------------------------------------------------------------------------------
+
+TEST(DeckbuilderDraw, AnEmptyDrawPileShufflesTheDiscardPileIn) {
+  Battle b = started(starter(), "w1", 1);
+  ASSERT_TRUE(b.submit(Action::end_turn()).ok());  // turn 2 draws the last five
+  EXPECT_TRUE(b.state().draw_pile.empty());
+  const std::size_t from = b.events().log().size();
+  ASSERT_TRUE(b.submit(Action::end_turn()).ok());  // turn 3 finds the draw pile empty
+  std::vector<Event> ev = events_since(b, from);
+  std::vector<EventType> draw_phase;
+  bool in_draw = false;
+  for (const Event& e : ev) {
+    if (e.type == EventType::DrawPhase)
+      in_draw = true;
+    else if (e.type == EventType::TurnStarted)
+      in_draw = false;
+    else if (in_draw)
+      draw_phase.push_back(e.type);
+  }
+  ASSERT_EQ(draw_phase.size(), 6u);
+  EXPECT_EQ(draw_phase[0], EventType::PileShuffled);
+  for (std::size_t i = 1; i < 6; ++i) EXPECT_EQ(draw_phase[i], EventType::CardDrawn);
+  for (const Event& e : ev)
+    if (e.type == EventType::PileShuffled) {
+      EXPECT_EQ(e.amount, 10);
+    }
+  EXPECT_EQ(b.state().hand.size(), 5u);
+  EXPECT_EQ(b.state().draw_pile.size(), 5u);
+  EXPECT_TRUE(b.state().discard_pile.empty());
+}
+
+/// Rearranges a fresh w1 battle's piles: the hand stays, `draw` cards stay in the draw pile,
+/// `discard` go to the discard pile and the rest to the exhaust pile.
+void arrange_piles(Battle& b, std::size_t draw, std::size_t discard) {
+  auto x = Battle::Access::of(b);
+  CardPile all = x.s.draw_pile;
+  x.s.draw_pile.clear();
+  x.s.discard_pile.clear();
+  x.s.exhaust_pile.clear();
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (i < draw)
+      x.s.draw_pile.push_back(all[i]);
+    else if (i < draw + discard)
+      x.s.discard_pile.push_back(all[i]);
+    else
+      x.s.exhaust_pile.push_back(all[i]);
+  }
+}
+
+TEST(DeckbuilderDraw, DrawsTheDrawPileFirstThenShuffles) {
+  Battle b = started(starter(), "w1", 1);
+  arrange_piles(b, 2, 3);
+  const CardRef top = b.state().draw_pile[1];
+  const CardRef second = b.state().draw_pile[0];
+  auto x = Battle::Access::of(b);
+  const std::size_t from = b.events().log().size();
+  detail::draw_cards(x, 4);
+  const std::vector<Event> ev = events_since(b, from);
+  ASSERT_EQ(ev.size(), 5u);
+  EXPECT_EQ(ev[0].type, EventType::CardDrawn);
+  EXPECT_EQ(ev[0].subject, top);  // the top of the pile is its back
+  EXPECT_EQ(ev[1].type, EventType::CardDrawn);
+  EXPECT_EQ(ev[1].subject, second);
+  EXPECT_EQ(ev[2].type, EventType::PileShuffled);
+  EXPECT_EQ(ev[2].amount, 3);
+  EXPECT_EQ(ev[3].type, EventType::CardDrawn);
+  EXPECT_EQ(ev[4].type, EventType::CardDrawn);
+  EXPECT_EQ(b.state().hand.size(), 9u);
+  EXPECT_EQ(b.state().draw_pile.size(), 1u);
+  EXPECT_TRUE(b.state().discard_pile.empty());
+}
+
+TEST(DeckbuilderDraw, StopsWhenBothPilesAreEmpty) {
+  Battle b = started(starter(), "w1", 1);
+  arrange_piles(b, 2, 1);
+  auto x = Battle::Access::of(b);
+  const std::size_t from = b.events().log().size();
+  detail::draw_cards(x, 5);
+  const std::vector<Event> ev = events_since(b, from);
+  EXPECT_EQ(count_type(ev, EventType::CardDrawn), 3u);
+  EXPECT_EQ(count_type(ev, EventType::PileShuffled), 1u);
+  EXPECT_EQ(ev.size(), 4u);
+  EXPECT_EQ(b.state().hand.size(), 8u);
+  EXPECT_TRUE(b.state().draw_pile.empty());
+  EXPECT_TRUE(b.state().discard_pile.empty());
+  // Nothing left at all: nothing happens.
+  detail::draw_cards(x, 3);
+  EXPECT_EQ(b.events().log().size(), from + ev.size());
+  EXPECT_EQ(b.state().hand.size(), 8u);
+}
+
+TEST(DeckbuilderDraw, TheHandLimitStopsTheOpeningDraw) {
+  Battle b = started(mechanics_pack(), "small_hand", 1);
+  const BattleRules& rules = b.catalog().encounters[b.state().encounter].rules;
+  ASSERT_EQ(rules.opening_hand, 8);
+  ASSERT_EQ(rules.hand_limit, 6);
+  EXPECT_EQ(b.state().hand.size(), 6u);
+  EXPECT_EQ(b.state().draw_pile.size(), 6u);
+  EXPECT_EQ(count_type(b.events().log(), EventType::CardDrawn), 6u);
+}
+
+TEST(DeckbuilderDraw, TheHandLimitStopsADrawEffect) {
+  Battle b = started(mechanics_pack(), "small_hand", 1);
+  auto x = Battle::Access::of(b);
+  const std::size_t from = b.events().log().size();
+  detail::draw_cards(x, 3);
+  EXPECT_EQ(b.events().log().size(), from);
+  EXPECT_EQ(b.state().hand.size(), 6u);
+  EXPECT_EQ(b.state().draw_pile.size(), 6u);
+  // One card played makes room for exactly one.
+  ASSERT_TRUE(b.submit(Action::play(b.state().hand[0])).ok());
+  detail::draw_cards(x, 3);
+  EXPECT_EQ(b.state().hand.size(), 6u);
+  EXPECT_EQ(b.state().draw_pile.size(), 5u);
+}
+
+// --- statuses --------------------------------------------------------------------------------
+
+TEST(DeckbuilderStatusDecay, VulnerableOnThePlayerTicksDownAtPlayerTurnEndAndExpires) {
+  Battle b = started(mechanics_pack(), "hexed", 1);
+  const StatusId vulnerable = status(b.catalog(), "vulnerable");
+  ASSERT_TRUE(b.submit(Action::end_turn()).ok());  // the hexer hexes: 2 stacks
+  EXPECT_EQ(b.state().player.stacks(vulnerable), 2);
+  ASSERT_TRUE(b.submit(Action::end_turn()).ok());  // player turn 2 ends: 1; the hexer waits
+  EXPECT_EQ(b.state().player.stacks(vulnerable), 1);
+  const std::size_t from = b.events().log().size();
+  ASSERT_TRUE(b.submit(Action::end_turn()).ok());  // player turn 3 ends: gone
+  EXPECT_EQ(b.state().player.stacks(vulnerable), 0);
+  EXPECT_TRUE(b.state().player.statuses.empty());
+  // Expired during the player's turn end: after the discard phase, before TurnEnded.
+  std::vector<EventType> order;
+  for (const Event& e : events_since(b, from)) {
+    if (e.type == EventType::StatusExpired) {
+      EXPECT_EQ(e.target, kPlayerUnit);
+      EXPECT_EQ(e.subject, vulnerable);
+    }
+    if (e.type == EventType::DiscardPhase || e.type == EventType::StatusExpired ||
+        e.type == EventType::TurnEnded)
+      order.push_back(e.type);
+  }
+  EXPECT_EQ(order, (std::vector<EventType>{EventType::DiscardPhase, EventType::StatusExpired,
+                                           EventType::TurnEnded}));
+}
+
+TEST(DeckbuilderStatusDecay, StacksAddUpAndZeroRemovesTheStatus) {
+  Battle b = started(starter(), "w1", 1);
+  auto x = Battle::Access::of(b);
+  const StatusId weak = status(b.catalog(), "weak");
+  detail::apply_status(x, kGnasher, kPlayerUnit, weak, 1);
+  detail::apply_status(x, kGnasher, kPlayerUnit, weak, 2);
+  EXPECT_EQ(b.state().player.stacks(weak), 3);
+  EXPECT_EQ(b.events().log().back().extra, 3);
+  detail::apply_status(x, kGnasher, kPlayerUnit, weak, -3);
+  EXPECT_EQ(b.state().player.stacks(weak), 0);
+  EXPECT_TRUE(b.state().player.statuses.empty());
+}
+
+// --- enemy intents ---------------------------------------------------------------------------
+
+/// The moves each enemy made (EnemyActed), by enemy index.
+std::map<UnitRef, std::vector<MoveIndex>> moves_made(const Battle& b) {
+  std::map<UnitRef, std::vector<MoveIndex>> out;
+  for (const Event& e : b.events().log())
+    if (e.type == EventType::EnemyActed) out[e.source].push_back(static_cast<MoveIndex>(e.subject));
+  return out;
+}
+
+/// Ends `turns` turns with a player too tough to die, so the enemies show long move sequences.
+Battle long_battle(std::string_view encounter, std::uint64_t seed, int turns) {
+  Battle b = started(starter(), encounter, seed);
+  auto x = Battle::Access::of(b);
+  x.s.player.max_hp = 1'000'000;
+  x.s.player.hp = 1'000'000;
+  for (int t = 0; t < turns; ++t)
+    if (!b.submit(Action::end_turn()).ok()) throw std::runtime_error("end turn refused");
+  return b;
+}
+
+MoveIndex move_index(const EnemyDef& e, std::string_view id) {
+  for (std::size_t i = 0; i < e.moves.size(); ++i)
+    if (e.moves[i].id == id) return static_cast<MoveIndex>(i);
+  throw std::runtime_error("no move " + std::string(id));
+}
+
+TEST(DeckbuilderEnemyIntent, GnasherOpensWithChompAndRespectsItsRepeatLimits) {
+  const EnemyDef& gnasher = starter()->enemies[*starter()->find_enemy("gnasher")];
+  const MoveIndex chomp = move_index(gnasher, "chomp");
+  const MoveIndex thrash = move_index(gnasher, "thrash");
+  const MoveIndex bellow = move_index(gnasher, "bellow");
+  std::map<std::pair<MoveIndex, MoveIndex>, int> pairs;
+  std::size_t moves = 0;
+  for (std::uint64_t seed = 1; seed <= 100; ++seed) {
+    const Battle b = long_battle("w1", seed, 30);
+    const std::vector<MoveIndex> seq = moves_made(b)[kGnasher];
+    ASSERT_EQ(seq.size(), 30u);
+    moves += seq.size();
+    EXPECT_EQ(seq[0], chomp) << "seed " << seed;
+    for (std::size_t i = 1; i < seq.size(); ++i) {
+      ++pairs[{seq[i - 1], seq[i]}];
+      EXPECT_FALSE(seq[i - 1] == bellow && seq[i] == bellow) << "seed " << seed << ": bellow twice at " << i;
+      if (i >= 2) {
+        EXPECT_FALSE(seq[i - 2] == seq[i - 1] && seq[i - 1] == seq[i])
+            << "seed " << seed << ": " << gnasher.moves[seq[i]].id << " three times at " << i;
+      }
+    }
+  }
+  // The limits are what stop repeats, not chance: the repeats they allow do happen.
+  EXPECT_GT((pairs[{chomp, chomp}]), 0);
+  EXPECT_GT((pairs[{thrash, thrash}]), 0);
+  EXPECT_GT((pairs[{chomp, bellow}] + pairs[{thrash, bellow}]), 0);
+  EXPECT_EQ(moves, 3000u);
+}
+
+TEST(DeckbuilderEnemyIntent, TheIntentShownIsTheMoveMade) {
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    const Battle b = long_battle("sludge_pair", seed, 10);
+    std::map<UnitRef, MoveIndex> shown;
+    for (const Event& e : b.events().log()) {
+      if (e.type == EventType::EnemyIntent) shown[e.source] = static_cast<MoveIndex>(e.subject);
+      if (e.type == EventType::EnemyActed) {
+        ASSERT_TRUE(shown.contains(e.source));
+        EXPECT_EQ(e.subject, shown[e.source]) << "seed " << seed;
+      }
+    }
+    const Battle g = long_battle("w1", seed, 10);
+    std::optional<MoveIndex> intent;
+    for (const Event& e : g.events().log()) {
+      if (e.type == EventType::EnemyIntent) intent = static_cast<MoveIndex>(e.subject);
+      if (e.type == EventType::EnemyActed) {
+        ASSERT_TRUE(intent.has_value());
+        EXPECT_EQ(e.subject, *intent) << "seed " << seed;
+      }
+    }
+  }
+}
+
+TEST(DeckbuilderEnemyIntent, SludgeAlternatesSpitAndSlam) {
+  const EnemyDef& sludge = starter()->enemies[*starter()->find_enemy("sludge")];
+  const MoveIndex spit = move_index(sludge, "spit");
+  const MoveIndex slam = move_index(sludge, "slam");
+  for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+    const Battle b = long_battle("sludge_pair", seed, 12);
+    const auto made = moves_made(b);
+    for (UnitRef sludge_ref : {enemy_unit(0), enemy_unit(1)}) {
+      const std::vector<MoveIndex>& seq = made.at(sludge_ref);
+      ASSERT_EQ(seq.size(), 12u);
+      for (std::size_t i = 0; i < seq.size(); ++i)
+        EXPECT_EQ(seq[i], i % 2 == 0 ? spit : slam)
+            << "seed " << seed << " sludge " << int{sludge_ref} << " turn " << i + 1;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace battlecore::deckbuilder

@@ -1,0 +1,166 @@
+#include "battlecore/sim/play_session.hpp"
+
+#include <memory>
+#include <sstream>
+#include <string>
+#include <string_view>
+
+#include <gtest/gtest.h>
+
+#include "battlecore/deckbuilder/load.hpp"
+#include "support/starter_pack.hpp"
+
+namespace battlecore::sim {
+namespace {
+
+using test::starter;
+
+/// One session: what it returned and what it wrote.
+struct Session {
+  int code = -1;
+  std::string out;
+  std::string err;
+};
+
+Session play(const std::string& input, PlayConfig config = {"w1", 1}) {
+  std::istringstream in(input);
+  std::ostringstream out, err;
+  Session s;
+  s.code = play_deckbuilder(starter(), config, in, out, err);
+  s.out = out.str();
+  s.err = err.str();
+  return s;
+}
+
+bool contains(std::string_view text, std::string_view part) {
+  return text.find(part) != std::string_view::npos;
+}
+
+std::size_t count(std::string_view text, std::string_view part) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(part); at != std::string_view::npos; at = text.find(part, at + part.size()))
+    ++n;
+  return n;
+}
+
+TEST(SimPlaySession, StartShowsTheBattleAndNumberedActions) {
+  ASSERT_NE(starter(), nullptr);
+  const Session s = play("quit\n");
+  EXPECT_EQ(s.code, 0);
+  EXPECT_TRUE(contains(s.out, "battle 'w1' with seed 1")) << s.out;
+  EXPECT_TRUE(contains(s.out, "phase PlayerPhase")) << s.out;
+  EXPECT_TRUE(contains(s.out, "Gnasher")) << s.out;
+  EXPECT_TRUE(contains(s.out, "  0) ")) << s.out;
+  EXPECT_TRUE(contains(s.out, "end turn")) << s.out;
+  EXPECT_TRUE(s.err.empty()) << s.err;
+}
+
+TEST(SimPlaySession, HelpPrintsTheCommands) {
+  ASSERT_NE(starter(), nullptr);
+  const Session s = play("help\nquit\n");
+  EXPECT_EQ(s.code, 0);
+  for (const char* command : {"state", "history", "log", "help", "quit"})
+    EXPECT_TRUE(contains(s.out, std::string("  ") + command)) << command << " missing from\n" << s.out;
+}
+
+TEST(SimPlaySession, HistoryPrintsTheTransitions) {
+  ASSERT_NE(starter(), nullptr);
+  const Session s = play("history\nquit\n");
+  EXPECT_EQ(s.code, 0);
+  EXPECT_TRUE(contains(s.out, "None")) << s.out;
+  EXPECT_TRUE(contains(s.out, "--StartRequested--> Initialize")) << s.out;
+  EXPECT_TRUE(contains(s.out, "--Initialized--> PlayerTurnStart")) << s.out;
+  EXPECT_TRUE(contains(s.out, "--TurnBegan--> PlayerPhase")) << s.out;
+}
+
+TEST(SimPlaySession, StateShowsTheBattleAgain) {
+  ASSERT_NE(starter(), nullptr);
+  const Session once = play("quit\n");
+  const Session twice = play("state\nquit\n");
+  EXPECT_EQ(twice.code, 0);
+  EXPECT_EQ(count(once.out, "hand:"), 1u) << once.out;
+  EXPECT_EQ(count(twice.out, "hand:"), 2u) << twice.out;
+}
+
+TEST(SimPlaySession, LogPrintsEvents) {
+  ASSERT_NE(starter(), nullptr);
+  const Session s = play("log 3\nquit\n");
+  EXPECT_EQ(s.code, 0);
+  EXPECT_TRUE(contains(s.out, "{")) << s.out;
+}
+
+// Each bad line is answered, and the session goes on to the next command.
+TEST(SimPlaySession, BadInputIsAnsweredAndTheSessionContinues) {
+  ASSERT_NE(starter(), nullptr);
+  struct Case {
+    const char* line;
+    const char* answer;
+  };
+  for (const Case& c :
+       {Case{"fight the monster", "is not a command or an action number"},
+        Case{"99", "no action 99: choose 0 to"}, Case{"-1", "is not a command or an action number"},
+        Case{"", ""}, Case{"log abc", "usage: log [N]"}, Case{"3x", "is not a command"}}) {
+    SCOPED_TRACE(c.line);
+    const Session s = play(std::string(c.line) + "\nstate\nquit\n");
+    EXPECT_EQ(s.code, 0);
+    EXPECT_TRUE(contains(s.out, c.answer)) << s.out;
+    EXPECT_EQ(count(s.out, "hand:"), 2u) << "the session did not go on to 'state':\n" << s.out;
+    EXPECT_TRUE(contains(s.out, "you leave the battle")) << s.out;
+    EXPECT_TRUE(s.err.empty()) << s.err;
+  }
+}
+
+TEST(SimPlaySession, QuitReturnsZero) {
+  ASSERT_NE(starter(), nullptr);
+  for (const char* quit : {"quit", "exit", "q", "  quit  "}) {
+    const Session s = play(std::string(quit) + "\nhelp\n");
+    EXPECT_EQ(s.code, 0) << quit;
+    EXPECT_TRUE(contains(s.out, "you leave the battle")) << s.out;
+    EXPECT_FALSE(contains(s.out, "commands:")) << "input after quit was read:\n" << s.out;
+  }
+}
+
+TEST(SimPlaySession, EndOfInputReturnsZero) {
+  ASSERT_NE(starter(), nullptr);
+  const Session empty = play("");
+  EXPECT_EQ(empty.code, 0);
+  EXPECT_TRUE(contains(empty.out, "end of input")) << empty.out;
+  const Session unterminated = play("state");  // a last line without a newline is still read
+  EXPECT_EQ(unterminated.code, 0);
+  EXPECT_EQ(count(unterminated.out, "hand:"), 2u) << unterminated.out;
+}
+
+// Always taking option 0 (the first playable card at the first enemy, or end turn when nothing
+// is playable) must finish the battle: it plays every affordable card, then ends the turn.
+TEST(SimPlaySession, ScriptedChoicesPlayToTheEnd) {
+  ASSERT_NE(starter(), nullptr);
+  std::string input;
+  for (int i = 0; i < 1000; ++i) input += "0\n";
+  for (std::uint64_t seed : {1u, 2u, 3u}) {
+    SCOPED_TRACE(seed);
+    const Session s = play(input, {"", seed});
+    EXPECT_EQ(s.code, 0);
+    EXPECT_TRUE(contains(s.out, "victory on turn") || contains(s.out, "defeat on turn")) << s.out;
+    EXPECT_FALSE(contains(s.out, "end of input")) << "the battle did not end within 1000 choices";
+    EXPECT_FALSE(contains(s.out, "refused")) << s.out;
+    EXPECT_TRUE(contains(s.out, "-> play Strike")) << s.out;
+    EXPECT_TRUE(contains(s.out, "-> end turn")) << s.out;
+  }
+}
+
+TEST(SimPlaySession, TheSameSeedPlaysTheSameBattle) {
+  ASSERT_NE(starter(), nullptr);
+  std::string input;
+  for (int i = 0; i < 1000; ++i) input += "0\n";
+  EXPECT_EQ(play(input, {"w1", 9}).out, play(input, {"w1", 9}).out);
+}
+
+TEST(SimPlaySession, UnknownEncounterReturnsTwo) {
+  ASSERT_NE(starter(), nullptr);
+  const Session s = play("quit\n", {"no_such_encounter", 1});
+  EXPECT_EQ(s.code, 2);
+  EXPECT_TRUE(contains(s.err, "no_such_encounter")) << s.err;
+}
+
+}  // namespace
+}  // namespace battlecore::sim
