@@ -8,6 +8,10 @@ std::string_view action_kind_name(ActionKind k) {
   switch (k) {
     case ActionKind::PlayCard: return "play_card";
     case ActionKind::EndTurn: return "end_turn";
+    case ActionKind::ChooseOption: return "choose";
+    case ActionKind::SkipChoice: return "skip_choice";
+    case ActionKind::TakeReward: return "take_reward";
+    case ActionKind::SkipReward: return "skip_reward";
   }
   return "?";
 }
@@ -35,6 +39,9 @@ std::string_view refusal_reason_name(RefusalReason r) {
     case RefusalReason::NotYourDecision: return "not_your_decision";
     case RefusalReason::CannotPlayCard: return "cannot_play_card";
     case RefusalReason::InvalidTarget: return "invalid_target";
+    case RefusalReason::WaitingForChoice: return "waiting_for_choice";
+    case RefusalReason::WaitingForReward: return "waiting_for_reward";
+    case RefusalReason::InvalidOption: return "invalid_option";
   }
   return "?";
 }
@@ -46,16 +53,30 @@ nlohmann::json action_to_json(const Action& a, const std::string* card_id) {
     if (card_id != nullptr) j["card_id"] = *card_id;
     if (a.target >= 0) j["target"] = a.target;
   }
+  if (a.kind == ActionKind::ChooseOption || a.kind == ActionKind::TakeReward) j["index"] = a.index;
   return j;
 }
 
 Result<Action> action_from_json(const nlohmann::json& j) {
   if (!j.is_object()) return Error{"an action must be a JSON object"};
   const auto type = j.find("type");
-  if (type == j.end() || !type->is_string()) return Error{"an action needs \"type\": \"play_card\" or \"end_turn\""};
+  if (type == j.end() || !type->is_string())
+    return Error{"an action needs \"type\": play_card, end_turn, choose, skip_choice, take_reward or skip_reward"};
   const auto& t = type->get_ref<const std::string&>();
   if (t == "end_turn") return Action::end_turn();
-  if (t != "play_card") return Error{"unknown action type '" + t + "'; expected play_card or end_turn"};
+  if (t == "skip_choice") return Action::skip_choice();
+  if (t == "skip_reward") return Action::skip_reward();
+  if (t == "choose" || t == "take_reward") {
+    const auto index = j.find("index");
+    if (index == j.end() || !index->is_number_integer() || index->get<std::int64_t>() < 0 ||
+        index->get<std::int64_t>() > 255)
+      return Error{t + " needs \"index\": an option number in [0, 255]"};
+    const auto i = static_cast<std::uint8_t>(index->get<std::int64_t>());
+    return t == "choose" ? Action::choose(i) : Action::take_reward(i);
+  }
+  if (t != "play_card")
+    return Error{"unknown action type '" + t +
+                 "'; expected play_card, end_turn, choose, skip_choice, take_reward or skip_reward"};
   const auto card = j.find("card");
   if (card == j.end() || !card->is_number_integer() || card->get<std::int64_t>() < 0 ||
       card->get<std::int64_t>() >= kNoCard)

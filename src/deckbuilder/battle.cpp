@@ -29,12 +29,22 @@ Result<Status> Battle::start_battle(std::string_view encounter_id, std::uint64_t
 }
 
 Result<Status> Battle::start_battle(EncounterId encounter, std::uint64_t seed) {
+  return start_battle(encounter, seed, {});
+}
+
+Result<Status> Battle::start_battle(EncounterId encounter, std::uint64_t seed, std::span<const CardId> master_deck) {
   if (encounter >= catalog_->encounters.size())
     return Error{fmt::format("no encounter with index {} (the pack has {})", encounter, catalog_->encounters.size())};
   if (is_battle_active()) return Error{"a battle is already in progress; it must end before another starts"};
+  for (CardId card : master_deck)
+    if (card >= catalog_->cards.size())
+      return Error{fmt::format("the master deck names card {}, but the pack has {} cards", card, catalog_->cards.size())};
+  if (master_deck.size() > kMaxCards)
+    return Error{fmt::format("the master deck has {} cards; a battle holds at most {}", master_deck.size(), kMaxCards)};
   driver_.reset();
   events_.clear_log();
   actions_.clear();
+  master_deck_.assign(master_deck.begin(), master_deck.end());
   state_ = BattleState{};
   state_.seed = seed;
   state_.encounter = encounter;
@@ -47,7 +57,8 @@ Result<Status> Battle::start_battle(EncounterId encounter, std::uint64_t seed) {
 
 Status Battle::advance() {
   Access x = Access::of(*this);
-  while (has_pending_trigger_) {
+  // While a Choice or a reward waits, queued transitions wait too.
+  while (has_pending_trigger_ && !is_waiting_for_choice() && !is_waiting_for_reward()) {
     has_pending_trigger_ = false;
     const Phase from = driver_.current();
     const Trigger trigger = pending_trigger_;
@@ -67,7 +78,8 @@ Status Battle::advance() {
 }
 
 Status Battle::status() const {
-  return phase() == Phase::PlayerPhase ? Status::AwaitingDecision : Status::Finished;
+  if (phase() == Phase::PlayerPhase || is_waiting_for_reward()) return Status::AwaitingDecision;
+  return Status::Finished;
 }
 
 bool Battle::is_battle_active() const {
@@ -81,7 +93,24 @@ bool Battle::is_battle_over() const { return phase() == Phase::BattleWon || phas
 
 void Battle::legal_actions(std::vector<Action>& out) const {
   out.clear();
+  if (is_waiting_for_reward()) {
+    for (std::size_t i = 0; i < state_.reward_options.size(); ++i)
+      out.push_back(Action::take_reward(static_cast<std::uint8_t>(i)));
+    out.push_back(Action::skip_reward());
+    return;
+  }
   if (phase() != Phase::PlayerPhase) return;
+  if (is_waiting_for_choice()) {
+    const PendingChoice& c = state_.choice;
+    std::size_t n = c.option_count;
+    if (c.kind != PendingChoice::Kind::Options) {
+      std::array<std::uint8_t, kMaxHand> eligible{};
+      n = detail::eligible_hand_cards(state_, eligible);
+    }
+    for (std::size_t i = 0; i < n; ++i) out.push_back(Action::choose(static_cast<std::uint8_t>(i)));
+    if (c.skippable) out.push_back(Action::skip_choice());
+    return;
+  }
   for (CardRef card : state_.hand) {
     if (can_play_card(card) != PlayCheck::Ok) continue;
     if (catalog_->cards[state_.cards[card].def].target == CardTarget::Enemy) {
@@ -101,8 +130,12 @@ Decision Battle::decision() const {
   return d;
 }
 
+std::int32_t Battle::effective_cost(CardRef card) const {
+  return card < state_.cards.size() ? detail::effective_cost(state_, *catalog_, card) : 0;
+}
+
 PlayCheck Battle::can_play_card(CardRef card) const {
-  if (phase() != Phase::PlayerPhase) return PlayCheck::WrongPhase;
+  if (phase() != Phase::PlayerPhase || is_waiting_for_choice()) return PlayCheck::WrongPhase;
   if (card >= state_.cards.size()) return PlayCheck::NullCard;
   if (state_.player.max_hp <= 0) return PlayCheck::MissingPlayer;
   bool in_hand = false;
@@ -110,9 +143,12 @@ PlayCheck Battle::can_play_card(CardRef card) const {
   if (!in_hand) return PlayCheck::NotInHand;
   const CardDef* def = active_card(card);
   if (def == nullptr) return PlayCheck::NoActiveDefinition;
-  if (def->cost > state_.energy) return PlayCheck::CannotPayCost;
-  // Hooks that cancel a play or refuse it join with the hook system.
+  if (detail::effective_cost(state_, *catalog_, card) > state_.energy) return PlayCheck::CannotPayCost;
+  if (!state_.hooks.empty() && detail::matching_hook(state_, *catalog_, HookKind::CancelPlay, *def) != nullptr)
+    return PlayCheck::CancelledByOnPlayHook;
   if (def->has(kUnplayable)) return PlayCheck::Unplayable;
+  if (!state_.hooks.empty() && detail::matching_hook(state_, *catalog_, HookKind::RefusePlay, *def) != nullptr)
+    return PlayCheck::RefusedByPlayableHook;
   return PlayCheck::Ok;
 }
 
@@ -126,75 +162,152 @@ const CardDef* Battle::active_card(CardRef card) const {
   return def < catalog_->cards.size() ? &catalog_->cards[def] : nullptr;
 }
 
+namespace {
+Rejection refuse(RefusalReason reason, const Action& a, Phase phase, std::string why, PlayCheck check = PlayCheck::Ok) {
+  return Rejection{reason, check, fmt::format("{} refused in phase {}: {}", action_kind_name(a.kind), phase_name(phase), why)};
+}
+}  // namespace
+
 Result<Status, Rejection> Battle::submit(const Action& action) {
-  const std::string_view what = action_kind_name(action.kind);
-  if (phase() == Phase::None)
-    return Rejection{RefusalReason::NoBattle, PlayCheck::Ok, fmt::format("{} refused: no battle is active", what)};
-  if (is_battle_over())
-    return Rejection{RefusalReason::BattleOver, PlayCheck::Ok,
-                     fmt::format("{} refused in phase {}: the battle is over", what, phase_name(phase()))};
+  if (phase() == Phase::None) return refuse(RefusalReason::NoBattle, action, phase(), "no battle is active");
+  if (is_waiting_for_reward()) {
+    if (action.kind == ActionKind::TakeReward || action.kind == ActionKind::SkipReward) return resolve_reward(action);
+    return refuse(RefusalReason::WaitingForReward, action, phase(),
+                  "a reward is offered: take one (take_reward) or skip it (skip_reward)");
+  }
+  if (is_battle_over()) return refuse(RefusalReason::BattleOver, action, phase(), "the battle is over");
   if (status() != Status::AwaitingDecision)
-    return Rejection{RefusalReason::NotYourDecision, PlayCheck::Ok,
-                     fmt::format("{} refused in phase {}: no decision is pending", what, phase_name(phase()))};
-  Access x = Access::of(*this);
+    return refuse(RefusalReason::NotYourDecision, action, phase(), "no decision is pending");
+  if (is_waiting_for_choice()) {
+    if (action.kind == ActionKind::ChooseOption || action.kind == ActionKind::SkipChoice) return resolve_choice(action);
+    return refuse(RefusalReason::WaitingForChoice, action, phase(),
+                  "a choice is pending: pick an option (choose) or skip it where allowed");
+  }
   switch (action.kind) {
     case ActionKind::EndTurn:
-      break;
-    case ActionKind::PlayCard: {
-      const PlayCheck check = can_play_card(action.card);
-      if (check != PlayCheck::Ok)
-        return Rejection{RefusalReason::CannotPlayCard, check,
-                         fmt::format("play_card {} refused in phase {}: {}", action.card, phase_name(phase()),
-                                     play_check_name(check))};
-      const CardDef& def = *active_card(action.card);
-      UnitRef target = kNoUnit;
-      if (action.target >= 0) {
-        if (def.target != CardTarget::Enemy)
-          return Rejection{RefusalReason::InvalidTarget, PlayCheck::Ok,
-                           fmt::format("play_card {} refused in phase {}: card '{}' takes no target, got enemy {}",
-                                       action.card, phase_name(phase()), def.id, action.target)};
-        const auto e = static_cast<std::size_t>(action.target);
-        if (e >= state_.enemies.size() || !state_.enemies[e].unit.alive())
-          return Rejection{RefusalReason::InvalidTarget, PlayCheck::Ok,
-                           fmt::format("play_card {} refused in phase {}: enemy {} is not an alive enemy", action.card,
-                                       phase_name(phase()), action.target)};
-        target = enemy_unit(e);
-      } else if (action.target != -1) {
-        return Rejection{RefusalReason::InvalidTarget, PlayCheck::Ok,
-                         fmt::format("play_card {} refused in phase {}: target {} is not an enemy index or -1",
-                                     action.card, phase_name(phase()), action.target)};
-      }
       if (options_.record_history) actions_.push_back(action);
-      // The seed's nine steps of a successful play.
-      state_.energy -= def.cost;                                     // 1
-      state_.played_this_turn.push_back(action.card);                // 2
-      if (target == kNoUnit && def.target == CardTarget::Enemy)      // 3
-        target = detail::first_alive_enemy(state_);
-      events_.emit_with([&] {                                        // 4
-        return Event{.type = EventType::CardPlayed, .target = target, .subject = action.card,
-                     .value = state_.cards[action.card].def, .amount = def.cost};
-      });
-      detail::run_effects(x, def.effects, kPlayerUnit, target, action.card);  // 5
-      // 6: card hooks join with the hook system.
-      for (std::size_t i = 0; i < state_.hand.size(); ++i)           // 7
-        if (state_.hand[i] == action.card) {
-          detail::move_from_hand(x, i, def.has(kExhaust) ? Pile::Exhaust : Pile::Discard);
-          break;
-        }
-      if (const auto decided = detail::outcome(state_)) {            // 8
-        pending_trigger_ = *decided;
-        has_pending_trigger_ = true;
-      } else if (state_.end_turn_requested) {                        // 9
-        pending_trigger_ = Trigger::EndTurnRequested;
-        has_pending_trigger_ = true;
-      }
+      pending_trigger_ = Trigger::EndTurnRequested;
+      has_pending_trigger_ = true;
       return advance();
-    }
+    case ActionKind::PlayCard:
+      return play_card(action);
+    case ActionKind::ChooseOption:
+    case ActionKind::SkipChoice:
+      return refuse(RefusalReason::NotYourDecision, action, phase(), "no choice is pending");
+    case ActionKind::TakeReward:
+    case ActionKind::SkipReward:
+      return refuse(RefusalReason::NotYourDecision, action, phase(), "no reward is offered");
+  }
+  return refuse(RefusalReason::NotYourDecision, action, phase(), "unknown action");
+}
+
+Result<Status, Rejection> Battle::play_card(const Action& action) {
+  const PlayCheck check = can_play_card(action.card);
+  if (check != PlayCheck::Ok)
+    return refuse(RefusalReason::CannotPlayCard, action, phase(),
+                  fmt::format("card {}: {}", action.card, play_check_name(check)), check);
+  const CardDef& def = *active_card(action.card);
+  UnitRef target = kNoUnit;
+  if (action.target >= 0) {
+    if (def.target != CardTarget::Enemy)
+      return refuse(RefusalReason::InvalidTarget, action, phase(),
+                    fmt::format("card '{}' takes no target, got enemy {}", def.id, action.target));
+    const auto e = static_cast<std::size_t>(action.target);
+    if (e >= state_.enemies.size() || !state_.enemies[e].unit.alive())
+      return refuse(RefusalReason::InvalidTarget, action, phase(),
+                    fmt::format("enemy {} is not an alive enemy", action.target));
+    target = enemy_unit(e);
+  } else if (action.target != -1) {
+    return refuse(RefusalReason::InvalidTarget, action, phase(),
+                  fmt::format("target {} is not an enemy index or -1", action.target));
   }
   if (options_.record_history) actions_.push_back(action);
-  pending_trigger_ = Trigger::EndTurnRequested;
-  has_pending_trigger_ = true;
+  Access x = Access::of(*this);
+  // The seed's nine steps of a successful play; 6 to 9 run once the effect has finished.
+  state_.energy -= detail::effective_cost(state_, *catalog_, action.card);  // 1
+  state_.played_this_turn.push_back(action.card);                          // 2
+  if (target == kNoUnit && def.target == CardTarget::Enemy)                // 3
+    target = detail::first_alive_enemy(state_);
+  if (def.type == CardType::Attack) ++state_.attacks_this_turn;
+  events_.emit_with([&] {                                                  // 4
+    return Event{.type = EventType::CardPlayed, .target = target, .subject = action.card,
+                 .value = state_.cards[action.card].def,
+                 .amount = detail::effective_cost(state_, *catalog_, action.card)};
+  });
+  state_.playing = PlayInProgress{action.card, target};
+  detail::push_block(x, def.effects, EffectFrame::Kind::Block, kPlayerUnit, target, action.card);  // 5
+  return continue_play();
+}
+
+Result<Status, Rejection> Battle::continue_play() {
+  Access x = Access::of(*this);
+  detail::run_effect_stack(x, 0);
+  if (is_waiting_for_choice()) return status();  // paused: the Choice is the pending decision
+  const CardRef card = state_.playing.card;
+  const CardDef& def = *active_card(card);
+  if (!detail::outcome(state_)) detail::fire_card_played_hooks(x, def, state_.playing.target);
+  for (std::uint16_t hook : def.hooks) detail::register_hook(x, hook, kPlayerUnit);  // 6
+  for (std::size_t i = 0; i < state_.hand.size(); ++i)                           // 7
+    if (state_.hand[i] == card) {
+      detail::move_from_hand(x, i, def.has(kExhaust) || def.type == CardType::Power ? Pile::Exhaust : Pile::Discard);
+      break;
+    }
+  state_.playing = PlayInProgress{};
+  if (const auto decided = detail::outcome(state_)) {                            // 8
+    pending_trigger_ = *decided;
+    has_pending_trigger_ = true;
+  } else if (state_.end_turn_requested) {                                        // 9
+    pending_trigger_ = Trigger::EndTurnRequested;
+    has_pending_trigger_ = true;
+  }
   return advance();
+}
+
+Result<Status, Rejection> Battle::resolve_choice(const Action& action) {
+  PendingChoice& c = state_.choice;
+  if (action.kind == ActionKind::SkipChoice && !c.skippable)
+    return refuse(RefusalReason::InvalidOption, action, phase(), "this choice cannot be skipped");
+  std::array<std::uint8_t, kMaxHand> eligible{};
+  const std::size_t n =
+      c.kind == PendingChoice::Kind::Options ? c.option_count : detail::eligible_hand_cards(state_, eligible);
+  if (action.kind == ActionKind::ChooseOption && action.index >= n)
+    return refuse(RefusalReason::InvalidOption, action, phase(),
+                  fmt::format("option {} does not exist; the choice has {} options", action.index, n));
+  if (options_.record_history) actions_.push_back(action);
+  Access x = Access::of(*this);
+  const std::int32_t picked = action.kind == ActionKind::SkipChoice ? -1 : action.index;
+  events_.emit_with([&] { return Event{.type = EventType::ChoiceMade, .amount = picked}; });
+  const PendingChoice made = c;
+  if (picked < 0) {
+    c = PendingChoice{};
+  } else if (made.kind == PendingChoice::Kind::Options) {
+    c = PendingChoice{};
+    detail::push_block(x, catalog_->blocks[made.first_block + static_cast<std::size_t>(picked)],
+                       EffectFrame::Kind::Block, made.source, made.target, made.card);
+  } else {
+    detail::move_from_hand(x, eligible[static_cast<std::size_t>(picked)],
+                           made.kind == PendingChoice::Kind::DiscardFromHand ? Pile::Discard : Pile::Exhaust);
+    c.picks_left = static_cast<std::uint8_t>(c.picks_left - 1);
+    if (c.picks_left == 0 || detail::eligible_hand_cards(state_, eligible) == 0) c = PendingChoice{};
+  }
+  return continue_play();
+}
+
+Result<Status, Rejection> Battle::resolve_reward(const Action& action) {
+  if (action.kind == ActionKind::TakeReward && action.index >= state_.reward_options.size())
+    return refuse(RefusalReason::InvalidOption, action, phase(),
+                  fmt::format("reward {} does not exist; {} are offered", action.index, state_.reward_options.size()));
+  if (options_.record_history) actions_.push_back(action);
+  if (action.kind == ActionKind::TakeReward) {
+    const CardId card = state_.reward_options[action.index];
+    state_.reward_taken = card;
+    events_.emit_with([&] { return Event{.type = EventType::BattleRewardSelected, .value = card}; });
+  } else {
+    events_.emit_with([] { return Event{.type = EventType::BattleRewardSkipped}; });
+  }
+  state_.reward_pending = false;
+  events_.emit_with([] { return Event{.type = EventType::BattleEnded, .amount = 1}; });
+  return status();
 }
 
 Result<Status, Rejection> Battle::try_play_card(CardRef card, std::int8_t target) {
@@ -202,6 +315,10 @@ Result<Status, Rejection> Battle::try_play_card(CardRef card, std::int8_t target
 }
 
 Result<Status, Rejection> Battle::end_player_turn() { return submit(Action::end_turn()); }
+Result<Status, Rejection> Battle::select_choice(std::uint8_t index) { return submit(Action::choose(index)); }
+Result<Status, Rejection> Battle::skip_choice() { return submit(Action::skip_choice()); }
+Result<Status, Rejection> Battle::apply_reward(std::uint8_t index) { return submit(Action::take_reward(index)); }
+Result<Status, Rejection> Battle::skip_reward() { return submit(Action::skip_reward()); }
 
 // --- hashing ----------------------------------------------------------------------------
 
@@ -253,6 +370,36 @@ std::uint64_t Battle::state_hash() const {
   h.add_pile(state_.discard_pile);
   h.add_pile(state_.exhaust_pile);
   h.add_pile(state_.played_this_turn);
+  h.add(state_.player_turns);
+  h.add(state_.extra_turns);
+  h.add(state_.skipped_turns);
+  h.add(state_.attacks_this_turn);
+  for (const CardInstance& c : state_.cards)
+    h.add((std::uint64_t{static_cast<std::uint8_t>(c.cost_set)} << 16) ^ (std::uint64_t{static_cast<std::uint8_t>(c.cost_change)} << 8) ^ c.cost_turns);
+  h.add(state_.hooks.size());
+  for (const ActiveHook& k : state_.hooks) h.add((std::uint64_t{k.hook} << 16) ^ (std::uint64_t{static_cast<std::uint8_t>(k.owner)} << 8) ^ k.turns_left);
+  h.add(state_.delayed.size());
+  for (const DelayedTrigger& d : state_.delayed)
+    h.add((std::uint64_t{d.block} << 32) ^ (std::uint64_t{static_cast<std::uint8_t>(d.timing)} << 24) ^
+          (std::uint64_t{d.occurrences_left} << 16) ^ (std::uint64_t{static_cast<std::uint8_t>(d.source)} << 8) ^
+          static_cast<std::uint8_t>(d.target));
+  h.add(state_.effects.size());
+  for (const EffectFrame& f : state_.effects) {
+    h.add((std::uint64_t{f.begin} << 32) ^ f.pc);
+    h.add((std::uint64_t{f.end} << 32) ^ (std::uint64_t{static_cast<std::uint8_t>(f.kind)} << 24) ^
+          (std::uint64_t{static_cast<std::uint8_t>(f.source)} << 16) ^ (std::uint64_t{static_cast<std::uint8_t>(f.target)} << 8) ^ f.card);
+    h.add((std::uint64_t{f.repeat_left} << 16) ^ f.status);
+  }
+  const PendingChoice& c = state_.choice;
+  h.add((std::uint64_t{static_cast<std::uint8_t>(c.kind)} << 56) ^ (std::uint64_t{c.skippable} << 48) ^
+        (std::uint64_t{c.picks_left} << 40) ^ (std::uint64_t{c.first_block} << 24) ^ (std::uint64_t{c.option_count} << 16) ^
+        (std::uint64_t{static_cast<std::uint8_t>(c.source)} << 8) ^ static_cast<std::uint8_t>(c.target));
+  h.add((std::uint64_t{c.card} << 16) ^ (std::uint64_t{state_.playing.card} << 8) ^ static_cast<std::uint8_t>(state_.playing.target));
+  h.add(state_.reward_options.size());
+  for (CardId r : state_.reward_options) h.add(r);
+  h.add(state_.reward_pending);
+  h.add(static_cast<std::uint64_t>(state_.reward_taken));
+  for (const EnemyState& e : state_.enemies) h.add(e.rules_used);
   return h.h;
 }
 

@@ -28,6 +28,19 @@ std::string_view card_type_name(CardType t) {
   return "?";
 }
 
+std::string_view status_timing_name(StatusTiming t) {
+  switch (t) {
+    case StatusTiming::BattleStart: return "battle_start";
+    case StatusTiming::TurnStart: return "turn_start";
+    case StatusTiming::DrawPhase: return "draw_phase";
+    case StatusTiming::DiscardPhase: return "discard_phase";
+    case StatusTiming::TurnEnd: return "turn_end";
+    case StatusTiming::BattleEnd: return "battle_end";
+    case StatusTiming::OnAttacked: return "on_attacked";
+  }
+  return "?";
+}
+
 std::string_view intent_name(Intent i) {
   switch (i) {
     case Intent::Attack: return "attack";

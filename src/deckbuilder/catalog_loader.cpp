@@ -6,6 +6,7 @@
 #include <map>
 #include <string>
 
+#include "battlecore/deckbuilder/battle.hpp"
 #include "battlecore/deckbuilder/load.hpp"
 #include "deckbuilder/op_registry.hpp"
 
@@ -16,7 +17,7 @@ using content::Diagnostics;
 using content::JsonDocument;
 using content::ObjectReader;
 using nlohmann::json;
-using IdMap = std::map<std::string, std::uint16_t, std::less<>>;
+using detail::IdMap;
 
 constexpr std::array<std::string_view, 5> kCardTypes = {"attack", "skill", "power", "status", "curse"};
 constexpr std::array<std::string_view, 2> kCardTargets = {"none", "enemy"};
@@ -28,6 +29,14 @@ constexpr std::array<std::string_view, 8> kIntents = {"attack", "attack_defend",
                                                       "buff_defend", "debuff",  "attack_debuff", "unknown"};
 constexpr std::array<std::string_view, 2> kBehaviors = {"random", "sequence"};
 constexpr std::array<std::string_view, 2> kArmorDecay = {"reset_on_turn_start", "persist"};
+constexpr std::array<std::string_view, 3> kBehaviorsAll = {"random", "sequence", "conditional"};
+constexpr std::array<std::string_view, 7> kTimings = {"battle_start", "turn_start", "draw_phase", "discard_phase",
+                                                      "turn_end",     "battle_end", "on_attacked"};
+constexpr std::array<std::string_view, 4> kHookKinds = {"cancel_play", "refuse_play", "armor_reset", "on_card_played"};
+constexpr std::array<std::string_view, 3> kEncounterKinds = {"normal", "elite", "boss"};
+constexpr std::array<std::string_view, 5> kConditionKinds = {"target_has_status", "self_hp_below_percent",
+                                                             "hand_size_at_least", "energy_at_least",
+                                                             "attacked_this_turn"};
 
 /// One item of one section of one document.
 struct Item {
@@ -64,6 +73,8 @@ class Loader {
     collect_ids("enemy", enemies_, enemy_ids_);
     collect_ids("player", players_, player_ids_);
     collect_ids("encounter", encounters_, encounter_ids_);
+    collect_ids("hook", hooks_, hook_ids_);
+    collect_ids("reward pool", reward_pools_, reward_pool_ids_);
 
     auto catalog = std::make_shared<Catalog>();
     c_ = catalog.get();
@@ -72,11 +83,19 @@ class Loader {
       c_->op_names.emplace_back(spec.name);
     }
     for (const Item& it : statuses_) read_status(it);
+    for (const Item& it : hooks_) read_hook(it);
     for (const Item& it : cards_) read_card(it);
+    for (const Item& it : reward_pools_) read_reward_pool(it);
     for (const Item& it : enemies_) read_enemy(it);
     for (const Item& it : players_) read_player(it);
     for (const Item& it : encounters_) read_encounter(it);
     read_pack();
+    // Upgraded cards take ids after every card of the pack.
+    for (auto& [base, plus] : upgrades_) {
+      if (!base || c_->cards.size() >= 0xFFFE) continue;
+      c_->cards[*base].upgrade = static_cast<std::uint16_t>(c_->cards.size());
+      c_->cards.push_back(std::move(plus));
+    }
 
     std::uint64_t h = 0xcbf29ce484222325ull;
     for (const JsonDocument& d : docs_) h = fnv1a(h, d.text);
@@ -118,6 +137,8 @@ class Loader {
     if (section == "statuses") return statuses_;
     if (section == "enemies") return enemies_;
     if (section == "players") return players_;
+    if (section == "hooks") return hooks_;
+    if (section == "reward_pools") return reward_pools_;
     return encounters_;
   }
 
@@ -170,19 +191,39 @@ class Loader {
     return std::nullopt;
   }
 
-  /// Compiles an effect list; returns its range in Catalog::ops.
-  OpRange read_effects(ObjectReader& parent, std::string_view key, detail::EffectOwner owner, bool* uses_chosen) {
-    OpRange range{static_cast<std::uint32_t>(c_->ops.size()), static_cast<std::uint32_t>(c_->ops.size())};
-    const json* arr = parent.required_array(key);
-    if (!arr) return range;
-    const detail::OpCompiler compiler{status_ids_, owner};
+  /// The compiler ops use for nested lists, conditions and ids.
+  detail::OpCompiler compiler(detail::EffectOwner owner, bool* uses_chosen) {
+    return detail::OpCompiler{
+        status_ids_,
+        card_ids_,
+        hook_ids_,
+        owner,
+        uses_chosen,
+        [this](ObjectReader& r, std::string_view key, detail::EffectOwner o, bool* chosen, bool required) {
+          return compile_effects(r, key, o, chosen, required);
+        },
+        [this](OpRange range, std::string label) {
+          c_->blocks.push_back(range);
+          c_->block_labels.push_back(std::move(label));
+          return static_cast<std::uint16_t>(c_->blocks.size() - 1);
+        },
+        [this](ObjectReader& r, std::string_view key) { return read_condition(r, key); }};
+  }
+
+  /// Compiles the effect list at `key`: every op of the list is compiled first (nested lists
+  /// land in Catalog::ops as they are met), then the list itself is appended as one run.
+  std::optional<OpRange> compile_effects(ObjectReader& parent, std::string_view key, detail::EffectOwner owner,
+                                         bool* uses_chosen, bool required) {
+    const json* arr = required ? parent.required_array(key) : parent.optional_array(key);
+    if (!arr) return std::nullopt;
+    const std::size_t errors_before = diags_.size();
+    const detail::OpCompiler oc = compiler(owner, uses_chosen);
+    std::vector<Op> list;
     for (std::size_t i = 0; i < arr->size(); ++i) {
       ObjectReader r(parent.document(), (*arr)[i], content::child_pointer(parent.pointer_of(key), i), diags_);
       if (!r.valid()) continue;
       const auto name = r.required_string("op");
-      if (!name) {
-        continue;
-      }
+      if (!name) continue;
       const detail::OpSpec* spec = ops_.find(*name);
       if (spec == nullptr) {
         r.error_at("op", "unknown op '" + *name + "'; expected one of: " + ops_.names());
@@ -190,14 +231,116 @@ class Loader {
       }
       Op op;
       op.code = ops_.code_of(*name);
-      if (spec->compile(compiler, r, op)) {
-        if (op.target == OpTarget::Chosen && uses_chosen != nullptr) *uses_chosen = true;
-        c_->ops.push_back(op);
-      }
+      op.target = OpTarget::Self;
+      if (spec->compile(oc, r, op)) list.push_back(op);
       r.finish();
     }
-    range.end = static_cast<std::uint32_t>(c_->ops.size());
+    OpRange range{static_cast<std::uint32_t>(c_->ops.size()), static_cast<std::uint32_t>(c_->ops.size() + list.size())};
+    c_->ops.insert(c_->ops.end(), list.begin(), list.end());
+    if (diags_.size() != errors_before) return std::nullopt;
     return range;
+  }
+
+  /// Compiles a required effect list; an empty range when it is invalid (reported).
+  OpRange read_effects(ObjectReader& parent, std::string_view key, detail::EffectOwner owner, bool* uses_chosen) {
+    return compile_effects(parent, key, owner, uses_chosen, true).value_or(OpRange{});
+  }
+
+  /// A condition object at `key`; its index in Catalog::conditions.
+  std::optional<std::uint16_t> read_condition(ObjectReader& parent, std::string_view key) {
+    const json* v = parent.optional_value(key);
+    if (v == nullptr) {
+      parent.error("missing required key '" + std::string(key) + "' (a condition object)");
+      return std::nullopt;
+    }
+    ObjectReader r(parent.document(), *v, parent.pointer_of(key), diags_);
+    if (!r.valid()) return std::nullopt;
+    const auto kind = r.required_enum("kind", kConditionKinds);
+    Condition c;
+    if (kind) c.kind = static_cast<ConditionKind>(*kind);
+    bool ok = kind.has_value();
+    if (kind) switch (c.kind) {
+        case ConditionKind::TargetHasStatus: {
+          const auto st = r.required_string("status");
+          c.amount = static_cast<std::int32_t>(r.int_or("at_least", 1, 1, 999));
+          if (st) {
+            if (auto id = resolve(r, r.pointer_of("status"), status_ids_, "status", *st)) c.status = *id;
+            else ok = false;
+          } else {
+            ok = false;
+          }
+          break;
+        }
+        case ConditionKind::SelfHpBelowPercent:
+          if (auto pct = r.required_int("percent", 1, 100)) c.amount = static_cast<std::int32_t>(*pct);
+          else ok = false;
+          break;
+        case ConditionKind::HandSizeAtLeast:
+          if (auto n = r.required_int("count", 0, 12)) c.amount = static_cast<std::int32_t>(*n);
+          else ok = false;
+          break;
+        case ConditionKind::EnergyAtLeast:
+          if (auto n = r.required_int("amount", 0, 99)) c.amount = static_cast<std::int32_t>(*n);
+          else ok = false;
+          break;
+        case ConditionKind::AttackedThisTurn: break;
+      }
+    r.finish();
+    if (!ok) return std::nullopt;
+    c_->conditions.push_back(c);
+    return static_cast<std::uint16_t>(c_->conditions.size() - 1);
+  }
+
+  void read_hook(const Item& it) {
+    ObjectReader r(*it.doc, *it.value, it.pointer, diags_);
+    if (!r.valid()) return;
+    HookDef d;
+    std::string name;
+    const auto index = read_id(r, hook_ids_, d.id, name);
+    d.kind = static_cast<HookKind>(r.required_enum("kind", kHookKinds).value_or(0));
+    if (r.has("card_type")) {
+      if (auto t = r.required_enum("card_type", kCardTypes)) d.card_type = static_cast<CardType>(*t);
+    } else {
+      r.optional_string("card_type");
+    }
+    d.duration = static_cast<std::uint8_t>(r.int_or("duration", 0, 0, 99));
+    if (d.kind == HookKind::ArmorReset) {
+      d.keep_percent = static_cast<std::int32_t>(r.required_int("keep_percent", 0, 100).value_or(0));
+    } else {
+      r.optional_int("keep_percent", 0, 100);
+      if (r.has("keep_percent")) r.error_at("keep_percent", "only an armor_reset hook keeps armor");
+    }
+    if (d.kind == HookKind::OnCardPlayed) {
+      d.effects = read_effects(r, "effects", detail::EffectOwner::Deferred, nullptr);
+    } else if (r.has("effects")) {
+      r.optional_value("effects");
+      r.error_at("effects", "only an on_card_played hook has effects");
+    }
+    r.finish();
+    place(c_->hooks, index, std::move(d));
+  }
+
+  void read_reward_pool(const Item& it) {
+    ObjectReader r(*it.doc, *it.value, it.pointer, diags_);
+    if (!r.valid()) return;
+    RewardPool d;
+    std::string name;
+    const auto index = read_id(r, reward_pool_ids_, d.id, name);
+    d.choices = static_cast<std::uint8_t>(r.int_or("choices", 3, 1, 5));
+    if (const json* arr = r.required_array("cards")) {
+      if (arr->empty()) r.error_at("cards", "expected at least one card");
+      for (std::size_t i = 0; i < arr->size(); ++i) {
+        const std::string p = content::child_pointer(r.pointer_of("cards"), i);
+        const json& v = (*arr)[i];
+        if (!v.is_string()) {
+          diags_.add(it.doc->diagnostic(p, "expected a card id (a string), got " + content::describe_json_type(v)));
+          continue;
+        }
+        if (const auto id = resolve(r, p, card_ids_, "card", v.get<std::string>())) d.cards.push_back(*id);
+      }
+    }
+    r.finish();
+    place(c_->reward_pools, index, std::move(d));
   }
 
   void read_status(const Item& it) {
@@ -211,6 +354,16 @@ class Loader {
     d.damage_dealt_per_stack = static_cast<std::int32_t>(r.int_or("damage_dealt_per_stack", 0, -99, 99));
     d.damage_dealt_percent = static_cast<std::int32_t>(r.int_or("damage_dealt_percent", 100, 0, 1000));
     d.damage_taken_percent = static_cast<std::int32_t>(r.int_or("damage_taken_percent", 100, 0, 1000));
+    d.armor_gained_per_stack = static_cast<std::int32_t>(r.int_or("armor_gained_per_stack", 0, -99, 99));
+    d.armor_gained_percent = static_cast<std::int32_t>(r.int_or("armor_gained_percent", 100, 0, 1000));
+    d.skips_turn = r.bool_or("skips_turn", false);
+    if (const json* timings = r.optional_object("timings")) {
+      ObjectReader t(*it.doc, *timings, r.pointer_of("timings"), diags_);
+      for (std::size_t k = 0; k < kTimings.size(); ++k)
+        if (t.has(kTimings[k])) d.timings[k] = read_effects(t, kTimings[k], detail::EffectOwner::Status, nullptr);
+        else t.optional_array(kTimings[k]);
+      t.finish();
+    }
     r.finish();
     place(c_->statuses, index, std::move(d));
   }
@@ -244,9 +397,43 @@ class Loader {
     }
     bool uses_chosen = false;
     d.effects = read_effects(r, "effects", detail::EffectOwner::Card, &uses_chosen);
+    if (r.has("in_hand_turn_start"))
+      d.in_hand_turn_start = read_effects(r, "in_hand_turn_start", detail::EffectOwner::Deferred, nullptr);
+    else
+      r.optional_array("in_hand_turn_start");
+    if (const json* hooks = r.optional_array("hooks")) {
+      for (std::size_t i = 0; i < hooks->size(); ++i) {
+        const std::string p = content::child_pointer(r.pointer_of("hooks"), i);
+        const json& v = (*hooks)[i];
+        if (!v.is_string()) {
+          diags_.add(it.doc->diagnostic(p, "expected a hook id (a string), got " + content::describe_json_type(v)));
+          continue;
+        }
+        if (const auto id = resolve(r, p, hook_ids_, "hook", v.get<std::string>())) d.hooks.push_back(*id);
+      }
+    }
     if (target && uses_chosen && d.target != CardTarget::Enemy)
       r.error_at("target", "card '" + d.id +
                                "' has an effect aimed at the chosen target, so it needs \"target\": \"enemy\"");
+    // The upgraded version is a card of its own, "<id>+", added after every card of the pack.
+    if (const json* up = r.optional_object("upgrade")) {
+      ObjectReader u(*it.doc, *up, r.pointer_of("upgrade"), diags_);
+      CardDef plus = d;
+      plus.id = d.id + "+";
+      plus.name = u.optional_string("name").value_or(d.name + "+");
+      plus.text = u.optional_string("text").value_or(d.text);
+      plus.cost = static_cast<std::int8_t>(u.int_or("cost", d.cost, 0, 9));
+      if (u.has("effects")) {
+        bool plus_chosen = false;
+        plus.effects = read_effects(u, "effects", detail::EffectOwner::Card, &plus_chosen);
+        if (plus_chosen && plus.target != CardTarget::Enemy)
+          u.error_at("effects", "the upgrade aims at the chosen target, but the card has \"target\": \"none\"");
+      } else {
+        u.optional_array("effects");
+      }
+      u.finish();
+      upgrades_.push_back({index, std::move(plus)});
+    }
     r.finish();
     place(c_->cards, index, std::move(d));
   }
@@ -292,6 +479,19 @@ class Loader {
       if (d.moves.size() > 32) r.error_at("moves", "expected at most 32 moves");
     }
     read_behavior(r, d, move_ids);
+    if (const json* sts = r.optional_array("statuses")) {
+      for (std::size_t i = 0; i < sts->size(); ++i) {
+        ObjectReader st(*it.doc, (*sts)[i], content::child_pointer(r.pointer_of("statuses"), i), diags_);
+        if (!st.valid()) continue;
+        const auto sid = st.required_string("status");
+        const auto amount = st.required_int("amount", 1, 999);
+        if (sid && amount)
+          if (const auto id = resolve(st, st.pointer_of("status"), status_ids_, "status", *sid))
+            d.statuses.emplace_back(*id, static_cast<std::int32_t>(*amount));
+        st.finish();
+      }
+      if (d.statuses.size() > kMaxStatusSlots) r.error_at("statuses", "expected at most " + std::to_string(kMaxStatusSlots) + " statuses");
+    }
     r.finish();
     place(c_->enemies, index, std::move(d));
   }
@@ -311,13 +511,46 @@ class Loader {
   void read_behavior(ObjectReader& parent, EnemyDef& d, const IdMap& move_ids) {
     const json* b = parent.optional_value("behavior");
     if (b == nullptr) {
-      parent.error("missing required key 'behavior' (an object with \"kind\": random or sequence)");
+      parent.error("missing required key 'behavior' (an object with \"kind\": random, sequence or conditional)");
       return;
     }
-    ObjectReader r(parent.document(), *b,
-                   parent.pointer_of("behavior"), diags_);
+    read_behavior_object(parent.document(), *b, parent.pointer_of("behavior"), d, move_ids, true);
+  }
+
+  /// A behaviour object; a conditional one holds rules and an `otherwise` behaviour.
+  void read_behavior_object(const JsonDocument& doc, const json& value, const std::string& pointer, EnemyDef& d,
+                            const IdMap& move_ids, bool allow_conditional) {
+    ObjectReader r(doc, value, pointer, diags_);
     if (!r.valid()) return;
-    d.behavior = static_cast<BehaviorKind>(r.required_enum("kind", kBehaviors).value_or(0));
+    const auto kind = allow_conditional ? r.required_enum("kind", kBehaviorsAll) : r.required_enum("kind", kBehaviors);
+    if (kind && *kind == 2) {
+      if (const json* rules = r.required_array("rules")) {
+        if (rules->empty() || rules->size() > 8) r.error_at("rules", "expected 1 to 8 rules");
+        for (std::size_t i = 0; i < rules->size() && i < 8; ++i) {
+          ObjectReader rr(doc, (*rules)[i], content::child_pointer(r.pointer_of("rules"), i), diags_);
+          if (!rr.valid()) continue;
+          BehaviorRule rule;
+          const auto cond = read_condition(rr, "if");
+          const auto move = move_ref(rr, "move", move_ids, d.id);
+          rule.once = rr.bool_or("once", false);
+          rr.finish();
+          if (cond && move) {
+            rule.condition = c_->conditions[*cond];
+            rule.move = *move;
+            d.rules.push_back(rule);
+          }
+        }
+      }
+      if (r.has("first")) d.first_move = move_ref(r, "first", move_ids, d.id);
+      else r.optional_string("first");
+      if (const json* otherwise = r.optional_value("otherwise"))
+        read_behavior_object(doc, *otherwise, r.pointer_of("otherwise"), d, move_ids, false);
+      else
+        r.error("missing required key 'otherwise' (a random or sequence behaviour)");
+      r.finish();
+      return;
+    }
+    d.behavior = static_cast<BehaviorKind>(kind.value_or(0));
     if (r.has("first")) d.first_move = move_ref(r, "first", move_ids, d.id);
     else r.optional_string("first");
     if (d.behavior == BehaviorKind::Random) {
@@ -396,6 +629,9 @@ class Loader {
     if (!r.valid()) return;
     EncounterDef d;
     const auto index = read_id(r, encounter_ids_, d.id, d.name);
+    d.kind = static_cast<EncounterKind>(r.enum_or("kind", kEncounterKinds, 0).value_or(0));
+    if (const auto pool = r.optional_string("reward"))
+      d.reward = resolve(r, r.pointer_of("reward"), reward_pool_ids_, "reward pool", *pool);
     if (const auto p = r.required_string("player"))
       d.player = resolve(r, r.pointer_of("player"), player_ids_, "player", *p).value_or(0);
     if (const json* arr = r.required_array("enemies")) {
@@ -420,6 +656,7 @@ class Loader {
       rr.hand_limit = static_cast<std::uint8_t>(b.int_or("hand_limit", rr.hand_limit, 1, kMaxHandLimit));
       rr.draw_per_turn = static_cast<std::uint8_t>(b.int_or("draw_per_turn", rr.draw_per_turn, 0, kMaxHandLimit));
       rr.opening_hand = static_cast<std::uint8_t>(b.int_or("opening_hand", rr.draw_per_turn, 0, kMaxHandLimit));
+      rr.turn_limit = static_cast<std::uint16_t>(b.int_or("turn_limit", rr.turn_limit, 1, 1000));
       b.finish();
     }
     r.finish();
@@ -454,8 +691,9 @@ class Loader {
   detail::OpRegistry ops_;
   Catalog* c_ = nullptr;
   std::optional<Item> pack_;
-  std::vector<Item> cards_, statuses_, enemies_, players_, encounters_;
-  IdMap card_ids_, status_ids_, enemy_ids_, player_ids_, encounter_ids_;
+  std::vector<std::pair<std::optional<std::uint16_t>, CardDef>> upgrades_;
+  std::vector<Item> cards_, statuses_, enemies_, players_, encounters_, hooks_, reward_pools_;
+  IdMap card_ids_, status_ids_, enemy_ids_, player_ids_, encounter_ids_, hook_ids_, reward_pool_ids_;
 };
 
 }  // namespace

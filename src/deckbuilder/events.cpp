@@ -39,6 +39,22 @@ std::string_view event_type_name(EventType t) {
     case EventType::EnemyIntent: return "EnemyIntent";
     case EventType::EnemyActed: return "EnemyActed";
     case EventType::BattleEnded: return "BattleEnded";
+    case EventType::EnergyChanged: return "EnergyChanged";
+    case EventType::Healed: return "Healed";
+    case EventType::HpLost: return "HpLost";
+    case EventType::CardCreated: return "CardCreated";
+    case EventType::CostChanged: return "CostChanged";
+    case EventType::HookRegistered: return "HookRegistered";
+    case EventType::HookExpired: return "HookExpired";
+    case EventType::DelayedScheduled: return "DelayedScheduled";
+    case EventType::DelayedFired: return "DelayedFired";
+    case EventType::ChoiceOffered: return "ChoiceOffered";
+    case EventType::ChoiceMade: return "ChoiceMade";
+    case EventType::TurnSkipped: return "TurnSkipped";
+    case EventType::ExtraTurnGranted: return "ExtraTurnGranted";
+    case EventType::BattleRewardOffered: return "BattleRewardOffered";
+    case EventType::BattleRewardSelected: return "BattleRewardSelected";
+    case EventType::BattleRewardSkipped: return "BattleRewardSkipped";
   }
   return "?";
 }
@@ -122,6 +138,55 @@ nlohmann::json event_to_json(const Event& e, const Catalog& c) {
       break;
     case EventType::BattleEnded:
       j["won"] = e.amount == 1;
+      break;
+    case EventType::EnergyChanged:
+      j["change"] = e.amount;
+      j["energy"] = e.extra;
+      break;
+    case EventType::Healed:
+    case EventType::HpLost:
+      j["target"] = unit_json(e.target);
+      j["amount"] = e.amount;
+      break;
+    case EventType::CardCreated:
+      j["card"] = e.subject;
+      j["card_id"] = card_name(c, e.value);
+      j["pile"] = pile_name(static_cast<Pile>(e.amount));
+      break;
+    case EventType::CostChanged:
+      j["card"] = e.subject;
+      j["cost"] = e.amount;
+      break;
+    case EventType::HookRegistered:
+    case EventType::HookExpired:
+      j["hook"] = e.subject < c.hooks.size() ? c.hooks[e.subject].id : "?";
+      j["owner"] = unit_json(e.target);
+      break;
+    case EventType::DelayedScheduled:
+    case EventType::DelayedFired:
+      j["block"] = e.subject;
+      j["timing"] = e.amount == 0 ? "player_turn_start" : e.amount == 1 ? "player_turn_end" : "enemy_phase_end";
+      break;
+    case EventType::ChoiceOffered:
+      j["options"] = e.amount;
+      j["kind"] = e.extra == 1 ? "options" : e.extra == 2 ? "discard_from_hand" : "exhaust_from_hand";
+      break;
+    case EventType::ChoiceMade:
+      j["option"] = e.amount;
+      break;
+    case EventType::TurnSkipped:
+      j["turn"] = e.amount;
+      break;
+    case EventType::ExtraTurnGranted:
+      j["pending"] = e.amount;
+      break;
+    case EventType::BattleRewardOffered:
+      j["candidates"] = e.amount;
+      break;
+    case EventType::BattleRewardSelected:
+      j["card_id"] = card_name(c, e.value);
+      break;
+    case EventType::BattleRewardSkipped:
       break;
   }
   return j;

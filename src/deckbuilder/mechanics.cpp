@@ -31,6 +31,8 @@ UnitRef first_alive_enemy(const BattleState& s) {
   return kNoUnit;
 }
 
+const BattleRules& rules(const Ctx& x) { return x.c.encounters[x.s.encounter].rules; }
+
 // --- cards ------------------------------------------------------------------------------
 
 void shuffle_discard_into_draw(Ctx& x) {
@@ -46,7 +48,7 @@ void shuffle_discard_into_draw(Ctx& x) {
 }
 
 void draw_cards(Ctx& x, int count) {
-  const std::size_t hand_limit = std::min<std::size_t>(kMaxHand, x.c.encounters[x.s.encounter].rules.hand_limit);
+  const std::size_t hand_limit = std::min<std::size_t>(kMaxHand, rules(x).hand_limit);
   for (int i = 0; i < count; ++i) {
     if (x.s.hand.size() >= hand_limit) return;
     if (x.s.draw_pile.empty()) {
@@ -78,6 +80,51 @@ void move_from_hand(Ctx& x, std::size_t hand_index, Pile to) {
                  .amount = static_cast<std::int32_t>(Pile::Hand),
                  .extra = static_cast<std::int32_t>(to)};
   });
+}
+
+void add_card(Ctx& x, CardId card, Pile pile) {
+  if (x.s.cards.full()) return;  // a battle holds at most kMaxCards card instances
+  const auto ref = static_cast<CardRef>(x.s.cards.size());
+  x.s.cards.push_back(CardInstance{card});
+  const std::size_t hand_limit = std::min<std::size_t>(kMaxHand, rules(x).hand_limit);
+  if (pile == Pile::Hand && x.s.hand.size() >= hand_limit) pile = Pile::Discard;
+  switch (pile) {
+    case Pile::Hand: x.s.hand.push_back(ref); break;
+    case Pile::Draw: {
+      // Shuffled in: a random position of the draw pile (effects stream).
+      const auto at = x.s.rng[Stream::Effects].below(static_cast<std::uint32_t>(x.s.draw_pile.size() + 1));
+      x.s.draw_pile.insert_at(at, ref);
+      break;
+    }
+    case Pile::Exhaust: x.s.exhaust_pile.push_back(ref); break;
+    case Pile::Discard:
+    case Pile::None: x.s.discard_pile.push_back(ref); pile = Pile::Discard; break;
+  }
+  x.ev.emit_with([&] {
+    return Event{.type = EventType::CardCreated, .subject = ref, .value = card,
+                 .amount = static_cast<std::int32_t>(pile)};
+  });
+}
+
+std::int32_t effective_cost(const BattleState& s, const Catalog& c, CardRef card) {
+  const CardInstance& ci = s.cards[card];
+  const std::int32_t base = ci.cost_set >= 0 ? ci.cost_set : c.cards[ci.def].cost;
+  return std::max(0, base + ci.cost_change);
+}
+
+void tick_cost_rules(Ctx& x) {
+  for (std::size_t i = 0; i < x.s.cards.size(); ++i) {
+    CardInstance& ci = x.s.cards[i];
+    if (ci.cost_turns == 0 || ci.cost_turns == kCostRuleForBattle) continue;
+    if (--ci.cost_turns == 0) {
+      ci.cost_set = -1;
+      ci.cost_change = 0;
+      x.ev.emit_with([&] {
+        return Event{.type = EventType::CostChanged, .subject = static_cast<std::uint16_t>(i),
+                     .amount = effective_cost(x.s, x.c, static_cast<CardRef>(i))};
+      });
+    }
+  }
 }
 
 // --- units ------------------------------------------------------------------------------
@@ -123,11 +170,51 @@ void take_damage(Ctx& x, UnitRef source, UnitRef target, std::int32_t damage) {
   if (!u.alive()) x.ev.emit_with([&] { return Event{.type = EventType::UnitDied, .target = target}; });
 }
 
+void lose_hp(Ctx& x, UnitRef target, std::int32_t amount) {
+  UnitState& u = unit(x, target);
+  if (!u.alive() || amount <= 0) return;
+  const std::int32_t lost = std::min(amount, u.hp);
+  u.hp -= lost;
+  x.ev.emit_with([&] { return Event{.type = EventType::HpLost, .target = target, .amount = lost}; });
+  if (!u.alive()) x.ev.emit_with([&] { return Event{.type = EventType::UnitDied, .target = target}; });
+}
+
+void heal(Ctx& x, UnitRef target, std::int32_t amount) {
+  UnitState& u = unit(x, target);
+  if (!u.alive() || amount <= 0) return;
+  const std::int32_t healed = std::min(amount, u.max_hp - u.hp);
+  u.hp += healed;
+  x.ev.emit_with([&] { return Event{.type = EventType::Healed, .target = target, .amount = healed}; });
+}
+
+std::int32_t armor_gain(const Ctx& x, UnitRef target, std::int32_t base) {
+  std::int64_t armor = base;
+  std::int64_t num = 1, den = 1;
+  for (const StatusStack& st : unit(x.s, target).statuses) {
+    const StatusDef& def = x.c.statuses[st.status];
+    armor += std::int64_t{def.armor_gained_per_stack} * st.stacks;
+    if (st.stacks > 0 && def.armor_gained_percent != 100) {
+      num *= def.armor_gained_percent;
+      den *= 100;
+    }
+  }
+  if (armor < 0) armor = 0;
+  return static_cast<std::int32_t>(armor * num / den);
+}
+
 void gain_armor(Ctx& x, UnitRef target, std::int32_t amount) {
   UnitState& u = unit(x, target);
   if (!u.alive() || amount <= 0) return;
   u.armor += amount;
   x.ev.emit_with([&] { return Event{.type = EventType::ArmorGained, .target = target, .amount = amount}; });
+}
+
+void gain_energy(Ctx& x, std::int32_t amount) {
+  const std::int32_t before = x.s.energy;
+  x.s.energy = std::clamp(x.s.energy + amount, 0, 99);
+  x.ev.emit_with([&] {
+    return Event{.type = EventType::EnergyChanged, .amount = x.s.energy - before, .extra = x.s.energy};
+  });
 }
 
 void apply_status(Ctx& x, UnitRef source, UnitRef target, StatusId status, std::int32_t stacks) {
@@ -137,10 +224,12 @@ void apply_status(Ctx& x, UnitRef source, UnitRef target, StatusId status, std::
   for (StatusStack& st : u.statuses)
     if (st.status == status) slot = &st;
   if (slot == nullptr) {
+    if (stacks < 0) return;  // nothing to remove
     u.statuses.push_back(StatusStack{status, 0});
     slot = &u.statuses.back();
   }
-  slot->stacks = static_cast<std::int16_t>(std::clamp<std::int32_t>(slot->stacks + stacks, -999, 999));
+  // Stacks never go below 0: removing more than there is removes the status.
+  slot->stacks = static_cast<std::int16_t>(std::clamp<std::int32_t>(slot->stacks + stacks, 0, 999));
   const std::int32_t now = slot->stacks;
   if (now == 0) u.statuses.erase_at(static_cast<std::size_t>(slot - u.statuses.begin()));
   x.ev.emit_with([&] {
@@ -150,7 +239,18 @@ void apply_status(Ctx& x, UnitRef source, UnitRef target, StatusId status, std::
 }
 
 void decay_armor(Ctx& x, UnitRef u) {
-  if (x.c.encounters[x.s.encounter].rules.armor_decay == ArmorDecayRule::ResetOnTurnStart) unit(x, u).armor = 0;
+  if (rules(x).armor_decay != ArmorDecayRule::ResetOnTurnStart) return;
+  UnitState& unit_state = unit(x, u);
+  // An armor reset hook of this unit changes the value armor resets to.
+  std::int32_t keep = 0;
+  for (const ActiveHook& h : x.s.hooks) {
+    const HookDef& def = x.c.hooks[h.hook];
+    if (h.owner == u && def.kind == HookKind::ArmorReset) {
+      keep = static_cast<std::int32_t>(std::int64_t{unit_state.armor} * def.keep_percent / 100);
+      break;
+    }
+  }
+  unit_state.armor = keep;
 }
 
 void tick_turn_end_statuses(Ctx& x, UnitRef u) {
@@ -158,8 +258,8 @@ void tick_turn_end_statuses(Ctx& x, UnitRef u) {
   for (std::size_t i = unit_state.statuses.size(); i-- > 0;) {
     StatusStack& st = unit_state.statuses[i];
     if (x.c.statuses[st.status].decay != Decay::OwnerTurnEnd) continue;
-    st.stacks = static_cast<std::int16_t>(st.stacks - (st.stacks > 0 ? 1 : -1));
-    if (st.stacks == 0) {
+    st.stacks = static_cast<std::int16_t>(st.stacks - 1);
+    if (st.stacks <= 0) {
       const StatusId gone = st.status;
       unit_state.statuses.erase_at(i);
       x.ev.emit_with([&] { return Event{.type = EventType::StatusExpired, .target = u, .subject = gone}; });
@@ -167,14 +267,122 @@ void tick_turn_end_statuses(Ctx& x, UnitRef u) {
   }
 }
 
+void run_status_timing(Ctx& x, UnitRef u, StatusTiming timing, UnitRef other) {
+  // A copy: the behaviours may add or remove statuses of this very unit.
+  const auto statuses = unit(x, u).statuses;
+  for (const StatusStack& st : statuses) {
+    const OpRange ops = x.c.statuses[st.status].timings[static_cast<std::size_t>(timing)];
+    if (ops.empty() || !unit(x, u).alive() || unit(x, u).stacks(st.status) == 0) continue;
+    run_effects(x, ops, u, other, kNoCard, st.status);
+    if (outcome(x.s)) return;
+  }
+}
+
+bool skips_turn(const Ctx& x, UnitRef u) {
+  for (const StatusStack& st : unit(x.s, u).statuses)
+    if (st.stacks > 0 && x.c.statuses[st.status].skips_turn) return true;
+  return false;
+}
+
+// --- hooks and delayed triggers ---------------------------------------------------------
+
+void register_hook(Ctx& x, std::uint16_t hook, UnitRef owner) {
+  if (x.s.hooks.full()) return;  // at most kMaxHooks at once; the newest is dropped
+  x.s.hooks.push_back(ActiveHook{hook, owner, x.c.hooks[hook].duration});
+  x.ev.emit_with([&] { return Event{.type = EventType::HookRegistered, .target = owner, .subject = hook}; });
+}
+
+const ActiveHook* matching_hook(const BattleState& s, const Catalog& c, HookKind kind, const CardDef& card) {
+  for (const ActiveHook& h : s.hooks) {
+    const HookDef& def = c.hooks[h.hook];
+    if (def.kind == kind && (!def.card_type || *def.card_type == card.type)) return &h;
+  }
+  return nullptr;
+}
+
+void fire_card_played_hooks(Ctx& x, const CardDef& card, UnitRef target) {
+  // A copy: a hook's effect may register hooks.
+  const auto hooks = x.s.hooks;
+  for (const ActiveHook& h : hooks) {
+    const HookDef& def = x.c.hooks[h.hook];
+    if (def.kind != HookKind::OnCardPlayed || (def.card_type && *def.card_type != card.type)) continue;
+    run_effects(x, def.effects, h.owner, target, kNoCard);
+    if (outcome(x.s)) return;
+  }
+}
+
+void tick_hooks(Ctx& x, UnitRef owner) {
+  for (std::size_t i = x.s.hooks.size(); i-- > 0;) {
+    ActiveHook& h = x.s.hooks[i];
+    if (h.owner != owner || h.turns_left == 0) continue;
+    if (--h.turns_left == 0) {
+      const std::uint16_t hook = h.hook;
+      x.s.hooks.erase_at(i);
+      x.ev.emit_with([&] { return Event{.type = EventType::HookExpired, .target = owner, .subject = hook}; });
+    }
+  }
+}
+
+void tick_delayed(Ctx& x, DelayedTiming timing) {
+  // Due triggers are taken out first, then fired in the order they were scheduled.
+  FixedVec<DelayedTrigger, kMaxDelayed> due;
+  for (std::size_t i = 0; i < x.s.delayed.size();) {
+    DelayedTrigger& d = x.s.delayed[i];
+    if (d.timing != timing) {
+      ++i;
+    } else if (d.occurrences_left > 0) {
+      --d.occurrences_left;
+      ++i;
+    } else {
+      due.push_back(d);
+      x.s.delayed.erase_at(i);
+    }
+  }
+  for (const DelayedTrigger& d : due) {
+    x.ev.emit_with([&] {
+      return Event{.type = EventType::DelayedFired, .subject = d.block, .amount = static_cast<std::int32_t>(timing)};
+    });
+    UnitRef target = d.target;
+    if (target != kNoUnit && !unit(x, target).alive()) target = d.source == kPlayerUnit ? first_alive_enemy(x.s) : kPlayerUnit;
+    run_effects(x, x.c.blocks[d.block], d.source, target, kNoCard);
+    if (outcome(x.s)) return;
+  }
+}
+
+// --- conditions -------------------------------------------------------------------------
+
+bool holds(const Ctx& x, const Condition& c, UnitRef self, UnitRef target) {
+  switch (c.kind) {
+    case ConditionKind::TargetHasStatus:
+      return target != kNoUnit && unit(x.s, target).stacks(c.status) >= c.amount;
+    case ConditionKind::SelfHpBelowPercent: {
+      const UnitState& u = unit(x.s, self);
+      return std::int64_t{u.hp} * 100 < std::int64_t{c.amount} * u.max_hp;
+    }
+    case ConditionKind::HandSizeAtLeast: return static_cast<std::int32_t>(x.s.hand.size()) >= c.amount;
+    case ConditionKind::EnergyAtLeast: return x.s.energy >= c.amount;
+    case ConditionKind::AttackedThisTurn: return x.s.attacks_this_turn > 0;
+  }
+  return false;
+}
+
 // --- enemies ----------------------------------------------------------------------------
 
 void resolve_intent(Ctx& x, std::size_t index) {
   EnemyState& e = x.s.enemies[index];
   const EnemyDef& def = x.c.enemies[e.def];
-  MoveIndex next = 0;
-  if (e.last_move == kNoMove && def.first_move) {
-    next = *def.first_move;
+  MoveIndex next = kNoMove;
+  if (e.last_move == kNoMove && def.first_move) next = *def.first_move;
+  for (std::size_t r = 0; next == kNoMove && r < def.rules.size(); ++r) {
+    const BehaviorRule& rule = def.rules[r];
+    const auto bit = static_cast<std::uint8_t>(1u << r);
+    if (rule.once && (e.rules_used & bit)) continue;
+    if (!holds(x, rule.condition, enemy_unit(index), kPlayerUnit)) continue;
+    next = rule.move;
+    if (rule.once) e.rules_used = static_cast<std::uint8_t>(e.rules_used | bit);
+  }
+  if (next != kNoMove) {
+    // chosen above
   } else if (def.behavior == BehaviorKind::Sequence) {
     next = def.sequence[e.sequence_pos];
     e.sequence_pos = static_cast<std::uint8_t>(e.sequence_pos + 1u);
@@ -220,13 +428,62 @@ void perform_intent(Ctx& x, std::size_t index) {
 
 // --- effects ----------------------------------------------------------------------------
 
-void run_effects(Ctx& x, OpRange ops, UnitRef source, UnitRef target, CardRef card) {
-  OpContext ctx{x, source, target, card};
-  for (std::uint32_t i = ops.begin; i < ops.end; ++i) {
-    const Op& op = x.c.ops[i];
-    x.c.op_handlers[op.code](ctx, op);
-    if (outcome(x.s)) return;  // the battle ends as soon as a side is down, even mid-effect
+void push_block(Ctx& x, OpRange ops, EffectFrame::Kind kind, UnitRef source, UnitRef target, CardRef card,
+                std::uint8_t repeat_left, StatusId status) {
+  if (ops.empty()) return;
+  x.s.effects.push_back(EffectFrame{ops.begin, ops.begin, ops.end, kind, source, target, card, repeat_left, status});
+}
+
+namespace {
+/// The next alive enemy after `after` (a UnitRef), or kNoUnit.
+UnitRef next_alive_enemy(const BattleState& s, UnitRef after) {
+  for (auto i = static_cast<std::size_t>(after); i < s.enemies.size(); ++i)
+    if (s.enemies[i].unit.alive()) return enemy_unit(i);
+  return kNoUnit;
+}
+}  // namespace
+
+void run_effect_stack(Ctx& x, std::size_t depth) {
+  std::uint32_t budget = kMaxOpsPerEffect;
+  while (x.s.effects.size() > depth) {
+    if (x.s.choice.kind != PendingChoice::Kind::None) return;  // paused until the player picks
+    if (outcome(x.s)) {  // the battle ends as soon as a side is down, even mid-effect
+      while (x.s.effects.size() > depth) x.s.effects.pop_back();
+      return;
+    }
+    EffectFrame& f = x.s.effects.back();
+    if (f.pc >= f.end) {
+      if (f.kind == EffectFrame::Kind::Repeat && f.repeat_left > 0) {
+        --f.repeat_left;
+        f.pc = f.begin;
+      } else if (f.kind == EffectFrame::Kind::ForEachEnemy &&
+                 (f.target = next_alive_enemy(x.s, f.target)) != kNoUnit) {
+        f.pc = f.begin;
+      } else {
+        x.s.effects.pop_back();
+      }
+      continue;
+    }
+    BATTLECORE_ENSURE(budget-- > 0, "an effect ran more than {} ops: a loop in content", kMaxOpsPerEffect);
+    const Op& op = x.c.ops[f.pc++];
+    OpContext ctx{x, f.source, f.target, f.card, f.status};
+    x.c.op_handlers[op.code](ctx, op);  // may push frames: `f` is not used after this
   }
+}
+
+void run_effects(Ctx& x, OpRange ops, UnitRef source, UnitRef target, CardRef card, StatusId status) {
+  if (ops.empty()) return;
+  const std::size_t depth = x.s.effects.size();
+  push_block(x, ops, EffectFrame::Kind::Block, source, target, card, 0, status);
+  run_effect_stack(x, depth);
+  BATTLECORE_ENSURE(x.s.effects.size() == depth || x.s.choice.kind == PendingChoice::Kind::None,
+                    "an effect outside a card play paused on a choice ({} frames)", x.s.effects.size());
+}
+
+std::int32_t op_amount(const OpContext& ctx, const Op& op) {
+  if ((op.flags & kAmountFromStacks) != 0 && ctx.source != kNoUnit && ctx.status != kNoStatus)
+    return unit(ctx.x.s, ctx.source).stacks(ctx.status);
+  return op.amount;
 }
 
 std::size_t op_targets(OpContext& ctx, OpTarget kind, std::array<UnitRef, kMaxEnemies + 1>& out) {
@@ -257,10 +514,18 @@ std::size_t op_targets(OpContext& ctx, OpTarget kind, std::array<UnitRef, kMaxEn
       std::size_t count = 0;
       for (std::size_t i = 0; i < s.enemies.size(); ++i)
         if (s.enemies[i].unit.alive()) alive[count++] = enemy_unit(i);
-      if (count > 0) out[n++] = alive[count > 1 ? ctx.x.s.rng[Stream::Effects].below(static_cast<std::uint32_t>(count)) : 0];
+      if (count > 0)
+        out[n++] = alive[count > 1 ? ctx.x.s.rng[Stream::Effects].below(static_cast<std::uint32_t>(count)) : 0];
       break;
     }
   }
+  return n;
+}
+
+std::size_t eligible_hand_cards(const BattleState& s, std::array<std::uint8_t, kMaxHand>& out) {
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < s.hand.size(); ++i)
+    if (s.hand[i] != s.playing.card) out[n++] = static_cast<std::uint8_t>(i);
   return n;
 }
 

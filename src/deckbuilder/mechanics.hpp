@@ -1,7 +1,9 @@
 #pragma once
-// The deckbuilder's rules primitives: drawing, moving cards, damage, armor, statuses, intents,
-// running effect ops. Phase handlers and ops are written in these words.
+// The deckbuilder's rules primitives: drawing, moving cards, damage, armor, statuses, hooks,
+// delayed triggers, cost rules, intents, and the effect interpreter. Phase handlers and ops
+// are written in these words.
 
+#include <array>
 #include <optional>
 
 #include "battlecore/deckbuilder/battle.hpp"
@@ -16,11 +18,16 @@ struct Battle::Access {
   const Battle& battle;
 
   static Access of(Battle& b) { return Access{b.state_, *b.catalog_, b.events_, b}; }
+  /// The master deck given to start_battle (empty: the player unit's deck).
+  const std::vector<CardId>& master_deck() const { return battle.master_deck_; }
 };
 
 namespace detail {
 
 using Ctx = Battle::Access;
+
+/// The most ops one effect may run before the engine reports a runaway loop.
+inline constexpr std::uint32_t kMaxOpsPerEffect = 10000;
 
 /// The unit a UnitRef names (0 player, 1 + i enemy i).
 UnitState& unit(Ctx& x, UnitRef u);
@@ -30,6 +37,7 @@ bool all_enemies_dead(const BattleState& s);
 std::optional<Trigger> outcome(const BattleState& s);
 /// The first alive enemy as a UnitRef, or kNoUnit.
 UnitRef first_alive_enemy(const BattleState& s);
+const BattleRules& rules(const Ctx& x);
 
 // --- cards ------------------------------------------------------------------------------
 /// Draws up to `count` cards; an empty draw pile is refilled by shuffling the discard pile;
@@ -38,18 +46,48 @@ void draw_cards(Ctx& x, int count);
 void shuffle_discard_into_draw(Ctx& x);
 /// Moves a card from the hand to another pile, keeping the hand's order.
 void move_from_hand(Ctx& x, std::size_t hand_index, Pile to);
+/// Creates a new card instance in `pile` (a full hand sends it to the discard pile).
+void add_card(Ctx& x, CardId card, Pile pile);
+/// The energy a card instance costs now.
+std::int32_t effective_cost(const BattleState& s, const Catalog& c, CardRef card);
+/// Cost rules lose a turn; expired ones are removed.
+void tick_cost_rules(Ctx& x);
 
 // --- units ------------------------------------------------------------------------------
 /// The attack damage `source` would deal to `target` from `base`, with every modifier.
 std::int32_t attack_damage(const Ctx& x, UnitRef source, UnitRef target, std::int32_t base);
-/// Armor absorbs first, then HP; emits DamageDealt and UnitDied.
+/// Armor absorbs first, then HP (never below 0); emits DamageDealt and UnitDied.
 void take_damage(Ctx& x, UnitRef source, UnitRef target, std::int32_t damage);
+/// HP loss that ignores armor (poison, costs paid in HP).
+void lose_hp(Ctx& x, UnitRef target, std::int32_t amount);
+void heal(Ctx& x, UnitRef target, std::int32_t amount);
+/// Armor `target` gains from `base`, with its armor modifiers (Dexterity, Frail).
+std::int32_t armor_gain(const Ctx& x, UnitRef target, std::int32_t base);
 void gain_armor(Ctx& x, UnitRef target, std::int32_t amount);
+void gain_energy(Ctx& x, std::int32_t amount);
 void apply_status(Ctx& x, UnitRef source, UnitRef target, StatusId status, std::int32_t stacks);
-/// Armor decay at the start of a unit's turn, per the encounter's ArmorDecayRule.
+/// Armor decay at the start of a unit's turn, per the ArmorDecayRule and armor reset hooks.
 void decay_armor(Ctx& x, UnitRef u);
 /// Statuses that lose a stack at their owner's turn end lose one; expired ones go.
 void tick_turn_end_statuses(Ctx& x, UnitRef u);
+/// Runs the behaviour of each of the unit's statuses at `timing` (in the order they were applied).
+void run_status_timing(Ctx& x, UnitRef u, StatusTiming timing, UnitRef other = kNoUnit);
+/// True when the unit has a status that costs it its action.
+bool skips_turn(const Ctx& x, UnitRef u);
+
+// --- hooks and delayed triggers ---------------------------------------------------------
+void register_hook(Ctx& x, std::uint16_t hook, UnitRef owner);
+/// The first registered hook of `kind` that matches the card, or nullptr.
+const ActiveHook* matching_hook(const BattleState& s, const Catalog& c, HookKind kind, const CardDef& card);
+/// Runs every on_card_played hook that matches.
+void fire_card_played_hooks(Ctx& x, const CardDef& card, UnitRef target);
+/// Hooks owned by `owner` lose a turn; expired ones go.
+void tick_hooks(Ctx& x, UnitRef owner);
+/// Delayed triggers at `timing`: due ones fire (in order scheduled), others count down.
+void tick_delayed(Ctx& x, DelayedTiming timing);
+
+// --- conditions -------------------------------------------------------------------------
+bool holds(const Ctx& x, const Condition& c, UnitRef self, UnitRef target);
 
 // --- enemies ----------------------------------------------------------------------------
 /// Picks enemy `index`'s next move by its behaviour (AI stream) and emits EnemyIntent.
@@ -58,8 +96,14 @@ void resolve_intent(Ctx& x, std::size_t index);
 void perform_intent(Ctx& x, std::size_t index);
 
 // --- effects ----------------------------------------------------------------------------
-/// Runs compiled ops in order for `source` aimed at `target`.
-void run_effects(Ctx& x, OpRange ops, UnitRef source, UnitRef target, CardRef card);
+/// Pushes an effect list onto the battle's effect stack.
+void push_block(Ctx& x, OpRange ops, EffectFrame::Kind kind, UnitRef source, UnitRef target, CardRef card,
+                std::uint8_t repeat_left = 0, StatusId status = kNoStatus);
+/// Runs the effect stack until it is back to `depth` frames, a Choice pauses it, or the battle
+/// is decided (then the frames above `depth` are dropped).
+void run_effect_stack(Ctx& x, std::size_t depth);
+/// Runs an effect list to its end (never pauses: lists that can pause belong to cards only).
+void run_effects(Ctx& x, OpRange ops, UnitRef source, UnitRef target, CardRef card, StatusId status = kNoStatus);
 
 /// What an op handler sees.
 struct OpContext {
@@ -67,10 +111,15 @@ struct OpContext {
   UnitRef source;
   UnitRef target;  ///< the resolved chosen target (the player for enemy moves)
   CardRef card;    ///< the card being played, or kNoCard
+  StatusId status; ///< the status whose timing runs ("stacks" amounts), or kNoStatus
 };
 
+/// The op's amount: its literal, or the source's stacks of the running status.
+std::int32_t op_amount(const OpContext& ctx, const Op& op);
 /// The units an op's target kind names, alive only, into `out`; returns how many.
 std::size_t op_targets(OpContext& ctx, OpTarget kind, std::array<UnitRef, kMaxEnemies + 1>& out);
+/// The hand positions a hand-card choice may pick: every card but the one being played.
+std::size_t eligible_hand_cards(const BattleState& s, std::array<std::uint8_t, kMaxHand>& out);
 
 }  // namespace detail
 }  // namespace battlecore::deckbuilder

@@ -8,22 +8,60 @@ namespace battlecore::deckbuilder::detail {
 
 namespace {
 constexpr std::array<std::string_view, 4> kTargetNames = {"chosen", "self", "all_enemies", "random_enemy"};
+
+std::optional<std::uint16_t> lookup(content::ObjectReader& r, std::string_view key, const IdMap& ids,
+                                    std::string_view kind) {
+  const std::optional<std::string> id = r.required_string(key);
+  if (!id) return std::nullopt;
+  const auto it = ids.find(*id);
+  if (it == ids.end()) {
+    r.error_at(key, "unknown " + std::string(kind) + " '" + *id + "'; expected the id of a " + std::string(kind) +
+                        " defined in the pack");
+    return std::nullopt;
+  }
+  return it->second;
+}
 }  // namespace
 
 OpTarget OpCompiler::target(content::ObjectReader& r, OpTarget fallback) const {
   const auto index = r.enum_or("target", kTargetNames, static_cast<std::size_t>(fallback));
-  return index ? static_cast<OpTarget>(*index) : fallback;
+  const OpTarget t = index ? static_cast<OpTarget>(*index) : fallback;
+  if (t == OpTarget::Chosen && uses_chosen != nullptr) *uses_chosen = true;
+  return t;
 }
 
-std::optional<StatusId> OpCompiler::status(content::ObjectReader& r, std::string_view key) const {
-  const std::optional<std::string> id = r.required_string(key);
-  if (!id) return std::nullopt;
-  const auto it = status_ids.find(*id);
-  if (it == status_ids.end()) {
-    r.error_at(key, "unknown status '" + *id + "'; expected the id of a status defined in the pack");
-    return std::nullopt;
+std::optional<std::uint16_t> OpCompiler::status(content::ObjectReader& r, std::string_view key) const {
+  return lookup(r, key, status_ids, "status");
+}
+std::optional<std::uint16_t> OpCompiler::card(content::ObjectReader& r, std::string_view key) const {
+  return lookup(r, key, card_ids, "card");
+}
+std::optional<std::uint16_t> OpCompiler::hook(content::ObjectReader& r, std::string_view key) const {
+  return lookup(r, key, hook_ids, "hook");
+}
+
+bool OpCompiler::amount(content::ObjectReader& r, std::string_view key, std::int64_t min, std::int64_t max,
+                        Op& op) const {
+  if (owner == EffectOwner::Status && r.has(key)) {
+    if (const nlohmann::json* v = r.optional_value(key); v != nullptr && v->is_string()) {
+      if (v->get_ref<const std::string&>() != "stacks") {
+        r.error_at(key, "expected an integer in [" + std::to_string(min) + ", " + std::to_string(max) +
+                            "] or \"stacks\", got '" + v->get<std::string>() + "'");
+        return false;
+      }
+      op.flags = static_cast<std::uint8_t>(op.flags | kAmountFromStacks);
+      return true;
+    }
   }
-  return it->second;
+  const auto value = r.required_int(key, min, max);
+  if (!value) return false;
+  op.amount = static_cast<std::int32_t>(*value);
+  return true;
+}
+
+bool OpCompiler::only_in(content::ObjectReader& r, std::string_view op, std::string_view where) const {
+  r.error("op '" + std::string(op) + "' is only allowed in " + std::string(where));
+  return false;
 }
 
 void OpRegistry::add(const OpSpec& spec) {
@@ -58,7 +96,23 @@ void register_builtin_ops(OpRegistry& registry) {
   register_damage_op(registry);
   register_armor_op(registry);
   register_draw_op(registry);
+  register_discard_op(registry);
+  register_exhaust_op(registry);
+  register_gain_energy_op(registry);
+  register_heal_op(registry);
+  register_lose_hp_op(registry);
   register_apply_status_op(registry);
+  register_add_card_op(registry);
+  register_cost_rule_op(registry);
+  register_delayed_op(registry);
+  register_hook_op(registry);
+  register_choice_op(registry);
+  register_conditional_op(registry);
+  register_repeat_op(registry);
+  register_for_each_enemy_op(registry);
+  register_end_turn_op(registry);
+  register_extra_turn_op(registry);
+  register_skip_turns_op(registry);
 }
 
 }  // namespace battlecore::deckbuilder::detail

@@ -3,6 +3,7 @@
 // parameters -> Op, every problem reported) and a handler, registered by one line in
 // register_builtin_ops().
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -14,25 +15,49 @@
 
 namespace battlecore::deckbuilder::detail {
 
-/// Where an effect list lives: card effects run for the player, move effects for an enemy.
-enum class EffectOwner : std::uint8_t { Card, Move };
+/// Where an effect list lives, which decides what it may do.
+enum class EffectOwner : std::uint8_t {
+  Card,      ///< a card's on-play effects: may ask the player (choice, chosen discard)
+  Move,      ///< an enemy's move
+  Status,    ///< a status's timing: amounts may be "stacks"
+  Deferred,  ///< a hook's or a delayed trigger's effects: run later, never ask the player
+};
+
+using IdMap = std::map<std::string, std::uint16_t, std::less<>>;
 
 /// What an op's compile function can resolve while the catalog is being loaded.
 struct OpCompiler {
-  const std::map<std::string, StatusId, std::less<>>& status_ids;
+  const IdMap& status_ids;
+  const IdMap& card_ids;
+  const IdMap& hook_ids;
   EffectOwner owner;
+  bool* uses_chosen;  ///< set when an op aims at the chosen target (nullptr: not tracked)
+  /// Compiles a nested effect list at `key` into Catalog::ops; nothing when absent or invalid.
+  std::function<std::optional<OpRange>(content::ObjectReader&, std::string_view key, EffectOwner, bool* uses_chosen,
+                                       bool required)>
+      compile_effects;
+  /// Registers a block (a nested list) with a label; returns its index in Catalog::blocks.
+  std::function<std::uint16_t(OpRange, std::string label)> add_block;
+  /// Reads a condition object at `key`; returns its index in Catalog::conditions.
+  std::function<std::optional<std::uint16_t>(content::ObjectReader&, std::string_view key)> compile_condition;
 
   /// The op's "target" key (default `fallback`): chosen, self, all_enemies, random_enemy.
   OpTarget target(content::ObjectReader& r, OpTarget fallback) const;
-  /// A required status id at `key`; a dangling id is reported.
-  std::optional<StatusId> status(content::ObjectReader& r, std::string_view key) const;
+  /// A required id of `kind` at `key`; a dangling id is reported.
+  std::optional<std::uint16_t> status(content::ObjectReader& r, std::string_view key) const;
+  std::optional<std::uint16_t> card(content::ObjectReader& r, std::string_view key) const;
+  std::optional<std::uint16_t> hook(content::ObjectReader& r, std::string_view key) const;
+  /// A required amount in [min, max]; in a status timing also the string "stacks".
+  bool amount(content::ObjectReader& r, std::string_view key, std::int64_t min, std::int64_t max, Op& op) const;
+  /// Reports that the op cannot be used where it is; returns false.
+  bool only_in(content::ObjectReader& r, std::string_view op, std::string_view where) const;
 };
 
 /// One op kind.
 struct OpSpec {
   std::string_view name;     ///< the "op" value in content
-  std::string_view summary;  ///< one line for docs and `battlecore list`
-  /// Reads the op's parameters into `op` (code and target excluded); false when invalid.
+  std::string_view summary;  ///< one line for docs
+  /// Reads the op's parameters into `op` (its code is set, its target is Self); false when invalid.
   bool (*compile)(const OpCompiler&, content::ObjectReader&, Op&);
   OpHandler handler;
 };
@@ -58,6 +83,22 @@ void register_builtin_ops(OpRegistry& registry);
 void register_damage_op(OpRegistry& registry);
 void register_armor_op(OpRegistry& registry);
 void register_draw_op(OpRegistry& registry);
+void register_discard_op(OpRegistry& registry);
+void register_exhaust_op(OpRegistry& registry);
+void register_gain_energy_op(OpRegistry& registry);
+void register_heal_op(OpRegistry& registry);
+void register_lose_hp_op(OpRegistry& registry);
 void register_apply_status_op(OpRegistry& registry);
+void register_add_card_op(OpRegistry& registry);
+void register_cost_rule_op(OpRegistry& registry);
+void register_delayed_op(OpRegistry& registry);
+void register_hook_op(OpRegistry& registry);
+void register_choice_op(OpRegistry& registry);
+void register_conditional_op(OpRegistry& registry);
+void register_repeat_op(OpRegistry& registry);
+void register_for_each_enemy_op(OpRegistry& registry);
+void register_end_turn_op(OpRegistry& registry);
+void register_extra_turn_op(OpRegistry& registry);
+void register_skip_turns_op(OpRegistry& registry);
 
 }  // namespace battlecore::deckbuilder::detail

@@ -1,13 +1,20 @@
 #include "deckbuilder/phases.hpp"
 
+#include <algorithm>
+
 namespace battlecore::deckbuilder::detail {
 
 namespace {
 
-const BattleRules& rules(const Ctx& x) { return x.c.encounters[x.s.encounter].rules; }
-
 void emit_turn_event(Ctx& x, EventType type) {
   x.ev.emit_with([&] { return Event{.type = type, .amount = static_cast<std::int32_t>(x.s.turn)}; });
+}
+
+/// Runs a status timing on the player, then on each enemy in order.
+void run_timing_for_everyone(Ctx& x, StatusTiming timing) {
+  run_status_timing(x, kPlayerUnit, timing);
+  for (std::size_t i = 0; i < x.s.enemies.size() && !outcome(x.s); ++i)
+    if (x.s.enemies[i].unit.alive()) run_status_timing(x, enemy_unit(i), timing);
 }
 
 // --- battle start steps -------------------------------------------------------------------
@@ -37,10 +44,19 @@ void build_enemies(Ctx& x) {
     e.unit.hp = e.unit.max_hp;
     x.s.enemies.push_back(e);
   }
+  // Starting statuses (a shell of armor plates, a ritual): applied silently to the new units.
+  for (std::size_t i = 0; i < x.s.enemies.size(); ++i)
+    for (const auto& [status, stacks] : x.c.enemies[x.s.enemies[i].def].statuses)
+      apply_status(x, enemy_unit(i), enemy_unit(i), status, stacks);
 }
 
+// The run's master deck when the host gave one, else the player unit's starting deck.
 void build_draw_pile(Ctx& x) {
-  for (CardId card : x.c.players[x.c.encounters[x.s.encounter].player].deck) {
+  const std::vector<CardId>& deck = x.master_deck().empty()
+                                        ? x.c.players[x.c.encounters[x.s.encounter].player].deck
+                                        : x.master_deck();
+  for (CardId card : deck) {
+    if (x.s.cards.full()) break;
     const auto ref = static_cast<CardRef>(x.s.cards.size());
     x.s.cards.push_back(CardInstance{card});
     x.s.draw_pile.push_back(ref);
@@ -56,7 +72,17 @@ void prioritize_innate(Ctx& x) {
   x.s.draw_pile = ordinary;
 }
 
-// --- turn end steps -----------------------------------------------------------------------
+// --- turn steps ---------------------------------------------------------------------------
+
+// Cards in hand with a turn-start behaviour run it, in hand order.
+void run_hand_turn_start(Ctx& x) {
+  const auto hand = x.s.hand;
+  for (CardRef card : hand) {
+    const OpRange ops = x.c.cards[x.s.cards[card].def].in_hand_turn_start;
+    if (!ops.empty()) run_effects(x, ops, kPlayerUnit, first_alive_enemy(x.s), card);
+    if (outcome(x.s)) return;
+  }
+}
 
 // Normal cards to discard, Retain cards stay, Ethereal cards are exhausted.
 void discard_hand(Ctx& x) {
@@ -86,7 +112,7 @@ std::optional<Trigger> run_initialize(Ctx& x) {
     return Event{.type = EventType::BattleStarted, .subject = x.s.encounter};
   });
   for (std::size_t i = 0; i < x.s.enemies.size(); ++i) resolve_intent(x, i);  // 10
-  // 11: battle-start status behaviour: no status of this pack acts at battle start yet.
+  run_timing_for_everyone(x, StatusTiming::BattleStart);                       // 11
   if (auto decided = outcome(x.s)) return decided;
   return Trigger::Initialized;    // 12
 }
@@ -95,13 +121,24 @@ std::optional<Trigger> run_player_turn_start(Ctx& x) {
   x.s.player_owned = true;
   decay_armor(x, kPlayerUnit);
   x.s.energy = rules(x).max_energy;
+  tick_delayed(x, DelayedTiming::PlayerTurnStart);
   x.s.played_this_turn.clear();
-  if (x.s.turn > 1) {
+  if (!outcome(x.s)) run_status_timing(x, kPlayerUnit, StatusTiming::TurnStart);
+  if (!outcome(x.s)) run_hand_turn_start(x);
+  if (x.s.player_turns > 0 && !outcome(x.s)) {  // the first turn's hand was drawn at battle start
     emit_turn_event(x, EventType::DrawPhase);
+    run_status_timing(x, kPlayerUnit, StatusTiming::DrawPhase);
     draw_cards(x, rules(x).draw_per_turn);
   }
+  x.s.attacks_this_turn = 0;
+  ++x.s.player_turns;
   emit_turn_event(x, EventType::TurnStarted);
   if (auto decided = outcome(x.s)) return decided;
+  if (x.s.skipped_turns > 0) {
+    --x.s.skipped_turns;
+    emit_turn_event(x, EventType::TurnSkipped);
+    return Trigger::TurnSkipped;
+  }
   return Trigger::TurnBegan;
 }
 
@@ -111,12 +148,21 @@ std::optional<Trigger> run_player_phase(Ctx& x) {
 }
 
 std::optional<Trigger> run_player_turn_end(Ctx& x) {
-  emit_turn_event(x, EventType::DiscardPhase);   // 1
-  discard_hand(x);                                // 3
-  tick_turn_end_statuses(x, kPlayerUnit);         // 5
-  emit_turn_event(x, EventType::TurnEnded);       // 9
+  emit_turn_event(x, EventType::DiscardPhase);                     // 1
+  run_status_timing(x, kPlayerUnit, StatusTiming::DiscardPhase);   // 2
+  discard_hand(x);                                                 // 3
+  if (!outcome(x.s)) run_status_timing(x, kPlayerUnit, StatusTiming::TurnEnd);  // 4
+  tick_turn_end_statuses(x, kPlayerUnit);                          // 5
+  tick_hooks(x, kPlayerUnit);                                      // 6
+  tick_cost_rules(x);                                              // 7
+  if (!outcome(x.s)) tick_delayed(x, DelayedTiming::PlayerTurnEnd);  // 8
+  emit_turn_event(x, EventType::TurnEnded);                        // 9
   if (auto decided = outcome(x.s)) return decided;
-  return Trigger::TurnOver;                       // 11
+  if (x.s.extra_turns > 0) {                                       // 10
+    --x.s.extra_turns;
+    return Trigger::ExtraTurn;
+  }
+  return Trigger::TurnOver;                                        // 11
 }
 
 std::optional<Trigger> run_enemy_phase(Ctx& x) {
@@ -126,22 +172,49 @@ std::optional<Trigger> run_enemy_phase(Ctx& x) {
     if (!x.s.enemies[i].unit.alive()) continue;
     const UnitRef self = enemy_unit(i);
     decay_armor(x, self);
-    perform_intent(x, i);
+    run_status_timing(x, self, StatusTiming::TurnStart);
+    if (auto decided = outcome(x.s)) return decided;
+    if (!x.s.enemies[i].unit.alive()) continue;
+    if (!skips_turn(x, self)) perform_intent(x, i);
+    if (auto decided = outcome(x.s)) return decided;
+    run_status_timing(x, self, StatusTiming::TurnEnd);
     if (auto decided = outcome(x.s)) return decided;
     tick_turn_end_statuses(x, self);
+    tick_hooks(x, self);
   }
+  tick_delayed(x, DelayedTiming::EnemyPhaseEnd);
+  if (auto decided = outcome(x.s)) return decided;
   for (std::size_t i = 0; i < x.s.enemies.size(); ++i)
     if (x.s.enemies[i].unit.alive()) resolve_intent(x, i);
   ++x.s.turn;
+  if (x.s.turn > rules(x).turn_limit) return Trigger::Defeat;  // a stalemate is lost, not endless
   return Trigger::EnemiesDone;
 }
 
 std::optional<Trigger> run_battle_won(Ctx& x) {
+  run_timing_for_everyone(x, StatusTiming::BattleEnd);  // 1
+  // 2: reward candidates, distinct cards from the encounter's pool (loot stream).
+  const EncounterDef& enc = x.c.encounters[x.s.encounter];
+  if (enc.reward) {
+    const RewardPool& pool = x.c.reward_pools[*enc.reward];
+    std::vector<std::uint16_t> candidates = pool.cards;
+    x.s.rng[Stream::Loot].shuffle(std::span<std::uint16_t>(candidates));
+    const std::size_t n = std::min<std::size_t>({candidates.size(), pool.choices, kMaxRewardChoices});
+    for (std::size_t i = 0; i < n; ++i) x.s.reward_options.push_back(candidates[i]);
+  }
+  if (!x.s.reward_options.empty()) {
+    x.s.reward_pending = true;
+    x.ev.emit_with([&] {                                 // 3
+      return Event{.type = EventType::BattleRewardOffered, .amount = static_cast<std::int32_t>(x.s.reward_options.size())};
+    });
+    return std::nullopt;                                 // 4: waits for apply_reward or skip_reward
+  }
   x.ev.emit_with([] { return Event{.type = EventType::BattleEnded, .amount = 1}; });
   return std::nullopt;
 }
 
 std::optional<Trigger> run_battle_lost(Ctx& x) {
+  run_timing_for_everyone(x, StatusTiming::BattleEnd);
   x.ev.emit_with([] { return Event{.type = EventType::BattleEnded, .amount = 0}; });
   return std::nullopt;
 }

@@ -1,5 +1,7 @@
 #include "battlecore/deckbuilder/view.hpp"
 
+#include <array>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -70,6 +72,18 @@ nlohmann::json state_view(const Battle& battle) {
   j["draw_pile"] = s.draw_pile.size();
   j["discard_pile"] = s.discard_pile.size();
   j["exhaust_pile"] = s.exhaust_pile.size();
+  j["waiting_for_choice"] = battle.is_waiting_for_choice();
+  j["waiting_for_reward"] = battle.is_waiting_for_reward();
+  nlohmann::json hooks = nlohmann::json::array();
+  for (const ActiveHook& h : s.hooks) hooks.push_back({{"hook", c.hooks[h.hook].id}, {"turns_left", h.turns_left}});
+  j["hooks"] = hooks;
+  j["delayed_triggers"] = s.delayed.size();
+  if (battle.is_waiting_for_reward()) {
+    nlohmann::json rewards = nlohmann::json::array();
+    for (CardId r : s.reward_options) rewards.push_back(c.cards[r].id);
+    j["reward_options"] = rewards;
+  }
+  if (s.reward_taken >= 0) j["reward_taken"] = c.cards[static_cast<std::size_t>(s.reward_taken)].id;
   return j;
 }
 
@@ -86,11 +100,42 @@ nlohmann::json decision_view(const Battle& battle) {
           {"options", options}};
 }
 
-std::string action_label(const Battle& battle, const Action& action) {
-  if (action.kind == ActionKind::EndTurn) return "end turn";
+namespace {
+/// What option `index` of the pending Choice is, in words.
+std::string choice_option_label(const Battle& battle, std::uint8_t index) {
   const Catalog& c = battle.catalog();
+  const PendingChoice& pc = battle.state().choice;
+  if (pc.kind == PendingChoice::Kind::Options) {
+    const std::size_t block = pc.first_block + std::size_t{index};
+    return block < c.block_labels.size() ? c.block_labels[block] : fmt::format("option {}", index);
+  }
+  std::array<std::uint8_t, kMaxHand> eligible{};
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < battle.state().hand.size(); ++i)
+    if (battle.state().hand[i] != battle.state().playing.card) eligible[n++] = static_cast<std::uint8_t>(i);
+  if (index >= n) return fmt::format("card {}", index);
+  const CardRef card = battle.state().hand[eligible[index]];
+  return fmt::format("{} {}", pc.kind == PendingChoice::Kind::DiscardFromHand ? "discard" : "exhaust",
+                     c.cards[battle.state().cards[card].def].name);
+}
+}  // namespace
+
+std::string action_label(const Battle& battle, const Action& action) {
+  const Catalog& c = battle.catalog();
+  switch (action.kind) {
+    case ActionKind::EndTurn: return "end turn";
+    case ActionKind::ChooseOption: return "choose: " + choice_option_label(battle, action.index);
+    case ActionKind::SkipChoice: return "skip the choice";
+    case ActionKind::TakeReward:
+      return action.index < battle.state().reward_options.size()
+                 ? "take reward: " + c.cards[battle.state().reward_options[action.index]].name
+                 : fmt::format("take reward {}", action.index);
+    case ActionKind::SkipReward: return "skip the reward";
+    case ActionKind::PlayCard: break;
+  }
   const CardDef* def = battle.active_card(action.card);
-  std::string out = def ? fmt::format("play {} (cost {})", def->name, def->cost) : fmt::format("play #{}", action.card);
+  std::string out = def ? fmt::format("play {} (cost {})", def->name, battle.effective_cost(action.card))
+                        : fmt::format("play #{}", action.card);
   if (action.target >= 0 && static_cast<std::size_t>(action.target) < battle.state().enemies.size())
     out += fmt::format(" at {} [{}]", c.enemies[battle.state().enemies[static_cast<std::size_t>(action.target)].def].name,
                        action.target);
@@ -119,12 +164,11 @@ std::string render_text(const Battle& battle) {
                        statuses_text(c, e.unit), intent);
   }
   out += "hand:";
-  for (CardRef r : s.hand) {
-    const CardDef& def = c.cards[s.cards[r].def];
-    out += fmt::format(" {}({})", def.name, def.cost);
-  }
+  for (CardRef r : s.hand) out += fmt::format(" {}({})", c.cards[s.cards[r].def].name, battle.effective_cost(r));
   out += fmt::format("\ndraw {} | discard {} | exhaust {}\n", s.draw_pile.size(), s.discard_pile.size(),
                      s.exhaust_pile.size());
+  if (battle.is_waiting_for_choice()) out += "a choice is waiting:\n";
+  if (battle.is_waiting_for_reward()) out += "victory! choose a card reward:\n";
   return out;
 }
 

@@ -93,7 +93,7 @@ Result<SimReport> simulate_deckbuilder(const std::shared_ptr<const deckbuilder::
         const auto applied = battle.submit(options[pick]);
         BATTLECORE_ENSURE(applied.ok(), "a legal option was refused: {}", applied.ok() ? "" : applied.error().message);
       }
-      report.turns += battle.turn();
+      report.turns += battle.state().player_turns;
       if (battle.won()) {
         ++report.wins;
         report.hp_left_on_wins += static_cast<std::uint64_t>(battle.state().player.hp);

@@ -18,8 +18,12 @@ using CardRef = std::uint8_t;
 inline constexpr CardRef kNoCard = 0xFF;
 
 enum class ActionKind : std::uint8_t {
-  PlayCard,  ///< play `card` from the hand at `target` (an enemy index, or -1)
-  EndTurn,   ///< end the player's turn
+  PlayCard,      ///< play `card` from the hand at `target` (an enemy index, or -1)
+  EndTurn,       ///< end the player's turn
+  ChooseOption,  ///< pick option `index` of the pending Choice
+  SkipChoice,    ///< skip the pending Choice
+  TakeReward,    ///< take reward candidate `index`
+  SkipReward,    ///< take no reward
 };
 std::string_view action_kind_name(ActionKind k);
 
@@ -28,12 +32,17 @@ struct Action {
   ActionKind kind = ActionKind::EndTurn;
   CardRef card = kNoCard;
   std::int8_t target = -1;  ///< enemy index for PlayCard with a target, else -1
+  std::uint8_t index = 0;   ///< ChooseOption, TakeReward: which one
   friend bool operator==(const Action&, const Action&) = default;
 
   static constexpr Action play(CardRef card, std::int8_t target = -1) {
-    return Action{ActionKind::PlayCard, card, target};
+    return Action{ActionKind::PlayCard, card, target, 0};
   }
-  static constexpr Action end_turn() { return Action{ActionKind::EndTurn, kNoCard, -1}; }
+  static constexpr Action end_turn() { return Action{ActionKind::EndTurn, kNoCard, -1, 0}; }
+  static constexpr Action choose(std::uint8_t i) { return Action{ActionKind::ChooseOption, kNoCard, -1, i}; }
+  static constexpr Action skip_choice() { return Action{ActionKind::SkipChoice, kNoCard, -1, 0}; }
+  static constexpr Action take_reward(std::uint8_t i) { return Action{ActionKind::TakeReward, kNoCard, -1, i}; }
+  static constexpr Action skip_reward() { return Action{ActionKind::SkipReward, kNoCard, -1, 0}; }
 };
 
 /// The seed's nine reasons a card play fails, plus Ok (GCSApi.CanPlayCard).
@@ -58,6 +67,9 @@ enum class RefusalReason : std::uint8_t {
   NotYourDecision,  ///< the pending decision is of another kind
   CannotPlayCard,   ///< can_play_card failed; the message says which of the nine reasons
   InvalidTarget,    ///< the target is missing, not an enemy, or not alive
+  WaitingForChoice, ///< a Choice is pending: only its options (or skip) are accepted
+  WaitingForReward, ///< a reward is offered: only taking one or skipping is accepted
+  InvalidOption,    ///< no such option, or skipping a Choice that cannot be skipped
 };
 std::string_view refusal_reason_name(RefusalReason r);
 

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -35,6 +36,11 @@ inline constexpr std::size_t kMaxCards = 64;  ///< card instances in one battle
 inline constexpr std::size_t kMaxHand = 12;
 inline constexpr std::size_t kMaxStatusSlots = 8;  ///< different statuses on one unit
 inline constexpr MoveIndex kNoMove = 0xFF;
+inline constexpr std::size_t kMaxEffectDepth = 16;  ///< nested effect blocks in progress
+inline constexpr std::size_t kMaxHooks = 16;
+inline constexpr std::size_t kMaxDelayed = 16;
+inline constexpr std::size_t kMaxRewardChoices = 5;
+inline constexpr std::uint8_t kCostRuleForBattle = 0xFF;
 
 /// Stacks of one status on a unit.
 struct StatusStack {
@@ -62,13 +68,74 @@ struct EnemyState {
   MoveIndex last_move = kNoMove;  ///< the move it made last turn
   std::uint8_t streak = 0;        ///< how many turns in a row it made last_move
   std::uint8_t sequence_pos = 0;  ///< Sequence behaviour: next position
+  std::uint8_t rules_used = 0;    ///< bit i: conditional rule i (a `once` rule) has fired
   friend bool operator==(const EnemyState&, const EnemyState&) = default;
 };
 
 /// One card in this battle (an instance of a card definition).
 struct CardInstance {
   CardId def = 0;
+  std::int8_t cost_set = -1;      ///< a cost rule's fixed cost, or -1
+  std::int8_t cost_change = 0;    ///< a cost rule's change to the cost
+  std::uint8_t cost_turns = 0;    ///< turns the rule lasts; kCostRuleForBattle = the battle; 0 = none
   friend bool operator==(const CardInstance&, const CardInstance&) = default;
+};
+
+/// One effect list in progress: the explicit stack that lets an effect pause on a Choice.
+struct EffectFrame {
+  enum class Kind : std::uint8_t { Block, Repeat, ForEachEnemy };
+  std::uint32_t begin = 0;
+  std::uint32_t pc = 0;
+  std::uint32_t end = 0;
+  Kind kind = Kind::Block;
+  UnitRef source = kNoUnit;
+  UnitRef target = kNoUnit;
+  CardRef card = kNoCard;
+  std::uint8_t repeat_left = 0;   ///< Repeat: passes still to run after this one
+  StatusId status = kNoStatus;    ///< the status whose timing runs ("stacks" amounts)
+  friend bool operator==(const EffectFrame&, const EffectFrame&) = default;
+};
+
+/// A paused effect: the player must pick (or skip, where allowed).
+struct PendingChoice {
+  enum class Kind : std::uint8_t { None, Options, DiscardFromHand, ExhaustFromHand };
+  Kind kind = Kind::None;
+  bool skippable = false;
+  std::uint8_t picks_left = 0;    ///< hand-card choices: cards still to pick
+  std::uint16_t first_block = 0;  ///< Options: the options are blocks first_block ..
+  std::uint8_t option_count = 0;  ///< Options: how many
+  UnitRef source = kNoUnit;
+  UnitRef target = kNoUnit;
+  CardRef card = kNoCard;
+  friend bool operator==(const PendingChoice&, const PendingChoice&) = default;
+};
+
+/// A card whose play has begun and not yet finished (its effect may be paused on a Choice).
+struct PlayInProgress {
+  CardRef card = kNoCard;
+  UnitRef target = kNoUnit;
+  friend bool operator==(const PlayInProgress&, const PlayInProgress&) = default;
+};
+
+/// A registered hook.
+struct ActiveHook {
+  std::uint16_t hook = 0;
+  UnitRef owner = kPlayerUnit;
+  std::uint8_t turns_left = 0;  ///< 0: the rest of the battle
+  friend bool operator==(const ActiveHook&, const ActiveHook&) = default;
+};
+
+/// When a delayed trigger may fire.
+enum class DelayedTiming : std::uint8_t { PlayerTurnStart, PlayerTurnEnd, EnemyPhaseEnd };
+
+/// A scheduled effect.
+struct DelayedTrigger {
+  std::uint16_t block = 0;
+  DelayedTiming timing = DelayedTiming::PlayerTurnStart;
+  std::uint8_t occurrences_left = 0;  ///< occurrences of the timing to let pass before it fires
+  UnitRef source = kPlayerUnit;
+  UnitRef target = kNoUnit;
+  friend bool operator==(const DelayedTrigger&, const DelayedTrigger&) = default;
 };
 
 using CardPile = FixedVec<CardRef, kMaxCards>;
@@ -79,8 +146,12 @@ struct BattleState {
   RngStreams rng;
   EncounterId encounter = 0;
   std::uint32_t turn = 0;  ///< the seed's TurnNumber: 1 on the first player turn
+  std::uint32_t player_turns = 0;  ///< player turns begun (extra turns included)
   bool player_owned = false;
   bool end_turn_requested = false;
+  std::uint8_t extra_turns = 0;    ///< extra player turns pending
+  std::uint8_t skipped_turns = 0;  ///< player turns still to skip
+  std::uint8_t attacks_this_turn = 0;
   std::int32_t energy = 0;
   UnitState player;
   FixedVec<EnemyState, kMaxEnemies> enemies;
@@ -90,13 +161,23 @@ struct BattleState {
   CardPile discard_pile;
   CardPile exhaust_pile;
   CardPile played_this_turn;
+  FixedVec<ActiveHook, kMaxHooks> hooks;
+  FixedVec<DelayedTrigger, kMaxDelayed> delayed;
+  FixedVec<EffectFrame, kMaxEffectDepth> effects;  ///< effects in progress, innermost last
+  PendingChoice choice;
+  PlayInProgress playing;
+  FixedVec<CardId, kMaxRewardChoices> reward_options;  ///< offered, waiting for a pick
+  bool reward_pending = false;
+  std::int32_t reward_taken = -1;  ///< the card id taken as the reward, or -1
   friend bool operator==(const BattleState&, const BattleState&) = default;
 };
 
 /// The pending decision: who decides and what they may do.
 struct Decision {
   Decider who;
-  std::vector<Action> options;  ///< stable indices: cards in hand order (each target), then end turn
+  /// Stable indices. PlayerPhase: cards in hand order (each target), then end turn. A Choice:
+  /// its options in order, then skip when allowed. A reward: the candidates, then skip.
+  std::vector<Action> options;
 };
 
 /// Options for a battle's bookkeeping (the rules are the same either way).
@@ -114,6 +195,8 @@ class Battle {
   /// The seed's StartBattle: a missing encounter is an error and starts nothing.
   Result<Status> start_battle(std::string_view encounter_id, std::uint64_t seed);
   Result<Status> start_battle(EncounterId encounter, std::uint64_t seed);
+  /// Starts with the run's master deck instead of the player unit's starting deck.
+  Result<Status> start_battle(EncounterId encounter, std::uint64_t seed, std::span<const CardId> master_deck);
 
   // --- run to decision --------------------------------------------------------------------
   /// Runs automatic steps until a decision is needed or the battle is over.
@@ -131,14 +214,23 @@ class Battle {
   Phase phase() const { return driver_.current(); }
   bool is_battle_active() const;
   bool is_battle_over() const;
-  bool is_waiting_for_choice() const { return false; }
-  bool is_waiting_for_reward() const { return false; }
+  bool is_waiting_for_choice() const { return state_.choice.kind != PendingChoice::Kind::None; }
+  bool is_waiting_for_reward() const { return state_.reward_pending; }
   PlayCheck can_play_card(CardRef card) const;
+  /// The energy a card instance costs now, after cost rules.
+  std::int32_t effective_cost(CardRef card) const;
   bool requires_target(CardId card) const;
   /// The definition of a card instance, or nullptr.
   const CardDef* active_card(CardRef card) const;
   Result<Status, Rejection> try_play_card(CardRef card, std::int8_t target = -1);
   Result<Status, Rejection> end_player_turn();
+  /// Picks option `index` of the pending Choice.
+  Result<Status, Rejection> select_choice(std::uint8_t index);
+  /// Skips the pending Choice (when it allows skipping).
+  Result<Status, Rejection> skip_choice();
+  /// Takes reward candidate `index`.
+  Result<Status, Rejection> apply_reward(std::uint8_t index);
+  Result<Status, Rejection> skip_reward();
 
   // --- views ------------------------------------------------------------------------------
   const BattleState& state() const { return state_; }
@@ -161,12 +253,19 @@ class Battle {
 
  private:
   friend struct Access;
+  Result<Status, Rejection> play_card(const Action& action);
+  /// Runs the effect in progress; when it finishes, the play's steps 6 to 9, then advance().
+  Result<Status, Rejection> continue_play();
+  Result<Status, Rejection> resolve_choice(const Action& action);
+  Result<Status, Rejection> resolve_reward(const Action& action);
+
   std::shared_ptr<const Catalog> catalog_;
   BattleOptions options_;
   BattleState state_;
   PhaseDriver<Machine> driver_;
   EventLog events_;
   std::vector<Action> actions_;
+  std::vector<CardId> master_deck_;  ///< empty: the player unit's starting deck
   bool has_pending_trigger_ = false;
   Trigger pending_trigger_ = Trigger::StartRequested;
 };

@@ -2,6 +2,7 @@
 /// The deckbuilder's content, loaded and frozen: cards, statuses, enemies, player units,
 /// encounters. Ids are dense indices; effects are compiled ops in one flat array.
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -16,6 +17,7 @@ using EnemyId = std::uint16_t;      ///< index into Catalog::enemies
 using PlayerUnitId = std::uint16_t; ///< index into Catalog::players
 using EncounterId = std::uint16_t;  ///< index into Catalog::encounters
 using MoveIndex = std::uint8_t;     ///< index into EnemyDef::moves
+inline constexpr StatusId kNoStatus = 0xFFFF;
 
 enum class CardType : std::uint8_t { Attack, Skill, Power, Status, Curse };
 /// Who a card is aimed at when played.
@@ -42,14 +44,22 @@ enum class OpTarget : std::uint8_t {
   RandomEnemy,    ///< one alive unit of the opposing side, from the effects stream
 };
 
+/// Op flags.
+enum OpFlag : std::uint8_t {
+  kAmountFromStacks = 1u << 0,  ///< the amount is the owner's stacks of the running status
+};
+
 /// One compiled effect op. `code` indexes Catalog::op_handlers; the meaning of the other
 /// fields is the op's own (documented with each op in src/deckbuilder/ops/).
 struct Op {
   std::uint8_t code = 0;
   OpTarget target = OpTarget::Chosen;
-  std::uint16_t ref = 0;  ///< a status, card or move id where the op names one
+  std::uint8_t flags = 0;
+  std::uint8_t mode = 0;   ///< an op-specific small enum (pile, scope, timing, ...)
+  std::uint16_t ref = 0;   ///< a status, card, hook or condition id where the op names one
+  std::uint16_t block = 0; ///< first nested block (index into Catalog::blocks)
   std::int32_t amount = 0;
-  std::int32_t times = 1;
+  std::int32_t times = 1;  ///< repeat count, hit count, or number of nested blocks
 };
 
 /// A run of Catalog::ops.
@@ -57,6 +67,21 @@ struct OpRange {
   std::uint32_t begin = 0;
   std::uint32_t end = 0;
   bool empty() const { return begin == end; }
+};
+
+/// A condition of a conditional op or an enemy behaviour rule.
+enum class ConditionKind : std::uint8_t {
+  TargetHasStatus,     ///< the chosen target has at least `amount` stacks of `status`
+  SelfHpBelowPercent,  ///< the source's HP is below `amount` percent of its max
+  HandSizeAtLeast,     ///< the player's hand has at least `amount` cards
+  EnergyAtLeast,       ///< the player has at least `amount` energy
+  AttackedThisTurn,    ///< the player has played an attack this turn
+};
+
+struct Condition {
+  ConditionKind kind = ConditionKind::AttackedThisTurn;
+  StatusId status = 0;
+  std::int32_t amount = 0;
 };
 
 struct CardDef {
@@ -68,6 +93,9 @@ struct CardDef {
   CardTarget target = CardTarget::None;
   std::uint8_t keywords = 0;
   OpRange effects;
+  OpRange in_hand_turn_start;        ///< runs at the player's turn start while in hand
+  std::vector<std::uint16_t> hooks;  ///< hooks registered when the card is played
+  std::optional<std::uint16_t> upgrade;  ///< the upgraded version's card id
   bool has(Keyword k) const { return (keywords & k) != 0; }
 };
 
@@ -92,6 +120,40 @@ struct StatusDef {
   std::int32_t damage_dealt_percent = 100;
   /// Attack damage the owner takes, in percent while it has any stack (Vulnerable: 150).
   std::int32_t damage_taken_percent = 100;
+  /// Armor the owner gains: + per stack (Dexterity).
+  std::int32_t armor_gained_per_stack = 0;
+  /// Armor the owner gains, in percent while it has any stack (Frail: 75).
+  std::int32_t armor_gained_percent = 100;
+  /// The owner loses its action while it has stacks (Stun).
+  bool skips_turn = false;
+  /// Effects run at each timing, the owner as source (see StatusTiming).
+  std::array<OpRange, 7> timings{};
+};
+
+/// When a status's behaviour runs. The order is the index into StatusDef::timings.
+enum class StatusTiming : std::uint8_t { BattleStart, TurnStart, DrawPhase, DiscardPhase, TurnEnd, BattleEnd, OnAttacked };
+
+/// What a hook does while it is registered.
+enum class HookKind : std::uint8_t {
+  CancelPlay,    ///< the seed's on-play hook: cancels matching plays
+  RefusePlay,    ///< the seed's playable hook: matching cards cannot be played
+  ArmorReset,    ///< the armor reset hook: keep `keep_percent` of armor at turn start
+  OnCardPlayed,  ///< runs its effects after a matching card is played
+};
+
+struct HookDef {
+  std::string id;
+  HookKind kind = HookKind::OnCardPlayed;
+  std::optional<CardType> card_type;  ///< only cards of this type match
+  std::int32_t keep_percent = 0;
+  OpRange effects;
+  std::uint8_t duration = 0;  ///< turns; 0 = the rest of the battle
+};
+
+struct RewardPool {
+  std::string id;
+  std::vector<std::uint16_t> cards;
+  std::uint8_t choices = 3;
 };
 
 /// What an enemy shows it will do.
@@ -108,6 +170,13 @@ struct MoveDef {
 enum class BehaviorKind : std::uint8_t {
   Random,    ///< weighted among the moves whose repeat limit allows them
   Sequence,  ///< the listed moves in order, looping from `loop_from`
+};
+
+/// A conditional behaviour rule: the first rule whose condition holds picks the move.
+struct BehaviorRule {
+  Condition condition;
+  MoveIndex move = 0;
+  bool once = false;  ///< the rule applies at most once per battle
 };
 
 struct WeightedMove {
@@ -127,6 +196,8 @@ struct EnemyDef {
   std::vector<WeightedMove> weighted;   ///< Random
   std::vector<MoveIndex> sequence;      ///< Sequence
   std::uint8_t loop_from = 0;           ///< Sequence: where the loop restarts
+  std::vector<BehaviorRule> rules;      ///< checked before the behaviour above (at most 8)
+  std::vector<std::pair<StatusId, std::int32_t>> statuses;  ///< applied at battle start
 };
 
 struct PlayerUnitDef {
@@ -150,11 +221,17 @@ struct BattleRules {
   std::uint8_t opening_hand = 5;  ///< in content, defaults to the encounter's draw_per_turn
   std::uint8_t draw_per_turn = 5;
   std::uint8_t hand_limit = 10;
+  /// A battle still running after this many turns is lost (so stalemates end).
+  std::uint16_t turn_limit = 100;
 };
+
+enum class EncounterKind : std::uint8_t { Normal, Elite, Boss };
 
 struct EncounterDef {
   std::string id;
   std::string name;
+  EncounterKind kind = EncounterKind::Normal;
+  std::optional<std::uint16_t> reward;  ///< reward pool
   PlayerUnitId player = 0;
   std::vector<EnemyId> enemies;
   BattleRules rules;
@@ -180,6 +257,11 @@ struct Catalog {
   std::vector<EnemyDef> enemies;
   std::vector<PlayerUnitDef> players;
   std::vector<EncounterDef> encounters;
+  std::vector<HookDef> hooks;
+  std::vector<RewardPool> reward_pools;
+  std::vector<Condition> conditions;       ///< by Op::ref of conditional ops
+  std::vector<OpRange> blocks;             ///< nested effect lists, by Op::block
+  std::vector<std::string> block_labels;   ///< a label per block (choice options), else empty
   std::vector<Op> ops;                     ///< every effect of every card and move
   std::vector<OpHandler> op_handlers;      ///< by Op::code
   std::vector<std::string> op_names;       ///< by Op::code
@@ -193,6 +275,7 @@ struct Catalog {
 };
 
 std::string_view card_type_name(CardType t);
+std::string_view status_timing_name(StatusTiming t);
 std::string_view intent_name(Intent i);
 std::string_view armor_decay_rule_name(ArmorDecayRule r);
 

@@ -43,6 +43,22 @@ enum class EventType : std::uint8_t {
   EnemyIntent,       ///< source: enemy, subject: move index, value: enemy id
   EnemyActed,        ///< source: enemy, subject: move index, value: enemy id
   BattleEnded,       ///< amount: 1 when won, 0 when lost
+  EnergyChanged,     ///< amount: change, extra: energy now
+  Healed,            ///< target, amount
+  HpLost,            ///< target, amount (not an attack)
+  CardCreated,       ///< subject: card instance, value: card id, amount: pile
+  CostChanged,       ///< subject: card instance, amount: effective cost now
+  HookRegistered,    ///< subject: hook, target: owner
+  HookExpired,       ///< subject: hook, target: owner
+  DelayedScheduled,  ///< subject: block, amount: timing
+  DelayedFired,      ///< subject: block, amount: timing
+  ChoiceOffered,     ///< amount: options, extra: choice kind
+  ChoiceMade,        ///< amount: option index, or -1 when skipped
+  TurnSkipped,       ///< amount: turn number
+  ExtraTurnGranted,  ///< amount: extra turns pending
+  BattleRewardOffered,   ///< amount: candidates
+  BattleRewardSelected,  ///< value: card id
+  BattleRewardSkipped,
 };
 std::string_view event_type_name(EventType t);
 

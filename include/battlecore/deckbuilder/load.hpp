@@ -21,7 +21,7 @@ CatalogResult load_catalog(const std::filesystem::path& path);
 CatalogResult load_catalog(const std::vector<content::JsonDocument>& documents);
 
 /// The keys a content file may have at its top level.
-inline constexpr std::array<std::string_view, 6> kContentSections = {"pack",    "cards",   "statuses",
-                                                                     "enemies", "players", "encounters"};
+inline constexpr std::array<std::string_view, 8> kContentSections = {
+    "pack", "cards", "statuses", "enemies", "players", "encounters", "hooks", "reward_pools"};
 
 }  // namespace battlecore::deckbuilder

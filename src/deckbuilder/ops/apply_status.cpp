@@ -1,4 +1,4 @@
-// apply_status: add stacks of a status.
+// apply_status: add stacks of a status (a negative amount removes them).
 // {"op": "apply_status", "status": "vulnerable", "amount": 2, "target": "chosen"}
 #include "deckbuilder/mechanics.hpp"
 #include "deckbuilder/op_registry.hpp"
@@ -8,19 +8,21 @@ namespace {
 
 bool compile(const OpCompiler& oc, content::ObjectReader& r, Op& op) {
   const auto status = oc.status(r, "status");
-  const auto amount = r.required_int("amount", -999, 999);
+  bool ok = oc.amount(r, "amount", -999, 999, op);
   op.target = oc.target(r, OpTarget::Chosen);
-  if (amount && *amount == 0) r.error_at("amount", "expected a non-zero number of stacks, got 0");
-  if (!status || !amount || *amount == 0) return false;
+  if (ok && (op.flags & kAmountFromStacks) == 0 && op.amount == 0) {
+    r.error_at("amount", "expected a non-zero number of stacks, got 0");
+    ok = false;
+  }
+  if (!status) return false;
   op.ref = *status;
-  op.amount = static_cast<std::int32_t>(*amount);
-  return true;
+  return ok;
 }
 
 void run(OpContext& ctx, const Op& op) {
   std::array<UnitRef, kMaxEnemies + 1> targets{};
   const std::size_t n = op_targets(ctx, op.target, targets);
-  for (std::size_t i = 0; i < n; ++i) apply_status(ctx.x, ctx.source, targets[i], op.ref, op.amount);
+  for (std::size_t i = 0; i < n; ++i) apply_status(ctx.x, ctx.source, targets[i], op.ref, op_amount(ctx, op));
 }
 
 }  // namespace

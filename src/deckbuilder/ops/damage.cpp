@@ -1,5 +1,6 @@
 // damage: an attack. {"op": "damage", "amount": 6, "times": 1, "target": "chosen"}
-// Each hit is modified by the attacker's and the target's statuses (mechanics attack_damage).
+// Each hit is modified by the attacker's and the target's statuses (mechanics attack_damage);
+// a unit hit by an attack runs its statuses' on_attacked behaviour against the attacker.
 #include "deckbuilder/mechanics.hpp"
 #include "deckbuilder/op_registry.hpp"
 
@@ -7,20 +8,24 @@ namespace battlecore::deckbuilder::detail {
 namespace {
 
 bool compile(const OpCompiler& oc, content::ObjectReader& r, Op& op) {
-  const auto amount = r.required_int("amount", 0, 999);
+  const bool ok = oc.amount(r, "amount", 0, 999, op);
   op.times = static_cast<std::int32_t>(r.int_or("times", 1, 1, 99));
   op.target = oc.target(r, OpTarget::Chosen);
-  if (!amount) return false;
-  op.amount = static_cast<std::int32_t>(*amount);
-  return true;
+  return ok;
 }
 
 void run(OpContext& ctx, const Op& op) {
   std::array<UnitRef, kMaxEnemies + 1> targets{};
+  const std::int32_t amount = op_amount(ctx, op);
+  // Damage done by a status's behaviour (thorns) does not itself count as being attacked.
+  const bool reactive = ctx.status != kNoStatus;
   for (std::int32_t hit = 0; hit < op.times; ++hit) {
     const std::size_t n = op_targets(ctx, op.target, targets);
-    for (std::size_t i = 0; i < n; ++i)
-      take_damage(ctx.x, ctx.source, targets[i], attack_damage(ctx.x, ctx.source, targets[i], op.amount));
+    for (std::size_t i = 0; i < n; ++i) {
+      take_damage(ctx.x, ctx.source, targets[i], attack_damage(ctx.x, ctx.source, targets[i], amount));
+      if (!reactive && ctx.source != kNoUnit) run_status_timing(ctx.x, targets[i], StatusTiming::OnAttacked, ctx.source);
+      if (outcome(ctx.x.s)) return;
+    }
   }
 }
 

@@ -1,4 +1,4 @@
-// draw: the player draws cards. {"op": "draw", "amount": 2}  (cards only)
+// draw: the player draws cards. {"op": "draw", "amount": 2}  (not in enemy moves)
 #include "deckbuilder/mechanics.hpp"
 #include "deckbuilder/op_registry.hpp"
 
@@ -6,18 +6,12 @@ namespace battlecore::deckbuilder::detail {
 namespace {
 
 bool compile(const OpCompiler& oc, content::ObjectReader& r, Op& op) {
-  const auto amount = r.required_int("amount", 1, 20);
-  if (oc.owner != EffectOwner::Card) {
-    r.error("op 'draw' is only allowed in card effects: enemies have no hand");
-    return false;
-  }
-  if (!amount) return false;
-  op.amount = static_cast<std::int32_t>(*amount);
-  op.target = OpTarget::Self;
-  return true;
+  const bool ok = oc.amount(r, "amount", 1, 20, op);
+  if (oc.owner == EffectOwner::Move) return oc.only_in(r, "draw", "card, status and deferred effects: enemies have no hand");
+  return ok;
 }
 
-void run(OpContext& ctx, const Op& op) { draw_cards(ctx.x, op.amount); }
+void run(OpContext& ctx, const Op& op) { draw_cards(ctx.x, op_amount(ctx, op)); }
 
 }  // namespace
 

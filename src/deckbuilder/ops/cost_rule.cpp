@@ -1,0 +1,56 @@
+// cost_rule: change what cards cost. {"op": "cost_rule", "scope": "hand" | "this_card",
+// "set": 0 | "change": -1, "turns": 1}. Without "turns" the rule lasts the rest of the battle;
+// rules lose a turn at the player's turn end (the seed's "tick card cost rules").
+#include <array>
+
+#include "deckbuilder/mechanics.hpp"
+#include "deckbuilder/op_registry.hpp"
+
+namespace battlecore::deckbuilder::detail {
+namespace {
+
+constexpr std::array<std::string_view, 2> kScopes = {"hand", "this_card"};
+
+bool compile(const OpCompiler& oc, content::ObjectReader& r, Op& op) {
+  const auto scope = r.required_enum("scope", kScopes);
+  const auto set = r.optional_int("set", 0, 9);
+  const auto change = r.optional_int("change", -9, 9);
+  op.times = static_cast<std::int32_t>(r.int_or("turns", kCostRuleForBattle, 1, 99));
+  if (set.has_value() == change.has_value()) {
+    r.error("expected exactly one of 'set' (an integer in [0, 9]) and 'change' (an integer in [-9, 9])");
+    return false;
+  }
+  if (!scope) return false;
+  if (oc.owner != EffectOwner::Card) return oc.only_in(r, "cost_rule", "card effects");
+  op.mode = static_cast<std::uint8_t>(*scope);
+  op.flags = set ? 1 : 0;  // 1: set, 0: change
+  op.amount = static_cast<std::int32_t>(set ? *set : *change);
+  return true;
+}
+
+void apply_rule(OpContext& ctx, const Op& op, CardRef card) {
+  CardInstance& ci = ctx.x.s.cards[card];
+  if (op.flags == 1) ci.cost_set = static_cast<std::int8_t>(op.amount);
+  else ci.cost_change = static_cast<std::int8_t>(op.amount);
+  ci.cost_turns = static_cast<std::uint8_t>(op.times);
+  ctx.x.ev.emit_with([&] {
+    return Event{.type = EventType::CostChanged, .subject = card, .amount = effective_cost(ctx.x.s, ctx.x.c, card)};
+  });
+}
+
+void run(OpContext& ctx, const Op& op) {
+  if (op.mode == 1) {
+    if (ctx.card != kNoCard) apply_rule(ctx, op, ctx.card);
+    return;
+  }
+  for (CardRef card : ctx.x.s.hand)
+    if (card != ctx.card) apply_rule(ctx, op, card);
+}
+
+}  // namespace
+
+void register_cost_rule_op(OpRegistry& registry) {
+  registry.add({"cost_rule", "set or change card costs for some turns or the rest of the battle", compile, run});
+}
+
+}  // namespace battlecore::deckbuilder::detail
