@@ -112,7 +112,7 @@ void Battle::legal_actions(std::vector<Action>& out) const {
     return;
   }
   for (CardRef card : state_.hand) {
-    if (can_play_card(card) != PlayCheck::Ok) continue;
+    if (check_card_in_hand(card) != PlayCheck::Ok) continue;
     if (catalog_->cards[state_.cards[card].def].target == CardTarget::Enemy) {
       for (std::size_t e = 0; e < state_.enemies.size(); ++e)
         if (state_.enemies[e].unit.alive()) out.push_back(Action::play(card, static_cast<std::int8_t>(e)));
@@ -141,6 +141,10 @@ PlayCheck Battle::can_play_card(CardRef card) const {
   bool in_hand = false;
   for (CardRef c : state_.hand) in_hand |= c == card;
   if (!in_hand) return PlayCheck::NotInHand;
+  return check_card_in_hand(card);
+}
+
+PlayCheck Battle::check_card_in_hand(CardRef card) const {
   const CardDef* def = active_card(card);
   if (def == nullptr) return PlayCheck::NoActiveDefinition;
   if (detail::effective_cost(state_, *catalog_, card) > state_.energy) return PlayCheck::CannotPayCost;

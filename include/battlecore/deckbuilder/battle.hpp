@@ -254,6 +254,8 @@ class Battle {
  private:
   friend struct Access;
   Result<Status, Rejection> play_card(const Action& action);
+  /// can_play_card's checks after "the card is in hand" (for a card known to be there).
+  PlayCheck check_card_in_hand(CardRef card) const;
   /// Runs the effect in progress; when it finishes, the play's steps 6 to 9, then advance().
   Result<Status, Rejection> continue_play();
   Result<Status, Rejection> resolve_choice(const Action& action);
