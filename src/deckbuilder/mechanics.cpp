@@ -1,5 +1,7 @@
 #include "deckbuilder/mechanics.hpp"
 
+#include "deckbuilder/op_registry.hpp"
+
 #include <algorithm>
 #include <utility>
 
@@ -488,6 +490,18 @@ std::int32_t op_amount(const OpContext& ctx, const Op& op) {
   if ((op.flags & kAmountFromStacks) != 0 && ctx.source != kNoUnit && ctx.status != kNoStatus)
     return unit(ctx.x.s, ctx.source).stacks(ctx.status);
   return op.amount;
+}
+
+void for_each_op_target(OpContext& ctx, const Op& op, void (*apply)(Ctx&, UnitRef, std::int32_t)) {
+  std::array<UnitRef, kMaxEnemies + 1> targets{};
+  const std::size_t n = op_targets(ctx, op.target, targets);
+  for (std::size_t i = 0; i < n; ++i) apply(ctx.x, targets[i], op_amount(ctx, op));
+}
+
+bool compile_amount_to_target(const OpCompiler& oc, content::ObjectReader& r, Op& op) {
+  const bool ok = oc.amount(r, "amount", 0, 999, op);
+  op.target = oc.target(r, OpTarget::Self);
+  return ok;
 }
 
 std::size_t op_targets(OpContext& ctx, OpTarget kind, std::array<UnitRef, kMaxEnemies + 1>& out) {

@@ -6,6 +6,7 @@
 #include <array>
 #include <optional>
 
+#include "battlecore/content/json_reader.hpp"
 #include "battlecore/deckbuilder/battle.hpp"
 
 namespace battlecore::deckbuilder {
@@ -25,6 +26,7 @@ struct Battle::Access {
 namespace detail {
 
 using Ctx = Battle::Access;
+struct OpCompiler;
 
 /// The most ops one effect may run before the engine reports a runaway loop.
 inline constexpr std::uint32_t kMaxOpsPerEffect = 10000;
@@ -116,6 +118,10 @@ struct OpContext {
 
 /// The op's amount: its literal, or the source's stacks of the running status.
 std::int32_t op_amount(const OpContext& ctx, const Op& op);
+/// Calls `apply(x, unit, amount)` for each unit the op targets, with the op's amount.
+void for_each_op_target(OpContext& ctx, const Op& op, void (*apply)(Ctx&, UnitRef, std::int32_t));
+/// Reads {"amount": 1..999, "target": ... (default self)}: the shape of armor, heal, lose_hp.
+bool compile_amount_to_target(const OpCompiler& oc, content::ObjectReader& r, Op& op);
 /// The units an op's target kind names, alive only, into `out`; returns how many.
 std::size_t op_targets(OpContext& ctx, OpTarget kind, std::array<UnitRef, kMaxEnemies + 1>& out);
 /// The hand positions a hand-card choice may pick: every card but the one being played.

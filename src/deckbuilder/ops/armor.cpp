@@ -5,22 +5,14 @@
 namespace battlecore::deckbuilder::detail {
 namespace {
 
-bool compile(const OpCompiler& oc, content::ObjectReader& r, Op& op) {
-  const bool ok = oc.amount(r, "amount", 0, 999, op);
-  op.target = oc.target(r, OpTarget::Self);
-  return ok;
-}
+void gain_modified_armor(Ctx& x, UnitRef unit, std::int32_t amount) { gain_armor(x, unit, armor_gain(x, unit, amount)); }
 
-void run(OpContext& ctx, const Op& op) {
-  std::array<UnitRef, kMaxEnemies + 1> targets{};
-  const std::size_t n = op_targets(ctx, op.target, targets);
-  for (std::size_t i = 0; i < n; ++i) gain_armor(ctx.x, targets[i], armor_gain(ctx.x, targets[i], op_amount(ctx, op)));
-}
+void run(OpContext& ctx, const Op& op) { for_each_op_target(ctx, op, gain_modified_armor); }
 
 }  // namespace
 
 void register_armor_op(OpRegistry& registry) {
-  registry.add({"armor", "gain armor, which absorbs damage before HP", compile, run});
+  registry.add({"armor", "gain armor, which absorbs damage before HP", compile_amount_to_target, run});
 }
 
 }  // namespace battlecore::deckbuilder::detail

@@ -5,20 +5,10 @@
 namespace battlecore::deckbuilder::detail {
 namespace {
 
-bool compile(const OpCompiler& oc, content::ObjectReader& r, Op& op) {
-  const bool ok = oc.amount(r, "amount", 1, 999, op);
-  op.target = oc.target(r, OpTarget::Self);
-  return ok;
-}
-
-void run(OpContext& ctx, const Op& op) {
-  std::array<UnitRef, kMaxEnemies + 1> targets{};
-  const std::size_t n = op_targets(ctx, op.target, targets);
-  for (std::size_t i = 0; i < n; ++i) heal(ctx.x, targets[i], op_amount(ctx, op));
-}
+void run(OpContext& ctx, const Op& op) { for_each_op_target(ctx, op, heal); }
 
 }  // namespace
 
-void register_heal_op(OpRegistry& registry) { registry.add({"heal", "restore HP, up to the maximum", compile, run}); }
+void register_heal_op(OpRegistry& registry) { registry.add({"heal", "restore HP, up to the maximum", compile_amount_to_target, run}); }
 
 }  // namespace battlecore::deckbuilder::detail

@@ -1,0 +1,52 @@
+#pragma once
+// What discard and exhaust share: N hand cards leave for a pile, chosen by the player (a
+// Choice of hand cards, one decision per card) or at random (effects stream). The card being
+// played is never among them.
+
+#include <algorithm>
+#include <array>
+#include <string>
+
+#include "deckbuilder/mechanics.hpp"
+#include "deckbuilder/op_registry.hpp"
+
+namespace battlecore::deckbuilder::detail {
+
+inline constexpr std::array<std::string_view, 2> kHandCardModes = {"choose", "random"};
+
+/// {"amount": N, "mode": "choose" | "random"}; choose only in card effects, never in moves.
+inline bool compile_hand_cards(const OpCompiler& oc, content::ObjectReader& r, Op& op, std::string_view name) {
+  const bool ok = oc.amount(r, "amount", 1, 10, op);
+  const auto mode = r.required_enum("mode", kHandCardModes);
+  if (!mode) return false;
+  op.mode = static_cast<std::uint8_t>(*mode);
+  if (oc.owner == EffectOwner::Move)
+    return oc.only_in(r, name, "card, status and deferred effects: enemies have no hand");
+  if (op.mode == 0 && oc.owner != EffectOwner::Card)
+    return oc.only_in(r, std::string(name) + " with mode choose", "card effects");
+  return ok;
+}
+
+inline void hand_cards_to_pile(OpContext& ctx, const Op& op, Pile pile, PendingChoice::Kind choice) {
+  BattleState& s = ctx.x.s;
+  std::array<std::uint8_t, kMaxHand> eligible{};
+  const std::size_t n = eligible_hand_cards(s, eligible);
+  const auto count = static_cast<std::uint8_t>(std::min<std::size_t>(n, static_cast<std::size_t>(op_amount(ctx, op))));
+  if (count == 0) return;
+  if (op.mode == 0) {
+    s.choice = PendingChoice{.kind = choice, .picks_left = count, .source = ctx.source, .target = ctx.target,
+                             .card = ctx.card};
+    ctx.x.ev.emit_with([&] {
+      return Event{.type = EventType::ChoiceOffered, .amount = static_cast<std::int32_t>(n),
+                   .extra = static_cast<std::int32_t>(choice)};
+    });
+    return;
+  }
+  for (std::uint8_t k = 0; k < count; ++k) {
+    const std::size_t left = eligible_hand_cards(s, eligible);
+    const std::uint8_t pick = eligible[left > 1 ? s.rng[Stream::Effects].below(static_cast<std::uint32_t>(left)) : 0];
+    move_from_hand(ctx.x, pick, pile);
+  }
+}
+
+}  // namespace battlecore::deckbuilder::detail
