@@ -6,42 +6,66 @@ namespace battlecore::deckbuilder {
 
 std::string_view action_kind_name(ActionKind k) {
   switch (k) {
-    case ActionKind::PlayCard: return "play_card";
-    case ActionKind::EndTurn: return "end_turn";
-    case ActionKind::ChooseOption: return "choose";
-    case ActionKind::SkipChoice: return "skip_choice";
-    case ActionKind::TakeReward: return "take_reward";
-    case ActionKind::SkipReward: return "skip_reward";
+    case ActionKind::PlayCard:
+      return "play_card";
+    case ActionKind::EndTurn:
+      return "end_turn";
+    case ActionKind::ChooseOption:
+      return "choose";
+    case ActionKind::SkipChoice:
+      return "skip_choice";
+    case ActionKind::TakeReward:
+      return "take_reward";
+    case ActionKind::SkipReward:
+      return "skip_reward";
   }
   return "?";
 }
 
 std::string_view play_check_name(PlayCheck c) {
   switch (c) {
-    case PlayCheck::Ok: return "ok";
-    case PlayCheck::WrongPhase: return "the phase is not PlayerPhase";
-    case PlayCheck::NullCard: return "the card is null";
-    case PlayCheck::MissingPlayer: return "the player unit is missing";
-    case PlayCheck::NotInHand: return "the card is not in hand";
-    case PlayCheck::NoActiveDefinition: return "the card has no active card definition";
-    case PlayCheck::CannotPayCost: return "the player cannot pay the effective energy cost";
-    case PlayCheck::CancelledByOnPlayHook: return "the on-play hook cancels the play";
-    case PlayCheck::Unplayable: return "the card has the Unplayable keyword";
-    case PlayCheck::RefusedByPlayableHook: return "the card playable hook cancels or returns false";
+    case PlayCheck::Ok:
+      return "ok";
+    case PlayCheck::WrongPhase:
+      return "the phase is not PlayerPhase";
+    case PlayCheck::NullCard:
+      return "the card is null";
+    case PlayCheck::MissingPlayer:
+      return "the player unit is missing";
+    case PlayCheck::NotInHand:
+      return "the card is not in hand";
+    case PlayCheck::NoActiveDefinition:
+      return "the card has no active card definition";
+    case PlayCheck::CannotPayCost:
+      return "the player cannot pay the effective energy cost";
+    case PlayCheck::CancelledByOnPlayHook:
+      return "the on-play hook cancels the play";
+    case PlayCheck::Unplayable:
+      return "the card has the Unplayable keyword";
+    case PlayCheck::RefusedByPlayableHook:
+      return "the card playable hook cancels or returns false";
   }
   return "?";
 }
 
 std::string_view refusal_reason_name(RefusalReason r) {
   switch (r) {
-    case RefusalReason::NoBattle: return "no_battle";
-    case RefusalReason::BattleOver: return "battle_over";
-    case RefusalReason::NotYourDecision: return "not_your_decision";
-    case RefusalReason::CannotPlayCard: return "cannot_play_card";
-    case RefusalReason::InvalidTarget: return "invalid_target";
-    case RefusalReason::WaitingForChoice: return "waiting_for_choice";
-    case RefusalReason::WaitingForReward: return "waiting_for_reward";
-    case RefusalReason::InvalidOption: return "invalid_option";
+    case RefusalReason::NoBattle:
+      return "no_battle";
+    case RefusalReason::BattleOver:
+      return "battle_over";
+    case RefusalReason::NotYourDecision:
+      return "not_your_decision";
+    case RefusalReason::CannotPlayCard:
+      return "cannot_play_card";
+    case RefusalReason::InvalidTarget:
+      return "invalid_target";
+    case RefusalReason::WaitingForChoice:
+      return "waiting_for_choice";
+    case RefusalReason::WaitingForReward:
+      return "waiting_for_reward";
+    case RefusalReason::InvalidOption:
+      return "invalid_option";
   }
   return "?";
 }
@@ -61,7 +85,8 @@ Result<Action> action_from_json(const nlohmann::json& j) {
   if (!j.is_object()) return Error{"an action must be a JSON object"};
   const auto type = j.find("type");
   if (type == j.end() || !type->is_string())
-    return Error{"an action needs \"type\": play_card, end_turn, choose, skip_choice, take_reward or skip_reward"};
+    return Error{
+        "an action needs \"type\": play_card, end_turn, choose, skip_choice, take_reward or skip_reward"};
   const auto& t = type->get_ref<const std::string&>();
   if (t == "end_turn") return Action::end_turn();
   if (t == "skip_choice") return Action::skip_choice();

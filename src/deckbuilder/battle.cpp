@@ -32,15 +32,19 @@ Result<Status> Battle::start_battle(EncounterId encounter, std::uint64_t seed) {
   return start_battle(encounter, seed, {});
 }
 
-Result<Status> Battle::start_battle(EncounterId encounter, std::uint64_t seed, std::span<const CardId> master_deck) {
+Result<Status> Battle::start_battle(EncounterId encounter, std::uint64_t seed,
+                                    std::span<const CardId> master_deck) {
   if (encounter >= catalog_->encounters.size())
-    return Error{fmt::format("no encounter with index {} (the pack has {})", encounter, catalog_->encounters.size())};
+    return Error{
+        fmt::format("no encounter with index {} (the pack has {})", encounter, catalog_->encounters.size())};
   if (is_battle_active()) return Error{"a battle is already in progress; it must end before another starts"};
   for (CardId card : master_deck)
     if (card >= catalog_->cards.size())
-      return Error{fmt::format("the master deck names card {}, but the pack has {} cards", card, catalog_->cards.size())};
+      return Error{fmt::format("the master deck names card {}, but the pack has {} cards", card,
+                               catalog_->cards.size())};
   if (master_deck.size() > kMaxCards)
-    return Error{fmt::format("the master deck has {} cards; a battle holds at most {}", master_deck.size(), kMaxCards)};
+    return Error{fmt::format("the master deck has {} cards; a battle holds at most {}", master_deck.size(),
+                             kMaxCards)};
   driver_.reset();
   events_.clear_log();
   actions_.clear();
@@ -148,10 +152,12 @@ PlayCheck Battle::check_card_in_hand(CardRef card) const {
   const CardDef* def = active_card(card);
   if (def == nullptr) return PlayCheck::NoActiveDefinition;
   if (detail::effective_cost(state_, *catalog_, card) > state_.energy) return PlayCheck::CannotPayCost;
-  if (!state_.hooks.empty() && detail::matching_hook(state_, *catalog_, HookKind::CancelPlay, *def) != nullptr)
+  if (!state_.hooks.empty() &&
+      detail::matching_hook(state_, *catalog_, HookKind::CancelPlay, *def) != nullptr)
     return PlayCheck::CancelledByOnPlayHook;
   if (def->has(kUnplayable)) return PlayCheck::Unplayable;
-  if (!state_.hooks.empty() && detail::matching_hook(state_, *catalog_, HookKind::RefusePlay, *def) != nullptr)
+  if (!state_.hooks.empty() &&
+      detail::matching_hook(state_, *catalog_, HookKind::RefusePlay, *def) != nullptr)
     return PlayCheck::RefusedByPlayableHook;
   return PlayCheck::Ok;
 }
@@ -167,15 +173,19 @@ const CardDef* Battle::active_card(CardRef card) const {
 }
 
 namespace {
-Rejection refuse(RefusalReason reason, const Action& a, Phase phase, std::string why, PlayCheck check = PlayCheck::Ok) {
-  return Rejection{reason, check, fmt::format("{} refused in phase {}: {}", action_kind_name(a.kind), phase_name(phase), why)};
+Rejection refuse(RefusalReason reason, const Action& a, Phase phase, std::string why,
+                 PlayCheck check = PlayCheck::Ok) {
+  return Rejection{
+      reason, check,
+      fmt::format("{} refused in phase {}: {}", action_kind_name(a.kind), phase_name(phase), why)};
 }
 }  // namespace
 
 Result<Status, Rejection> Battle::submit(const Action& action) {
   if (phase() == Phase::None) return refuse(RefusalReason::NoBattle, action, phase(), "no battle is active");
   if (is_waiting_for_reward()) {
-    if (action.kind == ActionKind::TakeReward || action.kind == ActionKind::SkipReward) return resolve_reward(action);
+    if (action.kind == ActionKind::TakeReward || action.kind == ActionKind::SkipReward)
+      return resolve_reward(action);
     return refuse(RefusalReason::WaitingForReward, action, phase(),
                   "a reward is offered: take one (take_reward) or skip it (skip_reward)");
   }
@@ -183,7 +193,8 @@ Result<Status, Rejection> Battle::submit(const Action& action) {
   if (status() != Status::AwaitingDecision)
     return refuse(RefusalReason::NotYourDecision, action, phase(), "no decision is pending");
   if (is_waiting_for_choice()) {
-    if (action.kind == ActionKind::ChooseOption || action.kind == ActionKind::SkipChoice) return resolve_choice(action);
+    if (action.kind == ActionKind::ChooseOption || action.kind == ActionKind::SkipChoice)
+      return resolve_choice(action);
     return refuse(RefusalReason::WaitingForChoice, action, phase(),
                   "a choice is pending: pick an option (choose) or skip it where allowed");
   }
@@ -229,12 +240,14 @@ Result<Status, Rejection> Battle::play_card(const Action& action) {
   Access x = Access::of(*this);
   // The seed's nine steps of a successful play; 6 to 9 run once the effect has finished.
   state_.energy -= detail::effective_cost(state_, *catalog_, action.card);  // 1
-  state_.played_this_turn.push_back(action.card);                          // 2
-  if (target == kNoUnit && def.target == CardTarget::Enemy)                // 3
+  state_.played_this_turn.push_back(action.card);                           // 2
+  if (target == kNoUnit && def.target == CardTarget::Enemy)                 // 3
     target = detail::first_alive_enemy(state_);
   if (def.type == CardType::Attack) ++state_.attacks_this_turn;
-  events_.emit_with([&] {                                                  // 4
-    return Event{.type = EventType::CardPlayed, .target = target, .subject = action.card,
+  events_.emit_with([&] {  // 4
+    return Event{.type = EventType::CardPlayed,
+                 .target = target,
+                 .subject = action.card,
                  .value = state_.cards[action.card].def,
                  .amount = detail::effective_cost(state_, *catalog_, action.card)};
   });
@@ -251,16 +264,17 @@ Result<Status, Rejection> Battle::continue_play() {
   const CardDef& def = *active_card(card);
   if (!detail::outcome(state_)) detail::fire_card_played_hooks(x, def, state_.playing.target);
   for (std::uint16_t hook : def.hooks) detail::register_hook(x, hook, kPlayerUnit);  // 6
-  for (std::size_t i = 0; i < state_.hand.size(); ++i)                           // 7
+  for (std::size_t i = 0; i < state_.hand.size(); ++i)                               // 7
     if (state_.hand[i] == card) {
-      detail::move_from_hand(x, i, def.has(kExhaust) || def.type == CardType::Power ? Pile::Exhaust : Pile::Discard);
+      detail::move_from_hand(
+          x, i, def.has(kExhaust) || def.type == CardType::Power ? Pile::Exhaust : Pile::Discard);
       break;
     }
   state_.playing = PlayInProgress{};
-  if (const auto decided = detail::outcome(state_)) {                            // 8
+  if (const auto decided = detail::outcome(state_)) {  // 8
     pending_trigger_ = *decided;
     has_pending_trigger_ = true;
-  } else if (state_.end_turn_requested) {                                        // 9
+  } else if (state_.end_turn_requested) {  // 9
     pending_trigger_ = Trigger::EndTurnRequested;
     has_pending_trigger_ = true;
   }
@@ -299,8 +313,9 @@ Result<Status, Rejection> Battle::resolve_choice(const Action& action) {
 
 Result<Status, Rejection> Battle::resolve_reward(const Action& action) {
   if (action.kind == ActionKind::TakeReward && action.index >= state_.reward_options.size())
-    return refuse(RefusalReason::InvalidOption, action, phase(),
-                  fmt::format("reward {} does not exist; {} are offered", action.index, state_.reward_options.size()));
+    return refuse(
+        RefusalReason::InvalidOption, action, phase(),
+        fmt::format("reward {} does not exist; {} are offered", action.index, state_.reward_options.size()));
   if (options_.record_history) actions_.push_back(action);
   if (action.kind == ActionKind::TakeReward) {
     const CardId card = state_.reward_options[action.index];
@@ -321,7 +336,9 @@ Result<Status, Rejection> Battle::try_play_card(CardRef card, std::int8_t target
 Result<Status, Rejection> Battle::end_player_turn() { return submit(Action::end_turn()); }
 Result<Status, Rejection> Battle::select_choice(std::uint8_t index) { return submit(Action::choose(index)); }
 Result<Status, Rejection> Battle::skip_choice() { return submit(Action::skip_choice()); }
-Result<Status, Rejection> Battle::apply_reward(std::uint8_t index) { return submit(Action::take_reward(index)); }
+Result<Status, Rejection> Battle::apply_reward(std::uint8_t index) {
+  return submit(Action::take_reward(index));
+}
 Result<Status, Rejection> Battle::skip_reward() { return submit(Action::skip_reward()); }
 
 // --- hashing ----------------------------------------------------------------------------
@@ -335,7 +352,8 @@ struct Hasher {
     add(static_cast<std::uint64_t>(u.max_hp));
     add(static_cast<std::uint64_t>(u.armor));
     add(u.statuses.size());
-    for (const StatusStack& st : u.statuses) add((std::uint64_t{st.status} << 16) ^ static_cast<std::uint16_t>(st.stacks));
+    for (const StatusStack& st : u.statuses)
+      add((std::uint64_t{st.status} << 16) ^ static_cast<std::uint16_t>(st.stacks));
   }
   template <class Pile>
   void add_pile(const Pile& p) {
@@ -379,26 +397,32 @@ std::uint64_t Battle::state_hash() const {
   h.add(state_.skipped_turns);
   h.add(state_.attacks_this_turn);
   for (const CardInstance& c : state_.cards)
-    h.add((std::uint64_t{static_cast<std::uint8_t>(c.cost_set)} << 16) ^ (std::uint64_t{static_cast<std::uint8_t>(c.cost_change)} << 8) ^ c.cost_turns);
+    h.add((std::uint64_t{static_cast<std::uint8_t>(c.cost_set)} << 16) ^
+          (std::uint64_t{static_cast<std::uint8_t>(c.cost_change)} << 8) ^ c.cost_turns);
   h.add(state_.hooks.size());
-  for (const ActiveHook& k : state_.hooks) h.add((std::uint64_t{k.hook} << 16) ^ (std::uint64_t{static_cast<std::uint8_t>(k.owner)} << 8) ^ k.turns_left);
+  for (const ActiveHook& k : state_.hooks)
+    h.add((std::uint64_t{k.hook} << 16) ^ (std::uint64_t{static_cast<std::uint8_t>(k.owner)} << 8) ^
+          k.turns_left);
   h.add(state_.delayed.size());
   for (const DelayedTrigger& d : state_.delayed)
     h.add((std::uint64_t{d.block} << 32) ^ (std::uint64_t{static_cast<std::uint8_t>(d.timing)} << 24) ^
-          (std::uint64_t{d.occurrences_left} << 16) ^ (std::uint64_t{static_cast<std::uint8_t>(d.source)} << 8) ^
-          static_cast<std::uint8_t>(d.target));
+          (std::uint64_t{d.occurrences_left} << 16) ^
+          (std::uint64_t{static_cast<std::uint8_t>(d.source)} << 8) ^ static_cast<std::uint8_t>(d.target));
   h.add(state_.effects.size());
   for (const EffectFrame& f : state_.effects) {
     h.add((std::uint64_t{f.begin} << 32) ^ f.pc);
     h.add((std::uint64_t{f.end} << 32) ^ (std::uint64_t{static_cast<std::uint8_t>(f.kind)} << 24) ^
-          (std::uint64_t{static_cast<std::uint8_t>(f.source)} << 16) ^ (std::uint64_t{static_cast<std::uint8_t>(f.target)} << 8) ^ f.card);
+          (std::uint64_t{static_cast<std::uint8_t>(f.source)} << 16) ^
+          (std::uint64_t{static_cast<std::uint8_t>(f.target)} << 8) ^ f.card);
     h.add((std::uint64_t{f.repeat_left} << 16) ^ f.status);
   }
   const PendingChoice& c = state_.choice;
   h.add((std::uint64_t{static_cast<std::uint8_t>(c.kind)} << 56) ^ (std::uint64_t{c.skippable} << 48) ^
-        (std::uint64_t{c.picks_left} << 40) ^ (std::uint64_t{c.first_block} << 24) ^ (std::uint64_t{c.option_count} << 16) ^
-        (std::uint64_t{static_cast<std::uint8_t>(c.source)} << 8) ^ static_cast<std::uint8_t>(c.target));
-  h.add((std::uint64_t{c.card} << 16) ^ (std::uint64_t{state_.playing.card} << 8) ^ static_cast<std::uint8_t>(state_.playing.target));
+        (std::uint64_t{c.picks_left} << 40) ^ (std::uint64_t{c.first_block} << 24) ^
+        (std::uint64_t{c.option_count} << 16) ^ (std::uint64_t{static_cast<std::uint8_t>(c.source)} << 8) ^
+        static_cast<std::uint8_t>(c.target));
+  h.add((std::uint64_t{c.card} << 16) ^ (std::uint64_t{state_.playing.card} << 8) ^
+        static_cast<std::uint8_t>(state_.playing.target));
   h.add(state_.reward_options.size());
   for (CardId r : state_.reward_options) h.add(r);
   h.add(state_.reward_pending);

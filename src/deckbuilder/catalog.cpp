@@ -15,42 +15,64 @@ std::optional<CardId> Catalog::find_card(std::string_view id) const { return fin
 std::optional<StatusId> Catalog::find_status(std::string_view id) const { return find_id(statuses, id); }
 std::optional<EnemyId> Catalog::find_enemy(std::string_view id) const { return find_id(enemies, id); }
 std::optional<PlayerUnitId> Catalog::find_player(std::string_view id) const { return find_id(players, id); }
-std::optional<EncounterId> Catalog::find_encounter(std::string_view id) const { return find_id(encounters, id); }
+std::optional<EncounterId> Catalog::find_encounter(std::string_view id) const {
+  return find_id(encounters, id);
+}
 
 std::string_view card_type_name(CardType t) {
   switch (t) {
-    case CardType::Attack: return "attack";
-    case CardType::Skill: return "skill";
-    case CardType::Power: return "power";
-    case CardType::Status: return "status";
-    case CardType::Curse: return "curse";
+    case CardType::Attack:
+      return "attack";
+    case CardType::Skill:
+      return "skill";
+    case CardType::Power:
+      return "power";
+    case CardType::Status:
+      return "status";
+    case CardType::Curse:
+      return "curse";
   }
   return "?";
 }
 
 std::string_view status_timing_name(StatusTiming t) {
   switch (t) {
-    case StatusTiming::BattleStart: return "battle_start";
-    case StatusTiming::TurnStart: return "turn_start";
-    case StatusTiming::DrawPhase: return "draw_phase";
-    case StatusTiming::DiscardPhase: return "discard_phase";
-    case StatusTiming::TurnEnd: return "turn_end";
-    case StatusTiming::BattleEnd: return "battle_end";
-    case StatusTiming::OnAttacked: return "on_attacked";
+    case StatusTiming::BattleStart:
+      return "battle_start";
+    case StatusTiming::TurnStart:
+      return "turn_start";
+    case StatusTiming::DrawPhase:
+      return "draw_phase";
+    case StatusTiming::DiscardPhase:
+      return "discard_phase";
+    case StatusTiming::TurnEnd:
+      return "turn_end";
+    case StatusTiming::BattleEnd:
+      return "battle_end";
+    case StatusTiming::OnAttacked:
+      return "on_attacked";
   }
   return "?";
 }
 
 std::string_view intent_name(Intent i) {
   switch (i) {
-    case Intent::Attack: return "attack";
-    case Intent::AttackDefend: return "attack_defend";
-    case Intent::Defend: return "defend";
-    case Intent::Buff: return "buff";
-    case Intent::BuffDefend: return "buff_defend";
-    case Intent::Debuff: return "debuff";
-    case Intent::AttackDebuff: return "attack_debuff";
-    case Intent::Unknown: return "unknown";
+    case Intent::Attack:
+      return "attack";
+    case Intent::AttackDefend:
+      return "attack_defend";
+    case Intent::Defend:
+      return "defend";
+    case Intent::Buff:
+      return "buff";
+    case Intent::BuffDefend:
+      return "buff_defend";
+    case Intent::Debuff:
+      return "debuff";
+    case Intent::AttackDebuff:
+      return "attack_debuff";
+    case Intent::Unknown:
+      return "unknown";
   }
   return "?";
 }

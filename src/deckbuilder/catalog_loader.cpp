@@ -16,23 +16,25 @@ namespace {
 using content::Diagnostics;
 using content::JsonDocument;
 using content::ObjectReader;
-using nlohmann::json;
 using detail::IdMap;
+using nlohmann::json;
 
 constexpr std::array<std::string_view, 5> kCardTypes = {"attack", "skill", "power", "status", "curse"};
 constexpr std::array<std::string_view, 2> kCardTargets = {"none", "enemy"};
-constexpr std::array<std::string_view, 5> kKeywords = {"innate", "retain", "ethereal", "exhaust", "unplayable"};
+constexpr std::array<std::string_view, 5> kKeywords = {"innate", "retain", "ethereal", "exhaust",
+                                                       "unplayable"};
 constexpr std::array<std::string_view, 2> kStatusKinds = {"buff", "debuff"};
 constexpr std::array<std::string_view, 2> kStackings = {"intensity", "duration"};
 constexpr std::array<std::string_view, 2> kDecays = {"none", "owner_turn_end"};
-constexpr std::array<std::string_view, 8> kIntents = {"attack", "attack_defend", "defend",        "buff",
-                                                      "buff_defend", "debuff",  "attack_debuff", "unknown"};
+constexpr std::array<std::string_view, 8> kIntents = {
+    "attack", "attack_defend", "defend", "buff", "buff_defend", "debuff", "attack_debuff", "unknown"};
 constexpr std::array<std::string_view, 2> kBehaviors = {"random", "sequence"};
 constexpr std::array<std::string_view, 2> kArmorDecay = {"reset_on_turn_start", "persist"};
 constexpr std::array<std::string_view, 3> kBehaviorsAll = {"random", "sequence", "conditional"};
-constexpr std::array<std::string_view, 7> kTimings = {"battle_start", "turn_start", "draw_phase", "discard_phase",
-                                                      "turn_end",     "battle_end", "on_attacked"};
-constexpr std::array<std::string_view, 4> kHookKinds = {"cancel_play", "refuse_play", "armor_reset", "on_card_played"};
+constexpr std::array<std::string_view, 7> kTimings = {
+    "battle_start", "turn_start", "draw_phase", "discard_phase", "turn_end", "battle_end", "on_attacked"};
+constexpr std::array<std::string_view, 4> kHookKinds = {"cancel_play", "refuse_play", "armor_reset",
+                                                        "on_card_played"};
 constexpr std::array<std::string_view, 3> kEncounterKinds = {"normal", "elite", "boss"};
 constexpr std::array<std::string_view, 5> kConditionKinds = {"target_has_status", "self_hp_below_percent",
                                                              "hand_size_at_least", "energy_at_least",
@@ -152,21 +154,23 @@ class Loader {
       if (auto f = first.find(s); f != first.end()) {
         const auto [line, col] = f->second->doc->locate(f->second->pointer);
         diags_.add(it.doc->diagnostic(content::child_pointer(it.pointer, "id"),
-                                      "duplicate " + std::string(kind) + " id '" + s + "'; first defined at " +
-                                          f->second->doc->file + ":" + std::to_string(line) + ":" +
-                                          std::to_string(col)));
+                                      "duplicate " + std::string(kind) + " id '" + s +
+                                          "'; first defined at " + f->second->doc->file + ":" +
+                                          std::to_string(line) + ":" + std::to_string(col)));
         continue;
       }
       first.emplace(s, &it);
       ids.emplace(s, static_cast<std::uint16_t>(ids.size()));
     }
-    if (ids.size() > 4000) diags_.add(content::Diagnostic{"", 0, 0, "", "more than 4000 of kind " + std::string(kind)});
+    if (ids.size() > 4000)
+      diags_.add(content::Diagnostic{"", 0, 0, "", "more than 4000 of kind " + std::string(kind)});
   }
 
   // --- pass 2 -----------------------------------------------------------------------------
 
   /// Reads the common "id" and "name"; returns the item's dense index or nothing.
-  std::optional<std::uint16_t> read_id(ObjectReader& r, const IdMap& ids, std::string& id, std::string& name) {
+  std::optional<std::uint16_t> read_id(ObjectReader& r, const IdMap& ids, std::string& id,
+                                       std::string& name) {
     const auto s = r.required_string("id");
     name = r.optional_string("name").value_or("");
     if (!s) return std::nullopt;
@@ -186,8 +190,9 @@ class Loader {
     const auto it = ids.find(id);
     if (it != ids.end()) return it->second;
     const bool vowel = std::string_view("aeiou").find(kind.front()) != std::string_view::npos;
-    diags_.add(r.document().diagnostic(pointer, "unknown " + std::string(kind) + " '" + id + "'; expected the id of " +
-                                                    (vowel ? "an " : "a ") + std::string(kind) + " defined in the pack"));
+    diags_.add(r.document().diagnostic(pointer, "unknown " + std::string(kind) + " '" + id +
+                                                    "'; expected the id of " + (vowel ? "an " : "a ") +
+                                                    std::string(kind) + " defined in the pack"));
     return std::nullopt;
   }
 
@@ -212,8 +217,8 @@ class Loader {
 
   /// Compiles the effect list at `key`: every op of the list is compiled first (nested lists
   /// land in Catalog::ops as they are met), then the list itself is appended as one run.
-  std::optional<OpRange> compile_effects(ObjectReader& parent, std::string_view key, detail::EffectOwner owner,
-                                         bool* uses_chosen, bool required) {
+  std::optional<OpRange> compile_effects(ObjectReader& parent, std::string_view key,
+                                         detail::EffectOwner owner, bool* uses_chosen, bool required) {
     const json* arr = required ? parent.required_array(key) : parent.optional_array(key);
     if (!arr) return std::nullopt;
     const std::size_t errors_before = diags_.size();
@@ -235,14 +240,16 @@ class Loader {
       if (spec->compile(oc, r, op)) list.push_back(op);
       r.finish();
     }
-    OpRange range{static_cast<std::uint32_t>(c_->ops.size()), static_cast<std::uint32_t>(c_->ops.size() + list.size())};
+    OpRange range{static_cast<std::uint32_t>(c_->ops.size()),
+                  static_cast<std::uint32_t>(c_->ops.size() + list.size())};
     c_->ops.insert(c_->ops.end(), list.begin(), list.end());
     if (diags_.size() != errors_before) return std::nullopt;
     return range;
   }
 
   /// Compiles a required effect list; an empty range when it is invalid (reported).
-  OpRange read_effects(ObjectReader& parent, std::string_view key, detail::EffectOwner owner, bool* uses_chosen) {
+  OpRange read_effects(ObjectReader& parent, std::string_view key, detail::EffectOwner owner,
+                       bool* uses_chosen) {
     return compile_effects(parent, key, owner, uses_chosen, true).value_or(OpRange{});
   }
 
@@ -264,26 +271,35 @@ class Loader {
           const auto st = r.required_string("status");
           c.amount = static_cast<std::int32_t>(r.int_or("at_least", 1, 1, 999));
           if (st) {
-            if (auto id = resolve(r, r.pointer_of("status"), status_ids_, "status", *st)) c.status = *id;
-            else ok = false;
+            if (auto id = resolve(r, r.pointer_of("status"), status_ids_, "status", *st))
+              c.status = *id;
+            else
+              ok = false;
           } else {
             ok = false;
           }
           break;
         }
         case ConditionKind::SelfHpBelowPercent:
-          if (auto pct = r.required_int("percent", 1, 100)) c.amount = static_cast<std::int32_t>(*pct);
-          else ok = false;
+          if (auto pct = r.required_int("percent", 1, 100))
+            c.amount = static_cast<std::int32_t>(*pct);
+          else
+            ok = false;
           break;
         case ConditionKind::HandSizeAtLeast:
-          if (auto n = r.required_int("count", 0, 12)) c.amount = static_cast<std::int32_t>(*n);
-          else ok = false;
+          if (auto n = r.required_int("count", 0, 12))
+            c.amount = static_cast<std::int32_t>(*n);
+          else
+            ok = false;
           break;
         case ConditionKind::EnergyAtLeast:
-          if (auto n = r.required_int("amount", 0, 99)) c.amount = static_cast<std::int32_t>(*n);
-          else ok = false;
+          if (auto n = r.required_int("amount", 0, 99))
+            c.amount = static_cast<std::int32_t>(*n);
+          else
+            ok = false;
           break;
-        case ConditionKind::AttackedThisTurn: break;
+        case ConditionKind::AttackedThisTurn:
+          break;
       }
     r.finish();
     if (!ok) return std::nullopt;
@@ -333,7 +349,8 @@ class Loader {
         const std::string p = content::child_pointer(r.pointer_of("cards"), i);
         const json& v = (*arr)[i];
         if (!v.is_string()) {
-          diags_.add(it.doc->diagnostic(p, "expected a card id (a string), got " + content::describe_json_type(v)));
+          diags_.add(
+              it.doc->diagnostic(p, "expected a card id (a string), got " + content::describe_json_type(v)));
           continue;
         }
         if (const auto id = resolve(r, p, card_ids_, "card", v.get<std::string>())) d.cards.push_back(*id);
@@ -360,8 +377,10 @@ class Loader {
     if (const json* timings = r.optional_object("timings")) {
       ObjectReader t(*it.doc, *timings, r.pointer_of("timings"), diags_);
       for (std::size_t k = 0; k < kTimings.size(); ++k)
-        if (t.has(kTimings[k])) d.timings[k] = read_effects(t, kTimings[k], detail::EffectOwner::Status, nullptr);
-        else t.optional_array(kTimings[k]);
+        if (t.has(kTimings[k]))
+          d.timings[k] = read_effects(t, kTimings[k], detail::EffectOwner::Status, nullptr);
+        else
+          t.optional_array(kTimings[k]);
       t.finish();
     }
     r.finish();
@@ -406,15 +425,17 @@ class Loader {
         const std::string p = content::child_pointer(r.pointer_of("hooks"), i);
         const json& v = (*hooks)[i];
         if (!v.is_string()) {
-          diags_.add(it.doc->diagnostic(p, "expected a hook id (a string), got " + content::describe_json_type(v)));
+          diags_.add(
+              it.doc->diagnostic(p, "expected a hook id (a string), got " + content::describe_json_type(v)));
           continue;
         }
         if (const auto id = resolve(r, p, hook_ids_, "hook", v.get<std::string>())) d.hooks.push_back(*id);
       }
     }
     if (target && uses_chosen && d.target != CardTarget::Enemy)
-      r.error_at("target", "card '" + d.id +
-                               "' has an effect aimed at the chosen target, so it needs \"target\": \"enemy\"");
+      r.error_at(
+          "target",
+          "card '" + d.id + "' has an effect aimed at the chosen target, so it needs \"target\": \"enemy\"");
     // The upgraded version is a card of its own, "<id>+", added after every card of the pack.
     if (const json* up = r.optional_object("upgrade")) {
       ObjectReader u(*it.doc, *up, r.pointer_of("upgrade"), diags_);
@@ -427,7 +448,8 @@ class Loader {
         bool plus_chosen = false;
         plus.effects = read_effects(u, "effects", detail::EffectOwner::Card, &plus_chosen);
         if (plus_chosen && plus.target != CardTarget::Enemy)
-          u.error_at("effects", "the upgrade aims at the chosen target, but the card has \"target\": \"none\"");
+          u.error_at("effects",
+                     "the upgrade aims at the chosen target, but the card has \"target\": \"none\"");
       } else {
         u.optional_array("effects");
       }
@@ -490,7 +512,8 @@ class Loader {
             d.statuses.emplace_back(*id, static_cast<std::int32_t>(*amount));
         st.finish();
       }
-      if (d.statuses.size() > kMaxStatusSlots) r.error_at("statuses", "expected at most " + std::to_string(kMaxStatusSlots) + " statuses");
+      if (d.statuses.size() > kMaxStatusSlots)
+        r.error_at("statuses", "expected at most " + std::to_string(kMaxStatusSlots) + " statuses");
     }
     r.finish();
     place(c_->enemies, index, std::move(d));
@@ -511,18 +534,20 @@ class Loader {
   void read_behavior(ObjectReader& parent, EnemyDef& d, const IdMap& move_ids) {
     const json* b = parent.optional_value("behavior");
     if (b == nullptr) {
-      parent.error("missing required key 'behavior' (an object with \"kind\": random, sequence or conditional)");
+      parent.error(
+          "missing required key 'behavior' (an object with \"kind\": random, sequence or conditional)");
       return;
     }
     read_behavior_object(parent.document(), *b, parent.pointer_of("behavior"), d, move_ids, true);
   }
 
   /// A behaviour object; a conditional one holds rules and an `otherwise` behaviour.
-  void read_behavior_object(const JsonDocument& doc, const json& value, const std::string& pointer, EnemyDef& d,
-                            const IdMap& move_ids, bool allow_conditional) {
+  void read_behavior_object(const JsonDocument& doc, const json& value, const std::string& pointer,
+                            EnemyDef& d, const IdMap& move_ids, bool allow_conditional) {
     ObjectReader r(doc, value, pointer, diags_);
     if (!r.valid()) return;
-    const auto kind = allow_conditional ? r.required_enum("kind", kBehaviorsAll) : r.required_enum("kind", kBehaviors);
+    const auto kind =
+        allow_conditional ? r.required_enum("kind", kBehaviorsAll) : r.required_enum("kind", kBehaviors);
     if (kind && *kind == 2) {
       if (const json* rules = r.required_array("rules")) {
         if (rules->empty() || rules->size() > 8) r.error_at("rules", "expected 1 to 8 rules");
@@ -541,8 +566,10 @@ class Loader {
           }
         }
       }
-      if (r.has("first")) d.first_move = move_ref(r, "first", move_ids, d.id);
-      else r.optional_string("first");
+      if (r.has("first"))
+        d.first_move = move_ref(r, "first", move_ids, d.id);
+      else
+        r.optional_string("first");
       if (const json* otherwise = r.optional_value("otherwise"))
         read_behavior_object(doc, *otherwise, r.pointer_of("otherwise"), d, move_ids, false);
       else
@@ -551,8 +578,10 @@ class Loader {
       return;
     }
     d.behavior = static_cast<BehaviorKind>(kind.value_or(0));
-    if (r.has("first")) d.first_move = move_ref(r, "first", move_ids, d.id);
-    else r.optional_string("first");
+    if (r.has("first"))
+      d.first_move = move_ref(r, "first", move_ids, d.id);
+    else
+      r.optional_string("first");
     if (d.behavior == BehaviorKind::Random) {
       if (const json* arr = r.required_array("moves")) {
         if (arr->empty()) r.error_at("moves", "expected at least one weighted move");
@@ -577,7 +606,8 @@ class Loader {
           const std::string p = content::child_pointer(r.pointer_of("moves"), i);
           const json& v = (*arr)[i];
           if (!v.is_string()) {
-            diags_.add(r.document().diagnostic(p, "expected a move id (a string), got " + content::describe_json_type(v)));
+            diags_.add(r.document().diagnostic(
+                p, "expected a move id (a string), got " + content::describe_json_type(v)));
             continue;
           }
           const auto f = move_ids.find(v.get_ref<const std::string&>());
@@ -590,7 +620,8 @@ class Loader {
         }
         d.loop_from = static_cast<std::uint8_t>(r.int_or("loop_from", 0, 0, 31));
         if (!d.sequence.empty() && d.loop_from >= d.sequence.size())
-          r.error_at("loop_from", "expected an index into the sequence (below " + std::to_string(d.sequence.size()) + ")");
+          r.error_at("loop_from",
+                     "expected an index into the sequence (below " + std::to_string(d.sequence.size()) + ")");
       }
     }
     r.finish();
@@ -603,7 +634,9 @@ class Loader {
     const auto index = read_id(r, player_ids_, d.id, d.name);
     d.max_hp = static_cast<std::int32_t>(r.required_int("max_hp", 1, 9999).value_or(1));
     d.hp = static_cast<std::int32_t>(r.int_or("hp", d.max_hp, 1, 9999));
-    if (d.hp > d.max_hp) r.error_at("hp", "expected hp <= max_hp (" + std::to_string(d.max_hp) + "), got " + std::to_string(d.hp));
+    if (d.hp > d.max_hp)
+      r.error_at("hp",
+                 "expected hp <= max_hp (" + std::to_string(d.max_hp) + "), got " + std::to_string(d.hp));
     if (const json* deck = r.required_array("deck")) {
       for (std::size_t i = 0; i < deck->size(); ++i) {
         ObjectReader e(*it.doc, (*deck)[i], content::child_pointer(r.pointer_of("deck"), i), diags_);
@@ -642,10 +675,12 @@ class Loader {
         const std::string p = content::child_pointer(r.pointer_of("enemies"), i);
         const json& v = (*arr)[i];
         if (!v.is_string()) {
-          diags_.add(it.doc->diagnostic(p, "expected an enemy id (a string), got " + content::describe_json_type(v)));
+          diags_.add(it.doc->diagnostic(
+              p, "expected an enemy id (a string), got " + content::describe_json_type(v)));
           continue;
         }
-        if (const auto id = resolve(r, p, enemy_ids_, "enemy", v.get<std::string>())) d.enemies.push_back(*id);
+        if (const auto id = resolve(r, p, enemy_ids_, "enemy", v.get<std::string>()))
+          d.enemies.push_back(*id);
       }
     }
     if (const json* rules = r.optional_object("rules")) {
@@ -654,8 +689,10 @@ class Loader {
       rr.armor_decay = static_cast<ArmorDecayRule>(b.enum_or("armor_decay", kArmorDecay, 0).value_or(0));
       rr.max_energy = static_cast<std::uint8_t>(b.int_or("max_energy", rr.max_energy, 0, 20));
       rr.hand_limit = static_cast<std::uint8_t>(b.int_or("hand_limit", rr.hand_limit, 1, kMaxHandLimit));
-      rr.draw_per_turn = static_cast<std::uint8_t>(b.int_or("draw_per_turn", rr.draw_per_turn, 0, kMaxHandLimit));
-      rr.opening_hand = static_cast<std::uint8_t>(b.int_or("opening_hand", rr.draw_per_turn, 0, kMaxHandLimit));
+      rr.draw_per_turn =
+          static_cast<std::uint8_t>(b.int_or("draw_per_turn", rr.draw_per_turn, 0, kMaxHandLimit));
+      rr.opening_hand =
+          static_cast<std::uint8_t>(b.int_or("opening_hand", rr.draw_per_turn, 0, kMaxHandLimit));
       rr.turn_limit = static_cast<std::uint16_t>(b.int_or("turn_limit", rr.turn_limit, 1, 1000));
       b.finish();
     }
@@ -671,7 +708,8 @@ class Loader {
     if (const auto rules = r.optional_string("rules"); rules && *rules != "deckbuilder")
       r.error_at("rules", "expected \"deckbuilder\", got '" + *rules + "'");
     if (const auto enc = r.optional_string("default_encounter"))
-      c_->pack.default_encounter = resolve(r, r.pointer_of("default_encounter"), encounter_ids_, "encounter", *enc);
+      c_->pack.default_encounter =
+          resolve(r, r.pointer_of("default_encounter"), encounter_ids_, "encounter", *enc);
     r.finish();
   }
 

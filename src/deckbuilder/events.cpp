@@ -9,52 +9,92 @@ namespace battlecore::deckbuilder {
 
 std::string_view pile_name(Pile p) {
   switch (p) {
-    case Pile::Draw: return "draw";
-    case Pile::Hand: return "hand";
-    case Pile::Discard: return "discard";
-    case Pile::Exhaust: return "exhaust";
-    case Pile::None: return "none";
+    case Pile::Draw:
+      return "draw";
+    case Pile::Hand:
+      return "hand";
+    case Pile::Discard:
+      return "discard";
+    case Pile::Exhaust:
+      return "exhaust";
+    case Pile::None:
+      return "none";
   }
   return "?";
 }
 
 std::string_view event_type_name(EventType t) {
   switch (t) {
-    case EventType::PhaseChanged: return "PhaseChanged";
-    case EventType::BattleStarted: return "BattleStarted";
-    case EventType::TurnStarted: return "TurnStarted";
-    case EventType::DrawPhase: return "DrawPhase";
-    case EventType::CardDrawn: return "CardDrawn";
-    case EventType::PileShuffled: return "PileShuffled";
-    case EventType::CardPlayed: return "CardPlayed";
-    case EventType::CardMoved: return "CardMoved";
-    case EventType::DamageDealt: return "DamageDealt";
-    case EventType::ArmorGained: return "ArmorGained";
-    case EventType::StatusApplied: return "StatusApplied";
-    case EventType::StatusExpired: return "StatusExpired";
-    case EventType::UnitDied: return "UnitDied";
-    case EventType::DiscardPhase: return "DiscardPhase";
-    case EventType::TurnEnded: return "TurnEnded";
-    case EventType::EnemyTurnStarted: return "EnemyTurnStarted";
-    case EventType::EnemyIntent: return "EnemyIntent";
-    case EventType::EnemyActed: return "EnemyActed";
-    case EventType::BattleEnded: return "BattleEnded";
-    case EventType::EnergyChanged: return "EnergyChanged";
-    case EventType::Healed: return "Healed";
-    case EventType::HpLost: return "HpLost";
-    case EventType::CardCreated: return "CardCreated";
-    case EventType::CostChanged: return "CostChanged";
-    case EventType::HookRegistered: return "HookRegistered";
-    case EventType::HookExpired: return "HookExpired";
-    case EventType::DelayedScheduled: return "DelayedScheduled";
-    case EventType::DelayedFired: return "DelayedFired";
-    case EventType::ChoiceOffered: return "ChoiceOffered";
-    case EventType::ChoiceMade: return "ChoiceMade";
-    case EventType::TurnSkipped: return "TurnSkipped";
-    case EventType::ExtraTurnGranted: return "ExtraTurnGranted";
-    case EventType::BattleRewardOffered: return "BattleRewardOffered";
-    case EventType::BattleRewardSelected: return "BattleRewardSelected";
-    case EventType::BattleRewardSkipped: return "BattleRewardSkipped";
+    case EventType::PhaseChanged:
+      return "PhaseChanged";
+    case EventType::BattleStarted:
+      return "BattleStarted";
+    case EventType::TurnStarted:
+      return "TurnStarted";
+    case EventType::DrawPhase:
+      return "DrawPhase";
+    case EventType::CardDrawn:
+      return "CardDrawn";
+    case EventType::PileShuffled:
+      return "PileShuffled";
+    case EventType::CardPlayed:
+      return "CardPlayed";
+    case EventType::CardMoved:
+      return "CardMoved";
+    case EventType::DamageDealt:
+      return "DamageDealt";
+    case EventType::ArmorGained:
+      return "ArmorGained";
+    case EventType::StatusApplied:
+      return "StatusApplied";
+    case EventType::StatusExpired:
+      return "StatusExpired";
+    case EventType::UnitDied:
+      return "UnitDied";
+    case EventType::DiscardPhase:
+      return "DiscardPhase";
+    case EventType::TurnEnded:
+      return "TurnEnded";
+    case EventType::EnemyTurnStarted:
+      return "EnemyTurnStarted";
+    case EventType::EnemyIntent:
+      return "EnemyIntent";
+    case EventType::EnemyActed:
+      return "EnemyActed";
+    case EventType::BattleEnded:
+      return "BattleEnded";
+    case EventType::EnergyChanged:
+      return "EnergyChanged";
+    case EventType::Healed:
+      return "Healed";
+    case EventType::HpLost:
+      return "HpLost";
+    case EventType::CardCreated:
+      return "CardCreated";
+    case EventType::CostChanged:
+      return "CostChanged";
+    case EventType::HookRegistered:
+      return "HookRegistered";
+    case EventType::HookExpired:
+      return "HookExpired";
+    case EventType::DelayedScheduled:
+      return "DelayedScheduled";
+    case EventType::DelayedFired:
+      return "DelayedFired";
+    case EventType::ChoiceOffered:
+      return "ChoiceOffered";
+    case EventType::ChoiceMade:
+      return "ChoiceMade";
+    case EventType::TurnSkipped:
+      return "TurnSkipped";
+    case EventType::ExtraTurnGranted:
+      return "ExtraTurnGranted";
+    case EventType::BattleRewardOffered:
+      return "BattleRewardOffered";
+    case EventType::BattleRewardSelected:
+      return "BattleRewardSelected";
+    case EventType::BattleRewardSkipped:
+      return "BattleRewardSkipped";
   }
   return "?";
 }
@@ -65,7 +105,9 @@ nlohmann::json unit_json(UnitRef u) {
   if (u == kPlayerUnit) return "player";
   return "enemy " + std::to_string(u - 1);
 }
-std::string card_name(const Catalog& c, std::uint16_t def) { return def < c.cards.size() ? c.cards[def].id : "?"; }
+std::string card_name(const Catalog& c, std::uint16_t def) {
+  return def < c.cards.size() ? c.cards[def].id : "?";
+}
 }  // namespace
 
 nlohmann::json event_to_json(const Event& e, const Catalog& c) {
@@ -165,7 +207,9 @@ nlohmann::json event_to_json(const Event& e, const Catalog& c) {
     case EventType::DelayedScheduled:
     case EventType::DelayedFired:
       j["block"] = e.subject;
-      j["timing"] = e.amount == 0 ? "player_turn_start" : e.amount == 1 ? "player_turn_end" : "enemy_phase_end";
+      j["timing"] = e.amount == 0   ? "player_turn_start"
+                    : e.amount == 1 ? "player_turn_end"
+                                    : "enemy_phase_end";
       break;
     case EventType::ChoiceOffered:
       j["options"] = e.amount;

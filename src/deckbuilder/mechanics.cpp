@@ -59,9 +59,8 @@ void draw_cards(Ctx& x, int count) {
     }
     const CardRef card = x.s.draw_pile.pop_back();
     x.s.hand.push_back(card);
-    x.ev.emit_with([&] {
-      return Event{.type = EventType::CardDrawn, .subject = card, .value = x.s.cards[card].def};
-    });
+    x.ev.emit_with(
+        [&] { return Event{.type = EventType::CardDrawn, .subject = card, .value = x.s.cards[card].def}; });
   }
 }
 
@@ -69,11 +68,18 @@ void move_from_hand(Ctx& x, std::size_t hand_index, Pile to) {
   const CardRef card = x.s.hand[hand_index];
   x.s.hand.erase_at(hand_index);
   switch (to) {
-    case Pile::Discard: x.s.discard_pile.push_back(card); break;
-    case Pile::Exhaust: x.s.exhaust_pile.push_back(card); break;
-    case Pile::Draw: x.s.draw_pile.push_back(card); break;
+    case Pile::Discard:
+      x.s.discard_pile.push_back(card);
+      break;
+    case Pile::Exhaust:
+      x.s.exhaust_pile.push_back(card);
+      break;
+    case Pile::Draw:
+      x.s.draw_pile.push_back(card);
+      break;
     case Pile::Hand:
-    case Pile::None: BATTLECORE_ENSURE(false, "cannot move card {} to pile {}", card, pile_name(to));
+    case Pile::None:
+      BATTLECORE_ENSURE(false, "cannot move card {} to pile {}", card, pile_name(to));
   }
   x.ev.emit_with([&] {
     return Event{.type = EventType::CardMoved,
@@ -91,19 +97,28 @@ void add_card(Ctx& x, CardId card, Pile pile) {
   const std::size_t hand_limit = std::min<std::size_t>(kMaxHand, rules(x).hand_limit);
   if (pile == Pile::Hand && x.s.hand.size() >= hand_limit) pile = Pile::Discard;
   switch (pile) {
-    case Pile::Hand: x.s.hand.push_back(ref); break;
+    case Pile::Hand:
+      x.s.hand.push_back(ref);
+      break;
     case Pile::Draw: {
       // Shuffled in: a random position of the draw pile (effects stream).
       const auto at = x.s.rng[Stream::Effects].below(static_cast<std::uint32_t>(x.s.draw_pile.size() + 1));
       x.s.draw_pile.insert_at(at, ref);
       break;
     }
-    case Pile::Exhaust: x.s.exhaust_pile.push_back(ref); break;
+    case Pile::Exhaust:
+      x.s.exhaust_pile.push_back(ref);
+      break;
     case Pile::Discard:
-    case Pile::None: x.s.discard_pile.push_back(ref); pile = Pile::Discard; break;
+    case Pile::None:
+      x.s.discard_pile.push_back(ref);
+      pile = Pile::Discard;
+      break;
   }
   x.ev.emit_with([&] {
-    return Event{.type = EventType::CardCreated, .subject = ref, .value = card,
+    return Event{.type = EventType::CardCreated,
+                 .subject = ref,
+                 .value = card,
                  .amount = static_cast<std::int32_t>(pile)};
   });
 }
@@ -122,7 +137,8 @@ void tick_cost_rules(Ctx& x) {
       ci.cost_set = -1;
       ci.cost_change = 0;
       x.ev.emit_with([&] {
-        return Event{.type = EventType::CostChanged, .subject = static_cast<std::uint16_t>(i),
+        return Event{.type = EventType::CostChanged,
+                     .subject = static_cast<std::uint16_t>(i),
                      .amount = effective_cost(x.s, x.c, static_cast<CardRef>(i))};
       });
     }
@@ -166,7 +182,10 @@ void take_damage(Ctx& x, UnitRef source, UnitRef target, std::int32_t damage) {
   const std::int32_t lost = std::min(damage - absorbed, u.hp);
   u.hp -= lost;
   x.ev.emit_with([&] {
-    return Event{.type = EventType::DamageDealt, .source = source, .target = target, .amount = lost,
+    return Event{.type = EventType::DamageDealt,
+                 .source = source,
+                 .target = target,
+                 .amount = lost,
                  .extra = absorbed};
   });
   if (!u.alive()) x.ev.emit_with([&] { return Event{.type = EventType::UnitDied, .target = target}; });
@@ -235,8 +254,12 @@ void apply_status(Ctx& x, UnitRef source, UnitRef target, StatusId status, std::
   const std::int32_t now = slot->stacks;
   if (now == 0) u.statuses.erase_at(static_cast<std::size_t>(slot - u.statuses.begin()));
   x.ev.emit_with([&] {
-    return Event{.type = EventType::StatusApplied, .source = source, .target = target, .subject = status,
-                 .amount = stacks, .extra = now};
+    return Event{.type = EventType::StatusApplied,
+                 .source = source,
+                 .target = target,
+                 .subject = status,
+                 .amount = stacks,
+                 .extra = now};
   });
 }
 
@@ -280,7 +303,7 @@ void run_status_timing(Ctx& x, UnitRef u, StatusTiming timing, UnitRef other) {
     const OpRange ops = x.c.statuses[st.status].timings[static_cast<std::size_t>(timing)];
     if (ops.empty() || !unit(x, u).alive() || unit(x, u).stacks(st.status) == 0) continue;
     run_effects(x, ops, u, other, kNoCard, st.status);
-    if (outcome(x.s)) return;
+    if (x.battle.is_battle_active() && outcome(x.s)) return;
   }
 }
 
@@ -346,10 +369,12 @@ void tick_delayed(Ctx& x, DelayedTiming timing) {
   }
   for (const DelayedTrigger& d : due) {
     x.ev.emit_with([&] {
-      return Event{.type = EventType::DelayedFired, .subject = d.block, .amount = static_cast<std::int32_t>(timing)};
+      return Event{
+          .type = EventType::DelayedFired, .subject = d.block, .amount = static_cast<std::int32_t>(timing)};
     });
     UnitRef target = d.target;
-    if (target != kNoUnit && !unit(x, target).alive()) target = d.source == kPlayerUnit ? first_alive_enemy(x.s) : kPlayerUnit;
+    if (target != kNoUnit && !unit(x, target).alive())
+      target = d.source == kPlayerUnit ? first_alive_enemy(x.s) : kPlayerUnit;
     run_effects(x, x.c.blocks[d.block], d.source, target, kNoCard);
     if (outcome(x.s)) return;
   }
@@ -365,9 +390,12 @@ bool holds(const Ctx& x, const Condition& c, UnitRef self, UnitRef target) {
       const UnitState& u = unit(x.s, self);
       return std::int64_t{u.hp} * 100 < std::int64_t{c.amount} * u.max_hp;
     }
-    case ConditionKind::HandSizeAtLeast: return static_cast<std::int32_t>(x.s.hand.size()) >= c.amount;
-    case ConditionKind::EnergyAtLeast: return x.s.energy >= c.amount;
-    case ConditionKind::AttackedThisTurn: return x.s.attacks_this_turn > 0;
+    case ConditionKind::HandSizeAtLeast:
+      return static_cast<std::int32_t>(x.s.hand.size()) >= c.amount;
+    case ConditionKind::EnergyAtLeast:
+      return x.s.energy >= c.amount;
+    case ConditionKind::AttackedThisTurn:
+      return x.s.attacks_this_turn > 0;
   }
   return false;
 }
@@ -416,7 +444,8 @@ void resolve_intent(Ctx& x, std::size_t index) {
   }
   e.intent = next;
   x.ev.emit_with([&] {
-    return Event{.type = EventType::EnemyIntent, .source = enemy_unit(index), .subject = next, .value = e.def};
+    return Event{
+        .type = EventType::EnemyIntent, .source = enemy_unit(index), .subject = next, .value = e.def};
   });
 }
 
@@ -437,7 +466,8 @@ void perform_intent(Ctx& x, std::size_t index) {
 void push_block(Ctx& x, OpRange ops, EffectFrame::Kind kind, UnitRef source, UnitRef target, CardRef card,
                 std::uint8_t repeat_left, StatusId status) {
   if (ops.empty()) return;
-  x.s.effects.push_back(EffectFrame{ops.begin, ops.begin, ops.end, kind, source, target, card, repeat_left, status});
+  x.s.effects.push_back(
+      EffectFrame{ops.begin, ops.begin, ops.end, kind, source, target, card, repeat_left, status});
 }
 
 namespace {
@@ -453,7 +483,9 @@ void run_effect_stack(Ctx& x, std::size_t depth) {
   std::uint32_t budget = kMaxOpsPerEffect;
   while (x.s.effects.size() > depth) {
     if (x.s.choice.kind != PendingChoice::Kind::None) return;  // paused until the player picks
-    if (outcome(x.s)) {  // the battle ends as soon as a side is down, even mid-effect
+    // The battle ends as soon as a side is down, even mid-effect; battle-end behaviour, which
+    // runs once the battle is decided, runs to its end.
+    if (x.battle.is_battle_active() && outcome(x.s)) {
       while (x.s.effects.size() > depth) x.s.effects.pop_back();
       return;
     }
@@ -533,7 +565,8 @@ std::size_t op_targets(OpContext& ctx, OpTarget kind, std::array<UnitRef, kMaxEn
       for (std::size_t i = 0; i < s.enemies.size(); ++i)
         if (s.enemies[i].unit.alive()) alive[count++] = enemy_unit(i);
       if (count > 0)
-        out[n++] = alive[count > 1 ? ctx.x.s.rng[Stream::Effects].below(static_cast<std::uint32_t>(count)) : 0];
+        out[n++] =
+            alive[count > 1 ? ctx.x.s.rng[Stream::Effects].below(static_cast<std::uint32_t>(count)) : 0];
       break;
     }
   }

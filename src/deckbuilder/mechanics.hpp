@@ -105,15 +105,16 @@ void push_block(Ctx& x, OpRange ops, EffectFrame::Kind kind, UnitRef source, Uni
 /// is decided (then the frames above `depth` are dropped).
 void run_effect_stack(Ctx& x, std::size_t depth);
 /// Runs an effect list to its end (never pauses: lists that can pause belong to cards only).
-void run_effects(Ctx& x, OpRange ops, UnitRef source, UnitRef target, CardRef card, StatusId status = kNoStatus);
+void run_effects(Ctx& x, OpRange ops, UnitRef source, UnitRef target, CardRef card,
+                 StatusId status = kNoStatus);
 
 /// What an op handler sees.
 struct OpContext {
   Ctx& x;
   UnitRef source;
-  UnitRef target;  ///< the resolved chosen target (the player for enemy moves)
-  CardRef card;    ///< the card being played, or kNoCard
-  StatusId status; ///< the status whose timing runs ("stacks" amounts), or kNoStatus
+  UnitRef target;   ///< the resolved chosen target (the player for enemy moves)
+  CardRef card;     ///< the card being played, or kNoCard
+  StatusId status;  ///< the status whose timing runs ("stacks" amounts), or kNoStatus
 };
 
 /// The op's amount: its literal, or the source's stacks of the running status.

@@ -33,8 +33,8 @@ struct OpCompiler {
   EffectOwner owner;
   bool* uses_chosen;  ///< set when an op aims at the chosen target (nullptr: not tracked)
   /// Compiles a nested effect list at `key` into Catalog::ops; nothing when absent or invalid.
-  std::function<std::optional<OpRange>(content::ObjectReader&, std::string_view key, EffectOwner, bool* uses_chosen,
-                                       bool required)>
+  std::function<std::optional<OpRange>(content::ObjectReader&, std::string_view key, EffectOwner,
+                                       bool* uses_chosen, bool required)>
       compile_effects;
   /// Registers a block (a nested list) with a label; returns its index in Catalog::blocks.
   std::function<std::uint16_t(OpRange, std::string label)> add_block;
@@ -48,7 +48,8 @@ struct OpCompiler {
   std::optional<std::uint16_t> card(content::ObjectReader& r, std::string_view key) const;
   std::optional<std::uint16_t> hook(content::ObjectReader& r, std::string_view key) const;
   /// A required amount in [min, max]; in a status timing also the string "stacks".
-  bool amount(content::ObjectReader& r, std::string_view key, std::int64_t min, std::int64_t max, Op& op) const;
+  bool amount(content::ObjectReader& r, std::string_view key, std::int64_t min, std::int64_t max,
+              Op& op) const;
   /// Reports that the op cannot be used where it is; returns false.
   bool only_in(content::ObjectReader& r, std::string_view op, std::string_view where) const;
 };

@@ -12,9 +12,11 @@ void emit_turn_event(Ctx& x, EventType type) {
 
 /// Runs a status timing on the player, then on each enemy in order.
 void run_timing_for_everyone(Ctx& x, StatusTiming timing) {
-  run_status_timing(x, kPlayerUnit, timing);
-  for (std::size_t i = 0; i < x.s.enemies.size() && !outcome(x.s); ++i)
+  if (x.s.player.alive()) run_status_timing(x, kPlayerUnit, timing);
+  for (std::size_t i = 0; i < x.s.enemies.size(); ++i) {
+    if (x.battle.is_battle_active() && outcome(x.s)) return;  // battle end runs for everyone
     if (x.s.enemies[i].unit.alive()) run_status_timing(x, enemy_unit(i), timing);
+  }
 }
 
 // --- battle start steps -------------------------------------------------------------------
@@ -44,7 +46,7 @@ void build_enemies(Ctx& x) {
     e.unit.hp = e.unit.max_hp;
     x.s.enemies.push_back(e);
   }
-  // Starting statuses (a shell of armor plates, a ritual): applied silently to the new units.
+  // Starting statuses (a shell of armor plates, a ritual), each with its StatusApplied event.
   for (std::size_t i = 0; i < x.s.enemies.size(); ++i)
     for (const auto& [status, stacks] : x.c.enemies[x.s.enemies[i].def].statuses)
       apply_status(x, enemy_unit(i), enemy_unit(i), status, stacks);
@@ -52,9 +54,8 @@ void build_enemies(Ctx& x) {
 
 // The run's master deck when the host gave one, else the player unit's starting deck.
 void build_draw_pile(Ctx& x) {
-  const std::vector<CardId>& deck = x.master_deck().empty()
-                                        ? x.c.players[x.c.encounters[x.s.encounter].player].deck
-                                        : x.master_deck();
+  const std::vector<CardId>& deck =
+      x.master_deck().empty() ? x.c.players[x.c.encounters[x.s.encounter].player].deck : x.master_deck();
   for (CardId card : deck) {
     if (x.s.cards.full()) break;
     const auto ref = static_cast<CardRef>(x.s.cards.size());
@@ -100,21 +101,21 @@ void discard_hand(Ctx& x) {
 }  // namespace
 
 std::optional<Trigger> run_initialize(Ctx& x) {
-  create_fresh_state(x);          // 1
-  build_player(x);                // 2
-  build_enemies(x);               // 3
-  build_draw_pile(x);             // 4
+  create_fresh_state(x);                                   // 1
+  build_player(x);                                         // 2
+  build_enemies(x);                                        // 3
+  build_draw_pile(x);                                      // 4
   x.s.rng[Stream::Shuffle].shuffle(x.s.draw_pile.span());  // 5
-  prioritize_innate(x);           // 6
+  prioritize_innate(x);                                    // 6
   // 7: the event bridge is the battle's EventLog; hosts attach listeners to events().
   draw_cards(x, rules(x).opening_hand);  // 8
-  x.ev.emit_with([&] {           // 9
+  x.ev.emit_with([&] {                   // 9
     return Event{.type = EventType::BattleStarted, .subject = x.s.encounter};
   });
   for (std::size_t i = 0; i < x.s.enemies.size(); ++i) resolve_intent(x, i);  // 10
-  run_timing_for_everyone(x, StatusTiming::BattleStart);                       // 11
+  run_timing_for_everyone(x, StatusTiming::BattleStart);                      // 11
   if (auto decided = outcome(x.s)) return decided;
-  return Trigger::Initialized;    // 12
+  return Trigger::Initialized;  // 12
 }
 
 std::optional<Trigger> run_player_turn_start(Ctx& x) {
@@ -148,21 +149,21 @@ std::optional<Trigger> run_player_phase(Ctx& x) {
 }
 
 std::optional<Trigger> run_player_turn_end(Ctx& x) {
-  emit_turn_event(x, EventType::DiscardPhase);                     // 1
-  run_status_timing(x, kPlayerUnit, StatusTiming::DiscardPhase);   // 2
-  discard_hand(x);                                                 // 3
+  emit_turn_event(x, EventType::DiscardPhase);                                  // 1
+  run_status_timing(x, kPlayerUnit, StatusTiming::DiscardPhase);                // 2
+  discard_hand(x);                                                              // 3
   if (!outcome(x.s)) run_status_timing(x, kPlayerUnit, StatusTiming::TurnEnd);  // 4
-  tick_turn_end_statuses(x, kPlayerUnit);                          // 5
-  tick_hooks(x, kPlayerUnit);                                      // 6
-  tick_cost_rules(x);                                              // 7
-  if (!outcome(x.s)) tick_delayed(x, DelayedTiming::PlayerTurnEnd);  // 8
-  emit_turn_event(x, EventType::TurnEnded);                        // 9
+  tick_turn_end_statuses(x, kPlayerUnit);                                       // 5
+  tick_hooks(x, kPlayerUnit);                                                   // 6
+  tick_cost_rules(x);                                                           // 7
+  if (!outcome(x.s)) tick_delayed(x, DelayedTiming::PlayerTurnEnd);             // 8
+  emit_turn_event(x, EventType::TurnEnded);                                     // 9
   if (auto decided = outcome(x.s)) return decided;
-  if (x.s.extra_turns > 0) {                                       // 10
+  if (x.s.extra_turns > 0) {  // 10
     --x.s.extra_turns;
     return Trigger::ExtraTurn;
   }
-  return Trigger::TurnOver;                                        // 11
+  return Trigger::TurnOver;  // 11
 }
 
 std::optional<Trigger> run_enemy_phase(Ctx& x) {
@@ -204,10 +205,11 @@ std::optional<Trigger> run_battle_won(Ctx& x) {
   }
   if (!x.s.reward_options.empty()) {
     x.s.reward_pending = true;
-    x.ev.emit_with([&] {                                 // 3
-      return Event{.type = EventType::BattleRewardOffered, .amount = static_cast<std::int32_t>(x.s.reward_options.size())};
+    x.ev.emit_with([&] {  // 3
+      return Event{.type = EventType::BattleRewardOffered,
+                   .amount = static_cast<std::int32_t>(x.s.reward_options.size())};
     });
-    return std::nullopt;                                 // 4: waits for apply_reward or skip_reward
+    return std::nullopt;  // 4: waits for apply_reward or skip_reward
   }
   x.ev.emit_with([] { return Event{.type = EventType::BattleEnded, .amount = 1}; });
   return std::nullopt;
@@ -221,14 +223,22 @@ std::optional<Trigger> run_battle_lost(Ctx& x) {
 
 std::optional<Trigger> run_phase(Ctx& x, Phase phase) {
   switch (phase) {
-    case Phase::None: return std::nullopt;
-    case Phase::Initialize: return run_initialize(x);
-    case Phase::PlayerTurnStart: return run_player_turn_start(x);
-    case Phase::PlayerPhase: return run_player_phase(x);
-    case Phase::PlayerTurnEnd: return run_player_turn_end(x);
-    case Phase::EnemyPhase: return run_enemy_phase(x);
-    case Phase::BattleWon: return run_battle_won(x);
-    case Phase::BattleLost: return run_battle_lost(x);
+    case Phase::None:
+      return std::nullopt;
+    case Phase::Initialize:
+      return run_initialize(x);
+    case Phase::PlayerTurnStart:
+      return run_player_turn_start(x);
+    case Phase::PlayerPhase:
+      return run_player_phase(x);
+    case Phase::PlayerTurnEnd:
+      return run_player_turn_end(x);
+    case Phase::EnemyPhase:
+      return run_enemy_phase(x);
+    case Phase::BattleWon:
+      return run_battle_won(x);
+    case Phase::BattleLost:
+      return run_battle_lost(x);
   }
   return std::nullopt;
 }

@@ -11,19 +11,22 @@ namespace {
 
 nlohmann::json statuses_json(const Catalog& c, const UnitState& u) {
   nlohmann::json arr = nlohmann::json::array();
-  for (const StatusStack& st : u.statuses) arr.push_back({{"status", c.statuses[st.status].id}, {"stacks", st.stacks}});
+  for (const StatusStack& st : u.statuses)
+    arr.push_back({{"status", c.statuses[st.status].id}, {"stacks", st.stacks}});
   return arr;
 }
 
 nlohmann::json pile_json(const Battle& b, std::span<const CardRef> pile) {
   nlohmann::json arr = nlohmann::json::array();
-  for (CardRef r : pile) arr.push_back({{"card", r}, {"card_id", b.catalog().cards[b.state().cards[r].def].id}});
+  for (CardRef r : pile)
+    arr.push_back({{"card", r}, {"card_id", b.catalog().cards[b.state().cards[r].def].id}});
   return arr;
 }
 
 std::string statuses_text(const Catalog& c, const UnitState& u) {
   std::string out;
-  for (const StatusStack& st : u.statuses) out += fmt::format(" {} {}", c.statuses[st.status].name, st.stacks);
+  for (const StatusStack& st : u.statuses)
+    out += fmt::format(" {} {}", c.statuses[st.status].name, st.stacks);
   return out;
 }
 
@@ -75,7 +78,8 @@ nlohmann::json state_view(const Battle& battle) {
   j["waiting_for_choice"] = battle.is_waiting_for_choice();
   j["waiting_for_reward"] = battle.is_waiting_for_reward();
   nlohmann::json hooks = nlohmann::json::array();
-  for (const ActiveHook& h : s.hooks) hooks.push_back({{"hook", c.hooks[h.hook].id}, {"turns_left", h.turns_left}});
+  for (const ActiveHook& h : s.hooks)
+    hooks.push_back({{"hook", c.hooks[h.hook].id}, {"turns_left", h.turns_left}});
   j["hooks"] = hooks;
   j["delayed_triggers"] = s.delayed.size();
   if (battle.is_waiting_for_reward()) {
@@ -123,21 +127,27 @@ std::string choice_option_label(const Battle& battle, std::uint8_t index) {
 std::string action_label(const Battle& battle, const Action& action) {
   const Catalog& c = battle.catalog();
   switch (action.kind) {
-    case ActionKind::EndTurn: return "end turn";
-    case ActionKind::ChooseOption: return "choose: " + choice_option_label(battle, action.index);
-    case ActionKind::SkipChoice: return "skip the choice";
+    case ActionKind::EndTurn:
+      return "end turn";
+    case ActionKind::ChooseOption:
+      return "choose: " + choice_option_label(battle, action.index);
+    case ActionKind::SkipChoice:
+      return "skip the choice";
     case ActionKind::TakeReward:
       return action.index < battle.state().reward_options.size()
                  ? "take reward: " + c.cards[battle.state().reward_options[action.index]].name
                  : fmt::format("take reward {}", action.index);
-    case ActionKind::SkipReward: return "skip the reward";
-    case ActionKind::PlayCard: break;
+    case ActionKind::SkipReward:
+      return "skip the reward";
+    case ActionKind::PlayCard:
+      break;
   }
   const CardDef* def = battle.active_card(action.card);
   std::string out = def ? fmt::format("play {} (cost {})", def->name, battle.effective_cost(action.card))
                         : fmt::format("play #{}", action.card);
   if (action.target >= 0 && static_cast<std::size_t>(action.target) < battle.state().enemies.size())
-    out += fmt::format(" at {} [{}]", c.enemies[battle.state().enemies[static_cast<std::size_t>(action.target)].def].name,
+    out += fmt::format(" at {} [{}]",
+                       c.enemies[battle.state().enemies[static_cast<std::size_t>(action.target)].def].name,
                        action.target);
   return out;
 }
@@ -146,8 +156,8 @@ std::string render_text(const Battle& battle) {
   const Catalog& c = battle.catalog();
   const BattleState& s = battle.state();
   if (battle.phase() == Phase::None) return "no battle\n";
-  std::string out = fmt::format("turn {} | phase {} | energy {}/{}\n", s.turn, phase_name(battle.phase()), s.energy,
-                                c.encounters[s.encounter].rules.max_energy);
+  std::string out = fmt::format("turn {} | phase {} | energy {}/{}\n", s.turn, phase_name(battle.phase()),
+                                s.energy, c.encounters[s.encounter].rules.max_energy);
   out += fmt::format("you: {}/{} HP, {} armor{}\n", s.player.hp, s.player.max_hp, s.player.armor,
                      statuses_text(c, s.player));
   for (std::size_t i = 0; i < s.enemies.size(); ++i) {
@@ -159,12 +169,14 @@ std::string render_text(const Battle& battle) {
     }
     std::string intent;
     if (e.intent != kNoMove)
-      intent = fmt::format(" | intends {} ({})", def.moves[e.intent].name, intent_name(def.moves[e.intent].intent));
-    out += fmt::format("[{}] {}: {}/{} HP, {} armor{}{}\n", i, def.name, e.unit.hp, e.unit.max_hp, e.unit.armor,
-                       statuses_text(c, e.unit), intent);
+      intent = fmt::format(" | intends {} ({})", def.moves[e.intent].name,
+                           intent_name(def.moves[e.intent].intent));
+    out += fmt::format("[{}] {}: {}/{} HP, {} armor{}{}\n", i, def.name, e.unit.hp, e.unit.max_hp,
+                       e.unit.armor, statuses_text(c, e.unit), intent);
   }
   out += "hand:";
-  for (CardRef r : s.hand) out += fmt::format(" {}({})", c.cards[s.cards[r].def].name, battle.effective_cost(r));
+  for (CardRef r : s.hand)
+    out += fmt::format(" {}({})", c.cards[s.cards[r].def].name, battle.effective_cost(r));
   out += fmt::format("\ndraw {} | discard {} | exhaust {}\n", s.draw_pile.size(), s.discard_pile.size(),
                      s.exhaust_pile.size());
   if (battle.is_waiting_for_choice()) out += "a choice is waiting:\n";

@@ -35,13 +35,14 @@ std::string trim(std::string_view s) {
 void show(const Battle& battle, std::ostream& out) {
   out << render_text(battle);
   const Decision d = battle.decision();
-  for (std::size_t i = 0; i < d.options.size(); ++i) out << fmt::format("  {}) {}\n", i, action_label(battle, d.options[i]));
+  for (std::size_t i = 0; i < d.options.size(); ++i)
+    out << fmt::format("  {}) {}\n", i, action_label(battle, d.options[i]));
 }
 
 }  // namespace
 
-int play_deckbuilder(const std::shared_ptr<const Catalog>& catalog, const PlayConfig& config, std::istream& in,
-                     std::ostream& out, std::ostream& err) {
+int play_deckbuilder(const std::shared_ptr<const Catalog>& catalog, const PlayConfig& config,
+                     std::istream& in, std::ostream& out, std::ostream& err) {
   std::string encounter = config.encounter;
   if (encounter.empty()) {
     if (!catalog->pack.default_encounter) {
@@ -117,8 +118,9 @@ int play_deckbuilder(const std::shared_ptr<const Catalog>& catalog, const PlayCo
     }
     show(battle, out);
   }
-  out << (battle.won() ? fmt::format("victory on turn {} with {} HP left\n", battle.turn(), battle.state().player.hp)
-                       : fmt::format("defeat on turn {}\n", battle.turn()));
+  out << (battle.won()
+              ? fmt::format("victory on turn {} with {} HP left\n", battle.turn(), battle.state().player.hp)
+              : fmt::format("defeat on turn {}\n", battle.turn()));
   return 0;
 }
 

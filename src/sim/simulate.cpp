@@ -10,7 +10,9 @@
 
 namespace battlecore::sim {
 
-std::uint64_t policy_seed(std::uint64_t battle_seed) { return splitmix64_mix(battle_seed ^ 0x706f6c6963790000ull); }
+std::uint64_t policy_seed(std::uint64_t battle_seed) {
+  return splitmix64_mix(battle_seed ^ 0x706f6c6963790000ull);
+}
 
 nlohmann::json SimReport::to_json() const {
   nlohmann::json errors = nlohmann::json::array();
@@ -63,7 +65,8 @@ Result<SimReport> simulate_deckbuilder(const std::shared_ptr<const deckbuilder::
     if (!encounter) return Error{"the pack names no default encounter; pass --encounter ID"};
   } else {
     encounter = catalog->find_encounter(config.encounter);
-    if (!encounter) return Error{fmt::format("no encounter '{}' in pack '{}'", config.encounter, catalog->pack.id)};
+    if (!encounter)
+      return Error{fmt::format("no encounter '{}' in pack '{}'", config.encounter, catalog->pack.id)};
   }
   auto policy = make_policy(config.policy);
   if (!policy) return policy.error();
@@ -91,7 +94,8 @@ Result<SimReport> simulate_deckbuilder(const std::shared_ptr<const deckbuilder::
         const std::size_t pick = policy.value()->choose(battle, options);
         ++report.decisions;
         const auto applied = battle.submit(options[pick]);
-        BATTLECORE_ENSURE(applied.ok(), "a legal option was refused: {}", applied.ok() ? "" : applied.error().message);
+        BATTLECORE_ENSURE(applied.ok(), "a legal option was refused: {}",
+                          applied.ok() ? "" : applied.error().message);
       }
       report.turns += battle.state().player_turns;
       if (battle.won()) {

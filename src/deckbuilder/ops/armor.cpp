@@ -1,11 +1,14 @@
-// armor: gain armor (block), modified by the receiver's statuses. {"op": "armor", "amount": 5, "target": "self"}
+// armor: gain armor (block), modified by the receiver's statuses. {"op": "armor", "amount": 5, "target":
+// "self"}
 #include "deckbuilder/mechanics.hpp"
 #include "deckbuilder/op_registry.hpp"
 
 namespace battlecore::deckbuilder::detail {
 namespace {
 
-void gain_modified_armor(Ctx& x, UnitRef unit, std::int32_t amount) { gain_armor(x, unit, armor_gain(x, unit, amount)); }
+void gain_modified_armor(Ctx& x, UnitRef unit, std::int32_t amount) {
+  gain_armor(x, unit, armor_gain(x, unit, amount));
+}
 
 void run(OpContext& ctx, const Op& op) { for_each_op_target(ctx, op, gain_modified_armor); }
 

@@ -44,11 +44,16 @@ bool compile(const OpCompiler& oc, content::ObjectReader& r, Op& op) {
 
 void run(OpContext& ctx, const Op& op) {
   BattleState& s = ctx.x.s;
-  s.choice = PendingChoice{.kind = PendingChoice::Kind::Options, .skippable = op.mode == 1,
-                           .first_block = op.block, .option_count = static_cast<std::uint8_t>(op.times),
-                           .source = ctx.source, .target = ctx.target, .card = ctx.card};
+  s.choice = PendingChoice{.kind = PendingChoice::Kind::Options,
+                           .skippable = op.mode == 1,
+                           .first_block = op.block,
+                           .option_count = static_cast<std::uint8_t>(op.times),
+                           .source = ctx.source,
+                           .target = ctx.target,
+                           .card = ctx.card};
   ctx.x.ev.emit_with([&] {
-    return Event{.type = EventType::ChoiceOffered, .amount = op.times,
+    return Event{.type = EventType::ChoiceOffered,
+                 .amount = op.times,
                  .extra = static_cast<std::int32_t>(PendingChoice::Kind::Options)};
   });
 }

@@ -30,11 +30,14 @@ bool compile(const OpCompiler& oc, content::ObjectReader& r, Op& op) {
 
 void apply_rule(OpContext& ctx, const Op& op, CardRef card) {
   CardInstance& ci = ctx.x.s.cards[card];
-  if (op.flags == 1) ci.cost_set = static_cast<std::int8_t>(op.amount);
-  else ci.cost_change = static_cast<std::int8_t>(op.amount);
+  if (op.flags == 1)
+    ci.cost_set = static_cast<std::int8_t>(op.amount);
+  else
+    ci.cost_change = static_cast<std::int8_t>(op.amount);
   ci.cost_turns = static_cast<std::uint8_t>(op.times);
   ctx.x.ev.emit_with([&] {
-    return Event{.type = EventType::CostChanged, .subject = card, .amount = effective_cost(ctx.x.s, ctx.x.c, card)};
+    return Event{
+        .type = EventType::CostChanged, .subject = card, .amount = effective_cost(ctx.x.s, ctx.x.c, card)};
   });
 }
 
@@ -50,7 +53,8 @@ void run(OpContext& ctx, const Op& op) {
 }  // namespace
 
 void register_cost_rule_op(OpRegistry& registry) {
-  registry.add({"cost_rule", "set or change card costs for some turns or the rest of the battle", compile, run});
+  registry.add(
+      {"cost_rule", "set or change card costs for some turns or the rest of the battle", compile, run});
 }
 
 }  // namespace battlecore::deckbuilder::detail

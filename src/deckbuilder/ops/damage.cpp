@@ -23,7 +23,8 @@ void run(OpContext& ctx, const Op& op) {
     const std::size_t n = op_targets(ctx, op.target, targets);
     for (std::size_t i = 0; i < n; ++i) {
       take_damage(ctx.x, ctx.source, targets[i], attack_damage(ctx.x, ctx.source, targets[i], amount));
-      if (!reactive && ctx.source != kNoUnit) run_status_timing(ctx.x, targets[i], StatusTiming::OnAttacked, ctx.source);
+      if (!reactive && ctx.source != kNoUnit)
+        run_status_timing(ctx.x, targets[i], StatusTiming::OnAttacked, ctx.source);
       if (outcome(ctx.x.s)) return;
     }
   }

@@ -10,7 +10,8 @@
 namespace battlecore::deckbuilder::detail {
 namespace {
 
-constexpr std::array<std::string_view, 3> kTimings = {"player_turn_start", "player_turn_end", "enemy_phase_end"};
+constexpr std::array<std::string_view, 3> kTimings = {"player_turn_start", "player_turn_end",
+                                                      "enemy_phase_end"};
 
 bool compile(const OpCompiler& oc, content::ObjectReader& r, Op& op) {
   const auto timing = r.required_enum("timing", kTimings);
@@ -27,15 +28,15 @@ void run(OpContext& ctx, const Op& op) {
   if (s.delayed.full()) return;  // at most kMaxDelayed scheduled at once
   s.delayed.push_back(DelayedTrigger{op.block, static_cast<DelayedTiming>(op.mode),
                                      static_cast<std::uint8_t>(op.amount), ctx.source, ctx.target});
-  ctx.x.ev.emit_with([&] {
-    return Event{.type = EventType::DelayedScheduled, .subject = op.block, .amount = op.mode};
-  });
+  ctx.x.ev.emit_with(
+      [&] { return Event{.type = EventType::DelayedScheduled, .subject = op.block, .amount = op.mode}; });
 }
 
 }  // namespace
 
 void register_delayed_op(OpRegistry& registry) {
-  registry.add({"delayed", "schedule effects for a later turn start, turn end or enemy phase end", compile, run});
+  registry.add(
+      {"delayed", "schedule effects for a later turn start, turn end or enemy phase end", compile, run});
 }
 
 }  // namespace battlecore::deckbuilder::detail

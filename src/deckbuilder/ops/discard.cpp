@@ -5,14 +5,19 @@
 namespace battlecore::deckbuilder::detail {
 namespace {
 
-bool compile(const OpCompiler& oc, content::ObjectReader& r, Op& op) { return compile_hand_cards(oc, r, op, "discard"); }
+bool compile(const OpCompiler& oc, content::ObjectReader& r, Op& op) {
+  return compile_hand_cards(oc, r, op, "discard");
+}
 
-void run(OpContext& ctx, const Op& op) { hand_cards_to_pile(ctx, op, Pile::Discard, PendingChoice::Kind::DiscardFromHand); }
+void run(OpContext& ctx, const Op& op) {
+  hand_cards_to_pile(ctx, op, Pile::Discard, PendingChoice::Kind::DiscardFromHand);
+}
 
 }  // namespace
 
 void register_discard_op(OpRegistry& registry) {
-  registry.add({"discard", "hand cards to the discard pile, chosen by the player or at random", compile, run});
+  registry.add(
+      {"discard", "hand cards to the discard pile, chosen by the player or at random", compile, run});
 }
 
 }  // namespace battlecore::deckbuilder::detail

@@ -7,7 +7,8 @@ namespace {
 
 bool compile(const OpCompiler& oc, content::ObjectReader& r, Op& op) {
   const bool ok = oc.amount(r, "amount", 1, 20, op);
-  if (oc.owner == EffectOwner::Move) return oc.only_in(r, "draw", "card, status and deferred effects: enemies have no hand");
+  if (oc.owner == EffectOwner::Move)
+    return oc.only_in(r, "draw", "card, status and deferred effects: enemies have no hand");
   return ok;
 }
 
@@ -16,7 +17,8 @@ void run(OpContext& ctx, const Op& op) { draw_cards(ctx.x, op_amount(ctx, op)); 
 }  // namespace
 
 void register_draw_op(OpRegistry& registry) {
-  registry.add({"draw", "the player draws cards (an empty draw pile reshuffles the discard pile)", compile, run});
+  registry.add(
+      {"draw", "the player draws cards (an empty draw pile reshuffles the discard pile)", compile, run});
 }
 
 }  // namespace battlecore::deckbuilder::detail

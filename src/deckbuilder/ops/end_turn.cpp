@@ -12,12 +12,12 @@ bool compile(const OpCompiler& oc, content::ObjectReader& r, Op&) {
   return true;
 }
 
-void run(OpContext& ctx, const Op&) {
-  ctx.x.s.end_turn_requested = true;
-}
+void run(OpContext& ctx, const Op&) { ctx.x.s.end_turn_requested = true; }
 
 }  // namespace
 
-void register_end_turn_op(OpRegistry& registry) { registry.add({"end_turn", "end the player's turn once the card resolves", compile, run}); }
+void register_end_turn_op(OpRegistry& registry) {
+  registry.add({"end_turn", "end the player's turn once the card resolves", compile, run});
+}
 
 }  // namespace battlecore::deckbuilder::detail

@@ -5,14 +5,19 @@
 namespace battlecore::deckbuilder::detail {
 namespace {
 
-bool compile(const OpCompiler& oc, content::ObjectReader& r, Op& op) { return compile_hand_cards(oc, r, op, "exhaust"); }
+bool compile(const OpCompiler& oc, content::ObjectReader& r, Op& op) {
+  return compile_hand_cards(oc, r, op, "exhaust");
+}
 
-void run(OpContext& ctx, const Op& op) { hand_cards_to_pile(ctx, op, Pile::Exhaust, PendingChoice::Kind::ExhaustFromHand); }
+void run(OpContext& ctx, const Op& op) {
+  hand_cards_to_pile(ctx, op, Pile::Exhaust, PendingChoice::Kind::ExhaustFromHand);
+}
 
 }  // namespace
 
 void register_exhaust_op(OpRegistry& registry) {
-  registry.add({"exhaust", "hand cards to the exhaust pile, chosen by the player or at random", compile, run});
+  registry.add(
+      {"exhaust", "hand cards to the exhaust pile, chosen by the player or at random", compile, run});
 }
 
 }  // namespace battlecore::deckbuilder::detail

@@ -5,7 +5,9 @@
 namespace battlecore::deckbuilder::detail {
 namespace {
 
-bool compile(const OpCompiler& oc, content::ObjectReader& r, Op& op) { return oc.amount(r, "amount", -9, 9, op); }
+bool compile(const OpCompiler& oc, content::ObjectReader& r, Op& op) {
+  return oc.amount(r, "amount", -9, 9, op);
+}
 
 void run(OpContext& ctx, const Op& op) { gain_energy(ctx.x, op_amount(ctx, op)); }
 

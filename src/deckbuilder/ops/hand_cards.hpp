@@ -15,7 +15,8 @@ namespace battlecore::deckbuilder::detail {
 inline constexpr std::array<std::string_view, 2> kHandCardModes = {"choose", "random"};
 
 /// {"amount": N, "mode": "choose" | "random"}; choose only in card effects, never in moves.
-inline bool compile_hand_cards(const OpCompiler& oc, content::ObjectReader& r, Op& op, std::string_view name) {
+inline bool compile_hand_cards(const OpCompiler& oc, content::ObjectReader& r, Op& op,
+                               std::string_view name) {
   const bool ok = oc.amount(r, "amount", 1, 10, op);
   const auto mode = r.required_enum("mode", kHandCardModes);
   if (!mode) return false;
@@ -31,20 +32,23 @@ inline void hand_cards_to_pile(OpContext& ctx, const Op& op, Pile pile, PendingC
   BattleState& s = ctx.x.s;
   std::array<std::uint8_t, kMaxHand> eligible{};
   const std::size_t n = eligible_hand_cards(s, eligible);
-  const auto count = static_cast<std::uint8_t>(std::min<std::size_t>(n, static_cast<std::size_t>(op_amount(ctx, op))));
+  const auto count =
+      static_cast<std::uint8_t>(std::min<std::size_t>(n, static_cast<std::size_t>(op_amount(ctx, op))));
   if (count == 0) return;
   if (op.mode == 0) {
-    s.choice = PendingChoice{.kind = choice, .picks_left = count, .source = ctx.source, .target = ctx.target,
-                             .card = ctx.card};
+    s.choice = PendingChoice{
+        .kind = choice, .picks_left = count, .source = ctx.source, .target = ctx.target, .card = ctx.card};
     ctx.x.ev.emit_with([&] {
-      return Event{.type = EventType::ChoiceOffered, .amount = static_cast<std::int32_t>(n),
+      return Event{.type = EventType::ChoiceOffered,
+                   .amount = static_cast<std::int32_t>(n),
                    .extra = static_cast<std::int32_t>(choice)};
     });
     return;
   }
   for (std::uint8_t k = 0; k < count; ++k) {
     const std::size_t left = eligible_hand_cards(s, eligible);
-    const std::uint8_t pick = eligible[left > 1 ? s.rng[Stream::Effects].below(static_cast<std::uint32_t>(left)) : 0];
+    const std::uint8_t pick =
+        eligible[left > 1 ? s.rng[Stream::Effects].below(static_cast<std::uint32_t>(left)) : 0];
     move_from_hand(ctx.x, pick, pile);
   }
 }

@@ -9,6 +9,8 @@ void run(OpContext& ctx, const Op& op) { for_each_op_target(ctx, op, heal); }
 
 }  // namespace
 
-void register_heal_op(OpRegistry& registry) { registry.add({"heal", "restore HP, up to the maximum", compile_amount_to_target, run}); }
+void register_heal_op(OpRegistry& registry) {
+  registry.add({"heal", "restore HP, up to the maximum", compile_amount_to_target, run});
+}
 
 }  // namespace battlecore::deckbuilder::detail

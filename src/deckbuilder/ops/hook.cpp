@@ -17,7 +17,8 @@ void run(OpContext& ctx, const Op& op) { register_hook(ctx.x, op.ref, ctx.source
 }  // namespace
 
 void register_hook_op(OpRegistry& registry) {
-  registry.add({"hook", "register a hook (cancel or refuse plays, armor reset, on card played)", compile, run});
+  registry.add(
+      {"hook", "register a hook (cancel or refuse plays, armor reset, on card played)", compile, run});
 }
 
 }  // namespace battlecore::deckbuilder::detail

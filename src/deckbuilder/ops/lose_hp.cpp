@@ -9,6 +9,8 @@ void run(OpContext& ctx, const Op& op) { for_each_op_target(ctx, op, lose_hp); }
 
 }  // namespace
 
-void register_lose_hp_op(OpRegistry& registry) { registry.add({"lose_hp", "lose HP, ignoring armor and modifiers", compile_amount_to_target, run}); }
+void register_lose_hp_op(OpRegistry& registry) {
+  registry.add({"lose_hp", "lose HP, ignoring armor and modifiers", compile_amount_to_target, run});
+}
 
 }  // namespace battlecore::deckbuilder::detail

@@ -8,7 +8,9 @@
 namespace battlecore::deckbuilder::detail {
 namespace {
 
-bool compile(const OpCompiler& oc, content::ObjectReader& r, Op& op) { return oc.amount(r, "amount", 1, 9, op); }
+bool compile(const OpCompiler& oc, content::ObjectReader& r, Op& op) {
+  return oc.amount(r, "amount", 1, 9, op);
+}
 
 void run(OpContext& ctx, const Op& op) {
   ctx.x.s.skipped_turns = static_cast<std::uint8_t>(std::min(ctx.x.s.skipped_turns + op_amount(ctx, op), 99));
