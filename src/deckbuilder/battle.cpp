@@ -397,8 +397,10 @@ std::uint64_t Battle::state_hash() const {
   h.add(state_.skipped_turns);
   h.add(state_.attacks_this_turn);
   for (const CardInstance& c : state_.cards)
-    h.add((std::uint64_t{static_cast<std::uint8_t>(c.cost_set)} << 16) ^
-          (std::uint64_t{static_cast<std::uint8_t>(c.cost_change)} << 8) ^ c.cost_turns);
+    h.add((std::uint64_t{static_cast<std::uint8_t>(c.battle_cost_set)} << 32) ^
+          (std::uint64_t{static_cast<std::uint8_t>(c.battle_cost_change)} << 24) ^
+          (std::uint64_t{static_cast<std::uint8_t>(c.turn_cost_set)} << 16) ^
+          (std::uint64_t{static_cast<std::uint8_t>(c.turn_cost_change)} << 8) ^ c.cost_turns);
   h.add(state_.hooks.size());
   for (const ActiveHook& k : state_.hooks)
     h.add((std::uint64_t{k.hook} << 16) ^ (std::uint64_t{static_cast<std::uint8_t>(k.owner)} << 8) ^

@@ -125,17 +125,19 @@ void add_card(Ctx& x, CardId card, Pile pile) {
 
 std::int32_t effective_cost(const BattleState& s, const Catalog& c, CardRef card) {
   const CardInstance& ci = s.cards[card];
-  const std::int32_t base = ci.cost_set >= 0 ? ci.cost_set : c.cards[ci.def].cost;
-  return std::max(0, base + ci.cost_change);
+  const std::int32_t base = ci.turn_cost_set >= 0     ? ci.turn_cost_set
+                            : ci.battle_cost_set >= 0 ? ci.battle_cost_set
+                                                      : c.cards[ci.def].cost;
+  return std::max(0, base + ci.battle_cost_change + ci.turn_cost_change);
 }
 
 void tick_cost_rules(Ctx& x) {
   for (std::size_t i = 0; i < x.s.cards.size(); ++i) {
     CardInstance& ci = x.s.cards[i];
-    if (ci.cost_turns == 0 || ci.cost_turns == kCostRuleForBattle) continue;
+    if (ci.cost_turns == 0) continue;
     if (--ci.cost_turns == 0) {
-      ci.cost_set = -1;
-      ci.cost_change = 0;
+      ci.turn_cost_set = -1;
+      ci.turn_cost_change = 0;
       x.ev.emit_with([&] {
         return Event{.type = EventType::CostChanged,
                      .subject = static_cast<std::uint16_t>(i),

@@ -89,7 +89,8 @@ class EventBus {
     refresh();
   }
   std::size_t listener_count() const {
-    return static_cast<std::size_t>(std::count_if(listeners_.begin(), listeners_.end(), [](auto* l) { return l != nullptr; }));
+    return static_cast<std::size_t>(
+        std::count_if(listeners_.begin(), listeners_.end(), [](auto* l) { return l != nullptr; }));
   }
 
   const std::vector<Event>& log() const { return log_; }

@@ -22,9 +22,9 @@ namespace detail {
 }  // namespace battlecore
 
 /// Checks `cond`; on failure throws InvariantError with the file, line, text and message.
-#define BATTLECORE_ENSURE(cond, ...)                                                        \
-  do {                                                                                      \
-    if (!(cond)) [[unlikely]]                                                               \
-      ::battlecore::detail::invariant_failed(__FILE__, __LINE__,                            \
+#define BATTLECORE_ENSURE(cond, ...)                                                                \
+  do {                                                                                              \
+    if (!(cond)) [[unlikely]]                                                                       \
+      ::battlecore::detail::invariant_failed(__FILE__, __LINE__,                                    \
                                              std::string(#cond) + ": " + fmt::format(__VA_ARGS__)); \
   } while (false)

@@ -41,7 +41,9 @@ struct Action {
   static constexpr Action end_turn() { return Action{ActionKind::EndTurn, kNoCard, -1, 0}; }
   static constexpr Action choose(std::uint8_t i) { return Action{ActionKind::ChooseOption, kNoCard, -1, i}; }
   static constexpr Action skip_choice() { return Action{ActionKind::SkipChoice, kNoCard, -1, 0}; }
-  static constexpr Action take_reward(std::uint8_t i) { return Action{ActionKind::TakeReward, kNoCard, -1, i}; }
+  static constexpr Action take_reward(std::uint8_t i) {
+    return Action{ActionKind::TakeReward, kNoCard, -1, i};
+  }
   static constexpr Action skip_reward() { return Action{ActionKind::SkipReward, kNoCard, -1, 0}; }
 };
 
@@ -62,14 +64,14 @@ std::string_view play_check_name(PlayCheck c);
 
 /// Why submit() refused an action.
 enum class RefusalReason : std::uint8_t {
-  NoBattle,         ///< no battle is active
-  BattleOver,       ///< the battle is over
-  NotYourDecision,  ///< the pending decision is of another kind
-  CannotPlayCard,   ///< can_play_card failed; the message says which of the nine reasons
-  InvalidTarget,    ///< the target is missing, not an enemy, or not alive
-  WaitingForChoice, ///< a Choice is pending: only its options (or skip) are accepted
-  WaitingForReward, ///< a reward is offered: only taking one or skipping is accepted
-  InvalidOption,    ///< no such option, or skipping a Choice that cannot be skipped
+  NoBattle,          ///< no battle is active
+  BattleOver,        ///< the battle is over
+  NotYourDecision,   ///< the pending decision is of another kind
+  CannotPlayCard,    ///< can_play_card failed; the message says which of the nine reasons
+  InvalidTarget,     ///< the target is missing, not an enemy, or not alive
+  WaitingForChoice,  ///< a Choice is pending: only its options (or skip) are accepted
+  WaitingForReward,  ///< a reward is offered: only taking one or skipping is accepted
+  InvalidOption,     ///< no such option, or skipping a Choice that cannot be skipped
 };
 std::string_view refusal_reason_name(RefusalReason r);
 

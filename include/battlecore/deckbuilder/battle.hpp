@@ -40,7 +40,7 @@ inline constexpr std::size_t kMaxEffectDepth = 16;  ///< nested effect blocks in
 inline constexpr std::size_t kMaxHooks = 16;
 inline constexpr std::size_t kMaxDelayed = 16;
 inline constexpr std::size_t kMaxRewardChoices = 5;
-inline constexpr std::uint8_t kCostRuleForBattle = 0xFF;
+inline constexpr std::uint8_t kCostRuleForBattle = 0xFF;  ///< a cost rule's "turns" when it lasts the battle
 
 /// Stacks of one status on a unit.
 struct StatusStack {
@@ -75,9 +75,13 @@ struct EnemyState {
 /// One card in this battle (an instance of a card definition).
 struct CardInstance {
   CardId def = 0;
-  std::int8_t cost_set = -1;      ///< a cost rule's fixed cost, or -1
-  std::int8_t cost_change = 0;    ///< a cost rule's change to the cost
-  std::uint8_t cost_turns = 0;    ///< turns the rule lasts; kCostRuleForBattle = the battle; 0 = none
+  // Cost rules: those for the rest of the battle and those for some turns are kept apart, so
+  // one expiring leaves the other; changes of the same kind add up, a new set replaces.
+  std::int8_t battle_cost_set = -1;   ///< a fixed cost for the rest of the battle, or -1
+  std::int8_t battle_cost_change = 0; ///< a change to the cost for the rest of the battle
+  std::int8_t turn_cost_set = -1;     ///< a fixed cost for `cost_turns` turns, or -1
+  std::int8_t turn_cost_change = 0;   ///< a change to the cost for `cost_turns` turns
+  std::uint8_t cost_turns = 0;        ///< turns the turn-limited rules last; 0 = none
   friend bool operator==(const CardInstance&, const CardInstance&) = default;
 };
 
@@ -91,8 +95,8 @@ struct EffectFrame {
   UnitRef source = kNoUnit;
   UnitRef target = kNoUnit;
   CardRef card = kNoCard;
-  std::uint8_t repeat_left = 0;   ///< Repeat: passes still to run after this one
-  StatusId status = kNoStatus;    ///< the status whose timing runs ("stacks" amounts)
+  std::uint8_t repeat_left = 0;  ///< Repeat: passes still to run after this one
+  StatusId status = kNoStatus;   ///< the status whose timing runs ("stacks" amounts)
   friend bool operator==(const EffectFrame&, const EffectFrame&) = default;
 };
 
@@ -145,7 +149,7 @@ struct BattleState {
   std::uint64_t seed = 0;
   RngStreams rng;
   EncounterId encounter = 0;
-  std::uint32_t turn = 0;  ///< the seed's TurnNumber: 1 on the first player turn
+  std::uint32_t turn = 0;          ///< the seed's TurnNumber: 1 on the first player turn
   std::uint32_t player_turns = 0;  ///< player turns begun (extra turns included)
   bool player_owned = false;
   bool end_turn_requested = false;

@@ -11,12 +11,12 @@
 
 namespace battlecore::deckbuilder {
 
-using CardId = std::uint16_t;       ///< index into Catalog::cards
-using StatusId = std::uint16_t;     ///< index into Catalog::statuses
-using EnemyId = std::uint16_t;      ///< index into Catalog::enemies
-using PlayerUnitId = std::uint16_t; ///< index into Catalog::players
-using EncounterId = std::uint16_t;  ///< index into Catalog::encounters
-using MoveIndex = std::uint8_t;     ///< index into EnemyDef::moves
+using CardId = std::uint16_t;        ///< index into Catalog::cards
+using StatusId = std::uint16_t;      ///< index into Catalog::statuses
+using EnemyId = std::uint16_t;       ///< index into Catalog::enemies
+using PlayerUnitId = std::uint16_t;  ///< index into Catalog::players
+using EncounterId = std::uint16_t;   ///< index into Catalog::encounters
+using MoveIndex = std::uint8_t;      ///< index into EnemyDef::moves
 inline constexpr StatusId kNoStatus = 0xFFFF;
 
 enum class CardType : std::uint8_t { Attack, Skill, Power, Status, Curse };
@@ -38,10 +38,10 @@ enum Keyword : std::uint8_t {
 /// Whom an op affects, relative to its source: for a player's card the enemies are the
 /// opposing side; for an enemy's move the player is.
 enum class OpTarget : std::uint8_t {
-  Chosen,         ///< the card's target (cards), the player (enemy moves)
-  Self,           ///< the source itself
-  AllEnemies,     ///< every alive unit of the opposing side
-  RandomEnemy,    ///< one alive unit of the opposing side, from the effects stream
+  Chosen,       ///< the card's target (cards), the player (enemy moves)
+  Self,         ///< the source itself
+  AllEnemies,   ///< every alive unit of the opposing side
+  RandomEnemy,  ///< one alive unit of the opposing side, from the effects stream
 };
 
 /// Op flags.
@@ -55,9 +55,9 @@ struct Op {
   std::uint8_t code = 0;
   OpTarget target = OpTarget::Chosen;
   std::uint8_t flags = 0;
-  std::uint8_t mode = 0;   ///< an op-specific small enum (pile, scope, timing, ...)
-  std::uint16_t ref = 0;   ///< a status, card, hook or condition id where the op names one
-  std::uint16_t block = 0; ///< first nested block (index into Catalog::blocks)
+  std::uint8_t mode = 0;    ///< an op-specific small enum (pile, scope, timing, ...)
+  std::uint16_t ref = 0;    ///< a status, card, hook or condition id where the op names one
+  std::uint16_t block = 0;  ///< first nested block (index into Catalog::blocks)
   std::int32_t amount = 0;
   std::int32_t times = 1;  ///< repeat count, hit count, or number of nested blocks
 };
@@ -93,8 +93,8 @@ struct CardDef {
   CardTarget target = CardTarget::None;
   std::uint8_t keywords = 0;
   OpRange effects;
-  OpRange in_hand_turn_start;        ///< runs at the player's turn start while in hand
-  std::vector<std::uint16_t> hooks;  ///< hooks registered when the card is played
+  OpRange in_hand_turn_start;            ///< runs at the player's turn start while in hand
+  std::vector<std::uint16_t> hooks;      ///< hooks registered when the card is played
   std::optional<std::uint16_t> upgrade;  ///< the upgraded version's card id
   bool has(Keyword k) const { return (keywords & k) != 0; }
 };
@@ -131,7 +131,15 @@ struct StatusDef {
 };
 
 /// When a status's behaviour runs. The order is the index into StatusDef::timings.
-enum class StatusTiming : std::uint8_t { BattleStart, TurnStart, DrawPhase, DiscardPhase, TurnEnd, BattleEnd, OnAttacked };
+enum class StatusTiming : std::uint8_t {
+  BattleStart,
+  TurnStart,
+  DrawPhase,
+  DiscardPhase,
+  TurnEnd,
+  BattleEnd,
+  OnAttacked
+};
 
 /// What a hook does while it is registered.
 enum class HookKind : std::uint8_t {
@@ -157,7 +165,16 @@ struct RewardPool {
 };
 
 /// What an enemy shows it will do.
-enum class Intent : std::uint8_t { Attack, AttackDefend, Defend, Buff, BuffDefend, Debuff, AttackDebuff, Unknown };
+enum class Intent : std::uint8_t {
+  Attack,
+  AttackDefend,
+  Defend,
+  Buff,
+  BuffDefend,
+  Debuff,
+  AttackDebuff,
+  Unknown
+};
 
 struct MoveDef {
   std::string id;
@@ -259,13 +276,13 @@ struct Catalog {
   std::vector<EncounterDef> encounters;
   std::vector<HookDef> hooks;
   std::vector<RewardPool> reward_pools;
-  std::vector<Condition> conditions;       ///< by Op::ref of conditional ops
-  std::vector<OpRange> blocks;             ///< nested effect lists, by Op::block
-  std::vector<std::string> block_labels;   ///< a label per block (choice options), else empty
-  std::vector<Op> ops;                     ///< every effect of every card and move
-  std::vector<OpHandler> op_handlers;      ///< by Op::code
-  std::vector<std::string> op_names;       ///< by Op::code
-  std::uint64_t content_hash = 0;          ///< FNV-1a of the content files as loaded
+  std::vector<Condition> conditions;      ///< by Op::ref of conditional ops
+  std::vector<OpRange> blocks;            ///< nested effect lists, by Op::block
+  std::vector<std::string> block_labels;  ///< a label per block (choice options), else empty
+  std::vector<Op> ops;                    ///< every effect of every card and move
+  std::vector<OpHandler> op_handlers;     ///< by Op::code
+  std::vector<std::string> op_names;      ///< by Op::code
+  std::uint64_t content_hash = 0;         ///< FNV-1a of the content files as loaded
 
   std::optional<CardId> find_card(std::string_view id) const;
   std::optional<StatusId> find_status(std::string_view id) const;

@@ -24,39 +24,39 @@ enum class Pile : std::uint8_t { Draw, Hand, Discard, Exhaust, None };
 std::string_view pile_name(Pile p);
 
 enum class EventType : std::uint8_t {
-  PhaseChanged,      ///< subject: from phase, value: to phase, amount: trigger
-  BattleStarted,     ///< subject: encounter
-  TurnStarted,       ///< amount: turn number
-  DrawPhase,         ///< amount: turn number
-  CardDrawn,         ///< subject: card instance, value: card id
-  PileShuffled,      ///< amount: cards shuffled into the draw pile
-  CardPlayed,        ///< subject: card instance, value: card id, target: chosen unit, amount: energy spent
-  CardMoved,         ///< subject: card instance, value: card id, amount: from pile, extra: to pile
-  DamageDealt,       ///< source, target, amount: HP lost, extra: armor absorbed
-  ArmorGained,       ///< target, amount
-  StatusApplied,     ///< source, target, subject: status, amount: stacks added, extra: stacks now
-  StatusExpired,     ///< target, subject: status
-  UnitDied,          ///< target
-  DiscardPhase,      ///< amount: turn number
-  TurnEnded,         ///< amount: turn number
-  EnemyTurnStarted,  ///< amount: turn number
-  EnemyIntent,       ///< source: enemy, subject: move index, value: enemy id
-  EnemyActed,        ///< source: enemy, subject: move index, value: enemy id
-  BattleEnded,       ///< amount: 1 when won, 0 when lost
-  EnergyChanged,     ///< amount: change, extra: energy now
-  Healed,            ///< target, amount
-  HpLost,            ///< target, amount (not an attack)
-  CardCreated,       ///< subject: card instance, value: card id, amount: pile
-  CostChanged,       ///< subject: card instance, amount: effective cost now
-  HookRegistered,    ///< subject: hook, target: owner
-  HookExpired,       ///< subject: hook, target: owner
-  DelayedScheduled,  ///< subject: block, amount: timing
-  DelayedFired,      ///< subject: block, amount: timing
-  ChoiceOffered,     ///< amount: options, extra: choice kind
-  ChoiceMade,        ///< amount: option index, or -1 when skipped
-  TurnSkipped,       ///< amount: turn number
-  ExtraTurnGranted,  ///< amount: extra turns pending
-  BattleRewardOffered,   ///< amount: candidates
+  PhaseChanged,         ///< subject: from phase, value: to phase, amount: trigger
+  BattleStarted,        ///< subject: encounter
+  TurnStarted,          ///< amount: turn number
+  DrawPhase,            ///< amount: turn number
+  CardDrawn,            ///< subject: card instance, value: card id
+  PileShuffled,         ///< amount: cards shuffled into the draw pile
+  CardPlayed,           ///< subject: card instance, value: card id, target: chosen unit, amount: energy spent
+  CardMoved,            ///< subject: card instance, value: card id, amount: from pile, extra: to pile
+  DamageDealt,          ///< source, target, amount: HP lost, extra: armor absorbed
+  ArmorGained,          ///< target, amount
+  StatusApplied,        ///< source, target, subject: status, amount: stacks added, extra: stacks now
+  StatusExpired,        ///< target, subject: status
+  UnitDied,             ///< target
+  DiscardPhase,         ///< amount: turn number
+  TurnEnded,            ///< amount: turn number
+  EnemyTurnStarted,     ///< amount: turn number
+  EnemyIntent,          ///< source: enemy, subject: move index, value: enemy id
+  EnemyActed,           ///< source: enemy, subject: move index, value: enemy id
+  BattleEnded,          ///< amount: 1 when won, 0 when lost
+  EnergyChanged,        ///< amount: change, extra: energy now
+  Healed,               ///< target, amount
+  HpLost,               ///< target, amount (not an attack)
+  CardCreated,          ///< subject: card instance, value: card id, amount: pile
+  CostChanged,          ///< subject: card instance, amount: effective cost now
+  HookRegistered,       ///< subject: hook, target: owner
+  HookExpired,          ///< subject: hook, target: owner
+  DelayedScheduled,     ///< subject: block, amount: timing
+  DelayedFired,         ///< subject: block, amount: timing
+  ChoiceOffered,        ///< amount: options, extra: choice kind
+  ChoiceMade,           ///< amount: option index, or -1 when skipped
+  TurnSkipped,          ///< amount: turn number
+  ExtraTurnGranted,     ///< amount: extra turns pending
+  BattleRewardOffered,  ///< amount: candidates
   BattleRewardSelected,  ///< value: card id
   BattleRewardSkipped,
 };

@@ -54,28 +54,28 @@ struct Machine {
   static constexpr std::array kTransitions = {
       //  from                     trigger                    to
       // battle start flow
-      T{Phase::None,            Trigger::StartRequested,   Phase::Initialize},
-      T{Phase::Initialize,      Trigger::Initialized,      Phase::PlayerTurnStart},
-      T{Phase::Initialize,      Trigger::Victory,          Phase::BattleWon},
-      T{Phase::Initialize,      Trigger::Defeat,           Phase::BattleLost},
+      T{Phase::None, Trigger::StartRequested, Phase::Initialize},
+      T{Phase::Initialize, Trigger::Initialized, Phase::PlayerTurnStart},
+      T{Phase::Initialize, Trigger::Victory, Phase::BattleWon},
+      T{Phase::Initialize, Trigger::Defeat, Phase::BattleLost},
       // player turn start
-      T{Phase::PlayerTurnStart, Trigger::TurnBegan,        Phase::PlayerPhase},
-      T{Phase::PlayerTurnStart, Trigger::TurnSkipped,      Phase::PlayerTurnEnd},
-      T{Phase::PlayerTurnStart, Trigger::Victory,          Phase::BattleWon},
-      T{Phase::PlayerTurnStart, Trigger::Defeat,           Phase::BattleLost},
+      T{Phase::PlayerTurnStart, Trigger::TurnBegan, Phase::PlayerPhase},
+      T{Phase::PlayerTurnStart, Trigger::TurnSkipped, Phase::PlayerTurnEnd},
+      T{Phase::PlayerTurnStart, Trigger::Victory, Phase::BattleWon},
+      T{Phase::PlayerTurnStart, Trigger::Defeat, Phase::BattleLost},
       // player action phase
-      T{Phase::PlayerPhase,     Trigger::EndTurnRequested, Phase::PlayerTurnEnd},
-      T{Phase::PlayerPhase,     Trigger::Victory,          Phase::BattleWon},
-      T{Phase::PlayerPhase,     Trigger::Defeat,           Phase::BattleLost},
+      T{Phase::PlayerPhase, Trigger::EndTurnRequested, Phase::PlayerTurnEnd},
+      T{Phase::PlayerPhase, Trigger::Victory, Phase::BattleWon},
+      T{Phase::PlayerPhase, Trigger::Defeat, Phase::BattleLost},
       // player turn end
-      T{Phase::PlayerTurnEnd,   Trigger::ExtraTurn,        Phase::PlayerTurnStart},
-      T{Phase::PlayerTurnEnd,   Trigger::TurnOver,         Phase::EnemyPhase},
-      T{Phase::PlayerTurnEnd,   Trigger::Victory,          Phase::BattleWon},
-      T{Phase::PlayerTurnEnd,   Trigger::Defeat,           Phase::BattleLost},
+      T{Phase::PlayerTurnEnd, Trigger::ExtraTurn, Phase::PlayerTurnStart},
+      T{Phase::PlayerTurnEnd, Trigger::TurnOver, Phase::EnemyPhase},
+      T{Phase::PlayerTurnEnd, Trigger::Victory, Phase::BattleWon},
+      T{Phase::PlayerTurnEnd, Trigger::Defeat, Phase::BattleLost},
       // enemy phase
-      T{Phase::EnemyPhase,      Trigger::EnemiesDone,      Phase::PlayerTurnStart},
-      T{Phase::EnemyPhase,      Trigger::Victory,          Phase::BattleWon},
-      T{Phase::EnemyPhase,      Trigger::Defeat,           Phase::BattleLost},
+      T{Phase::EnemyPhase, Trigger::EnemiesDone, Phase::PlayerTurnStart},
+      T{Phase::EnemyPhase, Trigger::Victory, Phase::BattleWon},
+      T{Phase::EnemyPhase, Trigger::Defeat, Phase::BattleLost},
   };
 };
 

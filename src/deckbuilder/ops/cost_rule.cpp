@@ -1,6 +1,9 @@
 // cost_rule: change what cards cost. {"op": "cost_rule", "scope": "hand" | "this_card",
 // "set": 0 | "change": -1, "turns": 1}. Without "turns" the rule lasts the rest of the battle;
-// rules lose a turn at the player's turn end (the seed's "tick card cost rules").
+// rules with turns lose one at the player's turn end (the seed's "tick card cost rules").
+// Changes add up; a set replaces an earlier set; a turn-limited set wins over a battle-long one
+// while it lasts; when both kinds exist, both changes apply.
+#include <algorithm>
 #include <array>
 
 #include "deckbuilder/mechanics.hpp"
@@ -30,14 +33,18 @@ bool compile(const OpCompiler& oc, content::ObjectReader& r, Op& op) {
 
 void apply_rule(OpContext& ctx, const Op& op, CardRef card) {
   CardInstance& ci = ctx.x.s.cards[card];
-  if (op.flags == 1)
-    ci.cost_set = static_cast<std::int8_t>(op.amount);
-  else
-    ci.cost_change = static_cast<std::int8_t>(op.amount);
-  ci.cost_turns = static_cast<std::uint8_t>(op.times);
+  const bool set = op.flags == 1;
+  const auto amount = static_cast<std::int8_t>(op.amount);
+  if (op.times == kCostRuleForBattle) {
+    if (set) ci.battle_cost_set = amount;
+    else ci.battle_cost_change = static_cast<std::int8_t>(std::clamp(ci.battle_cost_change + amount, -9, 9));
+  } else {
+    if (set) ci.turn_cost_set = amount;
+    else ci.turn_cost_change = static_cast<std::int8_t>(std::clamp(ci.turn_cost_change + amount, -9, 9));
+    ci.cost_turns = std::max(ci.cost_turns, static_cast<std::uint8_t>(op.times));
+  }
   ctx.x.ev.emit_with([&] {
-    return Event{
-        .type = EventType::CostChanged, .subject = card, .amount = effective_cost(ctx.x.s, ctx.x.c, card)};
+    return Event{.type = EventType::CostChanged, .subject = card, .amount = effective_cost(ctx.x.s, ctx.x.c, card)};
   });
 }
 
