@@ -44,7 +44,8 @@ void BM_W1Battles(benchmark::State& st) {
     benchmark::DoNotOptimize(battle.state().player.hp);
   }
   st.counters["battles_per_s"] = benchmark::Counter(static_cast<double>(i), benchmark::Counter::kIsRate);
-  st.counters["decisions_per_s"] = benchmark::Counter(static_cast<double>(decisions), benchmark::Counter::kIsRate);
+  st.counters["decisions_per_s"] =
+      benchmark::Counter(static_cast<double>(decisions), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_W1Battles);
 

@@ -5,8 +5,8 @@
 #include <iostream>
 #include <string>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include "battlecore/core/phase_machine.hpp"
@@ -100,7 +100,8 @@ int main(int argc, char** argv) {
   play->add_option("--seed", seed, "battle seed");
 
   // An unknown command word would otherwise read as "a subcommand is required".
-  if (argc >= 2 && argv[1][0] != '-' && app.get_subcommands([&](CLI::App* sub) { return sub->check_name(argv[1]); }).empty()) {
+  if (argc >= 2 && argv[1][0] != '-' &&
+      app.get_subcommands([&](CLI::App* sub) { return sub->check_name(argv[1]); }).empty()) {
     std::cerr << "battlecore: unknown command '" << argv[1] << "'\n\n" << app.help();
     return kUsageError;
   }
@@ -122,9 +123,9 @@ int main(int argc, char** argv) {
   if (validate->parsed()) {
     const auto catalog = load_content(rules, content);
     if (!catalog) return kUsageError;
-    std::cout << fmt::format("{}: valid ({} cards, {} statuses, {} enemies, {} players, {} encounters)\n", content,
-                             catalog->cards.size(), catalog->statuses.size(), catalog->enemies.size(),
-                             catalog->players.size(), catalog->encounters.size());
+    std::cout << fmt::format("{}: valid ({} cards, {} statuses, {} enemies, {} players, {} encounters)\n",
+                             content, catalog->cards.size(), catalog->statuses.size(),
+                             catalog->enemies.size(), catalog->players.size(), catalog->encounters.size());
     return 0;
   }
   const auto catalog = load_content(rules, content);
@@ -155,8 +156,10 @@ int main(int argc, char** argv) {
       std::cerr << "battlecore: " << report.error().message << "\n";
       return kUsageError;
     }
-    if (json) std::cout << report.value().to_json().dump() << "\n";
-    else std::cout << report.value().to_text();
+    if (json)
+      std::cout << report.value().to_json().dump() << "\n";
+    else
+      std::cout << report.value().to_text();
     return report.value().failures.empty() ? 0 : 1;
   }
   if (play->parsed()) {

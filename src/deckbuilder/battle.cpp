@@ -306,7 +306,16 @@ Result<Status, Rejection> Battle::resolve_choice(const Action& action) {
     detail::move_from_hand(x, eligible[static_cast<std::size_t>(picked)],
                            made.kind == PendingChoice::Kind::DiscardFromHand ? Pile::Discard : Pile::Exhaust);
     c.picks_left = static_cast<std::uint8_t>(c.picks_left - 1);
-    if (c.picks_left == 0 || detail::eligible_hand_cards(state_, eligible) == 0) c = PendingChoice{};
+    const std::size_t left = detail::eligible_hand_cards(state_, eligible);
+    if (c.picks_left == 0 || left == 0) {
+      c = PendingChoice{};
+    } else {  // the next pick is offered like the first
+      events_.emit_with([&] {
+        return Event{.type = EventType::ChoiceOffered,
+                     .amount = static_cast<std::int32_t>(left),
+                     .extra = static_cast<std::int32_t>(c.kind)};
+      });
+    }
   }
   return continue_play();
 }

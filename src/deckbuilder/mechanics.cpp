@@ -492,6 +492,11 @@ void run_effect_stack(Ctx& x, std::size_t depth) {
       return;
     }
     EffectFrame& f = x.s.effects.back();
+    // A unit at 0 HP is dead: what it was doing stops (an enemy killed by thorns mid-move).
+    if (f.source != kNoUnit && x.battle.is_battle_active() && !unit(x.s, f.source).alive()) {
+      x.s.effects.pop_back();
+      continue;
+    }
     if (f.pc >= f.end) {
       if (f.kind == EffectFrame::Kind::Repeat && f.repeat_left > 0) {
         --f.repeat_left;

@@ -19,8 +19,8 @@
 
 #include <gtest/gtest.h>
 
-#include "support/temp_dir.hpp"
 #include <nlohmann/json.hpp>
+#include "support/temp_dir.hpp"
 
 #include "battlecore/deckbuilder/phases.hpp"
 

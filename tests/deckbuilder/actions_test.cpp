@@ -25,9 +25,10 @@ constexpr std::array kAllPlayChecks = {
     PlayCheck::Unplayable,
     PlayCheck::RefusedByPlayableHook,
 };
-constexpr std::array kAllRefusalReasons = {RefusalReason::NoBattle, RefusalReason::BattleOver,
-                                           RefusalReason::NotYourDecision, RefusalReason::CannotPlayCard,
-                                           RefusalReason::InvalidTarget};
+constexpr std::array kAllRefusalReasons = {RefusalReason::NoBattle,         RefusalReason::BattleOver,
+                                           RefusalReason::NotYourDecision,  RefusalReason::CannotPlayCard,
+                                           RefusalReason::InvalidTarget,    RefusalReason::WaitingForChoice,
+                                           RefusalReason::WaitingForReward, RefusalReason::InvalidOption};
 
 bool contains(std::string_view text, std::string_view part) {
   return text.find(part) != std::string_view::npos;
@@ -59,7 +60,8 @@ TEST(DeckbuilderActionJson, PlayCardWithoutTargetOmitsTarget) {
 TEST(DeckbuilderActionJson, RoundTripsEveryShape) {
   const std::string id = "bash";
   for (const Action a : {Action::end_turn(), Action::play(0), Action::play(3, 0), Action::play(9, 1),
-                         Action::play(254, 127), Action::play(63, -1)}) {
+                         Action::play(254, 127), Action::play(63, -1), Action::choose(0), Action::choose(3),
+                         Action::skip_choice(), Action::take_reward(2), Action::skip_reward()}) {
     for (const std::string* card_id : {static_cast<const std::string*>(nullptr), &id}) {
       const json j = action_to_json(a, card_id);
       const Result<Action> back = action_from_json(j);
@@ -113,7 +115,21 @@ TEST(DeckbuilderActionJson, RefusesATypeThatIsNotAString) {
 TEST(DeckbuilderActionJson, RefusesAnUnknownTypeNamingIt) {
   const std::string m = parse_error(json({{"type", "pass"}}));
   EXPECT_TRUE(contains(m, "unknown action type 'pass'")) << m;
-  EXPECT_TRUE(contains(m, "play_card or end_turn")) << m;
+  // Every type the parser accepts is listed, so a front end can correct itself.
+  for (std::string_view type :
+       {"play_card", "end_turn", "choose", "skip_choice", "take_reward", "skip_reward"})
+    EXPECT_TRUE(contains(m, type)) << type << " missing from: " << m;
+  EXPECT_TRUE(contains(m, "play_card, end_turn, choose, skip_choice, take_reward or skip_reward")) << m;
+}
+
+TEST(DeckbuilderActionJson, RefusesAChoiceOrRewardWithoutAValidIndex) {
+  for (std::string_view type : {"choose", "take_reward"}) {
+    const std::string t(type);
+    EXPECT_TRUE(contains(parse_error(json({{"type", t}})), "needs \"index\"")) << t;
+    for (const json& index : {json(-1), json(256), json("1"), json(nullptr)})
+      EXPECT_TRUE(contains(parse_error(json({{"type", t}, {"index", index}})), "[0, 255]"))
+          << t << index.dump();
+  }
 }
 
 TEST(DeckbuilderActionJson, RefusesAPlayWithoutCard) {
@@ -174,6 +190,10 @@ TEST(DeckbuilderActionNames, RefusalReasonsAreNamedAndDistinct) {
 TEST(DeckbuilderActionNames, ActionKindsAreTheJsonTypes) {
   EXPECT_EQ(action_kind_name(ActionKind::PlayCard), "play_card");
   EXPECT_EQ(action_kind_name(ActionKind::EndTurn), "end_turn");
+  EXPECT_EQ(action_kind_name(ActionKind::ChooseOption), "choose");
+  EXPECT_EQ(action_kind_name(ActionKind::SkipChoice), "skip_choice");
+  EXPECT_EQ(action_kind_name(ActionKind::TakeReward), "take_reward");
+  EXPECT_EQ(action_kind_name(ActionKind::SkipReward), "skip_reward");
 }
 
 }  // namespace

@@ -84,20 +84,45 @@ std::string with_good_bits(std::string_view rest) {
 
 // --- good content ----------------------------------------------------------------------------
 
+/// Every op the engine registers, in registration order (Op::code).
+const std::vector<std::string> kAllOps = {
+    "damage",      "armor",        "draw",           "discard",   "exhaust",    "gain_energy", "heal",
+    "lose_hp",     "apply_status", "add_card",       "cost_rule", "delayed",    "hook",        "choice",
+    "conditional", "repeat",       "for_each_enemy", "end_turn",  "extra_turn", "skip_turns"};
+
 TEST(DeckbuilderCatalogLoader, StarterPackLoadsWithNoDiagnostics) {
   const CatalogResult r = load_catalog(kStarter);
   ASSERT_TRUE(r.ok()) << r.error().to_string();
   const Catalog& c = *r.value();
   EXPECT_EQ(c.pack.id, "starter");
-  EXPECT_EQ(c.cards.size(), 5u);
-  EXPECT_EQ(c.statuses.size(), 3u);
-  EXPECT_EQ(c.enemies.size(), 2u);
-  EXPECT_EQ(c.players.size(), 2u);
-  EXPECT_EQ(c.encounters.size(), 2u);
+  // The pack grows (its *_full.json files); the original content stays, by id.
+  for (std::string_view card : {"strike", "defend", "bash", "quick_study", "cleave"})
+    EXPECT_TRUE(c.find_card(card).has_value()) << card;
+  for (std::string_view status : {"vulnerable", "strength", "weak"})
+    EXPECT_TRUE(c.find_status(status).has_value()) << status;
+  for (std::string_view enemy : {"gnasher", "sludge"}) EXPECT_TRUE(c.find_enemy(enemy).has_value()) << enemy;
+  for (std::string_view player : {"warden", "warden_plus"})
+    EXPECT_TRUE(c.find_player(player).has_value()) << player;
+  for (std::string_view encounter : {"w1", "sludge_pair"})
+    EXPECT_TRUE(c.find_encounter(encounter).has_value()) << encounter;
+  EXPECT_GE(c.cards.size(), 5u);
+  EXPECT_GE(c.statuses.size(), 3u);
+  EXPECT_GE(c.enemies.size(), 2u);
+  EXPECT_GE(c.players.size(), 2u);
+  EXPECT_GE(c.encounters.size(), 2u);
   ASSERT_TRUE(c.pack.default_encounter.has_value());
   EXPECT_EQ(c.encounters[*c.pack.default_encounter].id, "w1");
-  EXPECT_EQ(c.op_names, (std::vector<std::string>{"damage", "armor", "draw", "apply_status"}));
+  // Every registered op is in the catalog's table, whether the pack uses it or not.
+  EXPECT_EQ(c.op_names, kAllOps);
   EXPECT_EQ(c.op_handlers.size(), c.op_names.size());
+  // An upgraded card is a card of its own, "<id>+", pointing nowhere further.
+  for (const CardDef& card : c.cards) {
+    if (!card.upgrade) continue;
+    SCOPED_TRACE(card.id);
+    ASSERT_LT(*card.upgrade, c.cards.size());
+    EXPECT_EQ(c.cards[*card.upgrade].id, card.id + "+");
+    EXPECT_EQ(c.find_card(card.id + "+"), card.upgrade);
+  }
 }
 
 TEST(DeckbuilderCatalogLoader, TheSameContentHashesTheSame) {
@@ -138,7 +163,8 @@ TEST(DeckbuilderCatalogLoader, WrongTypeUnknownKeyAndDanglingIdAreAllReported) {
   EXPECT_EQ(colour->line, 15);
   EXPECT_EQ(colour->column, 17);
   EXPECT_EQ(colour->message,
-            "unknown key 'colour'; allowed keys: id, name, text, type, cost, target, keywords, effects");
+            "unknown key 'colour'; allowed keys: id, name, text, type, cost, target, keywords, effects, "
+            "in_hand_turn_start, hooks, upgrade");
 
   const std::optional<Diagnostic> smite = at(diags, "/players/0/deck/1/card");
   ASSERT_TRUE(smite.has_value());
@@ -167,7 +193,10 @@ TEST(DeckbuilderCatalogLoader, UnknownOpListsTheKnownOps) {
       refused_text(R"({ "cards": [{ "id": "zap", "type": "attack", "cost": 1, "target": "enemy",
     "effects": [{ "op": "smash", "amount": 3 }] }] })");
   expect_diagnostic(diags, "/cards/0/effects/0/op",
-                    {"unknown op 'smash'", "expected one of: damage, armor, draw, apply_status"});
+                    {"unknown op 'smash'",
+                     "expected one of: damage, armor, draw, discard, exhaust, gain_energy, heal, lose_hp, "
+                     "apply_status, add_card, cost_rule, delayed, hook, choice, conditional, repeat, "
+                     "for_each_enemy, end_turn, extra_turn, skip_turns"});
   EXPECT_EQ(diags.size(), 1u) << diags.to_string();
 }
 
@@ -221,7 +250,89 @@ TEST(DeckbuilderCatalogLoader, DrawInAnEnemyMove) {
   const Diagnostics diags = refused_text(with_good_bits(R"("enemies": [{ "id": "rat", "hp": 5,
     "moves": [{ "id": "peek", "intent": "unknown", "effects": [{ "op": "draw", "amount": 1 }] }],
     "behavior": { "kind": "sequence", "moves": ["peek"] } }])"));
-  expect_diagnostic(diags, "/enemies/0/moves/0/effects/0", {"'draw' is only allowed in card effects"});
+  // Statuses and delayed effects may draw (they run for the player); an enemy has no hand.
+  expect_diagnostic(
+      diags, "/enemies/0/moves/0/effects/0",
+      {"op 'draw' is only allowed in card, status and deferred effects", "enemies have no hand"});
+  EXPECT_EQ(diags.size(), 1u) << diags.to_string();
+}
+
+TEST(DeckbuilderCatalogLoader, OpsThatAskThePlayerAreForCardsOnly) {
+  const Diagnostics diags = refused_text(with_good_bits(R"("enemies": [{ "id": "rat", "hp": 5,
+    "moves": [{ "id": "trick", "intent": "unknown", "effects": [
+      { "op": "choice", "options": [{ "label": "A", "effects": [] }, { "label": "B", "effects": [] }] },
+      { "op": "cost_rule", "scope": "hand", "change": 1 },
+      { "op": "discard", "amount": 1, "mode": "random" }] }],
+    "behavior": { "kind": "sequence", "moves": ["trick"] } }])"));
+  expect_diagnostic(diags, "/enemies/0/moves/0/effects/0", {"op 'choice' is only allowed in card effects"});
+  expect_diagnostic(diags, "/enemies/0/moves/0/effects/1",
+                    {"op 'cost_rule' is only allowed in card effects"});
+  expect_diagnostic(diags, "/enemies/0/moves/0/effects/2",
+                    {"op 'discard' is only allowed in", "enemies have no hand"});
+  EXPECT_EQ(diags.size(), 3u) << diags.to_string();
+}
+
+TEST(DeckbuilderCatalogLoader, StacksAmountsAreForStatusTimingsOnly) {
+  const Diagnostics diags =
+      refused_text(R"({ "cards": [{ "id": "zap", "type": "attack", "cost": 1, "target": "enemy",
+    "effects": [{ "op": "damage", "amount": "stacks" }] }],
+    "statuses": [{ "id": "burn", "timings": { "turn_start": [{ "op": "lose_hp", "amount": "lots" }] } }] })");
+  expect_diagnostic(diags, "/cards/0/effects/0/amount", {"expected an integer in [0, 999], got a string"});
+  expect_diagnostic(diags, "/statuses/0/timings/turn_start/0/amount", {"or \"stacks\"", "got 'lots'"});
+  EXPECT_EQ(diags.size(), 2u) << diags.to_string();
+}
+
+TEST(DeckbuilderCatalogLoader, CostRuleNeedsExactlyOneOfSetAndChange) {
+  const Diagnostics diags =
+      refused_text(R"({ "cards": [{ "id": "zap", "type": "skill", "cost": 1, "target": "none",
+    "effects": [{ "op": "cost_rule", "scope": "hand", "set": 0, "change": -1 },
+                { "op": "cost_rule", "scope": "hand" }] }] })");
+  expect_diagnostic(diags, "/cards/0/effects/0", {"expected exactly one of 'set'", "and 'change'"});
+  expect_diagnostic(diags, "/cards/0/effects/1", {"expected exactly one of 'set'", "and 'change'"});
+  EXPECT_EQ(diags.size(), 2u) << diags.to_string();
+}
+
+TEST(DeckbuilderCatalogLoader, HookKeysMustFitTheHookKind) {
+  const Diagnostics diags = refused_text(R"({ "hooks": [
+    { "id": "a", "kind": "cancel_play", "keep_percent": 50 },
+    { "id": "b", "kind": "armor_reset" },
+    { "id": "c", "kind": "refuse_play", "effects": [] },
+    { "id": "d", "kind": "on_card_played" },
+    { "id": "e", "kind": "stop_everything" }
+  ] })");
+  expect_diagnostic(diags, "/hooks/0/keep_percent", {"only an armor_reset hook keeps armor"});
+  expect_diagnostic(diags, "/hooks/1", {"missing required key 'keep_percent'"});
+  expect_diagnostic(diags, "/hooks/2/effects", {"only an on_card_played hook has effects"});
+  expect_diagnostic(diags, "/hooks/3", {"missing required key 'effects'"});
+  expect_diagnostic(
+      diags, "/hooks/4/kind",
+      {"unknown value 'stop_everything'", "cancel_play, refuse_play, armor_reset, on_card_played"});
+  EXPECT_EQ(diags.size(), 5u) << diags.to_string();
+}
+
+TEST(DeckbuilderCatalogLoader, ConditionsAndConditionalBehavioursAreChecked) {
+  const Diagnostics diags =
+      refused_text(R"({ "cards": [{ "id": "zap", "type": "skill", "cost": 1, "target": "none",
+    "effects": [{ "op": "conditional", "if": { "kind": "lucky" }, "then": [] },
+                { "op": "conditional", "if": { "kind": "self_hp_below_percent" }, "then": [] }] }],
+    "enemies": [{ "id": "rat", "hp": 5,
+      "moves": [{ "id": "bite", "intent": "attack", "effects": [{ "op": "damage", "amount": 2 }] }],
+      "behavior": { "kind": "conditional", "rules": [{ "if": { "kind": "attacked_this_turn" }, "move": "gnaw" }] } }] })");
+  expect_diagnostic(diags, "/cards/0/effects/0/if/kind", {"unknown value 'lucky'", "target_has_status"});
+  expect_diagnostic(diags, "/cards/0/effects/1/if", {"missing required key 'percent'"});
+  expect_diagnostic(diags, "/enemies/0/behavior/rules/0/move", {"unknown move 'gnaw'"});
+  expect_diagnostic(diags, "/enemies/0/behavior", {"missing required key 'otherwise'"});
+  EXPECT_EQ(diags.size(), 4u) << diags.to_string();
+}
+
+TEST(DeckbuilderCatalogLoader, AnUpgradeIsCheckedLikeACard) {
+  const Diagnostics diags =
+      refused_text(R"({ "cards": [{ "id": "zap", "type": "skill", "cost": 1, "target": "none",
+    "effects": [], "upgrade": { "cost": 12, "colour": "gold", "effects": [{ "op": "damage", "amount": 3 }] } }] })");
+  expect_diagnostic(diags, "/cards/0/upgrade/cost", {"expected an integer in [0, 9], got 12"});
+  expect_diagnostic(diags, "/cards/0/upgrade/colour", {"unknown key 'colour'", "name, text, cost, effects"});
+  expect_diagnostic(diags, "/cards/0/upgrade/effects", {"aims at the chosen target"});
+  EXPECT_EQ(diags.size(), 3u) << diags.to_string();
 }
 
 // --- cards -----------------------------------------------------------------------------------

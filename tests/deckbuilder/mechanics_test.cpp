@@ -27,8 +27,8 @@ using detail::attack_damage;
 using test::starter;
 
 /// A small pack for the rules the starter pack does not exercise: a player with twelve Guards,
-/// an enemy that only shields itself, one that makes the player Vulnerable once, and encounters
-/// that differ in their rules.
+/// an enemy that only shields itself, one that makes the player Vulnerable once, a status that
+/// takes damage away per stack (negative Strength), and encounters that differ in their rules.
 constexpr std::string_view kMechanicsPack = R"({
   "pack": { "id": "mechanics", "rules": "deckbuilder" },
   "cards": [
@@ -37,7 +37,8 @@ constexpr std::string_view kMechanicsPack = R"({
   ],
   "statuses": [
     { "id": "vulnerable", "kind": "debuff", "stacking": "duration", "decay": "owner_turn_end",
-      "damage_taken_percent": 150 }
+      "damage_taken_percent": 150 },
+    { "id": "feeble", "kind": "debuff", "stacking": "intensity", "damage_dealt_per_stack": -1 }
   ],
   "enemies": [
     { "id": "turtle", "hp": 50,
@@ -139,11 +140,39 @@ TEST(DeckbuilderAttackDamage, StrengthAddsPerStack) {
 }
 
 TEST(DeckbuilderAttackDamage, NegativeStrengthNeverMakesDamageNegative) {
+  // Stacks stop at 0, so a negative damage bonus comes from a status whose per-stack bonus is
+  // negative: 10 stacks of Feeble are Strength -10.
+  Battle b = started(mechanics_pack(), "reset", 1);
+  auto x = Battle::Access::of(b);
+  constexpr UnitRef kTurtle = enemy_unit(0);
+  detail::apply_status(x, kPlayerUnit, kPlayerUnit, status(b.catalog(), "feeble"), 10);
+  ASSERT_EQ(b.state().player.stacks(status(b.catalog(), "feeble")), 10);
+  EXPECT_EQ(attack_damage(x, kPlayerUnit, kTurtle, 6), 0);
+  EXPECT_EQ(attack_damage(x, kPlayerUnit, kTurtle, 13), 3);
+  EXPECT_EQ(attack_damage(x, kPlayerUnit, kTurtle, 10), 0);
+  // Clamped before the percentages: Vulnerable on the target cannot lift a negative sum above 0.
+  detail::apply_status(x, kPlayerUnit, kTurtle, status(b.catalog(), "vulnerable"), 1);
+  EXPECT_EQ(attack_damage(x, kPlayerUnit, kTurtle, 6), 0);
+  EXPECT_EQ(attack_damage(x, kPlayerUnit, kTurtle, 14), 6);  // (14 - 10) x 1.5
+}
+
+TEST(DeckbuilderAttackDamage, RemovingStrengthStopsAtZeroStacks) {
+  // apply_status with a negative amount removes stacks; it never creates negative Strength.
   Battle b = started(starter(), "w1", 1);
   auto x = Battle::Access::of(b);
-  detail::apply_status(x, kPlayerUnit, kPlayerUnit, status(b.catalog(), "strength"), -10);
-  EXPECT_EQ(attack_damage(x, kPlayerUnit, kGnasher, 6), 0);
-  EXPECT_EQ(attack_damage(x, kPlayerUnit, kGnasher, 13), 3);
+  const StatusId strength = status(b.catalog(), "strength");
+  const std::size_t from = b.events().log().size();
+  detail::apply_status(x, kPlayerUnit, kPlayerUnit, strength, -10);
+  EXPECT_EQ(b.state().player.stacks(strength), 0);
+  EXPECT_TRUE(b.state().player.statuses.empty());
+  EXPECT_EQ(b.events().log().size(), from);  // nothing to remove: nothing happened
+  detail::apply_status(x, kPlayerUnit, kPlayerUnit, strength, 3);
+  detail::apply_status(x, kPlayerUnit, kPlayerUnit, strength, -10);
+  EXPECT_EQ(b.state().player.stacks(strength), 0);
+  EXPECT_TRUE(b.state().player.statuses.empty());
+  EXPECT_EQ(b.events().log().back().type, EventType::StatusApplied);
+  EXPECT_EQ(b.events().log().back().extra, 0);
+  EXPECT_EQ(attack_damage(x, kPlayerUnit, kGnasher, 6), 6);
 }
 
 TEST(DeckbuilderAttackDamage, VulnerableTakesHalfAgainRoundedDown) {

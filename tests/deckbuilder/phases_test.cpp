@@ -18,8 +18,8 @@
 #include "battlecore/deckbuilder/battle.hpp"
 #include "battlecore/deckbuilder/events.hpp"
 #include "battlecore/deckbuilder/load.hpp"
-#include "support/starter_pack.hpp"
 #include "deckbuilder/mechanics.hpp"
+#include "support/starter_pack.hpp"
 
 namespace battlecore::deckbuilder {
 namespace {

@@ -8,8 +8,8 @@
 
 #include <gtest/gtest.h>
 
-#include "support/temp_dir.hpp"
 #include <unistd.h>
+#include "support/temp_dir.hpp"
 
 namespace battlecore::sim {
 namespace {

@@ -36,15 +36,20 @@ void apply_rule(OpContext& ctx, const Op& op, CardRef card) {
   const bool set = op.flags == 1;
   const auto amount = static_cast<std::int8_t>(op.amount);
   if (op.times == kCostRuleForBattle) {
-    if (set) ci.battle_cost_set = amount;
-    else ci.battle_cost_change = static_cast<std::int8_t>(std::clamp(ci.battle_cost_change + amount, -9, 9));
+    if (set)
+      ci.battle_cost_set = amount;
+    else
+      ci.battle_cost_change = static_cast<std::int8_t>(std::clamp(ci.battle_cost_change + amount, -9, 9));
   } else {
-    if (set) ci.turn_cost_set = amount;
-    else ci.turn_cost_change = static_cast<std::int8_t>(std::clamp(ci.turn_cost_change + amount, -9, 9));
+    if (set)
+      ci.turn_cost_set = amount;
+    else
+      ci.turn_cost_change = static_cast<std::int8_t>(std::clamp(ci.turn_cost_change + amount, -9, 9));
     ci.cost_turns = std::max(ci.cost_turns, static_cast<std::uint8_t>(op.times));
   }
   ctx.x.ev.emit_with([&] {
-    return Event{.type = EventType::CostChanged, .subject = card, .amount = effective_cost(ctx.x.s, ctx.x.c, card)};
+    return Event{
+        .type = EventType::CostChanged, .subject = card, .amount = effective_cost(ctx.x.s, ctx.x.c, card)};
   });
 }
 

@@ -25,7 +25,7 @@ void run(OpContext& ctx, const Op& op) {
       take_damage(ctx.x, ctx.source, targets[i], attack_damage(ctx.x, ctx.source, targets[i], amount));
       if (!reactive && ctx.source != kNoUnit)
         run_status_timing(ctx.x, targets[i], StatusTiming::OnAttacked, ctx.source);
-      if (outcome(ctx.x.s)) return;
+      if (outcome(ctx.x.s) || (ctx.source != kNoUnit && !unit(ctx.x.s, ctx.source).alive())) return;
     }
   }
 }
