@@ -196,6 +196,24 @@ class Loader {
     return std::nullopt;
   }
 
+  /// Reads the array `arr` at `key` of ids of `kind`, resolving each into `out`; a non-string
+  /// or a dangling id is reported at its own pointer.
+  void read_id_list(const ObjectReader& r, std::string_view key, const json& arr, const IdMap& ids,
+                    std::string_view kind, std::vector<std::uint16_t>& out) {
+    const bool vowel = std::string_view("aeiou").find(kind.front()) != std::string_view::npos;
+    for (std::size_t i = 0; i < arr.size(); ++i) {
+      const std::string p = content::child_pointer(r.pointer_of(key), i);
+      const json& v = arr[i];
+      if (!v.is_string()) {
+        diags_.add(r.document().diagnostic(p, std::string("expected ") + (vowel ? "an " : "a ") +
+                                                  std::string(kind) + " id (a string), got " +
+                                                  content::describe_json_type(v)));
+        continue;
+      }
+      if (const auto id = resolve(r, p, ids, kind, v.get<std::string>())) out.push_back(*id);
+    }
+  }
+
   /// The compiler ops use for nested lists, conditions and ids.
   detail::OpCompiler compiler(detail::EffectOwner owner, bool* uses_chosen) {
     return detail::OpCompiler{
@@ -345,16 +363,7 @@ class Loader {
     d.choices = static_cast<std::uint8_t>(r.int_or("choices", 3, 1, 5));
     if (const json* arr = r.required_array("cards")) {
       if (arr->empty()) r.error_at("cards", "expected at least one card");
-      for (std::size_t i = 0; i < arr->size(); ++i) {
-        const std::string p = content::child_pointer(r.pointer_of("cards"), i);
-        const json& v = (*arr)[i];
-        if (!v.is_string()) {
-          diags_.add(
-              it.doc->diagnostic(p, "expected a card id (a string), got " + content::describe_json_type(v)));
-          continue;
-        }
-        if (const auto id = resolve(r, p, card_ids_, "card", v.get<std::string>())) d.cards.push_back(*id);
-      }
+      read_id_list(r, "cards", *arr, card_ids_, "card", d.cards);
     }
     r.finish();
     place(c_->reward_pools, index, std::move(d));
@@ -421,16 +430,7 @@ class Loader {
     else
       r.optional_array("in_hand_turn_start");
     if (const json* hooks = r.optional_array("hooks")) {
-      for (std::size_t i = 0; i < hooks->size(); ++i) {
-        const std::string p = content::child_pointer(r.pointer_of("hooks"), i);
-        const json& v = (*hooks)[i];
-        if (!v.is_string()) {
-          diags_.add(
-              it.doc->diagnostic(p, "expected a hook id (a string), got " + content::describe_json_type(v)));
-          continue;
-        }
-        if (const auto id = resolve(r, p, hook_ids_, "hook", v.get<std::string>())) d.hooks.push_back(*id);
-      }
+      read_id_list(r, "hooks", *hooks, hook_ids_, "hook", d.hooks);
     }
     if (target && uses_chosen && d.target != CardTarget::Enemy)
       r.error_at(
@@ -671,17 +671,7 @@ class Loader {
       if (arr->empty() || arr->size() > kMaxEnemiesPerEncounter)
         r.error_at("enemies", "expected 1 to " + std::to_string(kMaxEnemiesPerEncounter) + " enemies, got " +
                                   std::to_string(arr->size()));
-      for (std::size_t i = 0; i < arr->size(); ++i) {
-        const std::string p = content::child_pointer(r.pointer_of("enemies"), i);
-        const json& v = (*arr)[i];
-        if (!v.is_string()) {
-          diags_.add(it.doc->diagnostic(
-              p, "expected an enemy id (a string), got " + content::describe_json_type(v)));
-          continue;
-        }
-        if (const auto id = resolve(r, p, enemy_ids_, "enemy", v.get<std::string>()))
-          d.enemies.push_back(*id);
-      }
+      read_id_list(r, "enemies", *arr, enemy_ids_, "enemy", d.enemies);
     }
     if (const json* rules = r.optional_object("rules")) {
       ObjectReader b(*it.doc, *rules, r.pointer_of("rules"), diags_);
