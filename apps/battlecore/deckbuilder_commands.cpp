@@ -1,0 +1,119 @@
+// The deckbuilder's commands.
+
+#include <iostream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "battlecore/core/phase_machine.hpp"
+#include "battlecore/deckbuilder/load.hpp"
+#include "battlecore/deckbuilder/phases.hpp"
+#include "battlecore/sim/content_path.hpp"
+#include "battlecore/sim/play_session.hpp"
+#include "battlecore/sim/simulate.hpp"
+#include "commands.hpp"
+
+namespace battlecore::cli {
+namespace {
+
+using deckbuilder::Catalog;
+
+/// Loads the content at `path` (or the bundled pack); prints every diagnostic on failure.
+std::shared_ptr<const Catalog> load_content(const std::string& path, std::ostream& err) {
+  std::filesystem::path dir = path;
+  if (path.empty()) {
+    const auto found = sim::find_bundled_pack("deckbuilder");
+    if (!found) {
+      err << "battlecore: the bundled deckbuilder pack was not found; pass --content DIR\n";
+      return nullptr;
+    }
+    dir = *found;
+  }
+  auto loaded = deckbuilder::load_catalog(dir);
+  if (!loaded) {
+    err << loaded.error().to_string();
+    err << fmt::format("battlecore: {} problem(s) in {}; nothing was loaded\n", loaded.error().size(),
+                       dir.string());
+    return nullptr;
+  }
+  return loaded.value();
+}
+
+/// The ids of a catalog's definitions, in catalog order.
+template <class Defs>
+std::vector<std::string> ids_of(const Defs& defs) {
+  std::vector<std::string> ids;
+  for (const auto& d : defs) ids.push_back(d.id);
+  return ids;
+}
+
+class DeckbuilderCommands final : public RuleSetCommands {
+ public:
+  std::string_view name() const override { return "deckbuilder"; }
+  std::vector<std::string> policies() const override { return {"random"}; }
+
+  int graph(const Options& options, Io io) override {
+    const auto g = make_phase_graph<deckbuilder::Machine>();
+    io.out << (options.format == "mermaid" ? to_mermaid(g) : to_dot(g));
+    return kOk;
+  }
+
+  int validate(const Options& options, Io io) override {
+    const auto catalog = load_content(options.content, io.err);
+    if (!catalog) return kUsageError;
+    io.out << fmt::format("{}: valid ({} cards, {} statuses, {} enemies, {} players, {} encounters)\n",
+                          options.content, catalog->cards.size(), catalog->statuses.size(),
+                          catalog->enemies.size(), catalog->players.size(), catalog->encounters.size());
+    return kOk;
+  }
+
+  int list(const Options& options, Io io) override {
+    const auto catalog = load_content(options.content, io.err);
+    if (!catalog) return kUsageError;
+    nlohmann::json j = {{"rules", "deckbuilder"},
+                        {"pack", catalog->pack.id},
+                        {"encounters", ids_of(catalog->encounters)},
+                        {"cards", ids_of(catalog->cards)},
+                        {"enemies", ids_of(catalog->enemies)},
+                        {"statuses", ids_of(catalog->statuses)},
+                        {"players", ids_of(catalog->players)}};
+    if (options.json) {
+      io.out << j.dump(2) << "\n";
+    } else {
+      for (const char* key : {"encounters", "cards", "enemies", "statuses", "players"}) {
+        io.out << key << ":";
+        for (const auto& id : j[key]) io.out << " " << id.get<std::string>();
+        io.out << "\n";
+      }
+    }
+    return kOk;
+  }
+
+  int sim(const Options& options, Io io) override {
+    const auto catalog = load_content(options.content, io.err);
+    if (!catalog) return kUsageError;
+    sim::SimConfig config{options.encounter, options.battles, options.seed, options.policy};
+    auto report = sim::simulate_deckbuilder(catalog, config);
+    if (!report) {
+      io.err << "battlecore: " << report.error().message << "\n";
+      return kUsageError;
+    }
+    if (options.json)
+      io.out << report.value().to_json().dump() << "\n";
+    else
+      io.out << report.value().to_text();
+    return report.value().failures.empty() ? kOk : kFailure;
+  }
+
+  int play(const Options& options, Io io) override {
+    const auto catalog = load_content(options.content, io.err);
+    if (!catalog) return kUsageError;
+    return sim::play_deckbuilder(catalog, {options.encounter, options.seed}, io.in, io.out, io.err);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<RuleSetCommands> make_deckbuilder_commands() { return std::make_unique<DeckbuilderCommands>(); }
+
+}  // namespace battlecore::cli
