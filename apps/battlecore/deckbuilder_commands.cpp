@@ -114,6 +114,8 @@ class DeckbuilderCommands final : public RuleSetCommands {
 
 }  // namespace
 
-std::unique_ptr<RuleSetCommands> make_deckbuilder_commands() { return std::make_unique<DeckbuilderCommands>(); }
+std::unique_ptr<RuleSetCommands> make_deckbuilder_commands() {
+  return std::make_unique<DeckbuilderCommands>();
+}
 
 }  // namespace battlecore::cli

@@ -30,7 +30,8 @@ int main(int argc, char** argv) {
   for (const auto& s : sets) {
     rule_names.emplace_back(s->name());
     for (auto& p : s->policies())
-      if (std::find(policy_names.begin(), policy_names.end(), p) == policy_names.end()) policy_names.push_back(p);
+      if (std::find(policy_names.begin(), policy_names.end(), p) == policy_names.end())
+        policy_names.push_back(p);
   }
 
   CLI::App app{"battlecore: turn-based battles on an explicit phase state machine"};
@@ -93,7 +94,8 @@ int main(int argc, char** argv) {
   if (sim->parsed()) {
     const auto accepted = set->policies();
     if (std::find(accepted.begin(), accepted.end(), options.policy) == accepted.end()) {
-      std::cerr << "battlecore: the " << options.rules << " rule set has no policy '" << options.policy << "'\n";
+      std::cerr << "battlecore: the " << options.rules << " rule set has no policy '" << options.policy
+                << "'\n";
       return kUsageError;
     }
   }
