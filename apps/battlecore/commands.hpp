@@ -26,6 +26,10 @@ struct Options {
   std::uint64_t battles = 1000;
   std::uint64_t seed = 1;
   bool json = false;
+  std::string record;            ///< play: the replay file to write; sim: the directory for replays
+  bool record_failures = false;  ///< sim: record only the battles that hit an engine error
+  std::string scenario;          ///< play, sim: a scenario file to start from
+  std::string replay;            ///< replay: the replay file to check
 };
 
 /// The streams a command writes to (and reads from, for play).
@@ -47,7 +51,12 @@ class RuleSetCommands {
   virtual int list(const Options& options, Io io) = 0;
   virtual int sim(const Options& options, Io io) = 0;
   virtual int play(const Options& options, Io io) = 0;
+  /// Replays options.replay against the content: 0 match, 1 divergence, 2 bad file or content.
+  virtual int replay(const Options& options, Io io);
 };
+
+/// The rule set named in a replay file, or a message saying why it cannot be read.
+std::string replay_rules_or_error(const std::string& path, bool& ok);
 
 std::unique_ptr<RuleSetCommands> make_deckbuilder_commands();
 

@@ -12,6 +12,7 @@
 #include "battlecore/sim/play_session.hpp"
 #include "battlecore/sim/simulate.hpp"
 #include "commands.hpp"
+#include "deckbuilder_determinism.hpp"
 
 namespace battlecore::cli {
 namespace {
@@ -92,6 +93,7 @@ class DeckbuilderCommands final : public RuleSetCommands {
   int sim(const Options& options, Io io) override {
     const auto catalog = load_content(options.content, io.err);
     if (!catalog) return kUsageError;
+    if (!options.record.empty() || !options.scenario.empty()) return deckbuilder_sim_recorded(options, io, catalog);
     sim::SimConfig config{options.encounter, options.battles, options.seed, options.policy};
     auto report = sim::simulate_deckbuilder(catalog, config);
     if (!report) {
@@ -108,7 +110,14 @@ class DeckbuilderCommands final : public RuleSetCommands {
   int play(const Options& options, Io io) override {
     const auto catalog = load_content(options.content, io.err);
     if (!catalog) return kUsageError;
-    return sim::play_deckbuilder(catalog, {options.encounter, options.seed}, io.in, io.out, io.err);
+    const auto scenario = deckbuilder_scenario(options, *catalog, catalog, io.err);
+    if (!scenario) return kUsageError;
+    return sim::play_deckbuilder(catalog, {options.encounter, scenario_seed(*scenario, options.seed), options.record, *scenario}, io.in,
+                                 io.out, io.err);
+  }
+
+  int replay(const Options& options, Io io) override {
+    return deckbuilder_replay(options, io, [&] { return load_content(options.content, io.err); });
   }
 };
 

@@ -69,6 +69,16 @@ int main(int argc, char** argv) {
   play->add_option("--content", options.content, "pack directory (default: the bundled pack)");
   play->add_option("--encounter", options.encounter, "encounter id (default: the pack's default)");
   play->add_option("--seed", options.seed, "battle seed");
+  play->add_option("--record", options.record, "write the battle's replay to FILE when the session ends");
+  play->add_option("--scenario", options.scenario, "start from a scenario file");
+  sim->add_option("--record", options.record, "write a replay of every battle into DIR");
+  sim->add_flag("--record-failures", options.record_failures,
+                "with --record: only the battles that hit an engine error");
+  sim->add_option("--scenario", options.scenario, "start every battle from a scenario file (with its own seed)");
+
+  CLI::App* replay = app.add_subcommand("replay", "replay a recorded battle and check its hashes");
+  replay->add_option("file", options.replay, "a replay file")->required();
+  replay->add_option("--content", options.content, "pack directory (default: the bundled pack)");
 
   // An unknown command word would otherwise read as "a subcommand is required".
   if (argc >= 2 && argv[1][0] != '-' &&
@@ -83,6 +93,24 @@ int main(int argc, char** argv) {
     return kOk;
   } catch (const CLI::ParseError& e) {
     std::cerr << "battlecore: " << e.what() << "\n\n" << app.help();
+    return kUsageError;
+  }
+
+  if (replay->parsed()) {
+    bool ok = false;
+    options.rules = replay_rules_or_error(options.replay, ok);
+    if (!ok) {
+      std::cerr << "battlecore: malformed replay: " << options.rules << "\n";
+      return kUsageError;
+    }
+    if (std::find(rule_names.begin(), rule_names.end(), options.rules) == rule_names.end()) {
+      std::cerr << "battlecore: malformed replay: " << options.replay << ": unknown rule set '" << options.rules
+                << "'\n";
+      return kUsageError;
+    }
+  }
+  if (sim->parsed() && options.record_failures && options.record.empty()) {
+    std::cerr << "battlecore: --record-failures needs --record DIR\n\n" << sim->help();
     return kUsageError;
   }
 
@@ -106,5 +134,6 @@ int main(int argc, char** argv) {
   if (list->parsed()) return set->list(options, io);
   if (sim->parsed()) return set->sim(options, io);
   if (play->parsed()) return set->play(options, io);
+  if (replay->parsed()) return set->replay(options, io);
   return kUsageError;
 }

@@ -350,6 +350,15 @@ Result<Status, Rejection> Battle::apply_reward(std::uint8_t index) {
 }
 Result<Status, Rejection> Battle::skip_reward() { return submit(Action::skip_reward()); }
 
+bool Battle::operator==(const Battle& o) const {
+  return (catalog_ == o.catalog_ || catalog_->content_hash == o.catalog_->content_hash) &&
+         options_.event_log == o.options_.event_log && options_.record_history == o.options_.record_history &&
+         state_ == o.state_ && driver_ == o.driver_ && events_.log_enabled() == o.events_.log_enabled() &&
+         events_.log() == o.events_.log() && actions_ == o.actions_ && master_deck_ == o.master_deck_ &&
+         has_pending_trigger_ == o.has_pending_trigger_ &&
+         (!has_pending_trigger_ || pending_trigger_ == o.pending_trigger_);
+}
+
 // --- hashing ----------------------------------------------------------------------------
 
 namespace {

@@ -6,6 +6,7 @@
 #include <map>
 #include <string>
 
+#include "battlecore/content/content_hash.hpp"
 #include "battlecore/deckbuilder/battle.hpp"
 #include "battlecore/deckbuilder/load.hpp"
 #include "deckbuilder/op_registry.hpp"
@@ -54,14 +55,6 @@ bool valid_id(std::string_view id) {
   return true;
 }
 
-std::uint64_t fnv1a(std::uint64_t h, std::string_view bytes) {
-  for (unsigned char ch : bytes) {
-    h ^= ch;
-    h *= 0x100000001b3ull;
-  }
-  return h;
-}
-
 class Loader {
  public:
   Loader(const std::vector<JsonDocument>& docs, Diagnostics& diags) : docs_(docs), diags_(diags) {
@@ -99,9 +92,7 @@ class Loader {
       c_->cards.push_back(std::move(plus));
     }
 
-    std::uint64_t h = 0xcbf29ce484222325ull;
-    for (const JsonDocument& d : docs_) h = fnv1a(h, d.text);
-    c_->content_hash = h;
+    c_->content_hash = content::canonical_content_hash(docs_);
     if (!diags_.empty()) return nullptr;
     return catalog;
   }

@@ -9,6 +9,8 @@
 
 #include "battlecore/deckbuilder/battle.hpp"
 #include "battlecore/deckbuilder/view.hpp"
+#include "battlecore/sim/deckbuilder_rules.hpp"
+#include "battlecore/sim/replay.hpp"
 
 namespace battlecore::sim {
 
@@ -44,6 +46,9 @@ void show(const Battle& battle, std::ostream& out) {
 int play_deckbuilder(const std::shared_ptr<const Catalog>& catalog, const PlayConfig& config,
                      std::istream& in, std::ostream& out, std::ostream& err) {
   std::string encounter = config.encounter;
+  if (const auto it = config.scenario.is_object() ? config.scenario.find("encounter") : config.scenario.end();
+      it != config.scenario.end() && it->is_string())
+    encounter = it->get<std::string>();
   if (encounter.empty()) {
     if (!catalog->pack.default_encounter) {
       err << "battlecore: the pack names no default encounter; pass --encounter ID\n";
@@ -51,11 +56,25 @@ int play_deckbuilder(const std::shared_ptr<const Catalog>& catalog, const PlayCo
     }
     encounter = catalog->encounters[*catalog->pack.default_encounter].id;
   }
-  Battle battle(catalog);
-  if (auto started = battle.start_battle(encounter, config.seed); !started) {
+  const BattleStart start{encounter, config.seed, config.scenario};
+  auto started = DeckbuilderRules::start(catalog, start);
+  if (!started) {
     err << "battlecore: " << started.error().message << "\n";
     return 2;
   }
+  Battle& battle = started.value();
+  // Every way out of the session writes the replay first, when one was asked for.
+  auto leave = [&](int code) {
+    if (config.record.empty()) return code;
+    auto replay = record_replay<DeckbuilderRules>(catalog, start, battle.actions());
+    auto written = replay ? write_replay(config.record, replay.value()) : Result<void>(replay.error());
+    if (!written) {
+      err << "battlecore: " << written.error().message << "\n";
+      return 2;
+    }
+    out << fmt::format("replay written to {}\n", config.record);
+    return code;
+  };
   out << fmt::format("battle '{}' with seed {} (type 'help' for commands)\n", encounter, config.seed);
   show(battle, out);
   std::string line;
@@ -63,13 +82,13 @@ int play_deckbuilder(const std::shared_ptr<const Catalog>& catalog, const PlayCo
     out << "> " << std::flush;
     if (!std::getline(in, line)) {
       out << "\nend of input: leaving the battle\n";
-      return 0;
+      return leave(0);
     }
     const std::string cmd = trim(line);
     if (cmd.empty()) continue;
     if (cmd == "quit" || cmd == "exit" || cmd == "q") {
       out << "you leave the battle\n";
-      return 0;
+      return leave(0);
     }
     if (cmd == "help" || cmd == "?") {
       out << kHelp;
@@ -121,7 +140,7 @@ int play_deckbuilder(const std::shared_ptr<const Catalog>& catalog, const PlayCo
   out << (battle.won()
               ? fmt::format("victory on turn {} with {} HP left\n", battle.turn(), battle.state().player.hp)
               : fmt::format("defeat on turn {}\n", battle.turn()));
-  return 0;
+  return leave(0);
 }
 
 }  // namespace battlecore::sim

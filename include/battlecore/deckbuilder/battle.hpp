@@ -31,6 +31,10 @@
 
 namespace battlecore::deckbuilder {
 
+namespace detail {
+struct BattleIo;  // snapshots and scenarios (src/deckbuilder/snapshot.cpp, scenario.cpp)
+}
+
 inline constexpr std::size_t kMaxEnemies = 5;
 inline constexpr std::size_t kMaxCards = 64;  ///< card instances in one battle
 inline constexpr std::size_t kMaxHand = 12;
@@ -252,11 +256,17 @@ class Battle {
   /// A 64-bit hash of the rules state, the phase and the move counter.
   std::uint64_t state_hash() const;
 
+  /// Field-by-field equality: the rules state, the phase, the move counter and history, the
+  /// action list, the event log, the bookkeeping options, the master deck and the queued
+  /// trigger; the catalogs must have the same content hash. Listeners are not compared.
+  bool operator==(const Battle& other) const;
+
   /// Internal: gives phase handlers and ops access to the state. Not for hosts.
   struct Access;
 
  private:
   friend struct Access;
+  friend struct detail::BattleIo;
   Result<Status, Rejection> play_card(const Action& action);
   /// can_play_card's checks after "the card is in hand" (for a card known to be there).
   PlayCheck check_card_in_hand(CardRef card) const;

@@ -282,7 +282,7 @@ struct Catalog {
   std::vector<Op> ops;                    ///< every effect of every card and move
   std::vector<OpHandler> op_handlers;     ///< by Op::code
   std::vector<std::string> op_names;      ///< by Op::code
-  std::uint64_t content_hash = 0;         ///< FNV-1a of the content files as loaded
+  std::uint64_t content_hash = 0;         ///< content::canonical_content_hash of the files as loaded
 
   std::optional<CardId> find_card(std::string_view id) const;
   std::optional<StatusId> find_status(std::string_view id) const;

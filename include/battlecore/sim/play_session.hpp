@@ -7,6 +7,8 @@
 #include <memory>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "battlecore/deckbuilder/catalog.hpp"
 
 namespace battlecore::sim {
@@ -14,10 +16,13 @@ namespace battlecore::sim {
 struct PlayConfig {
   std::string encounter;  ///< empty: the pack's default encounter
   std::uint64_t seed = 1;
+  std::string record;       ///< when set, the battle's replay is written here when the session ends
+  nlohmann::json scenario;  ///< a scenario document to start from, or null
 };
 
 /// Runs the session on `in` / `out` until the battle ends, `quit` or end of input.
-/// Returns 0 when the battle ended or the player quit, 2 when it could not start.
+/// Returns 0 when the battle ended or the player quit, 2 when it could not start (or the
+/// replay could not be written).
 int play_deckbuilder(const std::shared_ptr<const deckbuilder::Catalog>& catalog, const PlayConfig& config,
                      std::istream& in, std::ostream& out, std::ostream& err);
 

@@ -1,0 +1,166 @@
+#pragma once
+/// Replays: the inputs of one battle and the hashes it went through, as a JSON file, and the
+/// generic code that records and checks them for any rule set (docs/determinism.md).
+///
+/// Recording and checking are templates over a rule-set adapter `R` (see
+/// include/battlecore/sim/deckbuilder_rules.hpp for the deckbuilder's), which names the rule
+/// set's Catalog, Battle and Action and says how to start a battle, hash it and read and write
+/// its actions.
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "battlecore/content/content_hash.hpp"
+#include "battlecore/content/diagnostics.hpp"
+#include "battlecore/content/json_reader.hpp"
+#include "battlecore/core/invariant.hpp"
+#include "battlecore/core/result.hpp"
+#include "battlecore/core/rng.hpp"
+
+namespace battlecore::sim {
+
+inline constexpr std::string_view kReplayFormat = "battlecore-replay";
+/// Version of the replay file format; bump it when a field changes meaning.
+inline constexpr std::uint32_t kReplayFormatVersion = 1;
+
+/// The engine's version (the project version), written into replays.
+std::string_view engine_version();
+
+/// Where a battle starts: an encounter and a seed, optionally with scenario overrides.
+struct BattleStart {
+  std::string encounter;
+  std::uint64_t seed = 0;
+  /// A scenario document (docs/determinism.md#scenarios), or null for a plain start.
+  nlohmann::json scenario;
+};
+
+/// One replay file, in memory.
+struct Replay {
+  std::uint32_t format_version = kReplayFormatVersion;
+  std::string engine_version;
+  std::uint32_t rng_version = kRngVersion;
+  std::string rules;
+  std::uint64_t content_hash = 0;
+  BattleStart start;
+  std::uint64_t start_state_hash = 0;        ///< state_hash() once started, before any action
+  std::vector<nlohmann::json> actions;       ///< the actions submitted, in order (JSON forms)
+  std::vector<std::uint64_t> state_hashes;   ///< state_hash() after each action
+  std::uint64_t final_state_hash = 0;        ///< state_hash() at the end of the record
+  std::optional<std::string> engine_error;   ///< the InvariantError the last action raised
+};
+
+/// The replay as its JSON document, keys in the order of the format's description.
+nlohmann::ordered_json replay_to_json(const Replay& replay);
+/// Reads a replay document strictly: every problem is listed with its pointer.
+Result<Replay, content::Diagnostics> replay_from_document(const content::JsonDocument& doc);
+/// Reads and parses a replay file.
+Result<Replay, content::Diagnostics> read_replay(const std::filesystem::path& path);
+/// Writes a replay file (2-space indented JSON); an error names the file.
+Result<void> write_replay(const std::filesystem::path& path, const Replay& replay);
+/// The `rules` field of a replay file, without checking the rest (to pick the rule set).
+Result<std::string> replay_rules(const std::filesystem::path& path);
+
+/// What checking a replay found.
+struct ReplayCheck {
+  enum class Kind : std::uint8_t {
+    Match,           ///< every hash matched: exit 0
+    Diverged,        ///< an action was refused, a hash differs, or an engine error: exit 1
+    Malformed,       ///< the file cannot be replayed as written: exit 2
+    ContentMismatch  ///< the content given is not the content recorded: exit 2
+  };
+  Kind kind = Kind::Match;
+  std::optional<std::size_t> action;  ///< the index of the first diverging action
+  std::string message;
+  /// 0, 1 or 2, as `battlecore replay` exits.
+  int exit_code() const { return kind == Kind::Match ? 0 : kind == Kind::Diverged ? 1 : 2; }
+};
+
+namespace detail {
+std::string action_text(const nlohmann::json& action);
+ReplayCheck check_header(const Replay& replay, std::string_view rules, std::uint64_t content_hash);
+}  // namespace detail
+
+/// Plays `actions` from `start` on a fresh battle with history on, hashing after each one:
+/// the replay of that battle. An action that is refused is an error (it was never played); an
+/// InvariantError stops the record at that action and is kept in `engine_error`.
+template <class R>
+Result<Replay> record_replay(const std::shared_ptr<const typename R::Catalog>& catalog, const BattleStart& start,
+                             std::span<const typename R::Action> actions) {
+  Replay replay;
+  replay.engine_version = std::string(engine_version());
+  replay.rules = std::string(R::kName);
+  replay.content_hash = R::content_hash(*catalog);
+  replay.start = start;
+  auto started = R::start(catalog, start);
+  if (!started) return started.error();
+  typename R::Battle& battle = started.value();
+  replay.start_state_hash = battle.state_hash();
+  for (const typename R::Action& action : actions) {
+    replay.actions.push_back(R::action_to_json(battle, action));
+    try {
+      auto applied = battle.submit(action);
+      if (!applied) return Error{"action " + std::to_string(replay.actions.size() - 1) + " was refused: " +
+                                 R::refusal_text(applied.error())};
+    } catch (const InvariantError& e) {
+      replay.engine_error = e.what();
+      break;
+    }
+    replay.state_hashes.push_back(battle.state_hash());
+  }
+  replay.final_state_hash = battle.state_hash();
+  return replay;
+}
+
+/// Replays `replay` against `catalog`: the first action whose refusal, hash or engine error
+/// differs from the record is named.
+template <class R>
+ReplayCheck check_replay(const std::shared_ptr<const typename R::Catalog>& catalog, const Replay& replay) {
+  using Kind = ReplayCheck::Kind;
+  if (ReplayCheck header = detail::check_header(replay, R::kName, R::content_hash(*catalog));
+      header.kind != Kind::Match)
+    return header;
+  auto started = R::start(catalog, replay.start);
+  if (!started) return {Kind::Malformed, std::nullopt, "the battle does not start: " + started.error().message};
+  typename R::Battle& battle = started.value();
+  if (battle.state_hash() != replay.start_state_hash)
+    return {Kind::Diverged, std::nullopt,
+            "the battle diverges before the first action: start hash expected " +
+                content::hash_to_hex(replay.start_state_hash) + ", got " + content::hash_to_hex(battle.state_hash())};
+  for (std::size_t i = 0; i < replay.actions.size(); ++i) {
+    const std::string what = "action " + std::to_string(i) + " " + detail::action_text(replay.actions[i]);
+    auto action = R::action_from_json(replay.actions[i]);
+    if (!action) return {Kind::Malformed, i, "/actions/" + std::to_string(i) + ": " + action.error().message};
+    const bool last = i + 1 == replay.actions.size();
+    try {
+      auto applied = battle.submit(action.value());
+      if (!applied) return {Kind::Diverged, i, what + " is refused: " + R::refusal_text(applied.error())};
+    } catch (const InvariantError& e) {
+      if (last && replay.engine_error && *replay.engine_error == e.what())
+        return {Kind::Diverged, i, what + " raises the recorded engine error again: " + e.what()};
+      return {Kind::Diverged, i, what + " raises an engine error: " + e.what()};
+    }
+    if (last && replay.engine_error)
+      return {Kind::Diverged, i, what + " was recorded with an engine error, but none happens now"};
+    if (battle.state_hash() != replay.state_hashes[i])
+      return {Kind::Diverged, i,
+              what + " diverges: state hash expected " + content::hash_to_hex(replay.state_hashes[i]) + ", got " +
+                  content::hash_to_hex(battle.state_hash())};
+  }
+  if (battle.state_hash() != replay.final_state_hash)
+    return {Kind::Diverged, std::nullopt,
+            "the final state hash differs: expected " + content::hash_to_hex(replay.final_state_hash) + ", got " +
+                content::hash_to_hex(battle.state_hash())};
+  return {Kind::Match, std::nullopt,
+          "replay matches: " + std::to_string(replay.actions.size()) + " actions, final state hash " +
+              content::hash_to_hex(replay.final_state_hash)};
+}
+
+}  // namespace battlecore::sim

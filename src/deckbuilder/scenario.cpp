@@ -1,0 +1,208 @@
+// Scenarios: start the encounter, then apply the overrides, each checked against the content
+// and the battle (docs/determinism.md#scenarios).
+
+#include "battlecore/deckbuilder/scenario.hpp"
+
+#include <algorithm>
+#include <array>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "deckbuilder/snapshot_io.hpp"
+
+namespace battlecore::deckbuilder {
+
+using content::Diagnostics;
+using content::JsonDocument;
+using content::ObjectReader;
+using nlohmann::json;
+
+namespace {
+
+constexpr std::array<std::string_view, 4> kPiles = {"draw_pile", "hand", "discard_pile", "exhaust_pile"};
+
+/// Reads a list of card ids; unknown ids are reported at their pointer.
+std::vector<CardId> read_cards(ObjectReader& r, std::string_view key, const Catalog& c, bool& ok) {
+  std::vector<CardId> cards;
+  const json* list = r.optional_array(key);
+  if (list == nullptr) return cards;
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const json& v = (*list)[i];
+    const std::string p = content::child_pointer(r.pointer_of(key), i);
+    if (!v.is_string()) {
+      r.diagnostics().add(r.document().diagnostic(p, "expected a card id, got " + content::describe_json_type(v)));
+      ok = false;
+      continue;
+    }
+    const auto id = c.find_card(v.get<std::string>());
+    if (!id) {
+      r.diagnostics().add(
+          r.document().diagnostic(p, fmt::format("no card '{}' in pack '{}'", v.get<std::string>(), c.pack.id)));
+      ok = false;
+      continue;
+    }
+    cards.push_back(*id);
+  }
+  return cards;
+}
+
+/// Reads a unit's overrides into `u`: hp, max_hp, armor, statuses.
+void read_unit(ObjectReader& r, const Catalog& c, UnitState& u, bool is_player, bool& ok) {
+  const std::size_t before = r.diagnostics().size();
+  if (const auto max_hp = r.optional_int("max_hp", 1, 9999)) u.max_hp = static_cast<std::int32_t>(*max_hp);
+  if (const json* hp = r.optional_value("hp")) {
+    const std::int64_t lo = is_player ? 1 : 0;
+    if (!hp->is_number_integer() || hp->get<std::int64_t>() < lo || hp->get<std::int64_t>() > u.max_hp)
+      r.error_at("hp", fmt::format("expected HP in [{}, {}] (the unit's max HP), got {}", lo, u.max_hp, hp->dump()));
+    else
+      u.hp = static_cast<std::int32_t>(hp->get<std::int64_t>());
+  } else if (u.hp > u.max_hp) {
+    r.error_at("max_hp", fmt::format("max HP {} is below the unit's HP {}; give \"hp\" too", u.max_hp, u.hp));
+  }
+  if (const auto armor = r.optional_int("armor", 0, 999)) u.armor = static_cast<std::int32_t>(*armor);
+  if (const json* sts = r.optional_array("statuses")) {
+    u.statuses.clear();
+    for (std::size_t i = 0; i < sts->size(); ++i) {
+      ObjectReader s(r.document(), (*sts)[i], content::child_pointer(r.pointer_of("statuses"), i), r.diagnostics());
+      const auto id = s.required_string("status");
+      const auto stacks = s.required_int("stacks", -999, 999);
+      s.finish();
+      if (!id || !stacks) continue;
+      const auto status = c.find_status(*id);
+      if (!status) {
+        s.error_at("status", fmt::format("no status '{}' in pack '{}'", *id, c.pack.id));
+        continue;
+      }
+      if (*stacks == 0) {
+        s.error_at("stacks", "a status needs non-zero stacks; leave it out instead");
+        continue;
+      }
+      if (u.stacks(*status) != 0) {
+        s.error_at("status", fmt::format("status '{}' is listed twice", *id));
+        continue;
+      }
+      if (u.statuses.full()) {
+        s.error(fmt::format("a unit holds at most {} statuses", kMaxStatusSlots));
+        continue;
+      }
+      u.statuses.push_back(StatusStack{*status, static_cast<std::int16_t>(*stacks)});
+    }
+  }
+  r.finish();
+  if (r.diagnostics().size() != before) ok = false;
+}
+
+}  // namespace
+
+Result<Battle, Diagnostics> start_scenario(std::shared_ptr<const Catalog> catalog, const JsonDocument& doc,
+                                           std::optional<std::uint64_t> seed, BattleOptions options) {
+  Diagnostics diags;
+  const Catalog& c = *catalog;
+  ObjectReader r(doc, doc.root, "", diags);
+  if (!r.valid()) return diags;
+  if (const auto format = r.optional_string("format"); format && *format != kScenarioFormat)
+    r.error_at("format", fmt::format("expected \"{}\", got \"{}\"", kScenarioFormat, *format));
+  if (const auto v = r.optional_int("format_version", 0, 1'000'000); v && *v != kScenarioFormatVersion)
+    r.error_at("format_version", fmt::format("scenario format version {} is not supported; this engine reads version {}",
+                                             *v, kScenarioFormatVersion));
+  if (const auto rules = r.optional_string("rules"); rules && *rules != Machine::kRules)
+    r.error_at("rules", fmt::format("the scenario is of rule set '{}', not '{}'", *rules, Machine::kRules));
+  std::optional<EncounterId> encounter = c.pack.default_encounter;
+  if (const auto id = r.optional_string("encounter")) {
+    encounter = c.find_encounter(*id);
+    if (!encounter) r.error_at("encounter", fmt::format("no encounter '{}' in pack '{}'", *id, c.pack.id));
+  } else if (!encounter) {
+    r.error("the pack names no default encounter; give \"encounter\"");
+  }
+  std::uint64_t battle_seed = 1;
+  if (const json* s = r.optional_value("seed")) {
+    if (!s->is_number_unsigned() && !(s->is_number_integer() && s->get<std::int64_t>() >= 0))
+      r.error_at("seed", "expected a seed: an integer in [0, 2^64)");
+    else
+      battle_seed = s->get<std::uint64_t>();
+  }
+  if (seed) battle_seed = *seed;
+  // Without a battle the overrides cannot be checked (their ranges depend on it): stop here,
+  // without reporting the keys not read yet as unknown.
+  if (!diags.empty() || !encounter) return diags;
+
+  Battle battle(catalog, options);
+  if (auto started = battle.start_battle(*encounter, battle_seed); !started) {
+    r.error(started.error().message);
+    return diags;
+  }
+  if (battle.phase() != Phase::PlayerPhase || battle.is_waiting_for_choice()) {
+    r.error(fmt::format("encounter '{}' does not reach the player's first decision (phase {})",
+                        c.encounters[*encounter].id, phase_name(battle.phase())));
+    return diags;
+  }
+  BattleState s = battle.state();
+  const BattleRules& rules = c.encounters[*encounter].rules;
+  bool ok = true;
+
+  if (const auto turn = r.optional_int("turn", 1, rules.turn_limit)) s.turn = static_cast<std::uint32_t>(*turn);
+  if (const auto energy = r.optional_int("energy", 0, 999)) s.energy = static_cast<std::int32_t>(*energy);
+  if (const json* p = r.optional_object("player")) {
+    ObjectReader pr(doc, *p, r.pointer_of("player"), diags);
+    read_unit(pr, c, s.player, true, ok);
+  }
+  if (const json* es = r.optional_array("enemies")) {
+    if (es->size() > s.enemies.size())
+      r.error_at("enemies", fmt::format("encounter '{}' has {} enemies; {} are given", c.encounters[*encounter].id,
+                                        s.enemies.size(), es->size()));
+    for (std::size_t i = 0; i < std::min(es->size(), s.enemies.size()); ++i) {
+      ObjectReader er(doc, (*es)[i], content::child_pointer(r.pointer_of("enemies"), i), diags);
+      read_unit(er, c, s.enemies[i].unit, false, ok);
+    }
+    if (std::none_of(s.enemies.begin(), s.enemies.end(), [](const EnemyState& e) { return e.unit.alive(); }))
+      r.error_at("enemies", "at least one enemy must be alive");
+  }
+  if (const json* counters = r.optional_object("counters")) {
+    ObjectReader cr(doc, *counters, r.pointer_of("counters"), diags);
+    if (const auto v = cr.optional_int("player_turns", 1, 1'000'000)) s.player_turns = static_cast<std::uint32_t>(*v);
+    if (const auto v = cr.optional_int("attacks_this_turn", 0, 255)) s.attacks_this_turn = static_cast<std::uint8_t>(*v);
+    if (const auto v = cr.optional_int("extra_turns", 0, 255)) s.extra_turns = static_cast<std::uint8_t>(*v);
+    if (const auto v = cr.optional_int("skipped_turns", 0, 255)) s.skipped_turns = static_cast<std::uint8_t>(*v);
+    cr.finish();
+  }
+  bool any_pile = false;
+  std::array<std::vector<CardId>, 4> piles;
+  for (std::size_t k = 0; k < kPiles.size(); ++k) {
+    any_pile |= r.has(kPiles[k]);
+    piles[k] = read_cards(r, kPiles[k], c, ok);
+  }
+  if (any_pile) {
+    const std::size_t hand_limit = std::min<std::size_t>(kMaxHand, rules.hand_limit);
+    std::size_t total = 0;
+    for (const auto& p : piles) total += p.size();
+    if (piles[1].size() > hand_limit)
+      r.error_at("hand", fmt::format("{} cards in hand; the hand holds at most {}", piles[1].size(), hand_limit));
+    else if (total > kMaxCards)
+      r.error(fmt::format("{} cards in the piles; a battle holds at most {}", total, kMaxCards));
+    else {
+      s.cards.clear();
+      s.draw_pile.clear();
+      s.hand.clear();
+      s.discard_pile.clear();
+      s.exhaust_pile.clear();
+      s.played_this_turn.clear();
+      for (std::size_t k = 0; k < piles.size(); ++k)
+        for (CardId id : piles[k]) {
+          const auto ref = static_cast<CardRef>(s.cards.size());
+          s.cards.push_back(CardInstance{id});
+          if (k == 1)
+            s.hand.push_back(ref);
+          else
+            (k == 0 ? s.draw_pile : k == 2 ? s.discard_pile : s.exhaust_pile).push_back(ref);
+        }
+    }
+  }
+  r.finish();
+  if (!diags.empty() || !ok) return diags;
+  detail::BattleIo::state(battle) = s;
+  return battle;
+}
+
+}  // namespace battlecore::deckbuilder

@@ -1,0 +1,497 @@
+// Deckbuilder snapshots: every field of a Battle written to JSON and read back strictly.
+
+#include "battlecore/deckbuilder/snapshot.hpp"
+
+#include <array>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "battlecore/content/content_hash.hpp"
+#include "battlecore/content/json_reader.hpp"
+#include "deckbuilder/snapshot_io.hpp"
+
+namespace battlecore::deckbuilder {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr std::array<std::string_view, kStreamCount> kStreamKeys = {"setup", "shuffle", "ai",
+                                                                    "dice",  "loot",    "effects"};
+constexpr std::array<std::string_view, 3> kFrameKinds = {"block", "repeat", "for_each_enemy"};
+constexpr std::array<std::string_view, 4> kChoiceKinds = {"none", "options", "discard_from_hand",
+                                                          "exhaust_from_hand"};
+constexpr std::array<std::string_view, 3> kDelayedTimings = {"player_turn_start", "player_turn_end",
+                                                             "enemy_phase_end"};
+
+/// A field that cannot be read: its pointer and what was wrong.
+struct Bad {
+  std::string pointer;
+  std::string message;
+};
+
+/// Strict reading of one JSON object of a snapshot; problems throw Bad.
+class In {
+ public:
+  In(const json& j, std::string pointer) : j_(j), ptr_(std::move(pointer)) {
+    if (!j_.is_object()) throw Bad{ptr_, "expected an object, got " + content::describe_json_type(j_)};
+  }
+  const json& at(std::string_view key) const {
+    const auto it = j_.find(key);
+    if (it == j_.end()) throw Bad{ptr_, fmt::format("missing key '{}'", key)};
+    return *it;
+  }
+  std::string ptr(std::string_view key) const { return content::child_pointer(ptr_, key); }
+  std::int64_t num(std::string_view key, std::int64_t lo, std::int64_t hi) const {
+    return number(at(key), ptr(key), lo, hi);
+  }
+  std::uint64_t u64(std::string_view key) const {
+    const json& v = at(key);
+    if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<std::int64_t>() >= 0))
+      throw Bad{ptr(key), "expected an unsigned integer, got " + content::describe_json_type(v)};
+    return v.get<std::uint64_t>();
+  }
+  bool flag(std::string_view key) const {
+    const json& v = at(key);
+    if (!v.is_boolean()) throw Bad{ptr(key), "expected a boolean, got " + content::describe_json_type(v)};
+    return v.get<bool>();
+  }
+  std::string str(std::string_view key) const {
+    const json& v = at(key);
+    if (!v.is_string()) throw Bad{ptr(key), "expected a string, got " + content::describe_json_type(v)};
+    return v.get<std::string>();
+  }
+  const json& arr(std::string_view key) const {
+    const json& v = at(key);
+    if (!v.is_array()) throw Bad{ptr(key), "expected an array, got " + content::describe_json_type(v)};
+    return v;
+  }
+  In obj(std::string_view key) const { return In(at(key), ptr(key)); }
+  template <std::size_t N>
+  std::size_t name(std::string_view key, const std::array<std::string_view, N>& names) const {
+    const std::string s = str(key);
+    for (std::size_t i = 0; i < N; ++i)
+      if (names[i] == s) return i;
+    throw Bad{ptr(key), fmt::format("unknown value '{}'", s)};
+  }
+
+  static std::int64_t number(const json& v, const std::string& pointer, std::int64_t lo, std::int64_t hi) {
+    if (!v.is_number_integer()) throw Bad{pointer, "expected an integer, got " + content::describe_json_type(v)};
+    if (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(hi))
+      throw Bad{pointer, fmt::format("expected an integer in [{}, {}]", lo, hi)};
+    const auto n = v.get<std::int64_t>();
+    if (n < lo || n > hi) throw Bad{pointer, fmt::format("expected an integer in [{}, {}], got {}", lo, hi, n)};
+    return n;
+  }
+
+ private:
+  const json& j_;
+  std::string ptr_;
+};
+
+template <class Defs>
+std::uint16_t find_id(const Defs& defs, const json& v, const std::string& pointer, std::string_view what) {
+  if (!v.is_string()) throw Bad{pointer, fmt::format("expected a {} id, got {}", what, content::describe_json_type(v))};
+  const auto& id = v.get_ref<const std::string&>();
+  for (std::size_t i = 0; i < defs.size(); ++i)
+    if (defs[i].id == id) return static_cast<std::uint16_t>(i);
+  throw Bad{pointer, fmt::format("no {} '{}' in the content", what, id)};
+}
+
+json unit_json(const UnitState& u, const Catalog& c) {
+  json statuses = json::array();
+  for (const StatusStack& st : u.statuses) statuses.push_back({{"status", c.statuses[st.status].id}, {"stacks", st.stacks}});
+  return {{"hp", u.hp}, {"max_hp", u.max_hp}, {"armor", u.armor}, {"statuses", statuses}};
+}
+
+UnitState read_unit(const In& in, const Catalog& c) {
+  UnitState u;
+  u.hp = static_cast<std::int32_t>(in.num("hp", INT32_MIN, INT32_MAX));
+  u.max_hp = static_cast<std::int32_t>(in.num("max_hp", INT32_MIN, INT32_MAX));
+  u.armor = static_cast<std::int32_t>(in.num("armor", INT32_MIN, INT32_MAX));
+  const json& sts = in.arr("statuses");
+  if (sts.size() > kMaxStatusSlots) throw Bad{in.ptr("statuses"), fmt::format("more than {} statuses", kMaxStatusSlots)};
+  for (std::size_t i = 0; i < sts.size(); ++i) {
+    const In s(sts[i], content::child_pointer(in.ptr("statuses"), i));
+    u.statuses.push_back(StatusStack{find_id(c.statuses, s.at("status"), s.ptr("status"), "status"),
+                                     static_cast<std::int16_t>(s.num("stacks", INT16_MIN, INT16_MAX))});
+  }
+  return u;
+}
+
+template <class Vec>
+json refs_json(const Vec& v) {
+  json a = json::array();
+  for (auto x : v) a.push_back(x);
+  return a;
+}
+
+template <class Vec>
+void read_refs(const In& in, std::string_view key, Vec& out, std::int64_t lo, std::int64_t hi) {
+  const json& a = in.arr(key);
+  if (a.size() > Vec::capacity()) throw Bad{in.ptr(key), fmt::format("more than {} entries", Vec::capacity())};
+  for (std::size_t i = 0; i < a.size(); ++i)
+    out.push_back(static_cast<typename Vec::value_type>(In::number(a[i], content::child_pointer(in.ptr(key), i), lo, hi)));
+}
+
+std::uint8_t move_or_none(const In& in, std::string_view key) {
+  const json& v = in.at(key);
+  if (v.is_null()) return kNoMove;
+  return static_cast<std::uint8_t>(In::number(v, in.ptr(key), 0, kNoMove - 1));
+}
+
+json move_json(MoveIndex m) { return m == kNoMove ? json(nullptr) : json(m); }
+
+}  // namespace
+
+namespace detail {
+
+json BattleIo::snapshot(const Battle& b) {
+  const Catalog& c = *b.catalog_;
+  const BattleState& s = b.state_;
+  json rng = json::object();
+  for (std::size_t k = 0; k < kStreamCount; ++k) {
+    json words = json::array();
+    for (std::uint64_t w : s.rng[static_cast<Stream>(k)].state()) words.push_back(content::hash_to_hex(w));
+    rng[std::string(kStreamKeys[k])] = words;
+  }
+  json enemies = json::array();
+  for (const EnemyState& e : s.enemies) {
+    json u = unit_json(e.unit, c);
+    u["enemy"] = c.enemies[e.def].id;
+    u["intent"] = move_json(e.intent);
+    u["last_move"] = move_json(e.last_move);
+    u["streak"] = e.streak;
+    u["sequence_pos"] = e.sequence_pos;
+    u["rules_used"] = e.rules_used;
+    enemies.push_back(std::move(u));
+  }
+  json cards = json::array();
+  for (const CardInstance& ci : s.cards)
+    cards.push_back({{"card", c.cards[ci.def].id},
+                     {"battle_cost_set", ci.battle_cost_set},
+                     {"battle_cost_change", ci.battle_cost_change},
+                     {"turn_cost_set", ci.turn_cost_set},
+                     {"turn_cost_change", ci.turn_cost_change},
+                     {"cost_turns", ci.cost_turns}});
+  json hooks = json::array();
+  for (const ActiveHook& h : s.hooks)
+    hooks.push_back({{"hook", c.hooks[h.hook].id}, {"owner", h.owner}, {"turns_left", h.turns_left}});
+  json delayed = json::array();
+  for (const DelayedTrigger& d : s.delayed)
+    delayed.push_back({{"block", d.block},
+                       {"timing", kDelayedTimings[static_cast<std::size_t>(d.timing)]},
+                       {"occurrences_left", d.occurrences_left},
+                       {"source", d.source},
+                       {"target", d.target}});
+  json effects = json::array();
+  for (const EffectFrame& f : s.effects)
+    effects.push_back({{"begin", f.begin},
+                       {"pc", f.pc},
+                       {"end", f.end},
+                       {"kind", kFrameKinds[static_cast<std::size_t>(f.kind)]},
+                       {"source", f.source},
+                       {"target", f.target},
+                       {"card", f.card == kNoCard ? json(nullptr) : json(f.card)},
+                       {"repeat_left", f.repeat_left},
+                       {"status", f.status == kNoStatus ? json(nullptr) : json(c.statuses[f.status].id)}});
+  const PendingChoice& ch = s.choice;
+  json choice = {{"kind", kChoiceKinds[static_cast<std::size_t>(ch.kind)]},
+                 {"skippable", ch.skippable},
+                 {"picks_left", ch.picks_left},
+                 {"first_block", ch.first_block},
+                 {"option_count", ch.option_count},
+                 {"source", ch.source},
+                 {"target", ch.target},
+                 {"card", ch.card == kNoCard ? json(nullptr) : json(ch.card)}};
+  json rewards = json::array();
+  for (CardId r : s.reward_options) rewards.push_back(c.cards[r].id);
+  json state = {{"seed", s.seed},
+                {"rng", rng},
+                {"encounter", c.encounters[s.encounter].id},
+                {"turn", s.turn},
+                {"player_turns", s.player_turns},
+                {"player_owned", s.player_owned},
+                {"end_turn_requested", s.end_turn_requested},
+                {"extra_turns", s.extra_turns},
+                {"skipped_turns", s.skipped_turns},
+                {"attacks_this_turn", s.attacks_this_turn},
+                {"energy", s.energy},
+                {"player", unit_json(s.player, c)},
+                {"enemies", enemies},
+                {"cards", cards},
+                {"draw_pile", refs_json(s.draw_pile)},
+                {"hand", refs_json(s.hand)},
+                {"discard_pile", refs_json(s.discard_pile)},
+                {"exhaust_pile", refs_json(s.exhaust_pile)},
+                {"played_this_turn", refs_json(s.played_this_turn)},
+                {"hooks", hooks},
+                {"delayed", delayed},
+                {"effects", effects},
+                {"choice", choice},
+                {"playing",
+                 {{"card", s.playing.card == kNoCard ? json(nullptr) : json(s.playing.card)},
+                  {"target", s.playing.target}}},
+                {"reward_options", rewards},
+                {"reward_pending", s.reward_pending},
+                {"reward_taken", s.reward_taken < 0 ? json(nullptr) : json(c.cards[static_cast<std::size_t>(s.reward_taken)].id)}};
+  json history = json::array();
+  for (const PhaseRecord& r : b.driver_.history())
+    history.push_back({r.sequence, r.turn, phase_name(r.from), trigger_name(r.trigger), phase_name(r.to)});
+  json actions = json::array();
+  for (const Action& a : b.actions_) actions.push_back(action_to_json(a));
+  json events = json::array();
+  for (const Event& e : b.events_.log())
+    events.push_back({event_type_name(e.type), e.source, e.target, e.subject, e.value, e.amount, e.extra});
+  json master = json::array();
+  for (CardId id : b.master_deck_) master.push_back(c.cards[id].id);
+  return {{"format", kSnapshotFormat},
+          {"format_version", kSnapshotFormatVersion},
+          {"rules", Machine::kRules},
+          {"content_hash", content::hash_to_hex(c.content_hash)},
+          {"options", {{"event_log", b.options_.event_log}, {"record_history", b.options_.record_history}}},
+          {"phase", phase_name(b.driver_.current())},
+          {"moves", b.driver_.moves()},
+          {"pending_trigger", b.has_pending_trigger_ ? json(trigger_name(b.pending_trigger_)) : json(nullptr)},
+          {"state", state},
+          {"master_deck", master},
+          {"history", history},
+          {"actions", actions},
+          {"events", events}};
+}
+
+namespace {
+
+Phase phase_named(const json& v, const std::string& pointer) {
+  if (v.is_string())
+    for (std::size_t i = 0; i < Machine::kPhaseNames.size(); ++i)
+      if (Machine::kPhaseNames[i] == v.get<std::string>()) return static_cast<Phase>(i);
+  throw Bad{pointer, "expected a phase name"};
+}
+
+Trigger trigger_named(const json& v, const std::string& pointer) {
+  if (v.is_string())
+    for (std::size_t i = 0; i < Machine::kTriggerNames.size(); ++i)
+      if (Machine::kTriggerNames[i] == v.get<std::string>()) return static_cast<Trigger>(i);
+  throw Bad{pointer, "expected a trigger name"};
+}
+
+CardRef card_ref_or_none(const In& in, std::string_view key) {
+  const json& v = in.at(key);
+  if (v.is_null()) return kNoCard;
+  return static_cast<CardRef>(In::number(v, in.ptr(key), 0, kMaxCards - 1));
+}
+
+UnitRef unit_ref(const In& in, std::string_view key) {
+  return static_cast<UnitRef>(in.num(key, -1, static_cast<std::int64_t>(kMaxEnemies)));
+}
+
+void read_state(const In& in, const Catalog& c, BattleState& s) {
+  s.seed = in.u64("seed");
+  const In rng = in.obj("rng");
+  for (std::size_t k = 0; k < kStreamCount; ++k) {
+    const json& words = rng.arr(kStreamKeys[k]);
+    const std::string p = rng.ptr(kStreamKeys[k]);
+    if (words.size() != 4) throw Bad{p, "expected 4 state words"};
+    std::array<std::uint64_t, 4> st{};
+    for (std::size_t w = 0; w < 4; ++w) {
+      const auto h = words[w].is_string() ? content::hash_from_hex(words[w].get<std::string>()) : std::nullopt;
+      if (!h) throw Bad{content::child_pointer(p, w), "expected 16 hex digits"};
+      st[w] = *h;
+    }
+    s.rng[static_cast<Stream>(k)].set_state(st);
+  }
+  s.encounter = find_id(c.encounters, in.at("encounter"), in.ptr("encounter"), "encounter");
+  s.turn = static_cast<std::uint32_t>(in.num("turn", 0, UINT32_MAX));
+  s.player_turns = static_cast<std::uint32_t>(in.num("player_turns", 0, UINT32_MAX));
+  s.player_owned = in.flag("player_owned");
+  s.end_turn_requested = in.flag("end_turn_requested");
+  s.extra_turns = static_cast<std::uint8_t>(in.num("extra_turns", 0, 255));
+  s.skipped_turns = static_cast<std::uint8_t>(in.num("skipped_turns", 0, 255));
+  s.attacks_this_turn = static_cast<std::uint8_t>(in.num("attacks_this_turn", 0, 255));
+  s.energy = static_cast<std::int32_t>(in.num("energy", INT32_MIN, INT32_MAX));
+  s.player = read_unit(in.obj("player"), c);
+  const json& enemies = in.arr("enemies");
+  if (enemies.size() > kMaxEnemies) throw Bad{in.ptr("enemies"), fmt::format("more than {} enemies", kMaxEnemies)};
+  for (std::size_t i = 0; i < enemies.size(); ++i) {
+    const In e(enemies[i], content::child_pointer(in.ptr("enemies"), i));
+    EnemyState es;
+    es.unit = read_unit(e, c);
+    es.def = find_id(c.enemies, e.at("enemy"), e.ptr("enemy"), "enemy");
+    es.intent = move_or_none(e, "intent");
+    es.last_move = move_or_none(e, "last_move");
+    es.streak = static_cast<std::uint8_t>(e.num("streak", 0, 255));
+    es.sequence_pos = static_cast<std::uint8_t>(e.num("sequence_pos", 0, 255));
+    es.rules_used = static_cast<std::uint8_t>(e.num("rules_used", 0, 255));
+    s.enemies.push_back(es);
+  }
+  const json& cards = in.arr("cards");
+  if (cards.size() > kMaxCards) throw Bad{in.ptr("cards"), fmt::format("more than {} cards", kMaxCards)};
+  for (std::size_t i = 0; i < cards.size(); ++i) {
+    const In ci(cards[i], content::child_pointer(in.ptr("cards"), i));
+    CardInstance inst;
+    inst.def = find_id(c.cards, ci.at("card"), ci.ptr("card"), "card");
+    inst.battle_cost_set = static_cast<std::int8_t>(ci.num("battle_cost_set", -128, 127));
+    inst.battle_cost_change = static_cast<std::int8_t>(ci.num("battle_cost_change", -128, 127));
+    inst.turn_cost_set = static_cast<std::int8_t>(ci.num("turn_cost_set", -128, 127));
+    inst.turn_cost_change = static_cast<std::int8_t>(ci.num("turn_cost_change", -128, 127));
+    inst.cost_turns = static_cast<std::uint8_t>(ci.num("cost_turns", 0, 255));
+    s.cards.push_back(inst);
+  }
+  const std::int64_t last_card = static_cast<std::int64_t>(s.cards.size()) - 1;
+  read_refs(in, "draw_pile", s.draw_pile, 0, last_card);
+  read_refs(in, "hand", s.hand, 0, last_card);
+  read_refs(in, "discard_pile", s.discard_pile, 0, last_card);
+  read_refs(in, "exhaust_pile", s.exhaust_pile, 0, last_card);
+  read_refs(in, "played_this_turn", s.played_this_turn, 0, last_card);
+  const json& hooks = in.arr("hooks");
+  if (hooks.size() > kMaxHooks) throw Bad{in.ptr("hooks"), fmt::format("more than {} hooks", kMaxHooks)};
+  for (std::size_t i = 0; i < hooks.size(); ++i) {
+    const In h(hooks[i], content::child_pointer(in.ptr("hooks"), i));
+    s.hooks.push_back(ActiveHook{find_id(c.hooks, h.at("hook"), h.ptr("hook"), "hook"), unit_ref(h, "owner"),
+                                 static_cast<std::uint8_t>(h.num("turns_left", 0, 255))});
+  }
+  const auto max_block = static_cast<std::int64_t>(c.blocks.size()) - 1;
+  const json& delayed = in.arr("delayed");
+  if (delayed.size() > kMaxDelayed) throw Bad{in.ptr("delayed"), fmt::format("more than {} delayed triggers", kMaxDelayed)};
+  for (std::size_t i = 0; i < delayed.size(); ++i) {
+    const In d(delayed[i], content::child_pointer(in.ptr("delayed"), i));
+    s.delayed.push_back(DelayedTrigger{static_cast<std::uint16_t>(d.num("block", 0, max_block)),
+                                       static_cast<DelayedTiming>(d.name("timing", kDelayedTimings)),
+                                       static_cast<std::uint8_t>(d.num("occurrences_left", 0, 255)),
+                                       unit_ref(d, "source"), unit_ref(d, "target")});
+  }
+  const auto op_count = static_cast<std::int64_t>(c.ops.size());
+  const json& effects = in.arr("effects");
+  if (effects.size() > kMaxEffectDepth)
+    throw Bad{in.ptr("effects"), fmt::format("more than {} effect frames", kMaxEffectDepth)};
+  for (std::size_t i = 0; i < effects.size(); ++i) {
+    const In f(effects[i], content::child_pointer(in.ptr("effects"), i));
+    EffectFrame fr;
+    fr.begin = static_cast<std::uint32_t>(f.num("begin", 0, op_count));
+    fr.end = static_cast<std::uint32_t>(f.num("end", fr.begin, op_count));
+    fr.pc = static_cast<std::uint32_t>(f.num("pc", fr.begin, fr.end));
+    fr.kind = static_cast<EffectFrame::Kind>(f.name("kind", kFrameKinds));
+    fr.source = unit_ref(f, "source");
+    fr.target = unit_ref(f, "target");
+    fr.card = card_ref_or_none(f, "card");
+    fr.repeat_left = static_cast<std::uint8_t>(f.num("repeat_left", 0, 255));
+    fr.status = f.at("status").is_null() ? kNoStatus : find_id(c.statuses, f.at("status"), f.ptr("status"), "status");
+    s.effects.push_back(fr);
+  }
+  const In ch = in.obj("choice");
+  s.choice.kind = static_cast<PendingChoice::Kind>(ch.name("kind", kChoiceKinds));
+  s.choice.skippable = ch.flag("skippable");
+  s.choice.picks_left = static_cast<std::uint8_t>(ch.num("picks_left", 0, 255));
+  s.choice.first_block = static_cast<std::uint16_t>(ch.num("first_block", 0, 65535));
+  s.choice.option_count = static_cast<std::uint8_t>(ch.num("option_count", 0, 255));
+  if (s.choice.kind == PendingChoice::Kind::Options &&
+      std::int64_t{s.choice.first_block} + s.choice.option_count > max_block + 1)
+    throw Bad{ch.ptr("option_count"), "the options run past the catalog's blocks"};
+  s.choice.source = unit_ref(ch, "source");
+  s.choice.target = unit_ref(ch, "target");
+  s.choice.card = card_ref_or_none(ch, "card");
+  const In pl = in.obj("playing");
+  s.playing.card = card_ref_or_none(pl, "card");
+  s.playing.target = unit_ref(pl, "target");
+  const json& rewards = in.arr("reward_options");
+  if (rewards.size() > kMaxRewardChoices)
+    throw Bad{in.ptr("reward_options"), fmt::format("more than {} reward options", kMaxRewardChoices)};
+  for (std::size_t i = 0; i < rewards.size(); ++i)
+    s.reward_options.push_back(find_id(c.cards, rewards[i], content::child_pointer(in.ptr("reward_options"), i), "card"));
+  s.reward_pending = in.flag("reward_pending");
+  const json& taken = in.at("reward_taken");
+  s.reward_taken = taken.is_null() ? -1 : find_id(c.cards, taken, in.ptr("reward_taken"), "card");
+}
+
+}  // namespace
+
+Result<Battle> BattleIo::restore(std::shared_ptr<const Catalog> catalog, const json& j) {
+  try {
+    const In root(j, "");
+    const std::string format = root.str("format");
+    if (format != kSnapshotFormat)
+      throw Bad{"/format", fmt::format("expected \"{}\", got \"{}\"", kSnapshotFormat, format)};
+    const auto version = root.num("format_version", 0, INT32_MAX);
+    if (version != kSnapshotFormatVersion)
+      throw Bad{"/format_version", fmt::format("snapshot format version {} is not supported; this engine reads "
+                                               "version {}",
+                                               version, kSnapshotFormatVersion)};
+    const std::string rules = root.str("rules");
+    if (rules != Machine::kRules)
+      throw Bad{"/rules", fmt::format("the snapshot is of rule set '{}', not '{}'", rules, Machine::kRules)};
+    const std::string hash = root.str("content_hash");
+    if (hash != content::hash_to_hex(catalog->content_hash))
+      throw Bad{"/content_hash", fmt::format("the snapshot was made with content {}, the content given is {}", hash,
+                                             content::hash_to_hex(catalog->content_hash))};
+    const In opts = root.obj("options");
+    BattleOptions options{.event_log = opts.flag("event_log"), .record_history = opts.flag("record_history")};
+    Battle b(catalog, options);
+    read_state(root.obj("state"), *catalog, b.state_);
+    const Phase phase = phase_named(root.at("phase"), "/phase");
+    const auto moves = static_cast<std::uint32_t>(root.num("moves", 0, UINT32_MAX));
+    std::vector<PhaseRecord> history;
+    const json& hist = root.arr("history");
+    for (std::size_t i = 0; i < hist.size(); ++i) {
+      const std::string p = content::child_pointer("/history", i);
+      const json& r = hist[i];
+      if (!r.is_array() || r.size() != 5) throw Bad{p, "expected [sequence, turn, from, trigger, to]"};
+      history.push_back(PhaseRecord{static_cast<std::uint32_t>(In::number(r[0], p + "/0", 0, UINT32_MAX)),
+                                    static_cast<std::uint32_t>(In::number(r[1], p + "/1", 0, UINT32_MAX)),
+                                    phase_named(r[2], p + "/2"), trigger_named(r[3], p + "/3"),
+                                    phase_named(r[4], p + "/4")});
+    }
+    b.driver_.restore(phase, moves, std::move(history));
+    const json& pending = root.at("pending_trigger");
+    b.has_pending_trigger_ = !pending.is_null();
+    if (b.has_pending_trigger_) b.pending_trigger_ = trigger_named(pending, "/pending_trigger");
+    const json& actions = root.arr("actions");
+    for (std::size_t i = 0; i < actions.size(); ++i) {
+      auto a = action_from_json(actions[i]);
+      if (!a) throw Bad{content::child_pointer("/actions", i), a.error().message};
+      b.actions_.push_back(a.value());
+    }
+    const json& master = root.arr("master_deck");
+    for (std::size_t i = 0; i < master.size(); ++i)
+      b.master_deck_.push_back(find_id(catalog->cards, master[i], content::child_pointer("/master_deck", i), "card"));
+    std::vector<Event> log;
+    const json& events = root.arr("events");
+    for (std::size_t i = 0; i < events.size(); ++i) {
+      const std::string p = content::child_pointer("/events", i);
+      const json& e = events[i];
+      if (!e.is_array() || e.size() != 7 || !e[0].is_string())
+        throw Bad{p, "expected [type, source, target, subject, value, amount, extra]"};
+      Event ev{};
+      bool known = false;
+      for (std::size_t t = 0; t <= static_cast<std::size_t>(EventType::BattleRewardSkipped); ++t)
+        if (event_type_name(static_cast<EventType>(t)) == e[0].get<std::string>()) {
+          ev.type = static_cast<EventType>(t);
+          known = true;
+        }
+      if (!known) throw Bad{p + "/0", "unknown event type"};
+      ev.source = static_cast<UnitRef>(In::number(e[1], p + "/1", -128, 127));
+      ev.target = static_cast<UnitRef>(In::number(e[2], p + "/2", -128, 127));
+      ev.subject = static_cast<std::uint16_t>(In::number(e[3], p + "/3", 0, 65535));
+      ev.value = static_cast<std::uint16_t>(In::number(e[4], p + "/4", 0, 65535));
+      ev.amount = static_cast<std::int32_t>(In::number(e[5], p + "/5", INT32_MIN, INT32_MAX));
+      ev.extra = static_cast<std::int32_t>(In::number(e[6], p + "/6", INT32_MIN, INT32_MAX));
+      log.push_back(ev);
+    }
+    b.events_.restore_log(std::move(log));
+    return b;
+  } catch (const Bad& bad) {
+    return Error{fmt::format("snapshot refused: {}: {}", bad.pointer.empty() ? "/" : bad.pointer, bad.message)};
+  }
+}
+
+}  // namespace detail
+
+json snapshot(const Battle& battle) { return detail::BattleIo::snapshot(battle); }
+
+Result<Battle> restore(std::shared_ptr<const Catalog> catalog, const json& snapshot) {
+  if (!catalog) return Error{"snapshot refused: no catalog given"};
+  return detail::BattleIo::restore(std::move(catalog), snapshot);
+}
+
+}  // namespace battlecore::deckbuilder

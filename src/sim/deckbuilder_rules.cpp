@@ -1,0 +1,105 @@
+#include "battlecore/sim/deckbuilder_rules.hpp"
+
+#include <fmt/format.h>
+
+#include "battlecore/deckbuilder/load.hpp"
+#include "battlecore/deckbuilder/scenario.hpp"
+#include "battlecore/deckbuilder/snapshot.hpp"
+
+namespace battlecore::sim {
+
+using namespace deckbuilder;
+
+Result<std::shared_ptr<const Catalog>, content::Diagnostics> DeckbuilderRules::load(const std::filesystem::path& p) {
+  return load_catalog(p);
+}
+
+Result<std::shared_ptr<const Catalog>, content::Diagnostics> DeckbuilderRules::load(
+    const std::vector<content::JsonDocument>& documents) {
+  return load_catalog(documents);
+}
+
+std::vector<std::string> DeckbuilderRules::encounters(const Catalog& catalog) {
+  std::vector<std::string> ids;
+  for (const EncounterDef& e : catalog.encounters) ids.push_back(e.id);
+  return ids;
+}
+
+Result<Battle> DeckbuilderRules::start(const std::shared_ptr<const Catalog>& catalog, const BattleStart& start,
+                                       BattleOptions options) {
+  if (!start.scenario.is_null()) {
+    content::JsonDocument doc{"scenario", start.scenario.dump(2), start.scenario};
+    auto started = start_scenario(catalog, doc, start.seed, options);
+    if (!started) return Error{"the scenario is refused:\n" + started.error().to_string()};
+    return std::move(started).value();
+  }
+  Battle battle(catalog, options);
+  auto started = battle.start_battle(start.encounter, start.seed);
+  if (!started) return started.error();
+  return battle;
+}
+
+nlohmann::json DeckbuilderRules::action_to_json(const Battle& battle, const Action& action) {
+  const CardDef* def = action.kind == ActionKind::PlayCard ? battle.active_card(action.card) : nullptr;
+  return deckbuilder::action_to_json(action, def != nullptr ? &def->id : nullptr);
+}
+
+nlohmann::json DeckbuilderRules::snapshot(const Battle& battle) { return deckbuilder::snapshot(battle); }
+
+Result<Battle> DeckbuilderRules::restore(const std::shared_ptr<const Catalog>& catalog, const nlohmann::json& j) {
+  return deckbuilder::restore(catalog, j);
+}
+
+std::vector<std::string> DeckbuilderRules::invariants(const Battle& before, const Battle& after) {
+  std::vector<std::string> broken;
+  const BattleState& s = after.state();
+  // Every card instance in exactly one pile.
+  std::vector<int> seen(s.cards.size(), 0);
+  auto count = [&](const auto& pile, std::string_view name) {
+    for (CardRef c : pile) {
+      if (c >= s.cards.size())
+        broken.push_back(fmt::format("{} holds card {}, but the battle has {} cards", name, c, s.cards.size()));
+      else
+        ++seen[c];
+    }
+  };
+  count(s.draw_pile, "the draw pile");
+  count(s.hand, "the hand");
+  count(s.discard_pile, "the discard pile");
+  count(s.exhaust_pile, "the exhaust pile");
+  for (std::size_t c = 0; c < seen.size(); ++c)
+    if (seen[c] != 1) broken.push_back(fmt::format("card {} is in {} piles, not 1", c, seen[c]));
+  // New instances only with a CardCreated event; none removed.
+  const std::size_t old_cards = before.phase() == Phase::None ? 0 : before.state().cards.size();
+  std::size_t created = 0;
+  const auto& log = after.events().log();
+  for (std::size_t i = before.phase() == Phase::None ? 0 : before.events().log().size(); i < log.size(); ++i)
+    created += log[i].type == EventType::CardCreated ? 1 : 0;
+  if (before.phase() != Phase::None && s.cards.size() != old_cards + created)
+    broken.push_back(fmt::format("the battle had {} cards and created {}, but now has {}", old_cards, created,
+                                 s.cards.size()));
+  for (std::size_t c = 0; c < std::min<std::size_t>(old_cards, s.cards.size()); ++c)
+    if (s.cards[c].def != before.state().cards[c].def)
+      broken.push_back(fmt::format("card {} changed from definition {} to {}", c, before.state().cards[c].def,
+                                   s.cards[c].def));
+  if (s.energy < 0) broken.push_back(fmt::format("energy is {}", s.energy));
+  auto check_unit = [&](const UnitState& u, std::string_view who) {
+    if (u.hp < 0 || u.hp > u.max_hp) broken.push_back(fmt::format("{} has HP {} of {}", who, u.hp, u.max_hp));
+    if (u.armor < 0) broken.push_back(fmt::format("{} has armor {}", who, u.armor));
+  };
+  check_unit(s.player, "the player");
+  for (std::size_t e = 0; e < s.enemies.size(); ++e) check_unit(s.enemies[e].unit, fmt::format("enemy {}", e));
+  if (s.hand.size() > kMaxHand) broken.push_back(fmt::format("the hand has {} cards", s.hand.size()));
+  return broken;
+}
+
+Action DeckbuilderRules::action_from_bytes(std::span<const std::uint8_t, 4> b) {
+  Action a;
+  a.kind = static_cast<ActionKind>(b[0] % 6);
+  a.card = b[1];
+  a.target = static_cast<std::int8_t>(b[2]);
+  a.index = b[3];
+  return a;
+}
+
+}  // namespace battlecore::sim

@@ -1,0 +1,122 @@
+// Scenarios: a battle started from a stated position; bad overrides refused with their pointer.
+
+#include "battlecore/deckbuilder/scenario.hpp"
+
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "battlecore/content/json_reader.hpp"
+#include "support/starter_pack.hpp"
+
+namespace battlecore::deckbuilder {
+namespace {
+
+using nlohmann::json;
+using test::starter;
+
+Result<Battle, content::Diagnostics> start(const std::string& text, std::optional<std::uint64_t> seed = {}) {
+  content::Diagnostics diags;
+  auto doc = content::parse_json_text("s.json", text, diags);
+  if (!doc) return diags;
+  return start_scenario(starter(), *doc, seed);
+}
+
+std::string problems(const Result<Battle, content::Diagnostics>& r) { return r.ok() ? "" : r.error().to_string(); }
+
+TEST(DeckbuilderScenario, OverridesReplaceTheStatedFields) {
+  const auto r = start(R"({
+    "format": "battlecore-scenario", "format_version": 1, "rules": "deckbuilder",
+    "encounter": "sludge_pair", "seed": 12, "turn": 4, "energy": 2,
+    "player": {"hp": 20, "armor": 5, "statuses": [{"status": "strength", "stacks": 2}]},
+    "enemies": [{"hp": 3}, {"hp": 0, "armor": 0}],
+    "draw_pile": ["defend", "bash"], "hand": ["strike", "strike"], "discard_pile": ["defend"],
+    "counters": {"player_turns": 4, "attacks_this_turn": 1}
+  })");
+  ASSERT_TRUE(r.ok()) << problems(r);
+  const Battle& b = r.value();
+  const Catalog& c = *starter();
+  const BattleState& s = b.state();
+  EXPECT_EQ(b.phase(), Phase::PlayerPhase);
+  EXPECT_EQ(s.seed, 12u);
+  EXPECT_EQ(s.turn, 4u);
+  EXPECT_EQ(s.energy, 2);
+  EXPECT_EQ(s.player.hp, 20);
+  EXPECT_EQ(s.player.armor, 5);
+  EXPECT_EQ(s.player.stacks(*c.find_status("strength")), 2);
+  EXPECT_EQ(s.enemies[0].unit.hp, 3);
+  EXPECT_FALSE(s.enemies[1].unit.alive());
+  ASSERT_EQ(s.cards.size(), 5u);
+  ASSERT_EQ(s.draw_pile.size(), 2u);
+  EXPECT_EQ(s.cards[s.draw_pile[1]].def, *c.find_card("bash"));  // the last listed is on top
+  ASSERT_EQ(s.hand.size(), 2u);
+  EXPECT_EQ(s.cards[s.hand[0]].def, *c.find_card("strike"));
+  EXPECT_EQ(s.discard_pile.size(), 1u);
+  EXPECT_TRUE(s.exhaust_pile.empty());
+  EXPECT_EQ(s.player_turns, 4u);
+  EXPECT_EQ(s.attacks_this_turn, 1);
+}
+
+TEST(DeckbuilderScenario, TheSameScenarioStartsTheSameBattleAndASeedOverrideChangesIt) {
+  const std::string text = R"({"encounter": "w1", "seed": 3, "player": {"hp": 30}})";
+  const auto a = start(text);
+  const auto b = start(text);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_TRUE(a.value() == b.value());
+  const auto c = start(text, 4);
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(c.value().state().seed, 4u);
+  EXPECT_NE(c.value().state_hash(), a.value().state_hash());
+}
+
+TEST(DeckbuilderScenario, AnUnknownCardIsRefusedWithItsPointer) {
+  const auto r = start("{\"encounter\": \"w1\",\n \"hand\": [\"strike\", \"strik\"]}");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(problems(r).find("s.json:2:21: /hand/1: no card 'strik' in pack 'starter'"), std::string::npos)
+      << problems(r);
+}
+
+TEST(DeckbuilderScenario, EveryBadOverrideIsListedAndNothingStarts) {
+  const auto r = start(R"({"encounter": "w1", "seed": -1, "turn": 0,
+    "player": {"hp": 9999, "statuses": [{"status": "nope", "stacks": 1}, {"status": "strength", "stacks": 0}]},
+    "enemies": [{"hp": 1}, {"hp": 1}], "energy": "three", "colour": "red"})");
+  ASSERT_FALSE(r.ok());
+  const std::string text = problems(r);
+  EXPECT_NE(text.find("/seed: expected a seed"), std::string::npos) << text;
+  EXPECT_EQ(r.error().size(), 1u) << "a bad seed stops before the battle is started:\n" << text;
+
+  const auto r2 = start(R"({"encounter": "w1", "turn": 0,
+    "player": {"hp": 9999, "statuses": [{"status": "nope", "stacks": 1}, {"status": "strength", "stacks": 0}]},
+    "enemies": [{"hp": 1}, {"hp": 1}], "energy": "three", "colour": "red"})");
+  ASSERT_FALSE(r2.ok());
+  const std::string t2 = problems(r2);
+  EXPECT_NE(t2.find("/turn:"), std::string::npos) << t2;
+  EXPECT_NE(t2.find("/player/hp: expected HP in [1, "), std::string::npos) << t2;
+  EXPECT_NE(t2.find("/player/statuses/0/status: no status 'nope'"), std::string::npos) << t2;
+  EXPECT_NE(t2.find("/player/statuses/1/stacks:"), std::string::npos) << t2;
+  EXPECT_NE(t2.find("/enemies: encounter 'w1' has 1 enemies; 2 are given"), std::string::npos) << t2;
+  EXPECT_NE(t2.find("/energy:"), std::string::npos) << t2;
+  EXPECT_NE(t2.find("unknown key 'colour'"), std::string::npos) << t2;
+}
+
+TEST(DeckbuilderScenario, HpAboveMaxAndAHandTooBigAreRefused) {
+  const auto r = start(R"({"encounter": "w1", "enemies": [{"hp": 500}],
+    "hand": ["strike","strike","strike","strike","strike","strike","strike","strike","strike","strike","strike"]})");
+  ASSERT_FALSE(r.ok());
+  const std::string text = problems(r);
+  EXPECT_NE(text.find("/enemies/0/hp: expected HP in [0, "), std::string::npos) << text;
+  EXPECT_NE(text.find("/hand: 11 cards in hand; the hand holds at most 10"), std::string::npos) << text;
+}
+
+TEST(DeckbuilderScenario, AnotherFormatVersionOrRuleSetIsRefused) {
+  const auto r = start(R"({"format_version": 2, "rules": "clash", "encounter": "nowhere"})");
+  ASSERT_FALSE(r.ok());
+  const std::string text = problems(r);
+  EXPECT_NE(text.find("/format_version: scenario format version 2 is not supported"), std::string::npos) << text;
+  EXPECT_NE(text.find("/rules: the scenario is of rule set 'clash'"), std::string::npos) << text;
+  EXPECT_NE(text.find("/encounter: no encounter 'nowhere'"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace battlecore::deckbuilder

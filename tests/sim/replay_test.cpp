@@ -1,0 +1,190 @@
+// Replays: recording, the file format, checking, divergence, content mismatch, malformed files,
+// and the golden replay whose final hash is pinned.
+
+#include "battlecore/sim/replay.hpp"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "battlecore/deckbuilder/load.hpp"
+#include "battlecore/deckbuilder/policies.hpp"
+#include "battlecore/sim/deckbuilder_rules.hpp"
+#include "support/starter_pack.hpp"
+#include "support/temp_dir.hpp"
+
+namespace battlecore::sim {
+namespace {
+
+using namespace deckbuilder;
+using nlohmann::json;
+using R = DeckbuilderRules;
+using test::starter;
+
+/// A random battle played to its end and its replay.
+Replay played(const std::string& encounter, std::uint64_t seed) {
+  Battle b(starter());
+  EXPECT_TRUE(b.start_battle(encounter, seed).ok());
+  RandomPolicy policy;
+  policy.reset(seed);
+  std::vector<Action> options;
+  while (b.status() == Status::AwaitingDecision) {
+    b.legal_actions(options);
+    EXPECT_TRUE(b.submit(options[policy.pick(options.size())]).ok());
+  }
+  auto replay = record_replay<R>(starter(), {encounter, seed, {}}, b.actions());
+  EXPECT_TRUE(replay.ok());
+  EXPECT_EQ(replay.value().final_state_hash, b.state_hash());
+  return replay.value();
+}
+
+Result<Replay, content::Diagnostics> reparse(const json& j) {
+  content::Diagnostics diags;
+  auto doc = content::parse_json_text("r.json", j.dump(2), diags);
+  if (!doc) return diags;
+  return replay_from_document(*doc);
+}
+
+TEST(SimReplay, TheFileHasTheFieldsOfTheFormatInOrder) {
+  const Replay r = played("w1", 3);
+  const auto j = replay_to_json(r);
+  std::vector<std::string> keys;
+  for (const auto& [k, v] : j.items()) keys.push_back(k);
+  const std::vector<std::string> expected = {"format",  "format_version", "engine_version",   "rng_version",
+                                             "rules",   "content_hash",   "seed",             "encounter",
+                                             "start_state_hash", "actions", "state_hashes", "final_state_hash"};
+  EXPECT_EQ(keys, expected);
+  EXPECT_EQ(j["format"], "battlecore-replay");
+  EXPECT_EQ(j["rules"], "deckbuilder");
+  EXPECT_EQ(j["rng_version"], kRngVersion);
+  EXPECT_EQ(j["actions"].size(), j["state_hashes"].size());
+  EXPECT_EQ(j["content_hash"], content::hash_to_hex(starter()->content_hash));
+}
+
+TEST(SimReplay, WrittenAndReadBackItIsTheSame) {
+  const Replay r = played("sludge_pair", 8);
+  test::TempDir dir;
+  ASSERT_TRUE(write_replay(dir.path() / "r.json", r).ok());
+  auto back = read_replay(dir.path() / "r.json");
+  ASSERT_TRUE(back.ok()) << back.error().to_string();
+  EXPECT_EQ(replay_to_json(back.value()), replay_to_json(r));
+  EXPECT_EQ(replay_rules(dir.path() / "r.json").value(), "deckbuilder");
+}
+
+TEST(SimReplay, AnUnchangedReplayMatches) {
+  for (const std::string encounter : {"w1", "swamp", "sentry_gate"}) {
+    const ReplayCheck check = check_replay<R>(starter(), played(encounter, 21));
+    EXPECT_EQ(check.kind, ReplayCheck::Kind::Match) << check.message;
+    EXPECT_EQ(check.exit_code(), 0);
+  }
+}
+
+TEST(SimReplay, AnEditedActionIsNamedAsTheFirstDivergence) {
+  Replay r = played("w1", 5);
+  std::size_t k = 0;
+  while (k < r.actions.size() && r.actions[k]["type"] != "play_card") ++k;
+  ASSERT_LT(k, r.actions.size());
+  r.actions[k] = {{"type", "end_turn"}};
+  const ReplayCheck check = check_replay<R>(starter(), r);
+  EXPECT_EQ(check.kind, ReplayCheck::Kind::Diverged);
+  EXPECT_EQ(check.exit_code(), 1);
+  ASSERT_TRUE(check.action.has_value());
+  EXPECT_EQ(*check.action, k);
+  EXPECT_NE(check.message.find("action " + std::to_string(k) + " {\"type\":\"end_turn\"} diverges: state hash expected"),
+            std::string::npos)
+      << check.message;
+}
+
+TEST(SimReplay, AnActionThatIsNowRefusedIsNamedWithTheReason) {
+  Replay r = played("w1", 5);
+  r.actions[0] = {{"type", "play_card"}, {"card", 60}};
+  const ReplayCheck check = check_replay<R>(starter(), r);
+  EXPECT_EQ(check.kind, ReplayCheck::Kind::Diverged);
+  EXPECT_EQ(check.action, std::optional<std::size_t>(0));
+  EXPECT_NE(check.message.find("is refused: play_card refused in phase PlayerPhase"), std::string::npos)
+      << check.message;
+}
+
+TEST(SimReplay, OtherContentIsAContentMismatch) {
+  Replay r = played("w1", 5);
+  r.content_hash ^= 1;
+  const ReplayCheck check = check_replay<R>(starter(), r);
+  EXPECT_EQ(check.kind, ReplayCheck::Kind::ContentMismatch);
+  EXPECT_EQ(check.exit_code(), 2);
+  EXPECT_NE(check.message.find("content hash mismatch"), std::string::npos) << check.message;
+}
+
+TEST(SimReplay, TheContentHashIgnoresLayoutButNotContent) {
+  content::Diagnostics diags;
+  std::vector<content::JsonDocument> a, b, c;
+  a.push_back(*content::parse_json_text("x.json", R"({"k": 1, "j": [1, 2]})", diags));
+  b.push_back(*content::parse_json_text("/elsewhere/x.json", "{\"j\":[1,2],\n  \"k\":1}", diags));
+  c.push_back(*content::parse_json_text("x.json", R"({"k": 2, "j": [1, 2]})", diags));
+  EXPECT_EQ(content::canonical_content_hash(a), content::canonical_content_hash(b));
+  EXPECT_NE(content::canonical_content_hash(a), content::canonical_content_hash(c));
+}
+
+TEST(SimReplay, MalformedFilesListEveryProblemWithItsPointer) {
+  json j = replay_to_json(played("w1", 2));
+  j["format_version"] = 7;
+  j["content_hash"] = "xyz";
+  j["state_hashes"].push_back("0000000000000000");
+  j.erase("seed");
+  j["extra"] = true;
+  const auto r = reparse(j);
+  ASSERT_FALSE(r.ok());
+  const std::string text = r.error().to_string();
+  EXPECT_NE(text.find("/format_version: replay format version 7 is not supported"), std::string::npos) << text;
+  EXPECT_NE(text.find("/content_hash: expected a hash of 16 hex digits, got 'xyz'"), std::string::npos) << text;
+  EXPECT_NE(text.find("missing key 'seed'"), std::string::npos) << text;
+  EXPECT_NE(text.find("unknown key 'extra'"), std::string::npos) << text;
+
+  json k = replay_to_json(played("w1", 2));
+  k["state_hashes"].push_back("0000000000000000");
+  const auto r2 = reparse(k);
+  ASSERT_FALSE(r2.ok());
+  EXPECT_NE(r2.error().to_string().find("/state_hashes: expected"), std::string::npos) << r2.error().to_string();
+}
+
+TEST(SimReplay, AReplayStartedFromAScenarioChecksToo) {
+  const json scenario = {{"encounter", "w1"}, {"hand", {"tactics", "strike", "defend"}}, {"energy", 3}};
+  auto started = R::start(starter(), {"w1", 6, scenario});
+  ASSERT_TRUE(started.ok()) << started.error().message;
+  Battle& b = started.value();
+  ASSERT_TRUE(b.submit(Action::play(0)).ok());
+  ASSERT_TRUE(b.submit(Action::choose(0)).ok());
+  ASSERT_TRUE(b.submit(Action::end_turn()).ok());
+  auto replay = record_replay<R>(starter(), {"w1", 6, scenario}, b.actions());
+  ASSERT_TRUE(replay.ok());
+  EXPECT_EQ(replay.value().final_state_hash, b.state_hash());
+  auto back = reparse(replay_to_json(replay.value()));
+  ASSERT_TRUE(back.ok()) << back.error().to_string();
+  EXPECT_EQ(check_replay<R>(starter(), back.value()).kind, ReplayCheck::Kind::Match);
+}
+
+// The golden replay: recorded once and checked in. Its final hash must come out the same in
+// Debug, Release and sanitizer builds, on any machine. Made by `battlecore sim --rules deckbuilder
+// --encounter golem_vault --battles 5 --seed 9 --record DIR` (battle 4: 41 actions, with Choices
+// picked and skipped and a reward taken). Re-record it only when a rule changes on purpose.
+TEST(SimReplay, TheGoldenDeckbuilderReplayReproducesItsPinnedFinalHash) {
+  const auto path = std::filesystem::path(BATTLECORE_GOLDEN_DIR) / "deckbuilder_golem_vault_seed9_battle4.replay.json";
+  auto replay = read_replay(path);
+  ASSERT_TRUE(replay.ok()) << replay.error().to_string();
+  constexpr std::uint64_t kPinned = 0xea6965f8d6fe0bcfull;
+  EXPECT_EQ(replay.value().final_state_hash, kPinned);
+  EXPECT_GT(replay.value().actions.size(), 20u);
+  const ReplayCheck check = check_replay<R>(starter(), replay.value());
+  EXPECT_EQ(check.kind, ReplayCheck::Kind::Match) << check.message;
+  // And from its seed and actions alone, without the recorded hashes.
+  std::vector<Action> actions;
+  for (const json& a : replay.value().actions) actions.push_back(action_from_json(a).value());
+  auto again = record_replay<R>(starter(), replay.value().start, actions);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again.value().final_state_hash, kPinned);
+}
+
+}  // namespace
+}  // namespace battlecore::sim
