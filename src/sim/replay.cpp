@@ -67,7 +67,7 @@ Result<Replay, Diagnostics> replay_from_document(const JsonDocument& doc) {
   replay.rules = r.required_string("rules").value_or("");
   replay.content_hash = read_hash(r, "content_hash").value_or(0);
   if (const json* s = r.optional_value("seed"); s == nullptr)
-    r.error("missing key 'seed'");
+    r.error("missing required key 'seed' (an integer in [0, 2^64))");
   else if (s->is_number_unsigned() || (s->is_number_integer() && s->get<std::int64_t>() >= 0))
     replay.start.seed = s->get<std::uint64_t>();
   else

@@ -139,7 +139,7 @@ TEST(SimReplay, MalformedFilesListEveryProblemWithItsPointer) {
   const std::string text = r.error().to_string();
   EXPECT_NE(text.find("/format_version: replay format version 7 is not supported"), std::string::npos) << text;
   EXPECT_NE(text.find("/content_hash: expected a hash of 16 hex digits, got 'xyz'"), std::string::npos) << text;
-  EXPECT_NE(text.find("missing key 'seed'"), std::string::npos) << text;
+  EXPECT_NE(text.find("missing required key 'seed'"), std::string::npos) << text;
   EXPECT_NE(text.find("unknown key 'extra'"), std::string::npos) << text;
 
   json k = replay_to_json(played("w1", 2));

@@ -1,0 +1,184 @@
+// The determinism commands of the command line, run as a program: `sim --record DIR` then
+// `replay` on every file, an edited action (exit 1), other content (exit 2), a malformed file
+// (exit 2), `play --record`, `play --scenario`, `sim --scenario` and bad scenarios.
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "support/temp_dir.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using battlecore::test::TempDir;
+using nlohmann::json;
+
+const fs::path kStarter = fs::path(BATTLECORE_DATA_DIR) / "deckbuilder" / "starter";
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string quoted(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+struct CliRun {
+  int code = -1;
+  std::string out, err, command;
+  std::string explain() const { return command + "\nexit " + std::to_string(code) + "\n" + out + "\n" + err; }
+};
+
+CliRun cli(const std::string& args, const std::string& input = "") {
+  TempDir dir;
+  const fs::path in = dir.path() / "in", out = dir.path() / "out", err = dir.path() / "err";
+  std::ofstream(in) << input;
+  CliRun r;
+  r.command = "cd " + quoted(fs::temp_directory_path().string()) + " && env -u BATTLECORE_DATA " +
+              quoted(BATTLECORE_CLI) + " " + args + " <" + quoted(in.string()) + " >" + quoted(out.string()) +
+              " 2>" + quoted(err.string());
+  const int status = std::system(r.command.c_str());
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+  r.out = read_file(out);
+  r.err = read_file(err);
+  return r;
+}
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+TEST(CliDeterminism, EveryRecordedBattleReplaysWithExitZero) {
+  TempDir dir;
+  const CliRun sim = cli("sim --rules deckbuilder --encounter swamp --battles 12 --seed 4 --record " +
+                      quoted(dir.path().string()));
+  ASSERT_EQ(sim.code, 0) << sim.explain();
+  int files = 0;
+  for (const auto& entry : fs::directory_iterator(dir.path())) {
+    ++files;
+    const CliRun r = cli("replay " + quoted(entry.path().string()));
+    EXPECT_EQ(r.code, 0) << r.explain();
+    EXPECT_TRUE(has(r.out, "replay matches")) << r.explain();
+  }
+  EXPECT_EQ(files, 12);
+  EXPECT_TRUE(fs::exists(dir.path() / "battle-000011.json"));
+}
+
+TEST(CliDeterminism, RecordFailuresWritesNothingWhenNoBattleFails) {
+  TempDir dir;
+  const CliRun sim = cli("sim --rules deckbuilder --battles 5 --record " + quoted((dir.path() / "f").string()) +
+                      " --record-failures");
+  ASSERT_EQ(sim.code, 0) << sim.explain();
+  EXPECT_TRUE(fs::is_directory(dir.path() / "f"));
+  EXPECT_TRUE(fs::is_empty(dir.path() / "f"));
+  const CliRun bad = cli("sim --rules deckbuilder --record-failures");
+  EXPECT_EQ(bad.code, 2) << bad.explain();
+  EXPECT_TRUE(has(bad.err, "--record-failures needs --record DIR")) << bad.explain();
+}
+
+TEST(CliDeterminism, AnEditedActionExitsOneNamingIt) {
+  TempDir dir;
+  ASSERT_EQ(cli("sim --rules deckbuilder --battles 1 --seed 2 --record " + quoted(dir.path().string())).code, 0);
+  const fs::path file = dir.path() / "battle-000000.json";
+  json j = json::parse(read_file(file));
+  std::size_t k = 0;
+  while (j["actions"][k]["type"] != "play_card") ++k;
+  j["actions"][k] = {{"type", "end_turn"}};
+  std::ofstream(dir.path() / "edited.json") << j.dump(2);
+  const CliRun r = cli("replay " + quoted((dir.path() / "edited.json").string()));
+  EXPECT_EQ(r.code, 1) << r.explain();
+  EXPECT_TRUE(has(r.out, "action " + std::to_string(k) + " {\"type\":\"end_turn\"} diverges: state hash expected"))
+      << r.explain();
+}
+
+TEST(CliDeterminism, OtherContentExitsTwoSayingSo) {
+  TempDir dir;
+  ASSERT_EQ(cli("sim --rules deckbuilder --battles 1 --record " + quoted(dir.path().string())).code, 0);
+  const fs::path other = dir.path() / "other";
+  fs::copy(kStarter, other);
+  {
+    json pack = json::parse(read_file(other / "pack.json"));
+    pack["pack"]["name"] = "Another pack";
+    std::ofstream(other / "pack.json") << pack.dump(2);
+  }
+  const CliRun r = cli("replay " + quoted((dir.path() / "battle-000000.json").string()) + " --content " +
+                    quoted(other.string()));
+  EXPECT_EQ(r.code, 2) << r.explain();
+  EXPECT_TRUE(has(r.err, "content hash mismatch")) << r.explain();
+}
+
+TEST(CliDeterminism, AMalformedReplayExitsTwoSayingWhy) {
+  TempDir dir;
+  std::ofstream(dir.path() / "a.json") << "{\"rules\": \"deckbuilder\", \"format\": \"battlecore-replay\"}";
+  CliRun r = cli("replay " + quoted((dir.path() / "a.json").string()));
+  EXPECT_EQ(r.code, 2) << r.explain();
+  EXPECT_TRUE(has(r.err, "missing required key 'actions'")) << r.explain();
+  EXPECT_TRUE(has(r.err, "malformed replay")) << r.explain();
+  std::ofstream(dir.path() / "b.json") << "[1, 2";
+  r = cli("replay " + quoted((dir.path() / "b.json").string()));
+  EXPECT_EQ(r.code, 2) << r.explain();
+  std::ofstream(dir.path() / "c.json") << "{\"rules\": \"chess\"}";
+  r = cli("replay " + quoted((dir.path() / "c.json").string()));
+  EXPECT_EQ(r.code, 2) << r.explain();
+  EXPECT_TRUE(has(r.err, "unknown rule set 'chess'")) << r.explain();
+  r = cli("replay");
+  EXPECT_EQ(r.code, 2) << r.explain();
+}
+
+TEST(CliDeterminism, PlayRecordsItsBattleForReplay) {
+  TempDir dir;
+  const fs::path file = dir.path() / "played.json";
+  const CliRun p = cli("play --rules deckbuilder --seed 3 --record " + quoted(file.string()), "0\n0\n1\nquit\n");
+  ASSERT_EQ(p.code, 0) << p.explain();
+  EXPECT_TRUE(has(p.out, "replay written to")) << p.explain();
+  const json j = json::parse(read_file(file));
+  EXPECT_EQ(j["seed"], 3);
+  EXPECT_EQ(j["encounter"], "w1");
+  EXPECT_GE(j["actions"].size(), 2u);
+  const CliRun r = cli("replay " + quoted(file.string()));
+  EXPECT_EQ(r.code, 0) << r.explain();
+}
+
+TEST(CliDeterminism, ScenariosStartPlayAndSimFromTheStatedPosition) {
+  TempDir dir;
+  const fs::path sc = dir.path() / "sc.json";
+  std::ofstream(sc) << R"({"encounter": "w1", "seed": 5, "hand": ["tactics", "strike"], "player": {"hp": 12}})";
+  const CliRun p = cli("play --rules deckbuilder --scenario " + quoted(sc.string()) + " --record " +
+                        quoted((dir.path() / "r.json").string()),
+                    "0\n2\nquit\n");
+  ASSERT_EQ(p.code, 0) << p.explain();
+  EXPECT_TRUE(has(p.out, "you: 12/")) << p.explain();
+  EXPECT_TRUE(has(p.out, "hand: Tactics(1) Strike(1)")) << p.explain();
+  const json replay = json::parse(read_file(dir.path() / "r.json"));
+  EXPECT_EQ(replay["scenario"]["hand"][0], "tactics");
+  EXPECT_EQ(cli("replay " + quoted((dir.path() / "r.json").string())).code, 0);
+  const CliRun s = cli("sim --rules deckbuilder --battles 20 --json --scenario " + quoted(sc.string()));
+  ASSERT_EQ(s.code, 0) << s.explain();
+  EXPECT_EQ(json::parse(s.out)["battles"], 20);
+}
+
+TEST(CliDeterminism, ABadScenarioIsRefusedWithEveryProblemAndItsPointer) {
+  TempDir dir;
+  const fs::path sc = dir.path() / "bad.json";
+  std::ofstream(sc) << "{\"encounter\": \"w1\",\n \"hand\": [\"strike\", \"nope\"], \"player\": {\"hp\": 999}}";
+  for (const std::string cmd : {"play", "sim"}) {
+    const CliRun r = cli(cmd + " --rules deckbuilder --scenario " + quoted(sc.string()));
+    EXPECT_EQ(r.code, 2) << r.explain();
+    EXPECT_TRUE(has(r.err, "bad.json:2:21: /hand/1: no card 'nope' in pack 'starter'")) << r.explain();
+    EXPECT_TRUE(has(r.err, "/player/hp: expected HP in [1, 80]")) << r.explain();
+    EXPECT_TRUE(has(r.err, "2 problem(s)")) << r.explain();
+  }
+}
+
+}  // namespace
