@@ -5,8 +5,14 @@ JOBS ?= 2
 RELEASE_DIR := build/release
 TEST_DIR := build/test
 BATTLES ?= 200000
+# Fuzzing (clang): `make fuzz` runs each target FUZZ_SECONDS; `make test` adds 5-second smoke runs.
+FUZZ_DIR := build/fuzz
+FUZZ_SECONDS ?= 120
+FUZZ_CONFIG := -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBATTLECORE_BUILD_TESTS=OFF -DBATTLECORE_FUZZ=ON -DBATTLECORE_SANITIZE=ON
+# The invariant sweep: SWEEP_BATTLES random battles per encounter of every bundled pack.
+SWEEP_BATTLES ?= 500
 
-.PHONY: all deps build run test bench clean format
+.PHONY: all deps build run test bench clean format fuzz fuzz-smoke sweep
 
 all: build
 
@@ -32,6 +38,29 @@ run: build
 test: deps $(TEST_DIR)/CMakeCache.txt
 	cmake --build $(TEST_DIR) -j $(JOBS)
 	cd $(TEST_DIR) && ctest --output-on-failure -j $(JOBS)
+	@if command -v clang++ >/dev/null 2>&1; then $(MAKE) --no-print-directory fuzz-smoke; \
+	else echo "clang++ not found: the fuzz smoke runs are skipped"; fi
+
+# The fuzz targets, built with clang, ASan and UBSan in their own build directory; CTest runs
+# each for a few seconds on its seed corpus (tests/fuzz/corpus/).
+fuzz-smoke: deps
+	cmake -S . -B $(FUZZ_DIR) $(FUZZ_CONFIG) -DBATTLECORE_FUZZ_SECONDS=5 >/dev/null
+	cmake --build $(FUZZ_DIR) -j $(JOBS) --target battlecore_fuzzers
+	cd $(FUZZ_DIR) && ctest --output-on-failure -R fuzz_smoke
+
+fuzz: deps
+	cmake -S . -B $(FUZZ_DIR) $(FUZZ_CONFIG) >/dev/null
+	cmake --build $(FUZZ_DIR) -j $(JOBS) --target battlecore_fuzzers
+	for t in content_loader actions; do \
+	  mkdir -p $(FUZZ_DIR)/tests/fuzz/corpus_$$t && \
+	  $(FUZZ_DIR)/tests/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=20 \
+	    $(FUZZ_DIR)/tests/fuzz/corpus_$$t tests/fuzz/corpus/$$t || exit 1; \
+	done
+
+# The invariant sweep with many battles (make test runs it with 3 per encounter).
+sweep: deps $(TEST_DIR)/CMakeCache.txt
+	cmake --build $(TEST_DIR) -j $(JOBS) --target sim_sweep_test
+	BATTLECORE_SWEEP_BATTLES=$(SWEEP_BATTLES) $(TEST_DIR)/tests/sim_sweep_test
 
 bench: build
 	$(RELEASE_DIR)/bench/battlecore_bench

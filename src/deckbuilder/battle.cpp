@@ -200,7 +200,7 @@ Result<Status, Rejection> Battle::submit(const Action& action) {
   }
   switch (action.kind) {
     case ActionKind::EndTurn:
-      if (options_.record_history) actions_.push_back(action);
+      if (options_.record_history) actions_.push_back(canonical_action(action));
       pending_trigger_ = Trigger::EndTurnRequested;
       has_pending_trigger_ = true;
       return advance();
@@ -236,7 +236,7 @@ Result<Status, Rejection> Battle::play_card(const Action& action) {
     return refuse(RefusalReason::InvalidTarget, action, phase(),
                   fmt::format("target {} is not an enemy index or -1", action.target));
   }
-  if (options_.record_history) actions_.push_back(action);
+  if (options_.record_history) actions_.push_back(canonical_action(action));
   Access x = Access::of(*this);
   // The seed's nine steps of a successful play; 6 to 9 run once the effect has finished.
   state_.energy -= detail::effective_cost(state_, *catalog_, action.card);  // 1
@@ -291,7 +291,7 @@ Result<Status, Rejection> Battle::resolve_choice(const Action& action) {
   if (action.kind == ActionKind::ChooseOption && action.index >= n)
     return refuse(RefusalReason::InvalidOption, action, phase(),
                   fmt::format("option {} does not exist; the choice has {} options", action.index, n));
-  if (options_.record_history) actions_.push_back(action);
+  if (options_.record_history) actions_.push_back(canonical_action(action));
   Access x = Access::of(*this);
   const std::int32_t picked = action.kind == ActionKind::SkipChoice ? -1 : action.index;
   events_.emit_with([&] { return Event{.type = EventType::ChoiceMade, .amount = picked}; });
@@ -325,7 +325,7 @@ Result<Status, Rejection> Battle::resolve_reward(const Action& action) {
     return refuse(
         RefusalReason::InvalidOption, action, phase(),
         fmt::format("reward {} does not exist; {} are offered", action.index, state_.reward_options.size()));
-  if (options_.record_history) actions_.push_back(action);
+  if (options_.record_history) actions_.push_back(canonical_action(action));
   if (action.kind == ActionKind::TakeReward) {
     const CardId card = state_.reward_options[action.index];
     state_.reward_taken = card;

@@ -82,6 +82,24 @@ struct Rejection {
   std::string message;
 };
 
+/// The action with only the fields its kind reads (the others at their defaults): what the
+/// battle records, so that an action and its JSON form always compare equal.
+constexpr Action canonical_action(const Action& a) {
+  switch (a.kind) {
+    case ActionKind::PlayCard:
+      return Action::play(a.card, a.target);
+    case ActionKind::ChooseOption:
+      return Action::choose(a.index);
+    case ActionKind::TakeReward:
+      return Action::take_reward(a.index);
+    case ActionKind::EndTurn:
+    case ActionKind::SkipChoice:
+    case ActionKind::SkipReward:
+      break;
+  }
+  return Action{a.kind, kNoCard, -1, 0};
+}
+
 /// The JSON form of an action: {"type":"play_card","card":3,"card_id":"strike","target":0}.
 /// `card_id` is informative and needs the battle's card table; pass nullptr to omit it.
 nlohmann::json action_to_json(const Action& a, const std::string* card_id = nullptr);

@@ -1,0 +1,131 @@
+#pragma once
+// The fuzz targets, generic over a rule-set adapter R (battlecore/sim/deckbuilder_rules.hpp):
+// each rule set instantiates them in a file of a few lines (content_loader_fuzz.cpp,
+// actions_fuzz.cpp). A broken check aborts, which libFuzzer reports with the input.
+//
+// - fuzz_content: any bytes as a content file. Loading must give a catalog or diagnostics,
+//   never a crash, an exception or a sanitizer report; a catalog that loads must start every
+//   encounter.
+// - fuzz_actions: any bytes as a battle: an encounter, a seed, then a sequence of steps, each
+//   a legal option by index, an arbitrary action from four bytes, or an action given as JSON
+//   text. Legal options must be accepted; anything refused must leave the battle unchanged; the
+//   rule set's invariants must hold after every step, and snapshots must round-trip.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "battlecore/content/json_reader.hpp"
+#include "battlecore/core/decision.hpp"
+#include "battlecore/sim/replay.hpp"
+
+namespace battlecore::fuzz {
+
+[[noreturn]] inline void fail(const std::string& what) {
+  std::fprintf(stderr, "fuzz check failed: %s\n", what.c_str());
+  std::abort();
+}
+
+template <class R>
+int fuzz_content(const std::uint8_t* data, std::size_t size) {
+  content::Diagnostics diags;
+  auto doc = content::parse_json_text("fuzz.json", std::string(reinterpret_cast<const char*>(data), size), diags);
+  if (!doc) {
+    if (diags.empty()) fail("a syntax error without a diagnostic");
+    return 0;
+  }
+  std::vector<content::JsonDocument> docs;
+  docs.push_back(std::move(*doc));
+  auto catalog = R::load(docs);
+  if (!catalog) {
+    if (catalog.error().empty()) fail("a refused load without a diagnostic");
+    for (const auto& d : catalog.error().items())
+      if (d.message.empty()) fail("a diagnostic without a message");
+    return 0;
+  }
+  // Content that loads must at least start each of its encounters (the engine may still throw
+  // InvariantError for content past a documented fixed capacity).
+  for (const std::string& encounter : R::encounters(*catalog.value())) {
+    try {
+      auto started = R::start(catalog.value(), sim::BattleStart{encounter, 1, {}});
+      (void)started;
+    } catch (const InvariantError&) {
+    }
+  }
+  return 0;
+}
+
+/// Reads bytes from the front of the input.
+class Bytes {
+ public:
+  Bytes(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {}
+  bool empty() const { return pos_ >= size_; }
+  std::uint8_t next() { return pos_ < size_ ? data_[pos_++] : 0; }
+  std::uint64_t next64() {
+    std::uint64_t v = 0;
+    for (int i = 0; i < 8; ++i) v = (v << 8) | next();
+    return v;
+  }
+  std::string text(std::size_t n) {
+    std::string s;
+    while (n-- > 0 && !empty()) s.push_back(static_cast<char>(next()));
+    return s;
+  }
+
+ private:
+  const std::uint8_t* data_;
+  std::size_t size_;
+  std::size_t pos_ = 0;
+};
+
+template <class R>
+int fuzz_actions(const std::shared_ptr<const typename R::Catalog>& catalog, const std::uint8_t* data,
+                 std::size_t size) {
+  using Battle = typename R::Battle;
+  using Action = typename R::Action;
+  Bytes in(data, size);
+  const auto encounters = R::encounters(*catalog);
+  if (encounters.empty()) return 0;
+  const std::string encounter = encounters[in.next() % encounters.size()];
+  auto started = R::start(catalog, sim::BattleStart{encounter, in.next64(), {}});
+  if (!started) fail("a bundled encounter does not start: " + started.error().message);
+  Battle& b = started.value();
+  std::vector<Action> options;
+  int steps = 0;
+  while (!in.empty() && steps++ < 400) {
+    const Battle before = b;
+    const std::uint8_t op = in.next();
+    if (op < 0xE0) {  // a legal option by index
+      if (b.status() != Status::AwaitingDecision) continue;
+      b.legal_actions(options);
+      if (options.empty()) fail("a decision with no legal option");
+      const auto applied = b.submit(options[op % options.size()]);
+      if (!applied) fail("a legal option was refused: " + R::refusal_text(applied.error()));
+    } else if (op < 0xF8) {  // an arbitrary action
+      std::array<std::uint8_t, 4> bytes{in.next(), in.next(), in.next(), in.next()};
+      if (!b.submit(R::action_from_bytes(bytes)).ok() && !(b == before))
+        fail("a refused action changed the battle");
+    } else if (op < 0xFE) {  // an action as JSON text (often malformed)
+      const auto j = nlohmann::json::parse(in.text(in.next() % 48), nullptr, false);
+      if (j.is_discarded()) continue;
+      auto action = R::action_from_json(j);
+      if (action && !b.submit(action.value()).ok() && !(b == before)) fail("a refused action changed the battle");
+    } else {  // a snapshot round trip
+      auto restored = R::restore(catalog, R::snapshot(b));
+      if (!restored) fail("a snapshot does not restore: " + restored.error().message);
+      if (!(restored.value() == b)) fail("a restored battle differs");
+      continue;
+    }
+    for (const std::string& broken : R::invariants(before, b)) fail("invariant broken: " + broken);
+  }
+  return 0;
+}
+
+}  // namespace battlecore::fuzz
