@@ -17,8 +17,8 @@ inline constexpr std::uint64_t kFnvOffset = 0xcbf29ce484222325ull;
 
 /// FNV-1a 64 of `bytes`, continuing from `h`.
 constexpr std::uint64_t fnv1a(std::uint64_t h, std::string_view bytes) {
-  for (unsigned char ch : bytes) {
-    h ^= ch;
+  for (char ch : bytes) {
+    h ^= static_cast<unsigned char>(ch);
     h *= 0x100000001b3ull;
   }
   return h;
