@@ -93,7 +93,8 @@ class DeckbuilderCommands final : public RuleSetCommands {
   int sim(const Options& options, Io io) override {
     const auto catalog = load_content(options.content, io.err);
     if (!catalog) return kUsageError;
-    if (!options.record.empty() || !options.scenario.empty()) return deckbuilder_sim_recorded(options, io, catalog);
+    if (!options.record.empty() || !options.scenario.empty())
+      return deckbuilder_sim_recorded(options, io, catalog);
     sim::SimConfig config{options.encounter, options.battles, options.seed, options.policy};
     auto report = sim::simulate_deckbuilder(catalog, config);
     if (!report) {
@@ -112,8 +113,9 @@ class DeckbuilderCommands final : public RuleSetCommands {
     if (!catalog) return kUsageError;
     const auto scenario = deckbuilder_scenario(options, *catalog, catalog, io.err);
     if (!scenario) return kUsageError;
-    return sim::play_deckbuilder(catalog, {options.encounter, scenario_seed(*scenario, options.seed), options.record, *scenario}, io.in,
-                                 io.out, io.err);
+    return sim::play_deckbuilder(
+        catalog, {options.encounter, scenario_seed(*scenario, options.seed), options.record, *scenario},
+        io.in, io.out, io.err);
   }
 
   int replay(const Options& options, Io io) override {

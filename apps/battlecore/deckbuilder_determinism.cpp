@@ -12,7 +12,8 @@
 
 namespace battlecore::cli {
 
-std::optional<nlohmann::json> deckbuilder_scenario(const Options& options, const deckbuilder::Catalog& catalog,
+std::optional<nlohmann::json> deckbuilder_scenario(const Options& options,
+                                                   const deckbuilder::Catalog& catalog,
                                                    const std::shared_ptr<const deckbuilder::Catalog>& shared,
                                                    std::ostream& err) {
   if (options.scenario.empty()) return nlohmann::json();
@@ -24,8 +25,8 @@ std::optional<nlohmann::json> deckbuilder_scenario(const Options& options, const
     diags = started.error();
   }
   err << diags.to_string();
-  err << fmt::format("battlecore: {} problem(s) in scenario {} (pack '{}'); nothing was started\n", diags.size(),
-                     options.scenario, catalog.pack.id);
+  err << fmt::format("battlecore: {} problem(s) in scenario {} (pack '{}'); nothing was started\n",
+                     diags.size(), options.scenario, catalog.pack.id);
   return std::nullopt;
 }
 
@@ -57,7 +58,8 @@ int deckbuilder_replay(const Options& options, Io io, const CatalogLoader& load)
   auto replay = sim::read_replay(options.replay);
   if (!replay) {
     io.err << replay.error().to_string();
-    io.err << fmt::format("battlecore: malformed replay {}: {} problem(s)\n", options.replay, replay.error().size());
+    io.err << fmt::format("battlecore: malformed replay {}: {} problem(s)\n", options.replay,
+                          replay.error().size());
     return kUsageError;
   }
   const auto catalog = load();

@@ -74,7 +74,8 @@ int main(int argc, char** argv) {
   sim->add_option("--record", options.record, "write a replay of every battle into DIR");
   sim->add_flag("--record-failures", options.record_failures,
                 "with --record: only the battles that hit an engine error");
-  sim->add_option("--scenario", options.scenario, "start every battle from a scenario file (with its own seed)");
+  sim->add_option("--scenario", options.scenario,
+                  "start every battle from a scenario file (with its own seed)");
 
   CLI::App* replay = app.add_subcommand("replay", "replay a recorded battle and check its hashes");
   replay->add_option("file", options.replay, "a replay file")->required();
@@ -104,8 +105,8 @@ int main(int argc, char** argv) {
       return kUsageError;
     }
     if (std::find(rule_names.begin(), rule_names.end(), options.rules) == rule_names.end()) {
-      std::cerr << "battlecore: malformed replay: " << options.replay << ": unknown rule set '" << options.rules
-                << "'\n";
+      std::cerr << "battlecore: malformed replay: " << options.replay << ": unknown rule set '"
+                << options.rules << "'\n";
       return kUsageError;
     }
   }

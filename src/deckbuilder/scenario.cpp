@@ -32,14 +32,15 @@ std::vector<CardId> read_cards(ObjectReader& r, std::string_view key, const Cata
     const json& v = (*list)[i];
     const std::string p = content::child_pointer(r.pointer_of(key), i);
     if (!v.is_string()) {
-      r.diagnostics().add(r.document().diagnostic(p, "expected a card id, got " + content::describe_json_type(v)));
+      r.diagnostics().add(
+          r.document().diagnostic(p, "expected a card id, got " + content::describe_json_type(v)));
       ok = false;
       continue;
     }
     const auto id = c.find_card(v.get<std::string>());
     if (!id) {
-      r.diagnostics().add(
-          r.document().diagnostic(p, fmt::format("no card '{}' in pack '{}'", v.get<std::string>(), c.pack.id)));
+      r.diagnostics().add(r.document().diagnostic(
+          p, fmt::format("no card '{}' in pack '{}'", v.get<std::string>(), c.pack.id)));
       ok = false;
       continue;
     }
@@ -55,7 +56,8 @@ void read_unit(ObjectReader& r, const Catalog& c, UnitState& u, bool is_player, 
   if (const json* hp = r.optional_value("hp")) {
     const std::int64_t lo = is_player ? 1 : 0;
     if (!hp->is_number_integer() || hp->get<std::int64_t>() < lo || hp->get<std::int64_t>() > u.max_hp)
-      r.error_at("hp", fmt::format("expected HP in [{}, {}] (the unit's max HP), got {}", lo, u.max_hp, hp->dump()));
+      r.error_at(
+          "hp", fmt::format("expected HP in [{}, {}] (the unit's max HP), got {}", lo, u.max_hp, hp->dump()));
     else
       u.hp = static_cast<std::int32_t>(hp->get<std::int64_t>());
   } else if (u.hp > u.max_hp) {
@@ -65,7 +67,8 @@ void read_unit(ObjectReader& r, const Catalog& c, UnitState& u, bool is_player, 
   if (const json* sts = r.optional_array("statuses")) {
     u.statuses.clear();
     for (std::size_t i = 0; i < sts->size(); ++i) {
-      ObjectReader s(r.document(), (*sts)[i], content::child_pointer(r.pointer_of("statuses"), i), r.diagnostics());
+      ObjectReader s(r.document(), (*sts)[i], content::child_pointer(r.pointer_of("statuses"), i),
+                     r.diagnostics());
       const auto id = s.required_string("status");
       const auto stacks = s.required_int("stacks", -999, 999);
       s.finish();
@@ -105,8 +108,9 @@ Result<Battle, Diagnostics> start_scenario(std::shared_ptr<const Catalog> catalo
   if (const auto format = r.optional_string("format"); format && *format != kScenarioFormat)
     r.error_at("format", fmt::format("expected \"{}\", got \"{}\"", kScenarioFormat, *format));
   if (const auto v = r.optional_int("format_version", 0, 1'000'000); v && *v != kScenarioFormatVersion)
-    r.error_at("format_version", fmt::format("scenario format version {} is not supported; this engine reads version {}",
-                                             *v, kScenarioFormatVersion));
+    r.error_at("format_version",
+               fmt::format("scenario format version {} is not supported; this engine reads version {}", *v,
+                           kScenarioFormatVersion));
   if (const auto rules = r.optional_string("rules"); rules && *rules != Machine::kRules)
     r.error_at("rules", fmt::format("the scenario is of rule set '{}', not '{}'", *rules, Machine::kRules));
   std::optional<EncounterId> encounter = c.pack.default_encounter;
@@ -142,7 +146,8 @@ Result<Battle, Diagnostics> start_scenario(std::shared_ptr<const Catalog> catalo
   const BattleRules& rules = c.encounters[*encounter].rules;
   bool ok = true;
 
-  if (const auto turn = r.optional_int("turn", 1, rules.turn_limit)) s.turn = static_cast<std::uint32_t>(*turn);
+  if (const auto turn = r.optional_int("turn", 1, rules.turn_limit))
+    s.turn = static_cast<std::uint32_t>(*turn);
   if (const auto energy = r.optional_int("energy", 0, 999)) s.energy = static_cast<std::int32_t>(*energy);
   if (const json* p = r.optional_object("player")) {
     ObjectReader pr(doc, *p, r.pointer_of("player"), diags);
@@ -150,8 +155,8 @@ Result<Battle, Diagnostics> start_scenario(std::shared_ptr<const Catalog> catalo
   }
   if (const json* es = r.optional_array("enemies")) {
     if (es->size() > s.enemies.size())
-      r.error_at("enemies", fmt::format("encounter '{}' has {} enemies; {} are given", c.encounters[*encounter].id,
-                                        s.enemies.size(), es->size()));
+      r.error_at("enemies", fmt::format("encounter '{}' has {} enemies; {} are given",
+                                        c.encounters[*encounter].id, s.enemies.size(), es->size()));
     for (std::size_t i = 0; i < std::min(es->size(), s.enemies.size()); ++i) {
       ObjectReader er(doc, (*es)[i], content::child_pointer(r.pointer_of("enemies"), i), diags);
       read_unit(er, c, s.enemies[i].unit, false, ok);
@@ -161,10 +166,13 @@ Result<Battle, Diagnostics> start_scenario(std::shared_ptr<const Catalog> catalo
   }
   if (const json* counters = r.optional_object("counters")) {
     ObjectReader cr(doc, *counters, r.pointer_of("counters"), diags);
-    if (const auto v = cr.optional_int("player_turns", 1, 1'000'000)) s.player_turns = static_cast<std::uint32_t>(*v);
-    if (const auto v = cr.optional_int("attacks_this_turn", 0, 255)) s.attacks_this_turn = static_cast<std::uint8_t>(*v);
+    if (const auto v = cr.optional_int("player_turns", 1, 1'000'000))
+      s.player_turns = static_cast<std::uint32_t>(*v);
+    if (const auto v = cr.optional_int("attacks_this_turn", 0, 255))
+      s.attacks_this_turn = static_cast<std::uint8_t>(*v);
     if (const auto v = cr.optional_int("extra_turns", 0, 255)) s.extra_turns = static_cast<std::uint8_t>(*v);
-    if (const auto v = cr.optional_int("skipped_turns", 0, 255)) s.skipped_turns = static_cast<std::uint8_t>(*v);
+    if (const auto v = cr.optional_int("skipped_turns", 0, 255))
+      s.skipped_turns = static_cast<std::uint8_t>(*v);
     cr.finish();
   }
   bool any_pile = false;
@@ -178,7 +186,8 @@ Result<Battle, Diagnostics> start_scenario(std::shared_ptr<const Catalog> catalo
     std::size_t total = 0;
     for (const auto& p : piles) total += p.size();
     if (piles[1].size() > hand_limit)
-      r.error_at("hand", fmt::format("{} cards in hand; the hand holds at most {}", piles[1].size(), hand_limit));
+      r.error_at("hand",
+                 fmt::format("{} cards in hand; the hand holds at most {}", piles[1].size(), hand_limit));
     else if (total > kMaxCards)
       r.error(fmt::format("{} cards in the piles; a battle holds at most {}", total, kMaxCards));
     else {

@@ -77,11 +77,13 @@ class In {
   }
 
   static std::int64_t number(const json& v, const std::string& pointer, std::int64_t lo, std::int64_t hi) {
-    if (!v.is_number_integer()) throw Bad{pointer, "expected an integer, got " + content::describe_json_type(v)};
+    if (!v.is_number_integer())
+      throw Bad{pointer, "expected an integer, got " + content::describe_json_type(v)};
     if (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(hi))
       throw Bad{pointer, fmt::format("expected an integer in [{}, {}]", lo, hi)};
     const auto n = v.get<std::int64_t>();
-    if (n < lo || n > hi) throw Bad{pointer, fmt::format("expected an integer in [{}, {}], got {}", lo, hi, n)};
+    if (n < lo || n > hi)
+      throw Bad{pointer, fmt::format("expected an integer in [{}, {}], got {}", lo, hi, n)};
     return n;
   }
 
@@ -92,7 +94,8 @@ class In {
 
 template <class Defs>
 std::uint16_t find_id(const Defs& defs, const json& v, const std::string& pointer, std::string_view what) {
-  if (!v.is_string()) throw Bad{pointer, fmt::format("expected a {} id, got {}", what, content::describe_json_type(v))};
+  if (!v.is_string())
+    throw Bad{pointer, fmt::format("expected a {} id, got {}", what, content::describe_json_type(v))};
   const auto& id = v.get_ref<const std::string&>();
   for (std::size_t i = 0; i < defs.size(); ++i)
     if (defs[i].id == id) return static_cast<std::uint16_t>(i);
@@ -101,7 +104,8 @@ std::uint16_t find_id(const Defs& defs, const json& v, const std::string& pointe
 
 json unit_json(const UnitState& u, const Catalog& c) {
   json statuses = json::array();
-  for (const StatusStack& st : u.statuses) statuses.push_back({{"status", c.statuses[st.status].id}, {"stacks", st.stacks}});
+  for (const StatusStack& st : u.statuses)
+    statuses.push_back({{"status", c.statuses[st.status].id}, {"stacks", st.stacks}});
   return {{"hp", u.hp}, {"max_hp", u.max_hp}, {"armor", u.armor}, {"statuses", statuses}};
 }
 
@@ -111,7 +115,8 @@ UnitState read_unit(const In& in, const Catalog& c) {
   u.max_hp = static_cast<std::int32_t>(in.num("max_hp", INT32_MIN, INT32_MAX));
   u.armor = static_cast<std::int32_t>(in.num("armor", INT32_MIN, INT32_MAX));
   const json& sts = in.arr("statuses");
-  if (sts.size() > kMaxStatusSlots) throw Bad{in.ptr("statuses"), fmt::format("more than {} statuses", kMaxStatusSlots)};
+  if (sts.size() > kMaxStatusSlots)
+    throw Bad{in.ptr("statuses"), fmt::format("more than {} statuses", kMaxStatusSlots)};
   for (std::size_t i = 0; i < sts.size(); ++i) {
     const In s(sts[i], content::child_pointer(in.ptr("statuses"), i));
     u.statuses.push_back(StatusStack{find_id(c.statuses, s.at("status"), s.ptr("status"), "status"),
@@ -130,9 +135,11 @@ json refs_json(const Vec& v) {
 template <class Vec>
 void read_refs(const In& in, std::string_view key, Vec& out, std::int64_t lo, std::int64_t hi) {
   const json& a = in.arr(key);
-  if (a.size() > Vec::capacity()) throw Bad{in.ptr(key), fmt::format("more than {} entries", Vec::capacity())};
+  if (a.size() > Vec::capacity())
+    throw Bad{in.ptr(key), fmt::format("more than {} entries", Vec::capacity())};
   for (std::size_t i = 0; i < a.size(); ++i)
-    out.push_back(static_cast<typename Vec::value_type>(In::number(a[i], content::child_pointer(in.ptr(key), i), lo, hi)));
+    out.push_back(static_cast<typename Vec::value_type>(
+        In::number(a[i], content::child_pointer(in.ptr(key), i), lo, hi)));
 }
 
 std::uint8_t move_or_none(const In& in, std::string_view key) {
@@ -207,35 +214,37 @@ json BattleIo::snapshot(const Battle& b) {
                  {"card", ch.card == kNoCard ? json(nullptr) : json(ch.card)}};
   json rewards = json::array();
   for (CardId r : s.reward_options) rewards.push_back(c.cards[r].id);
-  json state = {{"seed", s.seed},
-                {"rng", rng},
-                {"encounter", c.encounters[s.encounter].id},
-                {"turn", s.turn},
-                {"player_turns", s.player_turns},
-                {"player_owned", s.player_owned},
-                {"end_turn_requested", s.end_turn_requested},
-                {"extra_turns", s.extra_turns},
-                {"skipped_turns", s.skipped_turns},
-                {"attacks_this_turn", s.attacks_this_turn},
-                {"energy", s.energy},
-                {"player", unit_json(s.player, c)},
-                {"enemies", enemies},
-                {"cards", cards},
-                {"draw_pile", refs_json(s.draw_pile)},
-                {"hand", refs_json(s.hand)},
-                {"discard_pile", refs_json(s.discard_pile)},
-                {"exhaust_pile", refs_json(s.exhaust_pile)},
-                {"played_this_turn", refs_json(s.played_this_turn)},
-                {"hooks", hooks},
-                {"delayed", delayed},
-                {"effects", effects},
-                {"choice", choice},
-                {"playing",
-                 {{"card", s.playing.card == kNoCard ? json(nullptr) : json(s.playing.card)},
-                  {"target", s.playing.target}}},
-                {"reward_options", rewards},
-                {"reward_pending", s.reward_pending},
-                {"reward_taken", s.reward_taken < 0 ? json(nullptr) : json(c.cards[static_cast<std::size_t>(s.reward_taken)].id)}};
+  json state = {
+      {"seed", s.seed},
+      {"rng", rng},
+      {"encounter", c.encounters[s.encounter].id},
+      {"turn", s.turn},
+      {"player_turns", s.player_turns},
+      {"player_owned", s.player_owned},
+      {"end_turn_requested", s.end_turn_requested},
+      {"extra_turns", s.extra_turns},
+      {"skipped_turns", s.skipped_turns},
+      {"attacks_this_turn", s.attacks_this_turn},
+      {"energy", s.energy},
+      {"player", unit_json(s.player, c)},
+      {"enemies", enemies},
+      {"cards", cards},
+      {"draw_pile", refs_json(s.draw_pile)},
+      {"hand", refs_json(s.hand)},
+      {"discard_pile", refs_json(s.discard_pile)},
+      {"exhaust_pile", refs_json(s.exhaust_pile)},
+      {"played_this_turn", refs_json(s.played_this_turn)},
+      {"hooks", hooks},
+      {"delayed", delayed},
+      {"effects", effects},
+      {"choice", choice},
+      {"playing",
+       {{"card", s.playing.card == kNoCard ? json(nullptr) : json(s.playing.card)},
+        {"target", s.playing.target}}},
+      {"reward_options", rewards},
+      {"reward_pending", s.reward_pending},
+      {"reward_taken",
+       s.reward_taken < 0 ? json(nullptr) : json(c.cards[static_cast<std::size_t>(s.reward_taken)].id)}};
   json history = json::array();
   for (const PhaseRecord& r : b.driver_.history())
     history.push_back({r.sequence, r.turn, phase_name(r.from), trigger_name(r.trigger), phase_name(r.to)});
@@ -246,19 +255,20 @@ json BattleIo::snapshot(const Battle& b) {
     events.push_back({event_type_name(e.type), e.source, e.target, e.subject, e.value, e.amount, e.extra});
   json master = json::array();
   for (CardId id : b.master_deck_) master.push_back(c.cards[id].id);
-  return {{"format", kSnapshotFormat},
-          {"format_version", kSnapshotFormatVersion},
-          {"rules", Machine::kRules},
-          {"content_hash", content::hash_to_hex(c.content_hash)},
-          {"options", {{"event_log", b.options_.event_log}, {"record_history", b.options_.record_history}}},
-          {"phase", phase_name(b.driver_.current())},
-          {"moves", b.driver_.moves()},
-          {"pending_trigger", b.has_pending_trigger_ ? json(trigger_name(b.pending_trigger_)) : json(nullptr)},
-          {"state", state},
-          {"master_deck", master},
-          {"history", history},
-          {"actions", actions},
-          {"events", events}};
+  return {
+      {"format", kSnapshotFormat},
+      {"format_version", kSnapshotFormatVersion},
+      {"rules", Machine::kRules},
+      {"content_hash", content::hash_to_hex(c.content_hash)},
+      {"options", {{"event_log", b.options_.event_log}, {"record_history", b.options_.record_history}}},
+      {"phase", phase_name(b.driver_.current())},
+      {"moves", b.driver_.moves()},
+      {"pending_trigger", b.has_pending_trigger_ ? json(trigger_name(b.pending_trigger_)) : json(nullptr)},
+      {"state", state},
+      {"master_deck", master},
+      {"history", history},
+      {"actions", actions},
+      {"events", events}};
 }
 
 namespace {
@@ -296,7 +306,8 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
     if (words.size() != 4) throw Bad{p, "expected 4 state words"};
     std::array<std::uint64_t, 4> st{};
     for (std::size_t w = 0; w < 4; ++w) {
-      const auto h = words[w].is_string() ? content::hash_from_hex(words[w].get<std::string>()) : std::nullopt;
+      const auto h =
+          words[w].is_string() ? content::hash_from_hex(words[w].get<std::string>()) : std::nullopt;
       if (!h) throw Bad{content::child_pointer(p, w), "expected 16 hex digits"};
       st[w] = *h;
     }
@@ -313,7 +324,8 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
   s.energy = static_cast<std::int32_t>(in.num("energy", INT32_MIN, INT32_MAX));
   s.player = read_unit(in.obj("player"), c);
   const json& enemies = in.arr("enemies");
-  if (enemies.size() > kMaxEnemies) throw Bad{in.ptr("enemies"), fmt::format("more than {} enemies", kMaxEnemies)};
+  if (enemies.size() > kMaxEnemies)
+    throw Bad{in.ptr("enemies"), fmt::format("more than {} enemies", kMaxEnemies)};
   for (std::size_t i = 0; i < enemies.size(); ++i) {
     const In e(enemies[i], content::child_pointer(in.ptr("enemies"), i));
     EnemyState es;
@@ -354,7 +366,8 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
   }
   const auto max_block = static_cast<std::int64_t>(c.blocks.size()) - 1;
   const json& delayed = in.arr("delayed");
-  if (delayed.size() > kMaxDelayed) throw Bad{in.ptr("delayed"), fmt::format("more than {} delayed triggers", kMaxDelayed)};
+  if (delayed.size() > kMaxDelayed)
+    throw Bad{in.ptr("delayed"), fmt::format("more than {} delayed triggers", kMaxDelayed)};
   for (std::size_t i = 0; i < delayed.size(); ++i) {
     const In d(delayed[i], content::child_pointer(in.ptr("delayed"), i));
     s.delayed.push_back(DelayedTrigger{static_cast<std::uint16_t>(d.num("block", 0, max_block)),
@@ -377,7 +390,8 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
     fr.target = unit_ref(f, "target");
     fr.card = card_ref_or_none(f, "card");
     fr.repeat_left = static_cast<std::uint8_t>(f.num("repeat_left", 0, 255));
-    fr.status = f.at("status").is_null() ? kNoStatus : find_id(c.statuses, f.at("status"), f.ptr("status"), "status");
+    fr.status =
+        f.at("status").is_null() ? kNoStatus : find_id(c.statuses, f.at("status"), f.ptr("status"), "status");
     s.effects.push_back(fr);
   }
   const In ch = in.obj("choice");
@@ -399,7 +413,8 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
   if (rewards.size() > kMaxRewardChoices)
     throw Bad{in.ptr("reward_options"), fmt::format("more than {} reward options", kMaxRewardChoices)};
   for (std::size_t i = 0; i < rewards.size(); ++i)
-    s.reward_options.push_back(find_id(c.cards, rewards[i], content::child_pointer(in.ptr("reward_options"), i), "card"));
+    s.reward_options.push_back(
+        find_id(c.cards, rewards[i], content::child_pointer(in.ptr("reward_options"), i), "card"));
   s.reward_pending = in.flag("reward_pending");
   const json& taken = in.at("reward_taken");
   s.reward_taken = taken.is_null() ? -1 : find_id(c.cards, taken, in.ptr("reward_taken"), "card");
@@ -415,16 +430,17 @@ Result<Battle> BattleIo::restore(std::shared_ptr<const Catalog> catalog, const j
       throw Bad{"/format", fmt::format("expected \"{}\", got \"{}\"", kSnapshotFormat, format)};
     const auto version = root.num("format_version", 0, INT32_MAX);
     if (version != kSnapshotFormatVersion)
-      throw Bad{"/format_version", fmt::format("snapshot format version {} is not supported; this engine reads "
-                                               "version {}",
-                                               version, kSnapshotFormatVersion)};
+      throw Bad{"/format_version",
+                fmt::format("snapshot format version {} is not supported; this engine reads "
+                            "version {}",
+                            version, kSnapshotFormatVersion)};
     const std::string rules = root.str("rules");
     if (rules != Machine::kRules)
       throw Bad{"/rules", fmt::format("the snapshot is of rule set '{}', not '{}'", rules, Machine::kRules)};
     const std::string hash = root.str("content_hash");
     if (hash != content::hash_to_hex(catalog->content_hash))
-      throw Bad{"/content_hash", fmt::format("the snapshot was made with content {}, the content given is {}", hash,
-                                             content::hash_to_hex(catalog->content_hash))};
+      throw Bad{"/content_hash", fmt::format("the snapshot was made with content {}, the content given is {}",
+                                             hash, content::hash_to_hex(catalog->content_hash))};
     const In opts = root.obj("options");
     BattleOptions options{.event_log = opts.flag("event_log"), .record_history = opts.flag("record_history")};
     Battle b(catalog, options);
@@ -454,7 +470,8 @@ Result<Battle> BattleIo::restore(std::shared_ptr<const Catalog> catalog, const j
     }
     const json& master = root.arr("master_deck");
     for (std::size_t i = 0; i < master.size(); ++i)
-      b.master_deck_.push_back(find_id(catalog->cards, master[i], content::child_pointer("/master_deck", i), "card"));
+      b.master_deck_.push_back(
+          find_id(catalog->cards, master[i], content::child_pointer("/master_deck", i), "card"));
     std::vector<Event> log;
     const json& events = root.arr("events");
     for (std::size_t i = 0; i < events.size(); ++i) {
@@ -481,7 +498,8 @@ Result<Battle> BattleIo::restore(std::shared_ptr<const Catalog> catalog, const j
     b.events_.restore_log(std::move(log));
     return b;
   } catch (const Bad& bad) {
-    return Error{fmt::format("snapshot refused: {}: {}", bad.pointer.empty() ? "/" : bad.pointer, bad.message)};
+    return Error{
+        fmt::format("snapshot refused: {}: {}", bad.pointer.empty() ? "/" : bad.pointer, bad.message)};
   }
 }
 

@@ -10,7 +10,8 @@ namespace battlecore::sim {
 
 using namespace deckbuilder;
 
-Result<std::shared_ptr<const Catalog>, content::Diagnostics> DeckbuilderRules::load(const std::filesystem::path& p) {
+Result<std::shared_ptr<const Catalog>, content::Diagnostics> DeckbuilderRules::load(
+    const std::filesystem::path& p) {
   return load_catalog(p);
 }
 
@@ -25,8 +26,8 @@ std::vector<std::string> DeckbuilderRules::encounters(const Catalog& catalog) {
   return ids;
 }
 
-Result<Battle> DeckbuilderRules::start(const std::shared_ptr<const Catalog>& catalog, const BattleStart& start,
-                                       BattleOptions options) {
+Result<Battle> DeckbuilderRules::start(const std::shared_ptr<const Catalog>& catalog,
+                                       const BattleStart& start, BattleOptions options) {
   if (!start.scenario.is_null()) {
     content::JsonDocument doc{"scenario", start.scenario.dump(2), start.scenario};
     auto started = start_scenario(catalog, doc, start.seed, options);
@@ -46,7 +47,8 @@ nlohmann::json DeckbuilderRules::action_to_json(const Battle& battle, const Acti
 
 nlohmann::json DeckbuilderRules::snapshot(const Battle& battle) { return deckbuilder::snapshot(battle); }
 
-Result<Battle> DeckbuilderRules::restore(const std::shared_ptr<const Catalog>& catalog, const nlohmann::json& j) {
+Result<Battle> DeckbuilderRules::restore(const std::shared_ptr<const Catalog>& catalog,
+                                         const nlohmann::json& j) {
   return deckbuilder::restore(catalog, j);
 }
 
@@ -58,7 +60,8 @@ std::vector<std::string> DeckbuilderRules::invariants(const Battle& before, cons
   auto count = [&](const auto& pile, std::string_view name) {
     for (CardRef c : pile) {
       if (c >= s.cards.size())
-        broken.push_back(fmt::format("{} holds card {}, but the battle has {} cards", name, c, s.cards.size()));
+        broken.push_back(
+            fmt::format("{} holds card {}, but the battle has {} cards", name, c, s.cards.size()));
       else
         ++seen[c];
     }
@@ -88,7 +91,8 @@ std::vector<std::string> DeckbuilderRules::invariants(const Battle& before, cons
     if (u.armor < 0) broken.push_back(fmt::format("{} has armor {}", who, u.armor));
   };
   check_unit(s.player, "the player");
-  for (std::size_t e = 0; e < s.enemies.size(); ++e) check_unit(s.enemies[e].unit, fmt::format("enemy {}", e));
+  for (std::size_t e = 0; e < s.enemies.size(); ++e)
+    check_unit(s.enemies[e].unit, fmt::format("enemy {}", e));
   if (s.hand.size() > kMaxHand) broken.push_back(fmt::format("the hand has {} cards", s.hand.size()));
   return broken;
 }

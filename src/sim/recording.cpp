@@ -24,7 +24,8 @@ Result<SimReport> simulate_deckbuilder_recorded(const std::shared_ptr<const Cata
       encounter = it->get<std::string>();
   }
   if (encounter.empty()) {
-    if (!catalog->pack.default_encounter) return Error{"the pack names no default encounter; pass --encounter ID"};
+    if (!catalog->pack.default_encounter)
+      return Error{"the pack names no default encounter; pass --encounter ID"};
     encounter = catalog->encounters[*catalog->pack.default_encounter].id;
   }
   if (!catalog->find_encounter(encounter))
@@ -73,7 +74,8 @@ Result<SimReport> simulate_deckbuilder_recorded(const std::shared_ptr<const Cata
     }
     if (record.dir.empty() || (record.failures_only && !failed)) continue;
     auto replay = record_replay<R>(catalog, start, battle.actions());
-    if (!replay) return Error{fmt::format("battle {}: cannot record its replay: {}", i, replay.error().message)};
+    if (!replay)
+      return Error{fmt::format("battle {}: cannot record its replay: {}", i, replay.error().message)};
     if (auto written = write_replay(record.dir / replay_file_name(i), replay.value()); !written)
       return written.error();
   }

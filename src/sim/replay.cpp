@@ -21,13 +21,13 @@ nlohmann::ordered_json replay_to_json(const Replay& r) {
   ojson hashes = ojson::array();
   for (std::uint64_t h : r.state_hashes) hashes.push_back(content::hash_to_hex(h));
   ojson j = {{"format", kReplayFormat},
-            {"format_version", r.format_version},
-            {"engine_version", r.engine_version},
-            {"rng_version", r.rng_version},
-            {"rules", r.rules},
-            {"content_hash", content::hash_to_hex(r.content_hash)},
-            {"seed", r.start.seed},
-            {"encounter", r.start.encounter}};
+             {"format_version", r.format_version},
+             {"engine_version", r.engine_version},
+             {"rng_version", r.rng_version},
+             {"rules", r.rules},
+             {"content_hash", content::hash_to_hex(r.content_hash)},
+             {"seed", r.start.seed},
+             {"encounter", r.start.encounter}};
   if (!r.start.scenario.is_null()) j["scenario"] = ojson::parse(r.start.scenario.dump());
   j["start_state_hash"] = content::hash_to_hex(r.start_state_hash);
   j["actions"] = std::move(actions);
@@ -59,11 +59,13 @@ Result<Replay, Diagnostics> replay_from_document(const JsonDocument& doc) {
   if (const auto v = r.required_int("format_version", 0, 1'000'000)) {
     replay.format_version = static_cast<std::uint32_t>(*v);
     if (*v != kReplayFormatVersion)
-      r.error_at("format_version", fmt::format("replay format version {} is not supported; this engine reads version {}",
-                                               *v, kReplayFormatVersion));
+      r.error_at("format_version",
+                 fmt::format("replay format version {} is not supported; this engine reads version {}", *v,
+                             kReplayFormatVersion));
   }
   replay.engine_version = r.required_string("engine_version").value_or("");
-  if (const auto v = r.required_int("rng_version", 0, 1'000'000)) replay.rng_version = static_cast<std::uint32_t>(*v);
+  if (const auto v = r.required_int("rng_version", 0, 1'000'000))
+    replay.rng_version = static_cast<std::uint32_t>(*v);
   replay.rules = r.required_string("rules").value_or("");
   replay.content_hash = read_hash(r, "content_hash").value_or(0);
   if (const json* s = r.optional_value("seed"); s == nullptr)
@@ -78,8 +80,9 @@ Result<Replay, Diagnostics> replay_from_document(const JsonDocument& doc) {
   if (const json* actions = r.required_array("actions")) {
     for (std::size_t i = 0; i < actions->size(); ++i) {
       if (!(*actions)[i].is_object())
-        diags.add(doc.diagnostic(content::child_pointer("/actions", i),
-                                 "expected an action object, got " + content::describe_json_type((*actions)[i])));
+        diags.add(
+            doc.diagnostic(content::child_pointer("/actions", i),
+                           "expected an action object, got " + content::describe_json_type((*actions)[i])));
       replay.actions.push_back((*actions)[i]);
     }
   }
@@ -88,7 +91,8 @@ Result<Replay, Diagnostics> replay_from_document(const JsonDocument& doc) {
       const json& h = (*hashes)[i];
       const auto parsed = h.is_string() ? content::hash_from_hex(h.get<std::string>()) : std::nullopt;
       if (!parsed)
-        diags.add(doc.diagnostic(content::child_pointer("/state_hashes", i), "expected a hash of 16 hex digits"));
+        diags.add(
+            doc.diagnostic(content::child_pointer("/state_hashes", i), "expected a hash of 16 hex digits"));
       replay.state_hashes.push_back(parsed.value_or(0));
     }
   }
@@ -96,13 +100,15 @@ Result<Replay, Diagnostics> replay_from_document(const JsonDocument& doc) {
   replay.engine_error = r.optional_string("engine_error");
   r.finish();
   if (diags.empty()) {
-    const std::size_t expected = replay.actions.size() - (replay.engine_error && !replay.actions.empty() ? 1 : 0);
+    const std::size_t expected =
+        replay.actions.size() - (replay.engine_error && !replay.actions.empty() ? 1 : 0);
     if (replay.engine_error && replay.actions.empty())
       r.error_at("engine_error", "an engine error needs the action that raised it: the action list is empty");
     else if (replay.state_hashes.size() != expected)
-      r.error_at("state_hashes", fmt::format("expected {} hashes (one per action{}), got {}", expected,
-                                             replay.engine_error ? " but the one that raised the engine error" : "",
-                                             replay.state_hashes.size()));
+      r.error_at("state_hashes",
+                 fmt::format("expected {} hashes (one per action{}), got {}", expected,
+                             replay.engine_error ? " but the one that raised the engine error" : "",
+                             replay.state_hashes.size()));
   }
   if (!diags.empty()) return diags;
   return replay;
@@ -127,7 +133,8 @@ Result<void> write_replay(const std::filesystem::path& path, const Replay& repla
 Result<std::string> replay_rules(const std::filesystem::path& path) {
   Diagnostics diags;
   auto doc = content::parse_json_file(path, diags);
-  if (!doc) return Error{diags.items().empty() ? path.string() : content::format_diagnostic(diags.items().front())};
+  if (!doc)
+    return Error{diags.items().empty() ? path.string() : content::format_diagnostic(diags.items().front())};
   const json& root = doc->root;
   if (!root.is_object() || !root.contains("rules") || !root["rules"].is_string())
     return Error{content::format_diagnostic(
@@ -145,13 +152,16 @@ ReplayCheck check_header(const Replay& replay, std::string_view rules, std::uint
     return {Kind::Malformed, std::nullopt,
             fmt::format("the replay is of rule set '{}', not '{}'", replay.rules, rules)};
   if (replay.rng_version != kRngVersion)
-    return {Kind::Malformed, std::nullopt,
-            fmt::format("the replay was made with rng_version {}; this engine has rng_version {}, whose numbers differ",
-                        replay.rng_version, kRngVersion)};
+    return {
+        Kind::Malformed, std::nullopt,
+        fmt::format(
+            "the replay was made with rng_version {}; this engine has rng_version {}, whose numbers differ",
+            replay.rng_version, kRngVersion)};
   if (replay.content_hash != content_hash)
-    return {Kind::ContentMismatch, std::nullopt,
-            fmt::format("content hash mismatch: the replay was recorded with content {}, the content given is {}",
-                        content::hash_to_hex(replay.content_hash), content::hash_to_hex(content_hash))};
+    return {
+        Kind::ContentMismatch, std::nullopt,
+        fmt::format("content hash mismatch: the replay was recorded with content {}, the content given is {}",
+                    content::hash_to_hex(replay.content_hash), content::hash_to_hex(content_hash))};
   return {Kind::Match, std::nullopt, ""};
 }
 

@@ -62,7 +62,7 @@ bool has(const std::string& text, const std::string& part) { return text.find(pa
 TEST(CliDeterminism, EveryRecordedBattleReplaysWithExitZero) {
   TempDir dir;
   const CliRun sim = cli("sim --rules deckbuilder --encounter swamp --battles 12 --seed 4 --record " +
-                      quoted(dir.path().string()));
+                         quoted(dir.path().string()));
   ASSERT_EQ(sim.code, 0) << sim.explain();
   int files = 0;
   for (const auto& entry : fs::directory_iterator(dir.path())) {
@@ -77,8 +77,8 @@ TEST(CliDeterminism, EveryRecordedBattleReplaysWithExitZero) {
 
 TEST(CliDeterminism, RecordFailuresWritesNothingWhenNoBattleFails) {
   TempDir dir;
-  const CliRun sim = cli("sim --rules deckbuilder --battles 5 --record " + quoted((dir.path() / "f").string()) +
-                      " --record-failures");
+  const CliRun sim = cli("sim --rules deckbuilder --battles 5 --record " +
+                         quoted((dir.path() / "f").string()) + " --record-failures");
   ASSERT_EQ(sim.code, 0) << sim.explain();
   EXPECT_TRUE(fs::is_directory(dir.path() / "f"));
   EXPECT_TRUE(fs::is_empty(dir.path() / "f"));
@@ -89,7 +89,8 @@ TEST(CliDeterminism, RecordFailuresWritesNothingWhenNoBattleFails) {
 
 TEST(CliDeterminism, AnEditedActionExitsOneNamingIt) {
   TempDir dir;
-  ASSERT_EQ(cli("sim --rules deckbuilder --battles 1 --seed 2 --record " + quoted(dir.path().string())).code, 0);
+  ASSERT_EQ(cli("sim --rules deckbuilder --battles 1 --seed 2 --record " + quoted(dir.path().string())).code,
+            0);
   const fs::path file = dir.path() / "battle-000000.json";
   json j = json::parse(read_file(file));
   std::size_t k = 0;
@@ -98,7 +99,8 @@ TEST(CliDeterminism, AnEditedActionExitsOneNamingIt) {
   std::ofstream(dir.path() / "edited.json") << j.dump(2);
   const CliRun r = cli("replay " + quoted((dir.path() / "edited.json").string()));
   EXPECT_EQ(r.code, 1) << r.explain();
-  EXPECT_TRUE(has(r.out, "action " + std::to_string(k) + " {\"type\":\"end_turn\"} diverges: state hash expected"))
+  EXPECT_TRUE(
+      has(r.out, "action " + std::to_string(k) + " {\"type\":\"end_turn\"} diverges: state hash expected"))
       << r.explain();
 }
 
@@ -113,7 +115,7 @@ TEST(CliDeterminism, OtherContentExitsTwoSayingSo) {
     std::ofstream(other / "pack.json") << pack.dump(2);
   }
   const CliRun r = cli("replay " + quoted((dir.path() / "battle-000000.json").string()) + " --content " +
-                    quoted(other.string()));
+                       quoted(other.string()));
   EXPECT_EQ(r.code, 2) << r.explain();
   EXPECT_TRUE(has(r.err, "content hash mismatch")) << r.explain();
 }
@@ -139,7 +141,8 @@ TEST(CliDeterminism, AMalformedReplayExitsTwoSayingWhy) {
 TEST(CliDeterminism, PlayRecordsItsBattleForReplay) {
   TempDir dir;
   const fs::path file = dir.path() / "played.json";
-  const CliRun p = cli("play --rules deckbuilder --seed 3 --record " + quoted(file.string()), "0\n0\n1\nquit\n");
+  const CliRun p =
+      cli("play --rules deckbuilder --seed 3 --record " + quoted(file.string()), "0\n0\n1\nquit\n");
   ASSERT_EQ(p.code, 0) << p.explain();
   EXPECT_TRUE(has(p.out, "replay written to")) << p.explain();
   const json j = json::parse(read_file(file));
@@ -153,10 +156,11 @@ TEST(CliDeterminism, PlayRecordsItsBattleForReplay) {
 TEST(CliDeterminism, ScenariosStartPlayAndSimFromTheStatedPosition) {
   TempDir dir;
   const fs::path sc = dir.path() / "sc.json";
-  std::ofstream(sc) << R"({"encounter": "w1", "seed": 5, "hand": ["tactics", "strike"], "player": {"hp": 12}})";
+  std::ofstream(sc)
+      << R"({"encounter": "w1", "seed": 5, "hand": ["tactics", "strike"], "player": {"hp": 12}})";
   const CliRun p = cli("play --rules deckbuilder --scenario " + quoted(sc.string()) + " --record " +
-                        quoted((dir.path() / "r.json").string()),
-                    "0\n2\nquit\n");
+                           quoted((dir.path() / "r.json").string()),
+                       "0\n2\nquit\n");
   ASSERT_EQ(p.code, 0) << p.explain();
   EXPECT_TRUE(has(p.out, "you: 12/")) << p.explain();
   EXPECT_TRUE(has(p.out, "hand: Tactics(1) Strike(1)")) << p.explain();
@@ -171,7 +175,8 @@ TEST(CliDeterminism, ScenariosStartPlayAndSimFromTheStatedPosition) {
 TEST(CliDeterminism, ABadScenarioIsRefusedWithEveryProblemAndItsPointer) {
   TempDir dir;
   const fs::path sc = dir.path() / "bad.json";
-  std::ofstream(sc) << "{\"encounter\": \"w1\",\n \"hand\": [\"strike\", \"nope\"], \"player\": {\"hp\": 999}}";
+  std::ofstream(sc)
+      << "{\"encounter\": \"w1\",\n \"hand\": [\"strike\", \"nope\"], \"player\": {\"hp\": 999}}";
   for (const std::string cmd : {"play", "sim"}) {
     const CliRun r = cli(cmd + " --rules deckbuilder --scenario " + quoted(sc.string()));
     EXPECT_EQ(r.code, 2) << r.explain();

@@ -23,7 +23,9 @@ Result<Battle, content::Diagnostics> start(const std::string& text, std::optiona
   return start_scenario(starter(), *doc, seed);
 }
 
-std::string problems(const Result<Battle, content::Diagnostics>& r) { return r.ok() ? "" : r.error().to_string(); }
+std::string problems(const Result<Battle, content::Diagnostics>& r) {
+  return r.ok() ? "" : r.error().to_string();
+}
 
 TEST(DeckbuilderScenario, OverridesReplaceTheStatedFields) {
   const auto r = start(R"({
@@ -113,7 +115,8 @@ TEST(DeckbuilderScenario, AnotherFormatVersionOrRuleSetIsRefused) {
   const auto r = start(R"({"format_version": 2, "rules": "clash", "encounter": "nowhere"})");
   ASSERT_FALSE(r.ok());
   const std::string text = problems(r);
-  EXPECT_NE(text.find("/format_version: scenario format version 2 is not supported"), std::string::npos) << text;
+  EXPECT_NE(text.find("/format_version: scenario format version 2 is not supported"), std::string::npos)
+      << text;
   EXPECT_NE(text.find("/rules: the scenario is of rule set 'clash'"), std::string::npos) << text;
   EXPECT_NE(text.find("/encounter: no encounter 'nowhere'"), std::string::npos) << text;
 }

@@ -124,7 +124,8 @@ TEST(DeckbuilderSnapshot, SnapshotsTakenInEveryPhaseRoundTrip) {
 }
 
 TEST(DeckbuilderSnapshot, ABattlePausedOnAChoiceRestoresAndContinuesIdentically) {
-  Battle a = from_scenario({{"encounter", "w1"}, {"seed", 4}, {"hand", {"tactics", "strike"}}, {"energy", 3}});
+  Battle a =
+      from_scenario({{"encounter", "w1"}, {"seed", 4}, {"hand", {"tactics", "strike"}}, {"energy", 3}});
   const std::int32_t cost = a.effective_cost(0);
   ASSERT_TRUE(a.submit(Action::play(0)).ok());
   ASSERT_TRUE(a.is_waiting_for_choice());

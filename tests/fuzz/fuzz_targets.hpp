@@ -36,7 +36,8 @@ namespace battlecore::fuzz {
 template <class R>
 int fuzz_content(const std::uint8_t* data, std::size_t size) {
   content::Diagnostics diags;
-  auto doc = content::parse_json_text("fuzz.json", std::string(reinterpret_cast<const char*>(data), size), diags);
+  auto doc =
+      content::parse_json_text("fuzz.json", std::string(reinterpret_cast<const char*>(data), size), diags);
   if (!doc) {
     if (diags.empty()) fail("a syntax error without a diagnostic");
     return 0;
@@ -116,7 +117,8 @@ int fuzz_actions(const std::shared_ptr<const typename R::Catalog>& catalog, cons
       const auto j = nlohmann::json::parse(in.text(in.next() % 48), nullptr, false);
       if (j.is_discarded()) continue;
       auto action = R::action_from_json(j);
-      if (action && !b.submit(action.value()).ok() && !(b == before)) fail("a refused action changed the battle");
+      if (action && !b.submit(action.value()).ok() && !(b == before))
+        fail("a refused action changed the battle");
     } else {  // a snapshot round trip
       auto restored = R::restore(catalog, R::snapshot(b));
       if (!restored) fail("a snapshot does not restore: " + restored.error().message);

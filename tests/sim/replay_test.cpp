@@ -53,9 +53,9 @@ TEST(SimReplay, TheFileHasTheFieldsOfTheFormatInOrder) {
   const auto j = replay_to_json(r);
   std::vector<std::string> keys;
   for (const auto& [k, v] : j.items()) keys.push_back(k);
-  const std::vector<std::string> expected = {"format",  "format_version", "engine_version",   "rng_version",
-                                             "rules",   "content_hash",   "seed",             "encounter",
-                                             "start_state_hash", "actions", "state_hashes", "final_state_hash"};
+  const std::vector<std::string> expected = {
+      "format", "format_version", "engine_version",   "rng_version", "rules",        "content_hash",
+      "seed",   "encounter",      "start_state_hash", "actions",     "state_hashes", "final_state_hash"};
   EXPECT_EQ(keys, expected);
   EXPECT_EQ(j["format"], "battlecore-replay");
   EXPECT_EQ(j["rules"], "deckbuilder");
@@ -93,7 +93,8 @@ TEST(SimReplay, AnEditedActionIsNamedAsTheFirstDivergence) {
   EXPECT_EQ(check.exit_code(), 1);
   ASSERT_TRUE(check.action.has_value());
   EXPECT_EQ(*check.action, k);
-  EXPECT_NE(check.message.find("action " + std::to_string(k) + " {\"type\":\"end_turn\"} diverges: state hash expected"),
+  EXPECT_NE(check.message.find("action " + std::to_string(k) +
+                               " {\"type\":\"end_turn\"} diverges: state hash expected"),
             std::string::npos)
       << check.message;
 }
@@ -137,8 +138,10 @@ TEST(SimReplay, MalformedFilesListEveryProblemWithItsPointer) {
   const auto r = reparse(j);
   ASSERT_FALSE(r.ok());
   const std::string text = r.error().to_string();
-  EXPECT_NE(text.find("/format_version: replay format version 7 is not supported"), std::string::npos) << text;
-  EXPECT_NE(text.find("/content_hash: expected a hash of 16 hex digits, got 'xyz'"), std::string::npos) << text;
+  EXPECT_NE(text.find("/format_version: replay format version 7 is not supported"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("/content_hash: expected a hash of 16 hex digits, got 'xyz'"), std::string::npos)
+      << text;
   EXPECT_NE(text.find("missing required key 'seed'"), std::string::npos) << text;
   EXPECT_NE(text.find("unknown key 'extra'"), std::string::npos) << text;
 
@@ -146,7 +149,8 @@ TEST(SimReplay, MalformedFilesListEveryProblemWithItsPointer) {
   k["state_hashes"].push_back("0000000000000000");
   const auto r2 = reparse(k);
   ASSERT_FALSE(r2.ok());
-  EXPECT_NE(r2.error().to_string().find("/state_hashes: expected"), std::string::npos) << r2.error().to_string();
+  EXPECT_NE(r2.error().to_string().find("/state_hashes: expected"), std::string::npos)
+      << r2.error().to_string();
 }
 
 TEST(SimReplay, AReplayStartedFromAScenarioChecksToo) {
@@ -170,7 +174,8 @@ TEST(SimReplay, AReplayStartedFromAScenarioChecksToo) {
 // --encounter golem_vault --battles 5 --seed 9 --record DIR` (battle 4: 41 actions, with Choices
 // picked and skipped and a reward taken). Re-record it only when a rule changes on purpose.
 TEST(SimReplay, TheGoldenDeckbuilderReplayReproducesItsPinnedFinalHash) {
-  const auto path = std::filesystem::path(BATTLECORE_GOLDEN_DIR) / "deckbuilder_golem_vault_seed9_battle4.replay.json";
+  const auto path =
+      std::filesystem::path(BATTLECORE_GOLDEN_DIR) / "deckbuilder_golem_vault_seed9_battle4.replay.json";
   auto replay = read_replay(path);
   ASSERT_TRUE(replay.ok()) << replay.error().to_string();
   constexpr std::uint64_t kPinned = 0xea6965f8d6fe0bcfull;

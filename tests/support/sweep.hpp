@@ -93,7 +93,8 @@ class Sweeper {
     EXPECT_TRUE(restored.value() == b) << "the snapshot does not restore the battle";
     EXPECT_EQ(restored.value().state_hash(), b.state_hash());
     EXPECT_EQ(R::snapshot(restored.value()), snap);
-    for (const std::string& broken : R::invariants(before, b)) ADD_FAILURE() << "invariant broken: " << broken;
+    for (const std::string& broken : R::invariants(before, b))
+      ADD_FAILURE() << "invariant broken: " << broken;
     expect_history_follows_table<typename R::Machine>(b.history(), b.transitions());
   }
 

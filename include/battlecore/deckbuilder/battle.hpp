@@ -81,11 +81,11 @@ struct CardInstance {
   CardId def = 0;
   // Cost rules: those for the rest of the battle and those for some turns are kept apart, so
   // one expiring leaves the other; changes of the same kind add up, a new set replaces.
-  std::int8_t battle_cost_set = -1;   ///< a fixed cost for the rest of the battle, or -1
-  std::int8_t battle_cost_change = 0; ///< a change to the cost for the rest of the battle
-  std::int8_t turn_cost_set = -1;     ///< a fixed cost for `cost_turns` turns, or -1
-  std::int8_t turn_cost_change = 0;   ///< a change to the cost for `cost_turns` turns
-  std::uint8_t cost_turns = 0;        ///< turns the turn-limited rules last; 0 = none
+  std::int8_t battle_cost_set = -1;    ///< a fixed cost for the rest of the battle, or -1
+  std::int8_t battle_cost_change = 0;  ///< a change to the cost for the rest of the battle
+  std::int8_t turn_cost_set = -1;      ///< a fixed cost for `cost_turns` turns, or -1
+  std::int8_t turn_cost_change = 0;    ///< a change to the cost for `cost_turns` turns
+  std::uint8_t cost_turns = 0;         ///< turns the turn-limited rules last; 0 = none
   friend bool operator==(const CardInstance&, const CardInstance&) = default;
 };
 

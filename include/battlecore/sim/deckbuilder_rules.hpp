@@ -42,10 +42,13 @@ struct DeckbuilderRules {
   static Result<Battle> start(const std::shared_ptr<const Catalog>& catalog, const BattleStart& start,
                               deckbuilder::BattleOptions options = {});
   static nlohmann::json action_to_json(const Battle& battle, const Action& action);
-  static Result<Action> action_from_json(const nlohmann::json& json) { return deckbuilder::action_from_json(json); }
+  static Result<Action> action_from_json(const nlohmann::json& json) {
+    return deckbuilder::action_from_json(json);
+  }
   static std::string refusal_text(const Rejection& r) { return r.message; }
   static nlohmann::json snapshot(const Battle& battle);
-  static Result<Battle> restore(const std::shared_ptr<const Catalog>& catalog, const nlohmann::json& snapshot);
+  static Result<Battle> restore(const std::shared_ptr<const Catalog>& catalog,
+                                const nlohmann::json& snapshot);
   /// The rule set's invariants across one submit (`before` is the battle before it, both with
   /// the event log on): every card instance sits in exactly one pile, instances appear only
   /// with a CardCreated event, energy >= 0, HP within [0, max HP]. Empty when they hold.

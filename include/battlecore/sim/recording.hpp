@@ -18,9 +18,9 @@
 namespace battlecore::sim {
 
 struct RecordConfig {
-  std::filesystem::path dir;  ///< where replays go; empty: no recording
-  bool failures_only = false; ///< record only the battles that hit an engine error
-  nlohmann::json scenario;    ///< a scenario document every battle starts from, or null
+  std::filesystem::path dir;   ///< where replays go; empty: no recording
+  bool failures_only = false;  ///< record only the battles that hit an engine error
+  nlohmann::json scenario;     ///< a scenario document every battle starts from, or null
 };
 
 /// The file name of battle `index`'s replay: battle-000042.json.

@@ -50,11 +50,11 @@ struct Replay {
   std::string rules;
   std::uint64_t content_hash = 0;
   BattleStart start;
-  std::uint64_t start_state_hash = 0;        ///< state_hash() once started, before any action
-  std::vector<nlohmann::json> actions;       ///< the actions submitted, in order (JSON forms)
-  std::vector<std::uint64_t> state_hashes;   ///< state_hash() after each action
-  std::uint64_t final_state_hash = 0;        ///< state_hash() at the end of the record
-  std::optional<std::string> engine_error;   ///< the InvariantError the last action raised
+  std::uint64_t start_state_hash = 0;       ///< state_hash() once started, before any action
+  std::vector<nlohmann::json> actions;      ///< the actions submitted, in order (JSON forms)
+  std::vector<std::uint64_t> state_hashes;  ///< state_hash() after each action
+  std::uint64_t final_state_hash = 0;       ///< state_hash() at the end of the record
+  std::optional<std::string> engine_error;  ///< the InvariantError the last action raised
 };
 
 /// The replay as its JSON document, keys in the order of the format's description.
@@ -92,8 +92,8 @@ ReplayCheck check_header(const Replay& replay, std::string_view rules, std::uint
 /// the replay of that battle. An action that is refused is an error (it was never played); an
 /// InvariantError stops the record at that action and is kept in `engine_error`.
 template <class R>
-Result<Replay> record_replay(const std::shared_ptr<const typename R::Catalog>& catalog, const BattleStart& start,
-                             std::span<const typename R::Action> actions) {
+Result<Replay> record_replay(const std::shared_ptr<const typename R::Catalog>& catalog,
+                             const BattleStart& start, std::span<const typename R::Action> actions) {
   Replay replay;
   replay.engine_version = std::string(engine_version());
   replay.rules = std::string(R::kName);
@@ -107,8 +107,9 @@ Result<Replay> record_replay(const std::shared_ptr<const typename R::Catalog>& c
     replay.actions.push_back(R::action_to_json(battle, action));
     try {
       auto applied = battle.submit(action);
-      if (!applied) return Error{"action " + std::to_string(replay.actions.size() - 1) + " was refused: " +
-                                 R::refusal_text(applied.error())};
+      if (!applied)
+        return Error{"action " + std::to_string(replay.actions.size() - 1) +
+                     " was refused: " + R::refusal_text(applied.error())};
     } catch (const InvariantError& e) {
       replay.engine_error = e.what();
       break;
@@ -128,12 +129,14 @@ ReplayCheck check_replay(const std::shared_ptr<const typename R::Catalog>& catal
       header.kind != Kind::Match)
     return header;
   auto started = R::start(catalog, replay.start);
-  if (!started) return {Kind::Malformed, std::nullopt, "the battle does not start: " + started.error().message};
+  if (!started)
+    return {Kind::Malformed, std::nullopt, "the battle does not start: " + started.error().message};
   typename R::Battle& battle = started.value();
   if (battle.state_hash() != replay.start_state_hash)
     return {Kind::Diverged, std::nullopt,
             "the battle diverges before the first action: start hash expected " +
-                content::hash_to_hex(replay.start_state_hash) + ", got " + content::hash_to_hex(battle.state_hash())};
+                content::hash_to_hex(replay.start_state_hash) + ", got " +
+                content::hash_to_hex(battle.state_hash())};
   for (std::size_t i = 0; i < replay.actions.size(); ++i) {
     const std::string what = "action " + std::to_string(i) + " " + detail::action_text(replay.actions[i]);
     auto action = R::action_from_json(replay.actions[i]);
@@ -151,13 +154,13 @@ ReplayCheck check_replay(const std::shared_ptr<const typename R::Catalog>& catal
       return {Kind::Diverged, i, what + " was recorded with an engine error, but none happens now"};
     if (battle.state_hash() != replay.state_hashes[i])
       return {Kind::Diverged, i,
-              what + " diverges: state hash expected " + content::hash_to_hex(replay.state_hashes[i]) + ", got " +
-                  content::hash_to_hex(battle.state_hash())};
+              what + " diverges: state hash expected " + content::hash_to_hex(replay.state_hashes[i]) +
+                  ", got " + content::hash_to_hex(battle.state_hash())};
   }
   if (battle.state_hash() != replay.final_state_hash)
     return {Kind::Diverged, std::nullopt,
-            "the final state hash differs: expected " + content::hash_to_hex(replay.final_state_hash) + ", got " +
-                content::hash_to_hex(battle.state_hash())};
+            "the final state hash differs: expected " + content::hash_to_hex(replay.final_state_hash) +
+                ", got " + content::hash_to_hex(battle.state_hash())};
   return {Kind::Match, std::nullopt,
           "replay matches: " + std::to_string(replay.actions.size()) + " actions, final state hash " +
               content::hash_to_hex(replay.final_state_hash)};
