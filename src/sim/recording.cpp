@@ -1,6 +1,7 @@
 #include "battlecore/sim/recording.hpp"
 
 #include <chrono>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -49,31 +50,34 @@ Result<SimReport> simulate_deckbuilder_recorded(const std::shared_ptr<const Cata
   for (std::uint64_t i = 0; i < config.battles; ++i) {
     const BattleStart start{encounter, battle_seed(config.seed, i), record.scenario};
     const BattleOptions bookkeeping{.event_log = false, .record_history = true};
-    auto started = R::start(catalog, start, bookkeeping);
-    if (!started) return started.error();
-    Battle& battle = started.value();
+    std::optional<Battle> battle;
     bool failed = false;
     try {
+      auto started = R::start(catalog, start, bookkeeping);
+      if (!started) return started.error();
+      battle.emplace(std::move(started).value());
       policy.value()->reset(policy_seed(start.seed));
-      while (battle.status() == Status::AwaitingDecision) {
-        battle.legal_actions(options);
-        const std::size_t pick = policy.value()->choose(battle, options);
+      while (battle->status() == Status::AwaitingDecision) {
+        battle->legal_actions(options);
+        const std::size_t pick = policy.value()->choose(*battle, options);
         ++report.decisions;
-        const auto applied = battle.submit(options[pick]);
+        const auto applied = battle->submit(options[pick]);
         BATTLECORE_ENSURE(applied.ok(), "a legal option was refused: {}",
                           applied.ok() ? "" : applied.error().message);
       }
-      report.turns += battle.state().player_turns;
-      if (battle.won()) {
+      report.turns += battle->state().player_turns;
+      if (battle->won()) {
         ++report.wins;
-        report.hp_left_on_wins += static_cast<std::uint64_t>(battle.state().player.hp);
+        report.hp_left_on_wins += static_cast<std::uint64_t>(battle->state().player.hp);
       }
     } catch (const InvariantError& e) {
       report.failures.push_back(SimFailure{i, start.seed, e.what()});
       failed = true;
     }
+    // A battle that broke while starting has no action to replay: it is listed, not recorded.
+    if (!battle) continue;
     if (record.dir.empty() || (record.failures_only && !failed)) continue;
-    auto replay = record_replay<R>(catalog, start, battle.actions());
+    auto replay = record_replay<R>(catalog, start, battle->actions());
     if (!replay)
       return Error{fmt::format("battle {}: cannot record its replay: {}", i, replay.error().message)};
     if (auto written = write_replay(record.dir / replay_file_name(i), replay.value()); !written)

@@ -128,10 +128,15 @@ ReplayCheck check_replay(const std::shared_ptr<const typename R::Catalog>& catal
   if (ReplayCheck header = detail::check_header(replay, R::kName, R::content_hash(*catalog));
       header.kind != Kind::Match)
     return header;
-  auto started = R::start(catalog, replay.start);
-  if (!started)
-    return {Kind::Malformed, std::nullopt, "the battle does not start: " + started.error().message};
-  typename R::Battle& battle = started.value();
+  std::optional<Result<typename R::Battle>> started;
+  try {
+    started.emplace(R::start(catalog, replay.start));
+  } catch (const InvariantError& e) {
+    return {Kind::Diverged, std::nullopt, std::string("the battle raises an engine error while starting: ") + e.what()};
+  }
+  if (!*started)
+    return {Kind::Malformed, std::nullopt, "the battle does not start: " + started->error().message};
+  typename R::Battle& battle = started->value();
   if (battle.state_hash() != replay.start_state_hash)
     return {Kind::Diverged, std::nullopt,
             "the battle diverges before the first action: start hash expected " +
