@@ -217,7 +217,7 @@ json BattleIo::snapshot(const Battle& b) {
   json state = {
       {"seed", s.seed},
       {"rng", rng},
-      {"encounter", c.encounters[s.encounter].id},
+      {"encounter", s.encounter < c.encounters.size() ? json(c.encounters[s.encounter].id) : json(nullptr)},
       {"turn", s.turn},
       {"player_turns", s.player_turns},
       {"player_owned", s.player_owned},
@@ -313,7 +313,10 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
     }
     s.rng[static_cast<Stream>(k)].set_state(st);
   }
-  s.encounter = find_id(c.encounters, in.at("encounter"), in.ptr("encounter"), "encounter");
+  // null: a battle never started in content without encounters
+  s.encounter = in.at("encounter").is_null()
+                    ? EncounterId{0}
+                    : find_id(c.encounters, in.at("encounter"), in.ptr("encounter"), "encounter");
   s.turn = static_cast<std::uint32_t>(in.num("turn", 0, UINT32_MAX));
   s.player_turns = static_cast<std::uint32_t>(in.num("player_turns", 0, UINT32_MAX));
   s.player_owned = in.flag("player_owned");

@@ -87,6 +87,43 @@ TEST(CliDeterminism, RecordFailuresWritesNothingWhenNoBattleFails) {
   EXPECT_TRUE(has(bad.err, "--record-failures needs --record DIR")) << bad.explain();
 }
 
+// Content that pushes the engine past a fixed capacity (a ninth status on one unit) makes every
+// battle hit an engine error when the card is played: those battles are recorded, and their
+// replays reproduce the error.
+TEST(CliDeterminism, RecordFailuresWritesTheBattlesThatHitAnEngineError) {
+  TempDir dir;
+  std::string statuses, applies;
+  for (int i = 1; i <= 9; ++i) {
+    statuses += std::string(i > 1 ? "," : "") + "{\"id\": \"s" + std::to_string(i) + "\"}";
+    applies += std::string(i > 1 ? "," : "") + "{\"op\": \"apply_status\", \"status\": \"s" +
+               std::to_string(i) + "\", \"amount\": 1, \"target\": \"self\"}";
+  }
+  const fs::path pack = dir.path() / "overload";
+  fs::create_directories(pack);
+  std::ofstream(pack / "pack.json")
+      << R"({"pack": {"id": "overload", "rules": "deckbuilder", "default_encounter": "e"},)"
+      << R"("statuses": [)" << statuses << "],"
+      << R"("cards": [{"id": "overload", "type": "skill", "cost": 0, "target": "none", "effects": [)"
+      << applies << "]}],"
+      << R"("enemies": [{"id": "dummy", "hp": 10, "moves": [{"id": "wait", "intent": "unknown", "effects": []}],)"
+      << R"("behavior": {"kind": "sequence", "moves": ["wait"]}}],)"
+      << R"("players": [{"id": "hero", "max_hp": 50, "deck": [{"card": "overload", "count": 10}]}],)"
+      << R"("encounters": [{"id": "e", "player": "hero", "enemies": ["dummy"]}]})";
+  const fs::path out = dir.path() / "failures";
+  const CliRun sim = cli("sim --rules deckbuilder --battles 3 --content " + quoted(pack.string()) +
+                         " --record " + quoted(out.string()) + " --record-failures");
+  ASSERT_EQ(sim.code, 1) << sim.explain();
+  ASSERT_TRUE(fs::exists(out / "battle-000002.json")) << sim.explain();
+  const json replay = json::parse(read_file(out / "battle-000002.json"));
+  ASSERT_TRUE(replay.contains("engine_error"));
+  EXPECT_TRUE(has(replay["engine_error"].get<std::string>(), "capacity")) << replay.dump(2);
+  EXPECT_EQ(replay["state_hashes"].size() + 1, replay["actions"].size());
+  const CliRun r =
+      cli("replay " + quoted((out / "battle-000002.json").string()) + " --content " + quoted(pack.string()));
+  EXPECT_EQ(r.code, 1) << r.explain();
+  EXPECT_TRUE(has(r.out, "raises the recorded engine error again")) << r.explain();
+}
+
 TEST(CliDeterminism, AnEditedActionExitsOneNamingIt) {
   TempDir dir;
   ASSERT_EQ(cli("sim --rules deckbuilder --battles 1 --seed 2 --record " + quoted(dir.path().string())).code,
