@@ -7,6 +7,7 @@ packages=(
   g++ cmake make pkg-config
   libgtest-dev libgmock-dev libbenchmark-dev
   nlohmann-json3-dev libfmt-dev libcli11-dev
+  chromium  # renders the HTML report in tests/sim/html_report_test.cpp
 )
 
 missing=()

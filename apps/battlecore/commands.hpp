@@ -3,6 +3,7 @@
 /// file (`<rules>_commands.cpp`) and main.cpp lists it once in `rule_sets()`.
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <string>
@@ -26,6 +27,14 @@ struct Options {
   std::uint64_t battles = 1000;
   std::uint64_t seed = 1;
   bool json = false;
+  // sim at scale (docs/simulation.md)
+  unsigned threads = 1;
+  std::string shard;          ///< "K/N": run the K-th of N seed ranges; empty: the whole run
+  std::string versus_policy;  ///< paired A/B: policy B on the same seeds
+  std::uint32_t mcts_iterations = 200;
+  double mcts_exploration = 0.7;
+  std::string report;               ///< write the HTML report here
+  std::vector<std::string> files;  ///< report merge: the shard reports (sim --json outputs)
 };
 
 /// The streams a command writes to (and reads from, for play).
@@ -50,5 +59,19 @@ class RuleSetCommands {
 };
 
 std::unique_ptr<RuleSetCommands> make_deckbuilder_commands();
+
+// Shared by every rule set's sim (sim_output.cpp).
+}  // namespace battlecore::cli
+namespace battlecore::sim {
+struct SimReport;
+}
+namespace battlecore::cli {
+/// A progress bar on `err` when it is a terminal, drawn once a run has lasted a second; empty
+/// otherwise.
+std::function<void(std::uint64_t, std::uint64_t, double)> terminal_progress(std::ostream& err);
+/// Prints the report (text or --json), writes --report FILE.html; the exit code of the run.
+int finish_sim(const Options& options, const sim::SimReport& report, Io io);
+/// `battlecore report merge FILES...`: merges shard reports into the report of the whole run.
+int report_merge(const Options& options, Io io);
 
 }  // namespace battlecore::cli
