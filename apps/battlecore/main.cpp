@@ -64,20 +64,24 @@ int main(int argc, char** argv) {
   sim->add_option("--seed", options.seed, "run seed");
   sim->add_option("--policy", options.policy, "policy")->check(CLI::IsMember(policy_names));
   sim->add_flag("--json", options.json, "print one JSON object");
-  sim->add_option("--threads", options.threads, "threads to play on (at least 1; results do not depend on it)")
+  sim->add_option("--threads", options.threads,
+                  "threads to play on (at least 1; results do not depend on it)")
       ->check(CLI::PositiveNumber);
-  sim->add_option("--shard", options.shard, "K/N: play only the K-th of N seed ranges (merge with report merge)")
+  sim->add_option("--shard", options.shard,
+                  "K/N: play only the K-th of N seed ranges (merge with report merge)")
       ->check(CLI::Validator(
           [](std::string& s) {
             auto parsed = battlecore::sim::parse_shard(s);
             return parsed ? std::string() : parsed.error().message;
           },
           "K/N"));
-  sim->add_option("--versus-policy", options.versus_policy, "paired A/B: also play this policy on the same seeds")
+  sim->add_option("--versus-policy", options.versus_policy,
+                  "paired A/B: also play this policy on the same seeds")
       ->check(CLI::IsMember(policy_names));
   sim->add_option("--mcts-iterations", options.mcts_iterations, "mcts: iterations per decision (at least 1)")
       ->check(CLI::PositiveNumber);
-  sim->add_option("--mcts-exploration", options.mcts_exploration, "mcts: UCB1 exploration constant (0 or more)")
+  sim->add_option("--mcts-exploration", options.mcts_exploration,
+                  "mcts: UCB1 exploration constant (0 or more)")
       ->check(CLI::NonNegativeNumber);
   sim->add_option("--report", options.report, "also write a self-contained HTML report to this file");
 

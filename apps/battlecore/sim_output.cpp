@@ -24,8 +24,9 @@ std::function<void(std::uint64_t, std::uint64_t, double)> terminal_progress(std:
     const double f = double(done) / double(total);
     const int filled = static_cast<int>(f * kWidth);
     const double eta = done > 0 ? elapsed * (1.0 - f) / f : 0.0;
-    err << fmt::format("\r[{}{}] {:5.1f}% {}/{} battles, {:.0f} s left ", std::string(std::size_t(filled), '#'),
-                       std::string(std::size_t(kWidth - filled), ' '), 100.0 * f, done, total, eta)
+    err << fmt::format("\r[{}{}] {:5.1f}% {}/{} battles, {:.0f} s left ",
+                       std::string(std::size_t(filled), '#'), std::string(std::size_t(kWidth - filled), ' '),
+                       100.0 * f, done, total, eta)
         << std::flush;
     if (done >= total) err << "\n";
   };
@@ -35,7 +36,8 @@ namespace {
 
 /// Ends the progress line (when one was drawn) so that what follows starts on its own line.
 void end_progress_line(const Options&, Io io, double elapsed) {
-  if (&io.err == &std::cerr && ::isatty(STDERR_FILENO) != 0 && elapsed >= 1.0) io.err << "\r\033[K" << std::flush;
+  if (&io.err == &std::cerr && ::isatty(STDERR_FILENO) != 0 && elapsed >= 1.0)
+    io.err << "\r\033[K" << std::flush;
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "battlecore/deckbuilder/policies.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
@@ -19,23 +20,18 @@ std::int64_t enemy_hp(const BattleState& s) {
   return hp;
 }
 
-/// Ends the turn on a copy that is waiting in PlayerPhase; plays on through forced waits.
-void end_turn_on_copy(Battle& copy) {
-  if (copy.status() != Status::AwaitingDecision || copy.is_waiting_for_choice() || copy.is_waiting_for_reward())
-    return;
-  (void)copy.submit(Action::end_turn());
-}
-
+/// The greedy policy's score of a state: what the option just did, nothing of what follows.
 double greedy_score(const Battle& b) {
   const BattleState& s = b.state();
   if (b.is_battle_over() || b.is_waiting_for_reward()) return b.won() ? 1000.0 + s.player.hp : -1000.0;
-  return double(s.player.hp) - double(enemy_hp(s));
+  return double(s.player.hp) + 0.5 * double(s.player.armor) - double(enemy_hp(s));
 }
 
 /// Equal cards share a node: a play is known by the card's definition, target and cost.
 MctsPolicy::Key key_of(const Battle& b, const Action& a) {
   if (a.kind != ActionKind::PlayCard) return {a.kind, 0, a.target, a.index, 0};
-  return {a.kind, b.state().cards[a.card].def, a.target, 0, static_cast<std::int8_t>(b.effective_cost(a.card))};
+  return {a.kind, b.state().cards[a.card].def, a.target, 0,
+          static_cast<std::int8_t>(b.effective_cost(a.card))};
 }
 
 }  // namespace
@@ -43,6 +39,8 @@ MctsPolicy::Key key_of(const Battle& b, const Action& a) {
 void resample_hidden(Battle& battle, std::uint64_t seed) {
   BattleState& s = Battle::Access::of(battle).s;
   s.rng = RngStreams(seed);
+  // From a canonical order, so that the result does not depend on the real order at all.
+  std::sort(s.draw_pile.begin(), s.draw_pile.end());
   s.rng[Stream::Shuffle].shuffle(s.draw_pile.span());
 }
 
@@ -50,22 +48,23 @@ void resample_hidden(Battle& battle, std::uint64_t seed) {
 
 std::size_t GreedyPolicy::choose(const Battle& battle, std::span<const Action> options) {
   if (options.size() == 1) return 0;
-  // One sample of the hidden chance for every option, so that they are compared fairly.
+  // One sample of the hidden chance (a card that draws) for every option, so they compare fairly.
   const std::uint64_t sample = rng_.next();
   std::size_t best = 0;
   double best_score = -std::numeric_limits<double>::infinity();
   for (std::size_t i = 0; i < options.size(); ++i) {
-    Battle copy = battle;
-    resample_hidden(copy, sample);
-    if (!copy.submit(options[i]).ok()) continue;
-    // Choices and rewards opened by the option are taken by their first option.
-    while (copy.status() == Status::AwaitingDecision &&
-           (copy.is_waiting_for_choice() || copy.is_waiting_for_reward())) {
-      copy.legal_actions(scratch_);
-      if (!copy.submit(scratch_.front()).ok()) break;
+    double score = greedy_score(battle);  // ending the turn changes nothing yet
+    if (options[i].kind != ActionKind::EndTurn) {
+      Battle copy = battle;
+      resample_hidden(copy, sample);
+      if (!copy.submit(options[i]).ok()) continue;
+      // Choices opened by the option are taken by their first option.
+      while (copy.status() == Status::AwaitingDecision && copy.is_waiting_for_choice()) {
+        copy.legal_actions(scratch_);
+        if (!copy.submit(scratch_.front()).ok()) break;
+      }
+      score = greedy_score(copy);
     }
-    end_turn_on_copy(copy);
-    const double score = greedy_score(copy);
     if (score > best_score) {
       best_score = score;
       best = i;
@@ -89,7 +88,10 @@ double MctsPolicy::reward(const Battle& b) const {
 double MctsPolicy::rollout(Battle& b) {
   while (b.status() == Status::AwaitingDecision && !b.is_waiting_for_reward()) {
     b.legal_actions(legal_);
-    const std::size_t n = legal_.size();
+    // Uniform among the options other than ending the turn (the last one, when offered): a
+    // rollout plays its cards before it ends the turn.
+    std::size_t n = legal_.size();
+    if (n > 1 && legal_.back().kind == ActionKind::EndTurn) --n;
     const std::size_t pick = n > 1 ? rng_.below(static_cast<std::uint32_t>(n)) : 0;
     BATTLECORE_ENSURE(b.submit(legal_[pick]).ok(), "a legal option was refused in a rollout{}", "");
   }

@@ -12,11 +12,20 @@ std::string escape(std::string_view s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -40,7 +49,8 @@ std::string win_rate_svg(const SimReport& r) {
       height);
   for (int t = 0; t <= 10; ++t) {
     const double x = left + width * t / 10.0;
-    svg += fmt::format("<line x1=\"{0:.1f}\" y1=\"20\" x2=\"{0:.1f}\" y2=\"{1:.0f}\" class=\"grid\"/>", x, height - 20);
+    svg += fmt::format("<line x1=\"{0:.1f}\" y1=\"20\" x2=\"{0:.1f}\" y2=\"{1:.0f}\" class=\"grid\"/>", x,
+                       height - 20);
     svg += fmt::format("<text x=\"{:.1f}\" y=\"14\" class=\"tick\">{:.1f}</text>\n", x, t / 10.0);
   }
   for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -50,8 +60,8 @@ std::string win_rate_svg(const SimReport& r) {
     const Interval ci = wilson_interval(row.wins, row.battles);
     svg += fmt::format("<text x=\"{:.0f}\" y=\"{:.1f}\" class=\"label\">{}</text>", left - 8, y + 15,
                        escape(row.label));
-    svg += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"20\" class=\"bar{}\"/>", left, y,
-                       width * p, i);
+    svg += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"20\" class=\"bar{}\"/>",
+                       left, y, width * p, i);
     const double x0 = left + width * ci.low, x1 = left + width * ci.high, ym = y + 10;
     svg += fmt::format(
         "<line x1=\"{0:.1f}\" y1=\"{2:.1f}\" x2=\"{1:.1f}\" y2=\"{2:.1f}\" class=\"ci\"/>"
@@ -75,9 +85,10 @@ std::string histogram_svg(const std::vector<std::uint64_t>& h, std::string_view 
       "<svg width=\"600\" height=\"230\" role=\"img\" "
       "aria-label=\"histogram of {}\">\n",
       escape(what));
-  svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" class=\"axis\"/>", left, top, top + plot_h);
-  svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" class=\"axis\"/>\n", left, top + plot_h,
-                     left + width);
+  svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" class=\"axis\"/>", left, top,
+                     top + plot_h);
+  svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" class=\"axis\"/>\n", left,
+                     top + plot_h, left + width);
   svg += fmt::format("<text x=\"{}\" y=\"{}\" class=\"tick\">{}</text>", left - 6, top + 8, peak);
   svg += fmt::format("<text x=\"{}\" y=\"{}\" class=\"tick\">0</text>\n", left - 6, top + plot_h);
   for (std::size_t v = 0; v < h.size(); ++v) {
@@ -86,13 +97,15 @@ std::string histogram_svg(const std::vector<std::uint64_t>& h, std::string_view 
     svg += fmt::format(
         "<rect x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\" class=\"{}\"><title>{} {}: {} "
         "battles</title></rect>\n",
-        left + bar_w * double(v), top + plot_h - bh, std::max(bar_w - 1.0, 0.5), bh, css, escape(what), v, h[v]);
+        left + bar_w * double(v), top + plot_h - bh, std::max(bar_w - 1.0, 0.5), bh, css, escape(what), v,
+        h[v]);
   }
   const std::size_t step = std::max<std::size_t>(1, n / 10);
   for (std::size_t v = 0; v < n; v += step)
-    svg += fmt::format("<text x=\"{:.1f}\" y=\"{}\" class=\"xtick\">{}</text>", left + bar_w * (double(v) + 0.5),
-                       top + plot_h + 16, v);
-  svg += fmt::format("\n<text x=\"{}\" y=\"228\" class=\"xtick\">{}</text>\n", left + width / 2, escape(what));
+    svg += fmt::format("<text x=\"{:.1f}\" y=\"{}\" class=\"xtick\">{}</text>",
+                       left + bar_w * (double(v) + 0.5), top + plot_h + 16, v);
+  svg +=
+      fmt::format("\n<text x=\"{}\" y=\"228\" class=\"xtick\">{}</text>\n", left + width / 2, escape(what));
   return svg + "</svg>\n";
 }
 
@@ -111,17 +124,19 @@ std::string summary_table(const SimReport& r) {
   if (r.shard_count > 1) row("shard", fmt::format("{}/{}", r.shard_index, r.shard_count));
   const Interval ci = wilson_interval(r.wins, r.battles);
   row("wins", fmt::format("{} ({:.4f}, 95% CI {:.4f} .. {:.4f})", r.wins, r.win_rate(), ci.low, ci.high));
-  row("turns", fmt::format("mean {:.3f}, p10 {}, median {}, p90 {}", r.mean_turns(), percentile(r.turns_histogram, 10),
-                           percentile(r.turns_histogram, 50), percentile(r.turns_histogram, 90)));
-  row("HP left", fmt::format("mean on wins {:.3f}, p10 {}, median {}, p90 {}", ratio(r.hp_left_on_wins, r.wins),
-                             percentile(r.hp_left_histogram, 10), percentile(r.hp_left_histogram, 50),
-                             percentile(r.hp_left_histogram, 90)));
+  row("turns",
+      fmt::format("mean {:.3f}, p10 {}, median {}, p90 {}", r.mean_turns(), percentile(r.turns_histogram, 10),
+                  percentile(r.turns_histogram, 50), percentile(r.turns_histogram, 90)));
+  row("HP left", fmt::format("mean on wins {:.3f}, p10 {}, median {}, p90 {}",
+                             ratio(r.hp_left_on_wins, r.wins), percentile(r.hp_left_histogram, 10),
+                             percentile(r.hp_left_histogram, 50), percentile(r.hp_left_histogram, 90)));
   row("decisions", fmt::format("{} ({:.3f} per battle)", r.decisions, r.mean_decisions()));
   if (!r.versus_policy.empty()) {
     const PairedTest p = paired_test(r.paired);
-    row("difference A - B", fmt::format("{:+.4f}, paired 95% CI {:+.4f} .. {:+.4f}", p.difference, p.ci_low, p.ci_high));
-    row("McNemar", fmt::format("chi2 {:.3f}, p = {:.4g} (only A won {}, only B won {})", p.mcnemar_chi2, p.p_value,
-                               r.paired.only_a_won, r.paired.only_b_won));
+    row("difference A - B",
+        fmt::format("{:+.4f}, paired 95% CI {:+.4f} .. {:+.4f}", p.difference, p.ci_low, p.ci_high));
+    row("McNemar", fmt::format("chi2 {:.3f}, p = {:.4g} (only A won {}, only B won {})", p.mcnemar_chi2,
+                               p.p_value, r.paired.only_a_won, r.paired.only_b_won));
   }
   row("errors", std::to_string(r.failures.size() + r.versus.failures.size()));
   return t + "</table>\n";
@@ -134,9 +149,10 @@ std::string card_table(const SimReport& r) {
   for (std::size_t c = 0; c < r.cards.size(); ++c) {
     const CardTally& ct = r.cards[c];
     if (ct.plays == 0) continue;
-    t += fmt::format("<tr><td>{}</td><td>{}</td><td>{:.3f}</td><td>{}</td><td>{:.4f}</td></tr>\n",
-                     escape(c < r.card_ids.size() ? r.card_ids[c] : "?"), ct.plays, ratio(ct.plays, r.battles),
-                     ct.battles_played, ratio(ct.wins_when_played, ct.battles_played));
+    t +=
+        fmt::format("<tr><td>{}</td><td>{}</td><td>{:.3f}</td><td>{}</td><td>{:.4f}</td></tr>\n",
+                    escape(c < r.card_ids.size() ? r.card_ids[c] : "?"), ct.plays, ratio(ct.plays, r.battles),
+                    ct.battles_played, ratio(ct.wins_when_played, ct.battles_played));
   }
   return t + "</tbody></table>\n";
 }
@@ -173,20 +189,22 @@ table.data td:not(:first-child) { text-align: right; }
 
 std::string render_html(const SimReport& r) {
   std::string page = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n";
-  page += fmt::format("<title>battlecore report: {} {}</title>\n<style>{}</style></head><body>\n", escape(r.rules),
-                      escape(r.encounter), kStyle);
+  page += fmt::format("<title>battlecore report: {} {}</title>\n<style>{}</style></head><body>\n",
+                      escape(r.rules), escape(r.encounter), kStyle);
   page += fmt::format("<h1>battlecore: {} on {}, policy {}</h1>\n", escape(r.rules), escape(r.encounter),
                       escape(r.policy));
   page += summary_table(r);
   page += "<h2>Win rate (bar) with its 95% Wilson interval (whiskers)</h2>\n" + win_rate_svg(r);
   page += "<div class=\"charts\"><div><h2>Turns per battle</h2>\n" +
           histogram_svg(r.turns_histogram, "turns", "turns") + "</div>\n";
-  page += "<div><h2>HP left at the end (0: lost)</h2>\n" + histogram_svg(r.hp_left_histogram, "HP left", "hp") +
-          "</div></div>\n";
+  page += "<div><h2>HP left at the end (0: lost)</h2>\n" +
+          histogram_svg(r.hp_left_histogram, "HP left", "hp") + "</div></div>\n";
   page += "<h2>Cards</h2>\n" + card_table(r);
   page += "<h2>Enemies</h2>\n" + enemy_table(r);
   if (!r.failures.empty() || !r.versus.failures.empty()) {
-    page += "<h2>Engine errors</h2>\n<table class=\"data\"><tr><th>battle</th><th>seed</th><th>policy</th><th>message</th></tr>\n";
+    page +=
+        "<h2>Engine errors</h2>\n<table "
+        "class=\"data\"><tr><th>battle</th><th>seed</th><th>policy</th><th>message</th></tr>\n";
     for (const Tally* t : {static_cast<const Tally*>(&r), &r.versus})
       for (const SimFailure& f : t->failures)
         page += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", f.index, f.battle_seed,

@@ -151,7 +151,8 @@ std::uint64_t percentile(const std::vector<std::uint64_t>& histogram, double p) 
   for (std::uint64_t c : histogram) total += c;
   if (total == 0) return 0;
   // Nearest rank: the smallest value with at least ceil(p/100 * total) battles at or below it.
-  const auto rank = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::ceil(p / 100.0 * double(total))));
+  const auto rank =
+      std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::ceil(p / 100.0 * double(total))));
   std::uint64_t seen = 0;
   for (std::size_t v = 0; v < histogram.size(); ++v) {
     seen += histogram[v];
@@ -326,8 +327,8 @@ class Reader {
 }  // namespace
 
 nlohmann::json SimReport::to_json() const {
-  nlohmann::json j = {{"rules", rules},       {"encounter", encounter}, {"battles", battles},
-                      {"seed", seed},         {"policy", policy},       {"content_hash", hex64(content_hash)}};
+  nlohmann::json j = {{"rules", rules}, {"encounter", encounter}, {"battles", battles},
+                      {"seed", seed},   {"policy", policy},       {"content_hash", hex64(content_hash)}};
   tally_json(j, *this, card_ids, enemy_ids);
   if (shard_count > 1)
     j["shard"] = {{"index", shard_index},
@@ -338,14 +339,10 @@ nlohmann::json SimReport::to_json() const {
     nlohmann::json v = {{"policy", versus_policy}, {"battles", versus.battles}};
     tally_json(v, versus, card_ids, enemy_ids);
     const PairedTest t = paired_test(paired);
-    v["paired"] = {{"both_won", paired.both_won},
-                   {"only_a_won", paired.only_a_won},
-                   {"only_b_won", paired.only_b_won},
-                   {"both_lost", paired.both_lost},
-                   {"difference", t.difference},
-                   {"difference_ci95", {t.ci_low, t.ci_high}},
-                   {"mcnemar_chi2", t.mcnemar_chi2},
-                   {"p_value", t.p_value}};
+    v["paired"] = {{"both_won", paired.both_won},     {"only_a_won", paired.only_a_won},
+                   {"only_b_won", paired.only_b_won}, {"both_lost", paired.both_lost},
+                   {"difference", t.difference},      {"difference_ci95", {t.ci_low, t.ci_high}},
+                   {"mcnemar_chi2", t.mcnemar_chi2},  {"p_value", t.p_value}};
     j["versus"] = v;
   }
   const std::uint64_t all_decisions = decisions + versus.decisions;
@@ -394,7 +391,9 @@ Result<SimReport> SimReport::from_json(const nlohmann::json& j) {
 
 std::string SimReport::to_text() const {
   std::string out;
-  auto line = [&](std::string_view key, const std::string& value) { out += fmt::format("{:<16}{}\n", key, value); };
+  auto line = [&](std::string_view key, const std::string& value) {
+    out += fmt::format("{:<16}{}\n", key, value);
+  };
   line("rules", rules);
   line("encounter", encounter);
   line("policy", policy);
@@ -406,8 +405,9 @@ std::string SimReport::to_text() const {
   const Interval ci = wilson_interval(wins, battles);
   line("wins", std::to_string(wins));
   line("win_rate", fmt::format("{:.4f}  (95% CI {:.4f} .. {:.4f})", win_rate(), ci.low, ci.high));
-  line("mean_turns", fmt::format("{:.4f}  (p10 {}, p50 {}, p90 {})", mean_turns(), percentile(turns_histogram, 10),
-                                 percentile(turns_histogram, 50), percentile(turns_histogram, 90)));
+  line("mean_turns",
+       fmt::format("{:.4f}  (p10 {}, p50 {}, p90 {})", mean_turns(), percentile(turns_histogram, 10),
+                   percentile(turns_histogram, 50), percentile(turns_histogram, 90)));
   line("decisions", std::to_string(decisions));
   line("mean_decisions", fmt::format("{:.4f}", mean_decisions()));
   line("mean_hp_on_wins", fmt::format("{:.4f}", ratio(hp_left_on_wins, wins)));
@@ -416,11 +416,12 @@ std::string SimReport::to_text() const {
     const Interval vci = wilson_interval(versus.wins, versus.battles);
     line("versus_policy", versus_policy);
     line("versus_wins", std::to_string(versus.wins));
-    line("versus_win_rate", fmt::format("{:.4f}  (95% CI {:.4f} .. {:.4f})", versus.win_rate(), vci.low, vci.high));
-    line("difference", fmt::format("{:+.4f}  (A - B, paired 95% CI {:+.4f} .. {:+.4f})", t.difference, t.ci_low,
-                                   t.ci_high));
-    line("mcnemar", fmt::format("chi2 {:.3f}, p {:.4g} (only A won {}, only B won {})", t.mcnemar_chi2, t.p_value,
-                                paired.only_a_won, paired.only_b_won));
+    line("versus_win_rate",
+         fmt::format("{:.4f}  (95% CI {:.4f} .. {:.4f})", versus.win_rate(), vci.low, vci.high));
+    line("difference", fmt::format("{:+.4f}  (A - B, paired 95% CI {:+.4f} .. {:+.4f})", t.difference,
+                                   t.ci_low, t.ci_high));
+    line("mcnemar", fmt::format("chi2 {:.3f}, p {:.4g} (only A won {}, only B won {})", t.mcnemar_chi2,
+                                t.p_value, paired.only_a_won, paired.only_b_won));
   }
   const std::size_t errors = failures.size() + versus.failures.size();
   line("errors", std::to_string(errors));
@@ -477,7 +478,8 @@ Result<SimReport> merge_reports(const std::vector<SimReport>& shards) {
     if (s.encounter != first.encounter) return what("encounter", first.encounter, s.encounter);
     if (s.seed != first.seed) return what("seed", first.seed, s.seed);
     if (s.policy != first.policy) return what("policy", first.policy, s.policy);
-    if (s.versus_policy != first.versus_policy) return what("versus policy", first.versus_policy, s.versus_policy);
+    if (s.versus_policy != first.versus_policy)
+      return what("versus policy", first.versus_policy, s.versus_policy);
     if (s.total_battles != first.total_battles)
       return what("total battles", first.total_battles, s.total_battles);
     if (s.shard_count != n) return what("shard count", n, s.shard_count);
@@ -496,8 +498,9 @@ Result<SimReport> merge_reports(const std::vector<SimReport>& shards) {
     const ShardRange range = shard_range(s.total_battles, s.shard_index, n);
     if (s.first_battle != range.first || s.battles != range.count ||
         (!s.versus_policy.empty() && s.versus.battles != range.count))
-      return Error{fmt::format("cannot merge: shard {}/{} covers battles {}..{}, expected {}..{}", s.shard_index, n,
-                               s.first_battle, s.first_battle + s.battles, range.first, range.first + range.count)};
+      return Error{fmt::format("cannot merge: shard {}/{} covers battles {}..{}, expected {}..{}",
+                               s.shard_index, n, s.first_battle, s.first_battle + s.battles, range.first,
+                               range.first + range.count)};
     by_index[s.shard_index - 1] = &s;
   }
   std::string missing;

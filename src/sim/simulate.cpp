@@ -47,17 +47,21 @@ void DeckbuilderAdapter::Player::play(std::uint64_t seed, BattleRecord& out) {
   damage_.armor.fill(0);
   policy_->reset(policy_seed(seed));
   const auto started = battle_.start_battle(encounter_, seed);
-  BATTLECORE_ENSURE(started.ok(), "the battle did not start: {}", started.ok() ? "" : started.error().message);
+  BATTLECORE_ENSURE(started.ok(), "the battle did not start: {}",
+                    started.ok() ? "" : started.error().message);
   while (battle_.status() == Status::AwaitingDecision) {
     battle_.legal_actions(options_);
-    const std::size_t pick = random_ != nullptr ? random_->pick(options_.size()) : policy_->choose(battle_, options_);
+    const std::size_t pick =
+        random_ != nullptr ? random_->pick(options_.size()) : policy_->choose(battle_, options_);
     BATTLECORE_ENSURE(pick < options_.size(), "the policy picked option {} of {}", pick, options_.size());
     const Action action = options_[pick];
     actions_.push_back(action);
-    if (action.kind == ActionKind::PlayCard) out.cards_played.push_back(battle_.state().cards[action.card].def);
+    if (action.kind == ActionKind::PlayCard)
+      out.cards_played.push_back(battle_.state().cards[action.card].def);
     ++out.decisions;
     const auto applied = battle_.submit(action);
-    BATTLECORE_ENSURE(applied.ok(), "a legal option was refused: {}", applied.ok() ? "" : applied.error().message);
+    BATTLECORE_ENSURE(applied.ok(), "a legal option was refused: {}",
+                      applied.ok() ? "" : applied.error().message);
   }
   const BattleState& s = battle_.state();
   out.won = battle_.won();
@@ -89,7 +93,8 @@ void DeckbuilderAdapter::describe(SimReport& header) const {
   for (const EnemyDef& e : catalog_->enemies) header.enemy_ids.push_back(e.id);
 }
 
-Result<std::unique_ptr<DeckbuilderAdapter::Player>> DeckbuilderAdapter::make_player(std::string_view policy) const {
+Result<std::unique_ptr<DeckbuilderAdapter::Player>> DeckbuilderAdapter::make_player(
+    std::string_view policy) const {
   auto made = make_policy(policy, policy_options_);
   if (!made) return made.error();
   return std::make_unique<Player>(catalog_, encounter_, std::move(made.value()));
@@ -97,7 +102,8 @@ Result<std::unique_ptr<DeckbuilderAdapter::Player>> DeckbuilderAdapter::make_pla
 
 // --- the deckbuilder's entry point --------------------------------------------------------
 
-Result<SimReport> simulate_deckbuilder(const std::shared_ptr<const Catalog>& catalog, const SimConfig& config) {
+Result<SimReport> simulate_deckbuilder(const std::shared_ptr<const Catalog>& catalog,
+                                       const SimConfig& config) {
   std::optional<EncounterId> encounter;
   if (config.encounter.empty()) {
     encounter = catalog->pack.default_encounter;
@@ -108,7 +114,7 @@ Result<SimReport> simulate_deckbuilder(const std::shared_ptr<const Catalog>& cat
       return Error{fmt::format("no encounter '{}' in pack '{}'", config.encounter, catalog->pack.id)};
   }
   const DeckbuilderAdapter adapter(catalog, *encounter, config.policy_options);
-  RunOptions run{config.battles,  config.seed,        config.policy,      config.versus_policy,
+  RunOptions run{config.battles, config.seed,        config.policy,      config.versus_policy,
                  config.threads, config.shard_index, config.shard_count, config.progress};
   return run_simulation(adapter, run);
 }

@@ -70,8 +70,8 @@ std::pair<std::uint32_t, std::uint32_t> png_size(const fs::path& path) {
   in.read(reinterpret_cast<char*>(head), sizeof head);
   if (!in || head[1] != 'P' || head[2] != 'N' || head[3] != 'G') return {0, 0};
   auto be32 = [&](int at) {
-    return (std::uint32_t(head[at]) << 24) | (std::uint32_t(head[at + 1]) << 16) | (std::uint32_t(head[at + 2]) << 8) |
-           std::uint32_t(head[at + 3]);
+    return (std::uint32_t(head[at]) << 24) | (std::uint32_t(head[at + 1]) << 16) |
+           (std::uint32_t(head[at + 2]) << 8) | std::uint32_t(head[at + 3]);
   };
   return {be32(16), be32(20)};
 }
@@ -80,7 +80,8 @@ std::pair<std::uint32_t, std::uint32_t> png_size(const fs::path& path) {
 // in the test's output folder.
 TEST(SimHtmlReport, RendersInHeadlessChromium) {
   const fs::path chromium = "/usr/bin/chromium";
-  if (!fs::exists(chromium)) GTEST_SKIP() << "chromium is not installed (scripts/install-deps.sh installs it)";
+  if (!fs::exists(chromium))
+    GTEST_SKIP() << "chromium is not installed (scripts/install-deps.sh installs it)";
   const fs::path out_dir = BATTLECORE_TEST_OUTPUT_DIR;
   fs::create_directories(out_dir);
   const fs::path page = out_dir / "report.html", shot = out_dir / "report.png";

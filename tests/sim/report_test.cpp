@@ -132,7 +132,8 @@ TEST(SimReport, MergeRefusesMissingDuplicateAndForeignShards) {
   std::vector<SimReport> parts = {sample_shard(1, 3, 90), sample_shard(2, 3, 90)};
   auto missing = merge_reports(parts);
   ASSERT_FALSE(missing.ok());
-  EXPECT_NE(missing.error().message.find("missing shard(s) 3/3"), std::string::npos) << missing.error().message;
+  EXPECT_NE(missing.error().message.find("missing shard(s) 3/3"), std::string::npos)
+      << missing.error().message;
 
   parts.push_back(sample_shard(2, 3, 90));
   auto twice = merge_reports(parts);

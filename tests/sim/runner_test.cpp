@@ -84,7 +84,8 @@ TEST(SimRunner, BattleIUsesTheBattleSeedOfI) {
   const SimReport whole = run(coin, {.battles = 10, .seed = 99, .policy = "plain"});
   std::uint64_t wins = 0;
   for (std::uint32_t k = 1; k <= 10; ++k) {
-    const SimReport one = run(coin, {.battles = 10, .seed = 99, .policy = "plain", .shard_index = k, .shard_count = 10});
+    const SimReport one =
+        run(coin, {.battles = 10, .seed = 99, .policy = "plain", .shard_index = k, .shard_count = 10});
     ASSERT_EQ(one.battles, 1u);
     EXPECT_EQ(one.first_battle, k - 1);
     BattleRecord expected;
@@ -120,7 +121,8 @@ TEST(SimRunner, FailedBattlesAreCountedWithSeedAndActionsAndTheRunGoesOn) {
 
 TEST(SimRunner, PairedCountsAddUpToTheBattlesBothFinished) {
   const CoinAdapter coin{0};
-  const SimReport r = run(coin, {.battles = 3000, .seed = 5, .policy = "plain", .versus_policy = "lucky", .threads = 2});
+  const SimReport r =
+      run(coin, {.battles = 3000, .seed = 5, .policy = "plain", .versus_policy = "lucky", .threads = 2});
   EXPECT_EQ(r.paired.n(), 3000u);
   EXPECT_EQ(r.paired.both_won + r.paired.only_a_won, r.wins);
   EXPECT_EQ(r.paired.both_won + r.paired.only_b_won, r.versus.wins);
@@ -133,7 +135,8 @@ TEST(SimRunner, PairedCountsAddUpToTheBattlesBothFinished) {
 TEST(SimRunner, RefusesZeroThreadsBadShardsAndUnknownPolicies) {
   const CoinAdapter coin{0};
   EXPECT_FALSE(run_simulation(coin, {.battles = 10, .policy = "plain", .threads = 0}).ok());
-  EXPECT_FALSE(run_simulation(coin, {.battles = 10, .policy = "plain", .shard_index = 3, .shard_count = 2}).ok());
+  EXPECT_FALSE(
+      run_simulation(coin, {.battles = 10, .policy = "plain", .shard_index = 3, .shard_count = 2}).ok());
   EXPECT_FALSE(run_simulation(coin, {.battles = 10, .policy = "nope"}).ok());
   EXPECT_FALSE(run_simulation(coin, {.battles = 10, .policy = "plain", .versus_policy = "nope"}).ok());
 }

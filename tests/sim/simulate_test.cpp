@@ -146,7 +146,8 @@ TEST(SimSimulate, ReportsCardsEnemiesAndDistributions) {
   }
   EXPECT_GT(plays, 0u);
   EXPECT_LT(plays, r.decisions);  // end turn is a decision but not a play
-  const auto strike = std::find_if(j["cards"].begin(), j["cards"].end(), [](auto& c) { return c["id"] == "strike"; });
+  const auto strike =
+      std::find_if(j["cards"].begin(), j["cards"].end(), [](auto& c) { return c["id"] == "strike"; });
   ASSERT_NE(strike, j["cards"].end());
   EXPECT_GT((*strike)["plays"].get<std::uint64_t>(), 400u);
   // The one enemy of W1 fights every battle and deals damage; the player lost HP in most battles.
@@ -179,10 +180,27 @@ TEST(SimSimulate, VersusPlaysBothPoliciesOnTheSameSeeds) {
 TEST(SimSimulate, JsonHasTheDocumentedKeys) {
   ASSERT_NE(starter(), nullptr);
   const nlohmann::json j = run({"w1", 50, 1, "random"}).to_json();
-  for (const char* key :
-       {"rules", "encounter", "battles", "seed", "policy", "wins", "win_rate", "mean_turns", "decisions",
-        "mean_decisions", "mean_hp_left_on_wins", "errors", "elapsed_s", "battles_per_s", "decisions_per_s",
-        "content_hash", "win_rate_ci95", "turns", "hp_left", "cards", "enemies"})
+  for (const char* key : {"rules",
+                          "encounter",
+                          "battles",
+                          "seed",
+                          "policy",
+                          "wins",
+                          "win_rate",
+                          "mean_turns",
+                          "decisions",
+                          "mean_decisions",
+                          "mean_hp_left_on_wins",
+                          "errors",
+                          "elapsed_s",
+                          "battles_per_s",
+                          "decisions_per_s",
+                          "content_hash",
+                          "win_rate_ci95",
+                          "turns",
+                          "hp_left",
+                          "cards",
+                          "enemies"})
     EXPECT_TRUE(j.contains(key)) << "missing key " << key << " in " << j.dump();
   EXPECT_EQ(j["rules"], "deckbuilder");
   EXPECT_EQ(j["encounter"], "w1");

@@ -3,14 +3,16 @@
 ///
 /// - `random`: uniformly among the legal options.
 /// - `greedy`: one step of lookahead. Each option is applied to a copy of the battle whose
-///   hidden chance has been re-sampled (resample_hidden), the turn is then ended on that copy,
-///   and the result scored: player HP minus the enemies' HP, a win worth 1000 and a loss -1000.
-///   Ending the turn is scored the same way from the current state. Ties go to the lowest index.
+///   hidden chance has been re-sampled (resample_hidden; a Choice it opens takes its first
+///   option) and the state right after it is scored: player HP + armor / 2 - the enemies' HP,
+///   a win 1000 + HP, a loss -1000. Ending the turn scores the current state, so the turn ends
+///   when no card improves the score. Ties go to the lowest index (cards before ending the turn).
 /// - `mcts`: UCT over copies of the battle. Every iteration starts from a copy whose hidden
 ///   chance is re-sampled, so the search never reads the real future (the draw pile order, the
 ///   enemies' next intents, random effects). The tree is keyed by actions (open loop); a node's
 ///   children are scored with UCB1 over the iterations in which they were legal. Rollouts play
-///   uniformly random legal options to the end of the battle; a win is worth 0.5 + 0.5 x the
+///   to the end of the battle uniformly at random among the legal options other than ending
+///   the turn (ending it only when nothing else is legal); a win is worth 0.5 + 0.5 x the
 ///   player's HP fraction, a loss 0.3 x the fraction of enemy HP removed. The option visited most
 ///   at the root is played.
 

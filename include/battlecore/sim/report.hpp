@@ -19,7 +19,7 @@ struct SimFailure {
   std::uint64_t index = 0;  ///< the battle's index in the run
   std::uint64_t battle_seed = 0;
   std::string message;
-  std::string policy;                                 ///< the policy that was playing it
+  std::string policy;                                ///< the policy that was playing it
   nlohmann::json actions = nlohmann::json::array();  ///< the actions submitted before it failed
   friend bool operator==(const SimFailure&, const SimFailure&) = default;
 };
@@ -125,12 +125,12 @@ struct SimReport : Tally {
   std::uint64_t total_battles = 0;  ///< battles of the whole run (all shards)
   std::uint32_t shard_index = 1;    ///< this report covers shard shard_index of shard_count
   std::uint32_t shard_count = 1;
-  std::uint64_t first_battle = 0;       ///< index of the first battle this report covers
-  std::vector<std::string> card_ids;    ///< names of `cards`, in catalog order
-  std::vector<std::string> enemy_ids;   ///< names of `enemies`, in catalog order
-  std::string versus_policy;            ///< empty: no A/B comparison
-  Tally versus;                         ///< policy B on the same seeds
-  Paired paired;                        ///< both policies, battle by battle
+  std::uint64_t first_battle = 0;      ///< index of the first battle this report covers
+  std::vector<std::string> card_ids;   ///< names of `cards`, in catalog order
+  std::vector<std::string> enemy_ids;  ///< names of `enemies`, in catalog order
+  std::string versus_policy;           ///< empty: no A/B comparison
+  Tally versus;                        ///< policy B on the same seeds
+  Paired paired;                       ///< both policies, battle by battle
   double elapsed_s = 0;
 
   /// The report as one JSON object: the keys rules, encounter, battles, seed, policy, wins,

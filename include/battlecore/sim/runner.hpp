@@ -88,8 +88,7 @@ Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& optio
   report.first_battle = range.first;
 
   const bool versus = !options.versus_policy.empty();
-  const unsigned threads = static_cast<unsigned>(
-      std::clamp<std::uint64_t>(range.count, 1, options.threads));
+  const unsigned threads = static_cast<unsigned>(std::clamp<std::uint64_t>(range.count, 1, options.threads));
   struct Worker {
     std::unique_ptr<Player> a, b;
     Tally tally_a, tally_b;
@@ -131,7 +130,8 @@ Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& optio
           const std::uint64_t seed = battle_seed(options.seed, i);
           const bool ok_a = detail::play_counted(*w.a, i, seed, options.policy, w.record_a, w.tally_a);
           if (versus) {
-            const bool ok_b = detail::play_counted(*w.b, i, seed, options.versus_policy, w.record_b, w.tally_b);
+            const bool ok_b =
+                detail::play_counted(*w.b, i, seed, options.versus_policy, w.record_b, w.tally_b);
             if (ok_a && ok_b) w.paired.add(w.record_a.won, w.record_b.won);
           }
         }
