@@ -107,6 +107,7 @@ class DeckbuilderCommands final : public RuleSetCommands {
     }
     config.policy_options = {options.mcts_iterations, options.mcts_exploration};
     config.progress = terminal_progress(io.err);
+    config.count_enemy_damage = !options.no_enemy_damage;
     auto report = sim::simulate_deckbuilder(catalog, config);
     if (!report) {
       io.err << "battlecore: " << report.error().message << "\n";

@@ -84,6 +84,8 @@ int main(int argc, char** argv) {
                   "mcts: UCB1 exploration constant (0 or more)")
       ->check(CLI::NonNegativeNumber);
   sim->add_option("--report", options.report, "also write a self-contained HTML report to this file");
+  sim->add_flag("--no-enemy-damage", options.no_enemy_damage,
+                "do not count the damage each enemy deals (the battles then build no events)");
 
   CLI::App* report = app.add_subcommand("report", "work with sim reports");
   report->require_subcommand(1);

@@ -21,14 +21,17 @@ std::uint64_t policy_seed(std::uint64_t battle_seed);
 class DeckbuilderAdapter {
  public:
   DeckbuilderAdapter(std::shared_ptr<const deckbuilder::Catalog> catalog, deckbuilder::EncounterId encounter,
-                     deckbuilder::PolicyOptions policy_options)
-      : catalog_(std::move(catalog)), encounter_(encounter), policy_options_(policy_options) {}
+                     deckbuilder::PolicyOptions policy_options, bool count_enemy_damage)
+      : catalog_(std::move(catalog)),
+        encounter_(encounter),
+        policy_options_(policy_options),
+        count_enemy_damage_(count_enemy_damage) {}
 
   /// Plays deckbuilder battles one after another on one thread.
   class Player {
    public:
     Player(std::shared_ptr<const deckbuilder::Catalog> catalog, deckbuilder::EncounterId encounter,
-           std::unique_ptr<deckbuilder::Policy> policy);
+           std::unique_ptr<deckbuilder::Policy> policy, bool count_enemy_damage);
     Player(const Player&) = delete;
     Player& operator=(const Player&) = delete;
 
@@ -45,6 +48,7 @@ class DeckbuilderAdapter {
 
     std::shared_ptr<const deckbuilder::Catalog> catalog_;
     deckbuilder::EncounterId encounter_;
+    bool count_enemy_damage_;  ///< listen to the battle's events (they are built only then)
     std::unique_ptr<deckbuilder::Policy> policy_;
     deckbuilder::RandomPolicy* random_ = nullptr;  ///< policy_, when it is the random policy
     deckbuilder::Battle battle_;
@@ -60,6 +64,7 @@ class DeckbuilderAdapter {
   std::shared_ptr<const deckbuilder::Catalog> catalog_;
   deckbuilder::EncounterId encounter_;
   deckbuilder::PolicyOptions policy_options_;
+  bool count_enemy_damage_;
 };
 
 }  // namespace battlecore::sim

@@ -168,7 +168,9 @@ std::string enemy_table(const SimReport& r) {
                      escape(e < r.enemy_ids.size() ? r.enemy_ids[e] : "?"), et.battles, et.damage_dealt,
                      ratio(et.damage_dealt, et.battles), et.armor_removed);
   }
-  return t + "</tbody></table>\n";
+  t += "</tbody></table>\n";
+  if (!r.enemy_damage_counted) t += "<p>Enemy damage was not counted in this run (--no-enemy-damage).</p>\n";
+  return t;
 }
 
 constexpr std::string_view kStyle = R"(

@@ -330,6 +330,7 @@ nlohmann::json SimReport::to_json() const {
   nlohmann::json j = {{"rules", rules}, {"encounter", encounter}, {"battles", battles},
                       {"seed", seed},   {"policy", policy},       {"content_hash", hex64(content_hash)}};
   tally_json(j, *this, card_ids, enemy_ids);
+  if (!enemy_damage_counted) j["enemy_damage_counted"] = false;
   if (shard_count > 1)
     j["shard"] = {{"index", shard_index},
                   {"count", shard_count},
@@ -367,6 +368,7 @@ Result<SimReport> SimReport::from_json(const nlohmann::json& j) {
       return Error{"report: 'content_hash' must be 16 hexadecimal digits"};
   }
   in.tally(j, r, &r.card_ids, &r.enemy_ids);
+  r.enemy_damage_counted = !j.contains("enemy_damage_counted") || j.at("enemy_damage_counted") != false;
   r.total_battles = r.battles;
   if (in.ok() && j.contains("shard")) {
     const nlohmann::json& s = j.at("shard");
@@ -483,6 +485,10 @@ Result<SimReport> merge_reports(const std::vector<SimReport>& shards) {
     if (s.total_battles != first.total_battles)
       return what("total battles", first.total_battles, s.total_battles);
     if (s.shard_count != n) return what("shard count", n, s.shard_count);
+    if (s.enemy_damage_counted != first.enemy_damage_counted)
+      return fmt::format("report {} {} enemy damage and report 1 {}", i + 1,
+                         s.enemy_damage_counted ? "counted" : "did not count",
+                         first.enemy_damage_counted ? "did" : "did not");
     if (s.card_ids != first.card_ids || s.enemy_ids != first.enemy_ids)
       return fmt::format("report {} lists other cards or enemies than report 1", i + 1);
     return {};
@@ -518,6 +524,7 @@ Result<SimReport> merge_reports(const std::vector<SimReport>& shards) {
   merged.total_battles = first.total_battles;
   merged.card_ids = first.card_ids;
   merged.enemy_ids = first.enemy_ids;
+  merged.enemy_damage_counted = first.enemy_damage_counted;
   merged.versus_policy = first.versus_policy;
   merged.resize(first.card_ids.size(), first.enemy_ids.size());
   if (!merged.versus_policy.empty()) merged.versus.resize(first.card_ids.size(), first.enemy_ids.size());

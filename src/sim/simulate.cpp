@@ -21,13 +21,14 @@ constexpr BattleOptions kQuiet{.event_log = false, .record_history = false};
 // --- the adapter --------------------------------------------------------------------------
 
 DeckbuilderAdapter::Player::Player(std::shared_ptr<const Catalog> catalog, EncounterId encounter,
-                                   std::unique_ptr<Policy> policy)
+                                   std::unique_ptr<Policy> policy, bool count_enemy_damage)
     : catalog_(std::move(catalog)),
       encounter_(encounter),
+      count_enemy_damage_(count_enemy_damage),
       policy_(std::move(policy)),
       random_(dynamic_cast<RandomPolicy*>(policy_.get())),
       battle_(catalog_, kQuiet) {
-  battle_.events().attach(&damage_);
+  if (count_enemy_damage_) battle_.events().attach(&damage_);
   options_.reserve(64);
   actions_.reserve(256);
 }
@@ -82,13 +83,14 @@ nlohmann::json DeckbuilderAdapter::Player::actions_json() const {
 
 void DeckbuilderAdapter::Player::recover() {
   battle_ = Battle(catalog_, kQuiet);  // start the next battle from a clean object
-  battle_.events().attach(&damage_);
+  if (count_enemy_damage_) battle_.events().attach(&damage_);
 }
 
 void DeckbuilderAdapter::describe(SimReport& header) const {
   header.rules = "deckbuilder";
   header.encounter = catalog_->encounters[encounter_].id;
   header.content_hash = catalog_->content_hash;
+  header.enemy_damage_counted = count_enemy_damage_;
   for (const CardDef& c : catalog_->cards) header.card_ids.push_back(c.id);
   for (const EnemyDef& e : catalog_->enemies) header.enemy_ids.push_back(e.id);
 }
@@ -97,7 +99,7 @@ Result<std::unique_ptr<DeckbuilderAdapter::Player>> DeckbuilderAdapter::make_pla
     std::string_view policy) const {
   auto made = make_policy(policy, policy_options_);
   if (!made) return made.error();
-  return std::make_unique<Player>(catalog_, encounter_, std::move(made.value()));
+  return std::make_unique<Player>(catalog_, encounter_, std::move(made.value()), count_enemy_damage_);
 }
 
 // --- the deckbuilder's entry point --------------------------------------------------------
@@ -113,7 +115,7 @@ Result<SimReport> simulate_deckbuilder(const std::shared_ptr<const Catalog>& cat
     if (!encounter)
       return Error{fmt::format("no encounter '{}' in pack '{}'", config.encounter, catalog->pack.id)};
   }
-  const DeckbuilderAdapter adapter(catalog, *encounter, config.policy_options);
+  const DeckbuilderAdapter adapter(catalog, *encounter, config.policy_options, config.count_enemy_damage);
   RunOptions run{config.battles, config.seed,        config.policy,      config.versus_policy,
                  config.threads, config.shard_index, config.shard_count, config.progress};
   return run_simulation(adapter, run);

@@ -162,6 +162,37 @@ TEST(SimSimulate, ReportsCardsEnemiesAndDistributions) {
   EXPECT_GT(damage, 0u);
 }
 
+TEST(SimSimulate, WithoutEnemyDamageOnlyTheDamageColumnsChange) {
+  ASSERT_NE(starter(), nullptr);
+  SimConfig config{"sludge_pair", 200, 6, "random"};
+  const SimReport counted = run(config);
+  config.count_enemy_damage = false;
+  const SimReport lean = run(config);
+  EXPECT_FALSE(lean.enemy_damage_counted);
+  EXPECT_EQ(lean.wins, counted.wins);
+  EXPECT_EQ(lean.turns_histogram, counted.turns_histogram);
+  EXPECT_EQ(lean.cards, counted.cards);
+  ASSERT_EQ(lean.enemies.size(), counted.enemies.size());
+  std::uint64_t damage = 0;
+  for (std::size_t e = 0; e < lean.enemies.size(); ++e) {
+    EXPECT_EQ(lean.enemies[e].battles, counted.enemies[e].battles);
+    EXPECT_EQ(lean.enemies[e].damage_dealt, 0u);
+    damage += counted.enemies[e].damage_dealt;
+  }
+  EXPECT_GT(damage, 0u);
+  EXPECT_EQ(lean.to_json()["enemy_damage_counted"], false);
+  // A merge never mixes the two.
+  config.shard_count = 2;
+  config.shard_index = 1;
+  const SimReport half_lean = run(config);
+  config.shard_index = 2;
+  config.count_enemy_damage = true;
+  const SimReport half_counted = run(config);
+  const auto mixed = merge_reports({half_lean, half_counted});
+  ASSERT_FALSE(mixed.ok());
+  EXPECT_NE(mixed.error().message.find("enemy damage"), std::string::npos) << mixed.error().message;
+}
+
 TEST(SimSimulate, VersusPlaysBothPoliciesOnTheSameSeeds) {
   ASSERT_NE(starter(), nullptr);
   SimConfig config{"w1", 300, 4, "random"};

@@ -128,6 +128,7 @@ struct SimReport : Tally {
   std::uint64_t first_battle = 0;      ///< index of the first battle this report covers
   std::vector<std::string> card_ids;   ///< names of `cards`, in catalog order
   std::vector<std::string> enemy_ids;  ///< names of `enemies`, in catalog order
+  bool enemy_damage_counted = true;    ///< false: the enemies' damage columns were not counted
   std::string versus_policy;           ///< empty: no A/B comparison
   Tally versus;                        ///< policy B on the same seeds
   Paired paired;                       ///< both policies, battle by battle

@@ -26,6 +26,9 @@ struct SimConfig {
   std::uint32_t shard_index = 1;  ///< run only shard shard_index of shard_count
   std::uint32_t shard_count = 1;
   deckbuilder::PolicyOptions policy_options{};
+  /// Count the damage each enemy deals. It needs the battle's events, which are otherwise never
+  /// built; off, the enemy table keeps its battle counts and its damage columns stay 0.
+  bool count_enemy_damage = true;
   /// Called about ten times a second while the run goes on (see RunOptions::progress).
   std::function<void(std::uint64_t done, std::uint64_t total, double elapsed_s)> progress{};
 };
