@@ -95,22 +95,29 @@ Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& optio
     Paired paired;
     BattleRecord record_a, record_b;
   };
-  // Each worker is its own allocation, so two threads never write to one cache line.
-  std::vector<std::unique_ptr<Worker>> workers;
-  for (unsigned t = 0; t < threads; ++t) {
+  // Refuse unknown policies before any thread starts.
+  for (const std::string* policy : {&options.policy, &options.versus_policy}) {
+    if (policy->empty()) continue;
+    auto made = adapter.make_player(*policy);
+    if (!made) return made.error();
+  }
+  // Each thread builds its own worker (players, battles, tallies), so that what a thread writes
+  // comes from its own allocations and no two threads write to one cache line.
+  std::vector<std::unique_ptr<Worker>> workers(threads);
+  auto make_worker = [&] {
     auto w = std::make_unique<Worker>();
     auto a = adapter.make_player(options.policy);
-    if (!a) return a.error();
+    if (!a) throw InvariantError(a.error().message);
     w->a = std::move(a.value());
     if (versus) {
       auto b = adapter.make_player(options.versus_policy);
-      if (!b) return b.error();
+      if (!b) throw InvariantError(b.error().message);
       w->b = std::move(b.value());
     }
     w->tally_a.resize(report.card_ids.size(), report.enemy_ids.size());
     w->tally_b.resize(report.card_ids.size(), report.enemy_ids.size());
-    workers.push_back(std::move(w));
-  }
+    return w;
+  };
 
   // Battles go out in chunks; which thread plays a chunk changes nothing in the result.
   const std::uint64_t chunk = std::clamp<std::uint64_t>(range.count / (std::uint64_t{threads} * 32), 1, 256);
@@ -121,8 +128,10 @@ Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& optio
   std::condition_variable finished;
   std::exception_ptr error;
 
-  auto work = [&](Worker& w) {
+  auto work = [&](std::unique_ptr<Worker>& slot) {
     try {
+      slot = make_worker();
+      Worker& w = *slot;
       for (std::uint64_t c = next_chunk.fetch_add(1); c < chunks; c = next_chunk.fetch_add(1)) {
         const std::uint64_t begin = range.first + c * chunk;
         const std::uint64_t end = std::min(range.first + range.count, begin + chunk);
@@ -152,7 +161,7 @@ Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& optio
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<std::thread> pool;
   pool.reserve(threads);
-  for (auto& w : workers) pool.emplace_back(work, std::ref(*w));
+  for (auto& slot : workers) pool.emplace_back(work, std::ref(slot));
   {
     std::unique_lock lock(mutex);
     while (running > 0) {
@@ -173,6 +182,7 @@ Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& optio
   static_cast<Tally&>(report).resize(report.card_ids.size(), report.enemy_ids.size());
   if (versus) report.versus.resize(report.card_ids.size(), report.enemy_ids.size());
   for (const auto& w : workers) {
+    if (!w) continue;  // only when a thread failed, which rethrew above
     report.Tally::add(w->tally_a);
     if (versus) report.versus.add(w->tally_b);
     report.paired.add(w->paired);
