@@ -20,7 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 
 SimReport sample_report() {
-  SimConfig config{"sludge_pair", 300, 8, "random"};
+  SimConfig config{"w1", 300, 8, "random"};
   config.versus_policy = "greedy";
   auto r = simulate_deckbuilder(test::starter(), config);
   EXPECT_TRUE(r.ok());
@@ -41,7 +41,7 @@ TEST(SimHtmlReport, HasThePlotsAndTablesAndNothingFromTheNetwork) {
   EXPECT_NE(html.find("95% Wilson interval"), std::string::npos);
   EXPECT_NE(html.find("<h2>Cards</h2>"), std::string::npos);
   EXPECT_NE(html.find("<h2>Enemies</h2>"), std::string::npos);
-  EXPECT_NE(html.find("<td>sludge</td>"), std::string::npos);
+  EXPECT_NE(html.find("<td>gnasher</td>"), std::string::npos);
   EXPECT_NE(html.find("greedy"), std::string::npos);
   EXPECT_NE(html.find("McNemar"), std::string::npos);
   // Self-contained: no scripts, links, images or anything with an address.
