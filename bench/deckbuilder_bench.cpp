@@ -3,10 +3,31 @@
 
 #include <benchmark/benchmark.h>
 
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
 #include "battlecore/deckbuilder/battle.hpp"
 #include "battlecore/deckbuilder/load.hpp"
 #include "battlecore/deckbuilder/policies.hpp"
 #include "battlecore/sim/simulate.hpp"
+
+// A counting allocator: every operator new of the program goes through here, so a benchmark can
+// count the heap allocations made inside its loop.
+namespace {
+std::atomic<std::uint64_t> g_allocations{0};
+}  // namespace
+
+void* operator new(std::size_t size) {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t size) { return operator new(size); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
 
 namespace {
 
@@ -74,5 +95,86 @@ void BM_W1LegalActions(benchmark::State& st) {
   }
 }
 BENCHMARK(BM_W1LegalActions);
+
+// Heap allocations per decision after warm-up: W1 battles with the random policy, the battle
+// object and the options vector reused (as `battlecore sim` does). The figure is the counter
+// allocations_per_decision; the target is 0.
+void BM_W1AllocationsPerDecision(benchmark::State& st) {
+  const auto catalog = starter();
+  const EncounterId w1 = *catalog->find_encounter("w1");
+  Battle battle(catalog, kQuiet);
+  RandomPolicy policy;
+  std::vector<Action> options;
+  std::uint64_t i = 0;
+  auto play = [&] {
+    std::uint64_t decisions = 0;
+    const std::uint64_t seed = battle_seed(7, i++);
+    policy.reset(sim::policy_seed(seed));
+    (void)battle.start_battle(w1, seed);
+    while (battle.status() == Status::AwaitingDecision) {
+      battle.legal_actions(options);
+      (void)battle.submit(options[policy.pick(options.size())]);
+      ++decisions;
+    }
+    return decisions;
+  };
+  for (int warm = 0; warm < 100; ++warm) play();
+  std::uint64_t decisions = 0;
+  const std::uint64_t before = g_allocations.load();
+  for (auto _ : st) decisions += play();
+  const std::uint64_t allocations = g_allocations.load() - before;
+  st.counters["allocations"] = static_cast<double>(allocations);
+  st.counters["allocations_per_decision"] =
+      decisions ? static_cast<double>(allocations) / static_cast<double>(decisions) : 0.0;
+}
+BENCHMARK(BM_W1AllocationsPerDecision);
+
+// One MCTS decision (the first of a W1 battle) at a given number of iterations; the counter
+// iterations_per_s is the search speed.
+void BM_MctsDecision(benchmark::State& st) {
+  const auto catalog = starter();
+  Battle battle(catalog, kQuiet);
+  (void)battle.start_battle("w1", battle_seed(1, 0));
+  std::vector<Action> options;
+  battle.legal_actions(options);
+  const auto iterations = static_cast<std::uint32_t>(st.range(0));
+  MctsPolicy mcts(PolicyOptions{.mcts_iterations = iterations});
+  mcts.reset(1);
+  std::uint64_t n = 0;
+  for (auto _ : st) {
+    benchmark::DoNotOptimize(mcts.choose(battle, options));
+    n += iterations;
+  }
+  st.counters["iterations_per_s"] = benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_MctsDecision)->Arg(100)->Arg(1000)->Unit(benchmark::kMicrosecond);
+
+// One greedy decision (the first of a W1 battle).
+void BM_GreedyDecision(benchmark::State& st) {
+  const auto catalog = starter();
+  Battle battle(catalog, kQuiet);
+  (void)battle.start_battle("w1", battle_seed(1, 0));
+  std::vector<Action> options;
+  battle.legal_actions(options);
+  GreedyPolicy greedy;
+  greedy.reset(1);
+  for (auto _ : st) benchmark::DoNotOptimize(greedy.choose(battle, options));
+}
+BENCHMARK(BM_GreedyDecision);
+
+// The batch runner on W1 with the random policy, the event listener for the enemy table on,
+// at 1 and 2 threads (real time: the figure to compare is battles_per_s).
+void BM_W1Runner(benchmark::State& st) {
+  sim::SimConfig config{"w1", 200000, 1, "random"};
+  config.threads = static_cast<unsigned>(st.range(0));
+  double battles = 0;
+  for (auto _ : st) {
+    auto r = sim::simulate_deckbuilder(starter(), config);
+    benchmark::DoNotOptimize(r.ok());
+    battles += static_cast<double>(config.battles);
+  }
+  st.counters["battles_per_s"] = benchmark::Counter(battles, benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_W1Runner)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -8,6 +8,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   nlohmann-json3-dev libfmt-dev libcli11-dev
   clang libclang-rt-14-dev
+  chromium  # renders the HTML report in tests/sim/html_report_test.cpp
 )
 
 missing=()

@@ -3,6 +3,7 @@
 /// file (`<rules>_commands.cpp`) and main.cpp lists it once in `rule_sets()`.
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <string>
@@ -30,6 +31,15 @@ struct Options {
   bool record_failures = false;  ///< sim: record only the battles that hit an engine error
   std::string scenario;          ///< play, sim: a scenario file to start from
   std::string replay;            ///< replay: the replay file to check
+  // sim at scale (docs/simulation.md)
+  unsigned threads = 1;
+  std::string shard;          ///< "K/N": run the K-th of N seed ranges; empty: the whole run
+  std::string versus_policy;  ///< paired A/B: policy B on the same seeds
+  std::uint32_t mcts_iterations = 200;
+  double mcts_exploration = 0.7;
+  bool no_enemy_damage = false;    ///< skip the enemy damage columns (and the events they need)
+  std::string report;              ///< write the HTML report here
+  std::vector<std::string> files;  ///< report merge: the shard reports (sim --json outputs)
 };
 
 /// The streams a command writes to (and reads from, for play).
@@ -59,5 +69,19 @@ class RuleSetCommands {
 std::string replay_rules_or_error(const std::string& path, bool& ok);
 
 std::unique_ptr<RuleSetCommands> make_deckbuilder_commands();
+
+// Shared by every rule set's sim (sim_output.cpp).
+}  // namespace battlecore::cli
+namespace battlecore::sim {
+struct SimReport;
+}
+namespace battlecore::cli {
+/// A progress bar on `err` when it is a terminal, drawn once a run has lasted a second; empty
+/// otherwise.
+std::function<void(std::uint64_t, std::uint64_t, double)> terminal_progress(std::ostream& err);
+/// Prints the report (text or --json), writes --report FILE.html; the exit code of the run.
+int finish_sim(const Options& options, const sim::SimReport& report, Io io);
+/// `battlecore report merge FILES...`: merges shard reports into the report of the whole run.
+int report_merge(const Options& options, Io io);
 
 }  // namespace battlecore::cli

@@ -1,6 +1,7 @@
 // The deckbuilder's commands.
 
 #include <iostream>
+#include <tuple>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -8,6 +9,7 @@
 #include "battlecore/core/phase_machine.hpp"
 #include "battlecore/deckbuilder/load.hpp"
 #include "battlecore/deckbuilder/phases.hpp"
+#include "battlecore/deckbuilder/policies.hpp"
 #include "battlecore/sim/content_path.hpp"
 #include "battlecore/sim/play_session.hpp"
 #include "battlecore/sim/simulate.hpp"
@@ -51,7 +53,10 @@ std::vector<std::string> ids_of(const Defs& defs) {
 class DeckbuilderCommands final : public RuleSetCommands {
  public:
   std::string_view name() const override { return "deckbuilder"; }
-  std::vector<std::string> policies() const override { return {"random"}; }
+  std::vector<std::string> policies() const override {
+    const auto names = deckbuilder::policy_names();
+    return {names.begin(), names.end()};
+  }
 
   int graph(const Options& options, Io io) override {
     const auto g = make_phase_graph<deckbuilder::Machine>();
@@ -96,16 +101,22 @@ class DeckbuilderCommands final : public RuleSetCommands {
     if (!options.record.empty() || !options.scenario.empty())
       return deckbuilder_sim_recorded(options, io, catalog);
     sim::SimConfig config{options.encounter, options.battles, options.seed, options.policy};
+    config.versus_policy = options.versus_policy;
+    config.threads = options.threads;
+    if (!options.shard.empty()) {
+      const auto shard = sim::parse_shard(options.shard);  // checked by the parser already
+      if (!shard) return kUsageError;
+      std::tie(config.shard_index, config.shard_count) = shard.value();
+    }
+    config.policy_options = {options.mcts_iterations, options.mcts_exploration};
+    config.progress = terminal_progress(io.err);
+    config.count_enemy_damage = !options.no_enemy_damage;
     auto report = sim::simulate_deckbuilder(catalog, config);
     if (!report) {
       io.err << "battlecore: " << report.error().message << "\n";
       return kUsageError;
     }
-    if (options.json)
-      io.out << report.value().to_json().dump() << "\n";
-    else
-      io.out << report.value().to_text();
-    return report.value().failures.empty() ? kOk : kFailure;
+    return finish_sim(options, report.value(), io);
   }
 
   int play(const Options& options, Io io) override {

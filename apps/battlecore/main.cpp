@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "battlecore/sim/report.hpp"
 #include "commands.hpp"
 
 namespace {
@@ -63,6 +64,35 @@ int main(int argc, char** argv) {
   sim->add_option("--seed", options.seed, "run seed");
   sim->add_option("--policy", options.policy, "policy")->check(CLI::IsMember(policy_names));
   sim->add_flag("--json", options.json, "print one JSON object");
+  sim->add_option("--threads", options.threads,
+                  "threads to play on (at least 1; results do not depend on it)")
+      ->check(CLI::PositiveNumber);
+  sim->add_option("--shard", options.shard,
+                  "K/N: play only the K-th of N seed ranges (merge with report merge)")
+      ->check(CLI::Validator(
+          [](std::string& s) {
+            auto parsed = battlecore::sim::parse_shard(s);
+            return parsed ? std::string() : parsed.error().message;
+          },
+          "K/N"));
+  sim->add_option("--versus-policy", options.versus_policy,
+                  "paired A/B: also play this policy on the same seeds")
+      ->check(CLI::IsMember(policy_names));
+  sim->add_option("--mcts-iterations", options.mcts_iterations, "mcts: iterations per decision (at least 1)")
+      ->check(CLI::PositiveNumber);
+  sim->add_option("--mcts-exploration", options.mcts_exploration,
+                  "mcts: UCB1 exploration constant (0 or more)")
+      ->check(CLI::NonNegativeNumber);
+  sim->add_option("--report", options.report, "also write a self-contained HTML report to this file");
+  sim->add_flag("--no-enemy-damage", options.no_enemy_damage,
+                "do not count the damage each enemy deals (the battles then build no events)");
+
+  CLI::App* report = app.add_subcommand("report", "work with sim reports");
+  report->require_subcommand(1);
+  CLI::App* merge = report->add_subcommand("merge", "merge the --json reports of the shards of one run");
+  merge->add_option("files", options.files, "the shard reports (sim --json outputs)")->required();
+  merge->add_flag("--json", options.json, "print one JSON object");
+  merge->add_option("--report", options.report, "also write a self-contained HTML report to this file");
 
   CLI::App* play = app.add_subcommand("play", "play a battle in the terminal");
   add_rules(play);
@@ -114,6 +144,8 @@ int main(int argc, char** argv) {
     std::cerr << "battlecore: --record-failures needs --record DIR\n\n" << sim->help();
     return kUsageError;
   }
+  Io io{std::cin, std::cout, std::cerr};
+  if (merge->parsed()) return report_merge(options, io);
 
   RuleSetCommands* set = nullptr;
   for (const auto& s : sets)
@@ -122,14 +154,15 @@ int main(int argc, char** argv) {
 
   if (sim->parsed()) {
     const auto accepted = set->policies();
-    if (std::find(accepted.begin(), accepted.end(), options.policy) == accepted.end()) {
-      std::cerr << "battlecore: the " << options.rules << " rule set has no policy '" << options.policy
-                << "'\n";
-      return kUsageError;
+    for (const std::string* p : {&options.policy, &options.versus_policy}) {
+      if (p->empty() && p == &options.versus_policy) continue;
+      if (std::find(accepted.begin(), accepted.end(), *p) == accepted.end()) {
+        std::cerr << "battlecore: the " << options.rules << " rule set has no policy '" << *p << "'\n";
+        return kUsageError;
+      }
     }
   }
 
-  Io io{std::cin, std::cout, std::cerr};
   if (graph->parsed()) return set->graph(options, io);
   if (validate->parsed()) return set->validate(options, io);
   if (list->parsed()) return set->list(options, io);

@@ -1,64 +1,111 @@
 #include "battlecore/sim/simulate.hpp"
 
-#include <chrono>
-
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "battlecore/deckbuilder/battle.hpp"
-#include "battlecore/deckbuilder/policies.hpp"
+#include "battlecore/sim/runner.hpp"
+#include "sim/deckbuilder_adapter.hpp"
 
 namespace battlecore::sim {
+
+using namespace deckbuilder;
 
 std::uint64_t policy_seed(std::uint64_t battle_seed) {
   return splitmix64_mix(battle_seed ^ 0x706f6c6963790000ull);
 }
 
-nlohmann::json SimReport::to_json() const {
-  nlohmann::json errors = nlohmann::json::array();
-  for (const SimFailure& f : failures)
-    errors.push_back({{"index", f.index}, {"battle_seed", f.battle_seed}, {"message", f.message}});
-  return {{"rules", rules},
-          {"encounter", encounter},
-          {"battles", battles},
-          {"seed", seed},
-          {"policy", policy},
-          {"wins", wins},
-          {"win_rate", win_rate()},
-          {"mean_turns", mean_turns()},
-          {"decisions", decisions},
-          {"mean_decisions", mean_decisions()},
-          {"mean_hp_left_on_wins", wins ? double(hp_left_on_wins) / double(wins) : 0.0},
-          {"errors", errors},
-          {"elapsed_s", elapsed_s},
-          {"battles_per_s", elapsed_s > 0 ? double(battles) / elapsed_s : 0.0},
-          {"decisions_per_s", elapsed_s > 0 ? double(decisions) / elapsed_s : 0.0}};
+namespace {
+constexpr BattleOptions kQuiet{.event_log = false, .record_history = false};
 }
 
-std::string SimReport::to_text() const {
-  std::string out;
-  out += fmt::format("rules           {}\n", rules);
-  out += fmt::format("encounter       {}\n", encounter);
-  out += fmt::format("policy          {}\n", policy);
-  out += fmt::format("battles         {}\n", battles);
-  out += fmt::format("seed            {}\n", seed);
-  out += fmt::format("wins            {}\n", wins);
-  out += fmt::format("win_rate        {:.4f}\n", win_rate());
-  out += fmt::format("mean_turns      {:.4f}\n", mean_turns());
-  out += fmt::format("decisions       {}\n", decisions);
-  out += fmt::format("mean_decisions  {:.4f}\n", mean_decisions());
-  out += fmt::format("errors          {}\n", failures.size());
-  for (const SimFailure& f : failures)
-    out += fmt::format("  battle {} (battle seed {}): {}\n", f.index, f.battle_seed, f.message);
-  out += fmt::format("elapsed_s       {:.3f}\n", elapsed_s);
-  out += fmt::format("battles_per_s   {:.0f}\n", elapsed_s > 0 ? double(battles) / elapsed_s : 0.0);
-  out += fmt::format("decisions_per_s {:.0f}\n", elapsed_s > 0 ? double(decisions) / elapsed_s : 0.0);
+// --- the adapter --------------------------------------------------------------------------
+
+DeckbuilderAdapter::Player::Player(std::shared_ptr<const Catalog> catalog, EncounterId encounter,
+                                   std::unique_ptr<Policy> policy, bool count_enemy_damage)
+    : catalog_(std::move(catalog)),
+      encounter_(encounter),
+      count_enemy_damage_(count_enemy_damage),
+      policy_(std::move(policy)),
+      random_(dynamic_cast<RandomPolicy*>(policy_.get())),
+      battle_(catalog_, kQuiet) {
+  if (count_enemy_damage_) battle_.events().attach(&damage_);
+  options_.reserve(64);
+  actions_.reserve(256);
+}
+
+void DeckbuilderAdapter::Player::DamageCounter::on_event(const Event& e) {
+  if (e.type == EventType::DamageDealt && e.target == kPlayerUnit && e.source > 0 &&
+      static_cast<std::size_t>(e.source) <= kMaxEnemies) {
+    hp[static_cast<std::size_t>(e.source - 1)] += static_cast<std::uint64_t>(std::max(0, e.amount));
+    armor[static_cast<std::size_t>(e.source - 1)] += static_cast<std::uint64_t>(std::max(0, e.extra));
+  }
+}
+
+void DeckbuilderAdapter::Player::play(std::uint64_t seed, BattleRecord& out) {
+  out.clear();
+  actions_.clear();
+  damage_.hp.fill(0);
+  damage_.armor.fill(0);
+  policy_->reset(policy_seed(seed));
+  const auto started = battle_.start_battle(encounter_, seed);
+  BATTLECORE_ENSURE(started.ok(), "the battle did not start: {}",
+                    started.ok() ? "" : started.error().message);
+  while (battle_.status() == Status::AwaitingDecision) {
+    battle_.legal_actions(options_);
+    const std::size_t pick =
+        random_ != nullptr ? random_->pick(options_.size()) : policy_->choose(battle_, options_);
+    BATTLECORE_ENSURE(pick < options_.size(), "the policy picked option {} of {}", pick, options_.size());
+    const Action action = options_[pick];
+    actions_.push_back(action);
+    if (action.kind == ActionKind::PlayCard)
+      out.cards_played.push_back(battle_.state().cards[action.card].def);
+    ++out.decisions;
+    const auto applied = battle_.submit(action);
+    BATTLECORE_ENSURE(applied.ok(), "a legal option was refused: {}",
+                      applied.ok() ? "" : applied.error().message);
+  }
+  const BattleState& s = battle_.state();
+  out.won = battle_.won();
+  out.turns = s.player_turns;
+  out.hp_left = out.won ? static_cast<std::uint32_t>(std::max(0, s.player.hp)) : 0;
+  for (std::size_t e = 0; e < s.enemies.size(); ++e) {
+    out.enemies.push_back(s.enemies[e].def);
+    out.enemy_damage.push_back(damage_.hp[e]);
+    out.enemy_armor.push_back(damage_.armor[e]);
+  }
+}
+
+nlohmann::json DeckbuilderAdapter::Player::actions_json() const {
+  nlohmann::json out = nlohmann::json::array();
+  for (const Action& a : actions_) out.push_back(action_to_json(a));
   return out;
 }
 
-Result<SimReport> simulate_deckbuilder(const std::shared_ptr<const deckbuilder::Catalog>& catalog,
+void DeckbuilderAdapter::Player::recover() {
+  battle_ = Battle(catalog_, kQuiet);  // start the next battle from a clean object
+  if (count_enemy_damage_) battle_.events().attach(&damage_);
+}
+
+void DeckbuilderAdapter::describe(SimReport& header) const {
+  header.rules = "deckbuilder";
+  header.encounter = catalog_->encounters[encounter_].id;
+  header.content_hash = catalog_->content_hash;
+  header.enemy_damage_counted = count_enemy_damage_;
+  for (const CardDef& c : catalog_->cards) header.card_ids.push_back(c.id);
+  for (const EnemyDef& e : catalog_->enemies) header.enemy_ids.push_back(e.id);
+}
+
+Result<std::unique_ptr<DeckbuilderAdapter::Player>> DeckbuilderAdapter::make_player(
+    std::string_view policy) const {
+  auto made = make_policy(policy, policy_options_);
+  if (!made) return made.error();
+  return std::make_unique<Player>(catalog_, encounter_, std::move(made.value()), count_enemy_damage_);
+}
+
+// --- the deckbuilder's entry point --------------------------------------------------------
+
+Result<SimReport> simulate_deckbuilder(const std::shared_ptr<const Catalog>& catalog,
                                        const SimConfig& config) {
-  using namespace deckbuilder;
   std::optional<EncounterId> encounter;
   if (config.encounter.empty()) {
     encounter = catalog->pack.default_encounter;
@@ -68,47 +115,10 @@ Result<SimReport> simulate_deckbuilder(const std::shared_ptr<const deckbuilder::
     if (!encounter)
       return Error{fmt::format("no encounter '{}' in pack '{}'", config.encounter, catalog->pack.id)};
   }
-  auto policy = make_policy(config.policy);
-  if (!policy) return policy.error();
-
-  SimReport report;
-  report.rules = "deckbuilder";
-  report.encounter = catalog->encounters[*encounter].id;
-  report.policy = config.policy;
-  report.battles = config.battles;
-  report.seed = config.seed;
-
-  const BattleOptions quiet{.event_log = false, .record_history = false};
-  Battle battle(catalog, quiet);
-  std::vector<Action> options;
-  options.reserve(64);
-  const auto t0 = std::chrono::steady_clock::now();
-  for (std::uint64_t i = 0; i < config.battles; ++i) {
-    const std::uint64_t seed = battle_seed(config.seed, i);
-    try {
-      policy.value()->reset(policy_seed(seed));
-      auto started = battle.start_battle(*encounter, seed);
-      if (!started) return started.error();
-      while (battle.status() == Status::AwaitingDecision) {
-        battle.legal_actions(options);
-        const std::size_t pick = policy.value()->choose(battle, options);
-        ++report.decisions;
-        const auto applied = battle.submit(options[pick]);
-        BATTLECORE_ENSURE(applied.ok(), "a legal option was refused: {}",
-                          applied.ok() ? "" : applied.error().message);
-      }
-      report.turns += battle.state().player_turns;
-      if (battle.won()) {
-        ++report.wins;
-        report.hp_left_on_wins += static_cast<std::uint64_t>(battle.state().player.hp);
-      }
-    } catch (const InvariantError& e) {
-      report.failures.push_back(SimFailure{i, seed, e.what()});
-      battle = Battle(catalog, quiet);  // start the next battle from a clean object
-    }
-  }
-  report.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  return report;
+  const DeckbuilderAdapter adapter(catalog, *encounter, config.policy_options, config.count_enemy_damage);
+  RunOptions run{config.battles, config.seed,        config.policy,      config.versus_policy,
+                 config.threads, config.shard_index, config.shard_count, config.progress};
+  return run_simulation(adapter, run);
 }
 
 }  // namespace battlecore::sim

@@ -393,7 +393,12 @@ TEST(Cli, BadArgumentsExitTwoAndPrintUsage) {
        {"", "frobnicate", "sim --rules deckbuilder --frobnicate", "sim --rules nope",
         "sim --rules deckbuilder --battles 0", "sim --rules deckbuilder --battles abc",
         "sim --rules deckbuilder --battles -5", "graph", "graph --rules deckbuilder --format png",
-        "validate --rules deckbuilder", "sim --rules deckbuilder --policy nope"}) {
+        "validate --rules deckbuilder", "sim --rules deckbuilder --policy nope",
+        "sim --rules deckbuilder --threads 0", "sim --rules deckbuilder --threads -1",
+        "sim --rules deckbuilder --shard 3/2", "sim --rules deckbuilder --shard 0/2",
+        "sim --rules deckbuilder --shard 2", "sim --rules deckbuilder --shard a/b",
+        "sim --rules deckbuilder --versus-policy nope", "sim --rules deckbuilder --mcts-iterations 0",
+        "sim --rules deckbuilder --mcts-exploration -1", "report", "report merge"}) {
     SCOPED_TRACE(args);
     const CliRun r = cli(args);
     EXPECT_EQ(r.code, 2) << explain(r);
@@ -401,6 +406,93 @@ TEST(Cli, BadArgumentsExitTwoAndPrintUsage) {
     EXPECT_TRUE(r.err.starts_with("battlecore: ")) << explain(r);
     EXPECT_TRUE(r.out.empty()) << explain(r);
   }
+}
+
+// --- sim at scale ----------------------------------------------------------------------------
+
+/// The JSON of a run without its timing keys.
+nlohmann::json untimed_json(const CliRun& r) {
+  nlohmann::json j = nlohmann::json::parse(r.out, nullptr, false);
+  if (!j.is_object()) return j;
+  for (const char* key : {"elapsed_s", "battles_per_s", "decisions_per_s"}) j.erase(key);
+  return j;
+}
+
+TEST(Cli, SimThreadsOneAndTwoGiveIdenticalJson) {
+  const CliRun one = cli("sim --rules deckbuilder --battles 3000 --seed 5 --threads 1 --json");
+  const CliRun two = cli("sim --rules deckbuilder --battles 3000 --seed 5 --threads 2 --json");
+  ASSERT_EQ(one.code, 0) << explain(one);
+  ASSERT_EQ(two.code, 0) << explain(two);
+  ASSERT_TRUE(untimed_json(one).is_object()) << one.out;
+  EXPECT_EQ(untimed_json(one), untimed_json(two));
+}
+
+TEST(Cli, ReportMergeOfFourShardsEqualsOneRun) {
+  TempDir dir;
+  const std::string run = "sim --rules deckbuilder --encounter sludge_pair --battles 1001 --seed 9 --json";
+  const CliRun whole = cli(run);
+  ASSERT_EQ(whole.code, 0) << explain(whole);
+  std::string files;
+  for (int k = 4; k >= 1; --k) {  // any order
+    const CliRun shard = cli(run + " --threads 2 --shard " + std::to_string(k) + "/4");
+    ASSERT_EQ(shard.code, 0) << explain(shard);
+    const fs::path file = dir.path() / ("shard" + std::to_string(k) + ".json");
+    std::ofstream(file) << shard.out;
+    files += " " + shell_quoted(file.string());
+  }
+  const CliRun merged = cli("report merge --json" + files);
+  ASSERT_EQ(merged.code, 0) << explain(merged);
+  EXPECT_EQ(untimed_json(merged), untimed_json(whole));
+
+  // Three of four shards, or one twice: refused, nothing printed.
+  const std::string three = files.substr(0, files.rfind(' '));
+  const CliRun missing = cli("report merge --json" + three);
+  EXPECT_EQ(missing.code, 2) << explain(missing);
+  EXPECT_TRUE(contains(missing.err, "missing shard(s) 1/4")) << explain(missing);
+  EXPECT_TRUE(missing.out.empty());
+  const CliRun twice = cli("report merge --json" + files + " " + files.substr(files.rfind(' ') + 1));
+  EXPECT_EQ(twice.code, 2) << explain(twice);
+  EXPECT_TRUE(contains(twice.err, "given twice")) << explain(twice);
+}
+
+TEST(Cli, ReportMergeRefusesShardsOfDifferentRuns) {
+  TempDir dir;
+  const fs::path a = dir.path() / "a.json", b = dir.path() / "b.json", junk = dir.path() / "junk.json";
+  std::ofstream(a) << cli("sim --rules deckbuilder --battles 100 --seed 1 --json --shard 1/2").out;
+  std::ofstream(b) << cli("sim --rules deckbuilder --battles 100 --seed 2 --json --shard 2/2").out;
+  std::ofstream(junk) << "{not json";
+  const CliRun seeds = cli("report merge " + shell_quoted(a.string()) + " " + shell_quoted(b.string()));
+  EXPECT_EQ(seeds.code, 2) << explain(seeds);
+  EXPECT_TRUE(contains(seeds.err, "seed")) << explain(seeds);
+  const CliRun bad = cli("report merge " + shell_quoted(junk.string()));
+  EXPECT_EQ(bad.code, 2) << explain(bad);
+  EXPECT_TRUE(contains(bad.err, "junk.json")) << explain(bad);
+}
+
+TEST(Cli, SimVersusReportsThePairedDifference) {
+  const CliRun r = cli("sim --rules deckbuilder --battles 200 --seed 4 --policy greedy --versus-policy random --json");
+  ASSERT_EQ(r.code, 0) << explain(r);
+  const nlohmann::json j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_TRUE(j.contains("versus")) << r.out;
+  EXPECT_EQ(j["versus"]["policy"], "random");
+  const auto& p = j["versus"]["paired"];
+  EXPECT_NEAR(p["difference"].get<double>(), j["win_rate"].get<double>() - j["versus"]["win_rate"].get<double>(),
+              1e-12);
+  EXPECT_LE(p["difference_ci95"][0].get<double>(), p["difference"].get<double>());
+  EXPECT_GE(p["difference_ci95"][1].get<double>(), p["difference"].get<double>());
+  const CliRun text = cli("sim --rules deckbuilder --battles 50 --seed 4 --policy greedy --versus-policy random");
+  EXPECT_TRUE(contains(text.out, "mcnemar")) << text.out;
+}
+
+TEST(Cli, SimWritesTheHtmlReportAndNoProgressBarWhenNotATerminal) {
+  TempDir dir;
+  const fs::path html = dir.path() / "report.html";
+  const CliRun r = cli("sim --rules deckbuilder --battles 300 --seed 1 --report " + shell_quoted(html.string()));
+  ASSERT_EQ(r.code, 0) << explain(r);
+  EXPECT_TRUE(r.err.empty()) << explain(r);
+  const std::string page = read_file(html);
+  EXPECT_TRUE(page.starts_with("<!DOCTYPE html>"));
+  EXPECT_TRUE(contains(page, "<svg"));
 }
 
 TEST(Cli, HelpExitsZero) {

@@ -1,5 +1,6 @@
 #include "battlecore/sim/simulate.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -89,11 +90,148 @@ TEST(SimSimulate, DefaultEncounterIsUsedWhenNoneIsGiven) {
   EXPECT_EQ(untimed(by_default), untimed(named));
 }
 
+TEST(SimSimulate, OneAndTwoThreadsGiveTheSameReport) {
+  ASSERT_NE(starter(), nullptr);
+  SimConfig config{"w1", 600, 11, "random"};
+  const SimReport one = run(config);
+  config.threads = 2;
+  const SimReport two = run(config);
+  config.threads = 3;
+  const SimReport three = run(config);
+  EXPECT_EQ(untimed(one), untimed(two));
+  EXPECT_EQ(untimed(one), untimed(three));
+}
+
+TEST(SimSimulate, MergeOfFourShardsEqualsOneRun) {
+  ASSERT_NE(starter(), nullptr);
+  SimConfig config{"sludge_pair", 402, 3, "random"};
+  config.versus_policy = "greedy";
+  const SimReport whole = run(config);
+  std::vector<SimReport> shards;
+  for (std::uint32_t k = 1; k <= 4; ++k) {
+    config.shard_index = k;
+    config.shard_count = 4;
+    config.threads = k % 2 + 1;
+    // Through JSON, as `report merge` reads them.
+    const auto back = SimReport::from_json(run(config).to_json());
+    ASSERT_TRUE(back.ok()) << back.error().message;
+    shards.push_back(back.value());
+  }
+  EXPECT_EQ(shards[0].battles + shards[1].battles + shards[2].battles + shards[3].battles, 402u);
+  const auto merged = merge_reports(shards);
+  ASSERT_TRUE(merged.ok()) << merged.error().message;
+  EXPECT_EQ(untimed(merged.value()), untimed(whole));
+}
+
+TEST(SimSimulate, ReportsCardsEnemiesAndDistributions) {
+  ASSERT_NE(starter(), nullptr);
+  const SimReport r = run({"w1", 400, 2, "random"});
+  const nlohmann::json j = r.to_json();
+  std::uint64_t battles_in_histogram = 0, turns = 0;
+  for (std::size_t t = 0; t < r.turns_histogram.size(); ++t) {
+    battles_in_histogram += r.turns_histogram[t];
+    turns += t * r.turns_histogram[t];
+  }
+  EXPECT_EQ(battles_in_histogram, 400u);
+  EXPECT_EQ(turns, r.turns);
+  EXPECT_LE(j["turns"]["p10"].get<int>(), j["turns"]["p50"].get<int>());
+  EXPECT_LE(j["turns"]["p50"].get<int>(), j["turns"]["p90"].get<int>());
+  EXPECT_EQ(r.hp_left_histogram[0], r.battles - r.wins);  // a lost battle leaves 0 HP
+  // W1's deck: strike, defend and bash are played; every play is counted once per battle at most.
+  std::uint64_t plays = 0;
+  for (const auto& card : j["cards"]) {
+    plays += card["plays"].get<std::uint64_t>();
+    EXPECT_LE(card["battles_played"].get<std::uint64_t>(), 400u);
+    EXPECT_LE(card["wins_when_played"], card["battles_played"]);
+  }
+  EXPECT_GT(plays, 0u);
+  EXPECT_LT(plays, r.decisions);  // end turn is a decision but not a play
+  const auto strike =
+      std::find_if(j["cards"].begin(), j["cards"].end(), [](auto& c) { return c["id"] == "strike"; });
+  ASSERT_NE(strike, j["cards"].end());
+  EXPECT_GT((*strike)["plays"].get<std::uint64_t>(), 400u);
+  // The one enemy of W1 fights every battle and deals damage; the player lost HP in most battles.
+  std::uint64_t enemy_battles = 0, damage = 0;
+  for (const auto& e : j["enemies"]) {
+    enemy_battles += e["battles"].get<std::uint64_t>();
+    damage += e["damage_dealt"].get<std::uint64_t>();
+  }
+  EXPECT_EQ(enemy_battles, 400u);
+  // W1's only damage to the player is the enemy's attacks: a won battle lost 80 - hp_left to them.
+  EXPECT_GE(damage, r.wins * 80 - r.hp_left_on_wins);
+  EXPECT_GT(damage, 0u);
+}
+
+TEST(SimSimulate, WithoutEnemyDamageOnlyTheDamageColumnsChange) {
+  ASSERT_NE(starter(), nullptr);
+  SimConfig config{"sludge_pair", 200, 6, "random"};
+  const SimReport counted = run(config);
+  config.count_enemy_damage = false;
+  const SimReport lean = run(config);
+  EXPECT_FALSE(lean.enemy_damage_counted);
+  EXPECT_EQ(lean.wins, counted.wins);
+  EXPECT_EQ(lean.turns_histogram, counted.turns_histogram);
+  EXPECT_EQ(lean.cards, counted.cards);
+  ASSERT_EQ(lean.enemies.size(), counted.enemies.size());
+  std::uint64_t damage = 0;
+  for (std::size_t e = 0; e < lean.enemies.size(); ++e) {
+    EXPECT_EQ(lean.enemies[e].battles, counted.enemies[e].battles);
+    EXPECT_EQ(lean.enemies[e].damage_dealt, 0u);
+    damage += counted.enemies[e].damage_dealt;
+  }
+  EXPECT_GT(damage, 0u);
+  EXPECT_EQ(lean.to_json()["enemy_damage_counted"], false);
+  // A merge never mixes the two.
+  config.shard_count = 2;
+  config.shard_index = 1;
+  const SimReport half_lean = run(config);
+  config.shard_index = 2;
+  config.count_enemy_damage = true;
+  const SimReport half_counted = run(config);
+  const auto mixed = merge_reports({half_lean, half_counted});
+  ASSERT_FALSE(mixed.ok());
+  EXPECT_NE(mixed.error().message.find("enemy damage"), std::string::npos) << mixed.error().message;
+}
+
+TEST(SimSimulate, VersusPlaysBothPoliciesOnTheSameSeeds) {
+  ASSERT_NE(starter(), nullptr);
+  SimConfig config{"w1", 300, 4, "random"};
+  config.versus_policy = "random";
+  const SimReport r = run(config);
+  // The same policy on the same seeds plays the same battles: no discordant pairs.
+  EXPECT_EQ(r.versus.wins, r.wins);
+  EXPECT_EQ(r.versus.turns, r.turns);
+  EXPECT_EQ(r.paired.only_a_won + r.paired.only_b_won, 0u);
+  EXPECT_EQ(r.paired.n(), 300u);
+  const nlohmann::json j = r.to_json();
+  EXPECT_EQ(j["versus"]["policy"], "random");
+  EXPECT_DOUBLE_EQ(j["versus"]["paired"]["difference"].get<double>(), 0.0);
+}
+
 TEST(SimSimulate, JsonHasTheDocumentedKeys) {
   ASSERT_NE(starter(), nullptr);
   const nlohmann::json j = run({"w1", 50, 1, "random"}).to_json();
-  for (const char* key : {"rules", "encounter", "battles", "seed", "policy", "wins", "win_rate", "mean_turns",
-                          "decisions", "elapsed_s", "battles_per_s", "decisions_per_s"})
+  for (const char* key : {"rules",
+                          "encounter",
+                          "battles",
+                          "seed",
+                          "policy",
+                          "wins",
+                          "win_rate",
+                          "mean_turns",
+                          "decisions",
+                          "mean_decisions",
+                          "mean_hp_left_on_wins",
+                          "errors",
+                          "elapsed_s",
+                          "battles_per_s",
+                          "decisions_per_s",
+                          "content_hash",
+                          "win_rate_ci95",
+                          "turns",
+                          "hp_left",
+                          "cards",
+                          "enemies"})
     EXPECT_TRUE(j.contains(key)) << "missing key " << key << " in " << j.dump();
   EXPECT_EQ(j["rules"], "deckbuilder");
   EXPECT_EQ(j["encounter"], "w1");

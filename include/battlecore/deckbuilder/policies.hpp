@@ -1,11 +1,27 @@
 #pragma once
 /// Policies: who picks among the legal options when no human does.
+///
+/// - `random`: uniformly among the legal options.
+/// - `greedy`: one step of lookahead. Each option is applied to a copy of the battle whose
+///   hidden chance has been re-sampled (resample_hidden; a Choice it opens takes its first
+///   option) and the state right after it is scored: player HP + armor / 2 - the enemies' HP,
+///   a win 1000 + HP, a loss -1000. Ending the turn scores the current state, so the turn ends
+///   when no card improves the score. Ties go to the lowest index (cards before ending the turn).
+/// - `mcts`: UCT over copies of the battle. Every iteration starts from a copy whose hidden
+///   chance is re-sampled, so the search never reads the real future (the draw pile order, the
+///   enemies' next intents, random effects). The tree is keyed by actions (open loop); a node's
+///   children are scored with UCB1 over the iterations in which they were legal. Rollouts play
+///   to the end of the battle uniformly at random among the legal options other than ending
+///   the turn (ending it only when nothing else is legal); a win is worth 0.5 + 0.5 x the
+///   player's HP fraction, a loss 0.3 x the fraction of enemy HP removed. The option visited most
+///   at the root is played.
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "battlecore/core/result.hpp"
 #include "battlecore/core/rng.hpp"
@@ -35,7 +51,72 @@ class RandomPolicy final : public Policy {
   Rng rng_;
 };
 
-/// The policy named `name` ("random"), or an error listing the known ones.
-Result<std::unique_ptr<Policy>> make_policy(std::string_view name);
+/// Settings of the policies that have any.
+struct PolicyOptions {
+  std::uint32_t mcts_iterations = 200;  ///< iterations per decision
+  double mcts_exploration = 0.7;        ///< UCB1's exploration constant c (rewards are in [0, 1])
+};
+
+/// Re-samples what the player cannot know: every random stream of the battle is reseeded from
+/// `seed` and the draw pile is reshuffled. The hand, the piles' contents, HP, statuses and the
+/// enemies' shown intents are kept. For search on a copy, never on the battle being played.
+void resample_hidden(Battle& battle, std::uint64_t seed);
+
+/// One step of lookahead on re-sampled copies (see the notes at the top).
+class GreedyPolicy final : public Policy {
+ public:
+  void reset(std::uint64_t seed) override { rng_ = Rng::from_seed(seed); }
+  std::size_t choose(const Battle& battle, std::span<const Action> options) override;
+
+ private:
+  Rng rng_;
+  std::vector<Action> scratch_;
+};
+
+/// Upper Confidence bounds applied to Trees over re-sampled copies (see the notes at the top).
+class MctsPolicy final : public Policy {
+ public:
+  explicit MctsPolicy(PolicyOptions options = {}) : options_(options) {}
+  void reset(std::uint64_t seed) override { rng_ = Rng::from_seed(seed); }
+  std::size_t choose(const Battle& battle, std::span<const Action> options) override;
+
+  /// An option known by what it does rather than by which copy of a card it plays: the kind,
+  /// the card's definition, the target, the option index and the card's cost now.
+  struct Key {
+    ActionKind kind = ActionKind::EndTurn;
+    std::uint16_t card = 0;
+    std::int8_t target = -1;
+    std::uint8_t index = 0;
+    std::int8_t cost = 0;
+    friend bool operator==(const Key&, const Key&) = default;
+  };
+
+ private:
+  struct Node {
+    Key key;
+    std::uint32_t first_child = 0;  ///< 0: none (node 0 is the root, never a child)
+    std::uint32_t next_sibling = 0;
+    std::uint32_t visits = 0;
+    std::uint32_t available = 0;  ///< iterations in which its action was legal at its parent
+    double value = 0;             ///< sum of the rewards of the iterations through it
+  };
+  double rollout(Battle& battle);
+  double reward(const Battle& battle) const;
+
+  PolicyOptions options_;
+  Rng rng_;
+  std::vector<Node> nodes_;
+  std::vector<std::uint32_t> path_;
+  std::vector<Action> legal_;
+  std::vector<Key> keys_;
+  std::vector<std::uint32_t> legal_children_;
+  std::int64_t enemy_hp_at_root_ = 0;
+};
+
+/// The names make_policy knows, in order.
+std::span<const std::string_view> policy_names();
+
+/// The policy named `name` ("random", "greedy", "mcts"), or an error listing the known ones.
+Result<std::unique_ptr<Policy>> make_policy(std::string_view name, const PolicyOptions& options = {});
 
 }  // namespace battlecore::deckbuilder

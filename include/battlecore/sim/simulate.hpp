@@ -1,15 +1,17 @@
 #pragma once
-/// Batch simulation: play many seeded battles with a policy and report what they show.
+/// Batch simulation of the deckbuilder: play many seeded battles with a policy and report what
+/// they show. A thin layer over the generic runner (runner.hpp) with the deckbuilder's adapter.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json_fwd.hpp>
-
 #include "battlecore/core/result.hpp"
 #include "battlecore/deckbuilder/catalog.hpp"
+#include "battlecore/deckbuilder/policies.hpp"
+#include "battlecore/sim/report.hpp"
 
 namespace battlecore::sim {
 
@@ -19,44 +21,23 @@ struct SimConfig {
   std::uint64_t battles = 1000;
   std::uint64_t seed = 1;
   std::string policy = "random";
-};
-
-/// A battle that broke an engine invariant: enough to replay it.
-struct SimFailure {
-  std::uint64_t index;
-  std::uint64_t battle_seed;
-  std::string message;
-};
-
-/// The outcome of a run. Everything but the timing depends only on the content and config.
-struct SimReport {
-  std::string rules;
-  std::string encounter;
-  std::string policy;
-  std::uint64_t battles = 0;
-  std::uint64_t seed = 0;
-  std::uint64_t wins = 0;
-  std::uint64_t turns = 0;      ///< player turns begun, summed over battles
-  std::uint64_t decisions = 0;  ///< choices made by the policy, forced ones included
-  std::uint64_t hp_left_on_wins = 0;
-  std::vector<SimFailure> failures;
-  double elapsed_s = 0;
-
-  double win_rate() const { return battles ? double(wins) / double(battles) : 0.0; }
-  double mean_turns() const { return battles ? double(turns) / double(battles) : 0.0; }
-  double mean_decisions() const { return battles ? double(decisions) / double(battles) : 0.0; }
-  /// The report as one JSON object (keys: rules, encounter, battles, seed, policy, wins, win_rate,
-  /// mean_turns, decisions, mean_decisions, mean_hp_left_on_wins, errors, elapsed_s,
-  /// battles_per_s, decisions_per_s).
-  nlohmann::json to_json() const;
-  /// The report as aligned `key value` lines.
-  std::string to_text() const;
+  std::string versus_policy{};  ///< non-empty: paired A/B against this policy on the same seeds
+  unsigned threads = 1;
+  std::uint32_t shard_index = 1;  ///< run only shard shard_index of shard_count
+  std::uint32_t shard_count = 1;
+  deckbuilder::PolicyOptions policy_options{};
+  /// Count the damage each enemy deals. It needs the battle's events, which are otherwise never
+  /// built; off, the enemy table keeps its battle counts and its damage columns stay 0.
+  bool count_enemy_damage = true;
+  /// Called about ten times a second while the run goes on (see RunOptions::progress).
+  std::function<void(std::uint64_t done, std::uint64_t total, double elapsed_s)> progress{};
 };
 
 /// The per-battle policy seed, derived from the battle's seed.
 std::uint64_t policy_seed(std::uint64_t battle_seed);
 
-/// Plays `config.battles` deckbuilder battles: battle i uses battle_seed(config.seed, i).
+/// Plays the battles of `config`: battle i uses battle_seed(config.seed, i), whatever the thread
+/// count or the shard.
 Result<SimReport> simulate_deckbuilder(const std::shared_ptr<const deckbuilder::Catalog>& catalog,
                                        const SimConfig& config);
 

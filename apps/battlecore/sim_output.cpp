@@ -1,0 +1,93 @@
+// What every rule set's `sim` shares: the progress bar, printing the report, the HTML file,
+// and `report merge`.
+
+#include <unistd.h>
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "battlecore/sim/html_report.hpp"
+#include "battlecore/sim/report.hpp"
+#include "commands.hpp"
+
+namespace battlecore::cli {
+
+std::function<void(std::uint64_t, std::uint64_t, double)> terminal_progress(std::ostream& err) {
+  if (&err != &std::cerr || ::isatty(STDERR_FILENO) == 0) return {};
+  return [&err](std::uint64_t done, std::uint64_t total, double elapsed) {
+    if (elapsed < 1.0 || total == 0) return;
+    constexpr int kWidth = 40;
+    const double f = double(done) / double(total);
+    const int filled = static_cast<int>(f * kWidth);
+    const double eta = done > 0 ? elapsed * (1.0 - f) / f : 0.0;
+    err << fmt::format("\r[{}{}] {:5.1f}% {}/{} battles, {:.0f} s left ",
+                       std::string(std::size_t(filled), '#'), std::string(std::size_t(kWidth - filled), ' '),
+                       100.0 * f, done, total, eta)
+        << std::flush;
+    if (done >= total) err << "\n";
+  };
+}
+
+namespace {
+
+/// Ends the progress line (when one was drawn) so that what follows starts on its own line.
+void end_progress_line(const Options&, Io io, double elapsed) {
+  if (&io.err == &std::cerr && ::isatty(STDERR_FILENO) != 0 && elapsed >= 1.0)
+    io.err << "\r\033[K" << std::flush;
+}
+
+}  // namespace
+
+int finish_sim(const Options& options, const sim::SimReport& report, Io io) {
+  end_progress_line(options, io, report.elapsed_s);
+  if (options.json)
+    io.out << report.to_json().dump() << "\n";
+  else
+    io.out << report.to_text();
+  if (!options.report.empty()) {
+    std::ofstream html(options.report, std::ios::binary);
+    html << sim::render_html(report);
+    if (!html.good()) {
+      io.err << "battlecore: could not write the HTML report to " << options.report << "\n";
+      return kFailure;
+    }
+  }
+  return report.failures.empty() && report.versus.failures.empty() ? kOk : kFailure;
+}
+
+int report_merge(const Options& options, Io io) {
+  std::vector<sim::SimReport> shards;
+  for (const std::string& file : options.files) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) {
+      io.err << "battlecore: cannot read " << file << "\n";
+      return kUsageError;
+    }
+    std::stringstream text;
+    text << in.rdbuf();
+    // A file holds one sim --json line (a trailing newline or blank lines are fine).
+    nlohmann::json j = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded()) {
+      io.err << "battlecore: " << file << " is not one JSON object (the output of sim --json)\n";
+      return kUsageError;
+    }
+    auto report = sim::SimReport::from_json(j);
+    if (!report) {
+      io.err << "battlecore: " << file << ": " << report.error().message << "\n";
+      return kUsageError;
+    }
+    shards.push_back(std::move(report.value()));
+  }
+  auto merged = sim::merge_reports(shards);
+  if (!merged) {
+    io.err << "battlecore: " << merged.error().message << "\n";
+    return kUsageError;
+  }
+  return finish_sim(options, merged.value(), io);
+}
+
+}  // namespace battlecore::cli

@@ -1,0 +1,162 @@
+#pragma once
+/// What a batch run shows, for any rule set: integer tallies that add up exactly (so threads
+/// and shards merge into the very report one run gives), their JSON form, the paired A/B
+/// comparison, and the merge of shard reports.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "battlecore/core/result.hpp"
+
+namespace battlecore::sim {
+
+/// A battle that broke an engine invariant: enough to replay it (its seed and its actions).
+struct SimFailure {
+  std::uint64_t index = 0;  ///< the battle's index in the run
+  std::uint64_t battle_seed = 0;
+  std::string message;
+  std::string policy;                                ///< the policy that was playing it
+  nlohmann::json actions = nlohmann::json::array();  ///< the actions submitted before it failed
+  friend bool operator==(const SimFailure&, const SimFailure&) = default;
+};
+
+/// Per card definition: how often it was played and how battles went when it was.
+struct CardTally {
+  std::uint64_t plays = 0;             ///< times played, over all battles
+  std::uint64_t battles_played = 0;    ///< battles in which it was played at least once
+  std::uint64_t wins_when_played = 0;  ///< of those, the battles won
+  friend bool operator==(const CardTally&, const CardTally&) = default;
+};
+
+/// Per enemy definition: how often it fought and the damage it dealt to the player's side.
+struct EnemyTally {
+  std::uint64_t battles = 0;        ///< battles it took part in (once per battle, per copy)
+  std::uint64_t damage_dealt = 0;   ///< HP the player's side lost to its attacks
+  std::uint64_t armor_removed = 0;  ///< armor its attacks broke through
+  friend bool operator==(const EnemyTally&, const EnemyTally&) = default;
+};
+
+/// What one battle showed, filled by a rule set's adapter; reused from battle to battle.
+struct BattleRecord {
+  bool won = false;
+  std::uint32_t turns = 0;
+  std::uint64_t decisions = 0;
+  std::uint32_t hp_left = 0;                ///< the player's side's HP at the end (0 when lost)
+  std::vector<std::uint32_t> cards_played;  ///< card definition per play, in play order
+  std::vector<std::uint32_t> enemies;       ///< enemy definition per enemy in the battle
+  std::vector<std::uint64_t> enemy_damage;  ///< per enemy in the battle (same order): damage dealt
+  std::vector<std::uint64_t> enemy_armor;   ///< per enemy in the battle: armor broken
+  void clear();
+};
+
+/// Sums over battles. Every field is an integer count, so adding tallies in any order gives the
+/// same result: the run's report does not depend on the thread count or the sharding.
+struct Tally {
+  std::uint64_t battles = 0;
+  std::uint64_t wins = 0;
+  std::uint64_t turns = 0;      ///< player turns begun, summed over battles
+  std::uint64_t decisions = 0;  ///< choices made by the policy, forced ones included
+  std::uint64_t hp_left_on_wins = 0;
+  std::vector<std::uint64_t> turns_histogram;    ///< [t]: battles that lasted t turns
+  std::vector<std::uint64_t> hp_left_histogram;  ///< [h]: battles that ended with h HP (0: lost)
+  std::vector<CardTally> cards;                  ///< per card definition
+  std::vector<EnemyTally> enemies;               ///< per enemy definition
+  std::vector<SimFailure> failures;              ///< in battle-index order after finish()
+
+  /// Sized for `card_count` cards and `enemy_count` enemies.
+  void resize(std::size_t card_count, std::size_t enemy_count);
+  /// Adds one finished battle.
+  void add(const BattleRecord& battle);
+  /// Adds another tally (same card and enemy tables).
+  void add(const Tally& other);
+  /// Sorts the failures by battle index.
+  void finish();
+
+  double win_rate() const { return battles ? double(wins) / double(battles) : 0.0; }
+  double mean_turns() const { return battles ? double(turns) / double(battles) : 0.0; }
+  double mean_decisions() const { return battles ? double(decisions) / double(battles) : 0.0; }
+  friend bool operator==(const Tally&, const Tally&) = default;
+};
+
+/// The paired comparison of two policies on the same seeds.
+struct Paired {
+  std::uint64_t both_won = 0;
+  std::uint64_t only_a_won = 0;
+  std::uint64_t only_b_won = 0;
+  std::uint64_t both_lost = 0;
+  void add(bool a_won, bool b_won);
+  void add(const Paired& other);
+  std::uint64_t n() const { return both_won + only_a_won + only_b_won + both_lost; }
+  friend bool operator==(const Paired&, const Paired&) = default;
+};
+
+/// The statistics of a paired comparison.
+struct PairedTest {
+  double difference = 0;  ///< win rate of A minus win rate of B
+  double ci_low = 0;      ///< 95% confidence interval of the difference (normal approximation)
+  double ci_high = 0;
+  double mcnemar_chi2 = 0;  ///< McNemar's statistic with continuity correction
+  double p_value = 1;       ///< its two-sided p-value (chi-square, one degree of freedom)
+};
+PairedTest paired_test(const Paired& p);
+
+/// A 95% Wilson score interval for `wins` out of `n`.
+struct Interval {
+  double low = 0;
+  double high = 0;
+};
+Interval wilson_interval(std::uint64_t wins, std::uint64_t n);
+
+/// The p-th percentile (0..100, nearest rank) of a histogram; 0 when it is empty.
+std::uint64_t percentile(const std::vector<std::uint64_t>& histogram, double p);
+
+/// One run's report, or one shard's. Everything but `elapsed_s` depends only on the content and
+/// the options.
+struct SimReport : Tally {
+  std::string rules;
+  std::string encounter;
+  std::string policy;
+  std::uint64_t seed = 0;
+  std::uint64_t content_hash = 0;
+  std::uint64_t total_battles = 0;  ///< battles of the whole run (all shards)
+  std::uint32_t shard_index = 1;    ///< this report covers shard shard_index of shard_count
+  std::uint32_t shard_count = 1;
+  std::uint64_t first_battle = 0;      ///< index of the first battle this report covers
+  std::vector<std::string> card_ids;   ///< names of `cards`, in catalog order
+  std::vector<std::string> enemy_ids;  ///< names of `enemies`, in catalog order
+  bool enemy_damage_counted = true;    ///< false: the enemies' damage columns were not counted
+  std::string versus_policy;           ///< empty: no A/B comparison
+  Tally versus;                        ///< policy B on the same seeds
+  Paired paired;                       ///< both policies, battle by battle
+  double elapsed_s = 0;
+
+  /// The report as one JSON object: the keys rules, encounter, battles, seed, policy, wins,
+  /// win_rate, mean_turns, decisions, mean_decisions, mean_hp_left_on_wins, errors, elapsed_s,
+  /// battles_per_s, decisions_per_s, then the detail (see docs/simulation.md).
+  nlohmann::json to_json() const;
+  /// Reads what to_json wrote; every problem is an error naming the key.
+  static Result<SimReport> from_json(const nlohmann::json& j);
+  /// The report as aligned `key value` lines.
+  std::string to_text() const;
+};
+
+/// The battles [first, first + count) of shard `index` (1-based) of `count` over `total`.
+struct ShardRange {
+  std::uint64_t first = 0;
+  std::uint64_t count = 0;
+};
+ShardRange shard_range(std::uint64_t total, std::uint32_t index, std::uint32_t count);
+
+/// Parses "K/N" with 1 <= K <= N; an error says what was wrong.
+Result<std::pair<std::uint32_t, std::uint32_t>> parse_shard(const std::string& text);
+
+/// Merges shard reports of one run into the report the run would give in one piece. Refuses
+/// reports of different rules, content, encounter, seed, battles or policies, and shards that
+/// do not cover 1..N exactly once.
+Result<SimReport> merge_reports(const std::vector<SimReport>& shards);
+
+}  // namespace battlecore::sim

@@ -1,0 +1,195 @@
+#pragma once
+/// The batch runner, one template for every rule set: it splits the battles of a run (or of one
+/// shard of it) by seed over threads, plays each with the rule set's adapter, catches engine
+/// errors per battle, and adds the tallies up in a fixed order, so that everything but the
+/// timing is the same for any thread count. docs/simulation.md says how a rule set joins.
+///
+/// A rule set joins with an adapter `A` offering:
+///   using Player = ...;   // plays battles one after another on one thread
+///   void describe(SimReport& header) const;   // rules, encounter, content_hash, card_ids, enemy_ids
+///   Result<std::unique_ptr<Player>> make_player(std::string_view policy) const;
+/// and `Player` offering:
+///   void play(std::uint64_t battle_seed, BattleRecord& out);  // one battle; may throw InvariantError
+///   nlohmann::json actions_json() const;                      // the actions of the last battle
+///   void recover();                                           // ready for a new battle after a throw
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "battlecore/core/invariant.hpp"
+#include "battlecore/core/result.hpp"
+#include "battlecore/core/rng.hpp"
+#include "battlecore/sim/report.hpp"
+
+namespace battlecore::sim {
+
+/// How to run: which battles, which policies, how many threads.
+struct RunOptions {
+  std::uint64_t battles = 1000;  ///< battles of the whole run (all shards)
+  std::uint64_t seed = 1;        ///< battle i uses battle_seed(seed, i)
+  std::string policy = "random";
+  std::string versus_policy{};  ///< non-empty: play policy B on the same seeds too (paired A/B)
+  unsigned threads = 1;
+  std::uint32_t shard_index = 1;  ///< run only shard shard_index of shard_count
+  std::uint32_t shard_count = 1;
+  /// Called from the calling thread about ten times a second while the run goes on.
+  std::function<void(std::uint64_t done, std::uint64_t total, double elapsed_s)> progress{};
+};
+
+namespace detail {
+
+/// Plays one battle with `player` and adds it to `tally`; an engine error is recorded as a
+/// failure (with the seed and the actions) and the player made ready for the next battle.
+template <class Player>
+bool play_counted(Player& player, std::uint64_t index, std::uint64_t seed, const std::string& policy,
+                  BattleRecord& record, Tally& tally) {
+  try {
+    player.play(seed, record);
+    tally.add(record);
+    return true;
+  } catch (const InvariantError& e) {
+    ++tally.battles;
+    tally.failures.push_back(SimFailure{index, seed, e.what(), policy, player.actions_json()});
+    player.recover();
+    return false;
+  }
+}
+
+}  // namespace detail
+
+/// Runs the battles of `options` with `adapter`. Errors (an unknown policy, a thread count of 0,
+/// a bad shard) are returned before any battle is played.
+template <class Adapter>
+Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& options) {
+  using Player = typename Adapter::Player;
+  if (options.threads == 0) return Error{"the thread count must be at least 1"};
+  if (options.shard_count == 0 || options.shard_index == 0 || options.shard_index > options.shard_count)
+    return Error{"the shard must be K/N with 1 <= K <= N"};
+
+  SimReport report;
+  adapter.describe(report);
+  report.policy = options.policy;
+  report.versus_policy = options.versus_policy;
+  report.seed = options.seed;
+  report.total_battles = options.battles;
+  report.shard_index = options.shard_index;
+  report.shard_count = options.shard_count;
+  const ShardRange range = shard_range(options.battles, options.shard_index, options.shard_count);
+  report.first_battle = range.first;
+
+  const bool versus = !options.versus_policy.empty();
+  const unsigned threads = static_cast<unsigned>(std::clamp<std::uint64_t>(range.count, 1, options.threads));
+  struct Worker {
+    std::unique_ptr<Player> a, b;
+    Tally tally_a, tally_b;
+    Paired paired;
+    BattleRecord record_a, record_b;
+  };
+  // Refuse unknown policies before any thread starts.
+  for (const std::string* policy : {&options.policy, &options.versus_policy}) {
+    if (policy->empty()) continue;
+    auto made = adapter.make_player(*policy);
+    if (!made) return made.error();
+  }
+  // Each thread builds its own worker (players, battles, tallies), so that what a thread writes
+  // comes from its own allocations and no two threads write to one cache line.
+  std::vector<std::unique_ptr<Worker>> workers(threads);
+  auto make_worker = [&] {
+    auto w = std::make_unique<Worker>();
+    auto a = adapter.make_player(options.policy);
+    if (!a) throw InvariantError(a.error().message);
+    w->a = std::move(a.value());
+    if (versus) {
+      auto b = adapter.make_player(options.versus_policy);
+      if (!b) throw InvariantError(b.error().message);
+      w->b = std::move(b.value());
+    }
+    w->tally_a.resize(report.card_ids.size(), report.enemy_ids.size());
+    w->tally_b.resize(report.card_ids.size(), report.enemy_ids.size());
+    return w;
+  };
+
+  // Battles go out in chunks; which thread plays a chunk changes nothing in the result.
+  const std::uint64_t chunk = std::clamp<std::uint64_t>(range.count / (std::uint64_t{threads} * 32), 1, 256);
+  const std::uint64_t chunks = (range.count + chunk - 1) / chunk;
+  std::atomic<std::uint64_t> next_chunk{0}, done{0};
+  std::atomic<unsigned> running{threads};
+  std::mutex mutex;
+  std::condition_variable finished;
+  std::exception_ptr error;
+
+  auto work = [&](std::unique_ptr<Worker>& slot) {
+    try {
+      slot = make_worker();
+      Worker& w = *slot;
+      for (std::uint64_t c = next_chunk.fetch_add(1); c < chunks; c = next_chunk.fetch_add(1)) {
+        const std::uint64_t begin = range.first + c * chunk;
+        const std::uint64_t end = std::min(range.first + range.count, begin + chunk);
+        for (std::uint64_t i = begin; i < end; ++i) {
+          const std::uint64_t seed = battle_seed(options.seed, i);
+          const bool ok_a = detail::play_counted(*w.a, i, seed, options.policy, w.record_a, w.tally_a);
+          if (versus) {
+            const bool ok_b =
+                detail::play_counted(*w.b, i, seed, options.versus_policy, w.record_b, w.tally_b);
+            if (ok_a && ok_b) w.paired.add(w.record_a.won, w.record_b.won);
+          }
+        }
+        done.fetch_add(end - begin, std::memory_order_relaxed);
+      }
+    } catch (...) {
+      const std::lock_guard lock(mutex);
+      if (!error) error = std::current_exception();
+      next_chunk.store(chunks);  // the others stop after their chunk
+    }
+    {
+      const std::lock_guard lock(mutex);
+      --running;
+    }
+    finished.notify_all();
+  };
+
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<std::thread> pool;
+  pool.reserve(threads);
+  for (auto& slot : workers) pool.emplace_back(work, std::ref(slot));
+  {
+    std::unique_lock lock(mutex);
+    while (running > 0) {
+      finished.wait_for(lock, std::chrono::milliseconds(100), [&] { return running == 0; });
+      if (options.progress && running > 0) {
+        lock.unlock();
+        options.progress(done.load(std::memory_order_relaxed), range.count,
+                         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        lock.lock();
+      }
+    }
+  }
+  for (std::thread& t : pool) t.join();
+  report.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (error) std::rethrow_exception(error);
+
+  // Fixed order: worker 0 first. Every field is an integer sum, failures are sorted by index.
+  static_cast<Tally&>(report).resize(report.card_ids.size(), report.enemy_ids.size());
+  if (versus) report.versus.resize(report.card_ids.size(), report.enemy_ids.size());
+  for (const auto& w : workers) {
+    if (!w) continue;  // only when a thread failed, which rethrew above
+    report.Tally::add(w->tally_a);
+    if (versus) report.versus.add(w->tally_b);
+    report.paired.add(w->paired);
+  }
+  report.finish();
+  report.versus.finish();
+  return report;
+}
+
+}  // namespace battlecore::sim

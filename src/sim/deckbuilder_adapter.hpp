@@ -1,0 +1,70 @@
+#pragma once
+// The deckbuilder's adapter for the generic runner (battlecore/sim/runner.hpp): how to play one
+// deckbuilder battle with a policy and what to write down about it.
+
+#include <array>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "battlecore/deckbuilder/battle.hpp"
+#include "battlecore/deckbuilder/policies.hpp"
+#include "battlecore/sim/report.hpp"
+
+namespace battlecore::sim {
+
+/// The per-battle policy seed, derived from the battle's seed.
+std::uint64_t policy_seed(std::uint64_t battle_seed);
+
+class DeckbuilderAdapter {
+ public:
+  DeckbuilderAdapter(std::shared_ptr<const deckbuilder::Catalog> catalog, deckbuilder::EncounterId encounter,
+                     deckbuilder::PolicyOptions policy_options, bool count_enemy_damage)
+      : catalog_(std::move(catalog)),
+        encounter_(encounter),
+        policy_options_(policy_options),
+        count_enemy_damage_(count_enemy_damage) {}
+
+  /// Plays deckbuilder battles one after another on one thread.
+  class Player {
+   public:
+    Player(std::shared_ptr<const deckbuilder::Catalog> catalog, deckbuilder::EncounterId encounter,
+           std::unique_ptr<deckbuilder::Policy> policy, bool count_enemy_damage);
+    Player(const Player&) = delete;
+    Player& operator=(const Player&) = delete;
+
+    void play(std::uint64_t battle_seed, BattleRecord& out);
+    nlohmann::json actions_json() const;
+    void recover();
+
+   private:
+    /// Damage dealt by each enemy to the player, from the battle's DamageDealt events.
+    struct DamageCounter final : deckbuilder::Listener {
+      std::array<std::uint64_t, deckbuilder::kMaxEnemies> hp{}, armor{};
+      void on_event(const deckbuilder::Event& e) override;
+    };
+
+    std::shared_ptr<const deckbuilder::Catalog> catalog_;
+    deckbuilder::EncounterId encounter_;
+    bool count_enemy_damage_;  ///< listen to the battle's events (they are built only then)
+    std::unique_ptr<deckbuilder::Policy> policy_;
+    deckbuilder::RandomPolicy* random_ = nullptr;  ///< policy_, when it is the random policy
+    deckbuilder::Battle battle_;
+    DamageCounter damage_;
+    std::vector<deckbuilder::Action> options_;
+    std::vector<deckbuilder::Action> actions_;  ///< of the battle being played
+  };
+
+  void describe(SimReport& header) const;
+  Result<std::unique_ptr<Player>> make_player(std::string_view policy) const;
+
+ private:
+  std::shared_ptr<const deckbuilder::Catalog> catalog_;
+  deckbuilder::EncounterId encounter_;
+  deckbuilder::PolicyOptions policy_options_;
+  bool count_enemy_damage_;
+};
+
+}  // namespace battlecore::sim

@@ -1,0 +1,108 @@
+#include "battlecore/sim/html_report.hpp"
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "battlecore/sim/simulate.hpp"
+#include "support/starter_pack.hpp"
+#include "support/temp_dir.hpp"
+
+namespace battlecore::sim {
+namespace {
+
+namespace fs = std::filesystem;
+
+SimReport sample_report() {
+  SimConfig config{"w1", 300, 8, "random"};
+  config.versus_policy = "greedy";
+  auto r = simulate_deckbuilder(test::starter(), config);
+  EXPECT_TRUE(r.ok());
+  return r.ok() ? r.value() : SimReport{};
+}
+
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST(SimHtmlReport, HasThePlotsAndTablesAndNothingFromTheNetwork) {
+  const SimReport r = sample_report();
+  const std::string html = render_html(r);
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_EQ(count(html, "<svg"), 3u);  // win rate, turns, HP left
+  EXPECT_NE(html.find("95% Wilson interval"), std::string::npos);
+  EXPECT_NE(html.find("<h2>Cards</h2>"), std::string::npos);
+  EXPECT_NE(html.find("<h2>Enemies</h2>"), std::string::npos);
+  EXPECT_NE(html.find("<td>gnasher</td>"), std::string::npos);
+  EXPECT_NE(html.find("greedy"), std::string::npos);
+  EXPECT_NE(html.find("McNemar"), std::string::npos);
+  // Self-contained: no scripts, links, images or anything with an address.
+  for (const char* banned : {"http:", "https:", "<script", "<link", "<img", "<iframe", "@import", "url("})
+    EXPECT_EQ(html.find(banned), std::string::npos) << banned;
+  // One bar per non-empty histogram bin of turns.
+  std::size_t bins = 0;
+  for (auto c : r.turns_histogram) bins += c > 0;
+  EXPECT_EQ(count(html, "class=\"turns\""), bins);
+}
+
+TEST(SimHtmlReport, EscapesNames) {
+  SimReport r;
+  r.rules = "deckbuilder";
+  r.encounter = "<b>&";
+  r.policy = "random";
+  const std::string html = render_html(r);
+  EXPECT_EQ(html.find("<b>&"), std::string::npos);
+  EXPECT_NE(html.find("&lt;b&gt;&amp;"), std::string::npos);
+}
+
+/// Reads the width and height from a PNG's IHDR chunk; {0, 0} when it is not a PNG.
+std::pair<std::uint32_t, std::uint32_t> png_size(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  unsigned char head[24] = {};
+  in.read(reinterpret_cast<char*>(head), sizeof head);
+  if (!in || head[1] != 'P' || head[2] != 'N' || head[3] != 'G') return {0, 0};
+  auto be32 = [&](int at) {
+    return (std::uint32_t(head[at]) << 24) | (std::uint32_t(head[at + 1]) << 16) |
+           (std::uint32_t(head[at + 2]) << 8) | std::uint32_t(head[at + 3]);
+  };
+  return {be32(16), be32(20)};
+}
+
+// Renders the page in headless Chromium (Debian's `chromium`, offline) and keeps the screenshot
+// in the test's output folder.
+TEST(SimHtmlReport, RendersInHeadlessChromium) {
+  const fs::path chromium = "/usr/bin/chromium";
+  if (!fs::exists(chromium))
+    GTEST_SKIP() << "chromium is not installed (scripts/install-deps.sh installs it)";
+  const fs::path out_dir = BATTLECORE_TEST_OUTPUT_DIR;
+  fs::create_directories(out_dir);
+  const fs::path page = out_dir / "report.html", shot = out_dir / "report.png";
+  fs::remove(shot);
+  std::ofstream(page, std::ios::binary) << render_html(sample_report());
+  test::TempDir profile("battlecore-chromium");
+  const std::string command = chromium.string() +
+                              " --headless --no-sandbox --disable-gpu --disable-quic --no-first-run"
+                              " --disable-background-networking --disable-component-update --disable-sync"
+                              " --user-data-dir='" +
+                              profile.path().string() + "' --screenshot='" + shot.string() +
+                              "' --window-size=1200,1600 'file://" + page.string() + "' >'" +
+                              (out_dir / "chromium.log").string() + "' 2>&1";
+  const int status = std::system(command.c_str());
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << command;
+  ASSERT_TRUE(fs::exists(shot)) << "no screenshot; see " << (out_dir / "chromium.log");
+  const auto [w, h] = png_size(shot);
+  EXPECT_EQ(w, 1200u);
+  EXPECT_EQ(h, 1600u);
+  EXPECT_GT(fs::file_size(shot), 20000u) << "the screenshot looks blank";
+}
+
+}  // namespace
+}  // namespace battlecore::sim

@@ -1,0 +1,163 @@
+#include "battlecore/sim/report.hpp"
+
+#include <gtest/gtest.h>
+
+namespace battlecore::sim {
+namespace {
+
+TEST(SimReport, PercentileIsTheNearestRank) {
+  // values 1 x1, 2 x2, 5 x7: ten battles
+  const std::vector<std::uint64_t> h = {0, 1, 2, 0, 0, 7};
+  EXPECT_EQ(percentile(h, 10), 1u);
+  EXPECT_EQ(percentile(h, 20), 2u);
+  EXPECT_EQ(percentile(h, 30), 2u);
+  EXPECT_EQ(percentile(h, 31), 5u);
+  EXPECT_EQ(percentile(h, 100), 5u);
+  EXPECT_EQ(percentile({}, 50), 0u);
+}
+
+TEST(SimReport, WilsonIntervalMatchesTheFormula) {
+  // 80 of 100: the textbook interval is 0.7112 .. 0.8666.
+  const Interval ci = wilson_interval(80, 100);
+  EXPECT_NEAR(ci.low, 0.7112, 5e-4);
+  EXPECT_NEAR(ci.high, 0.8666, 5e-4);
+  const Interval all = wilson_interval(10, 10);
+  EXPECT_LT(all.low, 1.0);
+  EXPECT_DOUBLE_EQ(all.high, 1.0);
+}
+
+TEST(SimReport, PairedTestUsesOnlyTheDiscordantBattles) {
+  Paired p;
+  for (int i = 0; i < 60; ++i) p.add(true, true);
+  for (int i = 0; i < 25; ++i) p.add(true, false);
+  for (int i = 0; i < 5; ++i) p.add(false, true);
+  for (int i = 0; i < 10; ++i) p.add(false, false);
+  ASSERT_EQ(p.n(), 100u);
+  const PairedTest t = paired_test(p);
+  EXPECT_DOUBLE_EQ(t.difference, 0.20);
+  // McNemar with continuity correction: (|25 - 5| - 1)^2 / 30 = 12.033, p ~ 0.00052.
+  EXPECT_NEAR(t.mcnemar_chi2, 361.0 / 30.0, 1e-9);
+  EXPECT_NEAR(t.p_value, 0.000523, 2e-5);
+  // sd of d: sqrt((30 - 100 * 0.04) / 99) = 0.5125; se = 0.05125; half width 0.1004.
+  EXPECT_NEAR(t.ci_low, 0.20 - 0.1004, 1e-3);
+  EXPECT_NEAR(t.ci_high, 0.20 + 0.1004, 1e-3);
+  Paired same;
+  for (int i = 0; i < 10; ++i) same.add(true, true);
+  EXPECT_DOUBLE_EQ(paired_test(same).difference, 0.0);
+  EXPECT_DOUBLE_EQ(paired_test(same).p_value, 1.0);
+}
+
+TEST(SimReport, ShardsCoverEveryBattleOnce) {
+  for (std::uint64_t total : {0ull, 1ull, 7ull, 1000ull, 1001ull}) {
+    for (std::uint32_t n : {1u, 2u, 3u, 4u, 9u}) {
+      std::uint64_t next = 0;
+      for (std::uint32_t k = 1; k <= n; ++k) {
+        const ShardRange r = shard_range(total, k, n);
+        EXPECT_EQ(r.first, next) << total << " " << k << "/" << n;
+        EXPECT_LE(r.count, total / n + 1);
+        next = r.first + r.count;
+      }
+      EXPECT_EQ(next, total);
+    }
+  }
+}
+
+TEST(SimReport, ParseShardRefusesMalformedAndOutOfRange) {
+  const auto ok = parse_shard("3/4");
+  ASSERT_TRUE(ok.ok());
+  EXPECT_EQ(ok.value().first, 3u);
+  EXPECT_EQ(ok.value().second, 4u);
+  for (const char* bad : {"3/2", "0/2", "1/0", "", "/", "3", "a/b", "1/2/3", "-1/2", "1 /2", "1/2x"})
+    EXPECT_FALSE(parse_shard(bad).ok()) << bad;
+  EXPECT_NE(parse_shard("3/2").error().message.find("between 1 and N"), std::string::npos);
+}
+
+SimReport sample_shard(std::uint32_t k, std::uint32_t n, std::uint64_t total) {
+  SimReport r;
+  r.rules = "deckbuilder";
+  r.encounter = "w1";
+  r.policy = "random";
+  r.seed = 7;
+  r.content_hash = 0xabcdef0123456789ull;
+  r.total_battles = total;
+  r.shard_index = k;
+  r.shard_count = n;
+  r.card_ids = {"strike", "defend"};
+  r.enemy_ids = {"jaw"};
+  r.resize(2, 1);
+  const ShardRange range = shard_range(total, k, n);
+  r.first_battle = range.first;
+  BattleRecord b;
+  for (std::uint64_t i = range.first; i < range.first + range.count; ++i) {
+    b.clear();
+    b.won = i % 3 != 0;
+    b.turns = static_cast<std::uint32_t>(3 + i % 5);
+    b.decisions = 10 + i % 4;
+    b.hp_left = b.won ? static_cast<std::uint32_t>(20 + i % 7) : 0;
+    b.cards_played = {0, 1, 0};
+    b.enemies = {0};
+    b.enemy_damage = {i % 11};
+    b.enemy_armor = {1};
+    r.add(b);
+  }
+  return r;
+}
+
+TEST(SimReport, JsonRoundTrips) {
+  const SimReport r = sample_shard(2, 3, 30);
+  const auto back = SimReport::from_json(r.to_json());
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back.value().to_json(), r.to_json());
+  EXPECT_EQ(static_cast<const Tally&>(back.value()), static_cast<const Tally&>(r));
+}
+
+TEST(SimReport, FromJsonNamesAMissingKey) {
+  nlohmann::json j = sample_shard(1, 1, 10).to_json();
+  j.erase("wins");
+  const auto back = SimReport::from_json(j);
+  ASSERT_FALSE(back.ok());
+  EXPECT_NE(back.error().message.find("'wins'"), std::string::npos) << back.error().message;
+}
+
+TEST(SimReport, MergeOfShardsEqualsTheWholeRun) {
+  const SimReport whole = sample_shard(1, 1, 101);
+  std::vector<SimReport> parts;
+  for (std::uint32_t k : {3u, 1u, 4u, 2u}) parts.push_back(sample_shard(k, 4, 101));  // any order
+  const auto merged = merge_reports(parts);
+  ASSERT_TRUE(merged.ok()) << merged.error().message;
+  EXPECT_EQ(merged.value().to_json().dump(), whole.to_json().dump());
+}
+
+TEST(SimReport, MergeRefusesMissingDuplicateAndForeignShards) {
+  std::vector<SimReport> parts = {sample_shard(1, 3, 90), sample_shard(2, 3, 90)};
+  auto missing = merge_reports(parts);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.error().message.find("missing shard(s) 3/3"), std::string::npos)
+      << missing.error().message;
+
+  parts.push_back(sample_shard(2, 3, 90));
+  auto twice = merge_reports(parts);
+  ASSERT_FALSE(twice.ok());
+  EXPECT_NE(twice.error().message.find("given twice"), std::string::npos) << twice.error().message;
+
+  parts.back() = sample_shard(3, 3, 90);
+  ASSERT_TRUE(merge_reports(parts).ok());
+
+  auto with = [&](auto change) {
+    auto copy = parts;
+    change(copy[2]);
+    return merge_reports(copy);
+  };
+  EXPECT_FALSE(with([](SimReport& r) { r.seed = 8; }).ok());
+  EXPECT_FALSE(with([](SimReport& r) { r.content_hash ^= 1; }).ok());
+  EXPECT_FALSE(with([](SimReport& r) { r.encounter = "other"; }).ok());
+  EXPECT_FALSE(with([](SimReport& r) { r.policy = "greedy"; }).ok());
+  EXPECT_FALSE(with([](SimReport& r) { r.versus_policy = "mcts"; }).ok());
+  EXPECT_FALSE(with([](SimReport& r) { r.shard_count = 4; }).ok());
+  EXPECT_FALSE(with([](SimReport& r) { r.battles -= 1; }).ok());
+  const auto seed = with([](SimReport& r) { r.seed = 8; });
+  EXPECT_NE(seed.error().message.find("seed"), std::string::npos) << seed.error().message;
+}
+
+}  // namespace
+}  // namespace battlecore::sim

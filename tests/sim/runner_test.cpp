@@ -1,0 +1,177 @@
+// The generic runner on a toy rule set: a "battle" is a few coin flips from the battle's seed,
+// and some seeds break an invariant, so threads, shards and failures can be checked exactly.
+
+#include "battlecore/sim/runner.hpp"
+
+#include <gtest/gtest.h>
+
+namespace battlecore::sim {
+namespace {
+
+struct CoinAdapter {
+  std::uint64_t failing_modulus = 0;  ///< battles whose seed % this == 0 throw (0: none)
+
+  class Player {
+   public:
+    explicit Player(const CoinAdapter& a, bool lucky) : adapter_(a), lucky_(lucky) {}
+    void play(std::uint64_t seed, BattleRecord& out) {
+      out.clear();
+      actions_.clear();
+      Rng rng = Rng::from_seed(seed);
+      out.turns = 1 + rng.below(6);
+      for (std::uint32_t t = 0; t < out.turns; ++t) {
+        actions_.push_back(t);
+        out.cards_played.push_back(rng.below(2));
+        ++out.decisions;
+      }
+      out.won = rng.below(lucky_ ? 4 : 2) != 0;
+      out.hp_left = out.won ? rng.below(10) : 0;
+      out.enemies = {0};
+      out.enemy_damage = {rng.below(20)};
+      out.enemy_armor = {0};
+      BATTLECORE_ENSURE(adapter_.failing_modulus == 0 || seed % adapter_.failing_modulus != 0,
+                        "toy failure at seed {}", seed);
+    }
+    nlohmann::json actions_json() const { return actions_; }
+    void recover() { ++recovered; }
+    int recovered = 0;
+
+   private:
+    const CoinAdapter& adapter_;
+    bool lucky_;
+    std::vector<std::uint32_t> actions_;
+  };
+
+  void describe(SimReport& r) const {
+    r.rules = "coin";
+    r.encounter = "flip";
+    r.card_ids = {"heads", "tails"};
+    r.enemy_ids = {"coin"};
+  }
+  Result<std::unique_ptr<Player>> make_player(std::string_view policy) const {
+    if (policy != "plain" && policy != "lucky") return Error{"unknown policy"};
+    return std::make_unique<Player>(*this, policy == "lucky");
+  }
+};
+
+nlohmann::json untimed(const SimReport& r) {
+  nlohmann::json j = r.to_json();
+  for (const char* key : {"elapsed_s", "battles_per_s", "decisions_per_s"}) j.erase(key);
+  return j;
+}
+
+SimReport run(const CoinAdapter& a, RunOptions o) {
+  auto r = run_simulation(a, o);
+  EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
+  return r.ok() ? r.value() : SimReport{};
+}
+
+TEST(SimRunner, ResultsDoNotDependOnTheThreadCount) {
+  const CoinAdapter coin{13};
+  RunOptions o{.battles = 5000, .seed = 3, .policy = "plain", .versus_policy = "lucky"};
+  const SimReport one = run(coin, o);
+  EXPECT_EQ(one.battles, 5000u);
+  EXPECT_FALSE(one.failures.empty());
+  for (unsigned t : {2u, 3u, 8u}) {
+    o.threads = t;
+    EXPECT_EQ(untimed(run(coin, o)), untimed(one)) << t << " threads";
+  }
+}
+
+TEST(SimRunner, BattleIUsesTheBattleSeedOfI) {
+  const CoinAdapter coin{0};
+  // A run of 1 battle starting at index i (shard i+1 of N with N = battles) plays battle_seed(s, i).
+  const SimReport whole = run(coin, {.battles = 10, .seed = 99, .policy = "plain"});
+  std::uint64_t wins = 0;
+  for (std::uint32_t k = 1; k <= 10; ++k) {
+    const SimReport one =
+        run(coin, {.battles = 10, .seed = 99, .policy = "plain", .shard_index = k, .shard_count = 10});
+    ASSERT_EQ(one.battles, 1u);
+    EXPECT_EQ(one.first_battle, k - 1);
+    BattleRecord expected;
+    CoinAdapter::Player p(coin, false);
+    p.play(battle_seed(99, k - 1), expected);
+    EXPECT_EQ(one.wins, expected.won ? 1u : 0u);
+    EXPECT_EQ(one.turns, expected.turns);
+    wins += one.wins;
+  }
+  EXPECT_EQ(wins, whole.wins);
+}
+
+TEST(SimRunner, FailedBattlesAreCountedWithSeedAndActionsAndTheRunGoesOn) {
+  const CoinAdapter coin{7};
+  const SimReport r = run(coin, {.battles = 2000, .seed = 1, .policy = "plain", .threads = 2});
+  ASSERT_FALSE(r.failures.empty());
+  EXPECT_EQ(r.battles, 2000u);
+  std::uint64_t histogram_battles = 0;
+  for (auto c : r.turns_histogram) histogram_battles += c;
+  EXPECT_EQ(histogram_battles + r.failures.size(), r.battles);
+  for (std::size_t i = 0; i < r.failures.size(); ++i) {
+    const SimFailure& f = r.failures[i];
+    EXPECT_EQ(f.battle_seed, battle_seed(1, f.index));
+    EXPECT_EQ(f.battle_seed % 7, 0u);
+    EXPECT_EQ(f.policy, "plain");
+    EXPECT_NE(f.message.find("toy failure"), std::string::npos);
+    EXPECT_FALSE(f.actions.empty());
+    if (i > 0) {
+      EXPECT_LT(r.failures[i - 1].index, f.index);
+    }
+  }
+}
+
+TEST(SimRunner, PairedCountsAddUpToTheBattlesBothFinished) {
+  const CoinAdapter coin{0};
+  const SimReport r =
+      run(coin, {.battles = 3000, .seed = 5, .policy = "plain", .versus_policy = "lucky", .threads = 2});
+  EXPECT_EQ(r.paired.n(), 3000u);
+  EXPECT_EQ(r.paired.both_won + r.paired.only_a_won, r.wins);
+  EXPECT_EQ(r.paired.both_won + r.paired.only_b_won, r.versus.wins);
+  // lucky wins 3/4, plain 1/2: B is clearly better.
+  const PairedTest t = paired_test(r.paired);
+  EXPECT_LT(t.ci_high, 0.0);
+  EXPECT_LT(t.p_value, 1e-6);
+}
+
+TEST(SimRunner, RefusesZeroThreadsBadShardsAndUnknownPolicies) {
+  const CoinAdapter coin{0};
+  EXPECT_FALSE(run_simulation(coin, {.battles = 10, .policy = "plain", .threads = 0}).ok());
+  EXPECT_FALSE(
+      run_simulation(coin, {.battles = 10, .policy = "plain", .shard_index = 3, .shard_count = 2}).ok());
+  EXPECT_FALSE(run_simulation(coin, {.battles = 10, .policy = "nope"}).ok());
+  EXPECT_FALSE(run_simulation(coin, {.battles = 10, .policy = "plain", .versus_policy = "nope"}).ok());
+}
+
+TEST(SimRunner, ProgressIsReportedFromTheCallingThread) {
+  struct SlowAdapter : CoinAdapter {
+    class Player : public CoinAdapter::Player {
+     public:
+      using CoinAdapter::Player::Player;
+      void play(std::uint64_t seed, BattleRecord& out) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        CoinAdapter::Player::play(seed, out);
+      }
+    };
+    Result<std::unique_ptr<Player>> make_player(std::string_view) const {
+      return std::make_unique<Player>(*this, false);
+    }
+  };
+  const SlowAdapter slow{};
+  const auto caller = std::this_thread::get_id();
+  int calls = 0;
+  std::uint64_t last_done = 0;
+  bool monotone = true, same_thread = true;
+  RunOptions o{.battles = 150, .policy = "plain", .threads = 2};
+  o.progress = [&](std::uint64_t done, std::uint64_t total, double) {
+    ++calls;
+    same_thread &= std::this_thread::get_id() == caller;
+    monotone &= done >= last_done && total == 150;
+    last_done = done;
+  };
+  ASSERT_TRUE(run_simulation(slow, o).ok());
+  EXPECT_GE(calls, 1);  // 150 battles of 2 ms on 2 threads take about 150 ms
+  EXPECT_TRUE(monotone);
+  EXPECT_TRUE(same_thread);
+}
+
+}  // namespace
+}  // namespace battlecore::sim
