@@ -26,6 +26,8 @@ struct Options {
   std::uint64_t battles = 1000;
   std::uint64_t seed = 1;
   bool json = false;
+  std::uint32_t block_rate = 60;        ///< party sim: percent of enemy hits a bot blocks
+  std::uint32_t super_block_rate = 15;  ///< party sim: percent of them that are super blocks
 };
 
 /// The streams a command writes to (and reads from, for play).
@@ -50,5 +52,6 @@ class RuleSetCommands {
 };
 
 std::unique_ptr<RuleSetCommands> make_deckbuilder_commands();
+std::unique_ptr<RuleSetCommands> make_party_commands();
 
 }  // namespace battlecore::cli
