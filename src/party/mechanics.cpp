@@ -510,27 +510,30 @@ std::int8_t pick_member(const BattleState& s, const Catalog& c) {
 }
 
 void remove_fallen_enemies(Ctx& x) {
+  std::size_t fallen = 0;
   for (std::size_t i = x.s.enemies.size(); i > 0; --i)
-    if (!x.s.enemies[i - 1].alive()) x.s.enemies.erase_at(i - 1);
-  refill_enemy_slots(x, true);
+    if (!x.s.enemies[i - 1].alive()) {
+      x.s.enemies.erase_at(i - 1);
+      ++fallen;
+    }
+  for (; fallen > 0 && !x.s.reserves.empty(); --fallen) spawn_from_reserves(x, true);
 }
 
-void refill_enemy_slots(Ctx& x, bool announce) {
-  while (!x.s.enemies.full() && !x.s.reserves.empty()) {
-    const EnemyId id = x.s.reserves[0];
-    x.s.reserves.erase_at(0);
-    const EnemyDef& def = x.c.enemies[id];
-    EnemyState e;
-    e.def = id;
-    e.uid = x.s.next_uid++;
-    e.hp = e.max_hp = def.hp;
-    e.position = def.position;
-    e.cantmove = static_cast<std::int8_t>(1 - def.moves);
-    x.s.enemies.push_back(e);
-    if (announce)
-      x.ev.emit_with(
-          [&] { return Event{.type = EventType::ReserveJoined, .target = enemy_actor(e.uid), .value = id}; });
-  }
+void spawn_from_reserves(Ctx& x, bool announce) {
+  if (x.s.enemies.full() || x.s.reserves.empty()) return;
+  const EnemyId id = x.s.reserves[0];
+  x.s.reserves.erase_at(0);
+  const EnemyDef& def = x.c.enemies[id];
+  EnemyState e;
+  e.def = id;
+  e.uid = x.s.next_uid++;
+  e.hp = e.max_hp = def.hp;
+  e.position = def.position;
+  e.cantmove = static_cast<std::int8_t>(1 - def.moves);
+  x.s.enemies.push_back(e);
+  if (announce)
+    x.ev.emit_with(
+        [&] { return Event{.type = EventType::ReserveJoined, .target = enemy_actor(e.uid), .value = id}; });
 }
 
 void ally_action(Ctx& x) {

@@ -132,10 +132,11 @@ void add_last_turn(Ctx& x, std::int8_t member);
 /// The member selection part: the first member in formation order that is not stopped, has a
 /// counter at or below 0 and is cleared by the select cycle; -1 when none.
 std::int8_t pick_member(const BattleState& s, const Catalog& c);
-/// CheckDead for enemies: the fallen leave their slot, reserves refill the empty ones.
+/// CheckDead for enemies: the fallen leave their slots, and each emptied slot is refilled by
+/// the next reserve, in order.
 void remove_fallen_enemies(Ctx& x);
-/// Fills empty enemy slots from the reserves, in order (ReserveJoined when `announce`).
-void refill_enemy_slots(Ctx& x, bool announce);
+/// The next reserve takes a free slot (ReserveJoined when `announce`).
+void spawn_from_reserves(Ctx& x, bool announce);
 /// The AI ally's action: `hits` hits on a random enemy (Ai stream).
 void ally_action(Ctx& x);
 

@@ -1,5 +1,7 @@
 #include "party/phases.hpp"
 
+#include <algorithm>
+
 namespace battlecore::party::detail {
 
 namespace {
@@ -19,13 +21,15 @@ void build_party(Ctx& x) {
   for (const ItemStack& st : party.items) x.s.items.push_back(ItemSlot{st.item, st.count});
 }
 
-/// The first 4 enemies are active; the rest, then every enemy's own reserves, wait in reserve.
+/// The first 4 enemies are active; the rest, then every enemy's own reserves, wait in reserve
+/// for a slot to be emptied.
 void build_enemies(Ctx& x) {
   const EncounterDef& enc = x.c.encounters[x.s.encounter];
   for (EnemyId id : enc.enemies) x.s.reserves.push_back(id);
   for (EnemyId id : enc.enemies)
     for (EnemyId r : x.c.enemies[id].reserves) x.s.reserves.push_back(r);
-  refill_enemy_slots(x, false);  // the first four take the slots; joining at the start is silent
+  const std::size_t active = std::min(enc.enemies.size(), kMaxActiveEnemies);
+  for (std::size_t i = 0; i < active; ++i) spawn_from_reserves(x, false);  // the first four take the slots
 }
 
 }  // namespace
