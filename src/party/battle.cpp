@@ -263,18 +263,29 @@ void Battle::legal_actions(std::vector<Action>& out) const {
       each(std::int8_t{-1});
     }
   };
-  for (std::int8_t e = 0; e < enemy_count; ++e) add(Action::attack(e));
-  for (std::size_t i = 0; i < def.skills.size(); ++i)
-    targets(c.skills[def.skills[i]].target,
-            [&](std::int8_t t) { add(Action::skill(static_cast<std::uint8_t>(i), t)); });
-  for (std::size_t i = 0; i < s.items.size(); ++i)
-    targets(c.items[s.items[i].item].target,
-            [&](std::int8_t t) { add(Action::item(static_cast<std::uint8_t>(i), t)); });
-  for (std::uint8_t m : s.formation) add(Action::relay(static_cast<std::int8_t>(m)));
+  // Cheap rule checks first, so that listing the options formats no refusal text; every
+  // option still passes check_member_action, the one place the rules are written.
+  const auto who = static_cast<std::size_t>(s.current);
+  const MemberState& m = s.members[who];
+  for (std::int8_t e = 0; e < enemy_count; ++e)
+    if (reaches(def.reach, s.enemies[static_cast<std::size_t>(e)])) add(Action::attack(e));
+  if (!skills_banned(c, m))
+    for (std::size_t i = 0; i < def.skills.size(); ++i)
+      if (can_pay(s, m, c.skills[def.skills[i]]))
+        targets(c.skills[def.skills[i]].target,
+                [&](std::int8_t t) { add(Action::skill(static_cast<std::uint8_t>(i), t)); });
+  if (!items_banned(c, m))
+    for (std::size_t i = 0; i < s.items.size(); ++i)
+      if (s.items[i].count > 0)
+        targets(c.items[s.items[i].item].target,
+                [&](std::int8_t t) { add(Action::item(static_cast<std::uint8_t>(i), t)); });
+  if (may_relay(s, c, who))
+    for (std::uint8_t r : s.formation)
+      if (may_receive_relay(s, c, who, r)) add(Action::relay(static_cast<std::int8_t>(r)));
   add(Action::do_nothing());
-  add(Action::flee());
-  add(Action::swap());
-  add(Action::deselect());
+  if (c.encounters[s.encounter].can_flee) add(Action::flee());
+  if (s.members.size() > 1 && all_party_free(s)) add(Action::swap());
+  if (free_member_count(s, c) > 1) add(Action::deselect());
 }
 
 Decision Battle::decision() const {
