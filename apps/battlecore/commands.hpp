@@ -27,7 +27,7 @@ struct Options {
   std::uint64_t seed = 1;
   bool json = false;
   std::uint32_t block_rate = 60;        ///< party sim: percent of enemy hits a bot blocks
-  std::uint32_t super_block_rate = 15;  ///< party sim: percent of them that are super blocks
+  std::uint32_t super_block_rate = 15;  ///< party sim: percent of enemy hits a bot super blocks
 };
 
 /// The streams a command writes to (and reads from, for play).
