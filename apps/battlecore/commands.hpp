@@ -40,6 +40,8 @@ struct Options {
   bool no_enemy_damage = false;    ///< skip the enemy damage columns (and the events they need)
   std::string report;              ///< write the HTML report here
   std::vector<std::string> files;  ///< report merge: the shard reports (sim --json outputs)
+  std::uint32_t block_rate = 60;        ///< party sim: percent of enemy hits a bot blocks
+  std::uint32_t super_block_rate = 15;  ///< party sim: percent of enemy hits a bot super blocks
 };
 
 /// The streams a command writes to (and reads from, for play).
@@ -69,6 +71,7 @@ class RuleSetCommands {
 std::string replay_rules_or_error(const std::string& path, bool& ok);
 
 std::unique_ptr<RuleSetCommands> make_deckbuilder_commands();
+std::unique_ptr<RuleSetCommands> make_party_commands();
 
 // Shared by every rule set's sim (sim_output.cpp).
 }  // namespace battlecore::cli

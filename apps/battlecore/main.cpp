@@ -19,6 +19,7 @@ using namespace battlecore::cli;
 std::vector<std::unique_ptr<RuleSetCommands>> rule_sets() {
   std::vector<std::unique_ptr<RuleSetCommands>> sets;
   sets.push_back(make_deckbuilder_commands());
+  sets.push_back(make_party_commands());
   return sets;
 }
 
@@ -93,6 +94,11 @@ int main(int argc, char** argv) {
   merge->add_option("files", options.files, "the shard reports (sim --json outputs)")->required();
   merge->add_flag("--json", options.json, "print one JSON object");
   merge->add_option("--report", options.report, "also write a self-contained HTML report to this file");
+  sim->add_option("--block-rate", options.block_rate, "party: percent of enemy hits a bot blocks (0-100)")
+      ->check(CLI::Range(0, 100));
+  sim->add_option("--super-block-rate", options.super_block_rate,
+                  "party: percent of enemy hits a bot super blocks (0-100, at most --block-rate)")
+      ->check(CLI::Range(0, 100));
 
   CLI::App* play = app.add_subcommand("play", "play a battle in the terminal");
   add_rules(play);

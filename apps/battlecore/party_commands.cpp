@@ -1,0 +1,125 @@
+// The party rule set's commands.
+
+#include <iostream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "battlecore/core/phase_machine.hpp"
+#include "battlecore/party/load.hpp"
+#include "battlecore/party/phases.hpp"
+#include "battlecore/party/simulate.hpp"
+#include "battlecore/sim/content_path.hpp"
+#include "commands.hpp"
+
+namespace battlecore::cli {
+namespace {
+
+using party::Catalog;
+
+/// Loads the content at `path` (or the bundled pack); prints every diagnostic on failure.
+std::shared_ptr<const Catalog> load_content(const std::string& path, std::ostream& err) {
+  std::filesystem::path dir = path;
+  if (path.empty()) {
+    const auto found = sim::find_bundled_pack("party", "meadow");
+    if (!found) {
+      err << "battlecore: the bundled party pack was not found; pass --content DIR\n";
+      return nullptr;
+    }
+    dir = *found;
+  }
+  auto loaded = party::load_catalog(dir);
+  if (!loaded) {
+    err << loaded.error().to_string();
+    err << fmt::format("battlecore: {} problem(s) in {}; nothing was loaded\n", loaded.error().size(),
+                       dir.string());
+    return nullptr;
+  }
+  return loaded.value();
+}
+
+template <class Defs>
+std::vector<std::string> ids_of(const Defs& defs) {
+  std::vector<std::string> ids;
+  for (const auto& d : defs) ids.push_back(d.id);
+  return ids;
+}
+
+class PartyCommands final : public RuleSetCommands {
+ public:
+  std::string_view name() const override { return "party"; }
+  std::vector<std::string> policies() const override { return {"random", "greedy"}; }
+
+  int graph(const Options& options, Io io) override {
+    const auto g = make_phase_graph<party::Machine>();
+    io.out << (options.format == "mermaid" ? to_mermaid(g) : to_dot(g));
+    return kOk;
+  }
+
+  int validate(const Options& options, Io io) override {
+    const auto catalog = load_content(options.content, io.err);
+    if (!catalog) return kUsageError;
+    io.out << fmt::format(
+        "{}: valid ({} conditions, {} skills, {} items, {} members, {} companions, {} allies, {} enemies, {} "
+        "parties, "
+        "{} encounters)\n",
+        options.content, catalog->conditions.size(), catalog->skills.size(), catalog->items.size(),
+        catalog->members.size(), catalog->companions.size(), catalog->allies.size(), catalog->enemies.size(),
+        catalog->parties.size(), catalog->encounters.size());
+    return kOk;
+  }
+
+  int list(const Options& options, Io io) override {
+    const auto catalog = load_content(options.content, io.err);
+    if (!catalog) return kUsageError;
+    nlohmann::json j = {{"rules", "party"},
+                        {"pack", catalog->pack.id},
+                        {"encounters", ids_of(catalog->encounters)},
+                        {"members", ids_of(catalog->members)},
+                        {"skills", ids_of(catalog->skills)},
+                        {"items", ids_of(catalog->items)},
+                        {"enemies", ids_of(catalog->enemies)},
+                        {"conditions", ids_of(catalog->conditions)},
+                        {"parties", ids_of(catalog->parties)}};
+    if (options.json) {
+      io.out << j.dump(2) << "\n";
+    } else {
+      for (const char* key :
+           {"encounters", "members", "skills", "items", "enemies", "conditions", "parties"}) {
+        io.out << key << ":";
+        for (const auto& id : j[key]) io.out << " " << id.get<std::string>();
+        io.out << "\n";
+      }
+    }
+    return kOk;
+  }
+
+  int sim(const Options& options, Io io) override {
+    const auto catalog = load_content(options.content, io.err);
+    if (!catalog) return kUsageError;
+    party::SimConfig config{options.encounter, options.battles, options.seed, options.policy,
+                            party::BlockSkill{options.block_rate, options.super_block_rate}};
+    auto report = party::simulate(catalog, config);
+    if (!report) {
+      io.err << "battlecore: " << report.error().message << "\n";
+      return kUsageError;
+    }
+    if (options.json)
+      io.out << report.value().to_json().dump() << "\n";
+    else
+      io.out << report.value().to_text();
+    return report.value().failures.empty() ? kOk : kFailure;
+  }
+
+  int play(const Options& options, Io io) override {
+    const auto catalog = load_content(options.content, io.err);
+    if (!catalog) return kUsageError;
+    return party::play(catalog, options.encounter, options.seed, io.in, io.out, io.err);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<RuleSetCommands> make_party_commands() { return std::make_unique<PartyCommands>(); }
+
+}  // namespace battlecore::cli

@@ -1,0 +1,642 @@
+#include "battlecore/party/battle.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "party/mechanics.hpp"
+#include "party/phases.hpp"
+
+namespace battlecore::party {
+
+using namespace detail;
+
+std::string_view decision_kind_name(DecisionKind k) {
+  switch (k) {
+    case DecisionKind::None:
+      return "none";
+    case DecisionKind::MemberTurn:
+      return "member_turn";
+    case DecisionKind::Companion:
+      return "companion";
+    case DecisionKind::Block:
+      return "block";
+  }
+  return "?";
+}
+
+Battle::Battle(std::shared_ptr<const Catalog> catalog, BattleOptions options)
+    : catalog_(std::move(catalog)), options_(options) {
+  BATTLECORE_ENSURE(catalog_ != nullptr, "a battle needs a catalog{}", "");
+  events_.set_log_enabled(options_.event_log);
+  driver_.set_record_history(options_.record_history);
+}
+
+// --- starting -----------------------------------------------------------------------------
+
+Result<Status> Battle::start_battle(std::string_view encounter_id, std::uint64_t seed) {
+  const auto id = catalog_->find_encounter(encounter_id);
+  if (!id) return Error{fmt::format("no encounter '{}' in pack '{}'", encounter_id, catalog_->pack.id)};
+  return start_battle(*id, seed);
+}
+
+Result<Status> Battle::start_battle(EncounterId encounter, std::uint64_t seed) {
+  if (encounter >= catalog_->encounters.size())
+    return Error{
+        fmt::format("no encounter with index {} (the pack has {})", encounter, catalog_->encounters.size())};
+  driver_.reset();
+  events_.clear_log();
+  actions_.clear();
+  state_ = BattleState{};
+  state_.seed = seed;
+  state_.encounter = encounter;
+  state_.rng = RngStreams(seed);
+  started_ = true;
+  Access x = Access::of(*this);
+  pending_trigger_ = *run_phase(x, Phase::BattleStart, true);
+  has_pending_trigger_ = true;
+  return advance();
+}
+
+// --- the driver ---------------------------------------------------------------------------
+
+Status Battle::advance() {
+  Access x = Access::of(*this);
+  for (;;) {
+    bool entering = false;
+    if (has_pending_trigger_) {
+      has_pending_trigger_ = false;
+      const Phase from = driver_.current();
+      const Trigger trigger = pending_trigger_;
+      const Phase to = driver_.fire(trigger, state_.turn);
+      events_.emit_with([&] {
+        return Event{.type = EventType::PhaseChanged,
+                     .subject = static_cast<std::uint16_t>(from),
+                     .value = static_cast<std::uint16_t>(to),
+                     .amount = static_cast<std::int32_t>(trigger)};
+      });
+      entering = true;
+    } else if (decision_kind() != DecisionKind::None || is_battle_over()) {
+      break;
+    }
+    if (const std::optional<Trigger> next = run_phase(x, driver_.current(), entering)) {
+      pending_trigger_ = *next;
+      has_pending_trigger_ = true;
+    } else {
+      BATTLECORE_ENSURE(decision_kind() != DecisionKind::None || is_battle_over(),
+                        "phase {} stopped without a decision", phase_name(driver_.current()));
+    }
+  }
+  return status();
+}
+
+bool Battle::is_battle_over() const {
+  return started_ && PhaseMachine<Machine>::is_terminal(driver_.current());
+}
+
+DecisionKind Battle::decision_kind() const {
+  if (!started_ || is_battle_over() || has_pending_trigger_) return DecisionKind::None;
+  const Phase p = phase();
+  if ((p == Phase::EnemyPhase || p == Phase::FirstStrike) && state_.enemy_action.awaiting_block)
+    return DecisionKind::Block;
+  if (p == Phase::PlayerPhase) {
+    if (state_.current >= 0) return DecisionKind::MemberTurn;
+    if (state_.companion_turn) return DecisionKind::Companion;
+  }
+  return DecisionKind::None;
+}
+
+Status Battle::status() const {
+  return decision_kind() != DecisionKind::None ? Status::AwaitingDecision : Status::Finished;
+}
+
+// --- decisions ----------------------------------------------------------------------------
+
+namespace {
+
+Rejection refuse(RefusalReason reason, const Action& a, Phase phase, std::string why) {
+  return Rejection{
+      reason, fmt::format("{} refused in phase {}: {}", action_kind_name(a.kind), phase_name(phase), why)};
+}
+
+/// Whether `target` suits a skill or item with `kind` and `reach`; empty when it does.
+std::optional<std::string> target_problem(const BattleState& s, TargetKind kind, Reach reach,
+                                          std::int8_t target) {
+  switch (kind) {
+    case TargetKind::Enemy: {
+      if (target < 0 || static_cast<std::size_t>(target) >= s.enemies.size())
+        return fmt::format("target {} is not an enemy slot (there are {})", target, s.enemies.size());
+      const EnemyState& e = s.enemies[static_cast<std::size_t>(target)];
+      if (!e.alive()) return fmt::format("enemy {} is down", target);
+      if (!reaches(reach, e)) return fmt::format("enemy {} is flying, out of reach", target);
+      return std::nullopt;
+    }
+    case TargetKind::Ally:
+      if (target < 0 || static_cast<std::size_t>(target) >= s.members.size())
+        return fmt::format("target {} is not a member (there are {})", target, s.members.size());
+      if (!s.members[static_cast<std::size_t>(target)].alive())
+        return fmt::format("member {} is down", target);
+      return std::nullopt;
+    case TargetKind::AllEnemies:
+    case TargetKind::Self:
+    case TargetKind::Party:
+      if (target != -1) return fmt::format("this takes no target (-1), got {}", target);
+      return std::nullopt;
+  }
+  return std::string("unknown target kind");
+}
+
+}  // namespace
+
+std::optional<Rejection> Battle::check_member_action(const Action& a) const {
+  const BattleState& s = state_;
+  const Catalog& c = *catalog_;
+  const auto who = static_cast<std::size_t>(s.current);
+  const MemberState& m = s.members[who];
+  const MemberDef& def = c.members[m.def];
+  const Phase p = phase();
+  switch (a.kind) {
+    case ActionKind::Attack:
+      if (auto why = target_problem(s, TargetKind::Enemy, def.reach, a.target))
+        return refuse(RefusalReason::InvalidTarget, a, p, *why);
+      return std::nullopt;
+    case ActionKind::Skill: {
+      if (a.index >= def.skills.size())
+        return refuse(RefusalReason::InvalidOption, a, p,
+                      fmt::format("{} has no skill {} (it has {})", def.name, a.index, def.skills.size()));
+      const SkillDef& skill = c.skills[def.skills[a.index]];
+      if (skills_banned(c, m))
+        return refuse(RefusalReason::SkillsBanned, a, p,
+                      fmt::format("{} is Inked or Taunted: no skills", def.name));
+      if (!can_pay(s, m, skill))
+        return refuse(
+            RefusalReason::CannotPay, a, p,
+            skill.cost_in_hp
+                ? fmt::format("{} costs {} HP and {} has {}", skill.name, skill.cost, def.name, m.hp)
+                : fmt::format("{} costs {} TP and the party has {}", skill.name, skill.cost, s.tp));
+      if (auto why = target_problem(s, skill.target, skill.reach, a.target))
+        return refuse(RefusalReason::InvalidTarget, a, p, *why);
+      return std::nullopt;
+    }
+    case ActionKind::Item: {
+      if (a.index >= s.items.size())
+        return refuse(RefusalReason::InvalidOption, a, p,
+                      fmt::format("no item slot {} (the party has {})", a.index, s.items.size()));
+      if (items_banned(c, m))
+        return refuse(RefusalReason::ItemsBanned, a, p,
+                      fmt::format("{} is Sticky or Taunted: no items", def.name));
+      const ItemSlot& slot = s.items[a.index];
+      if (slot.count == 0)
+        return refuse(RefusalReason::NoItemsLeft, a, p, fmt::format("no {} left", c.items[slot.item].name));
+      if (auto why = target_problem(s, c.items[slot.item].target, Reach::Any, a.target))
+        return refuse(RefusalReason::InvalidTarget, a, p, *why);
+      return std::nullopt;
+    }
+    case ActionKind::Relay:
+      if (!may_relay(s, c, who))
+        return refuse(RefusalReason::RelayNotAllowed, a, p,
+                      s.members.size() <= 1 ? std::string("the party has one member")
+                      : m.has_passed        ? fmt::format("{} already relayed this turn", def.name)
+                                            : fmt::format("{} is Taunted", def.name));
+      if (!may_receive_relay(s, c, who, static_cast<std::size_t>(std::max<std::int8_t>(a.target, 0))) ||
+          a.target < 0)
+        return refuse(
+            RefusalReason::RelayNotAllowed, a, p,
+            fmt::format("member {} cannot receive a relay (down, stopped, Taunted, Sturdy, or the relayer)",
+                        a.target));
+      return std::nullopt;
+    case ActionKind::DoNothing:
+      return std::nullopt;
+    case ActionKind::Flee:
+      if (!c.encounters[s.encounter].can_flee)
+        return refuse(RefusalReason::FleeNotAllowed, a, p, "this encounter cannot be fled");
+      return std::nullopt;
+    case ActionKind::Swap:
+      if (s.members.size() < 2)
+        return refuse(RefusalReason::SwapNotAllowed, a, p, "the party has one member");
+      if (!all_party_free(s))
+        return refuse(RefusalReason::SwapNotAllowed, a, p,
+                      "someone has already acted this turn: the whole party must be free");
+      return std::nullopt;
+    case ActionKind::Deselect:
+      if (free_member_count(s, c) <= 1)
+        return refuse(RefusalReason::DeselectNotAllowed, a, p, "only one member is free");
+      return std::nullopt;
+    default:
+      return refuse(RefusalReason::NotYourDecision, a, p, "a member's turn is pending");
+  }
+}
+
+void Battle::legal_actions(std::vector<Action>& out) const {
+  out.clear();
+  const BattleState& s = state_;
+  const Catalog& c = *catalog_;
+  const auto enemy_count = static_cast<std::int8_t>(s.enemies.size());
+  switch (decision_kind()) {
+    case DecisionKind::None:
+      return;
+    case DecisionKind::Block:
+      for (BlockLevel b : {BlockLevel::None, BlockLevel::Block, BlockLevel::SuperBlock})
+        out.push_back(Action::block(b));
+      return;
+    case DecisionKind::Companion: {
+      const CompanionDef& comp = c.companions[*c.parties[c.encounters[s.encounter].party].companion];
+      for (std::int8_t e = 0; e < enemy_count; ++e) out.push_back(Action::companion_attack(e));
+      if (s.tp >= comp.special_cost)
+        for (std::int8_t e = 0; e < enemy_count; ++e) out.push_back(Action::companion_special(e));
+      out.push_back(Action::companion_pass());
+      return;
+    }
+    case DecisionKind::MemberTurn:
+      break;
+  }
+  auto add = [&](const Action& a) {
+    if (!check_member_action(a)) out.push_back(a);
+  };
+  const MemberDef& def = c.members[s.members[static_cast<std::size_t>(s.current)].def];
+  auto targets = [&](TargetKind kind, auto&& each) {
+    if (kind == TargetKind::Enemy) {
+      for (std::int8_t e = 0; e < enemy_count; ++e) each(e);
+    } else if (kind == TargetKind::Ally) {
+      for (std::uint8_t m : s.formation) each(static_cast<std::int8_t>(m));
+    } else {
+      each(std::int8_t{-1});
+    }
+  };
+  // Cheap rule checks first, so that listing the options formats no refusal text; every
+  // option still passes check_member_action, the one place the rules are written.
+  const auto who = static_cast<std::size_t>(s.current);
+  const MemberState& m = s.members[who];
+  for (std::int8_t e = 0; e < enemy_count; ++e)
+    if (reaches(def.reach, s.enemies[static_cast<std::size_t>(e)])) add(Action::attack(e));
+  if (!skills_banned(c, m))
+    for (std::size_t i = 0; i < def.skills.size(); ++i)
+      if (can_pay(s, m, c.skills[def.skills[i]]))
+        targets(c.skills[def.skills[i]].target,
+                [&](std::int8_t t) { add(Action::skill(static_cast<std::uint8_t>(i), t)); });
+  if (!items_banned(c, m))
+    for (std::size_t i = 0; i < s.items.size(); ++i)
+      if (s.items[i].count > 0)
+        targets(c.items[s.items[i].item].target,
+                [&](std::int8_t t) { add(Action::item(static_cast<std::uint8_t>(i), t)); });
+  if (may_relay(s, c, who))
+    for (std::uint8_t r : s.formation)
+      if (may_receive_relay(s, c, who, r)) add(Action::relay(static_cast<std::int8_t>(r)));
+  add(Action::do_nothing());
+  if (c.encounters[s.encounter].can_flee) add(Action::flee());
+  if (s.members.size() > 1 && all_party_free(s)) add(Action::swap());
+  if (free_member_count(s, c) > 1) add(Action::deselect());
+}
+
+Decision Battle::decision() const {
+  Decision d;
+  d.kind = decision_kind();
+  switch (d.kind) {
+    case DecisionKind::None:
+      break;
+    case DecisionKind::MemberTurn:
+      d.who = Decider{Decider::Kind::Actor, state_.current};
+      break;
+    case DecisionKind::Companion:
+      d.who = Decider{Decider::Kind::Player, 0};
+      break;
+    case DecisionKind::Block: {
+      const EnemyActionCursor& cur = state_.enemy_action;
+      d.who = Decider{Decider::Kind::Actor, cur.targets[cur.target_pos]};
+      break;
+    }
+  }
+  legal_actions(d.options);
+  return d;
+}
+
+// --- submitting ---------------------------------------------------------------------------
+
+Result<Status, Rejection> Battle::submit(const Action& action) {
+  if (!started_) return refuse(RefusalReason::NoBattle, action, phase(), "no battle was started");
+  if (is_battle_over()) return refuse(RefusalReason::BattleOver, action, phase(), "the battle is over");
+  const DecisionKind kind = decision_kind();
+  switch (action.kind) {
+    case ActionKind::Block:
+      if (kind != DecisionKind::Block)
+        return refuse(RefusalReason::NotYourDecision, action, phase(),
+                      fmt::format("no hit is waiting for a block (pending: {})", decision_kind_name(kind)));
+      return apply_block(action);
+    case ActionKind::CompanionAttack:
+    case ActionKind::CompanionSpecial:
+    case ActionKind::CompanionPass:
+      if (kind != DecisionKind::Companion)
+        return refuse(RefusalReason::NotYourDecision, action, phase(),
+                      fmt::format("it is not the companion's turn (pending: {})", decision_kind_name(kind)));
+      return apply_companion_action(action);
+    default:
+      if (kind != DecisionKind::MemberTurn)
+        return refuse(RefusalReason::NotYourDecision, action, phase(),
+                      fmt::format("no member is selected (pending: {})", decision_kind_name(kind)));
+      if (auto refused = check_member_action(action)) return *refused;
+      return apply_member_action(action);
+  }
+}
+
+Result<Status, Rejection> Battle::apply_block(const Action& action) {
+  if (action.index > 2)
+    return refuse(
+        RefusalReason::InvalidOption, action, phase(),
+        fmt::format("block level {} does not exist (0 none, 1 block, 2 super block)", action.index));
+  if (options_.record_history) actions_.push_back(action);
+  Access x = Access::of(*this);
+  EnemyActionCursor& cur = state_.enemy_action;
+  const auto level = static_cast<BlockLevel>(action.index);
+  const EnemyState& e = state_.enemies[*enemy_slot(state_, cur.enemy_uid)];
+  const Op& op = catalog_->enemies[e.def].move_list[cur.move].effects[cur.effect_pos];
+  const ActorRef target = member_actor(static_cast<std::size_t>(cur.targets[cur.target_pos]));
+  if (level != BlockLevel::None)
+    events_.emit_with([&] {
+      return Event{.type = EventType::Blocked, .target = target, .amount = static_cast<std::int32_t>(level)};
+    });
+  resolve_hit(x,
+              Hit{enemy_actor(cur.enemy_uid), target, op.amount, level, op.pierce, op.condition, op.turns});
+  cur.awaiting_block = false;
+  ++cur.hit;
+  return advance();
+}
+
+Result<Status, Rejection> Battle::apply_companion_action(const Action& action) {
+  const CompanionDef& comp =
+      catalog_->companions[*catalog_->parties[catalog_->encounters[state_.encounter].party].companion];
+  if (action.kind != ActionKind::CompanionPass) {
+    if (auto why = target_problem(state_, TargetKind::Enemy, Reach::Any, action.target))
+      return refuse(RefusalReason::InvalidTarget, action, phase(), *why);
+    if (action.kind == ActionKind::CompanionSpecial && state_.tp < comp.special_cost)
+      return refuse(RefusalReason::CannotPay, action, phase(),
+                    fmt::format("{} costs {} TP and the party has {}", comp.special_name, comp.special_cost,
+                                state_.tp));
+  }
+  if (options_.record_history) actions_.push_back(action);
+  Access x = Access::of(*this);
+  state_.companion_turn = false;
+  state_.companion_acted = true;
+  events_.emit_with([&] {
+    return Event{.type = EventType::ActionTaken,
+                 .source = kCompanionActor,
+                 .target = action.target,
+                 .subject = static_cast<std::uint16_t>(action.kind)};
+  });
+  if (action.kind == ActionKind::CompanionAttack) {
+    resolve_hit(x,
+                Hit{kCompanionActor, enemy_actor(state_.enemies[static_cast<std::size_t>(action.target)].uid),
+                    comp.attack});
+  } else if (action.kind == ActionKind::CompanionSpecial) {
+    state_.tp -= comp.special_cost;
+    run_player_ops(x, kCompanionActor, comp.special, TargetKind::Enemy, action.target);
+  }
+  remove_fallen_enemies(x);
+  return advance();
+}
+
+Result<Status, Rejection> Battle::apply_member_action(const Action& a) {
+  if (options_.record_history) actions_.push_back(a);
+  Access x = Access::of(*this);
+  const auto who = static_cast<std::size_t>(state_.current);
+  const ActorRef actor = member_actor(who);
+  const MemberDef& def = catalog_->members[state_.members[who].def];
+  std::uint16_t what = 0;
+  if (a.kind == ActionKind::Skill) what = def.skills[a.index];
+  if (a.kind == ActionKind::Item) what = state_.items[a.index].item;
+  ActorRef target_actor = kNobody;
+  if ((a.kind == ActionKind::Attack ||
+       (a.kind == ActionKind::Skill && catalog_->skills[what].target == TargetKind::Enemy)) &&
+      a.target >= 0)
+    target_actor = enemy_actor(state_.enemies[static_cast<std::size_t>(a.target)].uid);
+  else if (a.target >= 0 && a.kind != ActionKind::Item)
+    target_actor = member_actor(static_cast<std::size_t>(a.target));
+  else if (a.kind == ActionKind::Item && a.target >= 0)
+    target_actor = catalog_->items[what].target == TargetKind::Enemy
+                       ? enemy_actor(state_.enemies[static_cast<std::size_t>(a.target)].uid)
+                       : member_actor(static_cast<std::size_t>(a.target));
+  events_.emit_with([&] {
+    return Event{.type = EventType::ActionTaken,
+                 .source = actor,
+                 .target = target_actor,
+                 .subject = static_cast<std::uint16_t>(a.kind),
+                 .value = what};
+  });
+  // DoAction's post-action steps for an attack, a skill or an item.
+  auto finish_action = [&](bool tires, bool spent_charge) {
+    MemberState& m = state_.members[who];
+    if (tires) m.tired = static_cast<std::int8_t>(m.tired + 1);
+    if (spent_charge) m.charge = 0;
+    state_.acted_this_turn = true;
+    remove_fallen_enemies(x);
+    end_player_turn(x, who);
+  };
+  auto deals_damage = [](const std::vector<Op>& ops) {
+    return std::any_of(ops.begin(), ops.end(), [](const Op& op) { return op.kind == OpKind::Damage; });
+  };
+  switch (a.kind) {
+    case ActionKind::Attack:
+      resolve_hit(x, Hit{actor, target_actor, def.attack});
+      finish_action(true, true);
+      break;
+    case ActionKind::Skill: {
+      const SkillDef& skill = catalog_->skills[what];
+      if (skill.cost_in_hp)
+        state_.members[who].hp -= skill.cost;
+      else
+        state_.tp -= skill.cost;
+      run_player_ops(x, actor, skill.effects, skill.target, a.target);
+      finish_action(skill.tires, deals_damage(skill.effects));
+      break;
+    }
+    case ActionKind::Item: {
+      const ItemDef& item = catalog_->items[what];
+      state_.items[a.index].count = static_cast<std::uint8_t>(state_.items[a.index].count - 1);
+      run_player_ops(x, actor, item.effects, item.target, a.target);
+      finish_action(false, deals_damage(item.effects));
+      break;
+    }
+    case ActionKind::Relay: {
+      MemberState& receiver = state_.members[static_cast<std::size_t>(a.target)];
+      state_.members[who].has_passed = true;
+      receiver.cantmove = static_cast<std::int8_t>(receiver.cantmove - 1);
+      events_.emit_with(
+          [&] { return Event{.type = EventType::Relayed, .source = actor, .target = target_actor}; });
+      state_.acted_this_turn = true;
+      end_player_turn(x, who);
+      break;
+    }
+    case ActionKind::DoNothing:
+      end_player_turn(x, who);
+      break;
+    case ActionKind::Flee: {
+      const std::uint32_t roll = state_.rng[Stream::Dice].below(100);
+      const bool success =
+          roll < static_cast<std::uint32_t>(catalog_->encounters[state_.encounter].flee_chance);
+      events_.emit_with(
+          [&] { return Event{.type = EventType::Fled, .source = actor, .amount = success ? 1 : 0}; });
+      state_.current = -1;
+      if (success) {
+        state_.fled = true;
+      } else {  // the whole party loses its turn
+        for (MemberState& m : state_.members)
+          if (m.alive()) m.cantmove = 1;
+        reset_select_cycle(x);
+      }
+      break;
+    }
+    case ActionKind::Swap: {  // SwitchParty: the formation rotates, the new front is selected
+      const std::uint8_t front = state_.formation[0];
+      state_.formation.erase_at(0);
+      state_.formation.push_back(front);
+      state_.current = -1;
+      reset_select_cycle(x);
+      break;
+    }
+    case ActionKind::Deselect:
+      state_.current = -1;
+      break;
+    default:
+      break;
+  }
+  return advance();
+}
+
+// --- hashing and invariants ---------------------------------------------------------------
+
+namespace {
+struct Hasher {
+  std::uint64_t h = 0x84222325cbf29ce4ull;
+  void add(std::uint64_t v) { h = splitmix64_mix(h ^ (v + kGolden)); }
+  void add_signed(std::int64_t v) { add(static_cast<std::uint64_t>(v)); }
+  void add_conditions(const Conditions& conds) {
+    add(conds.size());
+    for (const ConditionSlot& c : conds)
+      add((std::uint64_t{c.condition} << 16) ^ static_cast<std::uint16_t>(c.turns));
+  }
+};
+}  // namespace
+
+std::uint64_t Battle::state_hash() const {
+  Hasher h;
+  const BattleState& s = state_;
+  h.add(static_cast<std::uint64_t>(phase()));
+  h.add(driver_.moves());
+  h.add(started_);
+  h.add(has_pending_trigger_ ? 1u + static_cast<unsigned>(pending_trigger_) : 0u);
+  h.add(s.seed);
+  for (std::size_t k = 0; k < kStreamCount; ++k)
+    for (std::uint64_t w : s.rng[static_cast<Stream>(k)].state()) h.add(w);
+  h.add(s.encounter);
+  h.add(s.turn);
+  h.add(s.main_turns);
+  h.add_signed(s.tp);
+  h.add_signed(s.max_tp);
+  h.add(s.members.size());
+  for (const MemberState& m : s.members) {
+    h.add(m.def);
+    h.add_signed(m.hp);
+    h.add_signed(m.max_hp);
+    h.add_signed(m.cantmove);
+    h.add_signed(m.tired);
+    h.add_signed(m.charge);
+    h.add_signed(m.more_next_turn);
+    h.add(m.has_passed);
+    h.add_conditions(m.conditions);
+  }
+  h.add(s.formation.size());
+  for (std::uint8_t f : s.formation) h.add(f);
+  h.add(s.enemies.size());
+  for (const EnemyState& e : s.enemies) {
+    h.add(e.def);
+    h.add(e.uid);
+    h.add_signed(e.hp);
+    h.add_signed(e.max_hp);
+    h.add_signed(e.cantmove);
+    h.add_signed(e.tired);
+    h.add_signed(e.charge);
+    h.add(static_cast<std::uint64_t>(e.position));
+    h.add(e.sequence_pos);
+    h.add_conditions(e.conditions);
+  }
+  h.add(s.reserves.size());
+  for (EnemyId r : s.reserves) h.add(r);
+  h.add(s.next_uid);
+  h.add(s.items.size());
+  for (const ItemSlot& i : s.items) h.add((std::uint64_t{i.item} << 8) ^ i.count);
+  h.add(s.last_turns.size());
+  for (std::int8_t l : s.last_turns) h.add_signed(l);
+  h.add_signed(s.current);
+  h.add((std::uint64_t{s.companion_turn} << 0) ^ (std::uint64_t{s.companion_acted} << 1) ^
+        (std::uint64_t{s.companion_locked} << 2) ^ (std::uint64_t{s.ally_acted} << 3) ^
+        (std::uint64_t{s.first_strike} << 4) ^ (std::uint64_t{s.first_strike_acted} << 5) ^
+        (std::uint64_t{s.acted_this_turn} << 6) ^ (std::uint64_t{s.fled} << 7));
+  h.add(s.no_action_turns);
+  h.add(s.projectiles.size());
+  for (const Projectile& p : s.projectiles)
+    h.add((std::uint64_t{p.turns} << 24) ^ (std::uint64_t{p.slot} << 16) ^
+          static_cast<std::uint16_t>(p.damage));
+  const EnemyActionCursor& c = s.enemy_action;
+  h.add((std::uint64_t{c.active} << 56) ^ (std::uint64_t{c.enemy_uid} << 48) ^ (std::uint64_t{c.move} << 40) ^
+        (std::uint64_t{c.targets_enemies} << 32) ^ (std::uint64_t{c.target_pos} << 24) ^
+        (std::uint64_t{c.effect_pos} << 16) ^ (std::uint64_t{c.hit} << 8) ^ c.block_roll);
+  h.add(c.awaiting_block);
+  h.add(c.targets.size());
+  for (std::int8_t t : c.targets) h.add_signed(t);
+  return h.h;
+}
+
+bool check_invariants(const Battle& battle, std::string* why) {
+  const BattleState& s = battle.state();
+  const Catalog& c = battle.catalog();
+  auto fail = [&](std::string text) {
+    if (why != nullptr) *why = std::move(text);
+    return false;
+  };
+  if (!battle.started()) return true;
+  if (s.tp < 0 || s.tp > s.max_tp) return fail(fmt::format("TP {} outside [0, {}]", s.tp, s.max_tp));
+  if (s.formation.size() != s.members.size()) return fail("the formation does not hold every member");
+  for (std::size_t i = 0; i < s.members.size(); ++i) {
+    const MemberState& m = s.members[i];
+    const std::string& name = c.members[m.def].id;
+    if (m.hp < 0 || m.hp > m.max_hp)
+      return fail(fmt::format("member {} HP {} outside [0, {}]", name, m.hp, m.max_hp));
+    if (m.cantmove > 1 || m.cantmove < -8)
+      return fail(fmt::format("member {} counter {} outside [-8, 1]", name, m.cantmove));
+    if (m.tired < 0) return fail(fmt::format("member {} exhaustion {} below 0", name, m.tired));
+    if (m.charge < 0 || m.charge > kMaxCharge)
+      return fail(fmt::format("member {} charge {} outside [0, 3]", name, m.charge));
+    if (!m.alive() && !m.conditions.empty())
+      return fail(fmt::format("member {} is down with conditions", name));
+    for (const ConditionSlot& cs : m.conditions)
+      if (cs.turns <= 0)
+        return fail(fmt::format("member {} has condition {} with {} turns", name,
+                                c.conditions[cs.condition].id, cs.turns));
+    if (std::count(s.formation.begin(), s.formation.end(), i) != 1)
+      return fail(fmt::format("member {} is not in the formation exactly once", name));
+  }
+  if (s.enemies.size() > kMaxActiveEnemies) return fail("more than 4 active enemies");
+  for (const EnemyState& e : s.enemies) {
+    const std::string& name = c.enemies[e.def].id;
+    if (e.hp < 0 || e.hp > e.max_hp)
+      return fail(fmt::format("enemy {} HP {} outside [0, {}]", name, e.hp, e.max_hp));
+    if (e.cantmove > 1 || e.cantmove < -8)
+      return fail(fmt::format("enemy {} counter {} outside [-8, 1]", name, e.cantmove));
+    if (e.tired < 0 || e.charge < 0 || e.charge > kMaxCharge)
+      return fail(fmt::format("enemy {} exhaustion or charge out of bounds", name));
+    if (battle.status() == Status::AwaitingDecision && !e.alive())
+      return fail(fmt::format("enemy {} is down but holds a slot", name));
+    for (const ConditionSlot& cs : e.conditions)
+      if (cs.turns <= 0)
+        return fail(fmt::format("enemy {} has condition {} with {} turns", name,
+                                c.conditions[cs.condition].id, cs.turns));
+  }
+  if (battle.decision_kind() == DecisionKind::MemberTurn) {
+    const MemberState& m = s.members[static_cast<std::size_t>(s.current)];
+    if (!m.alive() || m.cantmove > 0 || is_stopped(c, m.conditions, m.hp))
+      return fail(fmt::format("selected member {} cannot act", c.members[m.def].id));
+  }
+  if (s.no_action_turns >= kInactionFailsafeTurns) return fail("the inaction failsafe did not fire");
+  return true;
+}
+
+}  // namespace battlecore::party

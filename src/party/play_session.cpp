@@ -1,0 +1,139 @@
+#include <charconv>
+#include <istream>
+#include <ostream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "battlecore/party/simulate.hpp"
+#include "battlecore/party/view.hpp"
+
+namespace battlecore::party {
+
+namespace {
+
+constexpr std::string_view kHelp =
+    "commands:\n"
+    "  N         take option number N (a member's action, the companion's, or a block)\n"
+    "  state     show the battle again\n"
+    "  json      the state as JSON\n"
+    "  history   the phase transition history (sequence, turn, from, trigger, to)\n"
+    "  log [N]   the last N events (default 20)\n"
+    "  help      this text\n"
+    "  quit      leave the battle\n";
+
+std::string trim(std::string_view s) {
+  const auto b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string_view::npos) return "";
+  const auto e = s.find_last_not_of(" \t\r\n");
+  return std::string(s.substr(b, e - b + 1));
+}
+
+void show(const Battle& battle, std::ostream& out) {
+  out << render_text(battle);
+  const Decision d = battle.decision();
+  out << fmt::format("  decision: {}\n", decision_kind_name(d.kind));
+  for (std::size_t i = 0; i < d.options.size(); ++i)
+    out << fmt::format("  {}) {}\n", i, action_label(battle, d.options[i]));
+}
+
+}  // namespace
+
+int play(const std::shared_ptr<const Catalog>& catalog, const std::string& encounter_id, std::uint64_t seed,
+         std::istream& in, std::ostream& out, std::ostream& err) {
+  std::string encounter = encounter_id;
+  if (encounter.empty()) {
+    if (!catalog->pack.default_encounter) {
+      err << "battlecore: the pack names no default encounter; pass --encounter ID\n";
+      return 2;
+    }
+    encounter = catalog->encounters[*catalog->pack.default_encounter].id;
+  }
+  Battle battle(catalog);
+  if (auto started = battle.start_battle(encounter, seed); !started) {
+    err << "battlecore: " << started.error().message << "\n";
+    return 2;
+  }
+  out << fmt::format("battle '{}' with seed {} (type 'help' for commands)\n", encounter, seed);
+  show(battle, out);
+  std::string line;
+  while (battle.status() == Status::AwaitingDecision) {
+    out << "> " << std::flush;
+    if (!std::getline(in, line)) {
+      out << "\nend of input: leaving the battle\n";
+      return 0;
+    }
+    const std::string cmd = trim(line);
+    if (cmd.empty()) continue;
+    if (cmd == "quit" || cmd == "exit" || cmd == "q") {
+      out << "you leave the battle\n";
+      return 0;
+    }
+    if (cmd == "help" || cmd == "?") {
+      out << kHelp;
+      continue;
+    }
+    if (cmd == "state") {
+      show(battle, out);
+      continue;
+    }
+    if (cmd == "json") {
+      out << state_view(battle).dump(2) << "\n";
+      continue;
+    }
+    if (cmd == "history") {
+      for (const PhaseRecord& r : battle.history())
+        out << fmt::format("  #{:<4} turn {:<3} {:<12} --{}--> {}\n", r.sequence, r.turn, phase_name(r.from),
+                           trigger_name(r.trigger), phase_name(r.to));
+      continue;
+    }
+    if (cmd.rfind("log", 0) == 0) {
+      std::size_t n = 20;
+      const std::string arg = trim(std::string_view(cmd).substr(3));
+      if (!arg.empty()) {
+        const auto [p, ec] = std::from_chars(arg.data(), arg.data() + arg.size(), n);
+        if (ec != std::errc() || p != arg.data() + arg.size()) {
+          out << "usage: log [N]\n";
+          continue;
+        }
+      }
+      const auto& log = battle.events().log();
+      for (std::size_t i = log.size() > n ? log.size() - n : 0; i < log.size(); ++i)
+        out << "  " << event_to_json(log[i], battle.catalog()).dump() << "\n";
+      continue;
+    }
+    std::size_t choice = 0;
+    const auto [p, ec] = std::from_chars(cmd.data(), cmd.data() + cmd.size(), choice);
+    if (ec != std::errc() || p != cmd.data() + cmd.size()) {
+      out << fmt::format("'{}' is not a command or an option number; type 'help'\n", cmd);
+      continue;
+    }
+    const Decision d = battle.decision();
+    if (choice >= d.options.size()) {
+      out << fmt::format("no option {}: choose 0 to {}\n", choice, d.options.size() - 1);
+      continue;
+    }
+    out << "-> " << action_label(battle, d.options[choice]) << "\n";
+    if (auto r = battle.submit(d.options[choice]); !r) {
+      out << "refused: " << r.error().message << "\n";
+      continue;
+    }
+    show(battle, out);
+  }
+  std::int32_t hp = 0;
+  for (const MemberState& m : battle.state().members) hp += m.hp;
+  switch (battle.phase()) {
+    case Phase::Victory:
+      out << fmt::format("victory on turn {} with {} HP left in the party\n", battle.turn(), hp);
+      break;
+    case Phase::Fled:
+      out << fmt::format("the party fled on turn {}\n", battle.turn());
+      break;
+    default:
+      out << fmt::format("defeat on turn {}\n", battle.turn());
+      break;
+  }
+  return 0;
+}
+
+}  // namespace battlecore::party

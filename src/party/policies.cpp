@@ -1,0 +1,157 @@
+#include "battlecore/party/policies.hpp"
+
+#include <algorithm>
+
+#include "party/mechanics.hpp"
+
+namespace battlecore::party {
+
+std::size_t answer_block(const Battle& battle, std::span<const Action> options, const BlockSkill& skill) {
+  const std::uint32_t roll = battle.block_roll();
+  const BlockLevel want = roll < skill.super_block_percent ? BlockLevel::SuperBlock
+                          : roll < skill.block_percent     ? BlockLevel::Block
+                                                           : BlockLevel::None;
+  for (std::size_t i = 0; i < options.size(); ++i)
+    if (options[i] == Action::block(want)) return i;
+  return 0;
+}
+
+std::size_t RandomPolicy::choose(const Battle& battle, std::span<const Action> options) {
+  if (battle.decision_kind() == DecisionKind::Block) return answer_block(battle, options, skill_);
+  return options.size() > 1 ? rng_.below(static_cast<std::uint32_t>(options.size())) : 0;
+}
+
+namespace {
+
+using namespace detail;
+
+/// HP the ops would take from their targets, run on a scratch copy of the state.
+double damage_on_scratch(const Battle& battle, ActorRef user, const std::vector<Op>& ops, TargetKind kind,
+                         std::int8_t target, bool basic_attack, std::int32_t attack) {
+  BattleState scratch = battle.state();
+  EventLog quiet;
+  quiet.set_log_enabled(false);
+  Battle::Access x{scratch, battle.catalog(), quiet};
+  std::int32_t before = 0;
+  for (const EnemyState& e : scratch.enemies) before += e.hp;
+  const std::size_t alive_before = scratch.enemies.size();
+  if (basic_attack)
+    resolve_hit(x, Hit{user, enemy_actor(scratch.enemies[static_cast<std::size_t>(target)].uid), attack});
+  else
+    run_player_ops(x, user, ops, kind, target);
+  std::int32_t after = 0;
+  std::size_t alive_after = 0;
+  for (const EnemyState& e : scratch.enemies) {
+    after += e.hp;
+    alive_after += e.alive() ? 1u : 0u;
+  }
+  return double(before - after) + 6.0 * double(alive_before - alive_after);
+}
+
+/// What healing or support is worth to the party now.
+double support_value(const Battle& battle, const std::vector<Op>& ops, TargetKind kind, std::int8_t target) {
+  const BattleState& s = battle.state();
+  const Catalog& c = battle.catalog();
+  double v = 0;
+  auto for_targets = [&](auto&& f) {
+    if (kind == TargetKind::Ally && target >= 0) f(s.members[static_cast<std::size_t>(target)]);
+    if (kind == TargetKind::Self && s.current >= 0) f(s.members[static_cast<std::size_t>(s.current)]);
+    if (kind == TargetKind::Party)
+      for (const MemberState& m : s.members)
+        if (m.alive()) f(m);
+  };
+  for (const Op& op : ops) {
+    switch (op.kind) {
+      case OpKind::Heal:
+        for_targets([&](const MemberState& m) {
+          if (m.hp * 5 <= m.max_hp * 2) v += std::min(op.amount, m.max_hp - m.hp) * 1.5;
+        });
+        break;
+      case OpKind::RestoreTp:
+        if (s.tp * 3 < s.max_tp) v += std::min(op.amount, s.max_tp - s.tp) * 0.5;
+        break;
+      case OpKind::Cure:
+        for_targets([&](const MemberState& m) {
+          for (const ConditionSlot& cs : m.conditions)
+            if (is_harmful(c.conditions[cs.condition].effect)) v += 2.0;
+        });
+        break;
+      case OpKind::Apply:
+        for_targets([&](const MemberState& m) {
+          const ConditionEffect e = c.conditions[op.condition].effect;
+          if (e == ConditionEffect::Shield && m.hp * 2 <= m.max_hp) v += 2.5;
+          if (e == ConditionEffect::AttackUp || e == ConditionEffect::GradualHp) v += 0.6;
+          if (e == ConditionEffect::Sturdy || e == ConditionEffect::DefenseUp) v += 0.4;
+        });
+        break;
+      case OpKind::Charge:
+        v += 0.8 * op.amount;
+        break;
+      default:
+        break;
+    }
+  }
+  return v;
+}
+
+}  // namespace
+
+double GreedyPolicy::score(const Battle& battle, const Action& a) {
+  const BattleState& s = battle.state();
+  const Catalog& c = battle.catalog();
+  const auto who = static_cast<std::size_t>(std::max<std::int8_t>(s.current, 0));
+  const ActorRef user = member_actor(who);
+  switch (a.kind) {
+    case ActionKind::Attack:
+      return damage_on_scratch(battle, user, {}, TargetKind::Enemy, a.target, true,
+                               c.members[s.members[who].def].attack);
+    case ActionKind::Skill: {
+      const SkillDef& skill = c.skills[c.members[s.members[who].def].skills[a.index]];
+      const double cost = skill.cost_in_hp ? 1.0 * skill.cost : 0.35 * skill.cost;
+      return damage_on_scratch(battle, user, skill.effects, skill.target, a.target, false, 0) +
+             support_value(battle, skill.effects, skill.target, a.target) - cost;
+    }
+    case ActionKind::Item: {
+      const ItemDef& item = c.items[s.items[a.index].item];
+      return damage_on_scratch(battle, user, item.effects, item.target, a.target, false, 0) +
+             support_value(battle, item.effects, item.target, a.target) - 0.5;
+    }
+    case ActionKind::CompanionAttack:
+      return damage_on_scratch(battle, kCompanionActor, {}, TargetKind::Enemy, a.target, true,
+                               c.companions[*c.parties[c.encounters[s.encounter].party].companion].attack);
+    case ActionKind::CompanionSpecial: {
+      const CompanionDef& comp = c.companions[*c.parties[c.encounters[s.encounter].party].companion];
+      return damage_on_scratch(battle, kCompanionActor, comp.special, TargetKind::Enemy, a.target, false, 0) -
+             0.35 * comp.special_cost;
+    }
+    case ActionKind::Relay:
+      return 0.2;
+    case ActionKind::DoNothing:
+    case ActionKind::CompanionPass:
+      return 0.0;
+    default:  // flee, swap, deselect
+      return -1.0;
+  }
+}
+
+std::size_t GreedyPolicy::choose(const Battle& battle, std::span<const Action> options) {
+  if (battle.decision_kind() == DecisionKind::Block) return answer_block(battle, options, skill_);
+  std::size_t best = 0;
+  double best_score = 0;
+  for (std::size_t i = 0; i < options.size(); ++i) {
+    const double sc = score(battle, options[i]);
+    if (i == 0 || sc > best_score) {
+      best = i;
+      best_score = sc;
+    }
+  }
+  return best;
+}
+
+Result<std::unique_ptr<Policy>> make_policy(std::string_view name, BlockSkill skill) {
+  if (name == "random") return std::unique_ptr<Policy>(std::make_unique<RandomPolicy>(skill));
+  if (name == "greedy") return std::unique_ptr<Policy>(std::make_unique<GreedyPolicy>(skill));
+  return Error{"unknown policy '" + std::string(name) + "'; the party rule set knows: random, greedy"};
+}
+
+}  // namespace battlecore::party

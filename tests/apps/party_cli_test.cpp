@@ -1,0 +1,250 @@
+// The battlecore command line with `--rules party`, run as a program from a working directory
+// outside the source and build trees: graph, validate, list, sim and play.
+
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "battlecore/party/phases.hpp"
+#include "support/temp_dir.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using battlecore::party::Machine;
+
+const fs::path kRepo = fs::path(BATTLECORE_DATA_DIR).parent_path();
+const fs::path kMeadow = fs::path(BATTLECORE_DATA_DIR) / "party" / "meadow";
+const fs::path kFiveProblems = fs::path(BATTLECORE_TEST_DATA_DIR) / "bad" / "party" / "five_problems.json";
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string shell_quoted(std::string_view s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+struct CliRun {
+  int code = -1;
+  std::string out;
+  std::string err;
+  std::string command;
+};
+
+CliRun cli(const std::string& args, const std::string& input = "") {
+  battlecore::test::TempDir dir;
+  const fs::path in = dir.path() / "stdin.txt", out = dir.path() / "stdout.txt",
+                 err = dir.path() / "stderr.txt";
+  std::ofstream(in) << input;
+  CliRun r;
+  r.command = "cd " + shell_quoted(fs::temp_directory_path().string()) + " && env -u BATTLECORE_DATA " +
+              shell_quoted(BATTLECORE_CLI) + " " + args + " <" + shell_quoted(in.string()) + " >" +
+              shell_quoted(out.string()) + " 2>" + shell_quoted(err.string());
+  const int status = std::system(r.command.c_str());
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  r.out = read_file(out);
+  r.err = read_file(err);
+  return r;
+}
+
+std::string explain(const CliRun& r) {
+  return "command: " + r.command + "\nexit: " + std::to_string(r.code) + "\n--- stdout\n" + r.out +
+         "--- stderr\n" + r.err;
+}
+
+bool contains(std::string_view text, std::string_view part) {
+  return text.find(part) != std::string_view::npos;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+using Edge = std::tuple<std::string, std::string, std::string>;  // from, trigger, to
+
+std::multiset<Edge> table_edges() {
+  std::multiset<Edge> edges;
+  for (const auto& t : Machine::kTransitions)
+    edges.emplace(std::string(battlecore::party::phase_name(t.from)),
+                  std::string(battlecore::party::trigger_name(t.trigger)),
+                  std::string(battlecore::party::phase_name(t.to)));
+  return edges;
+}
+
+/// `  A --> B : T` lines of a Mermaid diagram.
+std::multiset<Edge> mermaid_edges(const std::string& text) {
+  std::multiset<Edge> edges;
+  for (const std::string& line : lines_of(text)) {
+    if (contains(line, "[*]") || !contains(line, " --> ")) continue;
+    const auto arrow = line.find(" --> "), colon = line.find(" : ");
+    const auto first = line.find_first_not_of(' ');
+    if (colon == std::string::npos) continue;
+    edges.emplace(line.substr(first, arrow - first), line.substr(colon + 3),
+                  line.substr(arrow + 5, colon - arrow - 5));
+  }
+  return edges;
+}
+
+// --- graph ----------------------------------------------------------------------------------
+
+TEST(PartyCli, GraphPrintsExactlyTheTableEdges) {
+  const CliRun dot = cli("graph --rules party");
+  ASSERT_EQ(dot.code, 0) << explain(dot);
+  EXPECT_TRUE(contains(dot.out, "digraph party {")) << dot.out;
+  for (std::string_view phase :
+       {"BattleStart", "FirstStrike", "PlayerPhase", "EnemyPhase", "TurnEnd", "Victory", "Defeat", "Fled"})
+    EXPECT_TRUE(contains(dot.out, phase)) << phase;
+  const CliRun mmd = cli("graph --rules party --format mermaid");
+  ASSERT_EQ(mmd.code, 0) << explain(mmd);
+  EXPECT_EQ(mermaid_edges(mmd.out), table_edges());
+  EXPECT_TRUE(contains(mmd.out, "[*] --> BattleStart")) << mmd.out;
+  for (const char* end : {"Victory --> [*]", "Defeat --> [*]", "Fled --> [*]"})
+    EXPECT_TRUE(contains(mmd.out, end));
+}
+
+TEST(PartyCli, CheckedInGraphsMatchTheBinary) {
+  for (const auto& [file, args] : {std::pair{"party.dot", "graph --rules party"},
+                                   std::pair{"party.mmd", "graph --rules party --format mermaid"}}) {
+    const fs::path path = kRepo / "docs" / "graphs" / file;
+    const CliRun r = cli(args);
+    ASSERT_EQ(r.code, 0) << explain(r);
+    ASSERT_TRUE(fs::exists(path)) << path;
+    EXPECT_EQ(read_file(path), r.out)
+        << path.string() << " is out of date; regenerate it from the repository root with:\n"
+        << "  <build>/apps/battlecore/battlecore " << args << " > docs/graphs/" << file;
+  }
+}
+
+// --- validate -------------------------------------------------------------------------------
+
+TEST(PartyCli, ValidateAcceptsTheMeadowPack) {
+  const CliRun r = cli("validate --rules party " + shell_quoted(kMeadow.string()));
+  EXPECT_EQ(r.code, 0) << explain(r);
+  EXPECT_TRUE(contains(
+      r.out, "valid (18 conditions, 10 skills, 5 items, 3 members, 1 companions, 1 allies, 8 enemies"))
+      << explain(r);
+  EXPECT_TRUE(r.err.empty()) << explain(r);
+}
+
+TEST(PartyCli, BadContentExitsTwoListingEveryProblem) {
+  const CliRun r = cli("validate --rules party " + shell_quoted(kFiveProblems.string()));
+  EXPECT_EQ(r.code, 2) << explain(r);
+  const std::vector<std::string> expected = {"/skills/0: missing required key 'cost'",
+                                             "/skills/1/effects/0/condition: unknown condition 'inkd'",
+                                             "/parties/0/formation/2: member 'a' appears twice",
+                                             "/parties/1/formation: expected 1 to 4 members, got 5",
+                                             "/encounters/0/enemies: an encounter needs at least one enemy"};
+  std::size_t diagnostics = 0;
+  for (const std::string& line : lines_of(r.err))
+    if (line.starts_with(kFiveProblems.string() + ":")) ++diagnostics;
+  EXPECT_EQ(diagnostics, expected.size()) << explain(r);
+  for (const std::string& words : expected)
+    EXPECT_TRUE(contains(r.err, words)) << words << "\n" << explain(r);
+  EXPECT_TRUE(contains(r.err, "5 problem(s)")) << explain(r);
+  EXPECT_FALSE(contains(r.out, "valid")) << explain(r);
+  for (const char* sub : {"sim", "list", "play"}) {
+    const CliRun s =
+        cli(std::string(sub) + " --rules party --content " + shell_quoted(kFiveProblems.string()), "quit\n");
+    EXPECT_EQ(s.code, 2) << explain(s);
+    EXPECT_TRUE(contains(s.err, "5 problem(s)")) << explain(s);
+  }
+}
+
+// --- list -----------------------------------------------------------------------------------
+
+TEST(PartyCli, ListNamesTheBundledContent) {
+  const CliRun r = cli("list --rules party --json");
+  ASSERT_EQ(r.code, 0) << explain(r);
+  const nlohmann::json j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_TRUE(j.is_object()) << r.out;
+  EXPECT_EQ(j["pack"], "meadow");
+  EXPECT_EQ(j["encounters"].size(), 6u);
+  EXPECT_EQ(j["members"], (nlohmann::json{"vi", "kabbu", "leif"}));
+}
+
+// --- sim ------------------------------------------------------------------------------------
+
+TEST(PartyCli, SimJsonIsDeterministicApartFromTiming) {
+  const std::string args = "sim --rules party --battles 300 --seed 3 --json --encounter swamp";
+  const CliRun a = cli(args), b = cli(args);
+  ASSERT_EQ(a.code, 0) << explain(a);
+  nlohmann::json ja = nlohmann::json::parse(a.out, nullptr, false),
+                 jb = nlohmann::json::parse(b.out, nullptr, false);
+  ASSERT_TRUE(ja.is_object()) << a.out;
+  for (const char* key : {"elapsed_s", "battles_per_s", "decisions_per_s"}) {
+    EXPECT_TRUE(ja.contains(key)) << key;
+    ja.erase(key);
+    jb.erase(key);
+  }
+  EXPECT_EQ(ja, jb);
+  EXPECT_EQ(ja["rules"], "party");
+  EXPECT_EQ(ja["battles"], 300);
+  EXPECT_EQ(ja["encounter"], "swamp");
+  EXPECT_EQ(ja["wins"].get<int>() + ja["defeats"].get<int>() + ja["fled"].get<int>(), 300);
+  for (const char* key : {"win_rate", "mean_turns", "mean_hp_left"}) EXPECT_TRUE(ja[key].is_number()) << key;
+}
+
+TEST(PartyCli, SimTextWithTheGreedyPolicyAndBlockRates) {
+  const CliRun r =
+      cli("sim --rules party --battles 100 --policy greedy --block-rate 80 --super-block-rate 20");
+  ASSERT_EQ(r.code, 0) << explain(r);
+  for (const char* words :
+       {"meadow_walk", "greedy", "win_rate", "mean_turns", "mean_hp_left", "80% (super 20%)"})
+    EXPECT_TRUE(contains(r.out, words)) << words << "\n" << r.out;
+}
+
+TEST(PartyCli, SimBadInputExitsTwo) {
+  for (const char* args :
+       {"sim --rules party --encounter nowhere", "sim --rules party --block-rate 10 --super-block-rate 50"}) {
+    const CliRun r = cli(args);
+    EXPECT_EQ(r.code, 2) << explain(r);
+    EXPECT_TRUE(r.err.starts_with("battlecore: ")) << explain(r);
+  }
+  const CliRun usage = cli("sim --rules party --block-rate 101");
+  EXPECT_EQ(usage.code, 2) << explain(usage);
+  EXPECT_TRUE(contains(usage.err, "Usage:")) << explain(usage);
+}
+
+// --- play -----------------------------------------------------------------------------------
+
+TEST(PartyCli, PlayQuitsOnQuit) {
+  const CliRun r = cli("play --rules party --seed 1", "quit\n");
+  EXPECT_EQ(r.code, 0) << explain(r);
+  EXPECT_TRUE(contains(r.out, "battle 'meadow_walk' with seed 1")) << explain(r);
+  EXPECT_TRUE(contains(r.out, "decision: member_turn")) << explain(r);
+  EXPECT_TRUE(contains(r.out, "you leave the battle")) << explain(r);
+}
+
+TEST(PartyCli, PlayRunsABattleToItsEnd) {
+  std::string input;
+  for (int i = 0; i < 300; ++i) input += "0\n";
+  const CliRun r = cli("play --rules party --encounter ambush --seed 2", input);
+  EXPECT_EQ(r.code, 0) << explain(r);
+  EXPECT_TRUE(contains(r.out, "block: no block")) << explain(r);  // the first strike asks for a block
+  EXPECT_TRUE(contains(r.out, "victory on turn") || contains(r.out, "defeat on turn")) << explain(r);
+}
+
+}  // namespace

@@ -1,0 +1,408 @@
+// The party battle: golden traces of the seed's ordered lists (the select cycle, the player
+// phase parts, the enemy phase, first strike), refusals that change nothing, and the shape every
+// rule set offers (decisions, clone, hash).
+
+#include <gtest/gtest.h>
+
+#include "battlecore/party/battle.hpp"
+#include "battlecore/party/view.hpp"
+#include "party/mechanics.hpp"
+#include "party_support.hpp"
+
+namespace battlecore::party {
+namespace {
+
+using test::give;
+using test::start;
+using test::submit_ok;
+using test::trace;
+using Trace = std::vector<std::string>;
+
+const std::vector<EventType> kFlow = {
+    EventType::PhaseChanged, EventType::MainTurnStarted, EventType::MemberSelected, EventType::ActionTaken,
+    EventType::Relayed,      EventType::EnemyActed,      EventType::TurnAdvanced,   EventType::Fled};
+
+std::vector<std::int8_t> cycle(const Battle& b) {
+  return {b.state().last_turns.begin(), b.state().last_turns.end()};
+}
+
+// --- the select cycle -----------------------------------------------------------------------
+
+TEST(PartySelectCycle, ThreeFreeMembersRotateInFormationOrder) {
+  Battle b = start("trio");
+  EXPECT_EQ(trace(b, 0, kFlow), (Trace{"phase BattleStart->PlayerPhase", "turn 0", "select ann"}));
+  EXPECT_EQ(cycle(b), (std::vector<std::int8_t>{0, -1}));  // three free: two slots
+  const std::size_t mark = b.events().log().size();
+  submit_ok(b, Action::deselect());
+  EXPECT_EQ(cycle(b), (std::vector<std::int8_t>{0, 1}));
+  submit_ok(b, Action::deselect());
+  EXPECT_EQ(cycle(b), (std::vector<std::int8_t>{1, 2}));  // full: the oldest goes
+  submit_ok(b, Action::deselect());
+  EXPECT_EQ(cycle(b), (std::vector<std::int8_t>{2, 0}));
+  EXPECT_EQ(trace(b, mark, kFlow), (Trace{"ann deselect", "select bob", "bob deselect", "select cat",
+                                          "cat deselect", "select ann"}));
+  EXPECT_EQ(b.decision().who, (Decider{Decider::Kind::Actor, 0}));
+}
+
+TEST(PartySelectCycle, AnActionResetsTheCycleAndTheNextFreeMemberInFormationOrderIsSelected) {
+  Battle b = start("trio");
+  const std::size_t mark = b.events().log().size();
+  submit_ok(b, Action::attack(0));
+  EXPECT_EQ(cycle(b), (std::vector<std::int8_t>{1}));  // reset to one slot (two free), then bob
+  submit_ok(b, Action::attack(0));
+  submit_ok(b, Action::attack(0));
+  EXPECT_EQ(trace(b, mark, kFlow),
+            (Trace{"ann attack", "select bob", "bob attack", "select cat", "cat attack",
+                   "phase PlayerPhase->EnemyPhase", "enemy#0 idle", "phase EnemyPhase->TurnEnd", "advance 1",
+                   "phase TurnEnd->PlayerPhase", "turn 1", "select ann"}));
+}
+
+TEST(PartySelectCycle, AStoppedMemberIsSkipped) {
+  Battle b = start("trio");
+  give(b, member_actor(1), "freeze", 2);  // bob frozen while ann is selected
+  submit_ok(b, Action::attack(0));        // ann acts; bob is stopped, so cat is next
+  submit_ok(b, Action::attack(0));
+  ASSERT_EQ(b.state().turn, 1u);
+  EXPECT_EQ(b.state().members[1].cantmove, 0);  // frozen members wait at 0
+  const std::size_t mark = b.events().log().size();
+  EXPECT_EQ(cycle(b), (std::vector<std::int8_t>{0}));  // two free: one slot, ann in it
+  submit_ok(b, Action::deselect());
+  submit_ok(b, Action::deselect());
+  EXPECT_EQ(trace(b, mark, kFlow), (Trace{"ann deselect", "select cat", "cat deselect", "select ann"}));
+  EXPECT_EQ(b.state().current, 0);
+}
+
+TEST(PartySelectCycle, RelayGivesTheReceiverOneMoreActionAndEndsTheRelayersTurn) {
+  Battle b = start("trio");
+  const std::size_t mark = b.events().log().size();
+  submit_ok(b, Action::attack(0));  // ann
+  submit_ok(b, Action::relay(0));   // bob relays to ann, who has acted
+  EXPECT_EQ(b.state().members[0].cantmove, 0);
+  EXPECT_EQ(b.state().members[1].cantmove, 1);
+  EXPECT_TRUE(b.state().members[1].has_passed);
+  submit_ok(b, Action::attack(0));  // ann again
+  submit_ok(b, Action::attack(0));  // cat
+  EXPECT_EQ(trace(b, mark, kFlow),
+            (Trace{"ann attack", "select bob", "bob relay", "relay bob->ann", "select ann", "ann attack",
+                   "select cat", "cat attack", "phase PlayerPhase->EnemyPhase", "enemy#0 idle",
+                   "phase EnemyPhase->TurnEnd", "advance 1", "phase TurnEnd->PlayerPhase", "turn 1",
+                   "select ann"}));
+  EXPECT_FALSE(b.state().members[1].has_passed);  // reset by the turn advance
+}
+
+TEST(PartySelectCycle, ARelayToAFreeMemberGivesItTwoActions) {
+  Battle b = start("trio");
+  submit_ok(b, Action::relay(2));  // ann relays to cat, who has not acted
+  EXPECT_EQ(b.state().members[2].cantmove, -1);
+  submit_ok(b, Action::attack(0));  // bob
+  const std::size_t mark = b.events().log().size();
+  submit_ok(b, Action::attack(0));  // cat
+  submit_ok(b, Action::attack(0));  // cat again
+  EXPECT_EQ(trace(b, mark, {EventType::ActionTaken, EventType::MemberSelected}),
+            (Trace{"cat attack", "select cat", "cat attack", "select ann"}));  // then the next turn
+}
+
+// --- the player phase parts -------------------------------------------------------------------
+
+TEST(PartyPlayerPhase, CompanionThenAllyThenTheEnemyPhase) {
+  Battle b = start("helpers");
+  submit_ok(b, Action::attack(0));
+  submit_ok(b, Action::attack(0));
+  const std::size_t mark = b.events().log().size();
+  submit_ok(b, Action::attack(0));
+  const Decision d = b.decision();
+  EXPECT_EQ(d.kind, DecisionKind::Companion);
+  EXPECT_EQ(d.who, (Decider{Decider::Kind::Player, 0}));
+  submit_ok(b, Action::companion_attack(0));
+  EXPECT_EQ(trace(b, mark, kFlow),
+            (Trace{"cat attack", "companion companion_attack", "ally attack", "phase PlayerPhase->EnemyPhase",
+                   "enemy#0 idle", "phase EnemyPhase->TurnEnd", "advance 1", "phase TurnEnd->PlayerPhase",
+                   "turn 1", "select ann"}));
+  EXPECT_FALSE(b.state().companion_acted);  // reset for the new main turn
+}
+
+TEST(PartyPlayerPhase, ALockedCompanionIsSkipped) {
+  Battle b = start("locked");
+  submit_ok(b, Action::attack(0));
+  submit_ok(b, Action::attack(0));
+  const std::size_t mark = b.events().log().size();
+  submit_ok(b, Action::attack(0));
+  EXPECT_EQ(trace(b, mark, {EventType::ActionTaken, EventType::PhaseChanged}).at(1), "ally attack");
+  EXPECT_EQ(trace(b, mark, {EventType::ActionTaken, EventType::PhaseChanged}).at(2),
+            "phase PlayerPhase->EnemyPhase");
+}
+
+TEST(PartyPlayerPhase, PartyAdvantageGivesTheLeadMemberAnExtraAction) {
+  Battle b = start("advantage");
+  EXPECT_EQ(b.state().members[0].cantmove, -1);
+  const std::size_t mark = b.events().log().size();
+  submit_ok(b, Action::attack(0));
+  submit_ok(b, Action::attack(0));
+  EXPECT_EQ(trace(b, mark, {EventType::ActionTaken, EventType::MemberSelected}),
+            (Trace{"ann attack", "select ann", "ann attack", "select bob"}));
+}
+
+// --- the enemy phase --------------------------------------------------------------------------
+
+TEST(PartyEnemyPhase, AnEnemyWithTwoMovesActsTwice) {
+  Battle b = start("twin");
+  EXPECT_EQ(b.state().enemies[0].cantmove, -1);  // 1 - moves
+  for (int i = 0; i < 3; ++i) submit_ok(b, Action::do_nothing());
+  std::size_t mark = b.events().log().size();
+  ASSERT_EQ(b.decision().kind, DecisionKind::Block);
+  EXPECT_EQ(b.decision().options,
+            (std::vector<Action>{Action::block(BlockLevel::None), Action::block(BlockLevel::Block),
+                                 Action::block(BlockLevel::SuperBlock)}));
+  EXPECT_EQ(b.decision().who.kind, Decider::Kind::Actor);
+  EXPECT_EQ(b.state().enemies[0].cantmove, -1);
+  submit_ok(b, Action::block(BlockLevel::None));
+  EXPECT_EQ(b.state().enemies[0].cantmove, 0);
+  ASSERT_EQ(b.decision().kind, DecisionKind::Block);  // the second action
+  submit_ok(b, Action::block(BlockLevel::None));
+  EXPECT_EQ(trace(b, 0, {EventType::EnemyActed}), (Trace{"enemy#0 poke", "enemy#0 poke"}));
+  EXPECT_EQ(trace(b, mark, {EventType::PhaseChanged}),
+            (Trace{"phase EnemyPhase->TurnEnd", "phase TurnEnd->PlayerPhase"}));
+  EXPECT_EQ(b.state().enemies[0].cantmove, -1);  // back to 1 - moves at the turn advance
+}
+
+TEST(PartyEnemyPhase, AFlippedEnemyStillActsAndAFrozenOneDoesNot) {
+  Battle b = start("pet_pair");
+  for (int i = 0; i < 3; ++i) submit_ok(b, Action::do_nothing());
+  ASSERT_EQ(b.decision_kind(), DecisionKind::Companion);
+  const EnemyState e0 = b.state().enemies[0], e1 = b.state().enemies[1];
+  give(b, enemy_actor(e0.uid), "flipped", 1);
+  give(b, enemy_actor(e1.uid), "freeze", 1);
+  EXPECT_LE(b.state().enemies[1].cantmove, 0);  // frozen after the members' turns: not yet waiting
+  const std::size_t mark = b.events().log().size();
+  submit_ok(b, Action::companion_pass());
+  ASSERT_EQ(b.decision_kind(), DecisionKind::Block);
+  EXPECT_TRUE(b.state().enemies[0].conditions.empty());  // Flipped at one turn is removed as it acts
+  submit_ok(b, Action::block(BlockLevel::None));
+  EXPECT_EQ(trace(b, mark, {EventType::EnemyActed}), (Trace{"enemy#0 poke"}));
+}
+
+TEST(PartyEnemyPhase, AnEnemyFlippedForTwoTurnsLosesItsAction) {
+  Battle b = start("pet_pair");
+  for (int i = 0; i < 3; ++i) submit_ok(b, Action::do_nothing());
+  give(b, enemy_actor(b.state().enemies[0].uid), "flipped", 2);
+  const std::size_t mark = b.events().log().size();
+  submit_ok(b, Action::companion_pass());
+  EXPECT_EQ(trace(b, mark, {EventType::EnemyActed}), (Trace{"enemy#0 flipped", "enemy#1 poke"}));
+}
+
+TEST(PartyEnemyPhase, DefeatAtOnceWhenNoMemberStands) {
+  Battle b = start("crusher");
+  for (int i = 0; i < 3; ++i) submit_ok(b, Action::do_nothing());
+  for (int i = 0; i < 3; ++i) {  // one hit on each member, each with its block decision
+    ASSERT_EQ(b.decision_kind(), DecisionKind::Block);
+    EXPECT_EQ(b.decision().who,
+              (Decider{Decider::Kind::Actor, b.state().formation[static_cast<std::size_t>(i)]}));
+    submit_ok(b, Action::block(BlockLevel::SuperBlock));
+  }
+  EXPECT_EQ(b.phase(), Phase::Defeat);
+  EXPECT_EQ(trace(b, 0, {EventType::EnemyActed}), (Trace{"enemy#0 crush"}));  // the poker never acts
+  EXPECT_EQ(trace(b, 0, {EventType::PhaseChanged}).back(), "phase EnemyPhase->Defeat");
+  EXPECT_EQ(trace(b, 0, {EventType::BattleEnded}), (Trace{"end defeat"}));
+  EXPECT_EQ(trace(b, 0, {EventType::Blocked}).size(), 3u);
+}
+
+// --- first strike -----------------------------------------------------------------------------
+
+TEST(PartyFirstStrike, OnlyTheFirstEnemyActsAndCountersDoNotAdvance) {
+  Battle b = start("first_strike");
+  ASSERT_EQ(b.phase(), Phase::FirstStrike);
+  ASSERT_EQ(b.decision_kind(), DecisionKind::Block);
+  submit_ok(b, Action::block(BlockLevel::Block));
+  EXPECT_EQ(trace(b, 0, kFlow),
+            (Trace{"phase BattleStart->FirstStrike", "enemy#0 poke", "phase FirstStrike->TurnEnd",
+                   "phase TurnEnd->PlayerPhase", "turn 0", "select ann"}));
+  EXPECT_EQ(b.state().turn, 0u);
+  for (const MemberState& m : b.state().members) EXPECT_EQ(m.cantmove, 0);
+  for (const EnemyState& e : b.state().enemies) EXPECT_EQ(e.cantmove, 0);  // 1 - moves
+  EXPECT_EQ(trace(b, 0, {EventType::Blocked}).size(), 1u);
+}
+
+// --- ends -------------------------------------------------------------------------------------
+
+TEST(PartyEnds, FleeSucceedsOrCostsEveryMemberItsTurn) {
+  Battle ok = start("sure_flee");
+  submit_ok(ok, Action::flee());
+  EXPECT_EQ(ok.phase(), Phase::Fled);
+  EXPECT_TRUE(ok.is_battle_over());
+  EXPECT_EQ(trace(ok, 0, {EventType::Fled, EventType::BattleEnded}), (Trace{"flee success", "end fled"}));
+
+  Battle fail = start("never_flee");
+  submit_ok(fail, Action::flee());
+  EXPECT_EQ(trace(fail, 0, {EventType::Fled}), (Trace{"flee failure"}));
+  EXPECT_EQ(fail.phase(), Phase::EnemyPhase);  // nobody left to act: the enemies' turn
+  ASSERT_EQ(fail.decision_kind(), DecisionKind::Block);
+}
+
+TEST(PartyEnds, VictoryWhenTheLastEnemyAndItsReservesFall) {
+  Battle b = start("reserves");
+  EXPECT_EQ(b.state().enemies.size(), 1u);
+  EXPECT_EQ(b.state().reserves.size(), 1u);  // the hive's own reserve waits for an emptied slot
+  submit_ok(b, Action::attack(0));           // ann: 2 damage, the hive falls, the weakling joins
+  EXPECT_EQ(trace(b, 0, {EventType::ActorDown, EventType::ReserveJoined}),
+            (Trace{"down enemy#0", "join enemy#1 weakling"}));
+  ASSERT_EQ(b.state().enemies.size(), 1u);
+  submit_ok(b, Action::attack(0));
+  EXPECT_EQ(b.phase(), Phase::Victory);
+  EXPECT_TRUE(b.won());
+  EXPECT_EQ(trace(b, 0, {EventType::PhaseChanged}).back(), "phase TurnEnd->Victory");
+}
+
+TEST(PartyEnds, TheTurnLimitEndsInDefeat) {
+  Battle b = start("short");
+  while (b.status() == Status::AwaitingDecision) submit_ok(b, Action::do_nothing());
+  EXPECT_EQ(b.phase(), Phase::Defeat);
+  EXPECT_EQ(b.state().turn, 3u);
+}
+
+// --- refusals change nothing ------------------------------------------------------------------
+
+struct Snapshot {
+  std::uint64_t hash;
+  std::size_t events;
+  std::size_t actions;
+  explicit Snapshot(const Battle& b)
+      : hash(b.state_hash()), events(b.events().log().size()), actions(b.actions().size()) {}
+  bool operator==(const Snapshot&) const = default;
+};
+
+void expect_refused(Battle& b, const Action& a, RefusalReason reason, std::string_view words) {
+  const Snapshot before(b);
+  const BattleState state = b.state();
+  auto r = b.submit(a);
+  ASSERT_FALSE(r.ok()) << action_to_json(a).dump();
+  EXPECT_EQ(r.error().reason, reason) << r.error().message;
+  EXPECT_NE(r.error().message.find(words), std::string::npos) << r.error().message;
+  EXPECT_NE(r.error().message.find(action_kind_name(a.kind)), std::string::npos) << r.error().message;
+  EXPECT_TRUE(Snapshot(b) == before);
+  EXPECT_TRUE(b.state() == state);
+}
+
+TEST(PartyRefusals, ASkillWhileInked) {
+  Battle b = start("trio");
+  give(b, member_actor(0), "inked", 3);
+  expect_refused(b, Action::skill(0, 0), RefusalReason::SkillsBanned, "Inked");
+  for (const Action& a : b.decision().options) EXPECT_NE(a.kind, ActionKind::Skill);
+}
+
+TEST(PartyRefusals, AnItemWhileSticky) {
+  Battle b = start("trio");
+  give(b, member_actor(0), "sticky", 3);
+  expect_refused(b, Action::item(0, 0), RefusalReason::ItemsBanned, "Sticky");
+  for (const Action& a : b.decision().options) EXPECT_NE(a.kind, ActionKind::Item);
+}
+
+TEST(PartyRefusals, TauntedBansSkillsItemsAndRelay) {
+  Battle b = start("trio");
+  give(b, member_actor(0), "taunted", 2);
+  expect_refused(b, Action::skill(0, 0), RefusalReason::SkillsBanned, "Taunted");
+  expect_refused(b, Action::item(0, 0), RefusalReason::ItemsBanned, "Taunted");
+  expect_refused(b, Action::relay(1), RefusalReason::RelayNotAllowed, "Taunted");
+}
+
+TEST(PartyRefusals, RelayToAStoppedMember) {
+  Battle b = start("trio");
+  give(b, member_actor(1), "sleep", 2);
+  expect_refused(b, Action::relay(1), RefusalReason::RelayNotAllowed, "cannot receive");
+  give(b, member_actor(2), "sturdy", 2);
+  expect_refused(b, Action::relay(2), RefusalReason::RelayNotAllowed, "cannot receive");
+  expect_refused(b, Action::relay(0), RefusalReason::RelayNotAllowed, "relayer");
+}
+
+TEST(PartyRefusals, SwapWhileSomeoneIsNotFree) {
+  Battle b = start("trio");
+  submit_ok(b, Action::attack(0));
+  expect_refused(b, Action::swap(), RefusalReason::SwapNotAllowed, "whole party must be free");
+}
+
+TEST(PartyRefusals, OtherIllegalActions) {
+  Battle b = start("no_flee");
+  expect_refused(b, Action::flee(), RefusalReason::FleeNotAllowed, "cannot be fled");
+  expect_refused(b, Action::attack(3), RefusalReason::InvalidTarget, "not an enemy slot");
+  expect_refused(b, Action::skill(9, 0), RefusalReason::InvalidOption, "no skill 9");
+  expect_refused(b, Action::skill(1, -1), RefusalReason::InvalidTarget, "not a member");
+  expect_refused(b, Action::item(0, 5), RefusalReason::InvalidTarget, "not a member");
+  Battle::Access::of(b).s.tp = 0;
+  expect_refused(b, Action::skill(0, 0), RefusalReason::CannotPay, "costs 1 TP");
+  Battle::Access::of(b).s.members[0].hp = 3;
+  expect_refused(b, Action::skill(2, 0), RefusalReason::CannotPay, "costs 3 HP");
+  Battle::Access::of(b).s.items[0].count = 0;
+  expect_refused(b, Action::item(0, 0), RefusalReason::NoItemsLeft, "no Snack left");
+  expect_refused(b, Action::block(BlockLevel::Block), RefusalReason::NotYourDecision, "no hit");
+  expect_refused(b, Action::companion_pass(), RefusalReason::NotYourDecision, "companion");
+  Battle flyer = start("flyer");
+  submit_ok(flyer, Action::do_nothing());  // ann (reach any) passes; bob's attack reaches the ground only
+  expect_refused(flyer, Action::attack(0), RefusalReason::InvalidTarget, "flying");
+}
+
+TEST(PartyRefusals, ActionsOutsideABattle) {
+  Battle b(test::rules_pack());
+  auto r = b.submit(Action::do_nothing());
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().reason, RefusalReason::NoBattle);
+  Battle over = start("sure_flee");
+  submit_ok(over, Action::flee());
+  expect_refused(over, Action::do_nothing(), RefusalReason::BattleOver, "over");
+}
+
+// --- the shape ----------------------------------------------------------------------------------
+
+TEST(PartyBattle, EveryOptionIsAcceptedAndEveryDecisionHasOptions) {
+  Battle b = start("helpers", 7);
+  for (int step = 0; step < 200 && b.status() == Status::AwaitingDecision; ++step) {
+    const Decision d = b.decision();
+    ASSERT_FALSE(d.options.empty());
+    for (const Action& a : d.options) {
+      Battle copy = b;
+      auto r = copy.submit(a);
+      EXPECT_TRUE(r.ok()) << action_to_json(a).dump() << ": " << (r.ok() ? "" : r.error().message);
+    }
+    submit_ok(b, d.options[static_cast<std::size_t>(step) % d.options.size()]);
+    std::string why;
+    ASSERT_TRUE(check_invariants(b, &why)) << why;
+  }
+}
+
+TEST(PartyBattle, ACopyIsAnIndependentCloneWithTheSameHash) {
+  Battle a = start("pet_pair", 3);
+  for (int i = 0; i < 3; ++i) submit_ok(a, Action::do_nothing());
+  Battle b = a;
+  EXPECT_EQ(a.state_hash(), b.state_hash());
+  EXPECT_TRUE(a.state() == b.state());
+  const std::uint64_t before = a.state_hash();
+  submit_ok(b, Action::companion_attack(1));
+  EXPECT_EQ(a.state_hash(), before);
+  EXPECT_NE(b.state_hash(), before);
+  submit_ok(a, Action::companion_attack(1));
+  EXPECT_EQ(a.state_hash(), b.state_hash());
+  EXPECT_EQ(a.events().log(), b.events().log());
+}
+
+TEST(PartyBattle, SameSeedSameActionsSameBattle) {
+  Battle a = start("pet_pair", 11), b = start("pet_pair", 11);
+  for (int i = 0; i < 60 && a.status() == Status::AwaitingDecision; ++i) {
+    const auto opts = a.decision().options;
+    submit_ok(a, opts[static_cast<std::size_t>(i * 7) % opts.size()]);
+    submit_ok(b, opts[static_cast<std::size_t>(i * 7) % opts.size()]);
+    ASSERT_EQ(a.state_hash(), b.state_hash());
+  }
+  EXPECT_EQ(a.events().log(), b.events().log());
+  EXPECT_EQ(a.actions(), b.actions());
+  Battle c = start("pet_pair", 12);
+  EXPECT_NE(c.state_hash(), start("pet_pair", 11).state_hash());
+}
+
+TEST(PartyBattle, StartingAMissingEncounterIsAnError) {
+  Battle b(test::rules_pack());
+  auto r = b.start_battle("no_such_encounter", 1);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("no_such_encounter"), std::string::npos);
+  EXPECT_FALSE(b.started());
+}
+
+}  // namespace
+}  // namespace battlecore::party

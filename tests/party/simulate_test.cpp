@@ -1,0 +1,111 @@
+// Batch simulation, the built-in policies, and the terminal play session.
+
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "battlecore/party/policies.hpp"
+#include "battlecore/party/simulate.hpp"
+#include "party_support.hpp"
+
+namespace battlecore::party {
+namespace {
+
+SimReport run(const std::string& encounter, const std::string& policy, std::uint64_t battles,
+              BlockSkill block = {}) {
+  auto r = simulate(test::meadow_pack(), SimConfig{encounter, battles, 5, policy, block});
+  EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
+  return r.value();
+}
+
+TEST(PartySimulate, ReportsWinRateTurnsAndHpAndIsDeterministic) {
+  SimReport a = run("swamp", "random", 300), b = run("swamp", "random", 300);
+  EXPECT_EQ(a.wins + a.defeats + a.fled, 300u);
+  EXPECT_TRUE(a.failures.empty());
+  nlohmann::json ja = a.to_json(), jb = b.to_json();
+  for (const char* key : {"rules", "encounter", "battles", "seed", "policy", "wins", "win_rate", "mean_turns",
+                          "decisions", "mean_decisions", "mean_hp_left_on_wins", "errors", "elapsed_s",
+                          "battles_per_s", "decisions_per_s", "defeats", "fled", "mean_hp_left"})
+    EXPECT_TRUE(ja.contains(key)) << key;
+  for (const char* key : {"elapsed_s", "battles_per_s", "decisions_per_s"}) {
+    ja.erase(key);
+    jb.erase(key);
+  }
+  EXPECT_EQ(ja, jb);
+  EXPECT_EQ(ja["rules"], "party");
+  EXPECT_GT(a.mean_turns(), 1.0);
+  EXPECT_GT(a.mean_hp_left(), 0.0);
+  const std::string text = a.to_text();
+  for (const char* key : {"win_rate", "mean_turns", "mean_hp_left"})
+    EXPECT_NE(text.find(key), std::string::npos);
+}
+
+TEST(PartySimulate, GreedyBeatsRandom) {
+  EXPECT_GT(run("swamp", "greedy", 300).win_rate(), run("swamp", "random", 300).win_rate());
+}
+
+TEST(PartySimulate, BetterBlockingLeavesMoreHp) {
+  const SimReport never = run("beetle_den", "greedy", 200, BlockSkill{0, 0});
+  const SimReport always = run("beetle_den", "greedy", 200, BlockSkill{100, 100});
+  EXPECT_GT(always.mean_hp_left(), never.mean_hp_left());
+}
+
+TEST(PartySimulate, BadConfigurationsAreErrors) {
+  EXPECT_FALSE(simulate(test::meadow_pack(), SimConfig{"no_such", 10, 1, "random", {}}).ok());
+  EXPECT_FALSE(simulate(test::meadow_pack(), SimConfig{"", 10, 1, "cleverest", {}}).ok());
+  EXPECT_FALSE(simulate(test::meadow_pack(), SimConfig{"", 10, 1, "random", BlockSkill{10, 50}}).ok());
+}
+
+TEST(PartyPolicies, BotsAnswerABlockByTheRollTheBattleDrew) {
+  Battle b = test::start("twin", 3);
+  for (int i = 0; i < 3; ++i) test::submit_ok(b, Action::do_nothing());
+  ASSERT_EQ(b.decision_kind(), DecisionKind::Block);
+  const auto options = b.decision().options;
+  const std::uint32_t roll = b.block_roll();
+  EXPECT_LT(roll, 100u);
+  EXPECT_EQ(options[answer_block(b, options, BlockSkill{roll, 0})], Action::block(BlockLevel::None));
+  EXPECT_EQ(options[answer_block(b, options, BlockSkill{roll + 1, 0})], Action::block(BlockLevel::Block));
+  EXPECT_EQ(options[answer_block(b, options, BlockSkill{roll + 1, roll + 1})],
+            Action::block(BlockLevel::SuperBlock));
+  RandomPolicy random(BlockSkill{100, 0});
+  random.reset(1);
+  EXPECT_EQ(options[random.choose(b, options)], Action::block(BlockLevel::Block));
+}
+
+TEST(PartyPolicies, GreedyTakesTheKillingBlow) {
+  Battle b = test::start("flyer");  // the bat has 5 HP and flies; the dummy has 99
+  Battle::Access::of(b).s.enemies[1].hp = 2;
+  GreedyPolicy greedy;
+  const auto options = b.decision().options;
+  const Action pick = options[greedy.choose(b, options)];
+  EXPECT_EQ(pick.target, 1) << action_to_json(pick).dump();
+  EXPECT_FALSE(make_policy("nope").ok());
+}
+
+TEST(PartyPlaySession, PlaysFromNumbersAndCommands) {
+  std::string input = "help\nstate\njson\nhistory\nlog 3\nbogus\n99\n";
+  for (int i = 0; i < 400; ++i) input += "0\n";  // always the first option
+  std::istringstream in(input);
+  std::ostringstream out, err;
+  const int code = play(test::meadow_pack(), "meadow_walk", 1, in, out, err);
+  EXPECT_EQ(code, 0);
+  const std::string text = out.str();
+  for (const char* words : {"battle 'meadow_walk' with seed 1", "commands:", "\"phase\"", "BattleStart",
+                            "'bogus' is not", "no option 99", "-> Vi: attack"})
+    EXPECT_NE(text.find(words), std::string::npos) << words;
+  EXPECT_TRUE(text.find("victory on turn") != std::string::npos ||
+              text.find("defeat on turn") != std::string::npos)
+      << text.substr(text.size() > 2000 ? text.size() - 2000 : 0);
+}
+
+TEST(PartyPlaySession, UnknownEncounterExitsTwo) {
+  std::istringstream in("quit\n");
+  std::ostringstream out, err;
+  EXPECT_EQ(play(test::meadow_pack(), "nowhere", 1, in, out, err), 2);
+  EXPECT_NE(err.str().find("nowhere"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace battlecore::party
