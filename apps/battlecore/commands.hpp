@@ -51,4 +51,12 @@ class RuleSetCommands {
 
 std::unique_ptr<RuleSetCommands> make_deckbuilder_commands();
 
+/// Options of `battlecore serve`, the battle monitor (not tied to one rule set).
+struct ServeOptions {
+  std::string host = "127.0.0.1";
+  int port = 8080;
+};
+/// Runs the monitor's server until the process is stopped (serve_command.cpp).
+int serve(const ServeOptions& options, Io io);
+
 }  // namespace battlecore::cli

@@ -70,6 +70,11 @@ int main(int argc, char** argv) {
   play->add_option("--encounter", options.encounter, "encounter id (default: the pack's default)");
   play->add_option("--seed", options.seed, "battle seed");
 
+  ServeOptions serve_options;
+  CLI::App* serve_cmd = app.add_subcommand("serve", "serve the battle monitor (a web page and JSON API)");
+  serve_cmd->add_option("--port", serve_options.port, "TCP port (0: any free port)")->check(CLI::Range(0, 65535));
+  serve_cmd->add_option("--host", serve_options.host, "address to listen on (default: loopback only)");
+
   // An unknown command word would otherwise read as "a subcommand is required".
   if (argc >= 2 && argv[1][0] != '-' &&
       app.get_subcommands([&](CLI::App* sub) { return sub->check_name(argv[1]); }).empty()) {
@@ -85,6 +90,8 @@ int main(int argc, char** argv) {
     std::cerr << "battlecore: " << e.what() << "\n\n" << app.help();
     return kUsageError;
   }
+
+  if (serve_cmd->parsed()) return serve(serve_options, Io{std::cin, std::cout, std::cerr});
 
   RuleSetCommands* set = nullptr;
   for (const auto& s : sets)
