@@ -67,6 +67,14 @@
     resetLogs();
     remember(id);
     await refresh();
+    // The form shows the battle's rules, encounter and seed.
+    const o = app.overview;
+    if (o && o.id === id) {
+      $('rules-select').value = o.rules;
+      fillEncounters();
+      $('encounter-select').value = o.encounter;
+      $('seed-input').value = o.seed;
+    }
   }
 
   /// Fetches what changed since the last reply and renders it.
@@ -147,6 +155,7 @@
     panel.render($('panel'), o, ctx);
     const end = (panel.ended || genericPanel.ended)(o, app.events);
     $('overlay').hidden = !end || app.overlayDismissed;
+    $('overlay').classList.toggle('passive', o.mode === 'replay');
     if (end) {
       $('overlay-title').textContent = end.won ? 'Victory' : 'Defeat';
       $('overlay-text').textContent = end.text || '';

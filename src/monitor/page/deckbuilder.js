@@ -125,7 +125,7 @@ BattlecorePanels.deckbuilder = (() => {
         return h('button', { type: 'button', class: 'reward-option', dataset: { index: String(o.index) }, disabled: ctx.readOnly, title: card ? card.text : '', onclick: () => ctx.submit(o.action) }, card ? card.name : o.label);
       }) : []));
 
-    root.replaceChildren(
+    root.replaceChildren(...[
       h('h2', { class: 'encounter' }, s.encounter_name || s.encounter),
       h('div', { class: 'units' }, player, ...enemies),
       choice, reward,
@@ -134,7 +134,8 @@ BattlecorePanels.deckbuilder = (() => {
       controls,
       h('div', { class: 'piles' }, pileButton('draw_pile', 'Draw'), pileButton('discard_pile', 'Discard'), pileButton('exhaust_pile', 'Exhaust'), pileContents),
       s.hooks && s.hooks.length ? h('div', {}, 'hooks: ' + s.hooks.map((k) => k.hook).join(', ')) : null,
-      s.reward_taken ? h('div', {}, `reward taken: ${s.reward_taken}`) : null);
+      s.reward_taken ? h('div', {}, `reward taken: ${s.reward_taken}`) : null,
+    ].filter((x) => x !== null));
   }
 
   /// The victory/defeat overlay: the battle is over and BattleEnded has been raised.
