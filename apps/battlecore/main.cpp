@@ -72,7 +72,8 @@ int main(int argc, char** argv) {
 
   ServeOptions serve_options;
   CLI::App* serve_cmd = app.add_subcommand("serve", "serve the battle monitor (a web page and JSON API)");
-  serve_cmd->add_option("--port", serve_options.port, "TCP port (0: any free port)")->check(CLI::Range(0, 65535));
+  serve_cmd->add_option("--port", serve_options.port, "TCP port (0: any free port)")
+      ->check(CLI::Range(0, 65535));
   serve_cmd->add_option("--host", serve_options.host, "address to listen on (default: loopback only)");
 
   // An unknown command word would otherwise read as "a subcommand is required".

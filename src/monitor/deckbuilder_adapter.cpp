@@ -96,7 +96,8 @@ class DeckbuilderBattle final : public MonitorBattle {
     auto parsed = db::action_from_json(action);
     if (!parsed) return Refused{"bad_action", parsed.error().message};
     auto done = battle_.submit(parsed.value());
-    if (!done) return Refused{std::string(db::refusal_reason_name(done.error().reason)), done.error().message};
+    if (!done)
+      return Refused{std::string(db::refusal_reason_name(done.error().reason)), done.error().message};
     return {};
   }
 

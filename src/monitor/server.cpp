@@ -62,8 +62,8 @@ std::optional<json> body_object(const httplib::Request& req, httplib::Response& 
 }
 
 /// Reads a non-negative integer query parameter (absent: `fallback`); nullopt after an error reply.
-std::optional<std::size_t> query_count(const httplib::Request& req, httplib::Response& res,
-                                       const char* name, std::size_t fallback = 0) {
+std::optional<std::size_t> query_count(const httplib::Request& req, httplib::Response& res, const char* name,
+                                       std::size_t fallback = 0) {
   if (!req.has_param(name)) return fallback;
   const std::string text = req.get_param_value(name);
   std::size_t value = 0;
@@ -177,8 +177,10 @@ struct Server::Impl {
               {"events", e.battle->event_count()},
               {"transitions", e.battle->transition_count()},
               {"state_hash", e.battle->state_hash()}};
-    if (e.replay) j["replay"] = {{"step", e.step}, {"steps", e.replay_actions.size()}};
-    else j["actions"] = e.battle->actions().size();
+    if (e.replay)
+      j["replay"] = {{"step", e.step}, {"steps", e.replay_actions.size()}};
+    else
+      j["actions"] = e.battle->actions().size();
     return j;
   }
 
@@ -225,33 +227,37 @@ void Server::Impl::routes() {
     send_json(res, 200, {{"rules", list}});
   });
 
-  http.Get(R"(/api/rules/([A-Za-z0-9_-]+)/graph)", [this](const httplib::Request& req, httplib::Response& res) {
-    const auto a = adapter(req.matches[1].str());
-    if (!a) return send_error(res, 404, "unknown_rules", fmt::format("no rule set '{}'; known: {}", req.matches[1].str(), rule_names()));
-    send_json(res, 200, phase_graph_json(a->phase_graph()));
-  });
+  http.Get(
+      R"(/api/rules/([A-Za-z0-9_-]+)/graph)", [this](const httplib::Request& req, httplib::Response& res) {
+        const auto a = adapter(req.matches[1].str());
+        if (!a)
+          return send_error(res, 404, "unknown_rules",
+                            fmt::format("no rule set '{}'; known: {}", req.matches[1].str(), rule_names()));
+        send_json(res, 200, phase_graph_json(a->phase_graph()));
+      });
 
   battle_routes();
   replay_routes();
 
   // Errors httplib raises itself (unknown path, oversized body, bad request line) get a JSON body.
-  http.set_error_handler(httplib::Server::HandlerWithResponse([](const httplib::Request&, httplib::Response& res) {
-    if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
-    std::string code = "error";
-    std::string message = "the request failed";
-    if (res.status == 404) {
-      code = "not_found";
-      message = "no such path; see docs/monitor.md for the API";
-    } else if (res.status == 413) {
-      code = "payload_too_large";
-      message = "the request body is larger than the server accepts";
-    } else if (res.status == 400) {
-      code = "bad_request";
-      message = "the request could not be read";
-    }
-    send_json(res, res.status, {{"error", code}, {"message", message}});
-    return httplib::Server::HandlerResponse::Handled;
-  }));
+  http.set_error_handler(
+      httplib::Server::HandlerWithResponse([](const httplib::Request&, httplib::Response& res) {
+        if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
+        std::string code = "error";
+        std::string message = "the request failed";
+        if (res.status == 404) {
+          code = "not_found";
+          message = "no such path; see docs/monitor.md for the API";
+        } else if (res.status == 413) {
+          code = "payload_too_large";
+          message = "the request body is larger than the server accepts";
+        } else if (res.status == 400) {
+          code = "bad_request";
+          message = "the request could not be read";
+        }
+        send_json(res, res.status, {{"error", code}, {"message", message}});
+        return httplib::Server::HandlerResponse::Handled;
+      }));
   http.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
     std::string message = "unknown error";
     try {
@@ -325,7 +331,8 @@ void Server::Impl::battle_routes() {
   http.Delete(kId, [this](const httplib::Request& req, httplib::Response& res) {
     std::lock_guard lock(battles_mutex);
     if (battles.erase(req.matches[1].str()) == 0)
-      return send_error(res, 404, "unknown_battle", fmt::format("no battle with id '{}'", req.matches[1].str()));
+      return send_error(res, 404, "unknown_battle",
+                        fmt::format("no battle with id '{}'", req.matches[1].str()));
     send_json(res, 200, {{"deleted", req.matches[1].str()}});
   });
 
@@ -365,7 +372,8 @@ void Server::Impl::battle_routes() {
                           fmt::format("no option {}; the decision has {} option(s)", i, offered.size()));
       action = offered[i]["action"];
     } else {
-      return send_error(res, 400, "bad_request", "give \"action\" (an action object) or \"index\" (an option)");
+      return send_error(res, 400, "bad_request",
+                        "give \"action\" (an action object) or \"index\" (an option)");
     }
     // A malformed action is a bad request; a well-formed one the rules refuse is 422.
     if (auto done = e->battle->submit(action); !done)
@@ -382,23 +390,28 @@ void Server::Impl::battle_routes() {
       if (!since) return;
       std::lock_guard lock(e->mutex);
       MonitorBattle& b = *e->battle;
-      if (events) send_json(res, 200, items_since(*since, b.event_count(), [&](std::size_t i) { return b.event(i); }));
-      else send_json(res, 200, items_since(*since, b.transition_count(), [&](std::size_t i) { return b.transition(i); }));
+      if (events)
+        send_json(res, 200, items_since(*since, b.event_count(), [&](std::size_t i) { return b.event(i); }));
+      else
+        send_json(res, 200,
+                  items_since(*since, b.transition_count(), [&](std::size_t i) { return b.transition(i); }));
     };
   };
   http.Get(std::string(kId) + "/events", since_route(true));
   http.Get(std::string(kId) + "/history", since_route(false));
 
-  http.Get(std::string(kId) + R"(/detail/([a-z_]{1,32}))", [this](const httplib::Request& req, httplib::Response& res) {
-    const auto e = find(req.matches[1].str(), res);
-    if (!e) return;
-    std::lock_guard lock(e->mutex);
-    auto detail = e->battle->detail(req.matches[2].str());
-    if (!detail)
-      return send_error(res, 404, "unknown_detail",
-                        fmt::format("the {} rule set has no view '{}'", e->adapter->rules(), req.matches[2].str()));
-    send_json(res, 200, *detail);
-  });
+  http.Get(std::string(kId) + R"(/detail/([a-z_]{1,32}))",
+           [this](const httplib::Request& req, httplib::Response& res) {
+             const auto e = find(req.matches[1].str(), res);
+             if (!e) return;
+             std::lock_guard lock(e->mutex);
+             auto detail = e->battle->detail(req.matches[2].str());
+             if (!detail)
+               return send_error(res, 404, "unknown_detail",
+                                 fmt::format("the {} rule set has no view '{}'", e->adapter->rules(),
+                                             req.matches[2].str()));
+             send_json(res, 200, *detail);
+           });
 
   // A snapshot is the battle's replay (rules, encounter, seed, actions) plus its state hash and
   // views: POST it to /api/replays to rebuild the same battle.
@@ -431,7 +444,9 @@ void Server::Impl::replay_routes() {
     if (rules == body->end() || !rules->is_string())
       return send_error(res, 400, "bad_request", "\"rules\" must name a rule set: " + rule_names());
     const auto a = adapter(rules->get<std::string>());
-    if (!a) return send_error(res, 404, "unknown_rules", fmt::format("no rule set '{}'", rules->get<std::string>()));
+    if (!a)
+      return send_error(res, 404, "unknown_rules",
+                        fmt::format("no rule set '{}'", rules->get<std::string>()));
     const auto actions = body->find("actions");
     if (actions == body->end() || !actions->is_array())
       return send_error(res, 400, "bad_request", "\"actions\" must be an array of actions");
@@ -443,7 +458,8 @@ void Server::Impl::replay_routes() {
     const auto step = field_u64(*body, res, "step", actions->size());
     if (!step) return;
     if (*step > actions->size())
-      return send_error(res, 400, "bad_request", fmt::format("\"step\" is past the {} actions", actions->size()));
+      return send_error(res, 400, "bad_request",
+                        fmt::format("\"step\" is past the {} actions", actions->size()));
 
     if (auto probe = a->start(encounter->get<std::string>(), *seed); !probe)
       return send_error(res, 422, probe.error().reason, probe.error().message);
@@ -455,22 +471,24 @@ void Server::Impl::replay_routes() {
     entry->replay_actions = *actions;
     if (auto failed = rebuild(*entry, actions->size())) {
       const auto& [index, refused] = *failed;
-      return send_error(res, 422, "replay_diverged",
-                        fmt::format("action {} of the replay was refused: {}: {}", index, refused.reason, refused.message));
+      return send_error(
+          res, 422, "replay_diverged",
+          fmt::format("action {} of the replay was refused: {}: {}", index, refused.reason, refused.message));
     }
     if (const auto hash = body->find("state_hash"); hash != body->end() && hash->is_string() &&
                                                     *step == actions->size() &&
                                                     hash->get<std::string>() != entry->battle->state_hash())
       return send_error(res, 422, "replay_diverged",
-                        fmt::format("the replay ends in state {} but the file says {}", entry->battle->state_hash(),
-                                    hash->get<std::string>()));
+                        fmt::format("the replay ends in state {} but the file says {}",
+                                    entry->battle->state_hash(), hash->get<std::string>()));
     if (*step != actions->size()) (void)rebuild(*entry, *step);
     if (!add(entry, res)) return;
     std::lock_guard lock(entry->mutex);
     send_json(res, 201, overview(*entry));
   });
 
-  http.Post(R"(/api/battles/([A-Za-z0-9-]{1,64})/seek)", [this](const httplib::Request& req, httplib::Response& res) {
+  http.Post(R"(/api/battles/([A-Za-z0-9-]{1,64})/seek)", [this](const httplib::Request& req,
+                                                                httplib::Response& res) {
     const auto e = find(req.matches[1].str(), res);
     if (!e) return;
     const auto body = body_object(req, res);
@@ -484,8 +502,7 @@ void Server::Impl::replay_routes() {
     if (k > e->replay_actions.size())
       return send_error(res, 400, "bad_request",
                         fmt::format("step {} is past the replay's {} actions", k, e->replay_actions.size()));
-    if (auto failed = rebuild(*e, k))
-      return send_error(res, 422, "replay_diverged", failed->second.message);
+    if (auto failed = rebuild(*e, k)) return send_error(res, 422, "replay_diverged", failed->second.message);
     send_json(res, 200, overview(*e));
   });
 }

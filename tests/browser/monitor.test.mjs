@@ -114,7 +114,7 @@ async function checkControls(o) {
 }
 
 try {
-  page = await browser.newPage({ viewport: { width: 1280, height: 960 } });
+  page = await browser.newPage({ viewport: { width: 1180, height: 800 } });
   page.on('pageerror', (e) => pageErrors.push(String(e)));
   page.on('console', (m) => { if (m.type() === 'error') pageErrors.push(m.text()); });
   await page.goto(base + '/');

@@ -42,7 +42,8 @@ TEST(MonitorLoad, ConcurrentBattlesStayApart) {
     for (int b = 0; b < kBattlesPerClient; ++b) {
       const std::uint64_t seed = static_cast<std::uint64_t>(c * 100 + b + 1);
       const std::string encounter = encounters[(c + b) % 4];
-      const Reply r = post(client, "/api/battles", json{{"rules", "deckbuilder"}, {"encounter", encounter}, {"seed", seed}});
+      const Reply r = post(client, "/api/battles",
+                           json{{"rules", "deckbuilder"}, {"encounter", encounter}, {"seed", seed}});
       if (r.status != 201) {
         ++failures;
         messages[static_cast<std::size_t>(c)] = "create: " + r.body.dump();
@@ -69,7 +70,8 @@ TEST(MonitorLoad, ConcurrentBattlesStayApart) {
         ++decisions;
         if (r.status != 200 || r.body["state_hash"] != fmt::format("{:016x}", g.direct.state_hash())) {
           ++failures;
-          messages[static_cast<std::size_t>(c)] = fmt::format("battle {} step {}: {} {}", g.id, step, r.status, r.body.dump().substr(0, 300));
+          messages[static_cast<std::size_t>(c)] =
+              fmt::format("battle {} step {}: {} {}", g.id, step, r.status, r.body.dump().substr(0, 300));
           return;
         }
       }
@@ -93,7 +95,8 @@ TEST(MonitorLoad, ConcurrentBattlesStayApart) {
   EXPECT_EQ(failures.load(), 0);
   EXPECT_GT(decisions.load(), kClients * kBattlesPerClient * 5);
   httplib::Client client = server.client();
-  EXPECT_EQ(get(client, "/api/battles").body["battles"].size(), static_cast<std::size_t>(kClients * kBattlesPerClient));
+  EXPECT_EQ(get(client, "/api/battles").body["battles"].size(),
+            static_cast<std::size_t>(kClients * kBattlesPerClient));
   EXPECT_LT(seconds, 120.0) << decisions.load() << " decisions";
   RecordProperty("decisions", decisions.load());
 }

@@ -32,7 +32,8 @@ class MonitorApi : public ::testing::Test {
   httplib::Client client_ = server_.client();
 
   std::string create(const std::string& encounter = "w1", std::uint64_t seed = 7) {
-    const Reply r = post(client_, "/api/battles", json{{"rules", "deckbuilder"}, {"encounter", encounter}, {"seed", seed}});
+    const Reply r = post(client_, "/api/battles",
+                         json{{"rules", "deckbuilder"}, {"encounter", encounter}, {"seed", seed}});
     EXPECT_EQ(r.status, 201) << r.body.dump();
     return r.body.value("id", "");
   }
@@ -71,8 +72,8 @@ TEST_F(MonitorApi, ServesTheEmbeddedPage) {
 }
 
 TEST_F(MonitorApi, NoRequestReadsAFile) {
-  for (const char* path : {"/index.html/../CMakeLists.txt", "/../../etc/passwd", "/etc/passwd", "/src/monitor/page/app.js",
-                           "/%2e%2e/%2e%2e/etc/passwd"})
+  for (const char* path : {"/index.html/../CMakeLists.txt", "/../../etc/passwd", "/etc/passwd",
+                           "/src/monitor/page/app.js", "/%2e%2e/%2e%2e/etc/passwd"})
     expect_error(get(client_, path), 404, "not_found");
 }
 
@@ -93,12 +94,14 @@ TEST_F(MonitorApi, PhaseGraphComesFromTheMachineTable) {
   EXPECT_EQ(r.body["edges"].size(), db::Machine::kTransitions.size());
   EXPECT_EQ(r.body["initial"], "None");
   EXPECT_EQ(r.body["terminal"], (json{"BattleWon", "BattleLost"}));
-  EXPECT_EQ(r.body["edges"][0], (json{{"from", "None"}, {"trigger", "StartRequested"}, {"to", "Initialize"}}));
+  EXPECT_EQ(r.body["edges"][0],
+            (json{{"from", "None"}, {"trigger", "StartRequested"}, {"to", "Initialize"}}));
   expect_error(get(client_, "/api/rules/chess/graph"), 404, "unknown_rules");
 }
 
 TEST_F(MonitorApi, CreatesABattleEqualToTheDirectOne) {
-  const Reply r = post(client_, "/api/battles", json{{"rules", "deckbuilder"}, {"encounter", "w1"}, {"seed", 7}});
+  const Reply r =
+      post(client_, "/api/battles", json{{"rules", "deckbuilder"}, {"encounter", "w1"}, {"seed", 7}});
   ASSERT_EQ(r.status, 201) << r.body.dump();
   const db::Battle direct = direct_battle("w1", 7);
   EXPECT_EQ(r.body["state_hash"], hex(direct.state_hash()));
@@ -124,8 +127,10 @@ TEST_F(MonitorApi, RefusesBadCreateRequests) {
   expect_error(post(client_, "/api/battles", json{{"rules", "chess"}}), 404, "unknown_rules");
   expect_error(post(client_, "/api/battles", json{{"rules", "deckbuilder"}, {"encounter", "nowhere"}}), 422,
                "unknown_encounter");
-  expect_error(post(client_, "/api/battles", json{{"rules", "deckbuilder"}, {"seed", -4}}), 400, "bad_request");
-  expect_error(post(client_, "/api/battles", json{{"rules", "deckbuilder"}, {"seed", "x"}}), 400, "bad_request");
+  expect_error(post(client_, "/api/battles", json{{"rules", "deckbuilder"}, {"seed", -4}}), 400,
+               "bad_request");
+  expect_error(post(client_, "/api/battles", json{{"rules", "deckbuilder"}, {"seed", "x"}}), 400,
+               "bad_request");
   EXPECT_EQ(get(client_, "/api/battles").body["battles"].size(), 0u);
 }
 
@@ -183,9 +188,13 @@ TEST_F(MonitorApi, RefusesIllegalActionsAndChangesNothing) {
   // A card instance that is not in the hand.
   const db::Battle direct = direct_battle("w1", 5);
   db::CardRef absent = 0;
-  while (std::find(direct.state().hand.begin(), direct.state().hand.end(), absent) != direct.state().hand.end()) ++absent;
-  expect_error(post(client_, path, json{{"action", {{"type", "play_card"}, {"card", absent}}}}), 422, "cannot_play_card");
-  expect_error(post(client_, path, json{{"action", {{"type", "take_reward"}, {"index", 0}}}}), 422, "not_your_decision");
+  while (std::find(direct.state().hand.begin(), direct.state().hand.end(), absent) !=
+         direct.state().hand.end())
+    ++absent;
+  expect_error(post(client_, path, json{{"action", {{"type", "play_card"}, {"card", absent}}}}), 422,
+               "cannot_play_card");
+  expect_error(post(client_, path, json{{"action", {{"type", "take_reward"}, {"index", 0}}}}), 422,
+               "not_your_decision");
   expect_error(post(client_, path, json{{"action", {{"type", "dance"}}}}), 400, "bad_action");
   expect_error(post(client_, path, json{{"action", 5}}), 400, "bad_action");
   expect_error(post(client_, path, json{{"index", 99}}), 422, "invalid_option");
@@ -200,7 +209,8 @@ TEST_F(MonitorApi, RefusesIllegalActionsAndChangesNothing) {
 TEST_F(MonitorApi, EventsAndHistorySinceASequenceNumber) {
   const std::string id = create("w1", 2);
   db::Battle direct = direct_battle("w1", 2);
-  ASSERT_EQ(post(client_, "/api/battles/" + id + "/actions", json{{"action", {{"type", "end_turn"}}}}).status, 200);
+  ASSERT_EQ(post(client_, "/api/battles/" + id + "/actions", json{{"action", {{"type", "end_turn"}}}}).status,
+            200);
   ASSERT_TRUE(direct.submit(db::Action::end_turn()).ok());
 
   const Reply all = get(client_, "/api/battles/" + id + "/events?since=0");
@@ -246,7 +256,8 @@ TEST_F(MonitorApi, PileContentsOnDemand) {
   EXPECT_EQ(draw.body["cards"].size(), direct.state().draw_pile.size());
   // Sorted by name: the draw order stays hidden.
   for (std::size_t i = 1; i < draw.body["cards"].size(); ++i)
-    EXPECT_LE(draw.body["cards"][i - 1]["name"].get<std::string>(), draw.body["cards"][i]["name"].get<std::string>());
+    EXPECT_LE(draw.body["cards"][i - 1]["name"].get<std::string>(),
+              draw.body["cards"][i]["name"].get<std::string>());
   EXPECT_EQ(get(client_, "/api/battles/" + id + "/detail/discard_pile").body["cards"].size(), 0u);
   expect_error(get(client_, "/api/battles/" + id + "/detail/graveyard"), 404, "unknown_detail");
 }
@@ -277,11 +288,13 @@ TEST_F(MonitorApi, SnapshotLoadsBackAsAReplayWithTheSameState) {
   EXPECT_EQ(get(client_, "/api/battles/" + rid + "/snapshot").body["actions"].size(), 1u);
   const Reply start = post(client_, "/api/battles/" + rid + "/seek", json{{"step", 0}});
   EXPECT_EQ(start.body["state_hash"], hex(direct_battle("w1", 9).state_hash()));
-  EXPECT_EQ(post(client_, "/api/battles/" + rid + "/seek", json{{"step", 3}}).body["state_hash"], snap.body["state_hash"]);
+  EXPECT_EQ(post(client_, "/api/battles/" + rid + "/seek", json{{"step", 3}}).body["state_hash"],
+            snap.body["state_hash"]);
 
   expect_error(post(client_, "/api/battles/" + rid + "/seek", json{{"step", 4}}), 400, "bad_request");
   expect_error(post(client_, "/api/battles/" + rid + "/seek", json{{"step", "one"}}), 400, "bad_request");
-  expect_error(post(client_, "/api/battles/" + rid + "/actions", json{{"index", 0}}), 409, "replay_read_only");
+  expect_error(post(client_, "/api/battles/" + rid + "/actions", json{{"index", 0}}), 409,
+               "replay_read_only");
   expect_error(post(client_, "/api/battles/" + id + "/seek", json{{"step", 0}}), 409, "not_a_replay");
   // A replay can also start at a step.
   json at_one = snap.body;
@@ -314,7 +327,8 @@ TEST_F(MonitorApi, RefusesBadReplays) {
 }
 
 TEST_F(MonitorApi, UnknownIdsAndPathsAreJsonErrors) {
-  for (const std::string suffix : {"", "/state", "/actions", "/events", "/history", "/snapshot", "/detail/draw_pile"})
+  for (const std::string suffix :
+       {"", "/state", "/actions", "/events", "/history", "/snapshot", "/detail/draw_pile"})
     expect_error(get(client_, "/api/battles/b999-ffff" + suffix), 404, "unknown_battle");
   expect_error(post(client_, "/api/battles/b999-ffff/actions", json{{"index", 0}}), 404, "unknown_battle");
   expect_error(post(client_, "/api/battles/b999-ffff/seek", json{{"step", 0}}), 404, "unknown_battle");
@@ -371,8 +385,8 @@ TEST_F(MonitorApi, ABattlePlayedToItsEndThroughTheApi) {
   }
   EXPECT_TRUE(r.body["state"]["over"].get<bool>());
   EXPECT_EQ(r.body["state"]["won"].get<bool>(), direct.won());
-  expect_error(post(client_, "/api/battles/" + id + "/actions", json{{"action", {{"type", "end_turn"}}}}), 422,
-               "battle_over");
+  expect_error(post(client_, "/api/battles/" + id + "/actions", json{{"action", {{"type", "end_turn"}}}}),
+               422, "battle_over");
 }
 
 }  // namespace

@@ -23,7 +23,8 @@ class MonitorServer {
     options.host = "127.0.0.1";
     options.port = 0;
     server_ = std::make_unique<monitor::Server>(
-        std::vector<std::shared_ptr<const monitor::RuleSetAdapter>>{monitor::make_deckbuilder_adapter(starter())},
+        std::vector<std::shared_ptr<const monitor::RuleSetAdapter>>{
+            monitor::make_deckbuilder_adapter(starter())},
         options);
     if (auto bound = server_->bind(); !bound) throw std::runtime_error(bound.error().message);
     thread_ = std::thread([this] { server_->run(); });
@@ -57,7 +58,8 @@ struct Reply {
 
 inline Reply reply_of(const httplib::Result& r) {
   if (!r) return Reply{-1, nullptr, ""};
-  return Reply{r->status, nlohmann::json::parse(r->body, nullptr, false), r->get_header_value("Content-Type")};
+  return Reply{r->status, nlohmann::json::parse(r->body, nullptr, false),
+               r->get_header_value("Content-Type")};
 }
 
 inline Reply get(httplib::Client& c, const std::string& path) { return reply_of(c.Get(path.c_str())); }

@@ -71,7 +71,8 @@ class RuleSetAdapter {
                                                                 std::uint64_t seed) const = 0;
 };
 
-/// The JSON form of a phase graph: {"rules", "phases", "initial", "terminal", "edges": [{"from", "trigger", "to"}]}.
+/// The JSON form of a phase graph: {"rules", "phases", "initial", "terminal", "edges": [{"from", "trigger",
+/// "to"}]}.
 nlohmann::json phase_graph_json(const PhaseGraph& graph);
 
 }  // namespace battlecore::monitor

@@ -15,10 +15,10 @@ namespace battlecore::monitor {
 
 struct ServerOptions {
   std::string host = "127.0.0.1";        ///< loopback unless told otherwise
-  int port = 8080;                        ///< 0: any free port (see Server::port())
-  std::size_t max_battles = 1000;         ///< more live battles than this are refused (429)
-  std::size_t max_body_bytes = 1 << 20;   ///< larger request bodies are refused (413)
-  std::size_t worker_threads = 16;        ///< request threads
+  int port = 8080;                       ///< 0: any free port (see Server::port())
+  std::size_t max_battles = 1000;        ///< more live battles than this are refused (429)
+  std::size_t max_body_bytes = 1 << 20;  ///< larger request bodies are refused (413)
+  std::size_t worker_threads = 16;       ///< request threads
 };
 
 /// True when `host` names a loopback address (127.0.0.0/8, ::1, localhost).
