@@ -10,7 +10,7 @@
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -236,6 +236,19 @@ try {
   r = await settle(rid);
   await checkControls(r);
   await page.screenshot({ path: path.join(out, 'deckbuilder-replay.png') });
+
+  // --- a replay file loaded through the page --------------------------------------------
+  const snapshot = (await api(`/api/battles/${id}/snapshot`)).json;
+  const file = path.join(out, 'deckbuilder-replay.json');
+  writeFileSync(file, JSON.stringify(snapshot));
+  await page.setInputFiles('#load-replay-file', file);
+  await page.waitForFunction((old) => document.getElementById('battle-id').textContent !== old, rid);
+  const fid = await page.textContent('#battle-id');
+  r = await settle(fid);
+  assert.equal(r.mode, 'replay');
+  assert.equal(r.replay.step, snapshot.actions.length);
+  assert.equal(r.state_hash, snapshot.state_hash, 'the loaded file ends where the battle ended');
+  await checkControls(r);
 
   assert.deepEqual(pageErrors, [], 'no script errors on the page');
   console.log(`monitor browser test: ok (${checks} control checks; ${seen.cards} cards played, ${seen.turns} turns ended, ` +
