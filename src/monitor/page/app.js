@@ -294,7 +294,9 @@
     const id = fromHash ? fromHash[1] : localStorage.getItem(STORAGE_KEY);
     if (id) await open(id);
     else render();
-    app.pollTimer = setInterval(() => { if (app.id && inflight === 0) refresh(); }, POLL_MS);
+    app.pollTimer = setInterval(() => {
+      if (app.id && inflight === 0) refresh().catch(() => say('The server does not answer; retrying.'));
+    }, POLL_MS);
     document.body.dataset.ready = 'true';
   }
 
