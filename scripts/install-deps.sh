@@ -8,7 +8,8 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   nlohmann-json3-dev libfmt-dev libcli11-dev
   clang libclang-rt-14-dev
-  chromium  # renders the HTML report in tests/sim/html_report_test.cpp
+  libcpp-httplib-dev
+  chromium  # the HTML report test and the monitor's browser test
 )
 
 missing=()
@@ -17,8 +18,21 @@ for p in "${packages[@]}"; do
     missing+=("$p")
   fi
 done
+# The browser tests need node and npm; any install of them will do (Debian's by default).
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
+command -v npm >/dev/null 2>&1 || missing+=(npm)
+
+# The browser tests' npm packages (tests/browser/package-lock.json), when not there yet.
+browser_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/tests/browser"
+install_browser_packages() {
+  if [ ! -d "$browser_dir/node_modules/playwright-core" ]; then
+    echo "install-deps: npm ci in tests/browser"
+    npm ci --prefix "$browser_dir" --no-audit --no-fund --loglevel=error
+  fi
+}
 
 if [ ${#missing[@]} -eq 0 ]; then
+  install_browser_packages
   exit 0
 fi
 
@@ -35,3 +49,4 @@ echo "install-deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 "${sudo[@]}" apt-get update -qq
 "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+install_browser_packages

@@ -87,4 +87,12 @@ int finish_sim(const Options& options, const sim::SimReport& report, Io io);
 /// `battlecore report merge FILES...`: merges shard reports into the report of the whole run.
 int report_merge(const Options& options, Io io);
 
+/// Options of `battlecore serve`, the battle monitor (not tied to one rule set).
+struct ServeOptions {
+  std::string host = "127.0.0.1";
+  int port = 8080;
+};
+/// Runs the monitor's server until the process is stopped (serve_command.cpp).
+int serve(const ServeOptions& options, Io io);
+
 }  // namespace battlecore::cli

@@ -117,6 +117,12 @@ int main(int argc, char** argv) {
   replay->add_option("file", options.replay, "a replay file")->required();
   replay->add_option("--content", options.content, "pack directory (default: the bundled pack)");
 
+  ServeOptions serve_options;
+  CLI::App* serve_cmd = app.add_subcommand("serve", "serve the battle monitor (a web page and JSON API)");
+  serve_cmd->add_option("--port", serve_options.port, "TCP port (0: any free port)")
+      ->check(CLI::Range(0, 65535));
+  serve_cmd->add_option("--host", serve_options.host, "address to listen on (default: loopback only)");
+
   // An unknown command word would otherwise read as "a subcommand is required".
   if (argc >= 2 && argv[1][0] != '-' &&
       app.get_subcommands([&](CLI::App* sub) { return sub->check_name(argv[1]); }).empty()) {
@@ -152,6 +158,7 @@ int main(int argc, char** argv) {
   }
   Io io{std::cin, std::cout, std::cerr};
   if (merge->parsed()) return report_merge(options, io);
+  if (serve_cmd->parsed()) return serve(serve_options, io);
 
   RuleSetCommands* set = nullptr;
   for (const auto& s : sets)

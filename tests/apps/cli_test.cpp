@@ -523,4 +523,21 @@ TEST(Cli, PlayUnknownEncounterExitsTwo) {
   EXPECT_TRUE(contains(r.err, "no_such_encounter")) << explain(r);
 }
 
+TEST(Cli, ServeBadPortExitsTwoWithUsage) {
+  for (const char* args : {"serve --port 70000", "serve --port abc", "serve --rules deckbuilder"}) {
+    const CliRun r = cli(args);
+    EXPECT_EQ(r.code, 2) << explain(r);
+    EXPECT_TRUE(contains(r.err, "serve")) << explain(r);
+  }
+}
+
+TEST(Cli, ServeWarnsWhenNotLoopbackAndReportsABindFailure) {
+  // A documentation address (TEST-NET-3) is not on this machine: binding fails, nothing is sent.
+  const CliRun r = cli("serve --host 203.0.113.7 --port 0");
+  EXPECT_EQ(r.code, 1) << explain(r);
+  EXPECT_TRUE(contains(r.err, "warning")) << explain(r);
+  EXPECT_TRUE(contains(r.err, "not loopback")) << explain(r);
+  EXPECT_TRUE(contains(r.err, "cannot bind to 203.0.113.7")) << explain(r);
+}
+
 }  // namespace

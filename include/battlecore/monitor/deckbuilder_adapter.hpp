@@ -1,0 +1,15 @@
+#pragma once
+/// The deckbuilder's monitor adapter: battles of a loaded catalog, behind JSON.
+
+#include <memory>
+
+#include "battlecore/deckbuilder/catalog.hpp"
+#include "battlecore/monitor/rule_set_adapter.hpp"
+
+namespace battlecore::monitor {
+
+/// An adapter serving battles of `catalog` (loaded once, before the server starts).
+std::shared_ptr<const RuleSetAdapter> make_deckbuilder_adapter(
+    std::shared_ptr<const deckbuilder::Catalog> catalog);
+
+}  // namespace battlecore::monitor

@@ -1,0 +1,78 @@
+#pragma once
+/// What the battle monitor needs from a rule set: one small adapter per rule set.
+///
+/// The server (server.hpp) knows nothing of any rule set's types. It keeps battles as
+/// `MonitorBattle`s, created by the `RuleSetAdapter` of the battle's rule set, and speaks JSON
+/// only. A rule set joins the monitor with one adapter (docs/monitor.md, "Adding a rule set").
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "battlecore/core/phase_machine.hpp"
+#include "battlecore/core/result.hpp"
+
+namespace battlecore::monitor {
+
+/// A request the rule set refused: a short machine-readable reason and readable text.
+struct Refused {
+  std::string reason;   ///< e.g. "unknown_encounter", "cannot_play_card", "bad_action"
+  std::string message;  ///< what was wrong, for a person
+};
+
+/// One battle of some rule set, behind JSON. Not thread-safe: the server holds a mutex per battle.
+class MonitorBattle {
+ public:
+  virtual ~MonitorBattle() = default;
+
+  /// The state view; it has at least "rules", "phase", "turn", "over" and "won" (null while not over).
+  virtual nlohmann::json state() const = 0;
+  /// The pending decision: {"status", "who", "options": [{"index", "action", "label"}], ...}
+  /// plus whatever the rule set's controls need (the deckbuilder adds "cards" with the play
+  /// check of every card in hand).
+  virtual nlohmann::json decision() const = 0;
+  /// Applies the action given in its JSON form; refuses it (changing nothing) when illegal.
+  virtual Result<void, Refused> submit(const nlohmann::json& action) = 0;
+
+  /// Events emitted so far.
+  virtual std::size_t event_count() const = 0;
+  /// Event `i` in readable JSON (0 <= i < event_count()), with "type".
+  virtual nlohmann::json event(std::size_t i) const = 0;
+  /// Transitions taken so far.
+  virtual std::size_t transition_count() const = 0;
+  /// Transition `i`: {"sequence", "turn", "from", "trigger", "to"}.
+  virtual nlohmann::json transition(std::size_t i) const = 0;
+  /// Every submitted action, in order, in JSON form (the replay's action list).
+  virtual nlohmann::json actions() const = 0;
+  /// The engine's hash of the rules state, in hex.
+  virtual std::string state_hash() const = 0;
+  /// A named extra view (the deckbuilder's "draw_pile", "discard_pile", "exhaust_pile"), or
+  /// nullopt when the rule set has no such view.
+  virtual std::optional<nlohmann::json> detail(std::string_view name) const = 0;
+};
+
+/// A rule set as the monitor sees it. Shared by all request threads: const and thread-safe.
+class RuleSetAdapter {
+ public:
+  virtual ~RuleSetAdapter() = default;
+  /// The rule set's name ("deckbuilder"): the `rules` of requests and of the page's panels.
+  virtual std::string_view rules() const = 0;
+  /// The phase graph, from the rule set's Machine table.
+  virtual PhaseGraph phase_graph() const = 0;
+  /// {"pack", "encounters": [{"id", "name"}], "default_encounter"}.
+  virtual nlohmann::json describe() const = 0;
+  /// Starts a battle; an empty encounter means the pack's default.
+  virtual Result<std::unique_ptr<MonitorBattle>, Refused> start(std::string_view encounter,
+                                                                std::uint64_t seed) const = 0;
+};
+
+/// The JSON form of a phase graph: {"rules", "phases", "initial", "terminal", "edges": [{"from", "trigger",
+/// "to"}]}.
+nlohmann::json phase_graph_json(const PhaseGraph& graph);
+
+}  // namespace battlecore::monitor

@@ -1,0 +1,184 @@
+// The deckbuilder's monitor adapter: the state view and decision view of view.hpp, plus what
+// the page's controls need to follow the seed's safe checks (the play check of each hand card).
+
+#include "battlecore/monitor/deckbuilder_adapter.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "battlecore/deckbuilder/battle.hpp"
+#include "battlecore/deckbuilder/view.hpp"
+
+namespace battlecore::monitor {
+
+namespace {
+
+namespace db = battlecore::deckbuilder;
+
+class DeckbuilderBattle final : public MonitorBattle {
+ public:
+  explicit DeckbuilderBattle(std::shared_ptr<const db::Catalog> catalog) : battle_(std::move(catalog)) {}
+
+  Result<void, Refused> start(std::string_view encounter, std::uint64_t seed) {
+    auto started = battle_.start_battle(encounter, seed);
+    if (!started) return Refused{"unknown_encounter", started.error().message};
+    return {};
+  }
+
+  nlohmann::json state() const override {
+    nlohmann::json j = db::state_view(battle_);
+    j["rules"] = "deckbuilder";
+    j["won"] = battle_.is_battle_over() ? nlohmann::json(battle_.won()) : nlohmann::json(nullptr);
+    if (battle_.phase() != db::Phase::None) {
+      const db::Catalog& c = battle_.catalog();
+      const auto& s = battle_.state();
+      j["encounter_name"] = c.encounters[s.encounter].name;
+      j["max_energy"] = c.encounters[s.encounter].rules.max_energy;
+      for (auto& card : j["hand"]) {
+        const auto ref = card["card"].get<db::CardRef>();
+        const db::CardDef& def = c.cards[s.cards[ref].def];
+        card["name"] = def.name;
+        card["text"] = def.text;
+        card["type"] = db::card_type_name(def.type);
+        card["cost"] = battle_.effective_cost(ref);
+      }
+      for (auto& e : j["enemies"])
+        if (e.contains("intent")) {
+          const db::EnemyState& es = s.enemies[e["index"].get<std::size_t>()];
+          e["intent"]["name"] = c.enemies[es.def].moves[es.intent].name;
+        }
+      if (j.contains("reward_options")) {
+        nlohmann::json named = nlohmann::json::array();
+        for (db::CardId r : s.reward_options)
+          named.push_back({{"id", c.cards[r].id}, {"name", c.cards[r].name}, {"text", c.cards[r].text}});
+        j["reward_options"] = named;
+      }
+    }
+    return j;
+  }
+
+  nlohmann::json decision() const override {
+    // Not decision_view's options: there the option number overwrites an action's own "index".
+    const db::Decision d = battle_.decision();
+    nlohmann::json options = nlohmann::json::array();
+    for (std::size_t i = 0; i < d.options.size(); ++i)
+      options.push_back({{"index", i},
+                         {"action", db::describe_action(battle_, d.options[i])},
+                         {"label", db::action_label(battle_, d.options[i])}});
+    nlohmann::json j = {{"status", status_name(battle_.status())},
+                        {"who", d.who.kind == Decider::Kind::Player ? "player" : "nobody"},
+                        {"options", options}};
+    // The seed's "Enable card buttons" check for every card in hand, with the reason when not.
+    nlohmann::json cards = nlohmann::json::array();
+    for (db::CardRef ref : battle_.state().hand) {
+      const db::PlayCheck check = battle_.can_play_card(ref);
+      const bool offered = std::any_of(d.options.begin(), d.options.end(), [&](const db::Action& a) {
+        return a.kind == db::ActionKind::PlayCard && a.card == ref;
+      });
+      std::string reason(db::play_check_name(check));
+      if (check == db::PlayCheck::Ok && !offered)
+        reason = battle_.is_waiting_for_choice() ? "a choice is waiting" : "not playable now";
+      const db::CardDef* def = battle_.active_card(ref);
+      cards.push_back({{"card", ref},
+                       {"check", check == db::PlayCheck::Ok ? "ok" : "refused"},
+                       {"playable", offered},
+                       {"reason", offered ? "" : reason},
+                       {"requires_target", def != nullptr && def->target == db::CardTarget::Enemy}});
+    }
+    j["cards"] = cards;
+    j["waiting_for_choice"] = battle_.is_waiting_for_choice();
+    j["waiting_for_reward"] = battle_.is_waiting_for_reward();
+    return j;
+  }
+
+  Result<void, Refused> submit(const nlohmann::json& action) override {
+    auto parsed = db::action_from_json(action);
+    if (!parsed) return Refused{"bad_action", parsed.error().message};
+    auto done = battle_.submit(parsed.value());
+    if (!done)
+      return Refused{std::string(db::refusal_reason_name(done.error().reason)), done.error().message};
+    return {};
+  }
+
+  std::size_t event_count() const override { return battle_.events().log().size(); }
+  nlohmann::json event(std::size_t i) const override {
+    return db::event_to_json(battle_.events().log()[i], battle_.catalog());
+  }
+  std::size_t transition_count() const override { return battle_.history().size(); }
+  nlohmann::json transition(std::size_t i) const override {
+    const db::PhaseRecord& r = battle_.history()[i];
+    return {{"sequence", r.sequence},
+            {"turn", r.turn},
+            {"from", db::phase_name(r.from)},
+            {"trigger", db::trigger_name(r.trigger)},
+            {"to", db::phase_name(r.to)}};
+  }
+  nlohmann::json actions() const override {
+    nlohmann::json out = nlohmann::json::array();
+    for (const db::Action& a : battle_.actions()) out.push_back(db::action_to_json(a));
+    return out;
+  }
+  std::string state_hash() const override { return fmt::format("{:016x}", battle_.state_hash()); }
+
+  std::optional<nlohmann::json> detail(std::string_view name) const override {
+    const auto& s = battle_.state();
+    const db::CardPile* pile = nullptr;
+    if (name == "draw_pile") pile = &s.draw_pile;
+    if (name == "discard_pile") pile = &s.discard_pile;
+    if (name == "exhaust_pile") pile = &s.exhaust_pile;
+    if (pile == nullptr) return std::nullopt;
+    nlohmann::json cards = nlohmann::json::array();
+    for (db::CardRef ref : *pile) {
+      const db::CardDef& def = battle_.catalog().cards[s.cards[ref].def];
+      cards.push_back({{"card", ref}, {"card_id", def.id}, {"name", def.name}});
+    }
+    // The draw pile's order is hidden from the player: it is shown sorted by name.
+    if (name == "draw_pile")
+      std::stable_sort(cards.begin(), cards.end(), [](const nlohmann::json& a, const nlohmann::json& b) {
+        return a["name"].get<std::string>() < b["name"].get<std::string>();
+      });
+    return nlohmann::json{{"pile", name}, {"cards", cards}};
+  }
+
+ private:
+  db::Battle battle_;
+};
+
+class DeckbuilderAdapter final : public RuleSetAdapter {
+ public:
+  explicit DeckbuilderAdapter(std::shared_ptr<const db::Catalog> catalog) : catalog_(std::move(catalog)) {}
+
+  std::string_view rules() const override { return "deckbuilder"; }
+  PhaseGraph phase_graph() const override { return make_phase_graph<db::Machine>(); }
+
+  nlohmann::json describe() const override {
+    nlohmann::json encounters = nlohmann::json::array();
+    for (const auto& e : catalog_->encounters) encounters.push_back({{"id", e.id}, {"name", e.name}});
+    nlohmann::json j = {{"pack", catalog_->pack.id}, {"encounters", encounters}};
+    j["default_encounter"] = catalog_->pack.default_encounter
+                                 ? nlohmann::json(catalog_->encounters[*catalog_->pack.default_encounter].id)
+                                 : nlohmann::json(catalog_->encounters.front().id);
+    return j;
+  }
+
+  Result<std::unique_ptr<MonitorBattle>, Refused> start(std::string_view encounter,
+                                                        std::uint64_t seed) const override {
+    auto battle = std::make_unique<DeckbuilderBattle>(catalog_);
+    std::string id(encounter);
+    if (id.empty()) id = describe()["default_encounter"].get<std::string>();
+    if (auto started = battle->start(id, seed); !started) return started.error();
+    return std::unique_ptr<MonitorBattle>(std::move(battle));
+  }
+
+ private:
+  std::shared_ptr<const db::Catalog> catalog_;
+};
+
+}  // namespace
+
+std::shared_ptr<const RuleSetAdapter> make_deckbuilder_adapter(std::shared_ptr<const db::Catalog> catalog) {
+  return std::make_shared<DeckbuilderAdapter>(std::move(catalog));
+}
+
+}  // namespace battlecore::monitor

@@ -1,0 +1,304 @@
+// The monitor page: talks to the JSON API (docs/monitor.md), keeps the event log and the
+// transition history up to date by polling with "since" counters, and hands the state to the
+// panel of the battle's rule set: window.BattlecorePanels[overview.rules] (deckbuilder.js), or
+// the generic panel below (state as JSON, one button per legal option) for a rule set without one.
+'use strict';
+
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const POLL_MS = 800;
+  const STORAGE_KEY = 'battlecore.monitor.battle';
+
+  const app = {
+    rules: [],          // GET /api/rules
+    graphs: new Map(),  // rules -> its phase graph JSON
+    id: null,
+    overview: null,
+    events: [],
+    history: [],
+    hiddenTypes: new Set(),
+    overlayDismissed: false,
+    pollTimer: null,
+  };
+
+  // --- requests ----------------------------------------------------------------------------
+  let inflight = 0;
+  async function api(method, path, body) {
+    inflight++;
+    document.body.dataset.busy = 'true';
+    try {
+      const res = await fetch(path, {
+        method, headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : (typeof body === 'string' ? body : JSON.stringify(body)),
+      });
+      const json = await res.json().catch(() => ({ error: 'bad_reply', message: `HTTP ${res.status}` }));
+      return { ok: res.ok, status: res.status, json };
+    } finally {
+      inflight--;
+      if (inflight === 0) document.body.dataset.busy = 'false';
+    }
+  }
+
+  function say(text) {
+    const m = $('message');
+    m.textContent = text || '';
+    m.hidden = !text;
+  }
+
+  // --- the battle --------------------------------------------------------------------------
+  function remember(id) {
+    app.id = id;
+    if (id) {
+      localStorage.setItem(STORAGE_KEY, id);
+      if (location.hash !== `#battle=${id}`) history.replaceState(null, '', `#battle=${id}`);
+    } else {
+      localStorage.removeItem(STORAGE_KEY);
+      history.replaceState(null, '', location.pathname);
+    }
+  }
+
+  function resetLogs() {
+    app.events = [];
+    app.history = [];
+    app.overlayDismissed = false;
+  }
+
+  async function open(id) {
+    resetLogs();
+    remember(id);
+    await refresh();
+    // The form shows the battle's rules, encounter and seed.
+    const o = app.overview;
+    if (o && o.id === id) {
+      $('rules-select').value = o.rules;
+      fillEncounters();
+      $('encounter-select').value = o.encounter;
+      $('seed-input').value = o.seed;
+    }
+  }
+
+  /// Fetches what changed since the last reply and renders it.
+  async function refresh() {
+    if (!app.id) return;
+    const id = app.id;
+    const r = await api('GET', `/api/battles/${id}?events_since=${app.events.length}&history_since=${app.history.length}`);
+    if (id !== app.id) return;
+    if (!r.ok) {
+      if (r.status === 404) { say(`Battle ${id} is gone (the server was restarted?). Start a new one.`); remember(null); app.overview = null; render(); }
+      else say(r.json.message);
+      return;
+    }
+    const o = r.json;
+    // A replay that stepped back has fewer events than we hold: start the logs again.
+    if (o.transitions < app.history.length || o.events < app.events.length) {
+      resetLogs();
+      return refresh();
+    }
+    app.overview = o;
+    app.events.push(...o.event_log.items);
+    app.history.push(...o.history.items);
+    if (o.event_log.next < o.event_log.total || o.history.next < o.history.total) return refresh();
+    render();
+  }
+
+  async function submit(action) {
+    const r = await api('POST', `/api/battles/${app.id}/actions`, { action });
+    if (!r.ok) say(`${r.json.error}: ${r.json.message}`);
+    else say('');
+    await refresh();
+  }
+
+  async function detail(name) {
+    const r = await api('GET', `/api/battles/${app.id}/detail/${name}`);
+    return r.ok ? r.json : null;
+  }
+
+  /// The graph view of `rules`, drawn from its table (fetched once per rule set).
+  let shownGraph = null;
+  async function graphFor(rules) {
+    if (!app.graphs.has(rules)) {
+      const r = await api('GET', `/api/rules/${rules}/graph`);
+      if (!r.ok) return null;
+      app.graphs.set(rules, r.json);
+    }
+    if (!shownGraph || shownGraph.rules !== rules) shownGraph = BattlecoreGraph.render($('graph'), app.graphs.get(rules));
+    return shownGraph;
+  }
+
+  // --- rendering ---------------------------------------------------------------------------
+  async function render() {
+    const o = app.overview;
+    $('battle-id').textContent = o ? o.id : 'none';
+    $('phase-name').textContent = o ? o.state.phase : 'None';
+    $('turn-number').textContent = o ? o.state.turn : '0';
+    $('save-replay').disabled = !o;
+    $('replay-this').disabled = !o || o.mode === 'replay';
+    $('mode-badge').hidden = !o || o.mode !== 'replay';
+    $('replay-bar').hidden = !o || o.mode !== 'replay';
+    if (!o) {
+      $('panel').replaceChildren(Object.assign(document.createElement('p'), { className: 'empty', textContent: 'Start a battle, or load a replay.' }));
+      $('overlay').hidden = true;
+      return;
+    }
+    if (o.mode === 'replay') {
+      $('replay-step').textContent = o.replay.step;
+      $('replay-steps').textContent = o.replay.steps;
+      $('replay-first').disabled = $('replay-back').disabled = o.replay.step === 0;
+      $('replay-forward').disabled = $('replay-last').disabled = o.replay.step === o.replay.steps;
+    }
+    const g = await graphFor(o.rules);
+    if (g) g.update(o.state.phase, app.history[app.history.length - 1]);
+    renderHistory();
+    renderEvents();
+    const panel = window.BattlecorePanels[o.rules] || genericPanel;
+    const ctx = { submit, detail, readOnly: o.mode === 'replay', rerender: () => panel.render($('panel'), app.overview, ctx) };
+    panel.render($('panel'), o, ctx);
+    const end = (panel.ended || genericPanel.ended)(o, app.events);
+    $('overlay').hidden = !end || app.overlayDismissed;
+    $('overlay').classList.toggle('passive', o.mode === 'replay');
+    if (end) {
+      $('overlay-title').textContent = end.won ? 'Victory' : 'Defeat';
+      $('overlay-text').textContent = end.text || '';
+      document.querySelector('.overlay-box').className = 'overlay-box ' + (end.won ? 'won' : 'lost');
+    }
+    document.body.dataset.hash = o.state_hash;
+    document.body.dataset.phase = o.state.phase;
+  }
+
+  function renderHistory() {
+    const rows = app.history.slice(-1000).reverse().map((t) => {
+      const tr = document.createElement('tr');
+      for (const v of [t.sequence, t.turn, t.from, t.trigger, t.to]) tr.appendChild(Object.assign(document.createElement('td'), { textContent: v }));
+      return tr;
+    });
+    $('history').tBodies[0].replaceChildren(...rows);
+  }
+
+  function eventText(e) {
+    const parts = Object.entries(e).filter(([k]) => k !== 'type' && k !== 'seq').map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : v}`);
+    return `#${e.seq} ${e.type} ${parts.join(' ')}`;
+  }
+
+  function renderEvents() {
+    const types = [...new Set(app.events.map((e) => e.type))].sort();
+    const filters = $('event-filters');
+    const have = new Set([...filters.querySelectorAll('input')].map((i) => i.dataset.type));
+    if (types.some((t) => !have.has(t))) {
+      filters.replaceChildren(...types.map((t) => {
+        const input = Object.assign(document.createElement('input'), { type: 'checkbox', checked: !app.hiddenTypes.has(t) });
+        input.dataset.type = t;
+        input.addEventListener('change', () => {
+          if (input.checked) app.hiddenTypes.delete(t); else app.hiddenTypes.add(t);
+          renderEvents();
+        });
+        const label = document.createElement('label');
+        label.append(input, ` ${t}`);
+        return label;
+      }));
+    }
+    const items = app.events.slice(-800).reverse().map((e) => {
+      const li = Object.assign(document.createElement('li'), { textContent: eventText(e), value: e.seq });
+      li.dataset.type = e.type;
+      if (app.hiddenTypes.has(e.type)) li.className = 'hidden';
+      return li;
+    });
+    $('event-log').replaceChildren(...items);
+  }
+
+  /// Any rule set without a panel of its own: its state as JSON and one button per option.
+  const genericPanel = {
+    render(root, o, ctx) {
+      const pre = Object.assign(document.createElement('pre'), { textContent: JSON.stringify(o.state, null, 2) });
+      const buttons = o.decision.options.map((opt) => {
+        const b = Object.assign(document.createElement('button'), { type: 'button', className: 'option-button', textContent: opt.label, disabled: ctx.readOnly });
+        b.addEventListener('click', () => ctx.submit(opt.action));
+        return b;
+      });
+      const div = Object.assign(document.createElement('div'), { className: 'controls' });
+      div.append(...buttons);
+      root.replaceChildren(div, pre);
+    },
+    ended(o) { return o.state.over ? { won: o.state.won === true } : null; },
+  };
+
+  // --- controls ----------------------------------------------------------------------------
+  function fillEncounters() {
+    const r = app.rules.find((x) => x.rules === $('rules-select').value);
+    $('encounter-select').replaceChildren(...(r ? r.encounters : []).map((e) =>
+      Object.assign(document.createElement('option'), { value: e.id, textContent: `${e.id}: ${e.name}`, selected: e.id === r.default_encounter })));
+  }
+
+  async function seek(step) {
+    const r = await api('POST', `/api/battles/${app.id}/seek`, { step });
+    if (!r.ok) say(r.json.message);
+    await refresh();
+  }
+
+  async function loadReplay(text) {
+    const r = await api('POST', '/api/replays', text);
+    if (!r.ok) { say(`${r.json.error}: ${r.json.message}`); return; }
+    say('');
+    await open(r.json.id);
+  }
+
+  function wire() {
+    $('rules-select').addEventListener('change', fillEncounters);
+    $('new-battle-form').addEventListener('submit', async (ev) => {
+      ev.preventDefault();
+      const seed = Number($('seed-input').value || 1);
+      const r = await api('POST', '/api/battles', { rules: $('rules-select').value, encounter: $('encounter-select').value, seed });
+      if (!r.ok) { say(`${r.json.error}: ${r.json.message}`); return; }
+      say('');
+      await open(r.json.id);
+    });
+    $('replay-first').addEventListener('click', () => seek(0));
+    $('replay-back').addEventListener('click', () => seek(app.overview.replay.step - 1));
+    $('replay-forward').addEventListener('click', () => seek(app.overview.replay.step + 1));
+    $('replay-last').addEventListener('click', () => seek(app.overview.replay.steps));
+    $('replay-this').addEventListener('click', async () => {
+      const snap = await api('GET', `/api/battles/${app.id}/snapshot`);
+      if (snap.ok) await loadReplay(JSON.stringify(snap.json));
+    });
+    $('save-replay').addEventListener('click', async () => {
+      const snap = await api('GET', `/api/battles/${app.id}/snapshot`);
+      if (!snap.ok) return;
+      const a = document.createElement('a');
+      a.href = URL.createObjectURL(new Blob([JSON.stringify(snap.json, null, 1)], { type: 'application/json' }));
+      a.download = `battlecore-${app.overview.rules}-${app.id}.json`;
+      a.click();
+    });
+    $('load-replay-file').addEventListener('change', async (ev) => {
+      const file = ev.target.files[0];
+      if (file) await loadReplay(await file.text());
+      ev.target.value = '';
+    });
+    $('overlay-close').addEventListener('click', () => { app.overlayDismissed = true; $('overlay').hidden = true; });
+    for (const b of document.querySelectorAll('.tabs button')) {
+      b.addEventListener('click', () => {
+        for (const other of document.querySelectorAll('.tabs button')) {
+          other.classList.toggle('active', other === b);
+          $(other.dataset.tab).hidden = other !== b;
+        }
+      });
+    }
+  }
+
+  async function start() {
+    wire();
+    const r = await api('GET', '/api/rules');
+    app.rules = r.ok ? r.json.rules : [];
+    $('rules-select').replaceChildren(...app.rules.map((x) => Object.assign(document.createElement('option'), { value: x.rules, textContent: x.rules })));
+    fillEncounters();
+    // A reload resumes the same battle: the id is in the URL hash, else in localStorage.
+    const fromHash = /^#battle=([A-Za-z0-9-]+)$/.exec(location.hash);
+    const id = fromHash ? fromHash[1] : localStorage.getItem(STORAGE_KEY);
+    if (id) await open(id);
+    else render();
+    app.pollTimer = setInterval(() => {
+      if (app.id && inflight === 0) refresh().catch(() => say('The server does not answer; retrying.'));
+    }, POLL_MS);
+    document.body.dataset.ready = 'true';
+  }
+
+  start();
+})();

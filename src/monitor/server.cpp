@@ -1,0 +1,545 @@
+// The monitor's HTTP server. Routes are listed in one place (Impl::routes) and documented in
+// docs/monitor.md. Every reply is JSON except the embedded page; every error is
+// {"error": code, "message": text} with a 4xx status.
+
+#include "battlecore/monitor/server.hpp"
+
+#include <charconv>
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <random>
+#include <thread>
+
+#include <fmt/format.h>
+#include <httplib.h>
+
+#include "page_files.hpp"
+
+namespace battlecore::monitor {
+
+namespace {
+
+using nlohmann::json;
+
+/// The most events or transitions one reply carries; the caller asks again from "next".
+constexpr std::size_t kMaxItemsPerReply = 5000;
+
+/// One battle on the server. Everything in it is guarded by `mutex`.
+struct BattleEntry {
+  std::mutex mutex;
+  std::string id;
+  std::shared_ptr<const RuleSetAdapter> adapter;
+  std::unique_ptr<MonitorBattle> battle;
+  std::string encounter;
+  std::uint64_t seed = 0;
+  bool replay = false;
+  json replay_actions = json::array();  ///< a replay's whole action list
+  std::size_t step = 0;                 ///< a replay's actions applied so far
+};
+
+void send_json(httplib::Response& res, int status, const json& body) {
+  res.status = status;
+  res.set_content(body.dump(), "application/json");
+}
+
+void send_error(httplib::Response& res, int status, std::string_view code, std::string_view message) {
+  send_json(res, status, {{"error", code}, {"message", message}});
+}
+
+/// The request body as a JSON object, or an error reply (and nullopt).
+std::optional<json> body_object(const httplib::Request& req, httplib::Response& res) {
+  json body = json::parse(req.body, nullptr, /*allow_exceptions=*/false);
+  if (body.is_discarded()) {
+    send_error(res, 400, "malformed_json", "the request body is not valid JSON");
+    return std::nullopt;
+  }
+  if (!body.is_object()) {
+    send_error(res, 400, "bad_request", "the request body must be a JSON object");
+    return std::nullopt;
+  }
+  return body;
+}
+
+/// Reads a non-negative integer query parameter (absent: `fallback`); nullopt after an error reply.
+std::optional<std::size_t> query_count(const httplib::Request& req, httplib::Response& res, const char* name,
+                                       std::size_t fallback = 0) {
+  if (!req.has_param(name)) return fallback;
+  const std::string text = req.get_param_value(name);
+  std::size_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) {
+    send_error(res, 400, "bad_request", fmt::format("'{}' must be a non-negative integer", name));
+    return std::nullopt;
+  }
+  return value;
+}
+
+/// Reads an optional non-negative integer field of a JSON body; nullopt after an error reply.
+std::optional<std::uint64_t> field_u64(const json& body, httplib::Response& res, const char* name,
+                                       std::uint64_t fallback) {
+  const auto it = body.find(name);
+  if (it == body.end()) return fallback;
+  if (!it->is_number_unsigned()) {
+    send_error(res, 400, "bad_request", fmt::format("\"{}\" must be a non-negative integer", name));
+    return std::nullopt;
+  }
+  return it->get<std::uint64_t>();
+}
+
+/// Items `since` .. of a sequence, at most kMaxItemsPerReply, each with its 1-based "seq".
+template <class Get>
+json items_since(std::size_t since, std::size_t count, Get&& get) {
+  json items = json::array();
+  const std::size_t first = std::min(since, count);
+  const std::size_t last = std::min(count, first + kMaxItemsPerReply);
+  for (std::size_t i = first; i < last; ++i) {
+    json item = get(i);
+    item["seq"] = i + 1;
+    items.push_back(std::move(item));
+  }
+  return {{"since", since}, {"next", last}, {"total", count}, {"items", items}};
+}
+
+}  // namespace
+
+bool is_loopback_host(const std::string& host) {
+  if (host == "localhost" || host == "::1" || host == "[::1]") return true;
+  return host.rfind("127.", 0) == 0;
+}
+
+struct Server::Impl {
+  httplib::Server http;
+  std::vector<std::shared_ptr<const RuleSetAdapter>> adapters;
+  ServerOptions options;
+  int port = 0;
+
+  std::mutex battles_mutex;  ///< guards `battles` and `next_id` only, never a battle
+  std::map<std::string, std::shared_ptr<BattleEntry>> battles;
+  std::uint64_t next_id = 1;
+  std::string id_tag;  ///< differs between server runs, so a stale page never finds another's battle
+
+  Impl(std::vector<std::shared_ptr<const RuleSetAdapter>> a, ServerOptions o)
+      : adapters(std::move(a)), options(std::move(o)) {
+    std::random_device device;
+    id_tag = fmt::format("{:04x}", device() & 0xFFFFu);
+    const std::size_t threads = options.worker_threads;
+    http.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+    http.set_payload_max_length(options.max_body_bytes);
+    http.set_keep_alive_timeout(2);
+    routes();
+  }
+
+  std::shared_ptr<const RuleSetAdapter> adapter(std::string_view rules) const {
+    for (const auto& a : adapters)
+      if (a->rules() == rules) return a;
+    return nullptr;
+  }
+
+  std::string rule_names() const {
+    std::string out;
+    for (const auto& a : adapters) out += (out.empty() ? "" : ", ") + std::string(a->rules());
+    return out;
+  }
+
+  std::shared_ptr<BattleEntry> find(const std::string& id, httplib::Response& res) {
+    std::lock_guard lock(battles_mutex);
+    const auto it = battles.find(id);
+    if (it == battles.end()) {
+      send_error(res, 404, "unknown_battle", fmt::format("no battle with id '{}'", id));
+      return nullptr;
+    }
+    return it->second;
+  }
+
+  /// Registers a new battle under a fresh id; nullptr (after a 429 reply) when full.
+  std::shared_ptr<BattleEntry> add(std::shared_ptr<BattleEntry> entry, httplib::Response& res) {
+    std::lock_guard lock(battles_mutex);
+    if (battles.size() >= options.max_battles) {
+      send_error(res, 429, "too_many_battles",
+                 fmt::format("the server holds {} battles already; delete one first", battles.size()));
+      return nullptr;
+    }
+    entry->id = fmt::format("b{}-{}", next_id++, id_tag);
+    battles.emplace(entry->id, entry);
+    return entry;
+  }
+
+  /// The summary of a battle; the caller holds its mutex.
+  static json overview(const BattleEntry& e) {
+    json j = {{"id", e.id},
+              {"rules", e.adapter->rules()},
+              {"encounter", e.encounter},
+              {"seed", e.seed},
+              {"mode", e.replay ? "replay" : "live"},
+              {"state", e.battle->state()},
+              {"decision", e.battle->decision()},
+              {"events", e.battle->event_count()},
+              {"transitions", e.battle->transition_count()},
+              {"state_hash", e.battle->state_hash()}};
+    if (e.replay)
+      j["replay"] = {{"step", e.step}, {"steps", e.replay_actions.size()}};
+    else
+      j["actions"] = e.battle->actions().size();
+    return j;
+  }
+
+  /// Rebuilds a replay battle with its first `step` actions. On a refused action, returns its
+  /// index and the refusal, and the entry is left unchanged.
+  static std::optional<std::pair<std::size_t, Refused>> rebuild(BattleEntry& e, std::size_t step) {
+    auto started = e.adapter->start(e.encounter, e.seed);
+    if (!started) return std::pair{std::size_t{0}, started.error()};
+    std::unique_ptr<MonitorBattle> battle = std::move(started).value();
+    for (std::size_t i = 0; i < step; ++i)
+      if (auto done = battle->submit(e.replay_actions[i]); !done) return std::pair{i, done.error()};
+    e.battle = std::move(battle);
+    e.step = step;
+    return std::nullopt;
+  }
+
+  void routes();
+  void page_routes();
+  void battle_routes();
+  void replay_routes();
+};
+
+void Server::Impl::page_routes() {
+  for (const PageFile& file : page_files()) {
+    const std::string path = file.path == "index.html" ? "/" : "/" + std::string(file.path);
+    const PageFile f = file;
+    http.Get(path, [f](const httplib::Request&, httplib::Response& res) {
+      res.set_content(std::string(f.content), std::string(f.mime_type));
+      res.set_header("Cache-Control", "no-cache");
+    });
+  }
+}
+
+void Server::Impl::routes() {
+  page_routes();
+
+  http.Get("/api/rules", [this](const httplib::Request&, httplib::Response& res) {
+    json list = json::array();
+    for (const auto& a : adapters) {
+      json j = a->describe();
+      j["rules"] = a->rules();
+      list.push_back(j);
+    }
+    send_json(res, 200, {{"rules", list}});
+  });
+
+  http.Get(
+      R"(/api/rules/([A-Za-z0-9_-]+)/graph)", [this](const httplib::Request& req, httplib::Response& res) {
+        const auto a = adapter(req.matches[1].str());
+        if (!a)
+          return send_error(res, 404, "unknown_rules",
+                            fmt::format("no rule set '{}'; known: {}", req.matches[1].str(), rule_names()));
+        send_json(res, 200, phase_graph_json(a->phase_graph()));
+      });
+
+  battle_routes();
+  replay_routes();
+
+  // Errors httplib raises itself (unknown path, oversized body, bad request line) get a JSON body.
+  http.set_error_handler(
+      httplib::Server::HandlerWithResponse([](const httplib::Request&, httplib::Response& res) {
+        if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
+        std::string code = "error";
+        std::string message = "the request failed";
+        if (res.status == 404) {
+          code = "not_found";
+          message = "no such path; see docs/monitor.md for the API";
+        } else if (res.status == 413) {
+          code = "payload_too_large";
+          message = "the request body is larger than the server accepts";
+        } else if (res.status == 400) {
+          code = "bad_request";
+          message = "the request could not be read";
+        }
+        send_json(res, res.status, {{"error", code}, {"message", message}});
+        return httplib::Server::HandlerResponse::Handled;
+      }));
+  http.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
+    std::string message = "unknown error";
+    try {
+      std::rethrow_exception(ep);
+    } catch (const std::exception& e) {
+      message = e.what();
+    } catch (...) {
+    }
+    send_error(res, 500, "engine_error", message);
+  });
+}
+
+void Server::Impl::battle_routes() {
+  constexpr const char* kId = R"(/api/battles/([A-Za-z0-9-]{1,64}))";
+
+  http.Post("/api/battles", [this](const httplib::Request& req, httplib::Response& res) {
+    const auto body = body_object(req, res);
+    if (!body) return;
+    const auto rules = body->find("rules");
+    if (rules == body->end() || !rules->is_string())
+      return send_error(res, 400, "bad_request", "\"rules\" must name a rule set: " + rule_names());
+    const auto a = adapter(rules->get<std::string>());
+    if (!a)
+      return send_error(res, 404, "unknown_rules",
+                        fmt::format("no rule set '{}'; known: {}", rules->get<std::string>(), rule_names()));
+    std::string encounter;
+    if (const auto enc = body->find("encounter"); enc != body->end()) {
+      if (!enc->is_string()) return send_error(res, 400, "bad_request", "\"encounter\" must be a string");
+      encounter = enc->get<std::string>();
+    }
+    const auto seed = field_u64(*body, res, "seed", 1);
+    if (!seed) return;
+    auto started = a->start(encounter, *seed);
+    if (!started) return send_error(res, 422, started.error().reason, started.error().message);
+    auto entry = std::make_shared<BattleEntry>();
+    entry->adapter = a;
+    entry->battle = std::move(started).value();
+    entry->encounter = entry->battle->state().value("encounter", encounter);
+    entry->seed = *seed;
+    if (!add(entry, res)) return;
+    std::lock_guard lock(entry->mutex);
+    send_json(res, 201, overview(*entry));
+  });
+
+  http.Get("/api/battles", [this](const httplib::Request&, httplib::Response& res) {
+    json list = json::array();
+    std::lock_guard lock(battles_mutex);
+    for (const auto& [id, e] : battles) list.push_back({{"id", id}, {"rules", e->adapter->rules()}});
+    send_json(res, 200, {{"battles", list}});
+  });
+
+  // The whole picture in one reply; the page polls this with events_since / history_since.
+  http.Get(kId, [this](const httplib::Request& req, httplib::Response& res) {
+    const auto e = find(req.matches[1].str(), res);
+    if (!e) return;
+    const auto events_since = query_count(req, res, "events_since");
+    if (!events_since) return;
+    const auto history_since = query_count(req, res, "history_since");
+    if (!history_since) return;
+    std::lock_guard lock(e->mutex);
+    json j = overview(*e);
+    if (req.has_param("events_since"))
+      j["event_log"] = items_since(*events_since, e->battle->event_count(),
+                                   [&](std::size_t i) { return e->battle->event(i); });
+    if (req.has_param("history_since"))
+      j["history"] = items_since(*history_since, e->battle->transition_count(),
+                                 [&](std::size_t i) { return e->battle->transition(i); });
+    send_json(res, 200, j);
+  });
+
+  http.Delete(kId, [this](const httplib::Request& req, httplib::Response& res) {
+    std::lock_guard lock(battles_mutex);
+    if (battles.erase(req.matches[1].str()) == 0)
+      return send_error(res, 404, "unknown_battle",
+                        fmt::format("no battle with id '{}'", req.matches[1].str()));
+    send_json(res, 200, {{"deleted", req.matches[1].str()}});
+  });
+
+  http.Get(std::string(kId) + "/state", [this](const httplib::Request& req, httplib::Response& res) {
+    const auto e = find(req.matches[1].str(), res);
+    if (!e) return;
+    std::lock_guard lock(e->mutex);
+    send_json(res, 200, e->battle->state());
+  });
+
+  http.Get(std::string(kId) + "/actions", [this](const httplib::Request& req, httplib::Response& res) {
+    const auto e = find(req.matches[1].str(), res);
+    if (!e) return;
+    std::lock_guard lock(e->mutex);
+    send_json(res, 200, e->battle->decision());
+  });
+
+  http.Post(std::string(kId) + "/actions", [this](const httplib::Request& req, httplib::Response& res) {
+    const auto e = find(req.matches[1].str(), res);
+    if (!e) return;
+    const auto body = body_object(req, res);
+    if (!body) return;
+    // Either {"action": {...}} or {"index": n}, an option of the pending decision.
+    std::lock_guard lock(e->mutex);
+    if (e->replay)
+      return send_error(res, 409, "replay_read_only", "a replay is stepped with /seek, not played");
+    json action;
+    if (const auto a = body->find("action"); a != body->end()) {
+      action = *a;
+    } else if (const auto index = body->find("index"); index != body->end()) {
+      if (!index->is_number_unsigned())
+        return send_error(res, 400, "bad_request", "\"index\" must be a non-negative integer");
+      const json offered = e->battle->decision()["options"];
+      const auto i = index->get<std::size_t>();
+      if (i >= offered.size())
+        return send_error(res, 422, "invalid_option",
+                          fmt::format("no option {}; the decision has {} option(s)", i, offered.size()));
+      action = offered[i]["action"];
+    } else {
+      return send_error(res, 400, "bad_request",
+                        "give \"action\" (an action object) or \"index\" (an option)");
+    }
+    // A malformed action is a bad request; a well-formed one the rules refuse is 422.
+    if (auto done = e->battle->submit(action); !done)
+      return send_error(res, done.error().reason == "bad_action" ? 400 : 422, done.error().reason,
+                        done.error().message);
+    send_json(res, 200, overview(*e));
+  });
+
+  const auto since_route = [this](bool events) {
+    return [this, events](const httplib::Request& req, httplib::Response& res) {
+      const auto e = find(req.matches[1].str(), res);
+      if (!e) return;
+      const auto since = query_count(req, res, "since");
+      if (!since) return;
+      std::lock_guard lock(e->mutex);
+      MonitorBattle& b = *e->battle;
+      if (events)
+        send_json(res, 200, items_since(*since, b.event_count(), [&](std::size_t i) { return b.event(i); }));
+      else
+        send_json(res, 200,
+                  items_since(*since, b.transition_count(), [&](std::size_t i) { return b.transition(i); }));
+    };
+  };
+  http.Get(std::string(kId) + "/events", since_route(true));
+  http.Get(std::string(kId) + "/history", since_route(false));
+
+  http.Get(std::string(kId) + R"(/detail/([a-z_]{1,32}))",
+           [this](const httplib::Request& req, httplib::Response& res) {
+             const auto e = find(req.matches[1].str(), res);
+             if (!e) return;
+             std::lock_guard lock(e->mutex);
+             auto detail = e->battle->detail(req.matches[2].str());
+             if (!detail)
+               return send_error(res, 404, "unknown_detail",
+                                 fmt::format("the {} rule set has no view '{}'", e->adapter->rules(),
+                                             req.matches[2].str()));
+             send_json(res, 200, *detail);
+           });
+
+  // A snapshot is the battle's replay (rules, encounter, seed, actions) plus its state hash and
+  // views: POST it to /api/replays to rebuild the same battle.
+  http.Get(std::string(kId) + "/snapshot", [this](const httplib::Request& req, httplib::Response& res) {
+    const auto e = find(req.matches[1].str(), res);
+    if (!e) return;
+    std::lock_guard lock(e->mutex);
+    json actions = e->replay ? e->replay_actions : e->battle->actions();
+    if (e->replay) actions.erase(actions.begin() + static_cast<std::ptrdiff_t>(e->step), actions.end());
+    send_json(res, 200,
+              {{"format", "battlecore-monitor-snapshot"},
+               {"version", 1},
+               {"rules", e->adapter->rules()},
+               {"encounter", e->encounter},
+               {"seed", e->seed},
+               {"actions", actions},
+               {"state_hash", e->battle->state_hash()},
+               {"state", e->battle->state()},
+               {"decision", e->battle->decision()}});
+  });
+}
+
+void Server::Impl::replay_routes() {
+  // Loads a replay {rules, encounter, seed, actions[, step][, state_hash]}: every action is
+  // checked by playing the whole list, then the battle is shown at `step` (default: the end).
+  http.Post("/api/replays", [this](const httplib::Request& req, httplib::Response& res) {
+    const auto body = body_object(req, res);
+    if (!body) return;
+    const auto rules = body->find("rules");
+    if (rules == body->end() || !rules->is_string())
+      return send_error(res, 400, "bad_request", "\"rules\" must name a rule set: " + rule_names());
+    const auto a = adapter(rules->get<std::string>());
+    if (!a)
+      return send_error(res, 404, "unknown_rules",
+                        fmt::format("no rule set '{}'", rules->get<std::string>()));
+    const auto actions = body->find("actions");
+    if (actions == body->end() || !actions->is_array())
+      return send_error(res, 400, "bad_request", "\"actions\" must be an array of actions");
+    const auto encounter = body->find("encounter");
+    if (encounter == body->end() || !encounter->is_string())
+      return send_error(res, 400, "bad_request", "\"encounter\" must be a string");
+    const auto seed = field_u64(*body, res, "seed", 1);
+    if (!seed) return;
+    const auto step = field_u64(*body, res, "step", actions->size());
+    if (!step) return;
+    if (*step > actions->size())
+      return send_error(res, 400, "bad_request",
+                        fmt::format("\"step\" is past the {} actions", actions->size()));
+
+    if (auto probe = a->start(encounter->get<std::string>(), *seed); !probe)
+      return send_error(res, 422, probe.error().reason, probe.error().message);
+    auto entry = std::make_shared<BattleEntry>();
+    entry->adapter = a;
+    entry->encounter = encounter->get<std::string>();
+    entry->seed = *seed;
+    entry->replay = true;
+    entry->replay_actions = *actions;
+    if (auto failed = rebuild(*entry, actions->size())) {
+      const auto& [index, refused] = *failed;
+      return send_error(
+          res, 422, "replay_diverged",
+          fmt::format("action {} of the replay was refused: {}: {}", index, refused.reason, refused.message));
+    }
+    if (const auto hash = body->find("state_hash"); hash != body->end() && hash->is_string() &&
+                                                    *step == actions->size() &&
+                                                    hash->get<std::string>() != entry->battle->state_hash())
+      return send_error(res, 422, "replay_diverged",
+                        fmt::format("the replay ends in state {} but the file says {}",
+                                    entry->battle->state_hash(), hash->get<std::string>()));
+    if (*step != actions->size()) (void)rebuild(*entry, *step);
+    if (!add(entry, res)) return;
+    std::lock_guard lock(entry->mutex);
+    send_json(res, 201, overview(*entry));
+  });
+
+  http.Post(R"(/api/battles/([A-Za-z0-9-]{1,64})/seek)", [this](const httplib::Request& req,
+                                                                httplib::Response& res) {
+    const auto e = find(req.matches[1].str(), res);
+    if (!e) return;
+    const auto body = body_object(req, res);
+    if (!body) return;
+    const auto step = body->find("step");
+    if (step == body->end() || !step->is_number_unsigned())
+      return send_error(res, 400, "bad_request", "\"step\" must be a non-negative integer");
+    std::lock_guard lock(e->mutex);
+    if (!e->replay) return send_error(res, 409, "not_a_replay", "only a replay can be stepped");
+    const auto k = step->get<std::size_t>();
+    if (k > e->replay_actions.size())
+      return send_error(res, 400, "bad_request",
+                        fmt::format("step {} is past the replay's {} actions", k, e->replay_actions.size()));
+    if (auto failed = rebuild(*e, k)) return send_error(res, 422, "replay_diverged", failed->second.message);
+    send_json(res, 200, overview(*e));
+  });
+}
+
+Server::Server(std::vector<std::shared_ptr<const RuleSetAdapter>> adapters, ServerOptions options)
+    : impl_(std::make_unique<Impl>(std::move(adapters), std::move(options))) {}
+
+Server::~Server() { stop(); }
+
+Result<void> Server::bind() {
+  const std::string& host = impl_->options.host;
+  if (impl_->options.port == 0) {
+    const int port = impl_->http.bind_to_any_port(host);
+    if (port <= 0) return Error{fmt::format("cannot bind to {} on any port", host)};
+    impl_->port = port;
+    return {};
+  }
+  if (!impl_->http.bind_to_port(host, impl_->options.port))
+    return Error{fmt::format("cannot bind to {}:{}", host, impl_->options.port)};
+  impl_->port = impl_->options.port;
+  return {};
+}
+
+void Server::run() { impl_->http.listen_after_bind(); }
+
+void Server::stop() {
+  if (impl_) impl_->http.stop();
+}
+
+int Server::port() const { return impl_->port; }
+
+bool Server::wait_until_running() const {
+  for (int i = 0; i < 500; ++i) {
+    if (impl_->http.is_running()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
+}  // namespace battlecore::monitor

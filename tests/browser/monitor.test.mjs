@@ -1,0 +1,261 @@
+// Browser test of the battlecore monitor: headless Chromium (Debian's /usr/bin/chromium) driven
+// by playwright-core. It starts `battlecore serve --port 0`, plays a deckbuilder battle to its
+// end by clicking, checks at every step that the enabled controls match the seed's safe phase
+// checks (seeds/gcs-battle-phases.txt) against the API's own view, reloads the page (the same
+// battle comes back), steps a replay backwards, and saves screenshots in --out.
+//
+//   node monitor.test.mjs --cli path/to/battlecore --out DIR [--encounter E] [--seed S]
+//
+// Exits 1 with a message on any failure, including a missing browser or package.
+
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+const CHROMIUM = '/usr/bin/chromium';
+const args = Object.fromEntries(process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc), []));
+const cli = args.cli;
+const out = args.out || 'browser-output';
+const encounter = args.encounter || 'swamp';
+const seed = Number(args.seed || 3);
+
+function fail(message) {
+  console.error(`monitor browser test: FAILED: ${message}`);
+  process.exit(1);
+}
+if (!cli || !existsSync(cli)) fail(`no battlecore program at '${cli}' (pass --cli)`);
+if (!existsSync(CHROMIUM)) fail(`${CHROMIUM} is missing: run scripts/install-deps.sh (Debian package chromium)`);
+let chromium;
+try {
+  ({ chromium } = await import('playwright-core'));
+} catch (e) {
+  fail(`playwright-core is not installed in tests/browser: run scripts/install-deps.sh (${e.message})`);
+}
+mkdirSync(out, { recursive: true });
+
+// --- the server ----------------------------------------------------------------------------
+const server = spawn(cli, ['serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+let serverErr = '';
+server.stderr.on('data', (d) => { serverErr += d; });
+const base = await new Promise((resolve, reject) => {
+  let text = '';
+  const timer = setTimeout(() => reject(new Error(`the server did not start: ${text} ${serverErr}`)), 20000);
+  server.stdout.on('data', (d) => {
+    text += d;
+    const m = /http:\/\/127\.0\.0\.1:(\d+)\//.exec(text);
+    if (m) { clearTimeout(timer); resolve(`http://127.0.0.1:${m[1]}`); }
+  });
+  server.on('exit', (code) => reject(new Error(`the server exited (${code}): ${serverErr}`)));
+}).catch((e) => fail(e.message));
+
+async function api(p, body) {
+  const res = await fetch(base + p, body === undefined ? {} : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: res.status, json: await res.json() };
+}
+
+const browser = await chromium.launch({
+  executablePath: CHROMIUM,
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+const pageErrors = [];
+let page;
+let checks = 0;
+
+async function cleanup() {
+  await browser.close().catch(() => {});
+  server.kill('SIGTERM');
+}
+
+/// Waits until the page shows the battle as the server has it now; returns the server's view.
+async function settle(id) {
+  for (let i = 0; i < 200; i++) {
+    const o = (await api(`/api/battles/${id}`)).json;
+    const shown = await page.evaluate(() => ({ busy: document.body.dataset.busy, hash: document.body.dataset.hash }));
+    if (shown.busy === 'false' && shown.hash === o.state_hash) {
+      const h = (await api(`/api/battles/${id}/events?since=0`)).json;
+      o.eventList = h.items;
+      return o;
+    }
+    await page.waitForTimeout(50);
+  }
+  throw new Error('the page did not catch up with the server');
+}
+
+const visible = (sel) => page.locator(sel).isVisible();
+
+/// The seed's safe phase checks, against what the page shows.
+async function checkControls(o) {
+  const s = o.state, d = o.decision;
+  const inPlayerPhase = s.phase === 'PlayerPhase';
+  const readOnly = o.mode === 'replay';
+  const cards = await page.$$eval('.card-button', (bs) => bs.map((b) => ({ card: Number(b.dataset.card), enabled: !b.disabled, title: b.title })));
+  assert.equal(cards.length, s.hand.length, 'one button per card in hand');
+  for (const c of cards) {
+    const info = d.cards.find((x) => x.card === c.card);
+    assert.ok(info, `card ${c.card} is in the decision's cards`);
+    assert.equal(c.enabled, inPlayerPhase && info.playable && !readOnly, `card ${c.card} enabled only in PlayerPhase when playable (phase ${s.phase})`);
+    if (!c.enabled) assert.ok(c.title.length > 0, `disabled card ${c.card} shows its refusal reason on hover`);
+    if (!c.enabled && !readOnly && inPlayerPhase) assert.equal(c.title, info.reason);
+  }
+  const endTurnEnabled = await page.locator('#end-turn').isEnabled();
+  assert.equal(endTurnEnabled, inPlayerPhase && d.options.some((x) => x.action.type === 'end_turn') && !readOnly, `end turn only in PlayerPhase (phase ${s.phase})`);
+  assert.equal(await visible('#choice-picker'), d.waiting_for_choice, 'choice picker only while waiting for a choice');
+  assert.equal(await visible('#reward-picker'), d.waiting_for_reward, 'reward picker only while waiting for a reward');
+  const ended = s.over && o.eventList.some((e) => e.type === 'BattleEnded');
+  assert.equal(await visible('#overlay'), ended, 'victory/defeat overlay when the battle is over and BattleEnded was raised');
+  assert.equal(await page.textContent('#phase-name'), s.phase);
+  assert.equal(await page.getAttribute('#graph .node.current', 'data-phase'), s.phase, 'the graph highlights the current phase');
+  const rows = await page.$$eval('#history tbody tr', (trs) => trs.map((tr) => Number(tr.cells[0].textContent)));
+  assert.equal(rows.length, o.transitions, 'the Phase tab lists every transition');
+  if (rows.length) assert.equal(rows[0], o.transitions, 'newest transition first');
+  checks++;
+}
+
+try {
+  page = await browser.newPage({ viewport: { width: 1180, height: 800 } });
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') pageErrors.push(m.text()); });
+  await page.goto(base + '/');
+  await page.waitForSelector('body[data-ready="true"]');
+
+  // --- start a battle by clicking ---------------------------------------------------------
+  await page.selectOption('#rules-select', 'deckbuilder');
+  await page.selectOption('#encounter-select', encounter);
+  await page.fill('#seed-input', String(seed));
+  await page.click('#new-battle');
+  await page.waitForFunction(() => document.getElementById('battle-id').textContent !== 'none');
+  const id = await page.textContent('#battle-id');
+  assert.match(page.url(), new RegExp(`#battle=${id}$`), 'the battle id is in the URL');
+  let o = await settle(id);
+  assert.equal(o.state.phase, 'PlayerPhase');
+  await checkControls(o);
+  await page.screenshot({ path: path.join(out, 'deckbuilder-start.png') });
+
+  // --- the event filter hides a type ------------------------------------------------------
+  await page.click('.tabs button[data-tab="events-tab"]');
+  const drawn = page.locator('#event-filters input[data-type="CardDrawn"]');
+  await drawn.uncheck();
+  assert.equal(await page.locator('#event-log li[data-type="CardDrawn"]:visible').count(), 0, 'filtered events are hidden');
+  assert.ok(await page.locator('#event-log li[data-type="BattleStarted"]:visible').count() === 1);
+  await drawn.check();
+  assert.ok(await page.locator('#event-log li[data-type="CardDrawn"]:visible').count() > 0);
+  await page.click('.tabs button[data-tab="phase-tab"]');
+
+  // --- the pile contents on demand --------------------------------------------------------
+  await page.click('.pile-button[data-pile="draw_pile"]');
+  await page.waitForFunction(() => document.getElementById('pile-contents')?.textContent.startsWith('draw pile:'));
+
+  // --- play to the end by clicking --------------------------------------------------------
+  const seen = { choice: false, reward: false, target: false, cards: 0, turns: 0 };
+  for (let step = 0; step < 300; step++) {
+    o = await settle(id);
+    await checkControls(o);
+    if (await visible('#overlay')) break;
+    const before = o.state_hash;
+    if (await visible('#reward-picker')) {
+      if (!seen.reward) await page.screenshot({ path: path.join(out, 'deckbuilder-reward.png') });
+      seen.reward = true;
+      await page.locator('.reward-option').first().click();
+    } else if (await visible('#choice-picker')) {
+      if (!seen.choice) await page.screenshot({ path: path.join(out, 'deckbuilder-choice.png') });
+      seen.choice = true;
+      await page.locator('.choice-option').first().click();
+    } else {
+      const enabled = page.locator('.card-button:enabled');
+      const n = await enabled.count();
+      if (n > 0) {
+        await enabled.nth(step % n).click();
+        seen.cards++;
+        if (await page.locator('.target-button').count() > 0) {
+          seen.target = true;
+          await page.locator('.target-button:enabled').first().click();
+        }
+      } else {
+        seen.turns++;
+        await page.click('#end-turn');
+      }
+    }
+    await page.waitForFunction((h) => document.body.dataset.hash !== h, before, { timeout: 10000 });
+  }
+  o = await settle(id);
+  await checkControls(o);
+  assert.ok(o.state.over, 'the battle ended within 300 clicks');
+  assert.ok(await visible('#overlay'), 'the overlay is shown');
+  const title = await page.textContent('#overlay-title');
+  assert.equal(title, o.state.won ? 'Victory' : 'Defeat');
+  if (o.state.won) assert.ok(seen.reward, 'a won battle with a reward pool showed the reward picker');
+  assert.ok(seen.cards > 0 && seen.turns > 0, 'cards were played and turns ended');
+  await page.screenshot({ path: path.join(out, 'deckbuilder-end.png') });
+
+  // --- a reload resumes the same battle ---------------------------------------------------
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  assert.equal(await page.textContent('#battle-id'), id, 'the reload shows the same battle');
+  o = await settle(id);
+  await checkControls(o);
+  // Also without the hash: localStorage remembers it.
+  await page.goto(base + '/');
+  await page.waitForSelector('body[data-ready="true"]');
+  assert.equal(await page.textContent('#battle-id'), id, 'localStorage brings the battle back');
+
+  // --- a replay stepped backwards ---------------------------------------------------------
+  await page.click('#overlay-close');
+  await page.click('#replay-this');
+  await page.waitForSelector('#replay-bar:not([hidden])');
+  const rid = await page.textContent('#battle-id');
+  assert.notEqual(rid, id);
+  let r = await settle(rid);
+  const steps = r.replay.steps;
+  assert.equal(r.replay.step, steps);
+  assert.equal(r.state_hash, o.state_hash, 'the replay ends where the battle ended');
+  for (let k = 1; k <= 3; k++) {
+    await page.click('#replay-back');
+    await page.waitForFunction((s) => document.getElementById('replay-step').textContent === String(s), steps - k);
+    r = await settle(rid);
+    assert.equal(r.replay.step, steps - k);
+    await checkControls(r);
+    // The same battle rebuilt directly from the first steps-k actions.
+    const snap = (await api(`/api/battles/${id}/snapshot`)).json;
+    const rebuilt = await api('/api/replays', { ...snap, step: steps - k, state_hash: undefined });
+    assert.equal(rebuilt.status, 201);
+    assert.equal(r.state_hash, rebuilt.json.state_hash, `step ${steps - k} is the battle after its first ${steps - k} actions`);
+  }
+  await page.click('#replay-forward');
+  await page.waitForFunction((s) => document.getElementById('replay-step').textContent === String(s), steps - 2);
+  await page.click('#replay-first');
+  await page.waitForFunction(() => document.getElementById('replay-step').textContent === '0');
+  r = await settle(rid);
+  await checkControls(r);
+  assert.equal(r.state.phase, 'PlayerPhase');
+  assert.equal(r.state.turn, 1);
+  assert.equal(await page.locator('.card-button:enabled').count(), 0, 'a replay is read-only');
+  await page.click('#replay-forward');
+  await page.waitForFunction(() => document.getElementById('replay-step').textContent === '1');
+  r = await settle(rid);
+  await checkControls(r);
+  await page.screenshot({ path: path.join(out, 'deckbuilder-replay.png') });
+
+  // --- a replay file loaded through the page --------------------------------------------
+  const snapshot = (await api(`/api/battles/${id}/snapshot`)).json;
+  const file = path.join(out, 'deckbuilder-replay.json');
+  writeFileSync(file, JSON.stringify(snapshot));
+  await page.setInputFiles('#load-replay-file', file);
+  await page.waitForFunction((old) => document.getElementById('battle-id').textContent !== old, rid);
+  const fid = await page.textContent('#battle-id');
+  r = await settle(fid);
+  assert.equal(r.mode, 'replay');
+  assert.equal(r.replay.step, snapshot.actions.length);
+  assert.equal(r.state_hash, snapshot.state_hash, 'the loaded file ends where the battle ended');
+  await checkControls(r);
+
+  assert.deepEqual(pageErrors, [], 'no script errors on the page');
+  console.log(`monitor browser test: ok (${checks} control checks; ${seen.cards} cards played, ${seen.turns} turns ended, ` +
+    `choice ${seen.choice}, reward ${seen.reward}, target ${seen.target}; ${o.state.won ? 'won' : 'lost'}; replay of ${steps} steps; screenshots in ${out})`);
+  await cleanup();
+} catch (e) {
+  await page?.screenshot({ path: path.join(out, 'failure.png') }).catch(() => {});
+  await cleanup();
+  fail(`${e.stack || e}\npage errors: ${JSON.stringify(pageErrors)}`);
+}

@@ -1,0 +1,393 @@
+// The monitor's JSON API, over HTTP on loopback: every endpoint, good and bad requests. The
+// battle behind the API is checked against the same battle driven directly.
+
+#include "battlecore/monitor/server.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include "battlecore/deckbuilder/battle.hpp"
+#include "battlecore/deckbuilder/view.hpp"
+#include "support/monitor_server.hpp"
+
+namespace battlecore::test {
+namespace {
+
+using nlohmann::json;
+namespace db = battlecore::deckbuilder;
+
+std::string hex(std::uint64_t h) { return fmt::format("{:016x}", h); }
+
+/// The same battle, driven directly.
+db::Battle direct_battle(const std::string& encounter, std::uint64_t seed) {
+  db::Battle b(starter());
+  EXPECT_TRUE(b.start_battle(encounter, seed).ok());
+  return b;
+}
+
+class MonitorApi : public ::testing::Test {
+ protected:
+  MonitorServer server_;
+  httplib::Client client_ = server_.client();
+
+  std::string create(const std::string& encounter = "w1", std::uint64_t seed = 7) {
+    const Reply r = post(client_, "/api/battles",
+                         json{{"rules", "deckbuilder"}, {"encounter", encounter}, {"seed", seed}});
+    EXPECT_EQ(r.status, 201) << r.body.dump();
+    return r.body.value("id", "");
+  }
+};
+
+void expect_error(const Reply& r, int status, const std::string& code) {
+  EXPECT_EQ(r.status, status) << r.body.dump();
+  ASSERT_TRUE(r.body.is_object()) << "the error body is not JSON";
+  EXPECT_EQ(r.body.value("error", ""), code) << r.body.dump();
+  EXPECT_FALSE(r.body.value("message", "").empty());
+}
+
+TEST(MonitorHost, LoopbackNamesAreRecognised) {
+  EXPECT_TRUE(monitor::is_loopback_host("127.0.0.1"));
+  EXPECT_TRUE(monitor::is_loopback_host("127.1.2.3"));
+  EXPECT_TRUE(monitor::is_loopback_host("localhost"));
+  EXPECT_TRUE(monitor::is_loopback_host("::1"));
+  EXPECT_FALSE(monitor::is_loopback_host("0.0.0.0"));
+  EXPECT_FALSE(monitor::is_loopback_host("192.168.1.10"));
+  EXPECT_FALSE(monitor::is_loopback_host("::"));
+}
+
+TEST_F(MonitorApi, ServesTheEmbeddedPage) {
+  const auto index = client_.Get("/");
+  ASSERT_TRUE(index);
+  EXPECT_EQ(index->status, 200);
+  EXPECT_NE(index->get_header_value("Content-Type").find("text/html"), std::string::npos);
+  EXPECT_NE(index->body.find("battlecore monitor"), std::string::npos);
+  for (const char* file : {"/app.js", "/graph.js", "/deckbuilder.js", "/style.css"}) {
+    const auto r = client_.Get(file);
+    ASSERT_TRUE(r) << file;
+    EXPECT_EQ(r->status, 200) << file;
+    EXPECT_GT(r->body.size(), 500u) << file;
+  }
+  EXPECT_NE(client_.Get("/app.js")->get_header_value("Content-Type").find("javascript"), std::string::npos);
+}
+
+TEST_F(MonitorApi, NoRequestReadsAFile) {
+  for (const char* path : {"/index.html/../CMakeLists.txt", "/../../etc/passwd", "/etc/passwd",
+                           "/src/monitor/page/app.js", "/%2e%2e/%2e%2e/etc/passwd"})
+    expect_error(get(client_, path), 404, "not_found");
+}
+
+TEST_F(MonitorApi, ListsRuleSetsWithTheirEncounters) {
+  const Reply r = get(client_, "/api/rules");
+  ASSERT_EQ(r.status, 200);
+  ASSERT_EQ(r.body["rules"].size(), 1u);
+  const json& d = r.body["rules"][0];
+  EXPECT_EQ(d["rules"], "deckbuilder");
+  EXPECT_EQ(d["default_encounter"], "w1");
+  EXPECT_EQ(d["encounters"].size(), starter()->encounters.size());
+}
+
+TEST_F(MonitorApi, PhaseGraphComesFromTheMachineTable) {
+  const Reply r = get(client_, "/api/rules/deckbuilder/graph");
+  ASSERT_EQ(r.status, 200);
+  EXPECT_EQ(r.body["phases"].size(), db::Machine::kPhaseNames.size());
+  EXPECT_EQ(r.body["edges"].size(), db::Machine::kTransitions.size());
+  EXPECT_EQ(r.body["initial"], "None");
+  EXPECT_EQ(r.body["terminal"], (json{"BattleWon", "BattleLost"}));
+  EXPECT_EQ(r.body["edges"][0],
+            (json{{"from", "None"}, {"trigger", "StartRequested"}, {"to", "Initialize"}}));
+  expect_error(get(client_, "/api/rules/chess/graph"), 404, "unknown_rules");
+}
+
+TEST_F(MonitorApi, CreatesABattleEqualToTheDirectOne) {
+  const Reply r =
+      post(client_, "/api/battles", json{{"rules", "deckbuilder"}, {"encounter", "w1"}, {"seed", 7}});
+  ASSERT_EQ(r.status, 201) << r.body.dump();
+  const db::Battle direct = direct_battle("w1", 7);
+  EXPECT_EQ(r.body["state_hash"], hex(direct.state_hash()));
+  EXPECT_EQ(r.body["rules"], "deckbuilder");
+  EXPECT_EQ(r.body["mode"], "live");
+  EXPECT_EQ(r.body["state"]["phase"], "PlayerPhase");
+  EXPECT_EQ(r.body["state"]["rules"], "deckbuilder");
+  EXPECT_EQ(r.body["events"], direct.events().log().size());
+  EXPECT_EQ(r.body["transitions"], direct.history().size());
+  // Defaults: the pack's default encounter and seed 1.
+  const Reply d = post(client_, "/api/battles", json{{"rules", "deckbuilder"}});
+  ASSERT_EQ(d.status, 201);
+  EXPECT_EQ(d.body["encounter"], "w1");
+  EXPECT_EQ(d.body["state_hash"], hex(direct_battle("w1", 1).state_hash()));
+  EXPECT_NE(d.body["id"], r.body["id"]);
+}
+
+TEST_F(MonitorApi, RefusesBadCreateRequests) {
+  expect_error(post(client_, "/api/battles", std::string("{\"rules\": ")), 400, "malformed_json");
+  expect_error(post(client_, "/api/battles", std::string("[1, 2]")), 400, "bad_request");
+  expect_error(post(client_, "/api/battles", json::object()), 400, "bad_request");
+  expect_error(post(client_, "/api/battles", json{{"rules", 3}}), 400, "bad_request");
+  expect_error(post(client_, "/api/battles", json{{"rules", "chess"}}), 404, "unknown_rules");
+  expect_error(post(client_, "/api/battles", json{{"rules", "deckbuilder"}, {"encounter", "nowhere"}}), 422,
+               "unknown_encounter");
+  expect_error(post(client_, "/api/battles", json{{"rules", "deckbuilder"}, {"seed", -4}}), 400,
+               "bad_request");
+  expect_error(post(client_, "/api/battles", json{{"rules", "deckbuilder"}, {"seed", "x"}}), 400,
+               "bad_request");
+  EXPECT_EQ(get(client_, "/api/battles").body["battles"].size(), 0u);
+}
+
+TEST_F(MonitorApi, StateAndLegalActionsMatchTheDirectBattle) {
+  const std::string id = create("sludge_pair", 3);
+  const db::Battle direct = direct_battle("sludge_pair", 3);
+  const Reply state = get(client_, "/api/battles/" + id + "/state");
+  ASSERT_EQ(state.status, 200);
+  json expected = db::state_view(direct);
+  EXPECT_EQ(state.body["hand"].size(), expected["hand"].size());
+  EXPECT_EQ(state.body["player"], expected["player"]);
+  EXPECT_EQ(state.body["draw_pile"], expected["draw_pile"]);
+  EXPECT_EQ(state.body["enemies"].size(), 2u);
+  EXPECT_TRUE(state.body["enemies"][0]["intent"].contains("name"));
+
+  const Reply actions = get(client_, "/api/battles/" + id + "/actions");
+  ASSERT_EQ(actions.status, 200);
+  const db::Decision d = direct.decision();
+  ASSERT_EQ(actions.body["options"].size(), d.options.size());
+  for (std::size_t i = 0; i < d.options.size(); ++i) {
+    EXPECT_EQ(actions.body["options"][i]["index"], i);
+    EXPECT_EQ(actions.body["options"][i]["label"], db::action_label(direct, d.options[i]));
+    EXPECT_EQ(db::action_from_json(actions.body["options"][i]["action"]).value(), d.options[i]);
+  }
+  // One play check per card in hand, playable exactly when an option plays it.
+  ASSERT_EQ(actions.body["cards"].size(), direct.state().hand.size());
+  for (const json& c : actions.body["cards"]) {
+    const auto ref = c["card"].get<db::CardRef>();
+    EXPECT_EQ(c["playable"].get<bool>(), direct.can_play_card(ref) == db::PlayCheck::Ok);
+    EXPECT_EQ(c["reason"].get<std::string>().empty(), c["playable"].get<bool>());
+  }
+}
+
+TEST_F(MonitorApi, SubmitsActionsByIndexAndByValue) {
+  const std::string id = create("w1", 11);
+  db::Battle direct = direct_battle("w1", 11);
+
+  Reply r = post(client_, "/api/battles/" + id + "/actions", json{{"index", 0}});
+  ASSERT_EQ(r.status, 200) << r.body.dump();
+  ASSERT_TRUE(direct.submit(direct.decision().options[0]).ok());
+  EXPECT_EQ(r.body["state_hash"], hex(direct.state_hash()));
+
+  r = post(client_, "/api/battles/" + id + "/actions", json{{"action", {{"type", "end_turn"}}}});
+  ASSERT_EQ(r.status, 200) << r.body.dump();
+  ASSERT_TRUE(direct.submit(db::Action::end_turn()).ok());
+  EXPECT_EQ(r.body["state_hash"], hex(direct.state_hash()));
+  EXPECT_EQ(r.body["actions"], 2);
+  EXPECT_EQ(r.body["state"]["turn"], 2);
+}
+
+TEST_F(MonitorApi, RefusesIllegalActionsAndChangesNothing) {
+  const std::string id = create("w1", 5);
+  const std::string before = get(client_, "/api/battles/" + id).body["state_hash"];
+  const std::string path = "/api/battles/" + id + "/actions";
+  // A card instance that is not in the hand.
+  const db::Battle direct = direct_battle("w1", 5);
+  db::CardRef absent = 0;
+  while (std::find(direct.state().hand.begin(), direct.state().hand.end(), absent) !=
+         direct.state().hand.end())
+    ++absent;
+  expect_error(post(client_, path, json{{"action", {{"type", "play_card"}, {"card", absent}}}}), 422,
+               "cannot_play_card");
+  expect_error(post(client_, path, json{{"action", {{"type", "take_reward"}, {"index", 0}}}}), 422,
+               "not_your_decision");
+  expect_error(post(client_, path, json{{"action", {{"type", "dance"}}}}), 400, "bad_action");
+  expect_error(post(client_, path, json{{"action", 5}}), 400, "bad_action");
+  expect_error(post(client_, path, json{{"index", 99}}), 422, "invalid_option");
+  expect_error(post(client_, path, json{{"index", -1}}), 400, "bad_request");
+  expect_error(post(client_, path, json{{"nothing", 1}}), 400, "bad_request");
+  expect_error(post(client_, path, std::string("not json")), 400, "malformed_json");
+  const Reply after = get(client_, "/api/battles/" + id);
+  EXPECT_EQ(after.body["state_hash"], before);
+  EXPECT_EQ(after.body["actions"], 0);
+}
+
+TEST_F(MonitorApi, EventsAndHistorySinceASequenceNumber) {
+  const std::string id = create("w1", 2);
+  db::Battle direct = direct_battle("w1", 2);
+  ASSERT_EQ(post(client_, "/api/battles/" + id + "/actions", json{{"action", {{"type", "end_turn"}}}}).status,
+            200);
+  ASSERT_TRUE(direct.submit(db::Action::end_turn()).ok());
+
+  const Reply all = get(client_, "/api/battles/" + id + "/events?since=0");
+  ASSERT_EQ(all.status, 200);
+  const auto& log = direct.events().log();
+  ASSERT_EQ(all.body["items"].size(), log.size());
+  EXPECT_EQ(all.body["next"], log.size());
+  for (std::size_t i = 0; i < log.size(); ++i) {
+    json e = db::event_to_json(log[i], direct.catalog());
+    e["seq"] = i + 1;
+    EXPECT_EQ(all.body["items"][i], e) << i;
+  }
+  const Reply tail = get(client_, "/api/battles/" + id + "/events?since=" + std::to_string(log.size() - 3));
+  ASSERT_EQ(tail.body["items"].size(), 3u);
+  EXPECT_EQ(tail.body["items"][0]["seq"], log.size() - 2);
+  EXPECT_EQ(get(client_, "/api/battles/" + id + "/events?since=100000").body["items"].size(), 0u);
+
+  const Reply history = get(client_, "/api/battles/" + id + "/history?since=2");
+  ASSERT_EQ(history.status, 200);
+  ASSERT_EQ(history.body["items"].size(), direct.history().size() - 2);
+  const db::PhaseRecord& third = direct.history()[2];
+  EXPECT_EQ(history.body["items"][0]["sequence"], third.sequence);
+  EXPECT_EQ(history.body["items"][0]["from"], db::phase_name(third.from));
+  EXPECT_EQ(history.body["items"][0]["trigger"], db::trigger_name(third.trigger));
+  EXPECT_EQ(history.body["items"][0]["to"], db::phase_name(third.to));
+
+  // The overview carries both, for the page's polling.
+  const Reply o = get(client_, "/api/battles/" + id + "?events_since=5&history_since=1");
+  EXPECT_EQ(o.body["event_log"]["items"].size(), log.size() - 5);
+  EXPECT_EQ(o.body["history"]["items"].size(), direct.history().size() - 1);
+  EXPECT_FALSE(get(client_, "/api/battles/" + id).body.contains("event_log"));
+
+  expect_error(get(client_, "/api/battles/" + id + "/events?since=abc"), 400, "bad_request");
+  expect_error(get(client_, "/api/battles/" + id + "/history?since=-1"), 400, "bad_request");
+  expect_error(get(client_, "/api/battles/" + id + "?events_since=1x"), 400, "bad_request");
+}
+
+TEST_F(MonitorApi, PileContentsOnDemand) {
+  const std::string id = create("w1", 4);
+  const db::Battle direct = direct_battle("w1", 4);
+  const Reply draw = get(client_, "/api/battles/" + id + "/detail/draw_pile");
+  ASSERT_EQ(draw.status, 200);
+  EXPECT_EQ(draw.body["cards"].size(), direct.state().draw_pile.size());
+  // Sorted by name: the draw order stays hidden.
+  for (std::size_t i = 1; i < draw.body["cards"].size(); ++i)
+    EXPECT_LE(draw.body["cards"][i - 1]["name"].get<std::string>(),
+              draw.body["cards"][i]["name"].get<std::string>());
+  EXPECT_EQ(get(client_, "/api/battles/" + id + "/detail/discard_pile").body["cards"].size(), 0u);
+  expect_error(get(client_, "/api/battles/" + id + "/detail/graveyard"), 404, "unknown_detail");
+}
+
+TEST_F(MonitorApi, SnapshotLoadsBackAsAReplayWithTheSameState) {
+  const std::string id = create("w1", 9);
+  for (int i = 0; i < 3; ++i)
+    ASSERT_EQ(post(client_, "/api/battles/" + id + "/actions", json{{"index", 0}}).status, 200);
+  const Reply snap = get(client_, "/api/battles/" + id + "/snapshot");
+  ASSERT_EQ(snap.status, 200);
+  EXPECT_EQ(snap.body["actions"].size(), 3u);
+  EXPECT_EQ(snap.body["seed"], 9);
+
+  const Reply replay = post(client_, "/api/replays", snap.body);
+  ASSERT_EQ(replay.status, 201) << replay.body.dump();
+  EXPECT_EQ(replay.body["mode"], "replay");
+  EXPECT_EQ(replay.body["state_hash"], snap.body["state_hash"]);
+  EXPECT_EQ(replay.body["replay"], (json{{"step", 3}, {"steps", 3}}));
+  const std::string rid = replay.body["id"];
+
+  // Stepping back rebuilds the battle from its first k actions.
+  const Reply back = post(client_, "/api/battles/" + rid + "/seek", json{{"step", 1}});
+  ASSERT_EQ(back.status, 200);
+  db::Battle direct = direct_battle("w1", 9);
+  ASSERT_TRUE(direct.submit(db::action_from_json(snap.body["actions"][0]).value()).ok());
+  EXPECT_EQ(back.body["state_hash"], hex(direct.state_hash()));
+  EXPECT_EQ(back.body["transitions"], direct.history().size());
+  EXPECT_EQ(get(client_, "/api/battles/" + rid + "/snapshot").body["actions"].size(), 1u);
+  const Reply start = post(client_, "/api/battles/" + rid + "/seek", json{{"step", 0}});
+  EXPECT_EQ(start.body["state_hash"], hex(direct_battle("w1", 9).state_hash()));
+  EXPECT_EQ(post(client_, "/api/battles/" + rid + "/seek", json{{"step", 3}}).body["state_hash"],
+            snap.body["state_hash"]);
+
+  expect_error(post(client_, "/api/battles/" + rid + "/seek", json{{"step", 4}}), 400, "bad_request");
+  expect_error(post(client_, "/api/battles/" + rid + "/seek", json{{"step", "one"}}), 400, "bad_request");
+  expect_error(post(client_, "/api/battles/" + rid + "/actions", json{{"index", 0}}), 409,
+               "replay_read_only");
+  expect_error(post(client_, "/api/battles/" + id + "/seek", json{{"step", 0}}), 409, "not_a_replay");
+  // A replay can also start at a step.
+  json at_one = snap.body;
+  at_one["step"] = 1;
+  EXPECT_EQ(post(client_, "/api/replays", at_one).body["state_hash"], hex(direct.state_hash()));
+}
+
+TEST_F(MonitorApi, RefusesBadReplays) {
+  const json base = {{"rules", "deckbuilder"}, {"encounter", "w1"}, {"seed", 1}, {"actions", json::array()}};
+  EXPECT_EQ(post(client_, "/api/replays", base).status, 201);
+  json bad = base;
+  bad["actions"] = json::array({{{"type", "take_reward"}, {"index", 0}}});
+  expect_error(post(client_, "/api/replays", bad), 422, "replay_diverged");
+  bad = base;
+  bad["state_hash"] = "0000000000000000";
+  expect_error(post(client_, "/api/replays", bad), 422, "replay_diverged");
+  bad = base;
+  bad.erase("actions");
+  expect_error(post(client_, "/api/replays", bad), 400, "bad_request");
+  bad = base;
+  bad["encounter"] = "nowhere";
+  expect_error(post(client_, "/api/replays", bad), 422, "unknown_encounter");
+  bad = base;
+  bad["step"] = 2;
+  expect_error(post(client_, "/api/replays", bad), 400, "bad_request");
+  bad = base;
+  bad["rules"] = "chess";
+  expect_error(post(client_, "/api/replays", bad), 404, "unknown_rules");
+  expect_error(post(client_, "/api/replays", std::string("{")), 400, "malformed_json");
+}
+
+TEST_F(MonitorApi, UnknownIdsAndPathsAreJsonErrors) {
+  for (const std::string suffix :
+       {"", "/state", "/actions", "/events", "/history", "/snapshot", "/detail/draw_pile"})
+    expect_error(get(client_, "/api/battles/b999-ffff" + suffix), 404, "unknown_battle");
+  expect_error(post(client_, "/api/battles/b999-ffff/actions", json{{"index", 0}}), 404, "unknown_battle");
+  expect_error(post(client_, "/api/battles/b999-ffff/seek", json{{"step", 0}}), 404, "unknown_battle");
+  expect_error(reply_of(client_.Delete("/api/battles/b999-ffff")), 404, "unknown_battle");
+  expect_error(get(client_, "/api/nothing"), 404, "not_found");
+  expect_error(get(client_, "/api/battles/a/b/c/d"), 404, "not_found");
+  expect_error(reply_of(client_.Put("/api/battles", "{}", "application/json")), 404, "not_found");
+}
+
+TEST_F(MonitorApi, DeletedBattlesAreGone) {
+  const std::string id = create();
+  EXPECT_EQ(get(client_, "/api/battles").body["battles"].size(), 1u);
+  EXPECT_EQ(reply_of(client_.Delete(("/api/battles/" + id).c_str())).status, 200);
+  expect_error(get(client_, "/api/battles/" + id), 404, "unknown_battle");
+  EXPECT_EQ(get(client_, "/api/battles").body["battles"].size(), 0u);
+}
+
+TEST(MonitorLimits, OversizedBodiesAreRefused) {
+  monitor::ServerOptions options;
+  options.max_body_bytes = 4096;
+  MonitorServer server(options);
+  httplib::Client client = server.client();
+  const std::string big = "{\"rules\": \"deckbuilder\", \"pad\": \"" + std::string(10000, 'x') + "\"}";
+  expect_error(post(client, "/api/battles", big), 413, "payload_too_large");
+  // The server is still fine.
+  EXPECT_EQ(post(client, "/api/battles", json{{"rules", "deckbuilder"}}).status, 201);
+}
+
+TEST(MonitorLimits, TooManyBattlesAreRefused) {
+  monitor::ServerOptions options;
+  options.max_battles = 2;
+  MonitorServer server(options);
+  httplib::Client client = server.client();
+  const json body = {{"rules", "deckbuilder"}};
+  const std::string first = post(client, "/api/battles", body).body["id"];
+  EXPECT_EQ(post(client, "/api/battles", body).status, 201);
+  expect_error(post(client, "/api/battles", body), 429, "too_many_battles");
+  EXPECT_EQ(reply_of(client.Delete(("/api/battles/" + first).c_str())).status, 200);
+  EXPECT_EQ(post(client, "/api/battles", body).status, 201);
+}
+
+TEST_F(MonitorApi, ABattlePlayedToItsEndThroughTheApi) {
+  // cultist_rite offers a reward; take it when it comes.
+  const std::string id = create("cultist_rite", 1);
+  db::Battle direct = direct_battle("cultist_rite", 1);
+  Reply r = get(client_, "/api/battles/" + id);
+  int steps = 0;
+  while (!r.body["decision"]["options"].empty() && steps < 500) {
+    r = post(client_, "/api/battles/" + id + "/actions", json{{"index", 0}});
+    ASSERT_EQ(r.status, 200) << r.body.dump();
+    ASSERT_TRUE(direct.submit(direct.decision().options[0]).ok());
+    ASSERT_EQ(r.body["state_hash"], hex(direct.state_hash())) << "step " << steps;
+    ++steps;
+  }
+  EXPECT_TRUE(r.body["state"]["over"].get<bool>());
+  EXPECT_EQ(r.body["state"]["won"].get<bool>(), direct.won());
+  expect_error(post(client_, "/api/battles/" + id + "/actions", json{{"action", {{"type", "end_turn"}}}}),
+               422, "battle_over");
+}
+
+}  // namespace
+}  // namespace battlecore::test
