@@ -50,5 +50,6 @@ class RuleSetCommands {
 };
 
 std::unique_ptr<RuleSetCommands> make_deckbuilder_commands();
+std::unique_ptr<RuleSetCommands> make_clash_commands();
 
 }  // namespace battlecore::cli
