@@ -172,6 +172,8 @@ class Loader {
     p.end_when_human_out = r.bool_or("end_when_human_out", p.end_when_human_out);
     p.resetup_between_rounds = r.bool_or("resetup_between_rounds", p.resetup_between_rounds);
     p.round_limit = static_cast<std::uint32_t>(r.int_or("round_limit", p.round_limit, 1, 10000));
+    p.sudden_death_rounds =
+        static_cast<std::uint32_t>(r.int_or("sudden_death_rounds", p.sudden_death_rounds, 0, 100));
     r.finish();
     if (p.deck == DeckSource::Listed && !p.refill && p.listed_deck.size() < p.hand_size)
       diags_.add(doc.diagnostic(pointer + "/deck", "the listed deck has " +

@@ -44,6 +44,8 @@ std::string_view event_type_name(EventType t) {
       return "BattleEnded";
     case EventType::CardDealt:
       return "CardDealt";
+    case EventType::SuddenDeathBegun:
+      return "SuddenDeathBegun";
   }
   return "?";
 }
@@ -127,6 +129,10 @@ nlohmann::json event_to_json(const Event& e) {
     case EventType::CardDealt:
       j["seat"] = e.seat;
       j["card"] = card_json(e.card);
+      break;
+    case EventType::SuddenDeathBegun:
+      j["sudden_death"] = e.amount;
+      j["seats_back"] = e.extra;
       break;
   }
   return j;

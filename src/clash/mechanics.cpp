@@ -166,6 +166,8 @@ std::optional<Trigger> run_phase(Ctx& x, Phase phase) {
       return run_battle_referee(x);
     case Phase::BattleEnd:
       return run_battle_end(x);
+    case Phase::SuddenDeath:
+      return run_sudden_death(x);
   }
   return std::nullopt;
 }

@@ -75,6 +75,7 @@ std::optional<Trigger> run_battle_loop(Ctx& x);
 std::optional<Trigger> run_battle_turn(Ctx& x);
 std::optional<Trigger> run_battle_referee(Ctx& x);
 std::optional<Trigger> run_battle_end(Ctx& x);
+std::optional<Trigger> run_sudden_death(Ctx& x);
 
 /// The manager's registry of state handlers: dispatches to the handler of `phase`.
 std::optional<Trigger> run_phase(Ctx& x, Phase phase);

@@ -134,6 +134,10 @@ std::string event_label(const Battle& b, const Event& e) {
     }
     case EventType::CardDealt:
       return fmt::format("{} draws {}", seat_text(b, e.seat), card_text(e.card));
+    case EventType::SuddenDeathBegun:
+      return fmt::format(
+          "everyone went out together: sudden death {} brings {} seats back with their last health", e.amount,
+          e.extra);
   }
   return "?";
 }

@@ -48,6 +48,7 @@ struct RuleParams {
   bool end_when_human_out = false;           ///< referee.gd @1306bb5
   bool resetup_between_rounds = false;       ///< Referee -> Start between rounds
   std::uint32_t round_limit = 200;           ///< then the ranking is completed by health
+  std::uint32_t sudden_death_rounds = 0;     ///< SuddenDeath rounds a battle may have; 0: off
 };
 
 struct EncounterDef {

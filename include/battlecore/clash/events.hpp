@@ -26,18 +26,19 @@ enum class OutReason : std::uint8_t {
 std::string_view out_reason_name(OutReason r);
 
 enum class EventType : std::uint8_t {
-  PhaseChanged,  ///< amount: from phase, extra: to phase, winner: trigger
-  RoundStarted,  ///< amount: round number
-  DiceRolled,    ///< seat, amount: the roll, card.value / other_card.value: the two rocks offered
-  SeatMoved,     ///< seat, amount: from rock, extra: to rock
-  CardPlayed,    ///< seat, card, amount: rock
-  Passed,        ///< seat (no playable card on its rock), amount: rock
-  DuelResolved,  ///< seat vs other with card vs other_card; winner (or -1 for a tie)
-  Damaged,       ///< seat, amount: damage, extra: health now
-  Eliminated,    ///< seat, amount: place, extra: OutReason
-  RoundEnded,    ///< amount: round number, extra: seats remaining
-  BattleEnded,   ///< amount: places packed, one byte per seat (seat 0 lowest), 0 = no seat
-  CardDealt,     ///< seat, card (a refill or a re-setup hand)
+  PhaseChanged,      ///< amount: from phase, extra: to phase, winner: trigger
+  RoundStarted,      ///< amount: round number
+  DiceRolled,        ///< seat, amount: the roll, card.value / other_card.value: the two rocks offered
+  SeatMoved,         ///< seat, amount: from rock, extra: to rock
+  CardPlayed,        ///< seat, card, amount: rock
+  Passed,            ///< seat (no playable card on its rock), amount: rock
+  DuelResolved,      ///< seat vs other with card vs other_card; winner (or -1 for a tie)
+  Damaged,           ///< seat, amount: damage, extra: health now
+  Eliminated,        ///< seat, amount: place, extra: OutReason
+  RoundEnded,        ///< amount: round number, extra: seats remaining
+  BattleEnded,       ///< amount: places packed, one byte per seat (seat 0 lowest), 0 = no seat
+  CardDealt,         ///< seat, card (a refill or a re-setup hand)
+  SuddenDeathBegun,  ///< amount: sudden-death rounds so far, extra: seats brought back
 };
 std::string_view event_type_name(EventType t);
 

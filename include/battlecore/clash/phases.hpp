@@ -18,19 +18,22 @@ enum class Phase : std::uint8_t {
   BattleTurn,     ///< a human seat's turn: roll, rock, card
   BattleReferee,  ///< every pair of remaining seats compared, damage, eliminations
   BattleEnd,      ///< the final ranking; terminal
+  SuddenDeath,    ///< the sixth state: everyone went out together; maybe one more round
 };
 
 /// What a state asks the manager for.
 enum class Trigger : std::uint8_t {
-  BotNext,        ///< the next seat in turn order is a bot
-  HumanNext,      ///< the next seat in turn order is a human
-  RoundOver,      ///< the next seat would be the first of the order: the round is over
-  NextRound,      ///< two or more seats remain: a new round
-  Resetup,        ///< two or more remain and the encounter re-runs the setup between rounds
-  OneLeft,        ///< one seat remains
-  AllEliminated,  ///< the remaining seats all went out in the same round
-  HumanOut,       ///< the encounter ends the battle when no human seat remains
-  RoundLimit,     ///< the encounter's round limit is reached
+  BotNext,           ///< the next seat in turn order is a bot
+  HumanNext,         ///< the next seat in turn order is a human
+  RoundOver,         ///< the next seat would be the first of the order: the round is over
+  NextRound,         ///< two or more seats remain: a new round
+  Resetup,           ///< two or more remain and the encounter re-runs the setup between rounds
+  OneLeft,           ///< one seat remains
+  AllEliminated,     ///< the remaining seats all went out in the same round
+  HumanOut,          ///< the encounter ends the battle when no human seat remains
+  RoundLimit,        ///< the encounter's round limit is reached
+  SuddenDeathRound,  ///< sudden death brings the seats back for one more round
+  NoSuddenDeath,     ///< no sudden-death round is left: the battle ends
 };
 
 /// The clash phase machine: names and the one transition table.
@@ -38,11 +41,11 @@ struct Machine {
   using Phase = clash::Phase;
   using Trigger = clash::Trigger;
   static constexpr std::string_view kRules = "clash";
-  static constexpr std::array<std::string_view, 5> kPhaseNames = {"BattleStart", "BattleLoop", "BattleTurn",
-                                                                  "BattleReferee", "BattleEnd"};
-  static constexpr std::array<std::string_view, 9> kTriggerNames = {
-      "BotNext", "HumanNext",     "RoundOver", "NextRound", "Resetup",
-      "OneLeft", "AllEliminated", "HumanOut",  "RoundLimit"};
+  static constexpr std::array<std::string_view, 6> kPhaseNames = {
+      "BattleStart", "BattleLoop", "BattleTurn", "BattleReferee", "BattleEnd", "SuddenDeath"};
+  static constexpr std::array<std::string_view, 11> kTriggerNames = {
+      "BotNext",       "HumanNext", "RoundOver",  "NextRound",        "Resetup",      "OneLeft",
+      "AllEliminated", "HumanOut",  "RoundLimit", "SuddenDeathRound", "NoSuddenDeath"};
   static constexpr Phase kInitial = Phase::BattleStart;
   static constexpr std::array kTerminal = {Phase::BattleEnd};
 
@@ -64,9 +67,12 @@ struct Machine {
       T{Phase::BattleReferee, Trigger::NextRound, Phase::BattleLoop},
       T{Phase::BattleReferee, Trigger::Resetup, Phase::BattleStart},
       T{Phase::BattleReferee, Trigger::OneLeft, Phase::BattleEnd},
-      T{Phase::BattleReferee, Trigger::AllEliminated, Phase::BattleEnd},
+      T{Phase::BattleReferee, Trigger::AllEliminated, Phase::SuddenDeath},
       T{Phase::BattleReferee, Trigger::HumanOut, Phase::BattleEnd},
       T{Phase::BattleReferee, Trigger::RoundLimit, Phase::BattleEnd},
+      // SuddenDeath (the sixth state): one more round, or the end with a shared place
+      T{Phase::SuddenDeath, Trigger::SuddenDeathRound, Phase::BattleLoop},
+      T{Phase::SuddenDeath, Trigger::NoSuddenDeath, Phase::BattleEnd},
   };
 };
 
