@@ -310,6 +310,28 @@ TEST(ClashHandover, WithTheFirstSeatOutTheRoundEndsBeforeTheNextRemainingSeatAnd
   EXPECT_EQ(s.current, order[1]);
 }
 
+TEST(ClashHandover, ANewRoundEntersBattleLoopWhichHandsOverAtOnceToAHumanFirst) {
+  int checked = 0;
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    Battle b = started(one_encounter(test::kHumanAnd3Bots), seed);
+    if (b.state().order[0] != 0) continue;  // the human seat is first in the turn order
+    (void)turns_of_one_round(b);
+    if (b.is_battle_over() || b.state().current != 0) continue;
+    const auto& h = b.history();
+    ASSERT_GE(h.size(), 2u);
+    EXPECT_EQ(h[h.size() - 2].from, Phase::BattleReferee);
+    EXPECT_EQ(h[h.size() - 2].trigger, Trigger::NextRound);
+    EXPECT_EQ(h[h.size() - 2].to, Phase::BattleLoop);
+    EXPECT_EQ(h.back().from, Phase::BattleLoop);
+    EXPECT_EQ(h.back().trigger, Trigger::HumanNext);
+    EXPECT_EQ(h.back().to, Phase::BattleTurn);
+    EXPECT_EQ(b.state().step, TurnStep::Roll);  // BattleLoop rolled nothing for the human
+    EXPECT_EQ(b.state().dice, 0);
+    ++checked;
+  }
+  EXPECT_GT(checked, 0);
+}
+
 TEST(ClashHandover, LoopAndTurnUseTheSameRule) {
   // Two humans and two bots: every handover edge out of Loop and out of Turn is taken.
   std::set<std::pair<Phase, Trigger>> seen;

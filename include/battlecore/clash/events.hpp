@@ -42,7 +42,7 @@ enum class EventType : std::uint8_t {
 };
 std::string_view event_type_name(EventType t);
 
-/// One event: 12 bytes, trivially copyable. Field meaning per type (above).
+/// One event: 16 bytes, trivially copyable. Field meaning per type (above).
 struct Event {
   EventType type;
   SeatRef seat = kNoSeat;
@@ -54,6 +54,8 @@ struct Event {
   std::int32_t extra = 0;
   friend bool operator==(const Event&, const Event&) = default;
 };
+
+static_assert(sizeof(Event) == 16);
 
 using EventLog = EventBus<Event>;
 using Listener = EventListener<Event>;

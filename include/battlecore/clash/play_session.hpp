@@ -1,6 +1,6 @@
 #pragma once
 /// A human plays a clash battle in a terminal: roll, pick a rock, pick a card, and see the
-/// referee's duels. Bot seats (and human seats other than the first) are played by a policy.
+/// referee's duels. Every human seat is asked at the terminal; bot seats are played by a policy.
 
 #include <cstdint>
 #include <iosfwd>
