@@ -57,7 +57,8 @@ std::int32_t pack_places(const std::uint8_t* places, std::size_t seats) {
 }
 
 std::uint8_t unpack_place(std::int32_t packed, std::size_t seat) {
-  return seat < 4 ? static_cast<std::uint8_t>((static_cast<std::uint32_t>(packed) >> (8 * seat)) & 0xFFu) : 0;
+  if (seat >= 4) return 0;
+  return static_cast<std::uint8_t>((static_cast<std::uint32_t>(packed) >> (8 * seat)) & 0xFFu);
 }
 
 namespace {
