@@ -394,12 +394,14 @@ TEST(ClashParameters, AListedDeckDealsOnlyItsCards) {
 
 TEST(ClashParameters, RandomCardsHaveARealElementAndAValueOneToTen) {
   std::set<int> elements, values;
-  for (std::uint64_t seed = 1; seed <= 20; ++seed)
-    for (const SeatState& seat : started(one_encounter(test::kFourBots), seed).state().seats)
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    const Battle b = started(one_encounter(test::kFourBots), seed);
+    for (const SeatState& seat : b.state().seats)
       for (Card c : seat.hand) {
         elements.insert(static_cast<int>(c.element));
         values.insert(c.value);
       }
+  }
   EXPECT_EQ(elements, (std::set<int>{1, 2, 3, 4, 5}));
   EXPECT_EQ(values, (std::set<int>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}));
 }
