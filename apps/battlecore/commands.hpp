@@ -94,5 +94,6 @@ struct ServeOptions {
 };
 /// Runs the monitor's server until the process is stopped (serve_command.cpp).
 int serve(const ServeOptions& options, Io io);
+std::unique_ptr<RuleSetCommands> make_clash_commands();
 
 }  // namespace battlecore::cli

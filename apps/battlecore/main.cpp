@@ -20,6 +20,7 @@ std::vector<std::unique_ptr<RuleSetCommands>> rule_sets() {
   std::vector<std::unique_ptr<RuleSetCommands>> sets;
   sets.push_back(make_deckbuilder_commands());
   sets.push_back(make_party_commands());
+  sets.push_back(make_clash_commands());
   return sets;
 }
 

@@ -1,0 +1,25 @@
+#pragma once
+/// A human plays a clash battle in a terminal: roll, pick a rock, pick a card, and see the
+/// referee's duels. Every human seat is asked at the terminal; bot seats are played by a policy.
+
+#include <cstdint>
+#include <iosfwd>
+#include <memory>
+#include <string>
+
+#include "battlecore/clash/catalog.hpp"
+
+namespace battlecore::clash {
+
+struct PlayConfig {
+  std::string encounter;  ///< empty: the pack's default encounter
+  std::uint64_t seed = 1;
+  std::string bot_policy = "random";
+};
+
+/// Runs the session on `in` / `out` until the battle ends, `quit` or end of input.
+/// Returns 0 when the battle ended or the player quit, 2 when it could not start.
+int play(const std::shared_ptr<const Catalog>& catalog, const PlayConfig& config, std::istream& in,
+         std::ostream& out, std::ostream& err);
+
+}  // namespace battlecore::clash

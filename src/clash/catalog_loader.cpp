@@ -1,0 +1,289 @@
+// Clash content loading: pass 1 collects the encounter ids (so the pack may name its default
+// encounter in any file); pass 2 reads each encounter strictly. Nothing is loaded when any
+// problem was found, and every problem is reported.
+
+#include <map>
+#include <string>
+
+#include "battlecore/clash/load.hpp"
+
+namespace battlecore::clash {
+namespace {
+
+using content::Diagnostics;
+using content::JsonDocument;
+using content::ObjectReader;
+using nlohmann::json;
+
+constexpr std::array<std::string_view, 2> kSeatKinds = {"human", "bot"};
+constexpr std::array<std::string_view, 2> kEliminations = {"at_zero", "below_zero"};
+constexpr std::array<std::string_view, 2> kEqualValues = {"tie", "later_wins"};
+constexpr std::string_view kCardElements = "air, earth, energy, fire or water";
+
+struct Item {
+  const JsonDocument* doc;
+  const json* value;
+  std::string pointer;
+};
+
+bool valid_id(std::string_view id) {
+  if (id.empty() || id.size() > 64) return false;
+  for (char ch : id)
+    if (!((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_' || ch == '-')) return false;
+  return true;
+}
+
+std::uint64_t fnv1a(std::uint64_t h, std::string_view bytes) {
+  for (unsigned char ch : bytes) {
+    h ^= ch;
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+class Loader {
+ public:
+  Loader(const std::vector<JsonDocument>& docs, Diagnostics& diags) : docs_(docs), diags_(diags) {}
+
+  std::shared_ptr<const Catalog> run() {
+    collect();
+    auto catalog = std::make_shared<Catalog>();
+    c_ = catalog.get();
+    c_->encounters.resize(ids_.size());
+    for (const Item& it : encounters_) read_encounter(it);
+    read_pack();
+    std::uint64_t h = 0xcbf29ce484222325ull;
+    for (const JsonDocument& d : docs_) h = fnv1a(h, d.text);
+    c_->content_hash = h;
+    if (!diags_.empty()) return nullptr;
+    return catalog;
+  }
+
+ private:
+  void collect() {
+    for (const JsonDocument& doc : docs_) {
+      ObjectReader top(doc, doc.root, "", diags_);
+      if (!top.valid()) continue;
+      if (const json* p = top.optional_object("pack")) {
+        if (pack_)
+          top.error_at("pack", "a second 'pack' object; the first is in " + pack_->doc->file);
+        else
+          pack_ = Item{&doc, p, top.pointer_of("pack")};
+      }
+      if (const json* arr = top.optional_array("encounters"))
+        for (std::size_t i = 0; i < arr->size(); ++i)
+          encounters_.push_back(
+              Item{&doc, &(*arr)[i], content::child_pointer(top.pointer_of("encounters"), i)});
+      top.finish();
+    }
+    std::map<std::string, const Item*, std::less<>> first;
+    for (const Item& it : encounters_) {
+      if (!it.value->is_object() || !it.value->contains("id") || !(*it.value)["id"].is_string()) continue;
+      const auto& s = (*it.value)["id"].get_ref<const std::string&>();
+      if (auto f = first.find(s); f != first.end()) {
+        const auto [line, col] = f->second->doc->locate(f->second->pointer);
+        diags_.add(it.doc->diagnostic(content::child_pointer(it.pointer, "id"),
+                                      "duplicate encounter id '" + s + "'; first defined at " +
+                                          f->second->doc->file + ":" + std::to_string(line) + ":" +
+                                          std::to_string(col)));
+        continue;
+      }
+      first.emplace(s, &it);
+      ids_.emplace(s, static_cast<EncounterId>(ids_.size()));
+    }
+  }
+
+  void read_pack() {
+    if (!pack_) {
+      diags_.add(
+          content::Diagnostic{docs_.empty() ? "" : docs_.front().file, 0, 0, "",
+                              "no 'pack' object: one file of the pack must have {\"pack\": {\"id\": ...}}"});
+      return;
+    }
+    ObjectReader r(*pack_->doc, *pack_->value, pack_->pointer, diags_);
+    c_->pack.id = r.required_string("id").value_or("");
+    c_->pack.name = r.optional_string("name").value_or(c_->pack.id);
+    if (const auto rules = r.optional_string("rules"); rules && *rules != "clash")
+      r.error_at("rules", "expected \"clash\", got '" + *rules + "'");
+    if (const auto enc = r.optional_string("default_encounter")) {
+      if (const auto it = ids_.find(*enc); it != ids_.end())
+        c_->pack.default_encounter = it->second;
+      else
+        r.error_at("default_encounter",
+                   "unknown encounter '" + *enc + "'; expected the id of an encounter defined in the pack");
+    }
+    r.finish();
+  }
+
+  void read_encounter(const Item& it) {
+    ObjectReader r(*it.doc, *it.value, it.pointer, diags_);
+    EncounterDef e;
+    const auto id = r.required_string("id");
+    e.name = r.optional_string("name").value_or("");
+    if (id && !valid_id(*id))
+      r.error_at("id", "expected an id of 1 to 64 characters a-z, 0-9, '_' or '-', got '" + *id + "'");
+    if (id) e.id = *id;
+    if (e.name.empty()) e.name = e.id;
+    if (const json* seats = r.required_array("seats")) {
+      if (seats->size() < kMinSeats || seats->size() > kMaxSeats)
+        r.error_at("seats", "expected 2 to 4 seats, got " + std::to_string(seats->size()));
+      for (std::size_t i = 0; i < seats->size() && i < kMaxSeats; ++i) {
+        ObjectReader s(*it.doc, (*seats)[i], content::child_pointer(r.pointer_of("seats"), i), diags_);
+        SeatDef seat;
+        if (const auto kind = s.required_enum("kind", kSeatKinds)) seat.kind = static_cast<SeatKind>(*kind);
+        seat.name = s.optional_string("name").value_or(fmt_seat_name(seat.kind, i));
+        s.finish();
+        e.seats.push_back(seat);
+      }
+    }
+    if (const json* rules = r.optional_object("rules")) read_rules(*it.doc, *rules, r.pointer_of("rules"), e);
+    r.finish();
+    if (id) {
+      const auto found = ids_.find(*id);
+      if (found != ids_.end() && c_->encounters[found->second].id.empty())
+        c_->encounters[found->second] = std::move(e);
+    }
+  }
+
+  static std::string fmt_seat_name(SeatKind kind, std::size_t i) {
+    return (kind == SeatKind::Human ? "Human " : "Bot ") + std::to_string(i);
+  }
+
+  void read_rules(const JsonDocument& doc, const json& value, const std::string& pointer, EncounterDef& e) {
+    ObjectReader r(doc, value, pointer, diags_);
+    RuleParams& p = e.rules;
+    p.health = static_cast<std::int32_t>(r.int_or("health", p.health, 1, 99));
+    if (const auto v = r.enum_or("elimination", kEliminations, 0))
+      p.elimination = static_cast<Elimination>(*v);
+    if (const auto v = r.enum_or("equal_values", kEqualValues, 0))
+      p.equal_values = static_cast<EqualValues>(*v);
+    p.hand_size = static_cast<std::uint8_t>(r.int_or("hand_size", p.hand_size, 1, kMaxHandSize));
+    p.refill = r.bool_or("refill", p.refill);
+    if (const json* deck = r.optional_value("deck")) read_deck(doc, *deck, r.pointer_of("deck"), p);
+    if (const auto rocks = r.optional_int("rocks", 6, kMaxRocks)) {
+      if (*rocks % 6 != 0)
+        r.error_at("rocks", "expected a multiple of 6 (each element owns the same number of rocks), got " +
+                                std::to_string(*rocks));
+      else
+        p.rocks = static_cast<std::uint32_t>(*rocks);
+    }
+    if (const json* start = r.optional_value("starting_rocks"))
+      read_starting_rocks(doc, *start, r.pointer_of("starting_rocks"), e);
+    p.end_when_human_out = r.bool_or("end_when_human_out", p.end_when_human_out);
+    p.resetup_between_rounds = r.bool_or("resetup_between_rounds", p.resetup_between_rounds);
+    p.round_limit = static_cast<std::uint32_t>(r.int_or("round_limit", p.round_limit, 1, 10000));
+    p.sudden_death_rounds =
+        static_cast<std::uint32_t>(r.int_or("sudden_death_rounds", p.sudden_death_rounds, 0, 100));
+    r.finish();
+    if (p.deck == DeckSource::Listed && !p.refill && p.listed_deck.size() < p.hand_size)
+      diags_.add(doc.diagnostic(pointer + "/deck", "the listed deck has " +
+                                                       std::to_string(p.listed_deck.size()) +
+                                                       " cards; a hand of " + std::to_string(p.hand_size) +
+                                                       " needs at least that many"));
+  }
+
+  void read_deck(const JsonDocument& doc, const json& deck, const std::string& pointer, RuleParams& p) {
+    if (deck.is_string()) {
+      if (deck.get_ref<const std::string&>() != "random")
+        diags_.add(doc.diagnostic(pointer, "expected \"random\" or an array of cards, got '" +
+                                               deck.get_ref<const std::string&>() + "'"));
+      return;
+    }
+    if (!deck.is_array()) {
+      diags_.add(doc.diagnostic(
+          pointer, "expected \"random\" or an array of cards, got " + content::describe_json_type(deck)));
+      return;
+    }
+    if (deck.empty() || deck.size() > kMaxDeckSize)
+      diags_.add(doc.diagnostic(pointer, "expected 1 to " + std::to_string(kMaxDeckSize) + " cards, got " +
+                                             std::to_string(deck.size())));
+    p.deck = DeckSource::Listed;
+    for (std::size_t i = 0; i < deck.size() && i < kMaxDeckSize; ++i) {
+      ObjectReader c(doc, deck[i], content::child_pointer(pointer, i), diags_);
+      Card card;
+      if (const auto name = c.required_string("element")) {
+        const auto element = element_from_name(*name);
+        if (!element || *element == Element::None)
+          c.error_at("element", "unknown element '" + *name + "'; expected " + std::string(kCardElements));
+        else
+          card.element = *element;
+      }
+      if (const auto v = c.required_int("value", kMinCardValue, kMaxCardValue))
+        card.value = static_cast<std::uint8_t>(*v);
+      c.finish();
+      p.listed_deck.push_back(card);
+    }
+  }
+
+  void read_starting_rocks(const JsonDocument& doc, const json& start, const std::string& pointer,
+                           EncounterDef& e) {
+    if (start.is_string()) {
+      if (start.get_ref<const std::string&>() != "spread")
+        diags_.add(
+            doc.diagnostic(pointer, "expected \"spread\" or an array of rock indices, one per seat, got '" +
+                                        start.get_ref<const std::string&>() + "'"));
+      return;
+    }
+    if (!start.is_array()) {
+      diags_.add(
+          doc.diagnostic(pointer, "expected \"spread\" or an array of rock indices, one per seat, got " +
+                                      content::describe_json_type(start)));
+      return;
+    }
+    if (start.size() != e.seats.size())
+      diags_.add(doc.diagnostic(pointer, "expected one rock per seat (" + std::to_string(e.seats.size()) +
+                                             "), got " + std::to_string(start.size())));
+    // The rock count was read before this key (keys are read by name, not in text order).
+    std::vector<std::uint8_t> rocks;
+    for (std::size_t i = 0; i < start.size(); ++i) {
+      const json& v = start[i];
+      const std::uint32_t count = e.rules.rocks;
+      if (!v.is_number_integer() || v.get<std::int64_t>() < 0 || v.get<std::int64_t>() >= count) {
+        diags_.add(doc.diagnostic(
+            content::child_pointer(pointer, i),
+            "expected a rock index in [0, " + std::to_string(count - 1) + "], got " + v.dump()));
+        continue;
+      }
+      rocks.push_back(static_cast<std::uint8_t>(v.get<std::int64_t>()));
+    }
+    if (rocks.size() == e.seats.size()) e.rules.starting_rocks = rocks;
+  }
+
+ private:
+  const std::vector<JsonDocument>& docs_;
+  Diagnostics& diags_;
+  Catalog* c_ = nullptr;
+  std::optional<Item> pack_;
+  std::vector<Item> encounters_;
+  std::map<std::string, EncounterId, std::less<>> ids_;
+};
+
+}  // namespace
+
+CatalogResult load_catalog(const std::vector<content::JsonDocument>& documents) {
+  Diagnostics diags;
+  Loader loader(documents, diags);
+  std::shared_ptr<const Catalog> catalog = loader.run();
+  if (!diags.empty() || !catalog) return diags;
+  return catalog;
+}
+
+CatalogResult load_catalog(const std::filesystem::path& path) {
+  Diagnostics diags;
+  std::vector<content::JsonDocument> docs;
+  for (const auto& file : content::content_files(path, diags))
+    if (auto doc = content::parse_json_file(file, diags)) docs.push_back(std::move(*doc));
+  if (!diags.empty()) return diags;
+  return load_catalog(docs);
+}
+
+CatalogResult load_catalog_text(std::string file, std::string text) {
+  Diagnostics diags;
+  auto doc = content::parse_json_text(std::move(file), std::move(text), diags);
+  if (!doc || !diags.empty()) return diags;
+  std::vector<content::JsonDocument> docs;
+  docs.push_back(std::move(*doc));
+  return load_catalog(docs);
+}
+
+}  // namespace battlecore::clash

@@ -1,0 +1,160 @@
+#include "battlecore/clash/play_session.hpp"
+
+#include <charconv>
+#include <istream>
+#include <ostream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "battlecore/clash/battle.hpp"
+#include "battlecore/clash/policies.hpp"
+#include "battlecore/clash/simulate.hpp"
+#include "battlecore/clash/view.hpp"
+
+namespace battlecore::clash {
+
+namespace {
+
+constexpr std::string_view kHelp =
+    "commands:\n"
+    "  N         take option number N (roll, a rock, a card)\n"
+    "  state     show the battle again\n"
+    "  history   the phase transition history (sequence, round, from, trigger, to)\n"
+    "  log [N]   the last N events as JSON (default 20)\n"
+    "  help      this text\n"
+    "  quit      leave the battle\n";
+
+std::string trim(std::string_view s) {
+  const auto b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string_view::npos) return "";
+  const auto e = s.find_last_not_of(" \t\r\n");
+  return std::string(s.substr(b, e - b + 1));
+}
+
+/// Prints the events since `shown` (phase changes left out) and moves `shown` on.
+void show_events(const Battle& battle, std::size_t& shown, std::ostream& out) {
+  const auto& log = battle.events().log();
+  for (; shown < log.size(); ++shown)
+    if (log[shown].type != EventType::PhaseChanged) out << "  " << event_label(battle, log[shown]) << "\n";
+}
+
+void show(const Battle& battle, std::ostream& out) {
+  out << render_text(battle);
+  const Decision d = battle.decision();
+  for (std::size_t i = 0; i < d.options.size(); ++i)
+    out << fmt::format("  {}) {}\n", i, action_label(battle, d.options[i]));
+}
+
+}  // namespace
+
+int play(const std::shared_ptr<const Catalog>& catalog, const PlayConfig& config, std::istream& in,
+         std::ostream& out, std::ostream& err) {
+  std::string encounter = config.encounter;
+  if (encounter.empty()) {
+    if (!catalog->pack.default_encounter) {
+      err << "battlecore: the pack names no default encounter; pass --encounter ID\n";
+      return 2;
+    }
+    encounter = catalog->encounters[*catalog->pack.default_encounter].id;
+  }
+  auto bot = make_policy(config.bot_policy);
+  if (!bot) {
+    err << "battlecore: " << bot.error().message << "\n";
+    return 2;
+  }
+  bot.value()->reset(policy_seed(config.seed));
+  Battle battle(catalog);
+  if (auto started = battle.start_battle(encounter, config.seed); !started) {
+    err << "battlecore: " << started.error().message << "\n";
+    return 2;
+  }
+  out << fmt::format("battle '{}' with seed {} (type 'help' for commands)\n", encounter, config.seed);
+  std::size_t shown = 0;
+  std::vector<Action> options;
+  std::string line;
+  bool prompt_shown = false;
+  while (battle.status() == Status::AwaitingDecision) {
+    const SeatRef seat = battle.state().current;
+    if (battle.state().seats[static_cast<std::size_t>(seat)].kind == SeatKind::Bot) {
+      battle.legal_actions(options);
+      const auto r = battle.submit(options[bot.value()->choose(battle, options)]);
+      if (!r) {  // cannot happen for a legal option; say so rather than loop
+        err << "battlecore: a legal option was refused: " << r.error().message << "\n";
+        return 1;
+      }
+      prompt_shown = false;
+      continue;
+    }
+    show_events(battle, shown, out);
+    if (!prompt_shown) {
+      show(battle, out);
+      prompt_shown = true;
+    }
+    out << "> " << std::flush;
+    if (!std::getline(in, line)) {
+      out << "\nend of input: leaving the battle\n";
+      return 0;
+    }
+    const std::string cmd = trim(line);
+    if (cmd.empty()) continue;
+    if (cmd == "quit" || cmd == "exit" || cmd == "q") {
+      out << "you leave the battle\n";
+      return 0;
+    }
+    if (cmd == "help" || cmd == "?") {
+      out << kHelp;
+      continue;
+    }
+    if (cmd == "state") {
+      show(battle, out);
+      continue;
+    }
+    if (cmd == "history") {
+      for (const PhaseRecord& r : battle.history())
+        out << fmt::format("  #{:<4} round {:<3} {:<14} --{}--> {}\n", r.sequence, r.turn, phase_name(r.from),
+                           trigger_name(r.trigger), phase_name(r.to));
+      continue;
+    }
+    if (cmd.rfind("log", 0) == 0) {
+      std::size_t n = 20;
+      const std::string arg = trim(std::string_view(cmd).substr(3));
+      if (!arg.empty()) {
+        const auto [p, ec] = std::from_chars(arg.data(), arg.data() + arg.size(), n);
+        if (ec != std::errc() || p != arg.data() + arg.size()) {
+          out << "usage: log [N]\n";
+          continue;
+        }
+      }
+      const auto& log = battle.events().log();
+      for (std::size_t i = log.size() > n ? log.size() - n : 0; i < log.size(); ++i)
+        out << "  " << event_to_json(log[i]).dump() << "\n";
+      continue;
+    }
+    std::size_t choice = 0;
+    const auto [p, ec] = std::from_chars(cmd.data(), cmd.data() + cmd.size(), choice);
+    if (ec != std::errc() || p != cmd.data() + cmd.size()) {
+      out << fmt::format("'{}' is not a command or an option number; type 'help'\n", cmd);
+      continue;
+    }
+    const Decision d = battle.decision();
+    if (choice >= d.options.size()) {
+      out << fmt::format("no option {}: choose 0 to {}\n", choice, d.options.size() - 1);
+      continue;
+    }
+    out << "-> " << action_label(battle, d.options[choice]) << "\n";
+    if (auto r = battle.submit(d.options[choice]); !r) {
+      out << "refused: " << r.error().message << "\n";
+      continue;
+    }
+    prompt_shown = false;
+  }
+  show_events(battle, shown, out);
+  const auto& seats = battle.state().seats;
+  for (std::size_t i = 0; i < seats.size(); ++i)
+    out << fmt::format("place {}: {} ({})\n", seats[i].place, battle.encounter().seats[i].name,
+                       seat_kind_name(seats[i].kind));
+  return 0;
+}
+
+}  // namespace battlecore::clash

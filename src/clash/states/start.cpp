@@ -1,0 +1,73 @@
+// BattleStart: runs once at the beginning of the battle (and again between rounds when the
+// encounter asks for a re-setup). The seed's steps, in order: play the battle music (the host's
+// business: nothing here), setup_player, setup_bots (random decks, shuffled turn order),
+// setup_ui (nothing: views read the state), setup_world (seats on their starting rocks, dice off).
+// Next: the first seat of the order is human -> BattleTurn; a bot -> BattleLoop.
+
+#include "clash/mechanics.hpp"
+
+namespace battlecore::clash::detail {
+namespace {
+
+void create_seat(Ctx& x, std::size_t index) {
+  SeatState seat;
+  seat.kind = x.e.seats[index].kind;
+  seat.health = x.e.rules.health;
+  if (x.e.rules.deck == DeckSource::Listed) {
+    for (const Card& c : x.e.rules.listed_deck) seat.pile.push_back(c);
+    x.s.rng[Stream::Shuffle].shuffle(seat.pile.span());
+  }
+  x.s.seats[index] = seat;
+  deal_hand(x, index, false);
+}
+
+// setup_player: the human seats, each with its deck and hand.
+void setup_players(Ctx& x) {
+  for (std::size_t i = 0; i < x.e.seats.size(); ++i)
+    if (x.e.seats[i].kind == SeatKind::Human) create_seat(x, i);
+}
+
+// setup_bots: the bot seats with their decks, then the turn order is shuffled.
+void setup_bots(Ctx& x) {
+  for (std::size_t i = 0; i < x.e.seats.size(); ++i)
+    if (x.e.seats[i].kind == SeatKind::Bot) create_seat(x, i);
+  x.s.order.clear();
+  for (std::size_t i = 0; i < x.e.seats.size(); ++i) x.s.order.push_back(static_cast<std::uint8_t>(i));
+  x.s.rng[Stream::Shuffle].shuffle(x.s.order.span());
+}
+
+// setup_world: every seat on its starting rock (spread evenly by default); the dice are off.
+void setup_world(Ctx& x) {
+  const std::size_t n = x.e.seats.size();
+  for (std::size_t i = 0; i < n; ++i)
+    x.s.seats[i].rock = x.e.rules.starting_rocks.empty() ? static_cast<std::uint8_t>(i * x.e.rules.rocks / n)
+                                                         : x.e.rules.starting_rocks[i];
+  x.s.step = TurnStep::None;
+}
+
+// The re-setup between rounds: fresh hands for the seats still in, a new turn order.
+void resetup(Ctx& x) {
+  for (std::uint8_t seat : x.s.order) {
+    if (x.s.seats[seat].out) continue;
+    x.s.seats[seat].hand.clear();
+    deal_hand(x, seat, true);
+  }
+  x.s.rng[Stream::Shuffle].shuffle(x.s.order.span());
+}
+
+}  // namespace
+
+std::optional<Trigger> run_battle_start(Ctx& x) {
+  if (x.s.seats.empty()) {
+    for (std::size_t i = 0; i < x.e.seats.size(); ++i) x.s.seats.push_back(SeatState{});
+    setup_players(x);
+    setup_bots(x);
+    setup_world(x);
+  } else {
+    resetup(x);
+  }
+  begin_round(x);
+  return trigger_for(x.s, static_cast<std::size_t>(x.s.current));
+}
+
+}  // namespace battlecore::clash::detail

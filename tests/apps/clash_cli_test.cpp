@@ -1,0 +1,195 @@
+// The battlecore command line with --rules clash, run as a program from a directory outside the
+// source and build trees (as tests/apps/cli_test.cpp does for the deckbuilder).
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include "support/temp_dir.hpp"
+
+#include "battlecore/clash/phases.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using battlecore::clash::Machine;
+
+const fs::path kRepo = fs::path(BATTLECORE_DATA_DIR).parent_path();
+const fs::path kClassic = fs::path(BATTLECORE_DATA_DIR) / "clash" / "classic";
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string shell_quoted(std::string_view s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+struct CliRun {
+  int code = -1;
+  std::string out;
+  std::string err;
+  std::string command;
+};
+
+CliRun cli(const std::string& args, const std::string& input = "") {
+  battlecore::test::TempDir dir;
+  const fs::path in = dir.path() / "stdin.txt", out = dir.path() / "stdout.txt",
+                 err = dir.path() / "stderr.txt";
+  std::ofstream(in) << input;
+  CliRun r;
+  r.command = "cd " + shell_quoted(fs::temp_directory_path().string()) + " && env -u BATTLECORE_DATA " +
+              shell_quoted(BATTLECORE_CLI) + " " + args + " <" + shell_quoted(in.string()) + " >" +
+              shell_quoted(out.string()) + " 2>" + shell_quoted(err.string());
+  const int status = std::system(r.command.c_str());
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+  r.out = read_file(out);
+  r.err = read_file(err);
+  return r;
+}
+
+std::string explain(const CliRun& r) {
+  return "command: " + r.command + "\nexit: " + std::to_string(r.code) + "\n--- stdout\n" + r.out +
+         "--- stderr\n" + r.err;
+}
+
+bool contains(std::string_view text, std::string_view part) {
+  return text.find(part) != std::string_view::npos;
+}
+
+TEST(ClashCli, GraphPrintsEveryEdgeOfTheTable) {
+  const CliRun r = cli("graph --rules clash");
+  ASSERT_EQ(r.code, 0) << explain(r);
+  EXPECT_TRUE(contains(r.out, "digraph clash {")) << r.out;
+  for (const auto& t : Machine::kTransitions) {
+    const std::string edge = std::string(battlecore::clash::phase_name(t.from)) + " -> " +
+                             std::string(battlecore::clash::phase_name(t.to)) + " [label=\"" +
+                             std::string(battlecore::clash::trigger_name(t.trigger)) + "\"];";
+    EXPECT_TRUE(contains(r.out, edge)) << edge << "\n" << r.out;
+  }
+}
+
+// docs/graphs holds the graphs as the binary prints them, so the docs cannot drift from the table.
+TEST(ClashCli, CheckedInGraphsMatchTheBinary) {
+  for (const auto& [file, args] : {std::pair{"clash.dot", "graph --rules clash"},
+                                   std::pair{"clash.mmd", "graph --rules clash --format mermaid"}}) {
+    const fs::path path = kRepo / "docs" / "graphs" / file;
+    const CliRun r = cli(args);
+    ASSERT_EQ(r.code, 0) << explain(r);
+    ASSERT_TRUE(fs::exists(path)) << path;
+    EXPECT_EQ(read_file(path), r.out)
+        << path.string() << " is out of date; regenerate it with\n  <build>/apps/battlecore/battlecore "
+        << args << " > docs/graphs/" << file;
+  }
+}
+
+TEST(ClashCli, ValidateAcceptsTheClassicPackAndListsEveryProblemOfABadOne) {
+  const CliRun ok = cli("validate --rules clash " + shell_quoted(kClassic.string()));
+  EXPECT_EQ(ok.code, 0) << explain(ok);
+  EXPECT_TRUE(contains(ok.out, "valid")) << explain(ok);
+
+  battlecore::test::TempDir dir;
+  const fs::path bad = dir.path() / "bad.json";
+  std::ofstream(bad) << R"({"pack": {"id": "bad", "rules": "clash"},
+  "encounters": [
+    {"id": "five", "seats": [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]},
+    {"id": "ring", "seats": [{"kind": "bot"}, {"kind": "bot"}], "rules": {"rocks": 10,
+      "deck": [{"element": "plasma", "value": 3}, {"element": "fire", "value": 12}]}}
+  ]}
+)";
+  const CliRun r = cli("validate --rules clash " + shell_quoted(bad.string()));
+  EXPECT_EQ(r.code, 2) << explain(r);
+  for (const char* part :
+       {":3:", "/encounters/0/seats: expected 2 to 4 seats, got 5",
+        "/encounters/1/rules/rocks:", "/encounters/1/rules/deck/0/element: unknown element 'plasma'",
+        "/encounters/1/rules/deck/1/value:", "4 problem(s)"})
+    EXPECT_TRUE(contains(r.err, part)) << part << "\n" << explain(r);
+}
+
+TEST(ClashCli, ListNamesTheEncounters) {
+  const CliRun r = cli("list --rules clash --json");
+  ASSERT_EQ(r.code, 0) << explain(r);
+  const auto j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_TRUE(j.is_object()) << r.out;
+  EXPECT_EQ(j["pack"], "classic");
+  std::set<std::string> ids;
+  for (const auto& id : j["encounters"]) ids.insert(id.get<std::string>());
+  for (const char* id : {"classic", "duel", "trio", "bots4"}) EXPECT_TRUE(ids.count(id)) << id;
+}
+
+TEST(ClashCli, SimJsonHasWinsKeyedBySeatAndMeanPlaceAndIsDeterministic) {
+  const std::string args = "sim --rules clash --battles 500 --seed 3 --json";
+  const CliRun a = cli(args), b = cli(args);
+  ASSERT_EQ(a.code, 0) << explain(a);
+  auto ja = nlohmann::json::parse(a.out, nullptr, false), jb = nlohmann::json::parse(b.out, nullptr, false);
+  ASSERT_TRUE(ja.is_object()) << a.out;
+  for (const char* key : {"elapsed_s", "battles_per_s", "decisions_per_s"}) {
+    ja.erase(key);
+    jb.erase(key);
+  }
+  EXPECT_EQ(ja, jb);
+  EXPECT_EQ(ja["encounter"], "classic");
+  ASSERT_TRUE(ja["wins"].is_object()) << ja.dump();
+  std::uint64_t total = ja["shared_first"].get<std::uint64_t>();
+  for (const char* seat : {"0", "1", "2", "3"}) {
+    ASSERT_TRUE(ja["wins"].contains(seat)) << ja.dump();
+    total += ja["wins"][seat].get<std::uint64_t>();
+    const double place = ja["mean_place"][seat].get<double>();
+    EXPECT_GE(place, 1.0);
+    EXPECT_LE(place, 4.0);
+  }
+  EXPECT_EQ(total, 500u);
+}
+
+TEST(ClashCli, SimTextShowsEverySeatAndTheGreedyPolicyRuns) {
+  const CliRun r = cli("sim --rules clash --battles 200 --encounter trio --policy greedy");
+  ASSERT_EQ(r.code, 0) << explain(r);
+  for (const char* part : {"trio", "greedy", "mean_place", "You", "Bear", "Condor"})
+    EXPECT_TRUE(contains(r.out, part)) << part << "\n" << r.out;
+}
+
+TEST(ClashCli, BadArgumentsExitTwo) {
+  for (const char* args : {"sim --rules clash --encounter nope --battles 5",
+                           "sim --rules clash --policy nope", "play --rules clash --encounter nope"}) {
+    const CliRun r = cli(args, "quit\n");
+    EXPECT_EQ(r.code, 2) << explain(r);
+    EXPECT_TRUE(r.err.starts_with("battlecore: ")) << explain(r);
+  }
+}
+
+TEST(ClashCli, PlayRollsPicksARockAndACardAndShowsTheDuels) {
+  // Option 0 every time: roll, the first rock, the first playable card, until the battle ends.
+  std::string input;
+  for (int i = 0; i < 400; ++i) input += "0\n";
+  const CliRun r = cli("play --rules clash --encounter duel --seed 4", input);
+  ASSERT_EQ(r.code, 0) << explain(r);
+  for (const char* part :
+       {"battle 'duel' with seed 4", "roll the die", "-> move to rock", "duel: ", "rolls", "place 1:"})
+    EXPECT_TRUE(contains(r.out, part)) << part << "\n" << r.out.substr(0, 3000);
+}
+
+TEST(ClashCli, PlayQuitsAndAnswersNonsense) {
+  const CliRun r = cli("play --rules clash --seed 1", "hello\n7\nhelp\nquit\n");
+  ASSERT_EQ(r.code, 0) << explain(r);
+  EXPECT_TRUE(contains(r.out, "'hello' is not a command")) << r.out;
+  EXPECT_TRUE(contains(r.out, "no option 7")) << r.out;
+  EXPECT_TRUE(contains(r.out, "you leave the battle")) << r.out;
+}
+
+}  // namespace

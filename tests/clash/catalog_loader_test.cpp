@@ -1,0 +1,153 @@
+// Loading clash content: the bundled pack, every parameter read, and bad content refused with
+// every problem listed at its pointer.
+
+#include <gtest/gtest.h>
+
+#include "battlecore/clash/load.hpp"
+#include "support/clash_pack.hpp"
+
+namespace battlecore::clash {
+namespace {
+
+/// The diagnostics of loading `text`, which must fail.
+content::Diagnostics problems(const std::string& text) {
+  CatalogResult r = load_catalog_text("bad.json", text);
+  EXPECT_FALSE(r.ok()) << "loaded although it should not";
+  if (r.ok()) return {};
+  return r.error();
+}
+
+std::string encounter(const std::string& seats, const std::string& rules = "{}") {
+  return R"({"pack": {"id": "t", "rules": "clash"},
+  "encounters": [{"id": "e", "seats": )" +
+         seats + R"(, "rules": )" + rules + "}]}";
+}
+
+bool has(const content::Diagnostics& d, std::string_view pointer, std::string_view words) {
+  for (const auto& item : d.items())
+    if (item.pointer == pointer && item.message.find(words) != std::string::npos && item.line > 0)
+      return true;
+  return false;
+}
+
+TEST(ClashCatalogLoader, ClassicPackLoadsWithItsDefaultEncounter) {
+  const auto c = test::classic();
+  ASSERT_TRUE(c->pack.default_encounter.has_value());
+  const EncounterDef& e = c->encounters[*c->pack.default_encounter];
+  EXPECT_EQ(e.id, "classic");
+  ASSERT_EQ(e.seats.size(), 4u);
+  EXPECT_EQ(e.seats[0].kind, SeatKind::Human);
+  for (std::size_t i = 1; i < 4; ++i) EXPECT_EQ(e.seats[i].kind, SeatKind::Bot);
+  for (const char* id : {"duel", "trio", "bots4", "old_rules", "later_wins", "listed_deck", "big_ring",
+                         "resetup", "human_out"})
+    EXPECT_TRUE(c->find_encounter(id).has_value()) << id;
+  EXPECT_EQ(c->encounters[*c->find_encounter("duel")].seats.size(), 2u);
+  EXPECT_EQ(c->encounters[*c->find_encounter("trio")].seats.size(), 3u);
+}
+
+TEST(ClashCatalogLoader, DefaultsAreTheDocumentedOnes) {
+  const auto c = test::one_encounter(test::kTwoBots);
+  const RuleParams& p = c->encounters[0].rules;
+  EXPECT_EQ(p.health, 5);
+  EXPECT_EQ(p.elimination, Elimination::AtZero);
+  EXPECT_EQ(p.equal_values, EqualValues::Tie);
+  EXPECT_EQ(p.hand_size, 9);
+  EXPECT_TRUE(p.refill);
+  EXPECT_EQ(p.deck, DeckSource::Random);
+  EXPECT_EQ(p.rocks, 18u);
+  EXPECT_TRUE(p.starting_rocks.empty());
+  EXPECT_FALSE(p.end_when_human_out);
+  EXPECT_FALSE(p.resetup_between_rounds);
+  EXPECT_EQ(p.round_limit, 200u);
+}
+
+TEST(ClashCatalogLoader, EveryParameterIsRead) {
+  const auto c = test::one_encounter(test::kThreeBots, R"({"health": 3, "elimination": "below_zero",
+      "equal_values": "later_wins", "hand_size": 7, "refill": false, "rocks": 24,
+      "starting_rocks": [1, 7, 23], "end_when_human_out": true, "resetup_between_rounds": true,
+      "round_limit": 9, "deck": [{"element": "fire", "value": 3}, {"element": "water", "value": 10},
+      {"element": "air", "value": 1}, {"element": "earth", "value": 2}, {"element": "energy", "value": 4},
+      {"element": "fire", "value": 5}, {"element": "fire", "value": 6}]})");
+  const RuleParams& p = c->encounters[0].rules;
+  EXPECT_EQ(p.health, 3);
+  EXPECT_EQ(p.elimination, Elimination::BelowZero);
+  EXPECT_EQ(p.equal_values, EqualValues::LaterWins);
+  EXPECT_EQ(p.hand_size, 7);
+  EXPECT_FALSE(p.refill);
+  EXPECT_EQ(p.rocks, 24u);
+  EXPECT_EQ(p.starting_rocks, (std::vector<std::uint8_t>{1, 7, 23}));
+  EXPECT_TRUE(p.end_when_human_out);
+  EXPECT_TRUE(p.resetup_between_rounds);
+  EXPECT_EQ(p.round_limit, 9u);
+  ASSERT_EQ(p.deck, DeckSource::Listed);
+  ASSERT_EQ(p.listed_deck.size(), 7u);
+  EXPECT_EQ(p.listed_deck[1], (Card{Element::Water, 10}));
+}
+
+TEST(ClashCatalogLoader, OneOrFiveSeatsAreRefusedAtTheSeatsPointer) {
+  const auto one = problems(encounter(R"([{"kind": "human"}])"));
+  EXPECT_TRUE(has(one, "/encounters/0/seats", "expected 2 to 4 seats, got 1")) << one.to_string();
+  const auto five = problems(encounter(
+      R"([{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}])"));
+  EXPECT_TRUE(has(five, "/encounters/0/seats", "expected 2 to 4 seats, got 5")) << five.to_string();
+}
+
+TEST(ClashCatalogLoader, ARockCountNotAMultipleOfSixIsRefused) {
+  const auto d = problems(encounter(test::kTwoBots, R"({"rocks": 20})"));
+  EXPECT_TRUE(has(d, "/encounters/0/rules/rocks", "multiple of 6")) << d.to_string();
+}
+
+TEST(ClashCatalogLoader, AnUnknownElementOrAValueOutsideOneToTenIsRefusedAtItsPointer) {
+  const auto d = problems(encounter(test::kTwoBots, R"({"deck": [{"element": "fire", "value": 3},
+      {"element": "lava", "value": 4}, {"element": "water", "value": 11}, {"element": "air", "value": 0},
+      {"element": "none", "value": 2}]})"));
+  EXPECT_TRUE(has(d, "/encounters/0/rules/deck/1/element", "unknown element 'lava'")) << d.to_string();
+  EXPECT_TRUE(has(d, "/encounters/0/rules/deck/2/value", "")) << d.to_string();
+  EXPECT_TRUE(has(d, "/encounters/0/rules/deck/3/value", "")) << d.to_string();
+  EXPECT_TRUE(has(d, "/encounters/0/rules/deck/4/element", "unknown element 'none'")) << d.to_string();
+  EXPECT_EQ(d.size(), 4u) << d.to_string();
+}
+
+TEST(ClashCatalogLoader, EveryProblemOfAFileIsListed) {
+  const auto d = problems(R"({"pack": {"id": "t", "rules": "deckbuilder", "default_encounter": "nope"},
+  "encounters": [
+    {"id": "a", "seats": [{"kind": "human"}], "rules": {"rocks": 7, "hand_size": 13, "refill": "yes"}},
+    {"id": "a", "seats": [{"kind": "robot"}, {"kind": "bot", "colour": "red"}],
+     "rules": {"equal_values": "coin", "starting_rocks": [0, 99], "shuffle": true}}
+  ]})");
+  for (const auto& [pointer, words] : std::vector<std::pair<std::string, std::string>>{
+           {"/pack/rules", "expected \"clash\""},
+           {"/pack/default_encounter", "unknown encounter 'nope'"},
+           {"/encounters/0/seats", "got 1"},
+           {"/encounters/0/rules/rocks", "multiple of 6"},
+           {"/encounters/0/rules/hand_size", ""},
+           {"/encounters/0/rules/refill", ""},
+           {"/encounters/1/id", "duplicate encounter id 'a'"},
+           {"/encounters/1/seats/0/kind", "robot"},
+           {"/encounters/1/seats/1/colour", "unknown key 'colour'"},
+           {"/encounters/1/rules/equal_values", "coin"},
+           {"/encounters/1/rules/starting_rocks/1", "rock index in [0, 17]"},
+           {"/encounters/1/rules/shuffle", "unknown key 'shuffle'"},
+       })
+    EXPECT_TRUE(has(d, pointer, words)) << pointer << "\n" << d.to_string();
+}
+
+TEST(ClashCatalogLoader, StartingRocksNeedOnePerSeat) {
+  const auto d = problems(encounter(test::kThreeBots, R"({"starting_rocks": [0, 1]})"));
+  EXPECT_TRUE(has(d, "/encounters/0/rules/starting_rocks", "one rock per seat")) << d.to_string();
+}
+
+TEST(ClashCatalogLoader, AListedDeckWithoutRefillMustFillAHand) {
+  const auto d = problems(encounter(test::kTwoBots, R"({"refill": false, "hand_size": 3,
+      "deck": [{"element": "fire", "value": 3}, {"element": "fire", "value": 4}]})"));
+  EXPECT_TRUE(has(d, "/encounters/0/rules/deck", "needs at least")) << d.to_string();
+}
+
+TEST(ClashCatalogLoader, AMissingPathIsADiagnostic) {
+  CatalogResult r = load_catalog(std::filesystem::path("/nonexistent/battlecore/clash"));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().to_string().find("/nonexistent/battlecore/clash"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace battlecore::clash
