@@ -98,8 +98,16 @@ class DeckbuilderCommands final : public RuleSetCommands {
   int sim(const Options& options, Io io) override {
     const auto catalog = load_content(options.content, io.err);
     if (!catalog) return kUsageError;
-    if (!options.record.empty() || !options.scenario.empty())
+    if (!options.record.empty() || !options.scenario.empty()) {
+      // Recorded and scenario runs play one battle after another with one policy.
+      if (options.threads != 1 || !options.shard.empty() || !options.versus_policy.empty() ||
+          !options.report.empty()) {
+        io.err << "battlecore: --record and --scenario run on one thread without --shard, "
+                  "--versus-policy or --report\n";
+        return kUsageError;
+      }
       return deckbuilder_sim_recorded(options, io, catalog);
+    }
     sim::SimConfig config{options.encounter, options.battles, options.seed, options.policy};
     config.versus_policy = options.versus_policy;
     config.threads = options.threads;
