@@ -44,10 +44,11 @@ void show(const Battle& battle, std::ostream& out) {
 }  // namespace
 
 int play_deckbuilder(const std::shared_ptr<const Catalog>& catalog, const PlayConfig& config,
-                     std::istream& in, std::ostream& out, std::ostream& err) {
+                     std::istream& in, std::ostream& out, std::ostream& err, const PlayRecording& recording) {
   std::string encounter = config.encounter;
-  if (const auto it = config.scenario.is_object() ? config.scenario.find("encounter") : config.scenario.end();
-      it != config.scenario.end() && it->is_string())
+  if (const auto it =
+          recording.scenario.is_object() ? recording.scenario.find("encounter") : recording.scenario.end();
+      it != recording.scenario.end() && it->is_string())
     encounter = it->get<std::string>();
   if (encounter.empty()) {
     if (!catalog->pack.default_encounter) {
@@ -56,7 +57,7 @@ int play_deckbuilder(const std::shared_ptr<const Catalog>& catalog, const PlayCo
     }
     encounter = catalog->encounters[*catalog->pack.default_encounter].id;
   }
-  const BattleStart start{encounter, config.seed, config.scenario};
+  const BattleStart start{encounter, config.seed, recording.scenario};
   auto started = DeckbuilderRules::start(catalog, start);
   if (!started) {
     err << "battlecore: " << started.error().message << "\n";
@@ -65,14 +66,14 @@ int play_deckbuilder(const std::shared_ptr<const Catalog>& catalog, const PlayCo
   Battle& battle = started.value();
   // Every way out of the session writes the replay first, when one was asked for.
   auto leave = [&](int code) {
-    if (config.record.empty()) return code;
+    if (recording.record.empty()) return code;
     auto replay = record_replay<DeckbuilderRules>(catalog, start, battle.actions());
-    auto written = replay ? write_replay(config.record, replay.value()) : Result<void>(replay.error());
+    auto written = replay ? write_replay(recording.record, replay.value()) : Result<void>(replay.error());
     if (!written) {
       err << "battlecore: " << written.error().message << "\n";
       return 2;
     }
-    out << fmt::format("replay written to {}\n", config.record);
+    out << fmt::format("replay written to {}\n", recording.record);
     return code;
   };
   out << fmt::format("battle '{}' with seed {} (type 'help' for commands)\n", encounter, config.seed);

@@ -16,6 +16,10 @@ namespace battlecore::sim {
 struct PlayConfig {
   std::string encounter;  ///< empty: the pack's default encounter
   std::uint64_t seed = 1;
+};
+
+/// Determinism options of a session (docs/determinism.md).
+struct PlayRecording {
   std::string record;       ///< when set, the battle's replay is written here when the session ends
   nlohmann::json scenario;  ///< a scenario document to start from, or null
 };
@@ -24,6 +28,7 @@ struct PlayConfig {
 /// Returns 0 when the battle ended or the player quit, 2 when it could not start (or the
 /// replay could not be written).
 int play_deckbuilder(const std::shared_ptr<const deckbuilder::Catalog>& catalog, const PlayConfig& config,
-                     std::istream& in, std::ostream& out, std::ostream& err);
+                     std::istream& in, std::ostream& out, std::ostream& err,
+                     const PlayRecording& recording = {});
 
 }  // namespace battlecore::sim
