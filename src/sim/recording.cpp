@@ -71,7 +71,7 @@ Result<SimReport> simulate_deckbuilder_recorded(const std::shared_ptr<const Cata
         report.hp_left_on_wins += static_cast<std::uint64_t>(battle->state().player.hp);
       }
     } catch (const InvariantError& e) {
-      report.failures.push_back(SimFailure{i, start.seed, e.what()});
+      report.failures.push_back(SimFailure{i, start.seed, e.what(), config.policy, nlohmann::json::array()});
       failed = true;
     }
     // A battle that broke while starting has no action to replay: it is listed, not recorded.
