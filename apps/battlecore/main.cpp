@@ -88,6 +88,16 @@ int main(int argc, char** argv) {
   sim->add_option("--report", options.report, "also write a self-contained HTML report to this file");
   sim->add_flag("--no-enemy-damage", options.no_enemy_damage,
                 "do not count the damage each enemy deals (the battles then build no events)");
+  sim->add_option("--record", options.record, "write a replay of every battle into DIR");
+  sim->add_flag("--record-failures", options.record_failures,
+                "with --record: only the battles that hit an engine error");
+  sim->add_option("--scenario", options.scenario,
+                  "start every battle from a scenario file (with its own seed)");
+  sim->add_option("--block-rate", options.block_rate, "party: percent of enemy hits a bot blocks (0-100)")
+      ->check(CLI::Range(0, 100));
+  sim->add_option("--super-block-rate", options.super_block_rate,
+                  "party: percent of enemy hits a bot super blocks (0-100, at most --block-rate)")
+      ->check(CLI::Range(0, 100));
 
   CLI::App* report = app.add_subcommand("report", "work with sim reports");
   report->require_subcommand(1);
@@ -95,11 +105,6 @@ int main(int argc, char** argv) {
   merge->add_option("files", options.files, "the shard reports (sim --json outputs)")->required();
   merge->add_flag("--json", options.json, "print one JSON object");
   merge->add_option("--report", options.report, "also write a self-contained HTML report to this file");
-  sim->add_option("--block-rate", options.block_rate, "party: percent of enemy hits a bot blocks (0-100)")
-      ->check(CLI::Range(0, 100));
-  sim->add_option("--super-block-rate", options.super_block_rate,
-                  "party: percent of enemy hits a bot super blocks (0-100, at most --block-rate)")
-      ->check(CLI::Range(0, 100));
 
   CLI::App* play = app.add_subcommand("play", "play a battle in the terminal");
   add_rules(play);
@@ -108,11 +113,6 @@ int main(int argc, char** argv) {
   play->add_option("--seed", options.seed, "battle seed");
   play->add_option("--record", options.record, "write the battle's replay to FILE when the session ends");
   play->add_option("--scenario", options.scenario, "start from a scenario file");
-  sim->add_option("--record", options.record, "write a replay of every battle into DIR");
-  sim->add_flag("--record-failures", options.record_failures,
-                "with --record: only the battles that hit an engine error");
-  sim->add_option("--scenario", options.scenario,
-                  "start every battle from a scenario file (with its own seed)");
 
   CLI::App* replay = app.add_subcommand("replay", "replay a recorded battle and check its hashes");
   replay->add_option("file", options.replay, "a replay file")->required();
