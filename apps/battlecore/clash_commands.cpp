@@ -19,25 +19,10 @@ namespace {
 
 using clash::Catalog;
 
-/// Loads the content at `path` (or the bundled pack); prints every diagnostic on failure.
+/// The clash content at `path`, or the bundled pack; null after printing every problem.
 std::shared_ptr<const Catalog> load_clash_content(const std::string& path, std::ostream& err) {
-  std::filesystem::path dir = path;
-  if (path.empty()) {
-    const auto found = sim::find_bundled_pack("clash", "classic");
-    if (!found) {
-      err << "battlecore: the bundled clash pack was not found; pass --content DIR\n";
-      return nullptr;
-    }
-    dir = *found;
-  }
-  auto loaded = clash::load_catalog(dir);
-  if (!loaded) {
-    err << loaded.error().to_string();
-    err << fmt::format("battlecore: {} problem(s) in {}; nothing was loaded\n", loaded.error().size(),
-                       dir.string());
-    return nullptr;
-  }
-  return loaded.value();
+  return load_pack("clash", "classic", path, err,
+                   [](const std::filesystem::path& dir) { return clash::load_catalog(dir); });
 }
 
 class ClashCommands final : public RuleSetCommands {
@@ -49,11 +34,7 @@ class ClashCommands final : public RuleSetCommands {
     return names;
   }
 
-  int graph(const Options& options, Io io) override {
-    const auto g = make_phase_graph<clash::Machine>();
-    io.out << (options.format == "mermaid" ? to_mermaid(g) : to_dot(g));
-    return kOk;
-  }
+  int graph(const Options& options, Io io) override { return print_graph<clash::Machine>(options, io.out); }
 
   int validate(const Options& options, Io io) override {
     const auto catalog = load_clash_content(options.content, io.err);

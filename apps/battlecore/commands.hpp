@@ -3,12 +3,20 @@
 /// file (`<rules>_commands.cpp`) and main.cpp lists it once in `rule_sets()`.
 
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <iosfwd>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
+
+#include <fmt/format.h>
+
+#include "battlecore/core/phase_machine.hpp"
+#include "battlecore/sim/content_path.hpp"
 
 namespace battlecore::cli {
 
@@ -37,9 +45,9 @@ struct Options {
   std::string versus_policy;  ///< paired A/B: policy B on the same seeds
   std::uint32_t mcts_iterations = 200;
   double mcts_exploration = 0.7;
-  bool no_enemy_damage = false;    ///< skip the enemy damage columns (and the events they need)
-  std::string report;              ///< write the HTML report here
-  std::vector<std::string> files;  ///< report merge: the shard reports (sim --json outputs)
+  bool no_enemy_damage = false;         ///< skip the enemy damage columns (and the events they need)
+  std::string report;                   ///< write the HTML report here
+  std::vector<std::string> files;       ///< report merge: the shard reports (sim --json outputs)
   std::uint32_t block_rate = 60;        ///< party sim: percent of enemy hits a bot blocks
   std::uint32_t super_block_rate = 15;  ///< party sim: percent of enemy hits a bot super blocks
 };
@@ -69,6 +77,46 @@ class RuleSetCommands {
 
 /// The rule set named in a replay file, or a message saying why it cannot be read.
 std::string replay_rules_or_error(const std::string& path, bool& ok);
+
+/// Loads the content at `path`, or the bundled pack `rules`/`pack` when `path` is empty, with
+/// the rule set's `load_catalog`; prints every diagnostic and returns null on failure.
+template <class Load>
+auto load_pack(std::string_view rules, std::string_view pack, const std::string& path, std::ostream& err,
+               Load load_catalog) -> std::decay_t<decltype(load_catalog(std::filesystem::path{}).value())> {
+  std::filesystem::path dir = path;
+  if (path.empty()) {
+    const auto found = sim::find_bundled_pack(rules, pack);
+    if (!found) {
+      err << fmt::format("battlecore: the bundled {} pack was not found; pass --content DIR\n", rules);
+      return nullptr;
+    }
+    dir = *found;
+  }
+  auto loaded = load_catalog(dir);
+  if (!loaded) {
+    err << loaded.error().to_string();
+    err << fmt::format("battlecore: {} problem(s) in {}; nothing was loaded\n", loaded.error().size(),
+                       dir.string());
+    return nullptr;
+  }
+  return loaded.value();
+}
+
+/// `battlecore graph` for the rule set whose phase-machine traits are `Machine`.
+template <class Machine>
+int print_graph(const Options& options, std::ostream& out) {
+  const auto g = make_phase_graph<Machine>();
+  out << (options.format == "mermaid" ? to_mermaid(g) : to_dot(g));
+  return kOk;
+}
+
+/// The ids of a catalog's definitions, in catalog order.
+template <class Defs>
+std::vector<std::string> ids_of(const Defs& defs) {
+  std::vector<std::string> ids;
+  for (const auto& d : defs) ids.push_back(d.id);
+  return ids;
+}
 
 std::unique_ptr<RuleSetCommands> make_deckbuilder_commands();
 std::unique_ptr<RuleSetCommands> make_party_commands();

@@ -21,33 +21,10 @@ namespace {
 
 using deckbuilder::Catalog;
 
-/// Loads the content at `path` (or the bundled pack); prints every diagnostic on failure.
+/// The deckbuilder content at `path`, or the bundled pack; null after printing every problem.
 std::shared_ptr<const Catalog> load_content(const std::string& path, std::ostream& err) {
-  std::filesystem::path dir = path;
-  if (path.empty()) {
-    const auto found = sim::find_bundled_pack("deckbuilder");
-    if (!found) {
-      err << "battlecore: the bundled deckbuilder pack was not found; pass --content DIR\n";
-      return nullptr;
-    }
-    dir = *found;
-  }
-  auto loaded = deckbuilder::load_catalog(dir);
-  if (!loaded) {
-    err << loaded.error().to_string();
-    err << fmt::format("battlecore: {} problem(s) in {}; nothing was loaded\n", loaded.error().size(),
-                       dir.string());
-    return nullptr;
-  }
-  return loaded.value();
-}
-
-/// The ids of a catalog's definitions, in catalog order.
-template <class Defs>
-std::vector<std::string> ids_of(const Defs& defs) {
-  std::vector<std::string> ids;
-  for (const auto& d : defs) ids.push_back(d.id);
-  return ids;
+  return load_pack("deckbuilder", "starter", path, err,
+                   [](const std::filesystem::path& dir) { return deckbuilder::load_catalog(dir); });
 }
 
 class DeckbuilderCommands final : public RuleSetCommands {
@@ -59,9 +36,7 @@ class DeckbuilderCommands final : public RuleSetCommands {
   }
 
   int graph(const Options& options, Io io) override {
-    const auto g = make_phase_graph<deckbuilder::Machine>();
-    io.out << (options.format == "mermaid" ? to_mermaid(g) : to_dot(g));
-    return kOk;
+    return print_graph<deckbuilder::Machine>(options, io.out);
   }
 
   int validate(const Options& options, Io io) override {

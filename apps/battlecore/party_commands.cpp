@@ -17,32 +17,10 @@ namespace {
 
 using party::Catalog;
 
-/// Loads the content at `path` (or the bundled pack); prints every diagnostic on failure.
+/// The party content at `path`, or the bundled pack; null after printing every problem.
 std::shared_ptr<const Catalog> load_content(const std::string& path, std::ostream& err) {
-  std::filesystem::path dir = path;
-  if (path.empty()) {
-    const auto found = sim::find_bundled_pack("party", "meadow");
-    if (!found) {
-      err << "battlecore: the bundled party pack was not found; pass --content DIR\n";
-      return nullptr;
-    }
-    dir = *found;
-  }
-  auto loaded = party::load_catalog(dir);
-  if (!loaded) {
-    err << loaded.error().to_string();
-    err << fmt::format("battlecore: {} problem(s) in {}; nothing was loaded\n", loaded.error().size(),
-                       dir.string());
-    return nullptr;
-  }
-  return loaded.value();
-}
-
-template <class Defs>
-std::vector<std::string> ids_of(const Defs& defs) {
-  std::vector<std::string> ids;
-  for (const auto& d : defs) ids.push_back(d.id);
-  return ids;
+  return load_pack("party", "meadow", path, err,
+                   [](const std::filesystem::path& dir) { return party::load_catalog(dir); });
 }
 
 class PartyCommands final : public RuleSetCommands {
@@ -50,11 +28,7 @@ class PartyCommands final : public RuleSetCommands {
   std::string_view name() const override { return "party"; }
   std::vector<std::string> policies() const override { return {"random", "greedy"}; }
 
-  int graph(const Options& options, Io io) override {
-    const auto g = make_phase_graph<party::Machine>();
-    io.out << (options.format == "mermaid" ? to_mermaid(g) : to_dot(g));
-    return kOk;
-  }
+  int graph(const Options& options, Io io) override { return print_graph<party::Machine>(options, io.out); }
 
   int validate(const Options& options, Io io) override {
     const auto catalog = load_content(options.content, io.err);
