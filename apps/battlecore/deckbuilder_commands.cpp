@@ -15,6 +15,7 @@
 #include "battlecore/sim/simulate.hpp"
 #include "commands.hpp"
 #include "deckbuilder_determinism.hpp"
+#include "determinism_commands.hpp"
 
 namespace battlecore::cli {
 namespace {
@@ -105,7 +106,7 @@ class DeckbuilderCommands final : public RuleSetCommands {
   int play(const Options& options, Io io) override {
     const auto catalog = load_content(options.content, io.err);
     if (!catalog) return kUsageError;
-    const auto scenario = deckbuilder_scenario(options, *catalog, catalog, io.err);
+    const auto scenario = deckbuilder_scenario(options, catalog, io.err);
     if (!scenario) return kUsageError;
     return sim::play_deckbuilder(catalog, {options.encounter, scenario_seed(*scenario, options.seed)}, io.in,
                                  io.out, io.err, {options.record, *scenario});

@@ -18,11 +18,8 @@ using CatalogLoader = std::function<std::shared_ptr<const deckbuilder::Catalog>(
 /// The scenario of --scenario, checked against the catalog (every problem printed): null when
 /// none was given, nullopt when it is refused.
 std::optional<nlohmann::json> deckbuilder_scenario(const Options& options,
-                                                   const deckbuilder::Catalog& catalog,
-                                                   const std::shared_ptr<const deckbuilder::Catalog>& shared,
+                                                   const std::shared_ptr<const deckbuilder::Catalog>& catalog,
                                                    std::ostream& err);
-/// The scenario's own seed when it names one, else `fallback` (play's --seed).
-std::uint64_t scenario_seed(const nlohmann::json& scenario, std::uint64_t fallback);
 /// `sim` with --record, --record-failures or --scenario.
 int deckbuilder_sim_recorded(const Options& options, Io io,
                              const std::shared_ptr<const deckbuilder::Catalog>& catalog);

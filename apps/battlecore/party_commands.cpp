@@ -6,16 +6,31 @@
 #include <nlohmann/json.hpp>
 
 #include "battlecore/core/phase_machine.hpp"
+#include "battlecore/party/battle.hpp"
 #include "battlecore/party/load.hpp"
 #include "battlecore/party/phases.hpp"
+#include "battlecore/party/scenario.hpp"
 #include "battlecore/party/simulate.hpp"
 #include "battlecore/sim/content_path.hpp"
+#include "battlecore/sim/party_rules.hpp"
+#include "battlecore/sim/recording.hpp"
 #include "commands.hpp"
+#include "determinism_commands.hpp"
 
 namespace battlecore::cli {
 namespace {
 
 using party::Catalog;
+
+using R = sim::PartyRules;
+
+/// --scenario checked against the content: null without one, nullopt when refused.
+std::optional<nlohmann::json> party_scenario(const Options& options, const std::shared_ptr<const Catalog>& catalog,
+                                             std::ostream& err) {
+  return checked_scenario(options, catalog, err, [](const auto& shared, const content::JsonDocument& doc) {
+    return party::start_scenario(shared, doc);
+  });
+}
 
 /// The party content at `path`, or the bundled pack; null after printing every problem.
 std::shared_ptr<const Catalog> load_content(const std::string& path, std::ostream& err) {
@@ -72,7 +87,28 @@ class PartyCommands final : public RuleSetCommands {
     const auto catalog = load_content(options.content, io.err);
     if (!catalog) return kUsageError;
     party::SimConfig config{options.encounter, options.battles, options.seed, options.policy,
-                            party::BlockSkill{options.block_rate, options.super_block_rate}};
+                            party::BlockSkill{options.block_rate, options.super_block_rate}, {}, {}};
+    const auto scenario = party_scenario(options, catalog, io.err);
+    if (!scenario) return kUsageError;
+    config.scenario = *scenario;
+    if (!options.record.empty()) {
+      std::error_code ec;
+      std::filesystem::create_directories(options.record, ec);
+      if (ec) {
+        io.err << fmt::format("battlecore: cannot create directory '{}': {}\n", options.record, ec.message());
+        return kUsageError;
+      }
+      const std::string encounter = start_encounter(*scenario, options.encounter, *catalog, io.err);
+      config.after_battle = [&](std::uint64_t index, std::uint64_t seed, const party::Battle& battle,
+                                bool failed) -> Result<void> {
+        if (options.record_failures && !failed) return {};
+        auto replay = sim::record_replay<R>(catalog, {encounter, seed, *scenario}, battle.actions());
+        if (!replay)
+          return Error{fmt::format("battle {}: cannot record its replay: {}", index, replay.error().message)};
+        return sim::write_replay(std::filesystem::path(options.record) / sim::replay_file_name(index),
+                                 replay.value());
+      };
+    }
     auto report = party::simulate(catalog, config);
     if (!report) {
       io.err << "battlecore: " << report.error().message << "\n";
@@ -88,7 +124,28 @@ class PartyCommands final : public RuleSetCommands {
   int play(const Options& options, Io io) override {
     const auto catalog = load_content(options.content, io.err);
     if (!catalog) return kUsageError;
-    return party::play(catalog, options.encounter, options.seed, io.in, io.out, io.err);
+    const auto scenario = party_scenario(options, catalog, io.err);
+    if (!scenario) return kUsageError;
+    const std::string encounter = start_encounter(*scenario, options.encounter, *catalog, io.err);
+    if (encounter.empty()) return kUsageError;
+    const sim::BattleStart start{encounter, scenario_seed(*scenario, options.seed), *scenario};
+    auto started = R::start(catalog, start);
+    if (!started) {
+      io.err << "battlecore: " << started.error().message << "\n";
+      return kUsageError;
+    }
+    party::Battle& battle = started.value();
+    io.out << fmt::format("battle '{}' with seed {}{} (type 'help' for commands)\n", encounter, start.seed,
+                          scenario->is_null() ? "" : " from scenario " + options.scenario);
+    const int code = party::play(battle, io.in, io.out);
+    if (options.record.empty()) return code;
+    if (!write_battle_replay<R>(catalog, start, battle.actions(), options.record, io.err)) return kUsageError;
+    io.out << fmt::format("replay written to {}\n", options.record);
+    return code;
+  }
+
+  int replay(const Options& options, Io io) override {
+    return replay_command<R>(options, io, [&] { return load_content(options.content, io.err); });
   }
 };
 

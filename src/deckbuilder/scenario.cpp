@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "battlecore/content/scenario_header.hpp"
 #include "deckbuilder/snapshot_io.hpp"
 
 namespace battlecore::deckbuilder {
@@ -105,29 +106,9 @@ Result<Battle, Diagnostics> start_scenario(std::shared_ptr<const Catalog> catalo
   const Catalog& c = *catalog;
   ObjectReader r(doc, doc.root, "", diags);
   if (!r.valid()) return diags;
-  if (const auto format = r.optional_string("format"); format && *format != kScenarioFormat)
-    r.error_at("format", fmt::format("expected \"{}\", got \"{}\"", kScenarioFormat, *format));
-  if (const auto v = r.optional_int("format_version", 0, 1'000'000); v && *v != kScenarioFormatVersion)
-    r.error_at("format_version",
-               fmt::format("scenario format version {} is not supported; this engine reads version {}", *v,
-                           kScenarioFormatVersion));
-  if (const auto rules = r.optional_string("rules"); rules && *rules != Machine::kRules)
-    r.error_at("rules", fmt::format("the scenario is of rule set '{}', not '{}'", *rules, Machine::kRules));
-  std::optional<EncounterId> encounter = c.pack.default_encounter;
-  if (const auto id = r.optional_string("encounter")) {
-    encounter = c.find_encounter(*id);
-    if (!encounter) r.error_at("encounter", fmt::format("no encounter '{}' in pack '{}'", *id, c.pack.id));
-  } else if (!encounter) {
-    r.error("the pack names no default encounter; give \"encounter\"");
-  }
-  std::uint64_t battle_seed = 1;
-  if (const json* s = r.optional_value("seed")) {
-    if (!s->is_number_unsigned() && !(s->is_number_integer() && s->get<std::int64_t>() >= 0))
-      r.error_at("seed", "expected a seed: an integer in [0, 2^64)");
-    else
-      battle_seed = s->get<std::uint64_t>();
-  }
-  if (seed) battle_seed = *seed;
+  const auto header = content::read_scenario_header(r, c, kScenarioFormatVersion, Machine::kRules, seed);
+  const auto encounter = header.encounter;
+  const std::uint64_t battle_seed = header.seed;
   // Without a battle the overrides cannot be checked (their ranges depend on it): stop here,
   // without reporting the keys not read yet as unknown.
   if (!diags.empty() || !encounter) return diags;

@@ -221,6 +221,9 @@ std::optional<Rejection> Battle::check_member_action(const Action& a) const {
     case ActionKind::Deselect:
       if (free_member_count(s, c) <= 1)
         return refuse(RefusalReason::DeselectNotAllowed, a, p, "only one member is free");
+      if (!may_deselect(s, c))
+        return refuse(RefusalReason::DeselectNotAllowed, a, p,
+                      "every free member has been offered since the last action: choose an action");
       return std::nullopt;
     default:
       return refuse(RefusalReason::NotYourDecision, a, p, "a member's turn is pending");
@@ -285,7 +288,7 @@ void Battle::legal_actions(std::vector<Action>& out) const {
   add(Action::do_nothing());
   if (c.encounters[s.encounter].can_flee) add(Action::flee());
   if (s.members.size() > 1 && all_party_free(s)) add(Action::swap());
-  if (free_member_count(s, c) > 1) add(Action::deselect());
+  if (may_deselect(s, c)) add(Action::deselect());
 }
 
 Decision Battle::decision() const {
@@ -396,6 +399,7 @@ Result<Status, Rejection> Battle::apply_companion_action(const Action& action) {
 
 Result<Status, Rejection> Battle::apply_member_action(const Action& a) {
   if (options_.record_history) actions_.push_back(a);
+  if (a.kind != ActionKind::Deselect) state_.deselects = 0;
   Access x = Access::of(*this);
   const auto who = static_cast<std::size_t>(state_.current);
   const ActorRef actor = member_actor(who);
@@ -494,11 +498,21 @@ Result<Status, Rejection> Battle::apply_member_action(const Action& a) {
     }
     case ActionKind::Deselect:
       state_.current = -1;
+      ++state_.deselects;
       break;
     default:
       break;
   }
   return advance();
+}
+
+bool Battle::operator==(const Battle& o) const {
+  return (catalog_ == o.catalog_ || catalog_->content_hash == o.catalog_->content_hash) &&
+         options_.event_log == o.options_.event_log && options_.record_history == o.options_.record_history &&
+         started_ == o.started_ && state_ == o.state_ && driver_ == o.driver_ &&
+         events_.log_enabled() == o.events_.log_enabled() && events_.log() == o.events_.log() &&
+         actions_ == o.actions_ && has_pending_trigger_ == o.has_pending_trigger_ &&
+         (!has_pending_trigger_ || pending_trigger_ == o.pending_trigger_);
 }
 
 // --- hashing and invariants ---------------------------------------------------------------
@@ -571,6 +585,7 @@ std::uint64_t Battle::state_hash() const {
         (std::uint64_t{s.first_strike} << 4) ^ (std::uint64_t{s.first_strike_acted} << 5) ^
         (std::uint64_t{s.acted_this_turn} << 6) ^ (std::uint64_t{s.fled} << 7));
   h.add(s.no_action_turns);
+  h.add(s.deselects);
   h.add(s.projectiles.size());
   for (const Projectile& p : s.projectiles)
     h.add((std::uint64_t{p.turns} << 24) ^ (std::uint64_t{p.slot} << 16) ^
@@ -636,6 +651,7 @@ bool check_invariants(const Battle& battle, std::string* why) {
       return fail(fmt::format("selected member {} cannot act", c.members[m.def].id));
   }
   if (s.no_action_turns >= kInactionFailsafeTurns) return fail("the inaction failsafe did not fire");
+  if (s.deselects >= kMaxMembers) return fail(fmt::format("{} deselects in a row", s.deselects));
   return true;
 }
 

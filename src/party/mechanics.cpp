@@ -468,6 +468,11 @@ void run_player_ops(Ctx& x, ActorRef user, const std::vector<Op>& ops, TargetKin
     for (ActorRef t : targets) run_op_on(x, user, op, t);
 }
 
+bool may_deselect(const BattleState& s, const Catalog& c) {
+  const std::size_t free = free_member_count(s, c);
+  return free > 1 && std::size_t{s.deselects} + 1 < free;
+}
+
 void reset_select_cycle(Ctx& x) {
   x.s.last_turns.clear();
   const std::size_t free = free_member_count(x.s, x.c);

@@ -58,6 +58,10 @@ bool may_relay(const BattleState& s, const Catalog& c, std::size_t relayer);
 /// The member may receive a relay: alive, not stopped, not Taunted or Sturdy, not the relayer.
 bool may_receive_relay(const BattleState& s, const Catalog& c, std::size_t relayer, std::size_t target);
 bool can_pay(const BattleState& s, const MemberState& m, const SkillDef& skill);
+/// Deselect leads somewhere: more than one member is free and not every free member has been
+/// offered since the select cycle was last reset (each Deselect offers the next one), so a
+/// battle cannot go back and forth between members forever.
+bool may_deselect(const BattleState& s, const Catalog& c);
 
 // --- conditions ---------------------------------------------------------------------------
 

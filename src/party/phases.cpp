@@ -148,6 +148,7 @@ std::optional<Trigger> run_turn_end(Ctx& x) {
     });
   }
   x.s.current = -1;
+  x.s.deselects = 0;
   reset_select_cycle(x);                                            // 5
   if (no_enemy_left(x.s)) return Trigger::AllEnemiesGone;           // 7
   if (alive_member_count(x.s) == 0) return Trigger::PartyDefeated;  // 8

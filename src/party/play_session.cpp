@@ -55,6 +55,10 @@ int play(const std::shared_ptr<const Catalog>& catalog, const std::string& encou
     return 2;
   }
   out << fmt::format("battle '{}' with seed {} (type 'help' for commands)\n", encounter, seed);
+  return play(battle, in, out);
+}
+
+int play(Battle& battle, std::istream& in, std::ostream& out) {
   show(battle, out);
   std::string line;
   while (battle.status() == Status::AwaitingDecision) {

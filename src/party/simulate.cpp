@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "battlecore/party/battle.hpp"
+#include "battlecore/party/scenario.hpp"
 
 namespace battlecore::party {
 
@@ -69,13 +70,16 @@ std::string SimReport::to_text() const {
 
 Result<SimReport> simulate(const std::shared_ptr<const Catalog>& catalog, const SimConfig& config) {
   std::optional<EncounterId> encounter;
-  if (config.encounter.empty()) {
+  std::string encounter_id = config.encounter;
+  if (config.scenario.is_object())
+    if (const auto it = config.scenario.find("encounter"); it != config.scenario.end() && it->is_string())
+      encounter_id = it->get<std::string>();
+  if (encounter_id.empty()) {
     encounter = catalog->pack.default_encounter;
     if (!encounter) return Error{"the pack names no default encounter; pass --encounter ID"};
   } else {
-    encounter = catalog->find_encounter(config.encounter);
-    if (!encounter)
-      return Error{fmt::format("no encounter '{}' in pack '{}'", config.encounter, catalog->pack.id)};
+    encounter = catalog->find_encounter(encounter_id);
+    if (!encounter) return Error{fmt::format("no encounter '{}' in pack '{}'", encounter_id, catalog->pack.id)};
   }
   if (config.block.super_block_percent > config.block.block_percent || config.block.block_percent > 100)
     return Error{"block rates must satisfy super block <= block <= 100 percent"};
@@ -89,17 +93,26 @@ Result<SimReport> simulate(const std::shared_ptr<const Catalog>& catalog, const 
   report.seed = config.seed;
   report.block = config.block;
 
-  const BattleOptions quiet{.event_log = false, .record_history = false};
+  const BattleOptions quiet{.event_log = false, .record_history = config.after_battle != nullptr};
+  const content::JsonDocument scenario{"scenario", config.scenario.dump(2), config.scenario};
   Battle battle(catalog, quiet);
   std::vector<Action> options;
   options.reserve(64);
   const auto t0 = std::chrono::steady_clock::now();
   for (std::uint64_t i = 0; i < config.battles; ++i) {
     const std::uint64_t seed = battle_seed(config.seed, i);
+    bool started_ok = false;
     try {
       policy.value()->reset(policy_seed(seed));
-      auto started = battle.start_battle(*encounter, seed);
-      if (!started) return started.error();
+      if (config.scenario.is_null()) {
+        auto started = battle.start_battle(*encounter, seed);
+        if (!started) return started.error();
+      } else {
+        auto started = start_scenario(catalog, scenario, seed, quiet);
+        if (!started) return Error{"the scenario is refused:\n" + started.error().to_string()};
+        battle = std::move(started).value();
+      }
+      started_ok = true;
       while (battle.status() == Status::AwaitingDecision) {
         battle.legal_actions(options);
         const std::size_t pick = policy.value()->choose(battle, options);
@@ -120,8 +133,13 @@ Result<SimReport> simulate(const std::shared_ptr<const Catalog>& catalog, const 
       } else {
         ++report.defeats;
       }
+      if (config.after_battle)
+        if (auto done = config.after_battle(i, seed, battle, false); !done) return done.error();
     } catch (const InvariantError& e) {
       report.failures.push_back(SimFailure{i, seed, e.what()});
+      // A battle that broke while starting has no action to replay.
+      if (config.after_battle && started_ok)
+        if (auto done = config.after_battle(i, seed, battle, true); !done) return done.error();
       battle = Battle(catalog, quiet);
     }
   }

@@ -15,7 +15,7 @@ namespace {
 
 SimReport run(const std::string& encounter, const std::string& policy, std::uint64_t battles,
               BlockSkill block = {}) {
-  auto r = simulate(test::meadow_pack(), SimConfig{encounter, battles, 5, policy, block});
+  auto r = simulate(test::meadow_pack(), SimConfig{encounter, battles, 5, policy, block, {}, {}});
   EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
   return r.value();
 }
@@ -53,9 +53,9 @@ TEST(PartySimulate, BetterBlockingLeavesMoreHp) {
 }
 
 TEST(PartySimulate, BadConfigurationsAreErrors) {
-  EXPECT_FALSE(simulate(test::meadow_pack(), SimConfig{"no_such", 10, 1, "random", {}}).ok());
-  EXPECT_FALSE(simulate(test::meadow_pack(), SimConfig{"", 10, 1, "cleverest", {}}).ok());
-  EXPECT_FALSE(simulate(test::meadow_pack(), SimConfig{"", 10, 1, "random", BlockSkill{10, 50}}).ok());
+  EXPECT_FALSE(simulate(test::meadow_pack(), SimConfig{"no_such", 10, 1, "random", {}, {}, {}}).ok());
+  EXPECT_FALSE(simulate(test::meadow_pack(), SimConfig{"", 10, 1, "cleverest", {}, {}, {}}).ok());
+  EXPECT_FALSE(simulate(test::meadow_pack(), SimConfig{"", 10, 1, "random", BlockSkill{10, 50}, {}, {}}).ok());
 }
 
 TEST(PartyPolicies, BotsAnswerABlockByTheRollTheBattleDrew) {

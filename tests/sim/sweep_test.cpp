@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "battlecore/sim/deckbuilder_rules.hpp"
+#include "battlecore/sim/party_rules.hpp"
 #include "support/sweep.hpp"
 
 namespace battlecore::test {
@@ -13,7 +14,8 @@ namespace {
 template <class R>
 class Sweep : public ::testing::Test {};
 
-using RuleSets = ::testing::Types<sim::DeckbuilderRules>;
+using RuleSets = ::testing::Types<sim::DeckbuilderRules,
+                                  sim::PartyRules>;
 TYPED_TEST_SUITE(Sweep, RuleSets);
 
 TYPED_TEST(Sweep, EveryEncounterOfEveryBundledPack) {

@@ -35,6 +35,10 @@
 
 namespace battlecore::party {
 
+namespace detail {
+struct BattleIo;
+}
+
 inline constexpr std::size_t kMaxMembers = 4;
 inline constexpr std::size_t kMaxActiveEnemies = 4;
 inline constexpr std::size_t kMaxEncounterEnemies = 12;  ///< active and reserves together
@@ -136,6 +140,7 @@ struct BattleState {
   bool acted_this_turn = false;
   bool fled = false;
   std::uint8_t no_action_turns = 0;
+  std::uint8_t deselects = 0;  ///< Deselects since the select cycle was last reset
   FixedVec<Projectile, kMaxProjectiles> projectiles;
   EnemyActionCursor enemy_action;
   friend bool operator==(const BattleState&, const BattleState&) = default;
@@ -200,11 +205,16 @@ class Battle {
   /// The roll (0..99) drawn for the pending Block decision (bots answer by a success rate).
   std::uint8_t block_roll() const { return state_.enemy_action.block_roll; }
 
+  /// Equal rules state, phase, move counter, history, actions, event log, options and queued
+  /// trigger (snapshots restore a battle equal to the original).
+  bool operator==(const Battle& other) const;
+
   /// Internal: gives phase handlers access to the state. Not for hosts.
   struct Access;
 
  private:
   friend struct Access;
+  friend struct detail::BattleIo;
   Result<Status, Rejection> apply_member_action(const Action& action);
   Result<Status, Rejection> apply_companion_action(const Action& action);
   Result<Status, Rejection> apply_block(const Action& action);
@@ -218,7 +228,6 @@ class Battle {
   std::vector<Action> actions_;
   bool started_ = false;
   bool has_pending_trigger_ = false;
-  bool entering_ = false;
   Trigger pending_trigger_ = Trigger::BattleReady;
 };
 

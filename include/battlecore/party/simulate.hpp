@@ -2,18 +2,21 @@
 /// Batch simulation of party battles, and a terminal session for a human player.
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json_fwd.hpp>
+#include <nlohmann/json.hpp>
 
 #include "battlecore/core/result.hpp"
 #include "battlecore/party/catalog.hpp"
 #include "battlecore/party/policies.hpp"
 
 namespace battlecore::party {
+
+class Battle;
 
 /// What to simulate.
 struct SimConfig {
@@ -22,6 +25,14 @@ struct SimConfig {
   std::uint64_t seed = 1;
   std::string policy = "random";
   BlockSkill block;  ///< how the policy answers Block decisions
+  /// A scenario document every battle starts from (with the battle's own seed), or null
+  /// (docs/party.md#scenarios). Its encounter, when it names one, wins over `encounter`.
+  nlohmann::json scenario;
+  /// Called after each battle that started (`failed`: it raised an engine error, and its action
+  /// list ends with the action that raised it) with its index and seed; when set, battles keep
+  /// their action list. An error stops the run (`sim --record`).
+  std::function<Result<void>(std::uint64_t index, std::uint64_t seed, const Battle& battle, bool failed)>
+      after_battle;
 };
 
 /// A battle that broke an engine invariant: enough to replay it.
@@ -72,5 +83,8 @@ Result<SimReport> simulate(const std::shared_ptr<const Catalog>& catalog, const 
 /// Returns 0 when the battle ended or the player quit, 2 when it could not start.
 int play(const std::shared_ptr<const Catalog>& catalog, const std::string& encounter, std::uint64_t seed,
          std::istream& in, std::ostream& out, std::ostream& err);
+/// The same session on a battle already started (a scenario's, or one to be recorded): it
+/// ends when the battle is over, the player quits or the input ends. Returns 0.
+int play(Battle& battle, std::istream& in, std::ostream& out);
 
 }  // namespace battlecore::party

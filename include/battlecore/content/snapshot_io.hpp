@@ -1,0 +1,212 @@
+#pragma once
+/// Strict reading and writing of the pieces every rule set's snapshot shares
+/// (docs/determinism.md#snapshots): the header (format, version, rule set, content hash), the
+/// RNG streams, the transition history and the names of phases and triggers. A field that
+/// cannot be read throws SnapshotError with its JSON pointer; a rule set's restore() catches it
+/// once and returns the refusal.
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "battlecore/content/content_hash.hpp"
+#include "battlecore/content/json_reader.hpp"
+#include "battlecore/core/phase_machine.hpp"
+#include "battlecore/core/rng.hpp"
+
+namespace battlecore::content {
+
+inline constexpr std::string_view kSnapshotFormat = "battlecore-snapshot";
+
+/// A field that cannot be read: its pointer and what was wrong.
+struct SnapshotError {
+  std::string pointer;
+  std::string message;
+  /// "snapshot refused: /pointer: message".
+  std::string to_string() const {
+    return fmt::format("snapshot refused: {}: {}", pointer.empty() ? "/" : pointer, message);
+  }
+};
+
+/// Strict reading of one JSON object of a snapshot; problems throw SnapshotError.
+class SnapshotReader {
+ public:
+  using json = nlohmann::json;
+  SnapshotReader(const json& j, std::string pointer) : j_(j), ptr_(std::move(pointer)) {
+    if (!j_.is_object()) throw SnapshotError{ptr_, "expected an object, got " + describe_json_type(j_)};
+  }
+  const json& at(std::string_view key) const {
+    const auto it = j_.find(key);
+    if (it == j_.end()) throw SnapshotError{ptr_, fmt::format("missing key '{}'", key)};
+    return *it;
+  }
+  std::string ptr(std::string_view key) const { return child_pointer(ptr_, key); }
+  std::int64_t num(std::string_view key, std::int64_t lo, std::int64_t hi) const {
+    return number(at(key), ptr(key), lo, hi);
+  }
+  std::uint64_t u64(std::string_view key) const {
+    const json& v = at(key);
+    if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<std::int64_t>() >= 0))
+      throw SnapshotError{ptr(key), "expected an unsigned integer, got " + describe_json_type(v)};
+    return v.get<std::uint64_t>();
+  }
+  bool flag(std::string_view key) const {
+    const json& v = at(key);
+    if (!v.is_boolean()) throw SnapshotError{ptr(key), "expected a boolean, got " + describe_json_type(v)};
+    return v.get<bool>();
+  }
+  std::string str(std::string_view key) const {
+    const json& v = at(key);
+    if (!v.is_string()) throw SnapshotError{ptr(key), "expected a string, got " + describe_json_type(v)};
+    return v.get<std::string>();
+  }
+  const json& arr(std::string_view key) const {
+    const json& v = at(key);
+    if (!v.is_array()) throw SnapshotError{ptr(key), "expected an array, got " + describe_json_type(v)};
+    return v;
+  }
+  /// An array of at most `max` entries.
+  const json& arr(std::string_view key, std::size_t max, std::string_view what) const {
+    const json& v = arr(key);
+    if (v.size() > max) throw SnapshotError{ptr(key), fmt::format("more than {} {}", max, what)};
+    return v;
+  }
+  SnapshotReader obj(std::string_view key) const { return SnapshotReader(at(key), ptr(key)); }
+  /// The entry `i` of array `key`, as an object.
+  SnapshotReader entry(std::string_view key, std::size_t i) const {
+    return SnapshotReader(at(key)[i], child_pointer(ptr(key), i));
+  }
+  template <std::size_t N>
+  std::size_t name(std::string_view key, const std::array<std::string_view, N>& names) const {
+    const std::string s = str(key);
+    for (std::size_t i = 0; i < N; ++i)
+      if (names[i] == s) return i;
+    throw SnapshotError{ptr(key), fmt::format("unknown value '{}'", s)};
+  }
+
+  static std::int64_t number(const json& v, const std::string& pointer, std::int64_t lo, std::int64_t hi) {
+    if (!v.is_number_integer())
+      throw SnapshotError{pointer, "expected an integer, got " + describe_json_type(v)};
+    if (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(hi))
+      throw SnapshotError{pointer, fmt::format("expected an integer in [{}, {}]", lo, hi)};
+    const auto n = v.get<std::int64_t>();
+    if (n < lo || n > hi)
+      throw SnapshotError{pointer, fmt::format("expected an integer in [{}, {}], got {}", lo, hi, n)};
+    return n;
+  }
+
+ private:
+  const json& j_;
+  std::string ptr_;
+};
+
+/// The index of the definition whose id is the string `v`.
+template <class Id, class Defs>
+Id find_snapshot_id(const Defs& defs, const nlohmann::json& v, const std::string& pointer, std::string_view what) {
+  if (!v.is_string())
+    throw SnapshotError{pointer, fmt::format("expected a {} id, got {}", what, describe_json_type(v))};
+  const auto& id = v.get_ref<const std::string&>();
+  for (std::size_t i = 0; i < defs.size(); ++i)
+    if (defs[i].id == id) return static_cast<Id>(i);
+  throw SnapshotError{pointer, fmt::format("no {} '{}' in the content", what, id)};
+}
+
+/// The stream names of the "rng" object, in Stream order.
+inline constexpr std::array<std::string_view, kStreamCount> kSnapshotStreamKeys = {"setup", "shuffle", "ai",
+                                                                                 "dice",  "loot",    "effects"};
+
+/// The RNG streams: their four xoshiro256** state words each, as 16 hex digits.
+inline nlohmann::json rng_to_json(const RngStreams& rng) {
+  nlohmann::json out = nlohmann::json::object();
+  for (std::size_t k = 0; k < kStreamCount; ++k) {
+    nlohmann::json words = nlohmann::json::array();
+    for (std::uint64_t w : rng[static_cast<Stream>(k)].state()) words.push_back(hash_to_hex(w));
+    out[std::string(kSnapshotStreamKeys[k])] = words;
+  }
+  return out;
+}
+
+inline void rng_from_json(const SnapshotReader& rng, RngStreams& out) {
+  for (std::size_t k = 0; k < kStreamCount; ++k) {
+    const nlohmann::json& words = rng.arr(kSnapshotStreamKeys[k]);
+    const std::string p = rng.ptr(kSnapshotStreamKeys[k]);
+    if (words.size() != 4) throw SnapshotError{p, "expected 4 state words"};
+    std::array<std::uint64_t, 4> st{};
+    for (std::size_t w = 0; w < 4; ++w) {
+      const auto h = words[w].is_string() ? hash_from_hex(words[w].get<std::string>()) : std::nullopt;
+      if (!h) throw SnapshotError{child_pointer(p, w), "expected 16 hex digits"};
+      st[w] = *h;
+    }
+    out[static_cast<Stream>(k)].set_state(st);
+  }
+}
+
+template <class Machine>
+typename Machine::Phase snapshot_phase(const nlohmann::json& v, const std::string& pointer) {
+  if (v.is_string())
+    for (std::size_t i = 0; i < Machine::kPhaseNames.size(); ++i)
+      if (Machine::kPhaseNames[i] == v.get<std::string>()) return static_cast<typename Machine::Phase>(i);
+  throw SnapshotError{pointer, "expected a phase name"};
+}
+
+template <class Machine>
+typename Machine::Trigger snapshot_trigger(const nlohmann::json& v, const std::string& pointer) {
+  if (v.is_string())
+    for (std::size_t i = 0; i < Machine::kTriggerNames.size(); ++i)
+      if (Machine::kTriggerNames[i] == v.get<std::string>()) return static_cast<typename Machine::Trigger>(i);
+  throw SnapshotError{pointer, "expected a trigger name"};
+}
+
+/// History rows [sequence, turn, from, trigger, to].
+template <class Machine, class Record>
+nlohmann::json history_to_json(const std::vector<Record>& history) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const Record& r : history)
+    out.push_back({r.sequence, r.turn, PhaseMachine<Machine>::phase_name(r.from),
+                   PhaseMachine<Machine>::trigger_name(r.trigger), PhaseMachine<Machine>::phase_name(r.to)});
+  return out;
+}
+
+template <class Machine, class Record>
+std::vector<Record> history_from_json(const nlohmann::json& hist) {
+  std::vector<Record> history;
+  for (std::size_t i = 0; i < hist.size(); ++i) {
+    const std::string p = child_pointer("/history", i);
+    const nlohmann::json& r = hist[i];
+    if (!r.is_array() || r.size() != 5) throw SnapshotError{p, "expected [sequence, turn, from, trigger, to]"};
+    history.push_back(
+        Record{static_cast<std::uint32_t>(SnapshotReader::number(r[0], p + "/0", 0, UINT32_MAX)),
+               static_cast<std::uint32_t>(SnapshotReader::number(r[1], p + "/1", 0, UINT32_MAX)),
+               snapshot_phase<Machine>(r[2], p + "/2"), snapshot_trigger<Machine>(r[3], p + "/3"),
+               snapshot_phase<Machine>(r[4], p + "/4")});
+  }
+  return history;
+}
+
+/// Checks a snapshot's header: format, format_version, rules and content hash.
+inline void check_snapshot_header(const SnapshotReader& root, std::uint32_t version, std::string_view rules,
+                                  std::uint64_t content_hash) {
+  const std::string format = root.str("format");
+  if (format != kSnapshotFormat)
+    throw SnapshotError{"/format", fmt::format("expected \"{}\", got \"{}\"", kSnapshotFormat, format)};
+  const auto v = root.num("format_version", 0, INT32_MAX);
+  if (v != version)
+    throw SnapshotError{
+        "/format_version",
+        fmt::format("snapshot format version {} is not supported; this engine reads version {}", v, version)};
+  const std::string r = root.str("rules");
+  if (r != rules)
+    throw SnapshotError{"/rules", fmt::format("the snapshot is of rule set '{}', not '{}'", r, rules)};
+  const std::string hash = root.str("content_hash");
+  if (hash != hash_to_hex(content_hash))
+    throw SnapshotError{"/content_hash", fmt::format("the snapshot was made with content {}, the content given is {}",
+                                                     hash, hash_to_hex(content_hash))};
+}
+
+}  // namespace battlecore::content

@@ -1,0 +1,324 @@
+// Party snapshots: every field of a Battle written to JSON and read back strictly.
+
+#include "battlecore/party/snapshot.hpp"
+
+#include <array>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "battlecore/content/content_hash.hpp"
+#include "battlecore/content/snapshot_io.hpp"
+#include "party/snapshot_io.hpp"
+
+namespace battlecore::party {
+
+using nlohmann::json;
+
+namespace {
+
+using Bad = content::SnapshotError;
+using In = content::SnapshotReader;
+using content::find_snapshot_id;
+
+constexpr std::array<std::string_view, 2> kPositions = {"ground", "flying"};
+
+json conditions_json(const Conditions& conds, const Catalog& c) {
+  json out = json::array();
+  for (const ConditionSlot& cs : conds)
+    out.push_back({{"condition", c.conditions[cs.condition].id}, {"turns", cs.turns}});
+  return out;
+}
+
+Conditions read_conditions(const In& in, const Catalog& c) {
+  Conditions out;
+  const json& list = in.arr("conditions", kMaxConditions, "conditions");
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const In cs = in.entry("conditions", i);
+    out.push_back(ConditionSlot{
+        find_snapshot_id<ConditionId>(c.conditions, cs.at("condition"), cs.ptr("condition"), "condition"),
+        static_cast<std::int16_t>(cs.num("turns", INT16_MIN, INT16_MAX))});
+  }
+  return out;
+}
+
+template <class Vec>
+json list_json(const Vec& v) {
+  json a = json::array();
+  for (auto x : v) a.push_back(x);
+  return a;
+}
+
+template <class Vec>
+void read_list(const In& in, std::string_view key, Vec& out, std::int64_t lo, std::int64_t hi) {
+  const json& a = in.arr(key, Vec::capacity(), "entries");
+  for (std::size_t i = 0; i < a.size(); ++i)
+    out.push_back(
+        static_cast<typename Vec::value_type>(In::number(a[i], content::child_pointer(in.ptr(key), i), lo, hi)));
+}
+
+std::int8_t i8(const In& in, std::string_view key) { return static_cast<std::int8_t>(in.num(key, -128, 127)); }
+std::uint8_t u8(const In& in, std::string_view key) { return static_cast<std::uint8_t>(in.num(key, 0, 255)); }
+
+json state_json(const BattleState& s, const Catalog& c) {
+  json members = json::array();
+  for (const MemberState& m : s.members)
+    members.push_back({{"member", c.members[m.def].id},
+                       {"hp", m.hp},
+                       {"max_hp", m.max_hp},
+                       {"cantmove", m.cantmove},
+                       {"tired", m.tired},
+                       {"charge", m.charge},
+                       {"more_next_turn", m.more_next_turn},
+                       {"has_passed", m.has_passed},
+                       {"conditions", conditions_json(m.conditions, c)}});
+  json enemies = json::array();
+  for (const EnemyState& e : s.enemies)
+    enemies.push_back({{"enemy", c.enemies[e.def].id},
+                       {"uid", e.uid},
+                       {"hp", e.hp},
+                       {"max_hp", e.max_hp},
+                       {"cantmove", e.cantmove},
+                       {"tired", e.tired},
+                       {"charge", e.charge},
+                       {"position", kPositions[static_cast<std::size_t>(e.position)]},
+                       {"sequence_pos", e.sequence_pos},
+                       {"conditions", conditions_json(e.conditions, c)}});
+  json reserves = json::array();
+  for (EnemyId r : s.reserves) reserves.push_back(c.enemies[r].id);
+  json items = json::array();
+  for (const ItemSlot& i : s.items) items.push_back({{"item", c.items[i.item].id}, {"count", i.count}});
+  json projectiles = json::array();
+  for (const Projectile& p : s.projectiles)
+    projectiles.push_back({{"turns", p.turns}, {"slot", p.slot}, {"damage", p.damage}});
+  const EnemyActionCursor& cur = s.enemy_action;
+  return {{"seed", s.seed},
+          {"rng", content::rng_to_json(s.rng)},
+          {"encounter", s.encounter < c.encounters.size() ? json(c.encounters[s.encounter].id) : json(nullptr)},
+          {"turn", s.turn},
+          {"main_turns", s.main_turns},
+          {"tp", s.tp},
+          {"max_tp", s.max_tp},
+          {"members", members},
+          {"formation", list_json(s.formation)},
+          {"enemies", enemies},
+          {"reserves", reserves},
+          {"next_uid", s.next_uid},
+          {"items", items},
+          {"last_turns", list_json(s.last_turns)},
+          {"current", s.current},
+          {"companion_turn", s.companion_turn},
+          {"companion_acted", s.companion_acted},
+          {"companion_locked", s.companion_locked},
+          {"ally_acted", s.ally_acted},
+          {"first_strike", s.first_strike},
+          {"first_strike_acted", s.first_strike_acted},
+          {"acted_this_turn", s.acted_this_turn},
+          {"fled", s.fled},
+          {"no_action_turns", s.no_action_turns},
+          {"deselects", s.deselects},
+          {"projectiles", projectiles},
+          {"enemy_action",
+           {{"active", cur.active},
+            {"enemy_uid", cur.enemy_uid},
+            {"move", cur.move},
+            {"targets", list_json(cur.targets)},
+            {"targets_enemies", cur.targets_enemies},
+            {"target_pos", cur.target_pos},
+            {"effect_pos", cur.effect_pos},
+            {"hit", cur.hit},
+            {"awaiting_block", cur.awaiting_block},
+            {"block_roll", cur.block_roll}}}};
+}
+
+void read_state(const In& in, const Catalog& c, BattleState& s) {
+  s.seed = in.u64("seed");
+  content::rng_from_json(in.obj("rng"), s.rng);
+  s.encounter = in.at("encounter").is_null() ? EncounterId{0}
+                                             : find_snapshot_id<EncounterId>(c.encounters, in.at("encounter"),
+                                                                             in.ptr("encounter"), "encounter");
+  s.turn = static_cast<std::uint32_t>(in.num("turn", 0, UINT32_MAX));
+  s.main_turns = static_cast<std::uint32_t>(in.num("main_turns", 0, UINT32_MAX));
+  s.tp = static_cast<std::int32_t>(in.num("tp", INT32_MIN, INT32_MAX));
+  s.max_tp = static_cast<std::int32_t>(in.num("max_tp", INT32_MIN, INT32_MAX));
+  const json& members = in.arr("members", kMaxMembers, "members");
+  for (std::size_t i = 0; i < members.size(); ++i) {
+    const In m = in.entry("members", i);
+    MemberState ms;
+    ms.def = find_snapshot_id<MemberId>(c.members, m.at("member"), m.ptr("member"), "member");
+    ms.hp = static_cast<std::int32_t>(m.num("hp", INT32_MIN, INT32_MAX));
+    ms.max_hp = static_cast<std::int32_t>(m.num("max_hp", INT32_MIN, INT32_MAX));
+    ms.cantmove = i8(m, "cantmove");
+    ms.tired = i8(m, "tired");
+    ms.charge = i8(m, "charge");
+    ms.more_next_turn = i8(m, "more_next_turn");
+    ms.has_passed = m.flag("has_passed");
+    ms.conditions = read_conditions(m, c);
+    s.members.push_back(ms);
+  }
+  const auto last_member = static_cast<std::int64_t>(s.members.size()) - 1;
+  read_list(in, "formation", s.formation, 0, last_member);
+  const json& enemies = in.arr("enemies", kMaxActiveEnemies, "active enemies");
+  for (std::size_t i = 0; i < enemies.size(); ++i) {
+    const In e = in.entry("enemies", i);
+    EnemyState es;
+    es.def = find_snapshot_id<EnemyId>(c.enemies, e.at("enemy"), e.ptr("enemy"), "enemy");
+    es.uid = u8(e, "uid");
+    es.hp = static_cast<std::int32_t>(e.num("hp", INT32_MIN, INT32_MAX));
+    es.max_hp = static_cast<std::int32_t>(e.num("max_hp", INT32_MIN, INT32_MAX));
+    es.cantmove = i8(e, "cantmove");
+    es.tired = i8(e, "tired");
+    es.charge = i8(e, "charge");
+    es.position = static_cast<Position>(e.name("position", kPositions));
+    es.sequence_pos = u8(e, "sequence_pos");
+    es.conditions = read_conditions(e, c);
+    s.enemies.push_back(es);
+  }
+  const json& reserves = in.arr("reserves", kMaxEncounterEnemies, "reserves");
+  for (std::size_t i = 0; i < reserves.size(); ++i)
+    s.reserves.push_back(
+        find_snapshot_id<EnemyId>(c.enemies, reserves[i], content::child_pointer(in.ptr("reserves"), i), "enemy"));
+  s.next_uid = u8(in, "next_uid");
+  const json& items = in.arr("items", kMaxItemSlots, "item slots");
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const In it = in.entry("items", i);
+    s.items.push_back(
+        ItemSlot{find_snapshot_id<ItemId>(c.items, it.at("item"), it.ptr("item"), "item"), u8(it, "count")});
+  }
+  read_list(in, "last_turns", s.last_turns, -1, last_member);
+  s.current = static_cast<std::int8_t>(in.num("current", -1, last_member));
+  s.companion_turn = in.flag("companion_turn");
+  s.companion_acted = in.flag("companion_acted");
+  s.companion_locked = in.flag("companion_locked");
+  s.ally_acted = in.flag("ally_acted");
+  s.first_strike = in.flag("first_strike");
+  s.first_strike_acted = in.flag("first_strike_acted");
+  s.acted_this_turn = in.flag("acted_this_turn");
+  s.fled = in.flag("fled");
+  s.no_action_turns = u8(in, "no_action_turns");
+  s.deselects = u8(in, "deselects");
+  const json& projectiles = in.arr("projectiles", kMaxProjectiles, "projectiles");
+  for (std::size_t i = 0; i < projectiles.size(); ++i) {
+    const In p = in.entry("projectiles", i);
+    s.projectiles.push_back(Projectile{u8(p, "turns"), static_cast<std::uint8_t>(p.num("slot", 0, 3)),
+                                       static_cast<std::int16_t>(p.num("damage", INT16_MIN, INT16_MAX))});
+  }
+  const In a = in.obj("enemy_action");
+  EnemyActionCursor& cur = s.enemy_action;
+  cur.active = a.flag("active");
+  cur.enemy_uid = u8(a, "enemy_uid");
+  cur.move = u8(a, "move");
+  read_list(a, "targets", cur.targets, -128, 127);
+  cur.targets_enemies = a.flag("targets_enemies");
+  cur.target_pos = u8(a, "target_pos");
+  cur.effect_pos = u8(a, "effect_pos");
+  cur.hit = u8(a, "hit");
+  cur.awaiting_block = a.flag("awaiting_block");
+  cur.block_roll = static_cast<std::uint8_t>(a.num("block_roll", 0, 99));
+  if (cur.active) {  // the cursor must point at an active enemy's move and a listed target
+    const auto slot = std::find_if(s.enemies.begin(), s.enemies.end(),
+                                   [&](const EnemyState& e) { return e.uid == cur.enemy_uid; });
+    if (slot == s.enemies.end())
+      throw Bad{a.ptr("enemy_uid"), fmt::format("no active enemy with number {}", cur.enemy_uid)};
+    const EnemyDef& def = c.enemies[slot->def];
+    if (cur.move >= def.move_list.size())
+      throw Bad{a.ptr("move"), fmt::format("enemy '{}' has {} moves", def.id, def.move_list.size())};
+    if (cur.effect_pos > def.move_list[cur.move].effects.size())
+      throw Bad{a.ptr("effect_pos"), "past the move's effects"};
+    if (cur.target_pos > cur.targets.size()) throw Bad{a.ptr("target_pos"), "past the targets"};
+    if (cur.awaiting_block && (cur.targets_enemies || cur.target_pos >= cur.targets.size() ||
+                               cur.targets[cur.target_pos] < 0 || cur.targets[cur.target_pos] > last_member ||
+                               cur.effect_pos >= def.move_list[cur.move].effects.size()))
+      throw Bad{a.ptr("awaiting_block"), "a Block decision needs a member target and an effect to block"};
+  }
+}
+
+bool known_event_type(const std::string& name, EventType& out) {
+  for (std::size_t t = 0; t <= static_cast<std::size_t>(EventType::BattleEnded); ++t)
+    if (event_type_name(static_cast<EventType>(t)) == name) {
+      out = static_cast<EventType>(t);
+      return true;
+    }
+  return false;
+}
+
+}  // namespace
+
+namespace detail {
+
+json BattleIo::snapshot(const Battle& b) {
+  const Catalog& c = *b.catalog_;
+  json actions = json::array();
+  for (const Action& a : b.actions_) actions.push_back(action_to_json(a));
+  json events = json::array();
+  for (const Event& e : b.events_.log())
+    events.push_back({event_type_name(e.type), e.source, e.target, e.subject, e.value, e.amount, e.extra});
+  return {{"format", content::kSnapshotFormat},
+          {"format_version", kSnapshotFormatVersion},
+          {"rules", Machine::kRules},
+          {"content_hash", content::hash_to_hex(c.content_hash)},
+          {"options", {{"event_log", b.options_.event_log}, {"record_history", b.options_.record_history}}},
+          {"started", b.started_},
+          {"phase", phase_name(b.driver_.current())},
+          {"moves", b.driver_.moves()},
+          {"pending_trigger", b.has_pending_trigger_ ? json(trigger_name(b.pending_trigger_)) : json(nullptr)},
+          {"state", state_json(b.state_, c)},
+          {"history", content::history_to_json<Machine>(b.driver_.history())},
+          {"actions", actions},
+          {"events", events}};
+}
+
+Result<Battle> BattleIo::restore(std::shared_ptr<const Catalog> catalog, const json& j) {
+  try {
+    const In root(j, "");
+    content::check_snapshot_header(root, kSnapshotFormatVersion, Machine::kRules, catalog->content_hash);
+    const In opts = root.obj("options");
+    Battle b(catalog, BattleOptions{.event_log = opts.flag("event_log"), .record_history = opts.flag("record_history")});
+    b.started_ = root.flag("started");
+    read_state(root.obj("state"), *catalog, b.state_);
+    const Phase phase = content::snapshot_phase<Machine>(root.at("phase"), "/phase");
+    const auto moves = static_cast<std::uint32_t>(root.num("moves", 0, UINT32_MAX));
+    b.driver_.restore(phase, moves, content::history_from_json<Machine, PhaseRecord>(root.arr("history")));
+    const json& pending = root.at("pending_trigger");
+    b.has_pending_trigger_ = !pending.is_null();
+    if (b.has_pending_trigger_) b.pending_trigger_ = content::snapshot_trigger<Machine>(pending, "/pending_trigger");
+    const json& actions = root.arr("actions");
+    for (std::size_t i = 0; i < actions.size(); ++i) {
+      auto a = action_from_json(actions[i]);
+      if (!a) throw Bad{content::child_pointer("/actions", i), a.error().message};
+      b.actions_.push_back(a.value());
+    }
+    std::vector<Event> log;
+    const json& events = root.arr("events");
+    for (std::size_t i = 0; i < events.size(); ++i) {
+      const std::string p = content::child_pointer("/events", i);
+      const json& e = events[i];
+      if (!e.is_array() || e.size() != 7 || !e[0].is_string())
+        throw Bad{p, "expected [type, source, target, subject, value, amount, extra]"};
+      Event ev{};
+      if (!known_event_type(e[0].get<std::string>(), ev.type)) throw Bad{p + "/0", "unknown event type"};
+      ev.source = static_cast<ActorRef>(In::number(e[1], p + "/1", -128, 127));
+      ev.target = static_cast<ActorRef>(In::number(e[2], p + "/2", -128, 127));
+      ev.subject = static_cast<std::uint16_t>(In::number(e[3], p + "/3", 0, 65535));
+      ev.value = static_cast<std::uint16_t>(In::number(e[4], p + "/4", 0, 65535));
+      ev.amount = static_cast<std::int32_t>(In::number(e[5], p + "/5", INT32_MIN, INT32_MAX));
+      ev.extra = static_cast<std::int32_t>(In::number(e[6], p + "/6", INT32_MIN, INT32_MAX));
+      log.push_back(ev);
+    }
+    b.events_.restore_log(std::move(log));
+    return b;
+  } catch (const Bad& bad) {
+    return Error{bad.to_string()};
+  }
+}
+
+}  // namespace detail
+
+json snapshot(const Battle& battle) { return detail::BattleIo::snapshot(battle); }
+
+Result<Battle> restore(std::shared_ptr<const Catalog> catalog, const json& snapshot) {
+  if (!catalog) return Error{"snapshot refused: no catalog given"};
+  return detail::BattleIo::restore(std::move(catalog), snapshot);
+}
+
+}  // namespace battlecore::party

@@ -1,0 +1,140 @@
+// Party scenarios: overrides applied on the party's first turn, the selection run again, and
+// every bad override refused with its JSON pointer.
+
+#include "battlecore/party/scenario.hpp"
+
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "battlecore/party/snapshot.hpp"
+#include "party_support.hpp"
+
+namespace battlecore::party {
+namespace {
+
+using nlohmann::json;
+using test::meadow_pack;
+
+Result<Battle, content::Diagnostics> run(const json& scenario, std::optional<std::uint64_t> seed = std::nullopt) {
+  content::Diagnostics diags;
+  auto doc = content::parse_json_text("scenario.json", scenario.dump(2), diags);
+  EXPECT_TRUE(doc.has_value());
+  return start_scenario(meadow_pack(), *doc, seed);
+}
+
+Battle started(const json& scenario) {
+  auto b = run(scenario);
+  if (!b) ADD_FAILURE() << b.error().to_string();
+  return std::move(b).value();
+}
+
+std::string problems(const json& scenario) {
+  auto b = run(scenario);
+  EXPECT_FALSE(b.ok());
+  return b.ok() ? std::string() : b.error().to_string();
+}
+
+TEST(PartyScenario, AnEmptyScenarioIsTheDefaultEncounterWithSeedOne) {
+  const Battle b = started(json::object());
+  const Battle plain = test::start("meadow_walk", 1, meadow_pack());
+  EXPECT_EQ(b.state().members, plain.state().members);
+  EXPECT_EQ(b.state().enemies, plain.state().enemies);
+  EXPECT_EQ(b.state().current, plain.state().current);
+  EXPECT_EQ(b.decision_kind(), DecisionKind::MemberTurn);
+}
+
+TEST(PartyScenario, OverridesReplaceWhatTheyName) {
+  const Battle b = started({{"format", "battlecore-scenario"},
+                            {"format_version", 1},
+                            {"rules", "party"},
+                            {"encounter", "swamp"},
+                            {"seed", 12},
+                            {"turn", 4},
+                            {"tp", 3},
+                            {"members",
+                             {{{"hp", 2}, {"charge", 2}, {"conditions", {{{"condition", "poison"}, {"turns", 2}}}}},
+                              {{"hp", 0}},
+                              {{"cantmove", 1}}}},
+                            {"formation", {"leif", "vi", "kabbu"}},
+                            {"enemies", {{{"hp", 1}}, {{"conditions", {{{"condition", "sleep"}, {"turns", 3}}}}}}},
+                            {"items", {{{"item", "spicy_bomb"}, {"count", 3}}}},
+                            {"counters", {{"main_turns", 5}, {"no_action_turns", 2}}}});
+  const BattleState& s = b.state();
+  EXPECT_EQ(s.seed, 12u);
+  EXPECT_EQ(b.catalog().encounters[s.encounter].id, "swamp");
+  EXPECT_EQ(s.turn, 4u);
+  EXPECT_EQ(s.tp, 3);
+  EXPECT_EQ(s.members[0].hp, 2);
+  EXPECT_EQ(s.members[0].charge, 2);
+  ASSERT_EQ(s.members[0].conditions.size(), 1u);
+  EXPECT_EQ(b.catalog().conditions[s.members[0].conditions[0].condition].id, "poison");
+  EXPECT_EQ(s.members[1].hp, 0);
+  EXPECT_EQ(s.members[2].cantmove, 1);
+  EXPECT_EQ(std::vector<std::uint8_t>(s.formation.begin(), s.formation.end()),
+            (std::vector<std::uint8_t>{2, 0, 1}));
+  EXPECT_EQ(s.enemies[0].hp, 1);
+  ASSERT_EQ(s.enemies[1].conditions.size(), 1u);
+  ASSERT_EQ(s.items.size(), 1u);
+  EXPECT_EQ(b.catalog().items[s.items[0].item].id, "spicy_bomb");
+  EXPECT_EQ(s.items[0].count, 3);
+  EXPECT_EQ(s.main_turns, 5u);
+  EXPECT_EQ(s.no_action_turns, 2);
+  // The selection ran again: kabbu is down and leif waits, so vi (free, second in the
+  // formation) is the one selected.
+  ASSERT_EQ(b.decision_kind(), DecisionKind::MemberTurn);
+  EXPECT_EQ(s.current, 0);
+}
+
+TEST(PartyScenario, TheScenarioSeedIsReplacedByTheCallersAndTheBattleContinues) {
+  const json scenario = {{"seed", 5}, {"tp", 0}};
+  auto a = run(scenario, 99);
+  ASSERT_TRUE(a.ok());
+  EXPECT_EQ(a.value().state().seed, 99u);
+  auto b = run(scenario, 99);
+  ASSERT_TRUE(b.ok());
+  EXPECT_TRUE(a.value() == b.value());
+  std::vector<Action> options;
+  a.value().legal_actions(options);
+  for (const Action& o : options) EXPECT_NE(o.kind, ActionKind::Skill) << "no TP, but a TP skill is offered";
+  auto restored = restore(meadow_pack(), snapshot(a.value()));
+  ASSERT_TRUE(restored.ok());
+  EXPECT_TRUE(restored.value() == a.value());
+}
+
+TEST(PartyScenario, EveryBadOverrideIsRefusedWithItsPointer) {
+  const std::string text = problems({{"members", {{{"hp", 999}}, {{"conditions", {{{"condition", "hiccups"}, {"turns", 2}}}}}}},
+                                     {"items", {{{"item", "moon_pie"}, {"count", 1}}}},
+                                     {"tp", 11},
+                                     {"formation", {"vi", "vi"}},
+                                     {"enemies", {{{"hp", 0}}}},
+                                     {"turn", 1000},
+                                     {"colour", "red"}});
+  EXPECT_NE(text.find("/members/0/hp: expected HP in [0, 8] (the max HP), got 999"), std::string::npos) << text;
+  EXPECT_NE(text.find("/members/1/conditions/0/condition: no condition 'hiccups' in pack 'meadow'"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("/items/0/item: no item 'moon_pie' in pack 'meadow'"), std::string::npos) << text;
+  EXPECT_NE(text.find("/tp: expected TP in [0, 10]"), std::string::npos) << text;
+  EXPECT_NE(text.find("/formation/1: member \"vi\" is listed twice"), std::string::npos) << text;
+  EXPECT_NE(text.find("/enemies/0/hp: expected HP in [1, "), std::string::npos) << text;
+  EXPECT_NE(text.find("/turn"), std::string::npos) << text;
+  EXPECT_NE(text.find("/colour"), std::string::npos) << text;
+}
+
+TEST(PartyScenario, OtherVersionsRulesAndEncountersAreRefused) {
+  EXPECT_NE(problems({{"format_version", 2}})
+                .find("/format_version: scenario format version 2 is not supported; this engine reads version 1"),
+            std::string::npos);
+  EXPECT_NE(problems({{"rules", "clash"}}).find("/rules: the scenario is of rule set 'clash', not 'party'"),
+            std::string::npos);
+  EXPECT_NE(problems({{"encounter", "moon"}}).find("/encounter: no encounter 'moon' in pack 'meadow'"),
+            std::string::npos);
+  EXPECT_NE(problems({{"encounter", "ambush"}}).find("does not reach the party's first turn"), std::string::npos);
+  EXPECT_NE(problems({{"members", {{{"hp", 0}}, {{"hp", 0}}, {{"hp", 0}}}}}).find("at least one member must stand"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace battlecore::party

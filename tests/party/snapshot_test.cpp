@@ -1,0 +1,218 @@
+// Snapshots and clones of a party battle: round trips in every phase and at every kind of
+// decision (a member's turn, the companion's, a Block in the enemy phase and in the first
+// strike), identical continuation, refusal of other versions and other content; and the
+// Deselect bound that keeps random play from looping.
+
+#include "battlecore/party/snapshot.hpp"
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "battlecore/core/rng.hpp"
+#include "party_support.hpp"
+
+namespace battlecore::party {
+namespace {
+
+using nlohmann::json;
+using test::meadow_pack;
+
+Battle round_trip(const Battle& b) {
+  auto r = restore(meadow_pack(), snapshot(b));
+  EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
+  return std::move(r).value();
+}
+
+/// Plays both battles with the same seeded random choices to the end, checking they stay equal.
+void play_both_to_the_end(Battle& a, Battle& b, std::uint64_t seed) {
+  Rng rng = Rng::from_seed(seed);
+  std::vector<Action> options;
+  int steps = 0;
+  while (a.status() == Status::AwaitingDecision && steps++ < 2000) {
+    a.legal_actions(options);
+    const Action pick = options[rng.below(static_cast<std::uint32_t>(options.size()))];
+    ASSERT_TRUE(a.submit(pick).ok());
+    ASSERT_TRUE(b.submit(pick).ok());
+    ASSERT_TRUE(a == b);
+    ASSERT_EQ(a.state_hash(), b.state_hash());
+  }
+  EXPECT_TRUE(a.is_battle_over());
+  EXPECT_EQ(a.events().log(), b.events().log());
+}
+
+void expect_round_trip(const Battle& b) {
+  Battle r = round_trip(b);
+  EXPECT_TRUE(r == b);
+  EXPECT_EQ(r.state_hash(), b.state_hash());
+  EXPECT_EQ(r.decision_kind(), b.decision_kind());
+  EXPECT_EQ(snapshot(r), snapshot(b));
+}
+
+TEST(PartySnapshot, EveryPhaseAndEveryDecisionKindRoundTripsAndContinuesIdentically) {
+  std::set<DecisionKind> kinds;
+  std::set<std::pair<Phase, DecisionKind>> seen;
+  std::set<Phase> ends;
+  for (const EncounterDef& enc : meadow_pack()->encounters)
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+      Battle b = test::start(enc.id, seed, meadow_pack());
+      Rng rng = Rng::from_seed(seed * 77);
+      std::vector<Action> options;
+      int steps = 0;
+      while (b.status() == Status::AwaitingDecision && steps++ < 2000) {
+        if (seen.insert({b.phase(), b.decision_kind()}).second) {
+          SCOPED_TRACE(enc.id + " " + std::string(phase_name(b.phase())) + " " +
+                       std::string(decision_kind_name(b.decision_kind())));
+          expect_round_trip(b);
+          Battle copy = round_trip(b);
+          Battle original = b;
+          play_both_to_the_end(original, copy, seed + 5);
+        }
+        kinds.insert(b.decision_kind());
+        b.legal_actions(options);
+        ASSERT_TRUE(b.submit(options[rng.below(static_cast<std::uint32_t>(options.size()))]).ok());
+      }
+      ASSERT_TRUE(b.is_battle_over());
+      ends.insert(b.phase());
+      expect_round_trip(b);
+    }
+  EXPECT_TRUE(kinds.count(DecisionKind::MemberTurn));
+  EXPECT_TRUE(kinds.count(DecisionKind::Companion));
+  EXPECT_TRUE(kinds.count(DecisionKind::Block));
+  EXPECT_TRUE(seen.count({Phase::PlayerPhase, DecisionKind::MemberTurn}));
+  EXPECT_TRUE(seen.count({Phase::PlayerPhase, DecisionKind::Companion}));
+  EXPECT_TRUE(seen.count({Phase::EnemyPhase, DecisionKind::Block}));
+  EXPECT_TRUE(seen.count({Phase::FirstStrike, DecisionKind::Block}));
+  EXPECT_GE(ends.size(), 2u);
+}
+
+TEST(PartySnapshot, APendingBlockKeepsItsRollAndCursor) {
+  Battle b = test::start("ambush", 3, meadow_pack());
+  ASSERT_EQ(b.decision_kind(), DecisionKind::Block);
+  ASSERT_EQ(b.phase(), Phase::FirstStrike);
+  const json snap = snapshot(b);
+  EXPECT_TRUE(snap["state"]["enemy_action"]["awaiting_block"].get<bool>());
+  EXPECT_EQ(snap["state"]["enemy_action"]["block_roll"], b.block_roll());
+  Battle r = round_trip(b);
+  EXPECT_EQ(r.block_roll(), b.block_roll());
+  EXPECT_EQ(r.decision().who, b.decision().who);
+  ASSERT_TRUE(r.submit(Action::block(BlockLevel::SuperBlock)).ok());
+  ASSERT_TRUE(b.submit(Action::block(BlockLevel::SuperBlock)).ok());
+  EXPECT_TRUE(r == b);
+}
+
+TEST(PartySnapshot, TheFormatIsVersionedAndNamed) {
+  const Battle b = test::start("meadow_walk", 1, meadow_pack());
+  const json snap = snapshot(b);
+  EXPECT_EQ(snap["format"], "battlecore-snapshot");
+  EXPECT_EQ(snap["format_version"], kSnapshotFormatVersion);
+  EXPECT_EQ(snap["rules"], "party");
+  EXPECT_EQ(snap["state"]["members"][0]["member"], "vi");
+  EXPECT_EQ(snap["state"]["items"][0]["item"], "honey_drop");
+  EXPECT_EQ(snap["phase"], "PlayerPhase");
+  EXPECT_TRUE(snap["history"].is_array());
+  EXPECT_EQ(snap["history"].size(), b.history().size());
+}
+
+TEST(PartySnapshot, OtherVersionsRulesAndContentAreRefusedClearly) {
+  const Battle b = test::start("meadow_walk", 1, meadow_pack());
+  json snap = snapshot(b);
+  snap["format_version"] = 2;
+  auto r = restore(meadow_pack(), snap);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message,
+            "snapshot refused: /format_version: snapshot format version 2 is not supported; this engine "
+            "reads version 1");
+  snap = snapshot(b);
+  snap["rules"] = "deckbuilder";
+  r = restore(meadow_pack(), snap);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("/rules"), std::string::npos);
+  snap = snapshot(b);
+  snap["content_hash"] = "0000000000000000";
+  r = restore(meadow_pack(), snap);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("/content_hash"), std::string::npos);
+}
+
+TEST(PartySnapshot, BadFieldsAreRefusedWithTheirPointer) {
+  const Battle b = test::start("meadow_walk", 1, meadow_pack());
+  auto refused = [&](auto edit) {
+    json snap = snapshot(b);
+    edit(snap);
+    auto r = restore(meadow_pack(), snap);
+    EXPECT_FALSE(r.ok());
+    return r.ok() ? std::string() : r.error().message;
+  };
+  EXPECT_EQ(refused([](json& s) { s["state"]["members"][1]["member"] = "nobody"; }),
+            "snapshot refused: /state/members/1/member: no member 'nobody' in the content");
+  EXPECT_EQ(refused([](json& s) { s["state"].erase("tp"); }), "snapshot refused: /state: missing key 'tp'");
+  EXPECT_EQ(refused([](json& s) { s["state"]["formation"][0] = 7; }),
+            "snapshot refused: /state/formation/0: expected an integer in [0, 2], got 7");
+  EXPECT_EQ(refused([](json& s) {
+              s["state"]["enemy_action"]["active"] = true;
+              s["state"]["enemy_action"]["enemy_uid"] = 200;
+            }),
+            "snapshot refused: /state/enemy_action/enemy_uid: no active enemy with number 200");
+  EXPECT_EQ(refused([](json& s) { s["phase"] = "Lunch"; }), "snapshot refused: /phase: expected a phase name");
+}
+
+TEST(PartySnapshot, AClonedBattleIsIndependent) {
+  Battle a = test::start("meadow_walk", 4, meadow_pack());
+  Battle b = a;
+  ASSERT_TRUE(a == b);
+  std::vector<Action> options;
+  a.legal_actions(options);
+  ASSERT_TRUE(a.submit(options.front()).ok());
+  EXPECT_FALSE(a == b);
+  EXPECT_EQ(b.actions().size(), 0u);
+}
+
+// --- Deselect -----------------------------------------------------------------------------
+
+TEST(PartyDeselect, OffersEachFreeMemberOnceThenAnActionMustBeChosen) {
+  Battle b = test::start("meadow_walk", 1, meadow_pack());
+  ASSERT_EQ(b.decision_kind(), DecisionKind::MemberTurn);
+  const std::size_t free = detail::free_member_count(b.state(), b.catalog());
+  ASSERT_EQ(free, 3u);
+  std::set<std::int8_t> offered{b.state().current};
+  std::size_t deselects = 0;
+  while (b.submit(Action::deselect()).ok()) {
+    ++deselects;
+    offered.insert(b.state().current);
+    ASSERT_LE(deselects, 10u) << "Deselect loops";
+  }
+  EXPECT_EQ(deselects, free - 1);
+  EXPECT_EQ(offered.size(), free) << "every Deselect led to a member not offered yet";
+  const auto refused = b.submit(Action::deselect());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().reason, RefusalReason::DeselectNotAllowed);
+  std::vector<Action> options;
+  b.legal_actions(options);
+  EXPECT_EQ(std::count(options.begin(), options.end(), Action::deselect()), 0);
+  // Acting resets the bound: the next member may deselect again.
+  ASSERT_TRUE(b.submit(Action::do_nothing()).ok());
+  ASSERT_EQ(b.decision_kind(), DecisionKind::MemberTurn);
+  EXPECT_EQ(b.state().deselects, 0);
+  b.legal_actions(options);
+  EXPECT_EQ(std::count(options.begin(), options.end(), Action::deselect()), 1);
+}
+
+TEST(PartyDeselect, RandomPlayThatAlwaysPrefersDeselectStillEnds) {
+  Battle b = test::start("meadow_walk", 2, meadow_pack());
+  std::vector<Action> options;
+  int steps = 0;
+  while (b.status() == Status::AwaitingDecision) {
+    ASSERT_LT(steps++, 2000) << "the battle did not end";
+    b.legal_actions(options);
+    const auto deselect = std::find(options.begin(), options.end(), Action::deselect());
+    ASSERT_TRUE(b.submit(deselect != options.end() ? *deselect : options.front()).ok());
+  }
+  EXPECT_TRUE(b.is_battle_over());
+}
+
+}  // namespace
+}  // namespace battlecore::party
