@@ -247,4 +247,118 @@ TEST(PartyCli, PlayRunsABattleToItsEnd) {
   EXPECT_TRUE(contains(r.out, "victory on turn") || contains(r.out, "defeat on turn")) << explain(r);
 }
 
+// --- determinism: replays, recording, scenarios ------------------------------------------------
+
+std::string quoted(const fs::path& p) { return shell_quoted(p.string()); }
+
+TEST(PartyCli, EveryRecordedBattleReplaysWithExitZero) {
+  battlecore::test::TempDir dir;
+  const CliRun sim =
+      cli("sim --rules party --encounter swamp --battles 6 --seed 4 --record " + quoted(dir.path()));
+  ASSERT_EQ(sim.code, 0) << explain(sim);
+  int files = 0;
+  for (const auto& entry : fs::directory_iterator(dir.path())) {
+    ++files;
+    const CliRun r = cli("replay " + quoted(entry.path()));
+    EXPECT_EQ(r.code, 0) << explain(r);
+    EXPECT_TRUE(contains(r.out, "replay matches")) << explain(r);
+  }
+  EXPECT_EQ(files, 6);
+  EXPECT_TRUE(fs::exists(dir.path() / "battle-000005.json"));
+  const CliRun none = cli("sim --rules party --battles 3 --record " + quoted(dir.path() / "failures") +
+                          " --record-failures");
+  EXPECT_EQ(none.code, 0) << explain(none);
+  EXPECT_TRUE(fs::is_empty(dir.path() / "failures"));
+}
+
+TEST(PartyCli, TheGoldenReplayMatches) {
+  const CliRun r = cli("replay " + quoted(kRepo / "tests" / "golden" / "party_nest_seed9_battle15.replay.json"));
+  EXPECT_EQ(r.code, 0) << explain(r);
+  EXPECT_TRUE(contains(r.out, "replay matches: 37 actions, final state hash 678ff0cebbcf2782")) << explain(r);
+}
+
+TEST(PartyCli, AnEditedActionExitsOneNamingIt) {
+  battlecore::test::TempDir dir;
+  ASSERT_EQ(cli("sim --rules party --battles 1 --seed 2 --record " + quoted(dir.path())).code, 0);
+  const fs::path file = dir.path() / "battle-000000.json";
+  nlohmann::json replay = nlohmann::json::parse(read_file(file));
+  ASSERT_GE(replay["actions"].size(), 2u);
+  replay["state_hashes"][1] = "0123456789abcdef";
+  std::ofstream(file) << replay.dump(2);
+  const CliRun r = cli("replay " + quoted(file));
+  EXPECT_EQ(r.code, 1) << explain(r);
+  EXPECT_TRUE(contains(r.out, "action 1 ")) << explain(r);
+  EXPECT_TRUE(contains(r.out, "diverges: state hash expected 0123456789abcdef")) << explain(r);
+}
+
+TEST(PartyCli, OtherContentAndMalformedReplaysExitTwo) {
+  battlecore::test::TempDir dir;
+  ASSERT_EQ(cli("sim --rules party --battles 1 --record " + quoted(dir.path() / "r")).code, 0);
+  const fs::path file = dir.path() / "r" / "battle-000000.json";
+  const fs::path pack = dir.path() / "meadow";
+  fs::copy(kMeadow, pack);
+  std::string enemies = read_file(pack / "enemies.json");
+  const std::string zombiant_hp = "\"hp\": 15";
+  enemies.replace(enemies.find(zombiant_hp), zombiant_hp.size(), "\"hp\": 16");
+  std::ofstream(pack / "enemies.json") << enemies;
+  const CliRun other = cli("replay " + quoted(file) + " --content " + quoted(pack));
+  EXPECT_EQ(other.code, 2) << explain(other);
+  EXPECT_TRUE(contains(other.err, "content hash mismatch")) << explain(other);
+  nlohmann::json replay = nlohmann::json::parse(read_file(file));
+  replay["format_version"] = 9;
+  replay.erase("seed");
+  std::ofstream(file) << replay.dump(2);
+  const CliRun bad = cli("replay " + quoted(file));
+  EXPECT_EQ(bad.code, 2) << explain(bad);
+  EXPECT_TRUE(contains(bad.err, "/format_version")) << explain(bad);
+  EXPECT_TRUE(contains(bad.err, "seed")) << explain(bad);
+}
+
+TEST(PartyCli, PlayRecordsItsBattleForReplay) {
+  battlecore::test::TempDir dir;
+  const fs::path file = dir.path() / "play.json";
+  const CliRun play = cli("play --rules party --encounter ambush --seed 3 --record " + quoted(file), "1\n0\n0\nquit\n");
+  ASSERT_EQ(play.code, 0) << explain(play);
+  EXPECT_TRUE(contains(play.out, "replay written to")) << explain(play);
+  const nlohmann::json replay = nlohmann::json::parse(read_file(file));
+  EXPECT_EQ(replay["rules"], "party");
+  EXPECT_EQ(replay["actions"].size(), 3u);
+  EXPECT_EQ(replay["actions"][0]["type"], "block");
+  const CliRun r = cli("replay " + quoted(file));
+  EXPECT_EQ(r.code, 0) << explain(r);
+}
+
+TEST(PartyCli, ScenariosStartPlayAndSimFromTheStatedPosition) {
+  battlecore::test::TempDir dir;
+  const fs::path file = dir.path() / "scenario.json";
+  std::ofstream(file) << R"({"format": "battlecore-scenario", "format_version": 1, "rules": "party",
+    "encounter": "swamp", "seed": 12, "tp": 0, "members": [{"hp": 1}], "enemies": [{"hp": 1}]})";
+  const CliRun play = cli("play --rules party --scenario " + quoted(file), "json\nquit\n");
+  ASSERT_EQ(play.code, 0) << explain(play);
+  EXPECT_TRUE(contains(play.out, "battle 'swamp' with seed 12 from scenario")) << explain(play);
+  EXPECT_TRUE(contains(play.out, "\"tp\": 0")) << explain(play);
+  const CliRun sim = cli("sim --rules party --battles 4 --json --scenario " + quoted(file) + " --record " +
+                         quoted(dir.path() / "rec"));
+  ASSERT_EQ(sim.code, 0) << explain(sim);
+  EXPECT_EQ(nlohmann::json::parse(sim.out)["encounter"], "swamp");
+  const nlohmann::json replay = nlohmann::json::parse(read_file(dir.path() / "rec" / "battle-000003.json"));
+  EXPECT_EQ(replay["scenario"]["tp"], 0);
+  const CliRun r = cli("replay " + quoted(dir.path() / "rec" / "battle-000003.json"));
+  EXPECT_EQ(r.code, 0) << explain(r);
+}
+
+TEST(PartyCli, ABadScenarioIsRefusedWithEveryProblemAndItsPointer) {
+  battlecore::test::TempDir dir;
+  const fs::path file = dir.path() / "bad.json";
+  std::ofstream(file) << R"({"members": [{"hp": 99}], "items": [{"item": "moon_pie", "count": 1}]})";
+  for (const char* command : {"play", "sim"}) {
+    const CliRun r = cli(std::string(command) + " --rules party --scenario " + quoted(file), "quit\n");
+    EXPECT_EQ(r.code, 2) << explain(r);
+    EXPECT_TRUE(contains(r.err, "bad.json:1:")) << explain(r);
+    EXPECT_TRUE(contains(r.err, "/members/0/hp: expected HP in [0, 8] (the max HP), got 99")) << explain(r);
+    EXPECT_TRUE(contains(r.err, "/items/0/item: no item 'moon_pie' in pack 'meadow'")) << explain(r);
+    EXPECT_TRUE(contains(r.err, "2 problem(s) in scenario")) << explain(r);
+  }
+}
+
 }  // namespace
