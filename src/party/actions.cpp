@@ -51,6 +51,11 @@ std::string_view refusal_reason_name(RefusalReason r) {
   return names[static_cast<std::size_t>(r)];
 }
 
+Action canonical_action(const Action& a) {
+  return Action{a.kind, uses_index(a.kind) ? a.index : std::uint8_t{0},
+                uses_target(a.kind) ? a.target : std::int8_t{-1}};
+}
+
 nlohmann::json action_to_json(const Action& a) {
   nlohmann::json j = {{"type", action_kind_name(a.kind)}};
   if (uses_index(a.kind)) j["index"] = a.index;

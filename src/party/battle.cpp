@@ -346,7 +346,7 @@ Result<Status, Rejection> Battle::apply_block(const Action& action) {
     return refuse(
         RefusalReason::InvalidOption, action, phase(),
         fmt::format("block level {} does not exist (0 none, 1 block, 2 super block)", action.index));
-  if (options_.record_history) actions_.push_back(action);
+  if (options_.record_history) actions_.push_back(canonical_action(action));
   Access x = Access::of(*this);
   EnemyActionCursor& cur = state_.enemy_action;
   const auto level = static_cast<BlockLevel>(action.index);
@@ -375,7 +375,7 @@ Result<Status, Rejection> Battle::apply_companion_action(const Action& action) {
                     fmt::format("{} costs {} TP and the party has {}", comp.special_name, comp.special_cost,
                                 state_.tp));
   }
-  if (options_.record_history) actions_.push_back(action);
+  if (options_.record_history) actions_.push_back(canonical_action(action));
   Access x = Access::of(*this);
   state_.companion_turn = false;
   state_.companion_acted = true;
@@ -398,7 +398,7 @@ Result<Status, Rejection> Battle::apply_companion_action(const Action& action) {
 }
 
 Result<Status, Rejection> Battle::apply_member_action(const Action& a) {
-  if (options_.record_history) actions_.push_back(a);
+  if (options_.record_history) actions_.push_back(canonical_action(a));
   if (a.kind != ActionKind::Deselect) state_.deselects = 0;
   Access x = Access::of(*this);
   const auto who = static_cast<std::size_t>(state_.current);

@@ -171,6 +171,19 @@ TEST(PartySnapshot, AClonedBattleIsIndependent) {
   EXPECT_EQ(b.actions().size(), 0u);
 }
 
+TEST(PartySnapshot, ABattleRecordsActionsInTheFormTheyAreWrittenIn) {
+  // Found by the actions fuzz target: an action with fields its kind does not read was
+  // recorded as submitted, so the snapshot (which writes only the fields read) restored a
+  // battle with a different action list.
+  Battle b = test::start("meadow_walk", 1, meadow_pack());
+  ASSERT_TRUE(b.submit(Action{ActionKind::Deselect, 7, 3}).ok());
+  ASSERT_EQ(b.actions().size(), 1u);
+  EXPECT_EQ(b.actions()[0], Action::deselect());
+  EXPECT_EQ(canonical_action(Action{ActionKind::Skill, 2, 1}), Action::skill(2, 1));
+  EXPECT_EQ(canonical_action(Action{ActionKind::Attack, 9, 1}), Action::attack(1));
+  EXPECT_TRUE(round_trip(b) == b);
+}
+
 // --- Deselect -----------------------------------------------------------------------------
 
 TEST(PartyDeselect, OffersEachFreeMemberOnceThenAnActionMustBeChosen) {

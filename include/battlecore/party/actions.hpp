@@ -90,5 +90,8 @@ struct Rejection {
 nlohmann::json action_to_json(const Action& a);
 /// Parses the JSON form. Errors name what was wrong.
 Result<Action> action_from_json(const nlohmann::json& j);
+/// The action with only the fields its kind reads (`index` 0 and `target` -1 otherwise): the
+/// form a battle records, so that an action and its JSON form compare equal.
+Action canonical_action(const Action& a);
 
 }  // namespace battlecore::party
