@@ -63,8 +63,9 @@ std::optional<nlohmann::json> checked_scenario(const Options& options,
 
 /// Writes the replay of `actions` played from `start` to `path`; false after printing why.
 template <class R, class Actions>
-bool write_battle_replay(const std::shared_ptr<const typename R::Catalog>& catalog, const sim::BattleStart& start,
-                         const Actions& actions, const std::filesystem::path& path, std::ostream& err) {
+bool write_battle_replay(const std::shared_ptr<const typename R::Catalog>& catalog,
+                         const sim::BattleStart& start, const Actions& actions,
+                         const std::filesystem::path& path, std::ostream& err) {
   auto replay = sim::record_replay<R>(catalog, start, actions);
   auto written = replay ? sim::write_replay(path, replay.value()) : Result<void>(replay.error());
   if (!written) err << "battlecore: " << written.error().message << "\n";

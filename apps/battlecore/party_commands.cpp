@@ -25,7 +25,8 @@ using party::Catalog;
 using R = sim::PartyRules;
 
 /// --scenario checked against the content: null without one, nullopt when refused.
-std::optional<nlohmann::json> party_scenario(const Options& options, const std::shared_ptr<const Catalog>& catalog,
+std::optional<nlohmann::json> party_scenario(const Options& options,
+                                             const std::shared_ptr<const Catalog>& catalog,
                                              std::ostream& err) {
   return checked_scenario(options, catalog, err, [](const auto& shared, const content::JsonDocument& doc) {
     return party::start_scenario(shared, doc);
@@ -86,8 +87,13 @@ class PartyCommands final : public RuleSetCommands {
   int sim(const Options& options, Io io) override {
     const auto catalog = load_content(options.content, io.err);
     if (!catalog) return kUsageError;
-    party::SimConfig config{options.encounter, options.battles, options.seed, options.policy,
-                            party::BlockSkill{options.block_rate, options.super_block_rate}, {}, {}};
+    party::SimConfig config{options.encounter,
+                            options.battles,
+                            options.seed,
+                            options.policy,
+                            party::BlockSkill{options.block_rate, options.super_block_rate},
+                            {},
+                            {}};
     const auto scenario = party_scenario(options, catalog, io.err);
     if (!scenario) return kUsageError;
     config.scenario = *scenario;

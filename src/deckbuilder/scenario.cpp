@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "battlecore/content/scenario_header.hpp"
+#include "battlecore/content/scenario_io.hpp"
 #include "deckbuilder/snapshot_io.hpp"
 
 namespace battlecore::deckbuilder {
@@ -106,25 +106,24 @@ Result<Battle, Diagnostics> start_scenario(std::shared_ptr<const Catalog> catalo
   const Catalog& c = *catalog;
   ObjectReader r(doc, doc.root, "", diags);
   if (!r.valid()) return diags;
-  const auto header = content::read_scenario_header(r, c, kScenarioFormatVersion, Machine::kRules, seed);
-  const auto encounter = header.encounter;
-  const std::uint64_t battle_seed = header.seed;
   // Without a battle the overrides cannot be checked (their ranges depend on it): stop here,
   // without reporting the keys not read yet as unknown.
-  if (!diags.empty() || !encounter) return diags;
+  const auto begin = content::read_scenario_start(r, c, Machine::kRules, kScenarioFormatVersion, seed);
+  if (!begin) return diags;
+  const auto [encounter, battle_seed] = *begin;
 
   Battle battle(catalog, options);
-  if (auto started = battle.start_battle(*encounter, battle_seed); !started) {
+  if (auto started = battle.start_battle(encounter, battle_seed); !started) {
     r.error(started.error().message);
     return diags;
   }
   if (battle.phase() != Phase::PlayerPhase || battle.is_waiting_for_choice()) {
     r.error(fmt::format("encounter '{}' does not reach the player's first decision (phase {})",
-                        c.encounters[*encounter].id, phase_name(battle.phase())));
+                        c.encounters[encounter].id, phase_name(battle.phase())));
     return diags;
   }
   BattleState s = battle.state();
-  const BattleRules& rules = c.encounters[*encounter].rules;
+  const BattleRules& rules = c.encounters[encounter].rules;
   bool ok = true;
 
   if (const auto turn = r.optional_int("turn", 1, rules.turn_limit))
@@ -137,7 +136,7 @@ Result<Battle, Diagnostics> start_scenario(std::shared_ptr<const Catalog> catalo
   if (const json* es = r.optional_array("enemies")) {
     if (es->size() > s.enemies.size())
       r.error_at("enemies", fmt::format("encounter '{}' has {} enemies; {} are given",
-                                        c.encounters[*encounter].id, s.enemies.size(), es->size()));
+                                        c.encounters[encounter].id, s.enemies.size(), es->size()));
     for (std::size_t i = 0; i < std::min(es->size(), s.enemies.size()); ++i) {
       ObjectReader er(doc, (*es)[i], content::child_pointer(r.pointer_of("enemies"), i), diags);
       read_unit(er, c, s.enemies[i].unit, false, ok);

@@ -25,7 +25,7 @@ constexpr std::array<std::string_view, 3> kDelayedTimings = {"player_turn_start"
                                                              "enemy_phase_end"};
 
 using Bad = content::SnapshotError;
-using In = content::SnapshotReader;
+using In = content::SnapshotIn;
 
 template <class Defs>
 std::uint16_t find_id(const Defs& defs, const json& v, const std::string& pointer, std::string_view what) {
@@ -206,7 +206,7 @@ UnitRef unit_ref(const In& in, std::string_view key) {
 
 void read_state(const In& in, const Catalog& c, BattleState& s) {
   s.seed = in.u64("seed");
-  content::rng_from_json(in.obj("rng"), s.rng);
+  content::read_rng(in.obj("rng"), s.rng);
   // null: a battle never started in content without encounters
   s.encounter = in.at("encounter").is_null()
                     ? EncounterId{0}
@@ -329,11 +329,12 @@ Result<Battle> BattleIo::restore(std::shared_ptr<const Catalog> catalog, const j
     read_state(root.obj("state"), *catalog, b.state_);
     const Phase phase = content::snapshot_phase<Machine>(root.at("phase"), "/phase");
     const auto moves = static_cast<std::uint32_t>(root.num("moves", 0, UINT32_MAX));
-    auto history = content::history_from_json<Machine, PhaseRecord>(root.arr("history"));
+    auto history = content::read_history<Machine>(root.arr("history"), "/history");
     b.driver_.restore(phase, moves, std::move(history));
     const json& pending = root.at("pending_trigger");
     b.has_pending_trigger_ = !pending.is_null();
-    if (b.has_pending_trigger_) b.pending_trigger_ = content::snapshot_trigger<Machine>(pending, "/pending_trigger");
+    if (b.has_pending_trigger_)
+      b.pending_trigger_ = content::snapshot_trigger<Machine>(pending, "/pending_trigger");
     const json& actions = root.arr("actions");
     for (std::size_t i = 0; i < actions.size(); ++i) {
       auto a = action_from_json(actions[i]);
@@ -370,7 +371,7 @@ Result<Battle> BattleIo::restore(std::shared_ptr<const Catalog> catalog, const j
     b.events_.restore_log(std::move(log));
     return b;
   } catch (const Bad& bad) {
-    return Error{bad.to_string()};
+    return Error{bad.text()};
   }
 }
 

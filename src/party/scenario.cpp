@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "battlecore/content/scenario_header.hpp"
+#include "battlecore/content/scenario_io.hpp"
 #include "party/mechanics.hpp"
 #include "party/snapshot_io.hpp"
 
@@ -38,7 +38,8 @@ void read_conditions(ObjectReader& r, const Catalog& c, Conditions& conds) {
       cr.error_at("condition", fmt::format("no condition '{}' in pack '{}'", *id, c.pack.id));
       continue;
     }
-    if (std::any_of(conds.begin(), conds.end(), [&](const ConditionSlot& s) { return s.condition == *cond; })) {
+    if (std::any_of(conds.begin(), conds.end(),
+                    [&](const ConditionSlot& s) { return s.condition == *cond; })) {
       cr.error_at("condition", fmt::format("condition '{}' is listed twice", *id));
       continue;
     }
@@ -69,7 +70,8 @@ void read_member(ObjectReader& r, const Catalog& c, MemberState& m) {
   if (const auto v = r.optional_int("tired", 0, 99)) m.tired = static_cast<std::int8_t>(*v);
   if (const auto v = r.optional_int("charge", 0, kMaxCharge)) m.charge = static_cast<std::int8_t>(*v);
   read_conditions(r, c, m.conditions);
-  if (!m.alive() && !m.conditions.empty()) r.error_at("conditions", "a member that is down holds no conditions");
+  if (!m.alive() && !m.conditions.empty())
+    r.error_at("conditions", "a member that is down holds no conditions");
   r.finish();
 }
 
@@ -86,12 +88,14 @@ void read_items(ObjectReader& r, const Catalog& c, BattleState& s) {
   if (list == nullptr) return;
   s.items.clear();
   for (std::size_t i = 0; i < list->size(); ++i) {
-    ObjectReader ir(r.document(), (*list)[i], content::child_pointer(r.pointer_of("items"), i), r.diagnostics());
+    ObjectReader ir(r.document(), (*list)[i], content::child_pointer(r.pointer_of("items"), i),
+                    r.diagnostics());
     const auto id = ir.required_string("item");
     const auto count = ir.required_int("count", 0, 99);
     ir.finish();
     if (!id || !count) continue;
-    const auto def = std::find_if(c.items.begin(), c.items.end(), [&](const ItemDef& d) { return d.id == *id; });
+    const auto def =
+        std::find_if(c.items.begin(), c.items.end(), [&](const ItemDef& d) { return d.id == *id; });
     if (def == c.items.end()) {
       ir.error_at("item", fmt::format("no item '{}' in pack '{}'", *id, c.pack.id));
       continue;
@@ -100,7 +104,8 @@ void read_items(ObjectReader& r, const Catalog& c, BattleState& s) {
       ir.error(fmt::format("the party holds at most {} item slots", kMaxItemSlots));
       continue;
     }
-    s.items.push_back(ItemSlot{static_cast<ItemId>(def - c.items.begin()), static_cast<std::uint8_t>(*count)});
+    s.items.push_back(
+        ItemSlot{static_cast<ItemId>(def - c.items.begin()), static_cast<std::uint8_t>(*count)});
   }
 }
 
@@ -132,8 +137,8 @@ void read_formation(ObjectReader& r, const Catalog& c, BattleState& s) {
     formation.push_back(index);
   }
   if (ok && formation.size() != s.members.size())
-    r.error_at("formation",
-               fmt::format("the formation lists {} members; the party has {}", formation.size(), s.members.size()));
+    r.error_at("formation", fmt::format("the formation lists {} members; the party has {}", formation.size(),
+                                        s.members.size()));
   else if (ok)
     s.formation = formation;
 }
@@ -146,30 +151,33 @@ Result<Battle, Diagnostics> start_scenario(std::shared_ptr<const Catalog> catalo
   const Catalog& c = *catalog;
   ObjectReader r(doc, doc.root, "", diags);
   if (!r.valid()) return diags;
-  const auto header = content::read_scenario_header(r, c, kScenarioFormatVersion, Machine::kRules, seed);
   // Without a battle the overrides cannot be checked (their ranges depend on it): stop here,
   // without reporting the keys not read yet as unknown.
-  if (!diags.empty() || !header.encounter) return diags;
+  const auto begin = content::read_scenario_start(r, c, Machine::kRules, kScenarioFormatVersion, seed);
+  if (!begin) return diags;
+  const auto [encounter, battle_seed] = *begin;
 
   Battle battle(catalog, options);
-  if (auto started = battle.start_battle(*header.encounter, header.seed); !started) {
+  if (auto started = battle.start_battle(encounter, battle_seed); !started) {
     r.error(started.error().message);
     return diags;
   }
   if (battle.phase() != Phase::PlayerPhase) {
-    r.error(fmt::format("encounter '{}' does not reach the party's first turn (phase {}): a scenario starts "
-                        "at the player phase",
-                        c.encounters[*header.encounter].id, phase_name(battle.phase())));
+    r.error(
+        fmt::format("encounter '{}' does not reach the party's first turn (phase {}): a scenario starts "
+                    "at the player phase",
+                    c.encounters[encounter].id, phase_name(battle.phase())));
     return diags;
   }
   BattleState s = battle.state();
-  const EncounterDef& enc = c.encounters[*header.encounter];
+  const EncounterDef& enc = c.encounters[encounter];
 
   if (const auto turn = r.optional_int("turn", 0, enc.turn_limit)) s.turn = static_cast<std::uint32_t>(*turn);
   if (const auto v = r.optional_int("max_tp", 0, 999)) s.max_tp = static_cast<std::int32_t>(*v);
   if (const json* tp = r.optional_value("tp")) {
     if (!tp->is_number_integer() || tp->get<std::int64_t>() < 0 || tp->get<std::int64_t>() > s.max_tp)
-      r.error_at("tp", fmt::format("expected TP in [0, {}] (the party's max TP), got {}", s.max_tp, tp->dump()));
+      r.error_at("tp",
+                 fmt::format("expected TP in [0, {}] (the party's max TP), got {}", s.max_tp, tp->dump()));
     else
       s.tp = static_cast<std::int32_t>(tp->get<std::int64_t>());
   } else if (s.tp > s.max_tp) {
@@ -199,7 +207,8 @@ Result<Battle, Diagnostics> start_scenario(std::shared_ptr<const Catalog> catalo
   read_items(r, c, s);
   if (const json* counters = r.optional_object("counters")) {
     ObjectReader cr(doc, *counters, r.pointer_of("counters"), diags);
-    if (const auto v = cr.optional_int("main_turns", 1, 1'000'000)) s.main_turns = static_cast<std::uint32_t>(*v);
+    if (const auto v = cr.optional_int("main_turns", 1, 1'000'000))
+      s.main_turns = static_cast<std::uint32_t>(*v);
     if (const auto v = cr.optional_int("no_action_turns", 0, kInactionFailsafeTurns - 1))
       s.no_action_turns = static_cast<std::uint8_t>(*v);
     cr.finish();

@@ -79,7 +79,8 @@ Result<SimReport> simulate(const std::shared_ptr<const Catalog>& catalog, const 
     if (!encounter) return Error{"the pack names no default encounter; pass --encounter ID"};
   } else {
     encounter = catalog->find_encounter(encounter_id);
-    if (!encounter) return Error{fmt::format("no encounter '{}' in pack '{}'", encounter_id, catalog->pack.id)};
+    if (!encounter)
+      return Error{fmt::format("no encounter '{}' in pack '{}'", encounter_id, catalog->pack.id)};
   }
   if (config.block.super_block_percent > config.block.block_percent || config.block.block_percent > 100)
     return Error{"block rates must satisfy super block <= block <= 100 percent"};

@@ -18,7 +18,7 @@ using nlohmann::json;
 namespace {
 
 using Bad = content::SnapshotError;
-using In = content::SnapshotReader;
+using In = content::SnapshotIn;
 using content::find_snapshot_id;
 
 constexpr std::array<std::string_view, 2> kPositions = {"ground", "flying"};
@@ -53,11 +53,13 @@ template <class Vec>
 void read_list(const In& in, std::string_view key, Vec& out, std::int64_t lo, std::int64_t hi) {
   const json& a = in.arr(key, Vec::capacity(), "entries");
   for (std::size_t i = 0; i < a.size(); ++i)
-    out.push_back(
-        static_cast<typename Vec::value_type>(In::number(a[i], content::child_pointer(in.ptr(key), i), lo, hi)));
+    out.push_back(static_cast<typename Vec::value_type>(
+        In::number(a[i], content::child_pointer(in.ptr(key), i), lo, hi)));
 }
 
-std::int8_t i8(const In& in, std::string_view key) { return static_cast<std::int8_t>(in.num(key, -128, 127)); }
+std::int8_t i8(const In& in, std::string_view key) {
+  return static_cast<std::int8_t>(in.num(key, -128, 127));
+}
 std::uint8_t u8(const In& in, std::string_view key) { return static_cast<std::uint8_t>(in.num(key, 0, 255)); }
 
 json state_json(const BattleState& s, const Catalog& c) {
@@ -92,51 +94,53 @@ json state_json(const BattleState& s, const Catalog& c) {
   for (const Projectile& p : s.projectiles)
     projectiles.push_back({{"turns", p.turns}, {"slot", p.slot}, {"damage", p.damage}});
   const EnemyActionCursor& cur = s.enemy_action;
-  return {{"seed", s.seed},
-          {"rng", content::rng_to_json(s.rng)},
-          {"encounter", s.encounter < c.encounters.size() ? json(c.encounters[s.encounter].id) : json(nullptr)},
-          {"turn", s.turn},
-          {"main_turns", s.main_turns},
-          {"tp", s.tp},
-          {"max_tp", s.max_tp},
-          {"members", members},
-          {"formation", list_json(s.formation)},
-          {"enemies", enemies},
-          {"reserves", reserves},
-          {"next_uid", s.next_uid},
-          {"items", items},
-          {"last_turns", list_json(s.last_turns)},
-          {"current", s.current},
-          {"companion_turn", s.companion_turn},
-          {"companion_acted", s.companion_acted},
-          {"companion_locked", s.companion_locked},
-          {"ally_acted", s.ally_acted},
-          {"first_strike", s.first_strike},
-          {"first_strike_acted", s.first_strike_acted},
-          {"acted_this_turn", s.acted_this_turn},
-          {"fled", s.fled},
-          {"no_action_turns", s.no_action_turns},
-          {"deselects", s.deselects},
-          {"projectiles", projectiles},
-          {"enemy_action",
-           {{"active", cur.active},
-            {"enemy_uid", cur.enemy_uid},
-            {"move", cur.move},
-            {"targets", list_json(cur.targets)},
-            {"targets_enemies", cur.targets_enemies},
-            {"target_pos", cur.target_pos},
-            {"effect_pos", cur.effect_pos},
-            {"hit", cur.hit},
-            {"awaiting_block", cur.awaiting_block},
-            {"block_roll", cur.block_roll}}}};
+  return {
+      {"seed", s.seed},
+      {"rng", content::rng_to_json(s.rng)},
+      {"encounter", s.encounter < c.encounters.size() ? json(c.encounters[s.encounter].id) : json(nullptr)},
+      {"turn", s.turn},
+      {"main_turns", s.main_turns},
+      {"tp", s.tp},
+      {"max_tp", s.max_tp},
+      {"members", members},
+      {"formation", list_json(s.formation)},
+      {"enemies", enemies},
+      {"reserves", reserves},
+      {"next_uid", s.next_uid},
+      {"items", items},
+      {"last_turns", list_json(s.last_turns)},
+      {"current", s.current},
+      {"companion_turn", s.companion_turn},
+      {"companion_acted", s.companion_acted},
+      {"companion_locked", s.companion_locked},
+      {"ally_acted", s.ally_acted},
+      {"first_strike", s.first_strike},
+      {"first_strike_acted", s.first_strike_acted},
+      {"acted_this_turn", s.acted_this_turn},
+      {"fled", s.fled},
+      {"no_action_turns", s.no_action_turns},
+      {"deselects", s.deselects},
+      {"projectiles", projectiles},
+      {"enemy_action",
+       {{"active", cur.active},
+        {"enemy_uid", cur.enemy_uid},
+        {"move", cur.move},
+        {"targets", list_json(cur.targets)},
+        {"targets_enemies", cur.targets_enemies},
+        {"target_pos", cur.target_pos},
+        {"effect_pos", cur.effect_pos},
+        {"hit", cur.hit},
+        {"awaiting_block", cur.awaiting_block},
+        {"block_roll", cur.block_roll}}}};
 }
 
 void read_state(const In& in, const Catalog& c, BattleState& s) {
   s.seed = in.u64("seed");
-  content::rng_from_json(in.obj("rng"), s.rng);
-  s.encounter = in.at("encounter").is_null() ? EncounterId{0}
-                                             : find_snapshot_id<EncounterId>(c.encounters, in.at("encounter"),
-                                                                             in.ptr("encounter"), "encounter");
+  content::read_rng(in.obj("rng"), s.rng);
+  s.encounter =
+      in.at("encounter").is_null()
+          ? EncounterId{0}
+          : find_snapshot_id<EncounterId>(c.encounters, in.at("encounter"), in.ptr("encounter"), "encounter");
   s.turn = static_cast<std::uint32_t>(in.num("turn", 0, UINT32_MAX));
   s.main_turns = static_cast<std::uint32_t>(in.num("main_turns", 0, UINT32_MAX));
   s.tp = static_cast<std::int32_t>(in.num("tp", INT32_MIN, INT32_MAX));
@@ -176,8 +180,8 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
   }
   const json& reserves = in.arr("reserves", kMaxEncounterEnemies, "reserves");
   for (std::size_t i = 0; i < reserves.size(); ++i)
-    s.reserves.push_back(
-        find_snapshot_id<EnemyId>(c.enemies, reserves[i], content::child_pointer(in.ptr("reserves"), i), "enemy"));
+    s.reserves.push_back(find_snapshot_id<EnemyId>(c.enemies, reserves[i],
+                                                   content::child_pointer(in.ptr("reserves"), i), "enemy"));
   s.next_uid = u8(in, "next_uid");
   const json& items = in.arr("items", kMaxItemSlots, "item slots");
   for (std::size_t i = 0; i < items.size(); ++i) {
@@ -253,19 +257,20 @@ json BattleIo::snapshot(const Battle& b) {
   json events = json::array();
   for (const Event& e : b.events_.log())
     events.push_back({event_type_name(e.type), e.source, e.target, e.subject, e.value, e.amount, e.extra});
-  return {{"format", content::kSnapshotFormat},
-          {"format_version", kSnapshotFormatVersion},
-          {"rules", Machine::kRules},
-          {"content_hash", content::hash_to_hex(c.content_hash)},
-          {"options", {{"event_log", b.options_.event_log}, {"record_history", b.options_.record_history}}},
-          {"started", b.started_},
-          {"phase", phase_name(b.driver_.current())},
-          {"moves", b.driver_.moves()},
-          {"pending_trigger", b.has_pending_trigger_ ? json(trigger_name(b.pending_trigger_)) : json(nullptr)},
-          {"state", state_json(b.state_, c)},
-          {"history", content::history_to_json<Machine>(b.driver_.history())},
-          {"actions", actions},
-          {"events", events}};
+  return {
+      {"format", content::kSnapshotFormat},
+      {"format_version", kSnapshotFormatVersion},
+      {"rules", Machine::kRules},
+      {"content_hash", content::hash_to_hex(c.content_hash)},
+      {"options", {{"event_log", b.options_.event_log}, {"record_history", b.options_.record_history}}},
+      {"started", b.started_},
+      {"phase", phase_name(b.driver_.current())},
+      {"moves", b.driver_.moves()},
+      {"pending_trigger", b.has_pending_trigger_ ? json(trigger_name(b.pending_trigger_)) : json(nullptr)},
+      {"state", state_json(b.state_, c)},
+      {"history", content::history_to_json<Machine>(b.driver_.history())},
+      {"actions", actions},
+      {"events", events}};
 }
 
 Result<Battle> BattleIo::restore(std::shared_ptr<const Catalog> catalog, const json& j) {
@@ -273,15 +278,17 @@ Result<Battle> BattleIo::restore(std::shared_ptr<const Catalog> catalog, const j
     const In root(j, "");
     content::check_snapshot_header(root, kSnapshotFormatVersion, Machine::kRules, catalog->content_hash);
     const In opts = root.obj("options");
-    Battle b(catalog, BattleOptions{.event_log = opts.flag("event_log"), .record_history = opts.flag("record_history")});
+    Battle b(catalog, BattleOptions{.event_log = opts.flag("event_log"),
+                                    .record_history = opts.flag("record_history")});
     b.started_ = root.flag("started");
     read_state(root.obj("state"), *catalog, b.state_);
     const Phase phase = content::snapshot_phase<Machine>(root.at("phase"), "/phase");
     const auto moves = static_cast<std::uint32_t>(root.num("moves", 0, UINT32_MAX));
-    b.driver_.restore(phase, moves, content::history_from_json<Machine, PhaseRecord>(root.arr("history")));
+    b.driver_.restore(phase, moves, content::read_history<Machine>(root.arr("history"), "/history"));
     const json& pending = root.at("pending_trigger");
     b.has_pending_trigger_ = !pending.is_null();
-    if (b.has_pending_trigger_) b.pending_trigger_ = content::snapshot_trigger<Machine>(pending, "/pending_trigger");
+    if (b.has_pending_trigger_)
+      b.pending_trigger_ = content::snapshot_trigger<Machine>(pending, "/pending_trigger");
     const json& actions = root.arr("actions");
     for (std::size_t i = 0; i < actions.size(); ++i) {
       auto a = action_from_json(actions[i]);
@@ -308,7 +315,7 @@ Result<Battle> BattleIo::restore(std::shared_ptr<const Catalog> catalog, const j
     b.events_.restore_log(std::move(log));
     return b;
   } catch (const Bad& bad) {
-    return Error{bad.to_string()};
+    return Error{bad.text()};
   }
 }
 

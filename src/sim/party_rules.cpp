@@ -10,7 +10,8 @@ namespace battlecore::sim {
 
 using namespace party;
 
-Result<std::shared_ptr<const Catalog>, content::Diagnostics> PartyRules::load(const std::filesystem::path& p) {
+Result<std::shared_ptr<const Catalog>, content::Diagnostics> PartyRules::load(
+    const std::filesystem::path& p) {
   return load_catalog(p);
 }
 

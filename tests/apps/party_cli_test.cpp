@@ -265,14 +265,15 @@ TEST(PartyCli, EveryRecordedBattleReplaysWithExitZero) {
   }
   EXPECT_EQ(files, 6);
   EXPECT_TRUE(fs::exists(dir.path() / "battle-000005.json"));
-  const CliRun none = cli("sim --rules party --battles 3 --record " + quoted(dir.path() / "failures") +
-                          " --record-failures");
+  const CliRun none =
+      cli("sim --rules party --battles 3 --record " + quoted(dir.path() / "failures") + " --record-failures");
   EXPECT_EQ(none.code, 0) << explain(none);
   EXPECT_TRUE(fs::is_empty(dir.path() / "failures"));
 }
 
 TEST(PartyCli, TheGoldenReplayMatches) {
-  const CliRun r = cli("replay " + quoted(kRepo / "tests" / "golden" / "party_nest_seed9_battle15.replay.json"));
+  const CliRun r =
+      cli("replay " + quoted(kRepo / "tests" / "golden" / "party_nest_seed9_battle15.replay.json"));
   EXPECT_EQ(r.code, 0) << explain(r);
   EXPECT_TRUE(contains(r.out, "replay matches: 37 actions, final state hash 678ff0cebbcf2782")) << explain(r);
 }
@@ -317,7 +318,8 @@ TEST(PartyCli, OtherContentAndMalformedReplaysExitTwo) {
 TEST(PartyCli, PlayRecordsItsBattleForReplay) {
   battlecore::test::TempDir dir;
   const fs::path file = dir.path() / "play.json";
-  const CliRun play = cli("play --rules party --encounter ambush --seed 3 --record " + quoted(file), "1\n0\n0\nquit\n");
+  const CliRun play =
+      cli("play --rules party --encounter ambush --seed 3 --record " + quoted(file), "1\n0\n0\nquit\n");
   ASSERT_EQ(play.code, 0) << explain(play);
   EXPECT_TRUE(contains(play.out, "replay written to")) << explain(play);
   const nlohmann::json replay = nlohmann::json::parse(read_file(file));

@@ -1,7 +1,8 @@
 #pragma once
 // The fuzz targets, generic over a rule-set adapter R (battlecore/sim/deckbuilder_rules.hpp):
 // each rule set instantiates them in a file of a few lines (content_loader_fuzz.cpp,
-// actions_fuzz.cpp; party_content_loader_fuzz.cpp, party_actions_fuzz.cpp). A broken check aborts, which libFuzzer reports with the input.
+// actions_fuzz.cpp; party_content_loader_fuzz.cpp, party_actions_fuzz.cpp). A broken check aborts, which
+// libFuzzer reports with the input.
 //
 // - fuzz_content: any bytes as a content file. Loading must give a catalog or diagnostics,
 //   never a crash, an exception or a sanitizer report; a catalog that loads must start every
@@ -136,7 +137,8 @@ int fuzz_actions(const std::shared_ptr<const typename R::Catalog>& catalog, cons
 template <class R>
 int fuzz_bundled_actions(std::string_view pack, const std::uint8_t* data, std::size_t size) {
   static const auto catalog = [&] {
-    auto loaded = R::load(std::filesystem::path(BATTLECORE_DATA_DIR) / std::string(R::kName) / std::string(pack));
+    auto loaded =
+        R::load(std::filesystem::path(BATTLECORE_DATA_DIR) / std::string(R::kName) / std::string(pack));
     if (!loaded) fail("the bundled pack does not load:\n" + loaded.error().to_string());
     return loaded.value();
   }();

@@ -69,7 +69,8 @@ TEST(PartyReplay, AChangedActionIsNamedAsTheDivergence) {
   std::vector<party::Action> options;
   b.legal_actions(options);
   const party::Action recorded = R::action_from_json(r.actions[2]).value();
-  const auto other = std::find_if(options.begin(), options.end(), [&](const auto& o) { return !(o == recorded); });
+  const auto other =
+      std::find_if(options.begin(), options.end(), [&](const auto& o) { return !(o == recorded); });
   ASSERT_NE(other, options.end());
   r.actions[2] = R::action_to_json(b, *other);
   const ReplayCheck check = check_replay<R>(meadow_pack(), r);

@@ -17,7 +17,8 @@ namespace {
 using nlohmann::json;
 using test::meadow_pack;
 
-Result<Battle, content::Diagnostics> run(const json& scenario, std::optional<std::uint64_t> seed = std::nullopt) {
+Result<Battle, content::Diagnostics> run(const json& scenario,
+                                         std::optional<std::uint64_t> seed = std::nullopt) {
   content::Diagnostics diags;
   auto doc = content::parse_json_text("scenario.json", scenario.dump(2), diags);
   EXPECT_TRUE(doc.has_value());
@@ -46,21 +47,22 @@ TEST(PartyScenario, AnEmptyScenarioIsTheDefaultEncounterWithSeedOne) {
 }
 
 TEST(PartyScenario, OverridesReplaceWhatTheyName) {
-  const Battle b = started({{"format", "battlecore-scenario"},
-                            {"format_version", 1},
-                            {"rules", "party"},
-                            {"encounter", "swamp"},
-                            {"seed", 12},
-                            {"turn", 4},
-                            {"tp", 3},
-                            {"members",
-                             {{{"hp", 2}, {"charge", 2}, {"conditions", {{{"condition", "poison"}, {"turns", 2}}}}},
-                              {{"hp", 0}},
-                              {{"cantmove", 1}}}},
-                            {"formation", {"leif", "vi", "kabbu"}},
-                            {"enemies", {{{"hp", 1}}, {{"conditions", {{{"condition", "sleep"}, {"turns", 3}}}}}}},
-                            {"items", {{{"item", "spicy_bomb"}, {"count", 3}}}},
-                            {"counters", {{"main_turns", 5}, {"no_action_turns", 2}}}});
+  const Battle b =
+      started({{"format", "battlecore-scenario"},
+               {"format_version", 1},
+               {"rules", "party"},
+               {"encounter", "swamp"},
+               {"seed", 12},
+               {"turn", 4},
+               {"tp", 3},
+               {"members",
+                {{{"hp", 2}, {"charge", 2}, {"conditions", {{{"condition", "poison"}, {"turns", 2}}}}},
+                 {{"hp", 0}},
+                 {{"cantmove", 1}}}},
+               {"formation", {"leif", "vi", "kabbu"}},
+               {"enemies", {{{"hp", 1}}, {{"conditions", {{{"condition", "sleep"}, {"turns", 3}}}}}}},
+               {"items", {{{"item", "spicy_bomb"}, {"count", 3}}}},
+               {"counters", {{"main_turns", 5}, {"no_action_turns", 2}}}});
   const BattleState& s = b.state();
   EXPECT_EQ(s.seed, 12u);
   EXPECT_EQ(b.catalog().encounters[s.encounter].id, "swamp");
@@ -104,14 +106,16 @@ TEST(PartyScenario, TheScenarioSeedIsReplacedByTheCallersAndTheBattleContinues) 
 }
 
 TEST(PartyScenario, EveryBadOverrideIsRefusedWithItsPointer) {
-  const std::string text = problems({{"members", {{{"hp", 999}}, {{"conditions", {{{"condition", "hiccups"}, {"turns", 2}}}}}}},
-                                     {"items", {{{"item", "moon_pie"}, {"count", 1}}}},
-                                     {"tp", 11},
-                                     {"formation", {"vi", "vi"}},
-                                     {"enemies", {{{"hp", 0}}}},
-                                     {"turn", 1000},
-                                     {"colour", "red"}});
-  EXPECT_NE(text.find("/members/0/hp: expected HP in [0, 8] (the max HP), got 999"), std::string::npos) << text;
+  const std::string text =
+      problems({{"members", {{{"hp", 999}}, {{"conditions", {{{"condition", "hiccups"}, {"turns", 2}}}}}}},
+                {"items", {{{"item", "moon_pie"}, {"count", 1}}}},
+                {"tp", 11},
+                {"formation", {"vi", "vi"}},
+                {"enemies", {{{"hp", 0}}}},
+                {"turn", 1000},
+                {"colour", "red"}});
+  EXPECT_NE(text.find("/members/0/hp: expected HP in [0, 8] (the max HP), got 999"), std::string::npos)
+      << text;
   EXPECT_NE(text.find("/members/1/conditions/0/condition: no condition 'hiccups' in pack 'meadow'"),
             std::string::npos)
       << text;
@@ -124,16 +128,19 @@ TEST(PartyScenario, EveryBadOverrideIsRefusedWithItsPointer) {
 }
 
 TEST(PartyScenario, OtherVersionsRulesAndEncountersAreRefused) {
-  EXPECT_NE(problems({{"format_version", 2}})
-                .find("/format_version: scenario format version 2 is not supported; this engine reads version 1"),
-            std::string::npos);
+  EXPECT_NE(
+      problems({{"format_version", 2}})
+          .find("/format_version: scenario format version 2 is not supported; this engine reads version 1"),
+      std::string::npos);
   EXPECT_NE(problems({{"rules", "clash"}}).find("/rules: the scenario is of rule set 'clash', not 'party'"),
             std::string::npos);
   EXPECT_NE(problems({{"encounter", "moon"}}).find("/encounter: no encounter 'moon' in pack 'meadow'"),
             std::string::npos);
-  EXPECT_NE(problems({{"encounter", "ambush"}}).find("does not reach the party's first turn"), std::string::npos);
-  EXPECT_NE(problems({{"members", {{{"hp", 0}}, {{"hp", 0}}, {{"hp", 0}}}}}).find("at least one member must stand"),
+  EXPECT_NE(problems({{"encounter", "ambush"}}).find("does not reach the party's first turn"),
             std::string::npos);
+  EXPECT_NE(
+      problems({{"members", {{{"hp", 0}}, {{"hp", 0}}, {{"hp", 0}}}}}).find("at least one member must stand"),
+      std::string::npos);
 }
 
 }  // namespace

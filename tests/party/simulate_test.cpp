@@ -55,7 +55,8 @@ TEST(PartySimulate, BetterBlockingLeavesMoreHp) {
 TEST(PartySimulate, BadConfigurationsAreErrors) {
   EXPECT_FALSE(simulate(test::meadow_pack(), SimConfig{"no_such", 10, 1, "random", {}, {}, {}}).ok());
   EXPECT_FALSE(simulate(test::meadow_pack(), SimConfig{"", 10, 1, "cleverest", {}, {}, {}}).ok());
-  EXPECT_FALSE(simulate(test::meadow_pack(), SimConfig{"", 10, 1, "random", BlockSkill{10, 50}, {}, {}}).ok());
+  EXPECT_FALSE(
+      simulate(test::meadow_pack(), SimConfig{"", 10, 1, "random", BlockSkill{10, 50}, {}, {}}).ok());
 }
 
 TEST(PartyPolicies, BotsAnswerABlockByTheRollTheBattleDrew) {

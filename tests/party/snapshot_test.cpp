@@ -157,7 +157,8 @@ TEST(PartySnapshot, BadFieldsAreRefusedWithTheirPointer) {
               s["state"]["enemy_action"]["enemy_uid"] = 200;
             }),
             "snapshot refused: /state/enemy_action/enemy_uid: no active enemy with number 200");
-  EXPECT_EQ(refused([](json& s) { s["phase"] = "Lunch"; }), "snapshot refused: /phase: expected a phase name");
+  EXPECT_EQ(refused([](json& s) { s["phase"] = "Lunch"; }),
+            "snapshot refused: /phase: expected a phase name");
 }
 
 TEST(PartySnapshot, AClonedBattleIsIndependent) {

@@ -14,8 +14,7 @@ namespace {
 template <class R>
 class Sweep : public ::testing::Test {};
 
-using RuleSets = ::testing::Types<sim::DeckbuilderRules,
-                                  sim::PartyRules>;
+using RuleSets = ::testing::Types<sim::DeckbuilderRules, sim::PartyRules>;
 TYPED_TEST_SUITE(Sweep, RuleSets);
 
 TYPED_TEST(Sweep, EveryEncounterOfEveryBundledPack) {

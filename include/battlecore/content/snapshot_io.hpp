@@ -29,16 +29,16 @@ struct SnapshotError {
   std::string pointer;
   std::string message;
   /// "snapshot refused: /pointer: message".
-  std::string to_string() const {
+  std::string text() const {
     return fmt::format("snapshot refused: {}: {}", pointer.empty() ? "/" : pointer, message);
   }
 };
 
 /// Strict reading of one JSON object of a snapshot; problems throw SnapshotError.
-class SnapshotReader {
+class SnapshotIn {
  public:
   using json = nlohmann::json;
-  SnapshotReader(const json& j, std::string pointer) : j_(j), ptr_(std::move(pointer)) {
+  SnapshotIn(const json& j, std::string pointer) : j_(j), ptr_(std::move(pointer)) {
     if (!j_.is_object()) throw SnapshotError{ptr_, "expected an object, got " + describe_json_type(j_)};
   }
   const json& at(std::string_view key) const {
@@ -77,10 +77,10 @@ class SnapshotReader {
     if (v.size() > max) throw SnapshotError{ptr(key), fmt::format("more than {} {}", max, what)};
     return v;
   }
-  SnapshotReader obj(std::string_view key) const { return SnapshotReader(at(key), ptr(key)); }
+  SnapshotIn obj(std::string_view key) const { return SnapshotIn(at(key), ptr(key)); }
   /// The entry `i` of array `key`, as an object.
-  SnapshotReader entry(std::string_view key, std::size_t i) const {
-    return SnapshotReader(at(key)[i], child_pointer(ptr(key), i));
+  SnapshotIn entry(std::string_view key, std::size_t i) const {
+    return SnapshotIn(at(key)[i], child_pointer(ptr(key), i));
   }
   template <std::size_t N>
   std::size_t name(std::string_view key, const std::array<std::string_view, N>& names) const {
@@ -108,7 +108,8 @@ class SnapshotReader {
 
 /// The index of the definition whose id is the string `v`.
 template <class Id, class Defs>
-Id find_snapshot_id(const Defs& defs, const nlohmann::json& v, const std::string& pointer, std::string_view what) {
+Id find_snapshot_id(const Defs& defs, const nlohmann::json& v, const std::string& pointer,
+                    std::string_view what) {
   if (!v.is_string())
     throw SnapshotError{pointer, fmt::format("expected a {} id, got {}", what, describe_json_type(v))};
   const auto& id = v.get_ref<const std::string&>();
@@ -118,8 +119,8 @@ Id find_snapshot_id(const Defs& defs, const nlohmann::json& v, const std::string
 }
 
 /// The stream names of the "rng" object, in Stream order.
-inline constexpr std::array<std::string_view, kStreamCount> kSnapshotStreamKeys = {"setup", "shuffle", "ai",
-                                                                                 "dice",  "loot",    "effects"};
+inline constexpr std::array<std::string_view, kStreamCount> kSnapshotStreamKeys = {
+    "setup", "shuffle", "ai", "dice", "loot", "effects"};
 
 /// The RNG streams: their four xoshiro256** state words each, as 16 hex digits.
 inline nlohmann::json rng_to_json(const RngStreams& rng) {
@@ -132,7 +133,7 @@ inline nlohmann::json rng_to_json(const RngStreams& rng) {
   return out;
 }
 
-inline void rng_from_json(const SnapshotReader& rng, RngStreams& out) {
+inline void read_rng(const SnapshotIn& rng, RngStreams& out) {
   for (std::size_t k = 0; k < kStreamCount; ++k) {
     const nlohmann::json& words = rng.arr(kSnapshotStreamKeys[k]);
     const std::string p = rng.ptr(kSnapshotStreamKeys[k]);
@@ -173,24 +174,25 @@ nlohmann::json history_to_json(const std::vector<Record>& history) {
   return out;
 }
 
-template <class Machine, class Record>
-std::vector<Record> history_from_json(const nlohmann::json& hist) {
-  std::vector<Record> history;
+template <class Machine>
+std::vector<TransitionRecord<typename Machine::Phase, typename Machine::Trigger>> read_history(
+    const nlohmann::json& hist, const std::string& pointer) {
+  std::vector<TransitionRecord<typename Machine::Phase, typename Machine::Trigger>> history;
   for (std::size_t i = 0; i < hist.size(); ++i) {
-    const std::string p = child_pointer("/history", i);
+    const std::string p = child_pointer(pointer, i);
     const nlohmann::json& r = hist[i];
-    if (!r.is_array() || r.size() != 5) throw SnapshotError{p, "expected [sequence, turn, from, trigger, to]"};
-    history.push_back(
-        Record{static_cast<std::uint32_t>(SnapshotReader::number(r[0], p + "/0", 0, UINT32_MAX)),
-               static_cast<std::uint32_t>(SnapshotReader::number(r[1], p + "/1", 0, UINT32_MAX)),
-               snapshot_phase<Machine>(r[2], p + "/2"), snapshot_trigger<Machine>(r[3], p + "/3"),
-               snapshot_phase<Machine>(r[4], p + "/4")});
+    if (!r.is_array() || r.size() != 5)
+      throw SnapshotError{p, "expected [sequence, turn, from, trigger, to]"};
+    history.push_back({static_cast<std::uint32_t>(SnapshotIn::number(r[0], p + "/0", 0, UINT32_MAX)),
+                       static_cast<std::uint32_t>(SnapshotIn::number(r[1], p + "/1", 0, UINT32_MAX)),
+                       snapshot_phase<Machine>(r[2], p + "/2"), snapshot_trigger<Machine>(r[3], p + "/3"),
+                       snapshot_phase<Machine>(r[4], p + "/4")});
   }
   return history;
 }
 
 /// Checks a snapshot's header: format, format_version, rules and content hash.
-inline void check_snapshot_header(const SnapshotReader& root, std::uint32_t version, std::string_view rules,
+inline void check_snapshot_header(const SnapshotIn& root, std::uint32_t version, std::string_view rules,
                                   std::uint64_t content_hash) {
   const std::string format = root.str("format");
   if (format != kSnapshotFormat)
@@ -205,8 +207,9 @@ inline void check_snapshot_header(const SnapshotReader& root, std::uint32_t vers
     throw SnapshotError{"/rules", fmt::format("the snapshot is of rule set '{}', not '{}'", r, rules)};
   const std::string hash = root.str("content_hash");
   if (hash != hash_to_hex(content_hash))
-    throw SnapshotError{"/content_hash", fmt::format("the snapshot was made with content {}, the content given is {}",
-                                                     hash, hash_to_hex(content_hash))};
+    throw SnapshotError{"/content_hash",
+                        fmt::format("the snapshot was made with content {}, the content given is {}", hash,
+                                    hash_to_hex(content_hash))};
 }
 
 }  // namespace battlecore::content

@@ -39,11 +39,14 @@ struct PartyRules {
   /// A started battle: start_battle(encounter, seed), or the scenario with that seed.
   static Result<Battle> start(const std::shared_ptr<const Catalog>& catalog, const BattleStart& start,
                               party::BattleOptions options = {});
-  static nlohmann::json action_to_json(const Battle&, const Action& action) { return party::action_to_json(action); }
+  static nlohmann::json action_to_json(const Battle&, const Action& action) {
+    return party::action_to_json(action);
+  }
   static Result<Action> action_from_json(const nlohmann::json& json) { return party::action_from_json(json); }
   static std::string refusal_text(const Rejection& r) { return r.message; }
   static nlohmann::json snapshot(const Battle& battle);
-  static Result<Battle> restore(const std::shared_ptr<const Catalog>& catalog, const nlohmann::json& snapshot);
+  static Result<Battle> restore(const std::shared_ptr<const Catalog>& catalog,
+                                const nlohmann::json& snapshot);
   /// The rule set's invariants across one submit: party::check_invariants (counters within
   /// [-8, 1], HP within [0, max HP], TP within [0, max TP], charge within [0, 3], at most 4 active
   /// enemies, no fallen enemy holding a slot while a decision waits, a selected member that can

@@ -1,11 +1,12 @@
 #pragma once
-/// The part of a scenario document every rule set reads the same way
-/// (docs/determinism.md#scenarios): `format`, `format_version` and `rules` checked when present,
-/// `encounter` (default: the pack's) and `seed` (default 1, replaced by the caller's).
+/// What every rule set's scenario format shares (docs/determinism.md#scenarios): the header
+/// (`format`, `format_version`, `rules`, each checked when present), the encounter (the pack's
+/// default when absent) and the seed.
 
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <utility>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -16,18 +17,14 @@ namespace battlecore::content {
 
 inline constexpr std::string_view kScenarioFormat = "battlecore-scenario";
 
-template <class EncounterId>
-struct ScenarioHeader {
-  std::optional<EncounterId> encounter;  ///< empty when it is missing or unknown (reported)
-  std::uint64_t seed = 1;
-};
-
-/// Reads the header keys; problems go to the reader's diagnostics. `catalog` has `pack.id`,
-/// `pack.default_encounter` and `find_encounter(id)`.
+/// Reads a scenario's header, encounter and seed (`seed` replaces the scenario's when given).
+/// Problems are reported through `r`; the encounter index and the seed, or nothing when the
+/// battle cannot start (then the overrides are not read: their ranges depend on the battle).
 template <class Catalog>
-auto read_scenario_header(ObjectReader& r, const Catalog& catalog, std::uint32_t version, std::string_view rules,
-                          std::optional<std::uint64_t> seed) {
-  ScenarioHeader<typename decltype(catalog.pack.default_encounter)::value_type> h;
+auto read_scenario_start(ObjectReader& r, const Catalog& c, std::string_view rules, std::uint32_t version,
+                         std::optional<std::uint64_t> seed)
+    -> std::optional<std::pair<typename decltype(c.pack.default_encounter)::value_type, std::uint64_t>> {
+  const std::size_t before = r.diagnostics().size();
   if (const auto format = r.optional_string("format"); format && *format != kScenarioFormat)
     r.error_at("format", fmt::format("expected \"{}\", got \"{}\"", kScenarioFormat, *format));
   if (const auto v = r.optional_int("format_version", 0, 1'000'000); v && *v != version)
@@ -36,21 +33,23 @@ auto read_scenario_header(ObjectReader& r, const Catalog& catalog, std::uint32_t
                            version));
   if (const auto named = r.optional_string("rules"); named && *named != rules)
     r.error_at("rules", fmt::format("the scenario is of rule set '{}', not '{}'", *named, rules));
-  h.encounter = catalog.pack.default_encounter;
+  auto encounter = c.pack.default_encounter;
   if (const auto id = r.optional_string("encounter")) {
-    h.encounter = catalog.find_encounter(*id);
-    if (!h.encounter) r.error_at("encounter", fmt::format("no encounter '{}' in pack '{}'", *id, catalog.pack.id));
-  } else if (!h.encounter) {
+    encounter = c.find_encounter(*id);
+    if (!encounter) r.error_at("encounter", fmt::format("no encounter '{}' in pack '{}'", *id, c.pack.id));
+  } else if (!encounter) {
     r.error("the pack names no default encounter; give \"encounter\"");
   }
+  std::uint64_t battle_seed = 1;
   if (const nlohmann::json* s = r.optional_value("seed")) {
     if (!s->is_number_unsigned() && !(s->is_number_integer() && s->get<std::int64_t>() >= 0))
       r.error_at("seed", "expected a seed: an integer in [0, 2^64)");
     else
-      h.seed = s->get<std::uint64_t>();
+      battle_seed = s->get<std::uint64_t>();
   }
-  if (seed) h.seed = *seed;
-  return h;
+  if (seed) battle_seed = *seed;
+  if (r.diagnostics().size() != before || !encounter) return std::nullopt;
+  return std::pair{*encounter, battle_seed};
 }
 
 }  // namespace battlecore::content
