@@ -237,15 +237,6 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
   }
 }
 
-bool known_event_type(const std::string& name, EventType& out) {
-  for (std::size_t t = 0; t <= static_cast<std::size_t>(EventType::BattleEnded); ++t)
-    if (event_type_name(static_cast<EventType>(t)) == name) {
-      out = static_cast<EventType>(t);
-      return true;
-    }
-  return false;
-}
-
 }  // namespace
 
 namespace detail {
@@ -282,36 +273,11 @@ Result<Battle> BattleIo::restore(std::shared_ptr<const Catalog> catalog, const j
                                     .record_history = opts.flag("record_history")});
     b.started_ = root.flag("started");
     read_state(root.obj("state"), *catalog, b.state_);
-    const Phase phase = content::snapshot_phase<Machine>(root.at("phase"), "/phase");
-    const auto moves = static_cast<std::uint32_t>(root.num("moves", 0, UINT32_MAX));
-    b.driver_.restore(phase, moves, content::read_history<Machine>(root.arr("history"), "/history"));
-    const json& pending = root.at("pending_trigger");
-    b.has_pending_trigger_ = !pending.is_null();
-    if (b.has_pending_trigger_)
-      b.pending_trigger_ = content::snapshot_trigger<Machine>(pending, "/pending_trigger");
-    const json& actions = root.arr("actions");
-    for (std::size_t i = 0; i < actions.size(); ++i) {
-      auto a = action_from_json(actions[i]);
-      if (!a) throw Bad{content::child_pointer("/actions", i), a.error().message};
-      b.actions_.push_back(a.value());
-    }
-    std::vector<Event> log;
-    const json& events = root.arr("events");
-    for (std::size_t i = 0; i < events.size(); ++i) {
-      const std::string p = content::child_pointer("/events", i);
-      const json& e = events[i];
-      if (!e.is_array() || e.size() != 7 || !e[0].is_string())
-        throw Bad{p, "expected [type, source, target, subject, value, amount, extra]"};
-      Event ev{};
-      if (!known_event_type(e[0].get<std::string>(), ev.type)) throw Bad{p + "/0", "unknown event type"};
-      ev.source = static_cast<ActorRef>(In::number(e[1], p + "/1", -128, 127));
-      ev.target = static_cast<ActorRef>(In::number(e[2], p + "/2", -128, 127));
-      ev.subject = static_cast<std::uint16_t>(In::number(e[3], p + "/3", 0, 65535));
-      ev.value = static_cast<std::uint16_t>(In::number(e[4], p + "/4", 0, 65535));
-      ev.amount = static_cast<std::int32_t>(In::number(e[5], p + "/5", INT32_MIN, INT32_MAX));
-      ev.extra = static_cast<std::int32_t>(In::number(e[6], p + "/6", INT32_MIN, INT32_MAX));
-      log.push_back(ev);
-    }
+    content::restore_driver<Machine>(root, b.driver_, b.has_pending_trigger_, b.pending_trigger_);
+    b.actions_ = content::read_actions<Action>(root, [](const json& a) { return action_from_json(a); });
+    auto log = content::read_events<Event>(root, 7, content::kEventRowLayout,
+                                           static_cast<std::size_t>(EventType::BattleEnded) + 1,
+                                           event_type_name, content::read_event_row<Event>);
     b.events_.restore_log(std::move(log));
     return b;
   } catch (const Bad& bad) {

@@ -5,6 +5,7 @@
 #include "battlecore/party/load.hpp"
 #include "battlecore/party/scenario.hpp"
 #include "battlecore/party/snapshot.hpp"
+#include "battlecore/sim/rules_support.hpp"
 
 namespace battlecore::sim {
 
@@ -20,24 +21,13 @@ Result<std::shared_ptr<const Catalog>, content::Diagnostics> PartyRules::load(
   return load_catalog(documents);
 }
 
-std::vector<std::string> PartyRules::encounters(const Catalog& catalog) {
-  std::vector<std::string> ids;
-  for (const EncounterDef& e : catalog.encounters) ids.push_back(e.id);
-  return ids;
-}
+std::vector<std::string> PartyRules::encounters(const Catalog& catalog) { return encounter_ids(catalog); }
 
 Result<Battle> PartyRules::start(const std::shared_ptr<const Catalog>& catalog, const BattleStart& start,
                                  BattleOptions options) {
-  if (!start.scenario.is_null()) {
-    content::JsonDocument doc{"scenario", start.scenario.dump(2), start.scenario};
-    auto started = start_scenario(catalog, doc, start.seed, options);
-    if (!started) return Error{"the scenario is refused:\n" + started.error().to_string()};
-    return std::move(started).value();
-  }
-  Battle battle(catalog, options);
-  auto started = battle.start_battle(start.encounter, start.seed);
-  if (!started) return started.error();
-  return battle;
+  return start_battle_or_scenario<Battle>(catalog, start, options, [](auto&&... args) {
+    return start_scenario(std::forward<decltype(args)>(args)...);
+  });
 }
 
 nlohmann::json PartyRules::snapshot(const Battle& battle) { return party::snapshot(battle); }

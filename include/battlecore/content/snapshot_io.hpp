@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -189,6 +190,91 @@ std::vector<TransitionRecord<typename Machine::Phase, typename Machine::Trigger>
                        snapshot_phase<Machine>(r[4], p + "/4")});
   }
   return history;
+}
+
+/// The phase driver's part of a snapshot: `phase`, `moves`, `history`, `pending_trigger`.
+template <class Machine>
+struct DriverSnapshot {
+  typename Machine::Phase phase{};
+  std::uint32_t moves = 0;
+  std::vector<TransitionRecord<typename Machine::Phase, typename Machine::Trigger>> history;
+  std::optional<typename Machine::Trigger> pending;
+};
+
+template <class Machine>
+DriverSnapshot<Machine> read_driver(const SnapshotIn& root) {
+  DriverSnapshot<Machine> d;
+  d.phase = snapshot_phase<Machine>(root.at("phase"), root.ptr("phase"));
+  d.moves = static_cast<std::uint32_t>(root.num("moves", 0, UINT32_MAX));
+  d.history = read_history<Machine>(root.arr("history"), root.ptr("history"));
+  if (const nlohmann::json& pending = root.at("pending_trigger"); !pending.is_null())
+    d.pending = snapshot_trigger<Machine>(pending, root.ptr("pending_trigger"));
+  return d;
+}
+
+/// Restores a battle's driver (phase, moves, history) and queued trigger from a snapshot.
+template <class Machine, class Driver>
+void restore_driver(const SnapshotIn& root, Driver& driver, bool& has_pending,
+                    typename Machine::Trigger& pending) {
+  auto d = read_driver<Machine>(root);
+  driver.restore(d.phase, d.moves, std::move(d.history));
+  has_pending = d.pending.has_value();
+  if (d.pending) pending = *d.pending;
+}
+
+/// The `actions` array, each read by the rule set's `action_from_json`.
+template <class Action, class FromJson>
+std::vector<Action> read_actions(const SnapshotIn& root, FromJson from_json) {
+  std::vector<Action> out;
+  const nlohmann::json& actions = root.arr("actions");
+  for (std::size_t i = 0; i < actions.size(); ++i) {
+    auto a = from_json(actions[i]);
+    if (!a) throw SnapshotError{child_pointer(root.ptr("actions"), i), a.error().message};
+    out.push_back(a.value());
+  }
+  return out;
+}
+
+/// The `events` array: each event a row [type, fields...] of `width` entries whose type is one
+/// of the first `types` values of the rule set's EventType (named by `type_name`); `read` fills
+/// the other fields from the row.
+template <class Event, class TypeName, class Read>
+std::vector<Event> read_events(const SnapshotIn& root, std::size_t width, std::string_view layout,
+                               std::size_t types, TypeName type_name, Read read) {
+  std::vector<Event> log;
+  const nlohmann::json& events = root.arr("events");
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    const std::string p = child_pointer(root.ptr("events"), i);
+    const nlohmann::json& e = events[i];
+    if (!e.is_array() || e.size() != width || !e[0].is_string())
+      throw SnapshotError{p, fmt::format("expected {}", layout)};
+    Event ev{};
+    bool known = false;
+    for (std::size_t t = 0; t < types && !known; ++t)
+      if (type_name(static_cast<decltype(ev.type)>(t)) == e[0].get<std::string>()) {
+        ev.type = static_cast<decltype(ev.type)>(t);
+        known = true;
+      }
+    if (!known) throw SnapshotError{p + "/0", "unknown event type"};
+    read(e, p, ev);
+    log.push_back(ev);
+  }
+  return log;
+}
+
+/// The layout of events rows shared by the deckbuilder and the party.
+inline constexpr std::string_view kEventRowLayout = "[type, source, target, subject, value, amount, extra]";
+
+/// Reads the fields of a row in kEventRowLayout (`source` and `target` 8-bit, `subject` and
+/// `value` 16-bit, `amount` and `extra` 32-bit): the `read` of read_events.
+template <class Event>
+void read_event_row(const nlohmann::json& e, const std::string& p, Event& ev) {
+  ev.source = static_cast<decltype(ev.source)>(SnapshotIn::number(e[1], p + "/1", -128, 127));
+  ev.target = static_cast<decltype(ev.target)>(SnapshotIn::number(e[2], p + "/2", -128, 127));
+  ev.subject = static_cast<std::uint16_t>(SnapshotIn::number(e[3], p + "/3", 0, 65535));
+  ev.value = static_cast<std::uint16_t>(SnapshotIn::number(e[4], p + "/4", 0, 65535));
+  ev.amount = static_cast<std::int32_t>(SnapshotIn::number(e[5], p + "/5", INT32_MIN, INT32_MAX));
+  ev.extra = static_cast<std::int32_t>(SnapshotIn::number(e[6], p + "/6", INT32_MIN, INT32_MAX));
 }
 
 /// Checks a snapshot's header: format, format_version, rules and content hash.
