@@ -105,8 +105,8 @@ class PartyCommands final : public RuleSetCommands {
         return kUsageError;
       }
       const std::string encounter = start_encounter(*scenario, options.encounter, *catalog, io.err);
-      config.after_battle = [&](std::uint64_t index, std::uint64_t seed, const party::Battle& battle,
-                                bool failed) -> Result<void> {
+      config.after_battle = [&, encounter](std::uint64_t index, std::uint64_t seed,
+                                           const party::Battle& battle, bool failed) -> Result<void> {
         if (options.record_failures && !failed) return {};
         auto replay = sim::record_replay<R>(catalog, {encounter, seed, *scenario}, battle.actions());
         if (!replay)
