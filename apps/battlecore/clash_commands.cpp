@@ -1,5 +1,7 @@
 // The clash's commands.
 
+#include <algorithm>
+#include <charconv>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -9,9 +11,9 @@
 #include "battlecore/clash/phases.hpp"
 #include "battlecore/clash/play_session.hpp"
 #include "battlecore/clash/policies.hpp"
-#include "battlecore/clash/simulate.hpp"
 #include "battlecore/core/phase_machine.hpp"
 #include "battlecore/sim/content_path.hpp"
+#include "battlecore/sim/simulate.hpp"
 #include "commands.hpp"
 
 namespace battlecore::cli {
@@ -63,17 +65,22 @@ class ClashCommands final : public RuleSetCommands {
   int sim(const Options& options, Io io) override {
     const auto catalog = load_clash_content(options.content, io.err);
     if (!catalog) return kUsageError;
-    auto report =
-        clash::simulate(catalog, {options.encounter, options.battles, options.seed, options.policy});
-    if (!report) {
-      io.err << "battlecore: " << report.error().message << "\n";
-      return kUsageError;
+    // --seat-policy K=NAME: seat K's own policy (seat 0's is the run's policy A).
+    std::vector<std::string> seats;
+    for (const std::string& given : options.seat_policies) {
+      const auto eq = given.find('=');
+      std::size_t seat = 0;
+      const auto [end, ec] = std::from_chars(given.data(), given.data() + std::min(eq, given.size()), seat);
+      if (eq == std::string::npos || eq == 0 || ec != std::errc{} || end != given.data() + eq ||
+          eq + 1 == given.size() || seat >= clash::kMaxSeats) {
+        io.err << "battlecore: --seat-policy '" << given << "' is not K=NAME with a seat K from 0 to "
+               << clash::kMaxSeats - 1 << "\n";
+        return kUsageError;
+      }
+      if (seats.size() <= seat) seats.resize(seat + 1);
+      seats[seat] = given.substr(eq + 1);
     }
-    if (options.json)
-      io.out << report.value().to_json().dump() << "\n";
-    else
-      io.out << report.value().to_text();
-    return report.value().failures.empty() ? kOk : kFailure;
+    return finish_sim(options, sim::simulate_clash(catalog, sim_config(options, io), seats), io);
   }
 
   int play(const Options& options, Io io) override {

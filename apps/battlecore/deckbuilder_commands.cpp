@@ -83,23 +83,8 @@ class DeckbuilderCommands final : public RuleSetCommands {
       }
       return deckbuilder_sim_recorded(options, io, catalog);
     }
-    sim::SimConfig config{options.encounter, options.battles, options.seed, options.policy};
-    config.versus_policy = options.versus_policy;
-    config.threads = options.threads;
-    if (!options.shard.empty()) {
-      const auto shard = sim::parse_shard(options.shard);  // checked by the parser already
-      if (!shard) return kUsageError;
-      std::tie(config.shard_index, config.shard_count) = shard.value();
-    }
-    config.policy_options = {options.mcts_iterations, options.mcts_exploration};
-    config.progress = terminal_progress(io.err);
-    config.count_enemy_damage = !options.no_enemy_damage;
-    auto report = sim::simulate_deckbuilder(catalog, config);
-    if (!report) {
-      io.err << "battlecore: " << report.error().message << "\n";
-      return kUsageError;
-    }
-    return finish_sim(options, report.value(), io);
+    if (!seatless_options_ok(options, "deckbuilder", io)) return kUsageError;
+    return finish_sim(options, sim::simulate_deckbuilder(catalog, sim_config(options, io)), io);
   }
 
   int play(const Options& options, Io io) override {

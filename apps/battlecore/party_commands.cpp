@@ -8,8 +8,9 @@
 #include "battlecore/core/phase_machine.hpp"
 #include "battlecore/party/load.hpp"
 #include "battlecore/party/phases.hpp"
-#include "battlecore/party/simulate.hpp"
+#include "battlecore/party/play_session.hpp"
 #include "battlecore/sim/content_path.hpp"
+#include "battlecore/sim/simulate.hpp"
 #include "commands.hpp"
 
 namespace battlecore::cli {
@@ -71,18 +72,9 @@ class PartyCommands final : public RuleSetCommands {
   int sim(const Options& options, Io io) override {
     const auto catalog = load_content(options.content, io.err);
     if (!catalog) return kUsageError;
-    party::SimConfig config{options.encounter, options.battles, options.seed, options.policy,
-                            party::BlockSkill{options.block_rate, options.super_block_rate}};
-    auto report = party::simulate(catalog, config);
-    if (!report) {
-      io.err << "battlecore: " << report.error().message << "\n";
-      return kUsageError;
-    }
-    if (options.json)
-      io.out << report.value().to_json().dump() << "\n";
-    else
-      io.out << report.value().to_text();
-    return report.value().failures.empty() ? kOk : kFailure;
+    if (!seatless_options_ok(options, "party", io)) return kUsageError;
+    const party::BlockSkill block{options.block_rate, options.super_block_rate};
+    return finish_sim(options, sim::simulate_party(catalog, sim_config(options, io), block), io);
   }
 
   int play(const Options& options, Io io) override {

@@ -9,7 +9,6 @@
 
 #include "battlecore/clash/battle.hpp"
 #include "battlecore/clash/policies.hpp"
-#include "battlecore/clash/simulate.hpp"
 #include "battlecore/clash/view.hpp"
 
 namespace battlecore::clash {

@@ -15,9 +15,6 @@
 
 namespace battlecore::sim {
 
-/// The per-battle policy seed, derived from the battle's seed.
-std::uint64_t policy_seed(std::uint64_t battle_seed);
-
 class DeckbuilderAdapter {
  public:
   DeckbuilderAdapter(std::shared_ptr<const deckbuilder::Catalog> catalog, deckbuilder::EncounterId encounter,

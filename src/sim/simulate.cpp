@@ -10,10 +10,6 @@ namespace battlecore::sim {
 
 using namespace deckbuilder;
 
-std::uint64_t policy_seed(std::uint64_t battle_seed) {
-  return splitmix64_mix(battle_seed ^ 0x706f6c6963790000ull);
-}
-
 namespace {
 constexpr BattleOptions kQuiet{.event_log = false, .record_history = false};
 }

@@ -133,7 +133,7 @@ TEST(ClashCli, ListNamesTheEncounters) {
   for (const char* id : {"classic", "duel", "trio", "bots4"}) EXPECT_TRUE(ids.count(id)) << id;
 }
 
-TEST(ClashCli, SimJsonHasWinsKeyedBySeatAndMeanPlaceAndIsDeterministic) {
+TEST(ClashCli, SimJsonHasEverySeatsWinsAndMeanPlaceAndIsDeterministic) {
   const std::string args = "sim --rules clash --battles 500 --seed 3 --json";
   const CliRun a = cli(args), b = cli(args);
   ASSERT_EQ(a.code, 0) << explain(a);
@@ -145,16 +145,52 @@ TEST(ClashCli, SimJsonHasWinsKeyedBySeatAndMeanPlaceAndIsDeterministic) {
   }
   EXPECT_EQ(ja, jb);
   EXPECT_EQ(ja["encounter"], "classic");
-  ASSERT_TRUE(ja["wins"].is_object()) << ja.dump();
-  std::uint64_t total = ja["shared_first"].get<std::uint64_t>();
-  for (const char* seat : {"0", "1", "2", "3"}) {
-    ASSERT_TRUE(ja["wins"].contains(seat)) << ja.dump();
-    total += ja["wins"][seat].get<std::uint64_t>();
-    const double place = ja["mean_place"][seat].get<double>();
+  ASSERT_TRUE(ja["seats"].is_array()) << ja.dump();
+  ASSERT_EQ(ja["seats"].size(), 4u) << ja.dump();
+  std::uint64_t total = ja["counters"]["shared_first"].get<std::uint64_t>();
+  for (const auto& seat : ja["seats"]) {
+    total += seat["wins"].get<std::uint64_t>();
+    const double place = seat["mean_place"].get<double>();
     EXPECT_GE(place, 1.0);
     EXPECT_LE(place, 4.0);
   }
   EXPECT_EQ(total, 500u);
+  EXPECT_EQ(ja["wins"], ja["seats"][0]["wins"]) << "the report's wins are seat 0's";
+}
+
+TEST(ClashCli, SeatPolicyGivesOneSeatItsOwnPolicyAndBadOnesExitTwo) {
+  const CliRun r = cli("sim --rules clash --encounter bots4 --battles 50 --json --seat-policy 2=greedy");
+  ASSERT_EQ(r.code, 0) << explain(r);
+  const auto j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_TRUE(j.is_object()) << r.out;
+  EXPECT_EQ(j["seats"][2]["policy"], "greedy");
+  EXPECT_EQ(j["seats"][1]["policy"], "random");
+  const CliRun zero = cli("sim --rules clash --encounter bots4 --battles 50 --json --seat-policy 0=greedy");
+  ASSERT_EQ(zero.code, 0) << explain(zero);
+  EXPECT_EQ(nlohmann::json::parse(zero.out)["policy"], "greedy");
+  EXPECT_EQ(nlohmann::json::parse(zero.out)["seats"][1]["policy"], "random") << "the others keep --policy";
+  for (const char* bad : {"2", "x=greedy", "9=greedy", "1=", "=greedy", "4=greedy", "1=cleverest"}) {
+    const CliRun b = cli(std::string("sim --rules clash --encounter bots4 --battles 5 --seat-policy ") + bad);
+    EXPECT_EQ(b.code, 2) << bad << "\n" << explain(b);
+    EXPECT_TRUE(b.err.starts_with("battlecore: ")) << explain(b);
+  }
+}
+
+TEST(ClashCli, ThreadsShardsAndPairedRunsWorkForClash) {
+  const CliRun one = cli("sim --rules clash --encounter trio --battles 120 --json");
+  const CliRun two = cli("sim --rules clash --encounter trio --battles 120 --json --threads 2");
+  ASSERT_EQ(one.code, 0) << explain(one);
+  ASSERT_EQ(two.code, 0) << explain(two);
+  auto a = nlohmann::json::parse(one.out), b = nlohmann::json::parse(two.out);
+  for (const char* key : {"elapsed_s", "battles_per_s", "decisions_per_s"}) {
+    a.erase(key);
+    b.erase(key);
+  }
+  EXPECT_EQ(a, b);
+  const CliRun ab =
+      cli("sim --rules clash --encounter trio --battles 100 --policy greedy --versus-policy random");
+  ASSERT_EQ(ab.code, 0) << explain(ab);
+  EXPECT_TRUE(contains(ab.out, "versus_policy")) << ab.out;
 }
 
 TEST(ClashCli, SimTextShowsEverySeatAndTheGreedyPolicyRuns) {

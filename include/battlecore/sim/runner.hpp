@@ -6,7 +6,7 @@
 ///
 /// A rule set joins with an adapter `A` offering:
 ///   using Player = ...;   // plays battles one after another on one thread
-///   void describe(SimReport& header) const;   // rules, encounter, content_hash, card_ids, enemy_ids
+///   void describe(SimReport& header) const;   // rules, encounter, content_hash, the tables' names
 ///   Result<std::unique_ptr<Player>> make_player(std::string_view policy) const;
 /// and `Player` offering:
 ///   void play(std::uint64_t battle_seed, BattleRecord& out);  // one battle; may throw InvariantError
@@ -114,8 +114,8 @@ Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& optio
       if (!b) throw InvariantError(b.error().message);
       w->b = std::move(b.value());
     }
-    w->tally_a.resize(report.card_ids.size(), report.enemy_ids.size());
-    w->tally_b.resize(report.card_ids.size(), report.enemy_ids.size());
+    w->tally_a.resize(report.shape());
+    w->tally_b.resize(report.shape());
     return w;
   };
 
@@ -179,8 +179,8 @@ Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& optio
   if (error) std::rethrow_exception(error);
 
   // Fixed order: worker 0 first. Every field is an integer sum, failures are sorted by index.
-  static_cast<Tally&>(report).resize(report.card_ids.size(), report.enemy_ids.size());
-  if (versus) report.versus.resize(report.card_ids.size(), report.enemy_ids.size());
+  static_cast<Tally&>(report).resize(report.shape());
+  if (versus) report.versus.resize(report.shape());
   for (const auto& w : workers) {
     if (!w) continue;  // only when a thread failed, which rethrew above
     report.Tally::add(w->tally_a);
