@@ -11,10 +11,12 @@
 #include "battlecore/deckbuilder/phases.hpp"
 #include "battlecore/deckbuilder/policies.hpp"
 #include "battlecore/sim/content_path.hpp"
+#include "battlecore/sim/deckbuilder_rules.hpp"
 #include "battlecore/sim/play_session.hpp"
 #include "battlecore/sim/simulate.hpp"
 #include "commands.hpp"
 #include "deckbuilder_determinism.hpp"
+#include "sim_recording.hpp"
 
 namespace battlecore::cli {
 namespace {
@@ -73,18 +75,12 @@ class DeckbuilderCommands final : public RuleSetCommands {
   int sim(const Options& options, Io io) override {
     const auto catalog = load_content(options.content, io.err);
     if (!catalog) return kUsageError;
-    if (!options.record.empty() || !options.scenario.empty()) {
-      // Recorded and scenario runs play one battle after another with one policy.
-      if (options.threads != 1 || !options.shard.empty() || !options.versus_policy.empty() ||
-          !options.report.empty()) {
-        io.err << "battlecore: --record and --scenario run on one thread without --shard, "
-                  "--versus-policy or --report\n";
-        return kUsageError;
-      }
-      return deckbuilder_sim_recorded(options, io, catalog);
-    }
     if (!seatless_options_ok(options, "deckbuilder", io)) return kUsageError;
-    return finish_sim(options, sim::simulate_deckbuilder(catalog, sim_config(options, io)), io);
+    const auto scenario = deckbuilder_scenario(options, *catalog, catalog, io.err);
+    if (!scenario) return kUsageError;
+    sim::SimConfig config = sim_config(options, io);
+    if (!add_recording<sim::DeckbuilderRules>(options, io, catalog, *scenario, config)) return kUsageError;
+    return finish_sim(options, sim::simulate_deckbuilder(catalog, config), io);
   }
 
   int play(const Options& options, Io io) override {

@@ -7,7 +7,6 @@
 #include "battlecore/content/json_reader.hpp"
 #include "battlecore/deckbuilder/scenario.hpp"
 #include "battlecore/sim/deckbuilder_rules.hpp"
-#include "battlecore/sim/recording.hpp"
 #include "battlecore/sim/replay.hpp"
 
 namespace battlecore::cli {
@@ -34,24 +33,6 @@ std::uint64_t scenario_seed(const nlohmann::json& scenario, std::uint64_t fallba
   if (!scenario.is_object()) return fallback;
   const auto it = scenario.find("seed");
   return it != scenario.end() && it->is_number_unsigned() ? it->get<std::uint64_t>() : fallback;
-}
-
-int deckbuilder_sim_recorded(const Options& options, Io io,
-                             const std::shared_ptr<const deckbuilder::Catalog>& catalog) {
-  const auto scenario = deckbuilder_scenario(options, *catalog, catalog, io.err);
-  if (!scenario) return kUsageError;
-  const sim::SimConfig config{options.encounter, options.battles, options.seed, options.policy};
-  const sim::RecordConfig record{options.record, options.record_failures, *scenario};
-  auto report = sim::simulate_deckbuilder_recorded(catalog, config, record);
-  if (!report) {
-    io.err << "battlecore: " << report.error().message << "\n";
-    return kUsageError;
-  }
-  if (options.json)
-    io.out << report.value().to_json().dump() << "\n";
-  else
-    io.out << report.value().to_text();
-  return report.value().failures.empty() ? kOk : kFailure;
 }
 
 int deckbuilder_replay(const Options& options, Io io, const CatalogLoader& load) {

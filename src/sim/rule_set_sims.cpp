@@ -16,29 +16,11 @@
 #include "battlecore/party/policies.hpp"
 #include "battlecore/sim/runner.hpp"
 #include "battlecore/sim/simulate.hpp"
+#include "sim/sim_support.hpp"
 
 namespace battlecore::sim {
 
 namespace {
-
-/// The encounter named `id`, or the pack's default when `id` is empty.
-template <class Catalog>
-auto resolve_encounter(const Catalog& catalog, const std::string& id)
-    -> Result<std::remove_cvref_t<decltype(*catalog.pack.default_encounter)>> {
-  if (id.empty()) {
-    if (!catalog.pack.default_encounter)
-      return Error{"the pack names no default encounter; pass --encounter ID"};
-    return *catalog.pack.default_encounter;
-  }
-  if (const auto found = catalog.find_encounter(id)) return *found;
-  return Error{fmt::format("no encounter '{}' in pack '{}'", id, catalog.pack.id)};
-}
-
-/// What every run's options become.
-RunOptions run_options(const SimConfig& config) {
-  return {config.battles, config.seed,        config.policy,      config.versus_policy,
-          config.threads, config.shard_index, config.shard_count, config.progress};
-}
 
 /// Plays one battle to its end: `choose(battle, options)` answers every decision.
 template <class Battle, class Action, class Choose>
@@ -273,7 +255,8 @@ class PartyAdapter {
 
 Result<SimReport> simulate_clash(const std::shared_ptr<const clash::Catalog>& catalog,
                                  const SimConfig& config, const std::vector<std::string>& seat_policies) {
-  const auto encounter = resolve_encounter(*catalog, config.encounter);
+  const auto encounter = resolve_encounter(*catalog, config);
+  if (!config.scenario.is_null()) return Error{"scenarios are not read for clash battles"};
   if (!encounter) return encounter.error();
   const std::size_t seats = catalog->encounters[encounter.value()].seats.size();
   if (seat_policies.size() > seats)
@@ -290,7 +273,8 @@ Result<SimReport> simulate_clash(const std::shared_ptr<const clash::Catalog>& ca
 
 Result<SimReport> simulate_party(const std::shared_ptr<const party::Catalog>& catalog,
                                  const SimConfig& config, party::BlockSkill block) {
-  const auto encounter = resolve_encounter(*catalog, config.encounter);
+  const auto encounter = resolve_encounter(*catalog, config);
+  if (!config.scenario.is_null()) return Error{"scenarios are not read for party battles"};
   if (!encounter) return encounter.error();
   if (block.super_block_percent > block.block_percent || block.block_percent > 100)
     return Error{"block rates must satisfy super block <= block <= 100 percent"};

@@ -6,7 +6,10 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "battlecore/clash/catalog.hpp"
 #include "battlecore/core/result.hpp"
@@ -14,6 +17,7 @@
 #include "battlecore/deckbuilder/policies.hpp"
 #include "battlecore/party/policies.hpp"
 #include "battlecore/sim/report.hpp"
+#include "battlecore/sim/runner.hpp"
 
 namespace battlecore::sim {
 
@@ -33,7 +37,29 @@ struct SimConfig {
   bool count_enemy_damage = true;
   /// Called about ten times a second while the run goes on (see RunOptions::progress).
   std::function<void(std::uint64_t done, std::uint64_t total, double elapsed_s)> progress{};
+  /// A scenario document every battle starts from, with the battle's own seed, or null
+  /// (docs/determinism.md#scenarios). Its encounter, when it names one, wins over `encounter`.
+  nlohmann::json scenario{};
+  /// Called after each battle (see RunOptions::after_battle): `sim --record` writes replays.
+  AfterBattle after_battle{};
 };
+
+/// The encounter a run plays: the scenario's when it names one, else `config.encounter`, else
+/// the pack's default.
+template <class Catalog>
+auto resolve_encounter(const Catalog& catalog, const SimConfig& config)
+    -> Result<std::remove_cvref_t<decltype(*catalog.pack.default_encounter)>> {
+  std::string id = config.encounter;
+  if (config.scenario.is_object())
+    if (const auto it = config.scenario.find("encounter"); it != config.scenario.end() && it->is_string())
+      id = it->get<std::string>();
+  auto found = id.empty() ? catalog.pack.default_encounter : catalog.find_encounter(id);
+  if (!found) {
+    if (id.empty()) return Error{"the pack names no default encounter; pass --encounter ID"};
+    return Error{fmt::format("no encounter '{}' in pack '{}'", id, catalog.pack.id)};
+  }
+  return *found;
+}
 
 /// Plays the battles of `config`: battle i uses battle_seed(config.seed, i), whatever the thread
 /// count or the shard.
