@@ -9,6 +9,7 @@
 
 #include "battlecore/deckbuilder/battle.hpp"
 #include "battlecore/deckbuilder/view.hpp"
+#include "catalog_adapter.hpp"
 
 namespace battlecore::monitor {
 
@@ -107,12 +108,7 @@ class DeckbuilderBattle final : public MonitorBattle {
   }
   std::size_t transition_count() const override { return battle_.history().size(); }
   nlohmann::json transition(std::size_t i) const override {
-    const db::PhaseRecord& r = battle_.history()[i];
-    return {{"sequence", r.sequence},
-            {"turn", r.turn},
-            {"from", db::phase_name(r.from)},
-            {"trigger", db::trigger_name(r.trigger)},
-            {"to", db::phase_name(r.to)}};
+    return detail::transition_json<db::Machine>(battle_.history()[i]);
   }
   nlohmann::json actions() const override {
     nlohmann::json out = nlohmann::json::array();
@@ -145,40 +141,11 @@ class DeckbuilderBattle final : public MonitorBattle {
   db::Battle battle_;
 };
 
-class DeckbuilderAdapter final : public RuleSetAdapter {
- public:
-  explicit DeckbuilderAdapter(std::shared_ptr<const db::Catalog> catalog) : catalog_(std::move(catalog)) {}
-
-  std::string_view rules() const override { return "deckbuilder"; }
-  PhaseGraph phase_graph() const override { return make_phase_graph<db::Machine>(); }
-
-  nlohmann::json describe() const override {
-    nlohmann::json encounters = nlohmann::json::array();
-    for (const auto& e : catalog_->encounters) encounters.push_back({{"id", e.id}, {"name", e.name}});
-    nlohmann::json j = {{"pack", catalog_->pack.id}, {"encounters", encounters}};
-    j["default_encounter"] = catalog_->pack.default_encounter
-                                 ? nlohmann::json(catalog_->encounters[*catalog_->pack.default_encounter].id)
-                                 : nlohmann::json(catalog_->encounters.front().id);
-    return j;
-  }
-
-  Result<std::unique_ptr<MonitorBattle>, Refused> start(std::string_view encounter,
-                                                        std::uint64_t seed) const override {
-    auto battle = std::make_unique<DeckbuilderBattle>(catalog_);
-    std::string id(encounter);
-    if (id.empty()) id = describe()["default_encounter"].get<std::string>();
-    if (auto started = battle->start(id, seed); !started) return started.error();
-    return std::unique_ptr<MonitorBattle>(std::move(battle));
-  }
-
- private:
-  std::shared_ptr<const db::Catalog> catalog_;
-};
-
 }  // namespace
 
-std::shared_ptr<const RuleSetAdapter> make_deckbuilder_adapter(std::shared_ptr<const db::Catalog> catalog) {
-  return std::make_shared<DeckbuilderAdapter>(std::move(catalog));
+std::shared_ptr<const RuleSetAdapter> make_deckbuilder_adapter(
+    std::shared_ptr<const deckbuilder::Catalog> catalog) {
+  return std::make_shared<detail::CatalogAdapter<db::Machine, db::Catalog, DeckbuilderBattle>>(std::move(catalog));
 }
 
 }  // namespace battlecore::monitor
