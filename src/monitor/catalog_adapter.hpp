@@ -23,7 +23,8 @@ std::string default_encounter_id(const Catalog& catalog) {
 
 /// A transition record of `Machine` as {"sequence", "turn", "from", "trigger", "to"}.
 template <class Machine>
-nlohmann::json transition_json(const TransitionRecord<typename Machine::Phase, typename Machine::Trigger>& r) {
+nlohmann::json transition_json(
+    const TransitionRecord<typename Machine::Phase, typename Machine::Trigger>& r) {
   using M = PhaseMachine<Machine>;
   return {{"sequence", r.sequence},
           {"turn", r.turn},

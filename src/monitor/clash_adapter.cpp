@@ -115,12 +115,13 @@ class ClashBattle final : public MonitorBattle {
         });
         std::string reason;
         if (!offered)
-          reason = s.step != cl::TurnStep::Card
-                       ? "roll and pick a rock first"
-                       : fmt::format("rock {} is {}: play a card of that element", seat.rock,
-                                     cl::element_name(rock));
-        cards.push_back(
-            {{"slot", slot}, {"card", card_json(seat.hand[slot])}, {"playable", offered}, {"reason", reason}});
+          reason = s.step != cl::TurnStep::Card ? "roll and pick a rock first"
+                                                : fmt::format("rock {} is {}: play a card of that element",
+                                                              seat.rock, cl::element_name(rock));
+        cards.push_back({{"slot", slot},
+                         {"card", card_json(seat.hand[slot])},
+                         {"playable", offered},
+                         {"reason", reason}});
       }
     }
     j["cards"] = cards;
@@ -131,7 +132,8 @@ class ClashBattle final : public MonitorBattle {
     auto parsed = cl::action_from_json(action);
     if (!parsed) return Refused{"bad_action", parsed.error().message};
     auto done = battle_.submit(parsed.value());
-    if (!done) return Refused{std::string(cl::refusal_reason_name(done.error().reason)), done.error().message};
+    if (!done)
+      return Refused{std::string(cl::refusal_reason_name(done.error().reason)), done.error().message};
     human_actions_.push_back(parsed.value());
     play_bots();
     return {};

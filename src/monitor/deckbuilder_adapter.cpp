@@ -145,7 +145,8 @@ class DeckbuilderBattle final : public MonitorBattle {
 
 std::shared_ptr<const RuleSetAdapter> make_deckbuilder_adapter(
     std::shared_ptr<const deckbuilder::Catalog> catalog) {
-  return std::make_shared<detail::CatalogAdapter<db::Machine, db::Catalog, DeckbuilderBattle>>(std::move(catalog));
+  return std::make_shared<detail::CatalogAdapter<db::Machine, db::Catalog, DeckbuilderBattle>>(
+      std::move(catalog));
 }
 
 }  // namespace battlecore::monitor

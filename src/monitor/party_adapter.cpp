@@ -73,7 +73,8 @@ class PartyBattle final : public MonitorBattle {
       m["conditions"] = conditions(ms.conditions);
       m["selected"] = s.current == m["index"].get<int>();
     }
-    for (auto& e : j["enemies"]) e["conditions"] = conditions(s.enemies[e["slot"].get<std::size_t>()].conditions);
+    for (auto& e : j["enemies"])
+      e["conditions"] = conditions(s.enemies[e["slot"].get<std::size_t>()].conditions);
     for (auto& it : j["items"]) {
       const pt::ItemDef& def = c.items[s.items[it["slot"].get<std::size_t>()].item];
       it["name"] = def.name;
@@ -96,7 +97,8 @@ class PartyBattle final : public MonitorBattle {
     const pt::Decision d = battle_.decision();
     const pt::BattleState& s = battle_.state();
     const pt::Catalog& c = battle_.catalog();
-    j["member"] = d.kind == pt::DecisionKind::MemberTurn ? nlohmann::json(s.current) : nlohmann::json(nullptr);
+    j["member"] =
+        d.kind == pt::DecisionKind::MemberTurn ? nlohmann::json(s.current) : nlohmann::json(nullptr);
     const auto offered = [&](pt::ActionKind kind, std::size_t index) {
       return std::any_of(d.options.begin(), d.options.end(),
                          [&](const pt::Action& a) { return a.kind == kind && a.index == index; });
@@ -119,15 +121,15 @@ class PartyBattle final : public MonitorBattle {
       for (std::size_t i = 0; i < member.skills.size(); ++i) {
         const pt::SkillDef& sk = c.skills[member.skills[i]];
         const bool ok = offered(pt::ActionKind::Skill, i);
-        skills.push_back(
-            {{"index", i},
-             {"name", sk.name},
-             {"cost", sk.cost},
-             {"pays", sk.cost_in_hp ? "HP" : "TP"},
-             {"target", target_kind_name(sk.target)},
-             {"offered", ok},
-             {"reason", ok ? "" : refusal(pt::Action::skill(static_cast<std::uint8_t>(i),
-                                                            trial_target(sk.target, s.current)))}});
+        skills.push_back({{"index", i},
+                          {"name", sk.name},
+                          {"cost", sk.cost},
+                          {"pays", sk.cost_in_hp ? "HP" : "TP"},
+                          {"target", target_kind_name(sk.target)},
+                          {"offered", ok},
+                          {"reason", ok ? ""
+                                        : refusal(pt::Action::skill(static_cast<std::uint8_t>(i),
+                                                                    trial_target(sk.target, s.current)))}});
       }
       for (std::size_t i = 0; i < s.items.size(); ++i) {
         const pt::ItemDef& it = c.items[s.items[i].item];
@@ -137,8 +139,9 @@ class PartyBattle final : public MonitorBattle {
                          {"count", s.items[i].count},
                          {"target", target_kind_name(it.target)},
                          {"offered", ok},
-                         {"reason", ok ? "" : refusal(pt::Action::item(static_cast<std::uint8_t>(i),
-                                                                       trial_target(it.target, s.current)))}});
+                         {"reason", ok ? ""
+                                       : refusal(pt::Action::item(static_cast<std::uint8_t>(i),
+                                                                  trial_target(it.target, s.current)))}});
       }
     }
     j["skills"] = skills;
@@ -160,7 +163,8 @@ class PartyBattle final : public MonitorBattle {
     auto parsed = pt::action_from_json(action);
     if (!parsed) return Refused{"bad_action", parsed.error().message};
     auto done = battle_.submit(parsed.value());
-    if (!done) return Refused{std::string(pt::refusal_reason_name(done.error().reason)), done.error().message};
+    if (!done)
+      return Refused{std::string(pt::refusal_reason_name(done.error().reason)), done.error().message};
     return {};
   }
 

@@ -12,7 +12,7 @@
 #include "battlecore/clash/policies.hpp"
 #include "battlecore/clash/simulate.hpp"
 #include "support/clash_pack.hpp"
-#include "support/monitor_server.hpp"
+#include "support/monitor_api.hpp"
 
 namespace battlecore::test {
 namespace {
@@ -40,7 +40,8 @@ class DirectClash {
   void play_bots() {
     std::vector<cl::Action> options;
     while (battle_.status() == Status::AwaitingDecision &&
-           battle_.state().seats[static_cast<std::size_t>(battle_.state().current)].kind == cl::SeatKind::Bot) {
+           battle_.state().seats[static_cast<std::size_t>(battle_.state().current)].kind ==
+               cl::SeatKind::Bot) {
       battle_.legal_actions(options);
       ASSERT_TRUE(battle_.submit(options[bots_->choose(battle_, options)]).ok());
     }
@@ -49,25 +50,10 @@ class DirectClash {
   std::unique_ptr<cl::Policy> bots_;
 };
 
-class MonitorClash : public ::testing::Test {
+class MonitorClash : public MonitorRuleSetApi {
  protected:
-  MonitorServer server_{{monitor::make_clash_adapter(classic())}};
-  httplib::Client client_ = server_.client();
-
-  json create(const json& body) {
-    const Reply r = post(client_, "/api/battles", body);
-    EXPECT_EQ(r.status, 201) << r.body.dump();
-    return r.body;
-  }
-  Reply act(const std::string& id, const json& body) { return post(client_, "/api/battles/" + id + "/actions", body); }
-  json overview(const std::string& id) { return get(client_, "/api/battles/" + id).body; }
+  MonitorClash() : MonitorRuleSetApi(monitor::make_clash_adapter(classic())) {}
 };
-
-void expect_refused(const Reply& r, int status, const std::string& code) {
-  EXPECT_EQ(r.status, status) << r.body.dump();
-  EXPECT_EQ(r.body.value("error", ""), code) << r.body.dump();
-  EXPECT_FALSE(r.body.value("message", "").empty());
-}
 
 TEST_F(MonitorClash, DescribesThePackAndTheGraph) {
   const Reply r = get(client_, "/api/rules");
@@ -161,7 +147,8 @@ TEST_F(MonitorClash, PlaysTheThreeStepsOfATurnAndTheRound) {
   EXPECT_EQ(duels["round"], 1);
   EXPECT_EQ(duels["duels"].size(), 6u) << "every pair of four seats";
   for (const json& duel : duels["duels"])
-    EXPECT_TRUE(duel["winner"].is_null() || duel["winner"] == duel["seat"] || duel["winner"] == duel["other"]);
+    EXPECT_TRUE(duel["winner"].is_null() || duel["winner"] == duel["seat"] ||
+                duel["winner"] == duel["other"]);
   const Reply detail = get(client_, "/api/battles/" + id + "/detail/duels");
   ASSERT_EQ(detail.status, 200);
   EXPECT_EQ(detail.body["rounds"][0], duels);
@@ -180,7 +167,8 @@ TEST_F(MonitorClash, RefusesIllegalActionsAndChangesNothing) {
     EXPECT_EQ(now["actions"], 0u);
     EXPECT_EQ(now["events"], o["events"]);
   };
-  expect_refused(act(id, {{"action", {{"type", "choose_rock"}, {"seat", 0}, {"rock", 1}}}}), 422, "wrong_step");
+  expect_refused(act(id, {{"action", {{"type", "choose_rock"}, {"seat", 0}, {"rock", 1}}}}), 422,
+                 "wrong_step");
   unchanged();
   expect_refused(act(id, {{"action", {{"type", "play_card"}, {"seat", 0}, {"slot", 0}}}}), 422, "wrong_step");
   expect_refused(act(id, {{"action", {{"type", "roll"}, {"seat", 1}}}}), 422, "not_your_turn");
@@ -189,7 +177,8 @@ TEST_F(MonitorClash, RefusesIllegalActionsAndChangesNothing) {
   expect_refused(act(id, {{"action", {{"type", "roll"}}}}), 400, "bad_action");
   expect_refused(act(id, {{"action", "roll"}}), 400, "bad_action");
   expect_refused(act(id, json::object()), 400, "bad_request");
-  expect_refused(post(client_, "/api/battles/" + id + "/actions", std::string("{roll")), 400, "malformed_json");
+  expect_refused(post(client_, "/api/battles/" + id + "/actions", std::string("{roll")), 400,
+                 "malformed_json");
   unchanged();
   // After the roll: a rock the die does not offer, then a card that does not match the rock.
   ASSERT_EQ(act(id, {{"index", 0}}).status, 200);
@@ -203,7 +192,8 @@ TEST_F(MonitorClash, RefusesIllegalActionsAndChangesNothing) {
   EXPECT_EQ(overview(id)["state_hash"], now["state_hash"]);
   ASSERT_EQ(act(id, {{"index", 0}}).status, 200);
   now = overview(id);
-  expect_refused(act(id, {{"action", {{"type", "play_card"}, {"seat", 0}, {"slot", 40}}}}), 422, "no_such_card");
+  expect_refused(act(id, {{"action", {{"type", "play_card"}, {"seat", 0}, {"slot", 40}}}}), 422,
+                 "no_such_card");
   for (const json& c : now["decision"]["cards"])
     if (!c["playable"].get<bool>())
       expect_refused(act(id, {{"action", {{"type", "play_card"}, {"seat", 0}, {"slot", c["slot"]}}}}), 422,
@@ -215,7 +205,8 @@ TEST_F(MonitorClash, RefusesIllegalActionsAndChangesNothing) {
 TEST_F(MonitorClash, RefusesBadStartRequests) {
   expect_refused(post(client_, "/api/battles", json{{"rules", "clash"}, {"encounter", "nowhere"}}), 422,
                  "unknown_encounter");
-  expect_refused(post(client_, "/api/battles", json{{"rules", "clash"}, {"encounter", 4}}), 400, "bad_request");
+  expect_refused(post(client_, "/api/battles", json{{"rules", "clash"}, {"encounter", 4}}), 400,
+                 "bad_request");
   expect_refused(post(client_, "/api/battles", json{{"rules", "clash"}, {"seed", "x"}}), 400, "bad_request");
   expect_refused(post(client_, "/api/battles", json{{"rules", "deckbuilder"}}), 404, "unknown_rules");
 }
@@ -243,7 +234,8 @@ TEST_F(MonitorClash, AReplayOfTheHumanActionsPlaysTheSameBots) {
   const Reply replay = post(client_, "/api/replays", snap.body);
   ASSERT_EQ(replay.status, 201) << replay.body.dump();
   EXPECT_EQ(replay.body["state_hash"], snap.body["state_hash"]);
-  const Reply first = post(client_, "/api/battles/" + replay.body["id"].get<std::string>() + "/seek", json{{"step", 0}});
+  const Reply first =
+      post(client_, "/api/battles/" + replay.body["id"].get<std::string>() + "/seek", json{{"step", 0}});
   ASSERT_EQ(first.status, 200);
   EXPECT_EQ(first.body["state_hash"], o["state_hash"]);
 }

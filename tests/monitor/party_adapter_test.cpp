@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "party/party_support.hpp"
-#include "support/monitor_server.hpp"
+#include "support/monitor_api.hpp"
 
 namespace battlecore::test {
 namespace {
@@ -17,25 +17,10 @@ namespace {
 using nlohmann::json;
 namespace pt = battlecore::party;
 
-class MonitorParty : public ::testing::Test {
+class MonitorParty : public MonitorRuleSetApi {
  protected:
-  MonitorServer server_{{monitor::make_party_adapter(pt::test::meadow_pack())}};
-  httplib::Client client_ = server_.client();
-
-  json create(const json& body) {
-    const Reply r = post(client_, "/api/battles", body);
-    EXPECT_EQ(r.status, 201) << r.body.dump();
-    return r.body;
-  }
-  Reply act(const std::string& id, const json& body) { return post(client_, "/api/battles/" + id + "/actions", body); }
-  json overview(const std::string& id) { return get(client_, "/api/battles/" + id).body; }
+  MonitorParty() : MonitorRuleSetApi(monitor::make_party_adapter(pt::test::meadow_pack())) {}
 };
-
-void expect_refused(const Reply& r, int status, const std::string& code) {
-  EXPECT_EQ(r.status, status) << r.body.dump();
-  EXPECT_EQ(r.body.value("error", ""), code) << r.body.dump();
-  EXPECT_FALSE(r.body.value("message", "").empty());
-}
 
 std::string hex(std::uint64_t h) { return fmt::format("{:016x}", h); }
 
@@ -129,8 +114,10 @@ TEST_F(MonitorParty, RefusesIllegalActionsAndChangesNothing) {
   expect_refused(act(id, {{"action", {{"type", "block"}, {"index", 1}}}}), 422, "not_your_decision");
   expect_refused(act(id, {{"action", {{"type", "companion_pass"}}}}), 422, "not_your_decision");
   expect_refused(act(id, {{"action", {{"type", "attack"}, {"target", 9}}}}), 422, "invalid_target");
-  expect_refused(act(id, {{"action", {{"type", "skill"}, {"index", 40}, {"target", 0}}}}), 422, "invalid_option");
-  expect_refused(act(id, {{"action", {{"type", "item"}, {"index", 40}, {"target", 0}}}}), 422, "invalid_option");
+  expect_refused(act(id, {{"action", {{"type", "skill"}, {"index", 40}, {"target", 0}}}}), 422,
+                 "invalid_option");
+  expect_refused(act(id, {{"action", {{"type", "item"}, {"index", 40}, {"target", 0}}}}), 422,
+                 "invalid_option");
   expect_refused(act(id, {{"index", 999}}), 422, "invalid_option");
   unchanged();
   expect_refused(act(id, {{"action", {{"type", "attack"}}}}), 400, "bad_action");
@@ -153,7 +140,8 @@ TEST_F(MonitorParty, FleeingEndsTheBattleAsFled) {
     const json& d = now["decision"];
     json action = d["options"][0]["action"];
     for (const json& opt : d["options"])
-      if (opt["action"]["type"] == "flee" || opt["action"]["type"] == "companion_pass") action = opt["action"];
+      if (opt["action"]["type"] == "flee" || opt["action"]["type"] == "companion_pass")
+        action = opt["action"];
     const Reply r = act(id, {{"action", action}});
     ASSERT_EQ(r.status, 200) << r.body.dump();
     now = r.body;

@@ -3,8 +3,8 @@
 
 #include <memory>
 
-#include "battlecore/party/catalog.hpp"
 #include "battlecore/monitor/rule_set_adapter.hpp"
+#include "battlecore/party/catalog.hpp"
 
 namespace battlecore::monitor {
 
