@@ -161,15 +161,9 @@ TEST_F(MonitorClash, PlaysTheThreeStepsOfATurnAndTheRound) {
 TEST_F(MonitorClash, RefusesIllegalActionsAndChangesNothing) {
   const json o = create({{"rules", "clash"}, {"encounter", "duel"}, {"seed", 2}});
   const std::string id = o["id"];
-  const auto unchanged = [&] {
-    const json now = overview(id);
-    EXPECT_EQ(now["state_hash"], o["state_hash"]);
-    EXPECT_EQ(now["actions"], 0u);
-    EXPECT_EQ(now["events"], o["events"]);
-  };
   expect_refused(act(id, {{"action", {{"type", "choose_rock"}, {"seat", 0}, {"rock", 1}}}}), 422,
                  "wrong_step");
-  unchanged();
+  expect_unchanged(o);
   expect_refused(act(id, {{"action", {{"type", "play_card"}, {"seat", 0}, {"slot", 0}}}}), 422, "wrong_step");
   expect_refused(act(id, {{"action", {{"type", "roll"}, {"seat", 1}}}}), 422, "not_your_turn");
   expect_refused(act(id, {{"index", 1}}), 422, "invalid_option");
@@ -179,7 +173,7 @@ TEST_F(MonitorClash, RefusesIllegalActionsAndChangesNothing) {
   expect_refused(act(id, json::object()), 400, "bad_request");
   expect_refused(post(client_, "/api/battles/" + id + "/actions", std::string("{roll")), 400,
                  "malformed_json");
-  unchanged();
+  expect_unchanged(o);
   // After the roll: a rock the die does not offer, then a card that does not match the rock.
   ASSERT_EQ(act(id, {{"index", 0}}).status, 200);
   json now = overview(id);

@@ -28,6 +28,13 @@ class MonitorRuleSetApi : public ::testing::Test {
     return post(client_, "/api/battles/" + id + "/actions", body);
   }
   nlohmann::json overview(const std::string& id) { return get(client_, "/api/battles/" + id).body; }
+  /// Expects the battle of overview `before` to be as it was: state, actions and events.
+  void expect_unchanged(const nlohmann::json& before) {
+    const nlohmann::json now = overview(before["id"]);
+    EXPECT_EQ(now["state_hash"], before["state_hash"]);
+    EXPECT_EQ(now["actions"], before["actions"]);
+    EXPECT_EQ(now["events"], before["events"]);
+  }
 
   MonitorServer server_;
   httplib::Client client_;
