@@ -2,10 +2,15 @@
 // What every rule set's monitor adapter has in common: the pack description, the transition
 // record in JSON, and the adapter over a loaded catalog that starts battles of one type.
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
+#include <vector>
+
+#include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
 
@@ -31,6 +36,30 @@ nlohmann::json transition_json(
           {"from", M::phase_name(r.from)},
           {"trigger", M::trigger_name(r.trigger)},
           {"to", M::phase_name(r.to)}};
+}
+
+/// Actions in their JSON form (the rule set's action_to_json, found by argument-dependent lookup).
+template <class Action>
+nlohmann::json actions_json(const std::vector<Action>& actions) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const Action& a : actions) out.push_back(action_to_json(a));
+  return out;
+}
+
+/// A state hash as the monitor shows it: 16 hex digits.
+inline std::string hash_hex(std::uint64_t hash) { return fmt::format("{:016x}", hash); }
+
+/// Parses `action` with `parse` (the rule set's action_from_json) and submits it to `battle`.
+/// Returns the action, or the refusal: "bad_action" for JSON that is not an action, else the
+/// rules' own reason (refusal_reason_name, found by argument-dependent lookup) and message.
+template <class BattleT, class Parse>
+auto submit_json(BattleT& battle, const nlohmann::json& action, Parse parse)
+    -> Result<std::decay_t<decltype(parse(action).value())>, Refused> {
+  auto parsed = parse(action);
+  if (!parsed) return Refused{"bad_action", parsed.error().message};
+  auto done = battle.submit(parsed.value());
+  if (!done) return Refused{std::string(refusal_reason_name(done.error().reason)), done.error().message};
+  return parsed.value();
 }
 
 /// The adapter of a rule set whose monitor battle is `BattleT`: constructed from the catalog,

@@ -129,12 +129,9 @@ class ClashBattle final : public MonitorBattle {
   }
 
   Result<void, Refused> submit(const nlohmann::json& action) override {
-    auto parsed = cl::action_from_json(action);
-    if (!parsed) return Refused{"bad_action", parsed.error().message};
-    auto done = battle_.submit(parsed.value());
-    if (!done)
-      return Refused{std::string(cl::refusal_reason_name(done.error().reason)), done.error().message};
-    human_actions_.push_back(parsed.value());
+    auto done = detail::submit_json(battle_, action, &cl::action_from_json);
+    if (!done) return done.error();
+    human_actions_.push_back(done.value());
     play_bots();
     return {};
   }
@@ -150,20 +147,14 @@ class ClashBattle final : public MonitorBattle {
   nlohmann::json transition(std::size_t i) const override {
     return detail::transition_json<cl::Machine>(battle_.history()[i]);
   }
-  nlohmann::json actions() const override {
-    nlohmann::json out = nlohmann::json::array();
-    for (const cl::Action& a : human_actions_) out.push_back(cl::action_to_json(a));
-    return out;
-  }
-  std::string state_hash() const override { return fmt::format("{:016x}", battle_.state_hash()); }
+  nlohmann::json actions() const override { return detail::actions_json(human_actions_); }
+  std::string state_hash() const override { return detail::hash_hex(battle_.state_hash()); }
 
   /// "duels": every duel so far, by round; "moves": every action, the bots' ones included.
   std::optional<nlohmann::json> detail(std::string_view name) const override {
     if (name == "duels") return nlohmann::json{{"rounds", duels_by_round()}};
     if (name == "moves") {
-      nlohmann::json moves = nlohmann::json::array();
-      for (const cl::Action& a : battle_.actions()) moves.push_back(cl::action_to_json(a));
-      return nlohmann::json{{"moves", moves}};
+      return nlohmann::json{{"moves", detail::actions_json(battle_.actions())}};
     }
     return std::nullopt;
   }

@@ -5,8 +5,6 @@
 
 #include <algorithm>
 
-#include <fmt/format.h>
-
 #include "battlecore/deckbuilder/battle.hpp"
 #include "battlecore/deckbuilder/view.hpp"
 #include "catalog_adapter.hpp"
@@ -94,11 +92,8 @@ class DeckbuilderBattle final : public MonitorBattle {
   }
 
   Result<void, Refused> submit(const nlohmann::json& action) override {
-    auto parsed = db::action_from_json(action);
-    if (!parsed) return Refused{"bad_action", parsed.error().message};
-    auto done = battle_.submit(parsed.value());
-    if (!done)
-      return Refused{std::string(db::refusal_reason_name(done.error().reason)), done.error().message};
+    auto done = detail::submit_json(battle_, action, &db::action_from_json);
+    if (!done) return done.error();
     return {};
   }
 
@@ -110,12 +105,8 @@ class DeckbuilderBattle final : public MonitorBattle {
   nlohmann::json transition(std::size_t i) const override {
     return detail::transition_json<db::Machine>(battle_.history()[i]);
   }
-  nlohmann::json actions() const override {
-    nlohmann::json out = nlohmann::json::array();
-    for (const db::Action& a : battle_.actions()) out.push_back(db::action_to_json(a));
-    return out;
-  }
-  std::string state_hash() const override { return fmt::format("{:016x}", battle_.state_hash()); }
+  nlohmann::json actions() const override { return detail::actions_json(battle_.actions()); }
+  std::string state_hash() const override { return detail::hash_hex(battle_.state_hash()); }
 
   std::optional<nlohmann::json> detail(std::string_view name) const override {
     const auto& s = battle_.state();

@@ -8,8 +8,6 @@
 
 #include <algorithm>
 
-#include <fmt/format.h>
-
 #include "battlecore/party/battle.hpp"
 #include "battlecore/party/view.hpp"
 #include "catalog_adapter.hpp"
@@ -160,11 +158,8 @@ class PartyBattle final : public MonitorBattle {
   }
 
   Result<void, Refused> submit(const nlohmann::json& action) override {
-    auto parsed = pt::action_from_json(action);
-    if (!parsed) return Refused{"bad_action", parsed.error().message};
-    auto done = battle_.submit(parsed.value());
-    if (!done)
-      return Refused{std::string(pt::refusal_reason_name(done.error().reason)), done.error().message};
+    auto done = detail::submit_json(battle_, action, &pt::action_from_json);
+    if (!done) return done.error();
     return {};
   }
 
@@ -182,12 +177,8 @@ class PartyBattle final : public MonitorBattle {
   nlohmann::json transition(std::size_t i) const override {
     return detail::transition_json<pt::Machine>(battle_.history()[i]);
   }
-  nlohmann::json actions() const override {
-    nlohmann::json out = nlohmann::json::array();
-    for (const pt::Action& a : battle_.actions()) out.push_back(pt::action_to_json(a));
-    return out;
-  }
-  std::string state_hash() const override { return fmt::format("{:016x}", battle_.state_hash()); }
+  nlohmann::json actions() const override { return detail::actions_json(battle_.actions()); }
+  std::string state_hash() const override { return detail::hash_hex(battle_.state_hash()); }
 
   /// "members": every member's definition (attack, defense, reach, skills with their costs).
   std::optional<nlohmann::json> detail(std::string_view name) const override {
