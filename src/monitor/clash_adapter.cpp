@@ -13,7 +13,6 @@
 
 #include "battlecore/clash/battle.hpp"
 #include "battlecore/clash/policies.hpp"
-#include "battlecore/clash/simulate.hpp"
 #include "battlecore/clash/view.hpp"
 #include "catalog_adapter.hpp"
 
@@ -50,7 +49,7 @@ class ClashBattle final : public MonitorBattle {
     auto policy = cl::make_policy("random");
     if (!policy) return Refused{"engine_error", policy.error().message};
     bots_ = std::move(policy).value();
-    bots_->reset(cl::policy_seed(seed));
+    bots_->reset(policy_seed(seed));
     auto started = battle_.start_battle(encounter, seed);
     if (!started) return Refused{"unknown_encounter", started.error().message};
     play_bots();

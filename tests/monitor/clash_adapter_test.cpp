@@ -10,7 +10,6 @@
 
 #include "battlecore/clash/battle.hpp"
 #include "battlecore/clash/policies.hpp"
-#include "battlecore/clash/simulate.hpp"
 #include "support/clash_pack.hpp"
 #include "support/monitor_api.hpp"
 
@@ -25,7 +24,7 @@ class DirectClash {
  public:
   DirectClash(const std::string& encounter, std::uint64_t seed) : battle_(classic()) {
     bots_ = std::move(cl::make_policy("random")).value();
-    bots_->reset(cl::policy_seed(seed));
+    bots_->reset(policy_seed(seed));
     EXPECT_TRUE(battle_.start_battle(encounter, seed).ok());
     play_bots();
   }
