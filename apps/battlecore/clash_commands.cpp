@@ -9,10 +9,14 @@
 #include "battlecore/clash/phases.hpp"
 #include "battlecore/clash/play_session.hpp"
 #include "battlecore/clash/policies.hpp"
+#include "battlecore/clash/scenario.hpp"
 #include "battlecore/clash/simulate.hpp"
 #include "battlecore/core/phase_machine.hpp"
+#include "battlecore/sim/clash_rules.hpp"
 #include "battlecore/sim/content_path.hpp"
+#include "battlecore/sim/recording.hpp"
 #include "commands.hpp"
+#include "determinism.hpp"
 
 namespace battlecore::cli {
 namespace {
@@ -23,6 +27,14 @@ using clash::Catalog;
 std::shared_ptr<const Catalog> load_clash_content(const std::string& path, std::ostream& err) {
   return load_pack("clash", "classic", path, err,
                    [](const std::filesystem::path& dir) { return clash::load_catalog(dir); });
+}
+
+/// The scenario of --scenario (docs/clash.md#scenarios), checked against the content.
+std::optional<nlohmann::json> clash_scenario(const Options& options, const std::shared_ptr<const Catalog>& catalog,
+                                             std::ostream& err) {
+  return scenario_option(options, catalog, err, [](const auto& c, const content::JsonDocument& doc) {
+    return clash::start_scenario(c, doc);
+  });
 }
 
 class ClashCommands final : public RuleSetCommands {
@@ -63,23 +75,37 @@ class ClashCommands final : public RuleSetCommands {
   int sim(const Options& options, Io io) override {
     const auto catalog = load_clash_content(options.content, io.err);
     if (!catalog) return kUsageError;
-    auto report =
-        clash::simulate(catalog, {options.encounter, options.battles, options.seed, options.policy});
+    const clash::SimConfig config{options.encounter, options.battles, options.seed, options.policy};
+    if (!options.record.empty() || !options.scenario.empty()) {
+      if (!recorded_run_options_ok(options, io.err)) return kUsageError;
+      const auto scenario = clash_scenario(options, catalog, io.err);
+      if (!scenario) return kUsageError;
+      auto report = sim::simulate_clash_recorded(catalog, config, {options.record, options.record_failures, *scenario});
+      if (!report) {
+        io.err << "battlecore: " << report.error().message << "\n";
+        return kUsageError;
+      }
+      return print_report(options, io, report.value());
+    }
+    auto report = clash::simulate(catalog, config);
     if (!report) {
       io.err << "battlecore: " << report.error().message << "\n";
       return kUsageError;
     }
-    if (options.json)
-      io.out << report.value().to_json().dump() << "\n";
-    else
-      io.out << report.value().to_text();
-    return report.value().failures.empty() ? kOk : kFailure;
+    return print_report(options, io, report.value());
   }
 
   int play(const Options& options, Io io) override {
     const auto catalog = load_clash_content(options.content, io.err);
     if (!catalog) return kUsageError;
-    return clash::play(catalog, {options.encounter, options.seed, "random"}, io.in, io.out, io.err);
+    const auto scenario = clash_scenario(options, catalog, io.err);
+    if (!scenario) return kUsageError;
+    return sim::play_clash(catalog, {options.encounter, scenario_seed(*scenario, options.seed), "random"}, io.in,
+                           io.out, io.err, options.record, *scenario);
+  }
+
+  int replay(const Options& options, Io io) override {
+    return replay_file<sim::ClashRules>(options, io, [&] { return load_clash_content(options.content, io.err); });
   }
 };
 

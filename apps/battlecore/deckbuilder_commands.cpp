@@ -15,6 +15,7 @@
 #include "battlecore/sim/simulate.hpp"
 #include "commands.hpp"
 #include "deckbuilder_determinism.hpp"
+#include "determinism.hpp"
 
 namespace battlecore::cli {
 namespace {
@@ -75,12 +76,7 @@ class DeckbuilderCommands final : public RuleSetCommands {
     if (!catalog) return kUsageError;
     if (!options.record.empty() || !options.scenario.empty()) {
       // Recorded and scenario runs play one battle after another with one policy.
-      if (options.threads != 1 || !options.shard.empty() || !options.versus_policy.empty() ||
-          !options.report.empty()) {
-        io.err << "battlecore: --record and --scenario run on one thread without --shard, "
-                  "--versus-policy or --report\n";
-        return kUsageError;
-      }
+      if (!recorded_run_options_ok(options, io.err)) return kUsageError;
       return deckbuilder_sim_recorded(options, io, catalog);
     }
     sim::SimConfig config{options.encounter, options.battles, options.seed, options.policy};

@@ -15,6 +15,33 @@ std::uint64_t policy_seed(std::uint64_t battle_seed) {
   return splitmix64_mix(battle_seed ^ 0x706f6c6963790000ull);
 }
 
+SimReport::SimReport(const EncounterDef& def, const SimConfig& config)
+    : encounter(def.id), policy(config.policy), battles(config.battles), seed(config.seed) {
+  for (const SeatDef& s : def.seats) {
+    seat_names.push_back(s.name);
+    seat_kinds.emplace_back(seat_kind_name(s.kind));
+  }
+  wins.assign(def.seats.size(), 0);
+  place_sum.assign(def.seats.size(), 0);
+}
+
+void SimReport::tally(const Battle& battle) {
+  std::size_t first = 0, winner = 0;
+  for (std::size_t s = 0; s < battle.state().seats.size(); ++s) {
+    const std::uint8_t place = battle.state().seats[s].place;
+    place_sum[s] += place;
+    if (place == 1) {
+      ++first;
+      winner = s;
+    }
+  }
+  if (first == 1)
+    ++wins[winner];
+  else
+    ++shared_first;
+  rounds += battle.round();
+}
+
 double SimReport::mean_place(std::size_t seat) const {
   return battles && seat < place_sum.size() ? double(place_sum[seat]) / double(battles) : 0.0;
 }
@@ -85,19 +112,7 @@ Result<SimReport> simulate(const std::shared_ptr<const Catalog>& catalog, const 
   auto policy = make_policy(config.policy);
   if (!policy) return policy.error();
 
-  const EncounterDef& def = catalog->encounters[*encounter];
-  SimReport report;
-  report.encounter = def.id;
-  report.policy = config.policy;
-  report.battles = config.battles;
-  report.seed = config.seed;
-  for (const SeatDef& s : def.seats) {
-    report.seat_names.push_back(s.name);
-    report.seat_kinds.emplace_back(seat_kind_name(s.kind));
-  }
-  report.wins.assign(def.seats.size(), 0);
-  report.place_sum.assign(def.seats.size(), 0);
-
+  SimReport report(catalog->encounters[*encounter], config);
   const BattleOptions quiet{.event_log = false, .record_history = false};
   Battle battle(catalog, quiet);
   std::vector<Action> options;
@@ -118,20 +133,7 @@ Result<SimReport> simulate(const std::shared_ptr<const Catalog>& catalog, const 
                           applied.ok() ? "" : applied.error().message);
       }
       BATTLECORE_ENSURE(battle.is_battle_over(), "the battle stopped in {}", phase_name(battle.phase()));
-      std::size_t first = 0, winner = 0;
-      for (std::size_t s = 0; s < battle.state().seats.size(); ++s) {
-        const std::uint8_t place = battle.state().seats[s].place;
-        report.place_sum[s] += place;
-        if (place == 1) {
-          ++first;
-          winner = s;
-        }
-      }
-      if (first == 1)
-        ++report.wins[winner];
-      else
-        ++report.shared_first;
-      report.rounds += battle.round();
+      report.tally(battle);
     } catch (const InvariantError& e) {
       report.failures.push_back(SimFailure{i, seed, e.what()});
       battle = Battle(catalog, quiet);

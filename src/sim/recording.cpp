@@ -7,6 +7,10 @@
 
 #include "battlecore/deckbuilder/battle.hpp"
 #include "battlecore/deckbuilder/policies.hpp"
+#include "battlecore/clash/battle.hpp"
+#include "battlecore/clash/play_session.hpp"
+#include "battlecore/clash/policies.hpp"
+#include "battlecore/sim/clash_rules.hpp"
 #include "battlecore/sim/deckbuilder_rules.hpp"
 #include "battlecore/sim/replay.hpp"
 
@@ -19,72 +23,73 @@ std::string replay_file_name(std::uint64_t index) { return fmt::format("battle-{
 Result<SimReport> simulate_deckbuilder_recorded(const std::shared_ptr<const Catalog>& catalog,
                                                 const SimConfig& config, const RecordConfig& record) {
   using R = DeckbuilderRules;
-  std::string encounter = config.encounter;
-  if (!record.scenario.is_null()) {
-    if (const auto it = record.scenario.find("encounter"); it != record.scenario.end() && it->is_string())
-      encounter = it->get<std::string>();
-  }
-  if (encounter.empty()) {
-    if (!catalog->pack.default_encounter)
-      return Error{"the pack names no default encounter; pass --encounter ID"};
-    encounter = catalog->encounters[*catalog->pack.default_encounter].id;
-  }
-  if (!catalog->find_encounter(encounter))
-    return Error{fmt::format("no encounter '{}' in pack '{}'", encounter, catalog->pack.id)};
+  auto encounter = run_encounter(*catalog, config.encounter, record.scenario);
+  if (!encounter) return encounter.error();
   auto policy = make_policy(config.policy);
   if (!policy) return policy.error();
-  if (!record.dir.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(record.dir, ec);
-    if (ec) return Error{fmt::format("cannot create directory '{}': {}", record.dir.string(), ec.message())};
-  }
-
   SimReport report;
   report.rules = std::string(R::kName);
-  report.encounter = encounter;
+  report.encounter = encounter.value();
   report.policy = config.policy;
   report.battles = config.battles;
   report.seed = config.seed;
-  std::vector<Action> options;
   const auto t0 = std::chrono::steady_clock::now();
-  for (std::uint64_t i = 0; i < config.battles; ++i) {
-    const BattleStart start{encounter, battle_seed(config.seed, i), record.scenario};
-    const BattleOptions bookkeeping{.event_log = false, .record_history = true};
-    std::optional<Battle> battle;
-    bool failed = false;
-    try {
-      auto started = R::start(catalog, start, bookkeeping);
-      if (!started) return started.error();
-      battle.emplace(std::move(started).value());
-      policy.value()->reset(policy_seed(start.seed));
-      while (battle->status() == Status::AwaitingDecision) {
-        battle->legal_actions(options);
-        const std::size_t pick = policy.value()->choose(*battle, options);
-        ++report.decisions;
-        const auto applied = battle->submit(options[pick]);
-        BATTLECORE_ENSURE(applied.ok(), "a legal option was refused: {}",
-                          applied.ok() ? "" : applied.error().message);
-      }
-      report.turns += battle->state().player_turns;
-      if (battle->won()) {
-        ++report.wins;
-        report.hp_left_on_wins += static_cast<std::uint64_t>(battle->state().player.hp);
-      }
-    } catch (const InvariantError& e) {
-      report.failures.push_back(SimFailure{i, start.seed, e.what(), config.policy, nlohmann::json::array()});
-      failed = true;
-    }
-    // A battle that broke while starting has no action to replay: it is listed, not recorded.
-    if (!battle) continue;
-    if (record.dir.empty() || (record.failures_only && !failed)) continue;
-    auto replay = record_replay<R>(catalog, start, battle->actions());
-    if (!replay)
-      return Error{fmt::format("battle {}: cannot record its replay: {}", i, replay.error().message)};
-    if (auto written = write_replay(record.dir / replay_file_name(i), replay.value()); !written)
-      return written.error();
-  }
+  auto run = run_recorded<R>(catalog, encounter.value(), config.battles, config.seed, *policy.value(), policy_seed,
+                             record, [&](const RecordedBattle<Battle>& b) {
+                               report.decisions += b.decisions;
+                               if (b.engine_error) {
+                                 report.failures.push_back(SimFailure{b.index, b.seed, *b.engine_error,
+                                                                      config.policy, nlohmann::json::array()});
+                                 return;
+                               }
+                               report.turns += b.battle->state().player_turns;
+                               if (b.battle->won()) {
+                                 ++report.wins;
+                                 report.hp_left_on_wins += static_cast<std::uint64_t>(b.battle->state().player.hp);
+                               }
+                             });
+  if (!run) return run.error();
   report.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return report;
+}
+
+Result<clash::SimReport> simulate_clash_recorded(const std::shared_ptr<const clash::Catalog>& catalog,
+                                                 const clash::SimConfig& config, const RecordConfig& record) {
+  auto encounter = run_encounter(*catalog, config.encounter, record.scenario);
+  if (!encounter) return encounter.error();
+  auto policy = clash::make_policy(config.policy);
+  if (!policy) return policy.error();
+  clash::SimReport report(catalog->encounters[*catalog->find_encounter(encounter.value())], config);
+  const auto t0 = std::chrono::steady_clock::now();
+  auto run = run_recorded<ClashRules>(catalog, encounter.value(), config.battles, config.seed, *policy.value(),
+                                      clash::policy_seed, record, [&](const RecordedBattle<clash::Battle>& b) {
+                                        report.decisions += b.decisions;
+                                        if (b.engine_error)
+                                          report.failures.push_back(clash::SimFailure{b.index, b.seed, *b.engine_error});
+                                        else
+                                          report.tally(*b.battle);
+                                      });
+  if (!run) return run.error();
+  report.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return report;
+}
+
+int play_clash(const std::shared_ptr<const clash::Catalog>& catalog, const clash::PlayConfig& config,
+               std::istream& in, std::ostream& out, std::ostream& err, const std::string& record,
+               const nlohmann::json& scenario) {
+  auto encounter = run_encounter(*catalog, config.encounter, scenario);
+  if (!encounter) {
+    err << "battlecore: " << encounter.error().message << "\n";
+    return 2;
+  }
+  const BattleStart start{encounter.value(), config.seed, scenario};
+  auto started = ClashRules::start(catalog, start);
+  if (!started) {
+    err << "battlecore: " << started.error().message << "\n";
+    return 2;
+  }
+  const int code = clash::play_battle(started.value(), config, in, out, err);
+  return write_session_replay<ClashRules>(catalog, start, started.value(), record, code, out, err);
 }
 
 }  // namespace battlecore::sim

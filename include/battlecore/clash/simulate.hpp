@@ -13,6 +13,8 @@
 
 namespace battlecore::clash {
 
+class Battle;
+
 struct SimConfig {
   std::string encounter;  ///< empty: the pack's default encounter
   std::uint64_t battles = 1000;
@@ -29,6 +31,12 @@ struct SimFailure {
 
 /// The outcome of a run. Everything but the timing depends only on the content and config.
 struct SimReport {
+  SimReport() = default;
+  /// An empty report of a run of `config` on `encounter`: its seats named, no battle counted.
+  SimReport(const EncounterDef& encounter, const SimConfig& config);
+  /// Counts a battle that ended: its places, its winner (or a shared first place), its rounds.
+  void tally(const Battle& battle);
+
   std::string encounter;
   std::string policy;
   std::uint64_t battles = 0;
