@@ -30,7 +30,8 @@ std::shared_ptr<const Catalog> load_clash_content(const std::string& path, std::
 }
 
 /// The scenario of --scenario (docs/clash.md#scenarios), checked against the content.
-std::optional<nlohmann::json> clash_scenario(const Options& options, const std::shared_ptr<const Catalog>& catalog,
+std::optional<nlohmann::json> clash_scenario(const Options& options,
+                                             const std::shared_ptr<const Catalog>& catalog,
                                              std::ostream& err) {
   return scenario_option(options, catalog, err, [](const auto& c, const content::JsonDocument& doc) {
     return clash::start_scenario(c, doc);
@@ -80,7 +81,8 @@ class ClashCommands final : public RuleSetCommands {
       if (!recorded_run_options_ok(options, io.err)) return kUsageError;
       const auto scenario = clash_scenario(options, catalog, io.err);
       if (!scenario) return kUsageError;
-      auto report = sim::simulate_clash_recorded(catalog, config, {options.record, options.record_failures, *scenario});
+      auto report =
+          sim::simulate_clash_recorded(catalog, config, {options.record, options.record_failures, *scenario});
       if (!report) {
         io.err << "battlecore: " << report.error().message << "\n";
         return kUsageError;
@@ -100,12 +102,13 @@ class ClashCommands final : public RuleSetCommands {
     if (!catalog) return kUsageError;
     const auto scenario = clash_scenario(options, catalog, io.err);
     if (!scenario) return kUsageError;
-    return sim::play_clash(catalog, {options.encounter, scenario_seed(*scenario, options.seed), "random"}, io.in,
-                           io.out, io.err, options.record, *scenario);
+    return sim::play_clash(catalog, {options.encounter, scenario_seed(*scenario, options.seed), "random"},
+                           io.in, io.out, io.err, options.record, *scenario);
   }
 
   int replay(const Options& options, Io io) override {
-    return replay_file<sim::ClashRules>(options, io, [&] { return load_clash_content(options.content, io.err); });
+    return replay_file<sim::ClashRules>(options, io,
+                                        [&] { return load_clash_content(options.content, io.err); });
   }
 };
 

@@ -24,7 +24,8 @@ std::uint64_t scenario_seed(const nlohmann::json& scenario, std::uint64_t fallba
 }
 
 bool recorded_run_options_ok(const Options& options, std::ostream& err) {
-  if (options.threads != 1 || !options.shard.empty() || !options.versus_policy.empty() || !options.report.empty()) {
+  if (options.threads != 1 || !options.shard.empty() || !options.versus_policy.empty() ||
+      !options.report.empty()) {
     err << "battlecore: --record and --scenario run on one thread without --shard, "
            "--versus-policy or --report\n";
     return false;

@@ -19,7 +19,8 @@ namespace battlecore::cli {
 /// The scenario of --scenario, checked against the catalog by `start_scenario(catalog, doc)`
 /// (every problem printed): null when none was given, nullopt when it is refused.
 template <class Catalog, class StartScenario>
-std::optional<nlohmann::json> scenario_option(const Options& options, const std::shared_ptr<const Catalog>& catalog,
+std::optional<nlohmann::json> scenario_option(const Options& options,
+                                              const std::shared_ptr<const Catalog>& catalog,
                                               std::ostream& err, StartScenario start_scenario) {
   if (options.scenario.empty()) return nlohmann::json();
   content::Diagnostics diags;
@@ -30,8 +31,8 @@ std::optional<nlohmann::json> scenario_option(const Options& options, const std:
     diags = started.error();
   }
   err << diags.to_string();
-  err << fmt::format("battlecore: {} problem(s) in scenario {} (pack '{}'); nothing was started\n", diags.size(),
-                     options.scenario, catalog->pack.id);
+  err << fmt::format("battlecore: {} problem(s) in scenario {} (pack '{}'); nothing was started\n",
+                     diags.size(), options.scenario, catalog->pack.id);
   return std::nullopt;
 }
 
@@ -59,7 +60,8 @@ int replay_file(const Options& options, Io io, Load load) {
   auto replay = sim::read_replay(options.replay);
   if (!replay) {
     io.err << replay.error().to_string();
-    io.err << fmt::format("battlecore: malformed replay {}: {} problem(s)\n", options.replay, replay.error().size());
+    io.err << fmt::format("battlecore: malformed replay {}: {} problem(s)\n", options.replay,
+                          replay.error().size());
     return kUsageError;
   }
   const auto catalog = load();

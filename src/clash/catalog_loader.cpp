@@ -284,7 +284,8 @@ Card read_card(content::ObjectReader& c) {
     else
       card.element = *element;
   }
-  if (const auto v = c.required_int("value", kMinCardValue, kMaxCardValue)) card.value = static_cast<std::uint8_t>(*v);
+  if (const auto v = c.required_int("value", kMinCardValue, kMaxCardValue))
+    card.value = static_cast<std::uint8_t>(*v);
   c.finish();
   return card;
 }

@@ -66,7 +66,8 @@ int play(const std::shared_ptr<const Catalog>& catalog, const PlayConfig& config
   return play_battle(battle, config, in, out, err);
 }
 
-int play_battle(Battle& battle, const PlayConfig& config, std::istream& in, std::ostream& out, std::ostream& err) {
+int play_battle(Battle& battle, const PlayConfig& config, std::istream& in, std::ostream& out,
+                std::ostream& err) {
   auto bot = make_policy(config.bot_policy);
   if (!bot) {
     err << "battlecore: " << bot.error().message << "\n";

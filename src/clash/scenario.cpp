@@ -48,9 +48,9 @@ void read_hand(ObjectReader& r, const EncounterDef& e, SeatState& seat) {
       std::size_t at = 0;
       while (at < pile.size() && !(pile[at] == card)) ++at;
       if (at == pile.size()) {
-        r.diagnostics().add(r.document().diagnostic(
-            p, fmt::format("{} {} is not left in the seat's copy of the listed deck", element_name(card.element),
-                           card.value)));
+        r.diagnostics().add(
+            r.document().diagnostic(p, fmt::format("{} {} is not left in the seat's copy of the listed deck",
+                                                   element_name(card.element), card.value)));
         continue;
       }
       pile.erase_at(at);
@@ -65,9 +65,10 @@ void read_seat(ObjectReader& r, const EncounterDef& e, SeatState& seat) {
   const std::int32_t lowest = e.rules.elimination == Elimination::AtZero ? 1 : 0;
   if (const json* h = r.optional_value("health")) {
     if (!h->is_number_integer() || h->get<std::int64_t>() < lowest || h->get<std::int64_t>() > e.rules.health)
-      r.error_at("health", fmt::format("expected health in [{}, {}] (a seat still in, at most the encounter's "
-                                       "health), got {}",
-                                       lowest, e.rules.health, h->dump()));
+      r.error_at("health",
+                 fmt::format("expected health in [{}, {}] (a seat still in, at most the encounter's "
+                             "health), got {}",
+                             lowest, e.rules.health, h->dump()));
     else
       seat.health = static_cast<std::int32_t>(h->get<std::int64_t>());
   }
@@ -89,7 +90,8 @@ void read_order(ObjectReader& r, std::size_t n, BattleState& s) {
   for (std::size_t i = 0; i < n; ++i) {
     const json& v = (*order)[i];
     const std::string p = content::child_pointer(r.pointer_of("order"), i);
-    if (!v.is_number_integer() || v.get<std::int64_t>() < 0 || v.get<std::int64_t>() >= static_cast<std::int64_t>(n)) {
+    if (!v.is_number_integer() || v.get<std::int64_t>() < 0 ||
+        v.get<std::int64_t>() >= static_cast<std::int64_t>(n)) {
       r.diagnostics().add(r.document().diagnostic(p, fmt::format("expected a seat index in [0, {}]", n - 1)));
       return;
     }
@@ -135,11 +137,13 @@ Result<Battle, Diagnostics> start_scenario(std::shared_ptr<const Catalog> catalo
   Battle battle(catalog, options);
   detail::BattleIo::set_up(battle, encounter, battle_seed);
   BattleState s = battle.state();
-  if (const auto round = r.optional_int("round", 1, e.rules.round_limit)) s.round = static_cast<std::uint32_t>(*round);
+  if (const auto round = r.optional_int("round", 1, e.rules.round_limit))
+    s.round = static_cast<std::uint32_t>(*round);
   read_order(r, e.seats.size(), s);
   if (const json* seats = r.optional_array("seats")) {
     if (seats->size() > e.seats.size())
-      r.error_at("seats", fmt::format("encounter '{}' has {} seats; {} are given", e.id, e.seats.size(), seats->size()));
+      r.error_at("seats", fmt::format("encounter '{}' has {} seats; {} are given", e.id, e.seats.size(),
+                                      seats->size()));
     for (std::size_t i = 0; i < std::min(seats->size(), e.seats.size()); ++i) {
       ObjectReader sr(doc, (*seats)[i], content::child_pointer(r.pointer_of("seats"), i), diags);
       if (sr.valid()) read_seat(sr, e, s.seats[i]);

@@ -48,7 +48,8 @@ template <class Vec>
 void read_cards(const In& in, std::string_view key, Vec& out) {
   const json& a = in.arr(key);
   if (a.size() > Vec::capacity()) throw Bad{in.ptr(key), fmt::format("more than {} cards", Vec::capacity())};
-  for (std::size_t i = 0; i < a.size(); ++i) out.push_back(read_card(a[i], content::child_pointer(in.ptr(key), i), true));
+  for (std::size_t i = 0; i < a.size(); ++i)
+    out.push_back(read_card(a[i], content::child_pointer(in.ptr(key), i), true));
 }
 
 json state_json(const BattleState& s, const Catalog& c) {
@@ -66,18 +67,19 @@ json state_json(const BattleState& s, const Catalog& c) {
                      {"acted", seat.acted}});
   json order = json::array();
   for (std::uint8_t o : s.order) order.push_back(o);
-  return {{"seed", s.seed},
-          {"rng", content::rng_to_json(s.rng)},
-          {"encounter", s.encounter < c.encounters.size() ? json(c.encounters[s.encounter].id) : json(nullptr)},
-          {"round", s.round},
-          {"seats", seats},
-          {"order", order},
-          {"current", s.current},
-          {"step", kSteps[static_cast<std::size_t>(s.step)]},
-          {"dice", s.dice},
-          {"offered", json::array({s.offered[0], s.offered[1]})},
-          {"offered_count", s.offered_count},
-          {"sudden_deaths", s.sudden_deaths}};
+  return {
+      {"seed", s.seed},
+      {"rng", content::rng_to_json(s.rng)},
+      {"encounter", s.encounter < c.encounters.size() ? json(c.encounters[s.encounter].id) : json(nullptr)},
+      {"round", s.round},
+      {"seats", seats},
+      {"order", order},
+      {"current", s.current},
+      {"step", kSteps[static_cast<std::size_t>(s.step)]},
+      {"dice", s.dice},
+      {"offered", json::array({s.offered[0], s.offered[1]})},
+      {"offered_count", s.offered_count},
+      {"sudden_deaths", s.sudden_deaths}};
 }
 
 void read_state(const In& in, const Catalog& c, BattleState& s) {
@@ -89,7 +91,8 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
   } else {
     if (!enc.is_string()) throw Bad{in.ptr("encounter"), "expected an encounter id"};
     const auto id = c.find_encounter(enc.get<std::string>());
-    if (!id) throw Bad{in.ptr("encounter"), fmt::format("no encounter '{}' in the content", enc.get<std::string>())};
+    if (!id)
+      throw Bad{in.ptr("encounter"), fmt::format("no encounter '{}' in the content", enc.get<std::string>())};
     s.encounter = *id;
   }
   const std::size_t n = c.encounters.empty() ? 0 : c.encounters[s.encounter].seats.size();
@@ -116,18 +119,19 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
   }
   const json& order = in.arr("order");
   if (order.size() != s.seats.size())
-    throw Bad{in.ptr("order"), fmt::format("expected {} seats in the turn order, got {}", s.seats.size(), order.size())};
+    throw Bad{in.ptr("order"),
+              fmt::format("expected {} seats in the turn order, got {}", s.seats.size(), order.size())};
   for (std::size_t i = 0; i < order.size(); ++i)
-    s.order.push_back(static_cast<std::uint8_t>(
-        In::number(order[i], content::child_pointer(in.ptr("order"), i), 0, static_cast<std::int64_t>(n) - 1)));
+    s.order.push_back(static_cast<std::uint8_t>(In::number(
+        order[i], content::child_pointer(in.ptr("order"), i), 0, static_cast<std::int64_t>(n) - 1)));
   s.current = static_cast<SeatRef>(in.num("current", -1, static_cast<std::int64_t>(s.seats.size()) - 1));
   s.step = static_cast<TurnStep>(in.name("step", kSteps));
   s.dice = static_cast<std::uint8_t>(in.num("dice", 0, 6));
   const json& offered = in.arr("offered");
   if (offered.size() != 2) throw Bad{in.ptr("offered"), "expected 2 rocks"};
   for (std::size_t i = 0; i < 2; ++i)
-    s.offered[i] = static_cast<std::uint8_t>(
-        In::number(offered[i], content::child_pointer(in.ptr("offered"), i), 0, std::max<std::int64_t>(rocks - 1, 0)));
+    s.offered[i] = static_cast<std::uint8_t>(In::number(
+        offered[i], content::child_pointer(in.ptr("offered"), i), 0, std::max<std::int64_t>(rocks - 1, 0)));
   s.offered_count = static_cast<std::uint8_t>(in.num("offered_count", 0, 2));
   s.sudden_deaths = static_cast<std::uint32_t>(in.num("sudden_deaths", 0, UINT32_MAX));
   if (s.step != TurnStep::None && (s.current < 0 || s.seats.empty()))
@@ -136,7 +140,9 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
 
 constexpr std::size_t kEventTypes = static_cast<std::size_t>(EventType::SuddenDeathBegun) + 1;
 
-SeatRef seat_ref(const json& v, const std::string& p) { return static_cast<SeatRef>(In::number(v, p, -128, 127)); }
+SeatRef seat_ref(const json& v, const std::string& p) {
+  return static_cast<SeatRef>(In::number(v, p, -128, 127));
+}
 
 }  // namespace
 
@@ -148,8 +154,8 @@ json BattleIo::snapshot(const Battle& b) {
   for (const Action& a : b.actions_) actions.push_back(action_to_json(a));
   json events = json::array();
   for (const Event& e : b.events_.log())
-    events.push_back({event_type_name(e.type), e.seat, e.other, e.winner, card_json(e.card), card_json(e.other_card),
-                      e.amount, e.extra});
+    events.push_back({event_type_name(e.type), e.seat, e.other, e.winner, card_json(e.card),
+                      card_json(e.other_card), e.amount, e.extra});
   json out = content::snapshot_header(kSnapshotFormatVersion, Machine::kRules, c.content_hash);
   out.update(json{
       {"options", {{"event_log", b.options_.event_log}, {"record_history", b.options_.record_history}}},
@@ -169,46 +175,27 @@ Result<Battle> BattleIo::restore(std::shared_ptr<const Catalog> catalog, const j
     const In root(j, "");
     content::check_snapshot_header(root, kSnapshotFormatVersion, Machine::kRules, catalog->content_hash);
     const In opts = root.obj("options");
-    Battle b(catalog, BattleOptions{.event_log = opts.flag("event_log"), .record_history = opts.flag("record_history")});
+    Battle b(catalog, BattleOptions{.event_log = opts.flag("event_log"),
+                                    .record_history = opts.flag("record_history")});
     b.started_ = root.flag("started");
     read_state(root.obj("state"), *catalog, b.state_);
     if (b.started_ && b.state_.seats.empty()) throw Bad{"/state/seats", "a started battle has seats"};
-    const Phase phase = content::snapshot_phase<Machine>(root.at("phase"), "/phase");
-    const auto moves = static_cast<std::uint32_t>(root.num("moves", 0, UINT32_MAX));
-    b.driver_.restore(phase, moves, content::read_history<Machine>(root.arr("history"), "/history"));
-    const json& pending = root.at("pending_trigger");
-    b.has_pending_trigger_ = !pending.is_null();
-    if (b.has_pending_trigger_) b.pending_trigger_ = content::snapshot_trigger<Machine>(pending, "/pending_trigger");
-    const json& actions = root.arr("actions");
-    for (std::size_t i = 0; i < actions.size(); ++i) {
-      auto a = action_from_json(actions[i]);
-      if (!a) throw Bad{content::child_pointer("/actions", i), a.error().message};
-      b.actions_.push_back(a.value());
-    }
-    std::vector<Event> log;
-    const json& events = root.arr("events");
-    for (std::size_t i = 0; i < events.size(); ++i) {
-      const std::string p = content::child_pointer("/events", i);
-      const json& e = events[i];
-      if (!e.is_array() || e.size() != 8 || !e[0].is_string())
-        throw Bad{p, "expected [type, seat, other, winner, card, other_card, amount, extra]"};
-      Event ev{};
-      bool known = false;
-      for (std::size_t t = 0; t < kEventTypes; ++t)
-        if (event_type_name(static_cast<EventType>(t)) == e[0].get<std::string>()) {
-          ev.type = static_cast<EventType>(t);
-          known = true;
-        }
-      if (!known) throw Bad{p + "/0", "unknown event type"};
-      ev.seat = seat_ref(e[1], p + "/1");
-      ev.other = seat_ref(e[2], p + "/2");
-      ev.winner = seat_ref(e[3], p + "/3");
-      ev.card = read_card(e[4], p + "/4", false);
-      ev.other_card = read_card(e[5], p + "/5", false);
-      ev.amount = static_cast<std::int32_t>(In::number(e[6], p + "/6", INT32_MIN, INT32_MAX));
-      ev.extra = static_cast<std::int32_t>(In::number(e[7], p + "/7", INT32_MIN, INT32_MAX));
-      log.push_back(ev);
-    }
+    auto driver = content::read_driver<Machine>(root);
+    b.driver_.restore(driver.phase, driver.moves, std::move(driver.history));
+    b.has_pending_trigger_ = driver.pending.has_value();
+    if (driver.pending) b.pending_trigger_ = *driver.pending;
+    b.actions_ = content::read_actions<Action>(root, [](const json& a) { return action_from_json(a); });
+    auto log = content::read_events<Event>(
+        root, 8, "[type, seat, other, winner, card, other_card, amount, extra]", kEventTypes, event_type_name,
+        [](const json& e, const std::string& p, Event& ev) {
+          ev.seat = seat_ref(e[1], p + "/1");
+          ev.other = seat_ref(e[2], p + "/2");
+          ev.winner = seat_ref(e[3], p + "/3");
+          ev.card = read_card(e[4], p + "/4", false);
+          ev.other_card = read_card(e[5], p + "/5", false);
+          ev.amount = static_cast<std::int32_t>(In::number(e[6], p + "/6", INT32_MIN, INT32_MAX));
+          ev.extra = static_cast<std::int32_t>(In::number(e[7], p + "/7", INT32_MIN, INT32_MAX));
+        });
     b.events_.restore_log(std::move(log));
     return b;
   } catch (const Bad& bad) {

@@ -330,46 +330,26 @@ Result<Battle> BattleIo::restore(std::shared_ptr<const Catalog> catalog, const j
     BattleOptions options{.event_log = opts.flag("event_log"), .record_history = opts.flag("record_history")};
     Battle b(catalog, options);
     read_state(root.obj("state"), *catalog, b.state_);
-    const Phase phase = content::snapshot_phase<Machine>(root.at("phase"), "/phase");
-    const auto moves = static_cast<std::uint32_t>(root.num("moves", 0, UINT32_MAX));
-    auto history = content::read_history<Machine>(root.arr("history"), "/history");
-    b.driver_.restore(phase, moves, std::move(history));
-    const json& pending = root.at("pending_trigger");
-    b.has_pending_trigger_ = !pending.is_null();
-    if (b.has_pending_trigger_) b.pending_trigger_ = content::snapshot_trigger<Machine>(pending, "/pending_trigger");
-    const json& actions = root.arr("actions");
-    for (std::size_t i = 0; i < actions.size(); ++i) {
-      auto a = action_from_json(actions[i]);
-      if (!a) throw Bad{content::child_pointer("/actions", i), a.error().message};
-      b.actions_.push_back(a.value());
-    }
+    auto driver = content::read_driver<Machine>(root);
+    b.driver_.restore(driver.phase, driver.moves, std::move(driver.history));
+    b.has_pending_trigger_ = driver.pending.has_value();
+    if (driver.pending) b.pending_trigger_ = *driver.pending;
+    b.actions_ = content::read_actions<Action>(root, [](const json& a) { return action_from_json(a); });
     const json& master = root.arr("master_deck");
     for (std::size_t i = 0; i < master.size(); ++i)
       b.master_deck_.push_back(
           find_id(catalog->cards, master[i], content::child_pointer("/master_deck", i), "card"));
-    std::vector<Event> log;
-    const json& events = root.arr("events");
-    for (std::size_t i = 0; i < events.size(); ++i) {
-      const std::string p = content::child_pointer("/events", i);
-      const json& e = events[i];
-      if (!e.is_array() || e.size() != 7 || !e[0].is_string())
-        throw Bad{p, "expected [type, source, target, subject, value, amount, extra]"};
-      Event ev{};
-      bool known = false;
-      for (std::size_t t = 0; t <= static_cast<std::size_t>(EventType::BattleRewardSkipped); ++t)
-        if (event_type_name(static_cast<EventType>(t)) == e[0].get<std::string>()) {
-          ev.type = static_cast<EventType>(t);
-          known = true;
-        }
-      if (!known) throw Bad{p + "/0", "unknown event type"};
-      ev.source = static_cast<UnitRef>(In::number(e[1], p + "/1", -128, 127));
-      ev.target = static_cast<UnitRef>(In::number(e[2], p + "/2", -128, 127));
-      ev.subject = static_cast<std::uint16_t>(In::number(e[3], p + "/3", 0, 65535));
-      ev.value = static_cast<std::uint16_t>(In::number(e[4], p + "/4", 0, 65535));
-      ev.amount = static_cast<std::int32_t>(In::number(e[5], p + "/5", INT32_MIN, INT32_MAX));
-      ev.extra = static_cast<std::int32_t>(In::number(e[6], p + "/6", INT32_MIN, INT32_MAX));
-      log.push_back(ev);
-    }
+    auto log = content::read_events<Event>(
+        root, 7, "[type, source, target, subject, value, amount, extra]",
+        static_cast<std::size_t>(EventType::BattleRewardSkipped) + 1, event_type_name,
+        [](const json& e, const std::string& p, Event& ev) {
+          ev.source = static_cast<UnitRef>(In::number(e[1], p + "/1", -128, 127));
+          ev.target = static_cast<UnitRef>(In::number(e[2], p + "/2", -128, 127));
+          ev.subject = static_cast<std::uint16_t>(In::number(e[3], p + "/3", 0, 65535));
+          ev.value = static_cast<std::uint16_t>(In::number(e[4], p + "/4", 0, 65535));
+          ev.amount = static_cast<std::int32_t>(In::number(e[5], p + "/5", INT32_MIN, INT32_MAX));
+          ev.extra = static_cast<std::int32_t>(In::number(e[6], p + "/6", INT32_MIN, INT32_MAX));
+        });
     b.events_.restore_log(std::move(log));
     return b;
   } catch (const Bad& bad) {

@@ -7,6 +7,7 @@
 #include "battlecore/clash/load.hpp"
 #include "battlecore/clash/scenario.hpp"
 #include "battlecore/clash/snapshot.hpp"
+#include "battlecore/sim/rules_support.hpp"
 
 namespace battlecore::sim {
 
@@ -31,7 +32,8 @@ bool sub_multiset(const std::vector<int>& part, const std::vector<int>& whole) {
 
 }  // namespace
 
-Result<std::shared_ptr<const Catalog>, content::Diagnostics> ClashRules::load(const std::filesystem::path& p) {
+Result<std::shared_ptr<const Catalog>, content::Diagnostics> ClashRules::load(
+    const std::filesystem::path& p) {
   return load_catalog(p);
 }
 
@@ -40,24 +42,13 @@ Result<std::shared_ptr<const Catalog>, content::Diagnostics> ClashRules::load(
   return load_catalog(documents);
 }
 
-std::vector<std::string> ClashRules::encounters(const Catalog& catalog) {
-  std::vector<std::string> ids;
-  for (const EncounterDef& e : catalog.encounters) ids.push_back(e.id);
-  return ids;
-}
+std::vector<std::string> ClashRules::encounters(const Catalog& catalog) { return encounter_ids(catalog); }
 
 Result<Battle> ClashRules::start(const std::shared_ptr<const Catalog>& catalog, const BattleStart& start,
                                  BattleOptions options) {
-  if (!start.scenario.is_null()) {
-    content::JsonDocument doc{"scenario", start.scenario.dump(2), start.scenario};
-    auto started = start_scenario(catalog, doc, start.seed, options);
-    if (!started) return Error{"the scenario is refused:\n" + started.error().to_string()};
-    return std::move(started).value();
-  }
-  Battle battle(catalog, options);
-  auto started = battle.start_battle(start.encounter, start.seed);
-  if (!started) return started.error();
-  return battle;
+  return start_battle_or_scenario<Battle>(catalog, start, options, [](auto&&... args) {
+    return start_scenario(std::forward<decltype(args)>(args)...);
+  });
 }
 
 nlohmann::json ClashRules::snapshot(const Battle& battle) { return clash::snapshot(battle); }
@@ -79,7 +70,8 @@ std::vector<std::string> ClashRules::invariants(const Battle& before, const Batt
   for (std::int32_t i = 0; i < n; ++i) {
     const SeatState& seat = s.seats[static_cast<std::size_t>(i)];
     if (seat.health < floor || seat.health > e.rules.health)
-      broken.push_back(fmt::format("seat {} has health {}, outside [{}, {}]", i, seat.health, floor, e.rules.health));
+      broken.push_back(
+          fmt::format("seat {} has health {}, outside [{}, {}]", i, seat.health, floor, e.rules.health));
   }
   if (e.rules.deck == DeckSource::Listed) {
     const std::vector<int> list = keys_of(e.rules.listed_deck);
@@ -105,19 +97,24 @@ std::vector<std::string> ClashRules::invariants(const Battle& before, const Batt
     for (std::size_t k = before.events().log().size(); k < log.size(); ++k) {
       const Event& ev = log[k];
       sudden_death |= ev.type == EventType::SuddenDeathBegun;
-      resetup |= ev.type == EventType::PhaseChanged && ev.extra == static_cast<std::int32_t>(Phase::BattleStart);
+      resetup |=
+          ev.type == EventType::PhaseChanged && ev.extra == static_cast<std::int32_t>(Phase::BattleStart);
       const bool seat_ok = ev.seat >= 0 && static_cast<std::size_t>(ev.seat) < s.seats.size();
-      if (ev.type == EventType::CardPlayed && seat_ok) played[static_cast<std::size_t>(ev.seat)].push_back(ev.card);
-      if (ev.type == EventType::CardDealt && seat_ok) dealt[static_cast<std::size_t>(ev.seat)].push_back(ev.card);
+      if (ev.type == EventType::CardPlayed && seat_ok)
+        played[static_cast<std::size_t>(ev.seat)].push_back(ev.card);
+      if (ev.type == EventType::CardDealt && seat_ok)
+        dealt[static_cast<std::size_t>(ev.seat)].push_back(ev.card);
     }
   for (std::size_t i = 0; i < s.seats.size(); ++i) {
     const SeatState &was = b.seats[i], &now = s.seats[i];
     if (logged && !sudden_death && now.health > was.health)
       broken.push_back(fmt::format("seat {} gained health ({} to {})", i, was.health, now.health));
-    if (logged && !sudden_death && was.out && (!now.out || now.place != was.place || now.out_round != was.out_round))
+    if (logged && !sudden_death && was.out &&
+        (!now.out || now.place != was.place || now.out_round != was.out_round))
       broken.push_back(fmt::format("seat {} was out at place {} and now is {} at place {}", i, was.place,
                                    now.out ? "out" : "in", now.place));
-    if (now.hand.size() + now.pile.size() > was.hand.size() + was.pile.size() && e.rules.deck == DeckSource::Listed)
+    if (now.hand.size() + now.pile.size() > was.hand.size() + was.pile.size() &&
+        e.rules.deck == DeckSource::Listed)
       broken.push_back(fmt::format("seat {} has more cards in hand and deck than before", i));
     if (!logged || resetup) continue;
     // The hand changes only by the cards played from it and the cards dealt to it.

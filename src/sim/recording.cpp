@@ -5,11 +5,11 @@
 
 #include <fmt/format.h>
 
-#include "battlecore/deckbuilder/battle.hpp"
-#include "battlecore/deckbuilder/policies.hpp"
 #include "battlecore/clash/battle.hpp"
 #include "battlecore/clash/play_session.hpp"
 #include "battlecore/clash/policies.hpp"
+#include "battlecore/deckbuilder/battle.hpp"
+#include "battlecore/deckbuilder/policies.hpp"
 #include "battlecore/sim/clash_rules.hpp"
 #include "battlecore/sim/deckbuilder_rules.hpp"
 #include "battlecore/sim/replay.hpp"
@@ -34,20 +34,21 @@ Result<SimReport> simulate_deckbuilder_recorded(const std::shared_ptr<const Cata
   report.battles = config.battles;
   report.seed = config.seed;
   const auto t0 = std::chrono::steady_clock::now();
-  auto run = run_recorded<R>(catalog, encounter.value(), config.battles, config.seed, *policy.value(), policy_seed,
-                             record, [&](const RecordedBattle<Battle>& b) {
-                               report.decisions += b.decisions;
-                               if (b.engine_error) {
-                                 report.failures.push_back(SimFailure{b.index, b.seed, *b.engine_error,
-                                                                      config.policy, nlohmann::json::array()});
-                                 return;
-                               }
-                               report.turns += b.battle->state().player_turns;
-                               if (b.battle->won()) {
-                                 ++report.wins;
-                                 report.hp_left_on_wins += static_cast<std::uint64_t>(b.battle->state().player.hp);
-                               }
-                             });
+  auto run =
+      run_recorded<R>(catalog, encounter.value(), config.battles, config.seed, *policy.value(), policy_seed,
+                      record, [&](const RecordedBattle<Battle>& b) {
+                        report.decisions += b.decisions;
+                        if (b.engine_error) {
+                          report.failures.push_back(SimFailure{b.index, b.seed, *b.engine_error,
+                                                               config.policy, nlohmann::json::array()});
+                          return;
+                        }
+                        report.turns += b.battle->state().player_turns;
+                        if (b.battle->won()) {
+                          ++report.wins;
+                          report.hp_left_on_wins += static_cast<std::uint64_t>(b.battle->state().player.hp);
+                        }
+                      });
   if (!run) return run.error();
   report.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return report;
@@ -61,14 +62,15 @@ Result<clash::SimReport> simulate_clash_recorded(const std::shared_ptr<const cla
   if (!policy) return policy.error();
   clash::SimReport report(catalog->encounters[*catalog->find_encounter(encounter.value())], config);
   const auto t0 = std::chrono::steady_clock::now();
-  auto run = run_recorded<ClashRules>(catalog, encounter.value(), config.battles, config.seed, *policy.value(),
-                                      clash::policy_seed, record, [&](const RecordedBattle<clash::Battle>& b) {
-                                        report.decisions += b.decisions;
-                                        if (b.engine_error)
-                                          report.failures.push_back(clash::SimFailure{b.index, b.seed, *b.engine_error});
-                                        else
-                                          report.tally(*b.battle);
-                                      });
+  auto run = run_recorded<ClashRules>(
+      catalog, encounter.value(), config.battles, config.seed, *policy.value(), clash::policy_seed, record,
+      [&](const RecordedBattle<clash::Battle>& b) {
+        report.decisions += b.decisions;
+        if (b.engine_error)
+          report.failures.push_back(clash::SimFailure{b.index, b.seed, *b.engine_error});
+        else
+          report.tally(*b.battle);
+      });
   if (!run) return run.error();
   report.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return report;

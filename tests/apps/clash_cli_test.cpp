@@ -260,12 +260,14 @@ TEST(ClashCli, ReplayNamesTheDivergingActionAndRefusesBadFilesAndOtherContent) {
   // Other content: the classic pack with one more encounter.
   const fs::path pack = dir.path() / "pack";
   fs::create_directories(pack);
-  for (const auto& entry : fs::directory_iterator(kClassic)) fs::copy(entry.path(), pack / entry.path().filename());
+  for (const auto& entry : fs::directory_iterator(kClassic))
+    fs::copy(entry.path(), pack / entry.path().filename());
   nlohmann::json encounters = nlohmann::json::parse(read_file(pack / "encounters.json"));
   encounters["encounters"].push_back(encounters["encounters"][1]);
   encounters["encounters"].back()["id"] = "duel_again";
   std::ofstream(pack / "encounters.json") << encounters.dump(2);
-  const CliRun other = cli("replay " + shell_quoted(file.string()) + " --content " + shell_quoted(pack.string()));
+  const CliRun other =
+      cli("replay " + shell_quoted(file.string()) + " --content " + shell_quoted(pack.string()));
   EXPECT_EQ(other.code, 2) << explain(other);
   EXPECT_TRUE(contains(other.err, "content hash mismatch")) << explain(other);
 }
@@ -287,13 +289,15 @@ TEST(ClashCli, PlayAndSimStartFromAScenarioAndBadScenariosAreRefused) {
   EXPECT_EQ(replay["scenario"]["round"], 4);
   const CliRun check = cli("replay " + shell_quoted(file.string()));
   EXPECT_EQ(check.code, 0) << explain(check);
-  const CliRun sim = cli("sim --rules clash --battles 5 --json --scenario " + shell_quoted(scenario.string()));
+  const CliRun sim =
+      cli("sim --rules clash --battles 5 --json --scenario " + shell_quoted(scenario.string()));
   ASSERT_EQ(sim.code, 0) << explain(sim);
   EXPECT_EQ(nlohmann::json::parse(sim.out)["encounter"], "duel");
   EXPECT_GE(nlohmann::json::parse(sim.out)["mean_rounds"].get<double>(), 4.0);
 
   const fs::path bad = dir.path() / "bad.json";
-  std::ofstream(bad) << R"({"encounter": "duel", "seats": [{"health": 9, "hand": [{"element": "plasma", "value": 1}]}]})";
+  std::ofstream(bad)
+      << R"({"encounter": "duel", "seats": [{"health": 9, "hand": [{"element": "plasma", "value": 1}]}]})";
   for (const char* command : {"play", "sim"}) {
     const CliRun r = cli(std::string(command) + " --rules clash --scenario " + shell_quoted(bad.string()));
     EXPECT_EQ(r.code, 2) << explain(r);

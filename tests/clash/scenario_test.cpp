@@ -70,7 +70,8 @@ TEST(ClashScenario, WithoutOverridesItIsThePlainStartAndTheSeedArgumentWins) {
 }
 
 TEST(ClashScenario, ABotFirstInTheOrderRollsAtOnce) {
-  const auto r = start(R"({"encounter": "trio", "seed": 4, "order": [2, 0, 1], "seats": [{}, {}, {"rock": 3}]})");
+  const auto r =
+      start(R"({"encounter": "trio", "seed": 4, "order": [2, 0, 1], "seats": [{}, {}, {"rock": 3}]})");
   ASSERT_TRUE(r.ok()) << problems(r);
   const BattleState& s = r.value().state();
   EXPECT_EQ(r.value().phase(), Phase::BattleLoop);
@@ -127,7 +128,8 @@ TEST(ClashScenario, RefusesAnotherFormatVersionRuleSetOrEncounter) {
   const auto r = start(R"({"format_version": 2, "rules": "deckbuilder", "encounter": "nope"})");
   ASSERT_FALSE(r.ok());
   const std::string text = problems(r);
-  EXPECT_NE(text.find("/format_version: scenario format version 2 is not supported"), std::string::npos) << text;
+  EXPECT_NE(text.find("/format_version: scenario format version 2 is not supported"), std::string::npos)
+      << text;
   EXPECT_NE(text.find("/rules: the scenario is of rule set 'deckbuilder', not 'clash'"), std::string::npos);
   EXPECT_NE(text.find("/encounter: no encounter 'nope' in pack 'classic'"), std::string::npos);
 }

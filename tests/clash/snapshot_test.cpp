@@ -123,7 +123,8 @@ TEST(ClashSnapshot, RefusesAnotherVersionFormatRuleSetOrContentAndBadFields) {
   EXPECT_EQ(refusal(card), "snapshot refused: /state/seats/1/hand/0/0: unknown value 'plasma'");
   json value = snap;
   value["state"]["seats"][0]["hand"][0][1] = 11;
-  EXPECT_EQ(refusal(value), "snapshot refused: /state/seats/0/hand/0/1: expected an integer in [1, 10], got 11");
+  EXPECT_EQ(refusal(value),
+            "snapshot refused: /state/seats/0/hand/0/1: expected an integer in [1, 10], got 11");
   json seats = snap;
   seats["state"]["seats"].erase(0);
   EXPECT_NE(refusal(seats).find("/state/seats: expected 4 seats"), std::string::npos);

@@ -137,7 +137,8 @@ int fuzz_actions(const std::shared_ptr<const typename R::Catalog>& catalog, cons
 template <class R>
 const std::shared_ptr<const typename R::Catalog>& bundled_pack(std::string_view pack) {
   static const std::shared_ptr<const typename R::Catalog> catalog = [&] {
-    auto loaded = R::load(std::filesystem::path(BATTLECORE_DATA_DIR) / std::string(R::kName) / std::string(pack));
+    auto loaded =
+        R::load(std::filesystem::path(BATTLECORE_DATA_DIR) / std::string(R::kName) / std::string(pack));
     if (!loaded) fail("the bundled pack does not load:\n" + loaded.error().to_string());
     return loaded.value();
   }();

@@ -71,7 +71,8 @@ TEST(ClashReplay, ARecordedBattleChecksAndAnEditedActionIsNamed) {
 }
 
 TEST(ClashReplay, ABattleFromAScenarioReplaysWithItsScenario) {
-  const BattleStart start{"trio", 5, json::parse(R"({"encounter": "trio", "round": 3, "seats": [{"health": 1}]})")};
+  const BattleStart start{"trio", 5,
+                          json::parse(R"({"encounter": "trio", "round": 3, "seats": [{"health": 1}]})")};
   auto replay = record_replay<R>(classic(), start, played(start));
   ASSERT_TRUE(replay.ok()) << replay.error().message;
   EXPECT_EQ(check_replay<R>(classic(), replay.value()).exit_code(), 0);

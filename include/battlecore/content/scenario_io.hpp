@@ -29,7 +29,8 @@ auto read_scenario_start(ObjectReader& r, const Catalog& c, std::string_view rul
     r.error_at("format", fmt::format("expected \"{}\", got \"{}\"", kScenarioFormat, *format));
   if (const auto v = r.optional_int("format_version", 0, 1'000'000); v && *v != version)
     r.error_at("format_version",
-               fmt::format("scenario format version {} is not supported; this engine reads version {}", *v, version));
+               fmt::format("scenario format version {} is not supported; this engine reads version {}", *v,
+                           version));
   if (const auto named = r.optional_string("rules"); named && *named != rules)
     r.error_at("rules", fmt::format("the scenario is of rule set '{}', not '{}'", *named, rules));
   auto encounter = c.pack.default_encounter;

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -75,11 +76,13 @@ class SnapshotIn {
 
   static std::int64_t number(const nlohmann::json& v, const std::string& pointer, std::int64_t lo,
                              std::int64_t hi) {
-    if (!v.is_number_integer()) throw SnapshotError{pointer, "expected an integer, got " + describe_json_type(v)};
+    if (!v.is_number_integer())
+      throw SnapshotError{pointer, "expected an integer, got " + describe_json_type(v)};
     if (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(hi))
       throw SnapshotError{pointer, fmt::format("expected an integer in [{}, {}]", lo, hi)};
     const auto n = v.get<std::int64_t>();
-    if (n < lo || n > hi) throw SnapshotError{pointer, fmt::format("expected an integer in [{}, {}], got {}", lo, hi, n)};
+    if (n < lo || n > hi)
+      throw SnapshotError{pointer, fmt::format("expected an integer in [{}, {}], got {}", lo, hi, n)};
     return n;
   }
   template <std::size_t N>
@@ -106,28 +109,30 @@ inline void check_snapshot_header(const SnapshotIn& root, std::uint32_t version,
     throw SnapshotError{"/format", fmt::format("expected \"{}\", got \"{}\"", kSnapshotFormat, format)};
   const auto v = root.num("format_version", 0, INT32_MAX);
   if (v != version)
-    throw SnapshotError{"/format_version",
-                        fmt::format("snapshot format version {} is not supported; this engine reads version {}",
-                                    v, version)};
+    throw SnapshotError{
+        "/format_version",
+        fmt::format("snapshot format version {} is not supported; this engine reads version {}", v, version)};
   const std::string r = root.str("rules");
   if (r != rules)
     throw SnapshotError{"/rules", fmt::format("the snapshot is of rule set '{}', not '{}'", r, rules)};
   const std::string hash = root.str("content_hash");
   if (hash != hash_to_hex(content_hash))
-    throw SnapshotError{"/content_hash", fmt::format("the snapshot was made with content {}, the content given is {}",
-                                                     hash, hash_to_hex(content_hash))};
+    throw SnapshotError{"/content_hash",
+                        fmt::format("the snapshot was made with content {}, the content given is {}", hash,
+                                    hash_to_hex(content_hash))};
 }
 
 /// The header every snapshot starts with.
-inline nlohmann::json snapshot_header(std::uint32_t version, std::string_view rules, std::uint64_t content_hash) {
+inline nlohmann::json snapshot_header(std::uint32_t version, std::string_view rules,
+                                      std::uint64_t content_hash) {
   return {{"format", kSnapshotFormat},
           {"format_version", version},
           {"rules", rules},
           {"content_hash", hash_to_hex(content_hash)}};
 }
 
-inline constexpr std::array<std::string_view, kStreamCount> kSnapshotStreamKeys = {"setup", "shuffle", "ai",
-                                                                                    "dice",  "loot",    "effects"};
+inline constexpr std::array<std::string_view, kStreamCount> kSnapshotStreamKeys = {
+    "setup", "shuffle", "ai", "dice", "loot", "effects"};
 
 /// The RNG streams: their four state words each, as 16 hex digits.
 inline nlohmann::json rng_to_json(const RngStreams& rng) {
@@ -173,11 +178,13 @@ typename Machine::Trigger snapshot_trigger(const nlohmann::json& v, const std::s
 
 /// The transition history as rows [sequence, turn, from, trigger, to].
 template <class Machine>
-nlohmann::json history_to_json(const std::vector<TransitionRecord<typename Machine::Phase, typename Machine::Trigger>>& h) {
+nlohmann::json history_to_json(
+    const std::vector<TransitionRecord<typename Machine::Phase, typename Machine::Trigger>>& h) {
   using PM = PhaseMachine<Machine>;
   nlohmann::json out = nlohmann::json::array();
   for (const auto& r : h)
-    out.push_back({r.sequence, r.turn, PM::phase_name(r.from), PM::trigger_name(r.trigger), PM::phase_name(r.to)});
+    out.push_back(
+        {r.sequence, r.turn, PM::phase_name(r.from), PM::trigger_name(r.trigger), PM::phase_name(r.to)});
   return out;
 }
 
@@ -188,13 +195,74 @@ std::vector<TransitionRecord<typename Machine::Phase, typename Machine::Trigger>
   for (std::size_t i = 0; i < hist.size(); ++i) {
     const std::string p = child_pointer(pointer, i);
     const nlohmann::json& r = hist[i];
-    if (!r.is_array() || r.size() != 5) throw SnapshotError{p, "expected [sequence, turn, from, trigger, to]"};
+    if (!r.is_array() || r.size() != 5)
+      throw SnapshotError{p, "expected [sequence, turn, from, trigger, to]"};
     history.push_back({static_cast<std::uint32_t>(SnapshotIn::number(r[0], p + "/0", 0, UINT32_MAX)),
                        static_cast<std::uint32_t>(SnapshotIn::number(r[1], p + "/1", 0, UINT32_MAX)),
                        snapshot_phase<Machine>(r[2], p + "/2"), snapshot_trigger<Machine>(r[3], p + "/3"),
                        snapshot_phase<Machine>(r[4], p + "/4")});
   }
   return history;
+}
+
+/// The phase driver's part of a snapshot: `phase`, `moves`, `history`, `pending_trigger`.
+template <class Machine>
+struct DriverSnapshot {
+  typename Machine::Phase phase{};
+  std::uint32_t moves = 0;
+  std::vector<TransitionRecord<typename Machine::Phase, typename Machine::Trigger>> history;
+  std::optional<typename Machine::Trigger> pending;
+};
+
+template <class Machine>
+DriverSnapshot<Machine> read_driver(const SnapshotIn& root) {
+  DriverSnapshot<Machine> d;
+  d.phase = snapshot_phase<Machine>(root.at("phase"), root.ptr("phase"));
+  d.moves = static_cast<std::uint32_t>(root.num("moves", 0, UINT32_MAX));
+  d.history = read_history<Machine>(root.arr("history"), root.ptr("history"));
+  if (const nlohmann::json& pending = root.at("pending_trigger"); !pending.is_null())
+    d.pending = snapshot_trigger<Machine>(pending, root.ptr("pending_trigger"));
+  return d;
+}
+
+/// The `actions` array, each read by the rule set's `action_from_json`.
+template <class Action, class FromJson>
+std::vector<Action> read_actions(const SnapshotIn& root, FromJson from_json) {
+  std::vector<Action> out;
+  const nlohmann::json& actions = root.arr("actions");
+  for (std::size_t i = 0; i < actions.size(); ++i) {
+    auto a = from_json(actions[i]);
+    if (!a) throw SnapshotError{child_pointer(root.ptr("actions"), i), a.error().message};
+    out.push_back(a.value());
+  }
+  return out;
+}
+
+/// The `events` array: each event a row [type, fields...] of `width` entries whose type is one
+/// of the first `types` values of the rule set's EventType (named by `type_name`); `read` fills
+/// the other fields from the row.
+template <class Event, class TypeName, class Read>
+std::vector<Event> read_events(const SnapshotIn& root, std::size_t width, std::string_view layout,
+                               std::size_t types, TypeName type_name, Read read) {
+  std::vector<Event> log;
+  const nlohmann::json& events = root.arr("events");
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    const std::string p = child_pointer(root.ptr("events"), i);
+    const nlohmann::json& e = events[i];
+    if (!e.is_array() || e.size() != width || !e[0].is_string())
+      throw SnapshotError{p, fmt::format("expected {}", layout)};
+    Event ev{};
+    bool known = false;
+    for (std::size_t t = 0; t < types && !known; ++t)
+      if (type_name(static_cast<decltype(ev.type)>(t)) == e[0].get<std::string>()) {
+        ev.type = static_cast<decltype(ev.type)>(t);
+        known = true;
+      }
+    if (!known) throw SnapshotError{p + "/0", "unknown event type"};
+    read(e, p, ev);
+    log.push_back(ev);
+  }
+  return log;
 }
 
 }  // namespace battlecore::content

@@ -48,7 +48,8 @@ struct ClashRules {
   static Result<Action> action_from_json(const nlohmann::json& json) { return clash::action_from_json(json); }
   static std::string refusal_text(const Rejection& r) { return r.message; }
   static nlohmann::json snapshot(const Battle& battle);
-  static Result<Battle> restore(const std::shared_ptr<const Catalog>& catalog, const nlohmann::json& snapshot);
+  static Result<Battle> restore(const std::shared_ptr<const Catalog>& catalog,
+                                const nlohmann::json& snapshot);
   /// The rule set's invariants across one submit (`before` is the battle before it, both with
   /// the event log on): clash::check_invariants (2 to 4 seats, the turn order a permutation,
   /// hands within the hand size, health at most the encounter's, rocks on the ring, places),

@@ -33,12 +33,14 @@ std::string replay_file_name(std::uint64_t index);
 /// The encounter a run plays: the scenario's when it names one, else `encounter`, else the
 /// pack's default; an error when there is none or the pack does not have it.
 template <class Catalog>
-Result<std::string> run_encounter(const Catalog& catalog, std::string encounter, const nlohmann::json& scenario) {
+Result<std::string> run_encounter(const Catalog& catalog, std::string encounter,
+                                  const nlohmann::json& scenario) {
   if (const auto it = scenario.is_object() ? scenario.find("encounter") : scenario.end();
       it != scenario.end() && it->is_string())
     encounter = it->get<std::string>();
   if (encounter.empty()) {
-    if (!catalog.pack.default_encounter) return Error{"the pack names no default encounter; pass --encounter ID"};
+    if (!catalog.pack.default_encounter)
+      return Error{"the pack names no default encounter; pass --encounter ID"};
     encounter = catalog.encounters[*catalog.pack.default_encounter].id;
   }
   if (!catalog.find_encounter(encounter))
@@ -50,9 +52,9 @@ Result<std::string> run_encounter(const Catalog& catalog, std::string encounter,
 template <class Battle>
 struct RecordedBattle {
   std::uint64_t index = 0;
-  std::uint64_t seed = 0;                ///< the battle's seed
-  const Battle* battle = nullptr;        ///< the battle as it ended (null when it broke while starting)
-  std::uint64_t decisions = 0;           ///< decisions taken
+  std::uint64_t seed = 0;                   ///< the battle's seed
+  const Battle* battle = nullptr;           ///< the battle as it ended (null when it broke while starting)
+  std::uint64_t decisions = 0;              ///< decisions taken
   std::optional<std::string> engine_error;  ///< the InvariantError that stopped it
 };
 
@@ -62,9 +64,9 @@ struct RecordedBattle {
 /// missing) per battle, or per failed battle with `failures_only`. A battle that breaks while
 /// starting has no action to replay: it is tallied, not recorded.
 template <class R, class Policy, class PolicySeed, class Tally>
-Result<void> run_recorded(const std::shared_ptr<const typename R::Catalog>& catalog, const std::string& encounter,
-                          std::uint64_t battles, std::uint64_t seed, Policy& policy, PolicySeed policy_seed,
-                          const RecordConfig& record, Tally tally) {
+Result<void> run_recorded(const std::shared_ptr<const typename R::Catalog>& catalog,
+                          const std::string& encounter, std::uint64_t battles, std::uint64_t seed,
+                          Policy& policy, PolicySeed policy_seed, const RecordConfig& record, Tally tally) {
   using Battle = typename R::Battle;
   if (!record.dir.empty()) {
     std::error_code ec;
@@ -96,7 +98,8 @@ Result<void> run_recorded(const std::shared_ptr<const typename R::Catalog>& cata
     tally(seen);
     if (!battle || record.dir.empty() || (record.failures_only && !seen.engine_error)) continue;
     auto replay = record_replay<R>(catalog, start, battle->actions());
-    if (!replay) return Error{fmt::format("battle {}: cannot record its replay: {}", i, replay.error().message)};
+    if (!replay)
+      return Error{fmt::format("battle {}: cannot record its replay: {}", i, replay.error().message)};
     if (auto written = write_replay(record.dir / replay_file_name(i), replay.value()); !written)
       return written.error();
   }
@@ -107,8 +110,8 @@ Result<void> run_recorded(const std::shared_ptr<const typename R::Catalog>& cata
 /// (`play --record FILE`): `code`, or 2 when the replay cannot be written.
 template <class R>
 int write_session_replay(const std::shared_ptr<const typename R::Catalog>& catalog, const BattleStart& start,
-                         const typename R::Battle& battle, const std::string& path, int code, std::ostream& out,
-                         std::ostream& err) {
+                         const typename R::Battle& battle, const std::string& path, int code,
+                         std::ostream& out, std::ostream& err) {
   if (path.empty()) return code;
   auto replay = record_replay<R>(catalog, start, battle.actions());
   auto written = replay ? write_replay(path, replay.value()) : Result<void>(replay.error());
