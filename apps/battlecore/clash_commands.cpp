@@ -11,10 +11,14 @@
 #include "battlecore/clash/phases.hpp"
 #include "battlecore/clash/play_session.hpp"
 #include "battlecore/clash/policies.hpp"
+#include "battlecore/clash/scenario.hpp"
 #include "battlecore/core/phase_machine.hpp"
+#include "battlecore/sim/clash_rules.hpp"
 #include "battlecore/sim/content_path.hpp"
+#include "battlecore/sim/play_session.hpp"
 #include "battlecore/sim/simulate.hpp"
 #include "commands.hpp"
+#include "determinism.hpp"
 
 namespace battlecore::cli {
 namespace {
@@ -25,6 +29,15 @@ using clash::Catalog;
 std::shared_ptr<const Catalog> load_clash_content(const std::string& path, std::ostream& err) {
   return load_pack("clash", "classic", path, err,
                    [](const std::filesystem::path& dir) { return clash::load_catalog(dir); });
+}
+
+/// The scenario of --scenario (docs/clash.md#scenarios), checked against the content.
+std::optional<nlohmann::json> clash_scenario(const Options& options,
+                                             const std::shared_ptr<const Catalog>& catalog,
+                                             std::ostream& err) {
+  return scenario_option(options, catalog, err, [](const auto& c, const content::JsonDocument& doc) {
+    return clash::start_scenario(c, doc);
+  });
 }
 
 class ClashCommands final : public RuleSetCommands {
@@ -80,13 +93,25 @@ class ClashCommands final : public RuleSetCommands {
       if (seats.size() <= seat) seats.resize(seat + 1);
       seats[seat] = given.substr(eq + 1);
     }
-    return finish_sim(options, sim::simulate_clash(catalog, sim_config(options, io), seats), io);
+    const auto scenario = clash_scenario(options, catalog, io.err);
+    if (!scenario) return kUsageError;
+    sim::SimConfig config = sim_config(options, io);
+    if (!add_recording<sim::ClashRules>(options, io, catalog, *scenario, config)) return kUsageError;
+    return finish_sim(options, sim::simulate_clash(catalog, config, seats), io);
   }
 
   int play(const Options& options, Io io) override {
     const auto catalog = load_clash_content(options.content, io.err);
     if (!catalog) return kUsageError;
-    return clash::play(catalog, {options.encounter, options.seed, "random"}, io.in, io.out, io.err);
+    const auto scenario = clash_scenario(options, catalog, io.err);
+    if (!scenario) return kUsageError;
+    return sim::play_clash(catalog, {options.encounter, scenario_seed(*scenario, options.seed), "random"},
+                           io.in, io.out, io.err, {options.record, *scenario});
+  }
+
+  int replay(const Options& options, Io io) override {
+    return replay_file<sim::ClashRules>(options, io,
+                                        [&] { return load_clash_content(options.content, io.err); });
   }
 };
 

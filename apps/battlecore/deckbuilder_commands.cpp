@@ -16,7 +16,7 @@
 #include "battlecore/sim/simulate.hpp"
 #include "commands.hpp"
 #include "deckbuilder_determinism.hpp"
-#include "sim_recording.hpp"
+#include "determinism.hpp"
 
 namespace battlecore::cli {
 namespace {

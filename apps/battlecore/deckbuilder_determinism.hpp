@@ -21,8 +21,6 @@ std::optional<nlohmann::json> deckbuilder_scenario(const Options& options,
                                                    const deckbuilder::Catalog& catalog,
                                                    const std::shared_ptr<const deckbuilder::Catalog>& shared,
                                                    std::ostream& err);
-/// The scenario's own seed when it names one, else `fallback` (play's --seed).
-std::uint64_t scenario_seed(const nlohmann::json& scenario, std::uint64_t fallback);
 /// `replay FILE`.
 int deckbuilder_replay(const Options& options, Io io, const CatalogLoader& load);
 

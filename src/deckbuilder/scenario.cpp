@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "battlecore/content/scenario_io.hpp"
 #include "deckbuilder/snapshot_io.hpp"
 
 namespace battlecore::deckbuilder {
@@ -105,45 +106,24 @@ Result<Battle, Diagnostics> start_scenario(std::shared_ptr<const Catalog> catalo
   const Catalog& c = *catalog;
   ObjectReader r(doc, doc.root, "", diags);
   if (!r.valid()) return diags;
-  if (const auto format = r.optional_string("format"); format && *format != kScenarioFormat)
-    r.error_at("format", fmt::format("expected \"{}\", got \"{}\"", kScenarioFormat, *format));
-  if (const auto v = r.optional_int("format_version", 0, 1'000'000); v && *v != kScenarioFormatVersion)
-    r.error_at("format_version",
-               fmt::format("scenario format version {} is not supported; this engine reads version {}", *v,
-                           kScenarioFormatVersion));
-  if (const auto rules = r.optional_string("rules"); rules && *rules != Machine::kRules)
-    r.error_at("rules", fmt::format("the scenario is of rule set '{}', not '{}'", *rules, Machine::kRules));
-  std::optional<EncounterId> encounter = c.pack.default_encounter;
-  if (const auto id = r.optional_string("encounter")) {
-    encounter = c.find_encounter(*id);
-    if (!encounter) r.error_at("encounter", fmt::format("no encounter '{}' in pack '{}'", *id, c.pack.id));
-  } else if (!encounter) {
-    r.error("the pack names no default encounter; give \"encounter\"");
-  }
-  std::uint64_t battle_seed = 1;
-  if (const json* s = r.optional_value("seed")) {
-    if (!s->is_number_unsigned() && !(s->is_number_integer() && s->get<std::int64_t>() >= 0))
-      r.error_at("seed", "expected a seed: an integer in [0, 2^64)");
-    else
-      battle_seed = s->get<std::uint64_t>();
-  }
-  if (seed) battle_seed = *seed;
+  const auto begin = content::read_scenario_start(r, c, Machine::kRules, kScenarioFormatVersion, seed);
   // Without a battle the overrides cannot be checked (their ranges depend on it): stop here,
   // without reporting the keys not read yet as unknown.
-  if (!diags.empty() || !encounter) return diags;
+  if (!begin) return diags;
+  const auto [encounter, battle_seed] = *begin;
 
   Battle battle(catalog, options);
-  if (auto started = battle.start_battle(*encounter, battle_seed); !started) {
+  if (auto started = battle.start_battle(encounter, battle_seed); !started) {
     r.error(started.error().message);
     return diags;
   }
   if (battle.phase() != Phase::PlayerPhase || battle.is_waiting_for_choice()) {
     r.error(fmt::format("encounter '{}' does not reach the player's first decision (phase {})",
-                        c.encounters[*encounter].id, phase_name(battle.phase())));
+                        c.encounters[encounter].id, phase_name(battle.phase())));
     return diags;
   }
   BattleState s = battle.state();
-  const BattleRules& rules = c.encounters[*encounter].rules;
+  const BattleRules& rules = c.encounters[encounter].rules;
   bool ok = true;
 
   if (const auto turn = r.optional_int("turn", 1, rules.turn_limit))
@@ -156,7 +136,7 @@ Result<Battle, Diagnostics> start_scenario(std::shared_ptr<const Catalog> catalo
   if (const json* es = r.optional_array("enemies")) {
     if (es->size() > s.enemies.size())
       r.error_at("enemies", fmt::format("encounter '{}' has {} enemies; {} are given",
-                                        c.encounters[*encounter].id, s.enemies.size(), es->size()));
+                                        c.encounters[encounter].id, s.enemies.size(), es->size()));
     for (std::size_t i = 0; i < std::min(es->size(), s.enemies.size()); ++i) {
       ObjectReader er(doc, (*es)[i], content::child_pointer(r.pointer_of("enemies"), i), diags);
       read_unit(er, c, s.enemies[i].unit, false, ok);

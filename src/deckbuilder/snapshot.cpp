@@ -9,6 +9,7 @@
 
 #include "battlecore/content/content_hash.hpp"
 #include "battlecore/content/json_reader.hpp"
+#include "battlecore/content/snapshot_io.hpp"
 #include "deckbuilder/snapshot_io.hpp"
 
 namespace battlecore::deckbuilder {
@@ -17,80 +18,14 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::array<std::string_view, kStreamCount> kStreamKeys = {"setup", "shuffle", "ai",
-                                                                    "dice",  "loot",    "effects"};
 constexpr std::array<std::string_view, 3> kFrameKinds = {"block", "repeat", "for_each_enemy"};
 constexpr std::array<std::string_view, 4> kChoiceKinds = {"none", "options", "discard_from_hand",
                                                           "exhaust_from_hand"};
 constexpr std::array<std::string_view, 3> kDelayedTimings = {"player_turn_start", "player_turn_end",
                                                              "enemy_phase_end"};
 
-/// A field that cannot be read: its pointer and what was wrong.
-struct Bad {
-  std::string pointer;
-  std::string message;
-};
-
-/// Strict reading of one JSON object of a snapshot; problems throw Bad.
-class In {
- public:
-  In(const json& j, std::string pointer) : j_(j), ptr_(std::move(pointer)) {
-    if (!j_.is_object()) throw Bad{ptr_, "expected an object, got " + content::describe_json_type(j_)};
-  }
-  const json& at(std::string_view key) const {
-    const auto it = j_.find(key);
-    if (it == j_.end()) throw Bad{ptr_, fmt::format("missing key '{}'", key)};
-    return *it;
-  }
-  std::string ptr(std::string_view key) const { return content::child_pointer(ptr_, key); }
-  std::int64_t num(std::string_view key, std::int64_t lo, std::int64_t hi) const {
-    return number(at(key), ptr(key), lo, hi);
-  }
-  std::uint64_t u64(std::string_view key) const {
-    const json& v = at(key);
-    if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<std::int64_t>() >= 0))
-      throw Bad{ptr(key), "expected an unsigned integer, got " + content::describe_json_type(v)};
-    return v.get<std::uint64_t>();
-  }
-  bool flag(std::string_view key) const {
-    const json& v = at(key);
-    if (!v.is_boolean()) throw Bad{ptr(key), "expected a boolean, got " + content::describe_json_type(v)};
-    return v.get<bool>();
-  }
-  std::string str(std::string_view key) const {
-    const json& v = at(key);
-    if (!v.is_string()) throw Bad{ptr(key), "expected a string, got " + content::describe_json_type(v)};
-    return v.get<std::string>();
-  }
-  const json& arr(std::string_view key) const {
-    const json& v = at(key);
-    if (!v.is_array()) throw Bad{ptr(key), "expected an array, got " + content::describe_json_type(v)};
-    return v;
-  }
-  In obj(std::string_view key) const { return In(at(key), ptr(key)); }
-  template <std::size_t N>
-  std::size_t name(std::string_view key, const std::array<std::string_view, N>& names) const {
-    const std::string s = str(key);
-    for (std::size_t i = 0; i < N; ++i)
-      if (names[i] == s) return i;
-    throw Bad{ptr(key), fmt::format("unknown value '{}'", s)};
-  }
-
-  static std::int64_t number(const json& v, const std::string& pointer, std::int64_t lo, std::int64_t hi) {
-    if (!v.is_number_integer())
-      throw Bad{pointer, "expected an integer, got " + content::describe_json_type(v)};
-    if (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(hi))
-      throw Bad{pointer, fmt::format("expected an integer in [{}, {}]", lo, hi)};
-    const auto n = v.get<std::int64_t>();
-    if (n < lo || n > hi)
-      throw Bad{pointer, fmt::format("expected an integer in [{}, {}], got {}", lo, hi, n)};
-    return n;
-  }
-
- private:
-  const json& j_;
-  std::string ptr_;
-};
+using Bad = content::SnapshotError;
+using In = content::SnapshotIn;
 
 template <class Defs>
 std::uint16_t find_id(const Defs& defs, const json& v, const std::string& pointer, std::string_view what) {
@@ -157,12 +92,6 @@ namespace detail {
 json BattleIo::snapshot(const Battle& b) {
   const Catalog& c = *b.catalog_;
   const BattleState& s = b.state_;
-  json rng = json::object();
-  for (std::size_t k = 0; k < kStreamCount; ++k) {
-    json words = json::array();
-    for (std::uint64_t w : s.rng[static_cast<Stream>(k)].state()) words.push_back(content::hash_to_hex(w));
-    rng[std::string(kStreamKeys[k])] = words;
-  }
   json enemies = json::array();
   for (const EnemyState& e : s.enemies) {
     json u = unit_json(e.unit, c);
@@ -216,7 +145,7 @@ json BattleIo::snapshot(const Battle& b) {
   for (CardId r : s.reward_options) rewards.push_back(c.cards[r].id);
   json state = {
       {"seed", s.seed},
-      {"rng", rng},
+      {"rng", content::rng_to_json(s.rng)},
       {"encounter", s.encounter < c.encounters.size() ? json(c.encounters[s.encounter].id) : json(nullptr)},
       {"turn", s.turn},
       {"player_turns", s.player_turns},
@@ -245,9 +174,6 @@ json BattleIo::snapshot(const Battle& b) {
       {"reward_pending", s.reward_pending},
       {"reward_taken",
        s.reward_taken < 0 ? json(nullptr) : json(c.cards[static_cast<std::size_t>(s.reward_taken)].id)}};
-  json history = json::array();
-  for (const PhaseRecord& r : b.driver_.history())
-    history.push_back({r.sequence, r.turn, phase_name(r.from), trigger_name(r.trigger), phase_name(r.to)});
   json actions = json::array();
   for (const Action& a : b.actions_) actions.push_back(action_to_json(a));
   json events = json::array();
@@ -255,37 +181,21 @@ json BattleIo::snapshot(const Battle& b) {
     events.push_back({event_type_name(e.type), e.source, e.target, e.subject, e.value, e.amount, e.extra});
   json master = json::array();
   for (CardId id : b.master_deck_) master.push_back(c.cards[id].id);
-  return {
-      {"format", kSnapshotFormat},
-      {"format_version", kSnapshotFormatVersion},
-      {"rules", Machine::kRules},
-      {"content_hash", content::hash_to_hex(c.content_hash)},
+  json out = content::snapshot_header(kSnapshotFormatVersion, Machine::kRules, c.content_hash);
+  out.update(json{
       {"options", {{"event_log", b.options_.event_log}, {"record_history", b.options_.record_history}}},
       {"phase", phase_name(b.driver_.current())},
       {"moves", b.driver_.moves()},
       {"pending_trigger", b.has_pending_trigger_ ? json(trigger_name(b.pending_trigger_)) : json(nullptr)},
       {"state", state},
       {"master_deck", master},
-      {"history", history},
+      {"history", content::history_to_json<Machine>(b.driver_.history())},
       {"actions", actions},
-      {"events", events}};
+      {"events", events}});
+  return out;
 }
 
 namespace {
-
-Phase phase_named(const json& v, const std::string& pointer) {
-  if (v.is_string())
-    for (std::size_t i = 0; i < Machine::kPhaseNames.size(); ++i)
-      if (Machine::kPhaseNames[i] == v.get<std::string>()) return static_cast<Phase>(i);
-  throw Bad{pointer, "expected a phase name"};
-}
-
-Trigger trigger_named(const json& v, const std::string& pointer) {
-  if (v.is_string())
-    for (std::size_t i = 0; i < Machine::kTriggerNames.size(); ++i)
-      if (Machine::kTriggerNames[i] == v.get<std::string>()) return static_cast<Trigger>(i);
-  throw Bad{pointer, "expected a trigger name"};
-}
 
 CardRef card_ref_or_none(const In& in, std::string_view key) {
   const json& v = in.at(key);
@@ -299,20 +209,7 @@ UnitRef unit_ref(const In& in, std::string_view key) {
 
 void read_state(const In& in, const Catalog& c, BattleState& s) {
   s.seed = in.u64("seed");
-  const In rng = in.obj("rng");
-  for (std::size_t k = 0; k < kStreamCount; ++k) {
-    const json& words = rng.arr(kStreamKeys[k]);
-    const std::string p = rng.ptr(kStreamKeys[k]);
-    if (words.size() != 4) throw Bad{p, "expected 4 state words"};
-    std::array<std::uint64_t, 4> st{};
-    for (std::size_t w = 0; w < 4; ++w) {
-      const auto h =
-          words[w].is_string() ? content::hash_from_hex(words[w].get<std::string>()) : std::nullopt;
-      if (!h) throw Bad{content::child_pointer(p, w), "expected 16 hex digits"};
-      st[w] = *h;
-    }
-    s.rng[static_cast<Stream>(k)].set_state(st);
-  }
+  content::read_rng(in.obj("rng"), s.rng);
   // null: a battle never started in content without encounters
   s.encounter = in.at("encounter").is_null()
                     ? EncounterId{0}
@@ -428,81 +325,35 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
 Result<Battle> BattleIo::restore(std::shared_ptr<const Catalog> catalog, const json& j) {
   try {
     const In root(j, "");
-    const std::string format = root.str("format");
-    if (format != kSnapshotFormat)
-      throw Bad{"/format", fmt::format("expected \"{}\", got \"{}\"", kSnapshotFormat, format)};
-    const auto version = root.num("format_version", 0, INT32_MAX);
-    if (version != kSnapshotFormatVersion)
-      throw Bad{"/format_version",
-                fmt::format("snapshot format version {} is not supported; this engine reads "
-                            "version {}",
-                            version, kSnapshotFormatVersion)};
-    const std::string rules = root.str("rules");
-    if (rules != Machine::kRules)
-      throw Bad{"/rules", fmt::format("the snapshot is of rule set '{}', not '{}'", rules, Machine::kRules)};
-    const std::string hash = root.str("content_hash");
-    if (hash != content::hash_to_hex(catalog->content_hash))
-      throw Bad{"/content_hash", fmt::format("the snapshot was made with content {}, the content given is {}",
-                                             hash, content::hash_to_hex(catalog->content_hash))};
+    content::check_snapshot_header(root, kSnapshotFormatVersion, Machine::kRules, catalog->content_hash);
     const In opts = root.obj("options");
     BattleOptions options{.event_log = opts.flag("event_log"), .record_history = opts.flag("record_history")};
     Battle b(catalog, options);
     read_state(root.obj("state"), *catalog, b.state_);
-    const Phase phase = phase_named(root.at("phase"), "/phase");
-    const auto moves = static_cast<std::uint32_t>(root.num("moves", 0, UINT32_MAX));
-    std::vector<PhaseRecord> history;
-    const json& hist = root.arr("history");
-    for (std::size_t i = 0; i < hist.size(); ++i) {
-      const std::string p = content::child_pointer("/history", i);
-      const json& r = hist[i];
-      if (!r.is_array() || r.size() != 5) throw Bad{p, "expected [sequence, turn, from, trigger, to]"};
-      history.push_back(PhaseRecord{static_cast<std::uint32_t>(In::number(r[0], p + "/0", 0, UINT32_MAX)),
-                                    static_cast<std::uint32_t>(In::number(r[1], p + "/1", 0, UINT32_MAX)),
-                                    phase_named(r[2], p + "/2"), trigger_named(r[3], p + "/3"),
-                                    phase_named(r[4], p + "/4")});
-    }
-    b.driver_.restore(phase, moves, std::move(history));
-    const json& pending = root.at("pending_trigger");
-    b.has_pending_trigger_ = !pending.is_null();
-    if (b.has_pending_trigger_) b.pending_trigger_ = trigger_named(pending, "/pending_trigger");
-    const json& actions = root.arr("actions");
-    for (std::size_t i = 0; i < actions.size(); ++i) {
-      auto a = action_from_json(actions[i]);
-      if (!a) throw Bad{content::child_pointer("/actions", i), a.error().message};
-      b.actions_.push_back(a.value());
-    }
+    auto driver = content::read_driver<Machine>(root);
+    b.driver_.restore(driver.phase, driver.moves, std::move(driver.history));
+    b.has_pending_trigger_ = driver.pending.has_value();
+    if (driver.pending) b.pending_trigger_ = *driver.pending;
+    b.actions_ = content::read_actions<Action>(root, [](const json& a) { return action_from_json(a); });
     const json& master = root.arr("master_deck");
     for (std::size_t i = 0; i < master.size(); ++i)
       b.master_deck_.push_back(
           find_id(catalog->cards, master[i], content::child_pointer("/master_deck", i), "card"));
-    std::vector<Event> log;
-    const json& events = root.arr("events");
-    for (std::size_t i = 0; i < events.size(); ++i) {
-      const std::string p = content::child_pointer("/events", i);
-      const json& e = events[i];
-      if (!e.is_array() || e.size() != 7 || !e[0].is_string())
-        throw Bad{p, "expected [type, source, target, subject, value, amount, extra]"};
-      Event ev{};
-      bool known = false;
-      for (std::size_t t = 0; t <= static_cast<std::size_t>(EventType::BattleRewardSkipped); ++t)
-        if (event_type_name(static_cast<EventType>(t)) == e[0].get<std::string>()) {
-          ev.type = static_cast<EventType>(t);
-          known = true;
-        }
-      if (!known) throw Bad{p + "/0", "unknown event type"};
-      ev.source = static_cast<UnitRef>(In::number(e[1], p + "/1", -128, 127));
-      ev.target = static_cast<UnitRef>(In::number(e[2], p + "/2", -128, 127));
-      ev.subject = static_cast<std::uint16_t>(In::number(e[3], p + "/3", 0, 65535));
-      ev.value = static_cast<std::uint16_t>(In::number(e[4], p + "/4", 0, 65535));
-      ev.amount = static_cast<std::int32_t>(In::number(e[5], p + "/5", INT32_MIN, INT32_MAX));
-      ev.extra = static_cast<std::int32_t>(In::number(e[6], p + "/6", INT32_MIN, INT32_MAX));
-      log.push_back(ev);
-    }
+    auto log = content::read_events<Event>(
+        root, 7, "[type, source, target, subject, value, amount, extra]",
+        static_cast<std::size_t>(EventType::BattleRewardSkipped) + 1, event_type_name,
+        [](const json& e, const std::string& p, Event& ev) {
+          ev.source = static_cast<UnitRef>(In::number(e[1], p + "/1", -128, 127));
+          ev.target = static_cast<UnitRef>(In::number(e[2], p + "/2", -128, 127));
+          ev.subject = static_cast<std::uint16_t>(In::number(e[3], p + "/3", 0, 65535));
+          ev.value = static_cast<std::uint16_t>(In::number(e[4], p + "/4", 0, 65535));
+          ev.amount = static_cast<std::int32_t>(In::number(e[5], p + "/5", INT32_MIN, INT32_MAX));
+          ev.extra = static_cast<std::int32_t>(In::number(e[6], p + "/6", INT32_MIN, INT32_MAX));
+        });
     b.events_.restore_log(std::move(log));
     return b;
   } catch (const Bad& bad) {
-    return Error{
-        fmt::format("snapshot refused: {}: {}", bad.pointer.empty() ? "/" : bad.pointer, bad.message)};
+    return Error{bad.text()};
   }
 }
 

@@ -5,6 +5,7 @@
 #include "battlecore/deckbuilder/load.hpp"
 #include "battlecore/deckbuilder/scenario.hpp"
 #include "battlecore/deckbuilder/snapshot.hpp"
+#include "battlecore/sim/rules_support.hpp"
 
 namespace battlecore::sim {
 
@@ -21,23 +22,14 @@ Result<std::shared_ptr<const Catalog>, content::Diagnostics> DeckbuilderRules::l
 }
 
 std::vector<std::string> DeckbuilderRules::encounters(const Catalog& catalog) {
-  std::vector<std::string> ids;
-  for (const EncounterDef& e : catalog.encounters) ids.push_back(e.id);
-  return ids;
+  return encounter_ids(catalog);
 }
 
 Result<Battle> DeckbuilderRules::start(const std::shared_ptr<const Catalog>& catalog,
                                        const BattleStart& start, BattleOptions options) {
-  if (!start.scenario.is_null()) {
-    content::JsonDocument doc{"scenario", start.scenario.dump(2), start.scenario};
-    auto started = start_scenario(catalog, doc, start.seed, options);
-    if (!started) return Error{"the scenario is refused:\n" + started.error().to_string()};
-    return std::move(started).value();
-  }
-  Battle battle(catalog, options);
-  auto started = battle.start_battle(start.encounter, start.seed);
-  if (!started) return started.error();
-  return battle;
+  return start_battle_or_scenario<Battle>(catalog, start, options, [](auto&&... args) {
+    return start_scenario(std::forward<decltype(args)>(args)...);
+  });
 }
 
 nlohmann::json DeckbuilderRules::action_to_json(const Battle& battle, const Action& action) {

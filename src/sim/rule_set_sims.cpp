@@ -14,6 +14,7 @@
 #include "battlecore/party/actions.hpp"
 #include "battlecore/party/battle.hpp"
 #include "battlecore/party/policies.hpp"
+#include "battlecore/sim/clash_rules.hpp"
 #include "battlecore/sim/runner.hpp"
 #include "battlecore/sim/simulate.hpp"
 #include "sim/sim_support.hpp"
@@ -40,6 +41,26 @@ void play_out(Battle& battle, std::vector<Action>& options, std::vector<Action>&
   BATTLECORE_ENSURE(battle.is_battle_over(), "the battle stopped before its end");
 }
 
+/// Starts `battle` for `seed`: at the encounter, or from `scenario` (with that seed) when it is not
+/// null (the battle is then replaced: true, and its event listeners must be attached again).
+template <class R, class Options>
+bool start_battle(typename R::Battle& battle, const std::shared_ptr<const typename R::Catalog>& catalog,
+                  std::uint32_t encounter, std::uint64_t seed, const nlohmann::json& scenario,
+                  Options quiet) {
+  if (scenario.is_null()) {
+    const auto started =
+        battle.start_battle(static_cast<decltype(battle.state().encounter)>(encounter), seed);
+    BATTLECORE_ENSURE(started.ok(), "the battle did not start: {}",
+                      started.ok() ? "" : started.error().message);
+    return false;
+  }
+  auto started = R::start(catalog, BattleStart{catalog->encounters[encounter].id, seed, scenario}, quiet);
+  BATTLECORE_ENSURE(started.ok(), "the battle did not start: {}",
+                    started.ok() ? "" : started.error().message);
+  battle = std::move(started).value();
+  return true;
+}
+
 template <class Action>
 nlohmann::json actions_to_json(const std::vector<Action>& actions) {
   nlohmann::json out = nlohmann::json::array();
@@ -56,15 +77,19 @@ constexpr clash::BattleOptions kClashQuiet{.event_log = false, .record_history =
 class ClashAdapter {
  public:
   ClashAdapter(std::shared_ptr<const clash::Catalog> catalog, clash::EncounterId encounter,
-               std::vector<std::string> seat_policies)
-      : catalog_(std::move(catalog)), encounter_(encounter), seat_policies_(std::move(seat_policies)) {}
+               std::vector<std::string> seat_policies, nlohmann::json scenario)
+      : catalog_(std::move(catalog)),
+        encounter_(encounter),
+        seat_policies_(std::move(seat_policies)),
+        scenario_(std::move(scenario)) {}
 
   class Player {
    public:
     Player(std::shared_ptr<const clash::Catalog> catalog, clash::EncounterId encounter,
-           std::vector<std::unique_ptr<clash::Policy>> policies)
+           std::vector<std::unique_ptr<clash::Policy>> policies, const nlohmann::json& scenario)
         : catalog_(std::move(catalog)),
           encounter_(encounter),
+          scenario_(scenario),
           policies_(std::move(policies)),
           battle_(catalog_, kClashQuiet) {
       options_.reserve(16);
@@ -76,9 +101,7 @@ class ClashAdapter {
       actions_.clear();
       for (std::size_t s = 0; s < policies_.size(); ++s)
         policies_[s]->reset(splitmix64_mix(policy_seed(seed) + s));
-      const auto started = battle_.start_battle(encounter_, seed);
-      BATTLECORE_ENSURE(started.ok(), "the battle did not start: {}",
-                        started.ok() ? "" : started.error().message);
+      start_battle<ClashRules>(battle_, catalog_, encounter_, seed, scenario_, kClashQuiet);
       play_out(
           battle_, options_, actions_, out, [&](const clash::Battle& b, const std::vector<clash::Action>& o) {
             return policies_[std::min<std::size_t>(b.state().current, policies_.size() - 1)]->choose(b, o);
@@ -100,6 +123,7 @@ class ClashAdapter {
    private:
     std::shared_ptr<const clash::Catalog> catalog_;
     clash::EncounterId encounter_;
+    const nlohmann::json& scenario_;                        ///< the adapter's
     std::vector<std::unique_ptr<clash::Policy>> policies_;  ///< per seat
     clash::Battle battle_;
     std::vector<clash::Action> options_;
@@ -126,13 +150,14 @@ class ClashAdapter {
       if (!made) return made.error();
       policies.push_back(std::move(made.value()));
     }
-    return std::make_unique<Player>(catalog_, encounter_, std::move(policies));
+    return std::make_unique<Player>(catalog_, encounter_, std::move(policies), scenario_);
   }
 
  private:
   std::shared_ptr<const clash::Catalog> catalog_;
   clash::EncounterId encounter_;
   std::vector<std::string> seat_policies_;  ///< per seat; [0] is unused (the run's policy)
+  nlohmann::json scenario_;
 };
 
 // --- party --------------------------------------------------------------------------------
@@ -255,9 +280,11 @@ class PartyAdapter {
 
 Result<SimReport> simulate_clash(const std::shared_ptr<const clash::Catalog>& catalog,
                                  const SimConfig& config, const std::vector<std::string>& seat_policies) {
-  const auto encounter = resolve_encounter(*catalog, config);
-  if (!config.scenario.is_null()) return Error{"scenarios are not read for clash battles"};
+  const auto encounter = resolve_encounter(*catalog, config.encounter, config.scenario);
   if (!encounter) return encounter.error();
+  if (auto checked = check_scenario<ClashRules>(catalog, catalog->encounters[encounter.value()].id, config);
+      !checked)
+    return checked.error();
   const std::size_t seats = catalog->encounters[encounter.value()].seats.size();
   if (seat_policies.size() > seats)
     return Error{fmt::format("encounter '{}' has {} seats; a policy was given for seat {}",
@@ -267,13 +294,13 @@ Result<SimReport> simulate_clash(const std::shared_ptr<const clash::Catalog>& ca
     if (!seat_policies[s].empty()) policies[s] = seat_policies[s];
   RunOptions run = run_options(config);
   run.policy = policies[0];  // seat 0 plays the run's policy A
-  const ClashAdapter adapter(catalog, encounter.value(), std::move(policies));
+  const ClashAdapter adapter(catalog, encounter.value(), std::move(policies), config.scenario);
   return run_simulation(adapter, run);
 }
 
 Result<SimReport> simulate_party(const std::shared_ptr<const party::Catalog>& catalog,
                                  const SimConfig& config, party::BlockSkill block) {
-  const auto encounter = resolve_encounter(*catalog, config);
+  const auto encounter = resolve_encounter(*catalog, config.encounter, config.scenario);
   if (!config.scenario.is_null()) return Error{"scenarios are not read for party battles"};
   if (!encounter) return encounter.error();
   if (block.super_block_percent > block.block_percent || block.block_percent > 100)

@@ -116,7 +116,7 @@ Result<std::unique_ptr<DeckbuilderAdapter::Player>> DeckbuilderAdapter::make_pla
 
 Result<SimReport> simulate_deckbuilder(const std::shared_ptr<const Catalog>& catalog,
                                        const SimConfig& config) {
-  const auto encounter = resolve_encounter(*catalog, config);
+  const auto encounter = resolve_encounter(*catalog, config.encounter, config.scenario);
   if (!encounter) return encounter.error();
   if (auto checked =
           check_scenario<DeckbuilderRules>(catalog, catalog->encounters[encounter.value()].id, config);

@@ -228,4 +228,119 @@ TEST(ClashCli, PlayQuitsAndAnswersNonsense) {
   EXPECT_TRUE(contains(r.out, "you leave the battle")) << r.out;
 }
 
+// --- determinism (docs/determinism.md): replays, recording, scenarios -------------------------
+
+TEST(ClashCli, EveryRecordedBattleReplaysWithExitZero) {
+  battlecore::test::TempDir dir;
+  const CliRun sim = cli("sim --rules clash --encounter trio --battles 6 --seed 4 --record " +
+                         shell_quoted(dir.path().string()));
+  ASSERT_EQ(sim.code, 0) << explain(sim);
+  int files = 0;
+  for (const auto& entry : fs::directory_iterator(dir.path())) {
+    ++files;
+    const CliRun r = cli("replay " + shell_quoted(entry.path().string()));
+    EXPECT_EQ(r.code, 0) << explain(r);
+    EXPECT_TRUE(contains(r.out, "replay matches")) << explain(r);
+  }
+  EXPECT_EQ(files, 6);
+  EXPECT_TRUE(fs::exists(dir.path() / "battle-000005.json"));
+  // The same run without recording plays the same battles.
+  const CliRun plain = cli("sim --rules clash --encounter trio --battles 6 --seed 4 --json");
+  const CliRun recorded = cli("sim --rules clash --encounter trio --battles 6 --seed 4 --json --record " +
+                              shell_quoted((dir.path() / "again").string()));
+  ASSERT_EQ(plain.code, 0) << explain(plain);
+  ASSERT_EQ(recorded.code, 0) << explain(recorded);
+  for (const char* key : {"wins", "mean_place", "decisions", "mean_rounds"})
+    EXPECT_EQ(nlohmann::json::parse(plain.out)[key], nlohmann::json::parse(recorded.out)[key]) << key;
+}
+
+TEST(ClashCli, RecordFailuresWritesNothingWhenNoBattleFails) {
+  battlecore::test::TempDir dir;
+  const CliRun sim = cli("sim --rules clash --battles 4 --record-failures --record " +
+                         shell_quoted((dir.path() / "f").string()));
+  ASSERT_EQ(sim.code, 0) << explain(sim);
+  EXPECT_TRUE(fs::is_directory(dir.path() / "f"));
+  EXPECT_TRUE(fs::is_empty(dir.path() / "f"));
+}
+
+TEST(ClashCli, ReplayNamesTheDivergingActionAndRefusesBadFilesAndOtherContent) {
+  battlecore::test::TempDir dir;
+  const fs::path file = dir.path() / "r.json";
+  std::string input;
+  for (int i = 0; i < 400; ++i) input += "0\n";
+  const CliRun play =
+      cli("play --rules clash --encounter duel --seed 6 --record " + shell_quoted(file.string()), input);
+  ASSERT_EQ(play.code, 0) << explain(play);
+  EXPECT_TRUE(contains(play.out, "replay written to")) << play.out;
+  const CliRun ok = cli("replay " + shell_quoted(file.string()));
+  ASSERT_EQ(ok.code, 0) << explain(ok);
+
+  nlohmann::json j = nlohmann::json::parse(read_file(file));
+  ASSERT_GT(j["actions"].size(), 4u);
+  j["state_hashes"][3] = "0000000000000000";
+  const fs::path edited = dir.path() / "edited.json";
+  std::ofstream(edited) << j.dump(2);
+  const CliRun diverged = cli("replay " + shell_quoted(edited.string()));
+  EXPECT_EQ(diverged.code, 1) << explain(diverged);
+  EXPECT_TRUE(contains(diverged.out, "action 3 {")) << explain(diverged);
+  EXPECT_TRUE(contains(diverged.out, "diverges: state hash expected 0000000000000000")) << explain(diverged);
+
+  nlohmann::json bad = nlohmann::json::parse(read_file(file));
+  bad["actions"][0] = {{"type", "dance"}, {"seat", 0}};
+  const fs::path malformed = dir.path() / "malformed.json";
+  std::ofstream(malformed) << bad.dump(2);
+  const CliRun m = cli("replay " + shell_quoted(malformed.string()));
+  EXPECT_EQ(m.code, 2) << explain(m);
+  EXPECT_TRUE(contains(m.err, "/actions/0: unknown action type 'dance'")) << explain(m);
+
+  // Other content: the classic pack with one more encounter.
+  const fs::path pack = dir.path() / "pack";
+  fs::create_directories(pack);
+  for (const auto& entry : fs::directory_iterator(kClassic))
+    fs::copy(entry.path(), pack / entry.path().filename());
+  nlohmann::json encounters = nlohmann::json::parse(read_file(pack / "encounters.json"));
+  encounters["encounters"].push_back(encounters["encounters"][1]);
+  encounters["encounters"].back()["id"] = "duel_again";
+  std::ofstream(pack / "encounters.json") << encounters.dump(2);
+  const CliRun other =
+      cli("replay " + shell_quoted(file.string()) + " --content " + shell_quoted(pack.string()));
+  EXPECT_EQ(other.code, 2) << explain(other);
+  EXPECT_TRUE(contains(other.err, "content hash mismatch")) << explain(other);
+}
+
+TEST(ClashCli, PlayAndSimStartFromAScenarioAndBadScenariosAreRefused) {
+  battlecore::test::TempDir dir;
+  const fs::path scenario = dir.path() / "s.json";
+  std::ofstream(scenario) << R"({"rules": "clash", "encounter": "duel", "seed": 9, "round": 4,
+    "seats": [{"health": 1}, {"health": 2, "hand": [{"element": "fire", "value": 10}]}]})";
+  const fs::path file = dir.path() / "r.json";
+  std::string input;
+  for (int i = 0; i < 400; ++i) input += "0\n";
+  const CliRun play = cli("play --rules clash --scenario " + shell_quoted(scenario.string()) + " --record " +
+                              shell_quoted(file.string()),
+                          input);
+  ASSERT_EQ(play.code, 0) << explain(play);
+  EXPECT_TRUE(contains(play.out, "battle 'duel' with seed 9")) << play.out.substr(0, 400);
+  const nlohmann::json replay = nlohmann::json::parse(read_file(file));
+  EXPECT_EQ(replay["scenario"]["round"], 4);
+  const CliRun check = cli("replay " + shell_quoted(file.string()));
+  EXPECT_EQ(check.code, 0) << explain(check);
+  const CliRun sim =
+      cli("sim --rules clash --battles 5 --json --scenario " + shell_quoted(scenario.string()));
+  ASSERT_EQ(sim.code, 0) << explain(sim);
+  EXPECT_EQ(nlohmann::json::parse(sim.out)["encounter"], "duel");
+  EXPECT_GE(nlohmann::json::parse(sim.out)["mean_turns"].get<double>(), 4.0) << "turns are rounds";
+
+  const fs::path bad = dir.path() / "bad.json";
+  std::ofstream(bad)
+      << R"({"encounter": "duel", "seats": [{"health": 9, "hand": [{"element": "plasma", "value": 1}]}]})";
+  for (const char* command : {"play", "sim"}) {
+    const CliRun r = cli(std::string(command) + " --rules clash --scenario " + shell_quoted(bad.string()));
+    EXPECT_EQ(r.code, 2) << explain(r);
+    EXPECT_TRUE(contains(r.err, "/seats/0/health: expected health in [1, 5]")) << explain(r);
+    EXPECT_TRUE(contains(r.err, "/seats/0/hand/0/element: unknown element 'plasma'")) << explain(r);
+    EXPECT_TRUE(contains(r.err, "2 problem(s) in scenario")) << explain(r);
+  }
+}
+
 }  // namespace

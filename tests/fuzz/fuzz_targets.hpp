@@ -15,9 +15,11 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -128,6 +130,25 @@ int fuzz_actions(const std::shared_ptr<const typename R::Catalog>& catalog, cons
     for (const std::string& broken : R::invariants(before, b)) fail("invariant broken: " + broken);
   }
   return 0;
+}
+
+/// The bundled pack data/<rules>/<pack>/ of rule set R, loaded once; a pack that does not load
+/// fails the run.
+template <class R>
+const std::shared_ptr<const typename R::Catalog>& bundled_pack(std::string_view pack) {
+  static const std::shared_ptr<const typename R::Catalog> catalog = [&] {
+    auto loaded =
+        R::load(std::filesystem::path(BATTLECORE_DATA_DIR) / std::string(R::kName) / std::string(pack));
+    if (!loaded) fail("the bundled pack does not load:\n" + loaded.error().to_string());
+    return loaded.value();
+  }();
+  return catalog;
+}
+
+/// fuzz_actions on R's bundled pack `pack`: the actions target of a rule set is this one call.
+template <class R>
+int fuzz_bundled_actions(std::string_view pack, const std::uint8_t* data, std::size_t size) {
+  return fuzz_actions<R>(bundled_pack<R>(pack), data, size);
 }
 
 }  // namespace battlecore::fuzz

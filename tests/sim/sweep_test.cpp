@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "battlecore/sim/clash_rules.hpp"
 #include "battlecore/sim/deckbuilder_rules.hpp"
 #include "support/sweep.hpp"
 
@@ -13,7 +14,7 @@ namespace {
 template <class R>
 class Sweep : public ::testing::Test {};
 
-using RuleSets = ::testing::Types<sim::DeckbuilderRules>;
+using RuleSets = ::testing::Types<sim::DeckbuilderRules, sim::ClashRules>;
 TYPED_TEST_SUITE(Sweep, RuleSets);
 
 TYPED_TEST(Sweep, EveryEncounterOfEveryBundledPack) {

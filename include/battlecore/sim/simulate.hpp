@@ -6,16 +6,14 @@
 #include <functional>
 #include <memory>
 #include <string>
-#include <type_traits>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "battlecore/clash/catalog.hpp"
 #include "battlecore/core/result.hpp"
 #include "battlecore/deckbuilder/catalog.hpp"
 #include "battlecore/deckbuilder/policies.hpp"
 #include "battlecore/party/policies.hpp"
+#include "battlecore/sim/encounter.hpp"
 #include "battlecore/sim/report.hpp"
 #include "battlecore/sim/runner.hpp"
 
@@ -43,23 +41,6 @@ struct SimConfig {
   /// Called after each battle (see RunOptions::after_battle): `sim --record` writes replays.
   AfterBattle after_battle{};
 };
-
-/// The encounter a run plays: the scenario's when it names one, else `config.encounter`, else
-/// the pack's default.
-template <class Catalog>
-auto resolve_encounter(const Catalog& catalog, const SimConfig& config)
-    -> Result<std::remove_cvref_t<decltype(*catalog.pack.default_encounter)>> {
-  std::string id = config.encounter;
-  if (config.scenario.is_object())
-    if (const auto it = config.scenario.find("encounter"); it != config.scenario.end() && it->is_string())
-      id = it->get<std::string>();
-  auto found = id.empty() ? catalog.pack.default_encounter : catalog.find_encounter(id);
-  if (!found) {
-    if (id.empty()) return Error{"the pack names no default encounter; pass --encounter ID"};
-    return Error{fmt::format("no encounter '{}' in pack '{}'", id, catalog.pack.id)};
-  }
-  return *found;
-}
 
 /// Plays the battles of `config`: battle i uses battle_seed(config.seed, i), whatever the thread
 /// count or the shard.

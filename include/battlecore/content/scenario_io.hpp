@@ -1,0 +1,55 @@
+#pragma once
+/// What every rule set's scenario format shares (docs/determinism.md#scenarios): the header
+/// (`format`, `format_version`, `rules`, each checked when present), the encounter (the pack's
+/// default when absent) and the seed.
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <utility>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "battlecore/content/json_reader.hpp"
+
+namespace battlecore::content {
+
+inline constexpr std::string_view kScenarioFormat = "battlecore-scenario";
+
+/// Reads a scenario's header, encounter and seed (`seed` replaces the scenario's when given).
+/// Problems are reported through `r`; the encounter index and the seed, or nothing when the
+/// battle cannot start (then the overrides are not read: their ranges depend on the battle).
+template <class Catalog>
+auto read_scenario_start(ObjectReader& r, const Catalog& c, std::string_view rules, std::uint32_t version,
+                         std::optional<std::uint64_t> seed)
+    -> std::optional<std::pair<typename decltype(c.pack.default_encounter)::value_type, std::uint64_t>> {
+  const std::size_t before = r.diagnostics().size();
+  if (const auto format = r.optional_string("format"); format && *format != kScenarioFormat)
+    r.error_at("format", fmt::format("expected \"{}\", got \"{}\"", kScenarioFormat, *format));
+  if (const auto v = r.optional_int("format_version", 0, 1'000'000); v && *v != version)
+    r.error_at("format_version",
+               fmt::format("scenario format version {} is not supported; this engine reads version {}", *v,
+                           version));
+  if (const auto named = r.optional_string("rules"); named && *named != rules)
+    r.error_at("rules", fmt::format("the scenario is of rule set '{}', not '{}'", *named, rules));
+  auto encounter = c.pack.default_encounter;
+  if (const auto id = r.optional_string("encounter")) {
+    encounter = c.find_encounter(*id);
+    if (!encounter) r.error_at("encounter", fmt::format("no encounter '{}' in pack '{}'", *id, c.pack.id));
+  } else if (!encounter) {
+    r.error("the pack names no default encounter; give \"encounter\"");
+  }
+  std::uint64_t battle_seed = 1;
+  if (const nlohmann::json* s = r.optional_value("seed")) {
+    if (!s->is_number_unsigned() && !(s->is_number_integer() && s->get<std::int64_t>() >= 0))
+      r.error_at("seed", "expected a seed: an integer in [0, 2^64)");
+    else
+      battle_seed = s->get<std::uint64_t>();
+  }
+  if (seed) battle_seed = *seed;
+  if (r.diagnostics().size() != before || !encounter) return std::nullopt;
+  return std::pair{*encounter, battle_seed};
+}
+
+}  // namespace battlecore::content
