@@ -60,7 +60,7 @@ void BM_W1Battles(benchmark::State& st) {
   std::uint64_t i = 0, decisions = 0;
   for (auto _ : st) {
     const std::uint64_t seed = battle_seed(1, i++);
-    policy.reset(sim::policy_seed(seed));
+    policy.reset(policy_seed(seed));
     (void)battle.start_battle(w1, seed);
     while (battle.status() == Status::AwaitingDecision) {
       battle.legal_actions(options);
@@ -114,7 +114,7 @@ void BM_W1AllocationsPerDecision(benchmark::State& st) {
   auto play = [&] {
     std::uint64_t decisions = 0;
     const std::uint64_t seed = battle_seed(7, i++);
-    policy.reset(sim::policy_seed(seed));
+    policy.reset(policy_seed(seed));
     (void)battle.start_battle(w1, seed);
     while (battle.status() == Status::AwaitingDecision) {
       battle.legal_actions(options);

@@ -1,5 +1,7 @@
 // The clash's commands.
 
+#include <algorithm>
+#include <charconv>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -9,10 +11,14 @@
 #include "battlecore/clash/phases.hpp"
 #include "battlecore/clash/play_session.hpp"
 #include "battlecore/clash/policies.hpp"
-#include "battlecore/clash/simulate.hpp"
+#include "battlecore/clash/scenario.hpp"
 #include "battlecore/core/phase_machine.hpp"
+#include "battlecore/sim/clash_rules.hpp"
 #include "battlecore/sim/content_path.hpp"
+#include "battlecore/sim/play_session.hpp"
+#include "battlecore/sim/simulate.hpp"
 #include "commands.hpp"
+#include "determinism.hpp"
 
 namespace battlecore::cli {
 namespace {
@@ -23,6 +29,15 @@ using clash::Catalog;
 std::shared_ptr<const Catalog> load_clash_content(const std::string& path, std::ostream& err) {
   return load_pack("clash", "classic", path, err,
                    [](const std::filesystem::path& dir) { return clash::load_catalog(dir); });
+}
+
+/// The scenario of --scenario (docs/clash.md#scenarios), checked against the content.
+std::optional<nlohmann::json> clash_scenario(const Options& options,
+                                             const std::shared_ptr<const Catalog>& catalog,
+                                             std::ostream& err) {
+  return scenario_option(options, catalog, err, [](const auto& c, const content::JsonDocument& doc) {
+    return clash::start_scenario(c, doc);
+  });
 }
 
 class ClashCommands final : public RuleSetCommands {
@@ -63,23 +78,40 @@ class ClashCommands final : public RuleSetCommands {
   int sim(const Options& options, Io io) override {
     const auto catalog = load_clash_content(options.content, io.err);
     if (!catalog) return kUsageError;
-    auto report =
-        clash::simulate(catalog, {options.encounter, options.battles, options.seed, options.policy});
-    if (!report) {
-      io.err << "battlecore: " << report.error().message << "\n";
-      return kUsageError;
+    // --seat-policy K=NAME: seat K's own policy (seat 0's is the run's policy A).
+    std::vector<std::string> seats;
+    for (const std::string& given : options.seat_policies) {
+      const auto eq = given.find('=');
+      std::size_t seat = 0;
+      const auto [end, ec] = std::from_chars(given.data(), given.data() + std::min(eq, given.size()), seat);
+      if (eq == std::string::npos || eq == 0 || ec != std::errc{} || end != given.data() + eq ||
+          eq + 1 == given.size() || seat >= clash::kMaxSeats) {
+        io.err << "battlecore: --seat-policy '" << given << "' is not K=NAME with a seat K from 0 to "
+               << clash::kMaxSeats - 1 << "\n";
+        return kUsageError;
+      }
+      if (seats.size() <= seat) seats.resize(seat + 1);
+      seats[seat] = given.substr(eq + 1);
     }
-    if (options.json)
-      io.out << report.value().to_json().dump() << "\n";
-    else
-      io.out << report.value().to_text();
-    return report.value().failures.empty() ? kOk : kFailure;
+    const auto scenario = clash_scenario(options, catalog, io.err);
+    if (!scenario) return kUsageError;
+    sim::SimConfig config = sim_config(options, io);
+    if (!add_recording<sim::ClashRules>(options, io, catalog, *scenario, config)) return kUsageError;
+    return finish_sim(options, sim::simulate_clash(catalog, config, seats), io);
   }
 
   int play(const Options& options, Io io) override {
     const auto catalog = load_clash_content(options.content, io.err);
     if (!catalog) return kUsageError;
-    return clash::play(catalog, {options.encounter, options.seed, "random"}, io.in, io.out, io.err);
+    const auto scenario = clash_scenario(options, catalog, io.err);
+    if (!scenario) return kUsageError;
+    return sim::play_clash(catalog, {options.encounter, scenario_seed(*scenario, options.seed), "random"},
+                           io.in, io.out, io.err, {options.record, *scenario});
+  }
+
+  int replay(const Options& options, Io io) override {
+    return replay_file<sim::ClashRules>(options, io,
+                                        [&] { return load_clash_content(options.content, io.err); });
   }
 };
 

@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "battlecore/core/phase_machine.hpp"
+#include "battlecore/core/result.hpp"
 #include "battlecore/sim/content_path.hpp"
 
 namespace battlecore::cli {
@@ -45,11 +46,12 @@ struct Options {
   std::string versus_policy;  ///< paired A/B: policy B on the same seeds
   std::uint32_t mcts_iterations = 200;
   double mcts_exploration = 0.7;
-  bool no_enemy_damage = false;         ///< skip the enemy damage columns (and the events they need)
-  std::string report;                   ///< write the HTML report here
-  std::vector<std::string> files;       ///< report merge: the shard reports (sim --json outputs)
-  std::uint32_t block_rate = 60;        ///< party sim: percent of enemy hits a bot blocks
-  std::uint32_t super_block_rate = 15;  ///< party sim: percent of enemy hits a bot super blocks
+  bool no_enemy_damage = false;            ///< skip the enemy damage columns (and the events they need)
+  std::string report;                      ///< write the HTML report here
+  std::vector<std::string> files;          ///< report merge: the shard reports (sim --json outputs)
+  std::uint32_t block_rate = 60;           ///< party sim: percent of enemy hits a bot blocks
+  std::uint32_t super_block_rate = 15;     ///< party sim: percent of enemy hits a bot super blocks
+  std::vector<std::string> seat_policies;  ///< clash sim: "K=NAME", the policy of seat K
 };
 
 /// The streams a command writes to (and reads from, for play).
@@ -125,13 +127,21 @@ std::unique_ptr<RuleSetCommands> make_party_commands();
 }  // namespace battlecore::cli
 namespace battlecore::sim {
 struct SimReport;
-}
+struct SimConfig;
+}  // namespace battlecore::sim
 namespace battlecore::cli {
 /// A progress bar on `err` when it is a terminal, drawn once a run has lasted a second; empty
 /// otherwise.
 std::function<void(std::uint64_t, std::uint64_t, double)> terminal_progress(std::ostream& err);
+/// The run's configuration from the command line: battles, seeds, policies, threads, shard and
+/// the progress bar.
+sim::SimConfig sim_config(const Options& options, Io io);
+/// False (with the message on io.err) when --seat-policy is given to a rule set without seats.
+bool seatless_options_ok(const Options& options, std::string_view rules, Io io);
 /// Prints the report (text or --json), writes --report FILE.html; the exit code of the run.
 int finish_sim(const Options& options, const sim::SimReport& report, Io io);
+/// finish_sim, or the error of a run that could not start (exit 2).
+int finish_sim(const Options& options, const Result<sim::SimReport>& report, Io io);
 /// `battlecore report merge FILES...`: merges shard reports into the report of the whole run.
 int report_merge(const Options& options, Io io);
 

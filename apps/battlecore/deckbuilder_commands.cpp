@@ -11,11 +11,12 @@
 #include "battlecore/deckbuilder/phases.hpp"
 #include "battlecore/deckbuilder/policies.hpp"
 #include "battlecore/sim/content_path.hpp"
+#include "battlecore/sim/deckbuilder_rules.hpp"
 #include "battlecore/sim/play_session.hpp"
 #include "battlecore/sim/simulate.hpp"
 #include "commands.hpp"
 #include "deckbuilder_determinism.hpp"
-#include "determinism_commands.hpp"
+#include "determinism.hpp"
 
 namespace battlecore::cli {
 namespace {
@@ -74,39 +75,18 @@ class DeckbuilderCommands final : public RuleSetCommands {
   int sim(const Options& options, Io io) override {
     const auto catalog = load_content(options.content, io.err);
     if (!catalog) return kUsageError;
-    if (!options.record.empty() || !options.scenario.empty()) {
-      // Recorded and scenario runs play one battle after another with one policy.
-      if (options.threads != 1 || !options.shard.empty() || !options.versus_policy.empty() ||
-          !options.report.empty()) {
-        io.err << "battlecore: --record and --scenario run on one thread without --shard, "
-                  "--versus-policy or --report\n";
-        return kUsageError;
-      }
-      return deckbuilder_sim_recorded(options, io, catalog);
-    }
-    sim::SimConfig config{options.encounter, options.battles, options.seed, options.policy};
-    config.versus_policy = options.versus_policy;
-    config.threads = options.threads;
-    if (!options.shard.empty()) {
-      const auto shard = sim::parse_shard(options.shard);  // checked by the parser already
-      if (!shard) return kUsageError;
-      std::tie(config.shard_index, config.shard_count) = shard.value();
-    }
-    config.policy_options = {options.mcts_iterations, options.mcts_exploration};
-    config.progress = terminal_progress(io.err);
-    config.count_enemy_damage = !options.no_enemy_damage;
-    auto report = sim::simulate_deckbuilder(catalog, config);
-    if (!report) {
-      io.err << "battlecore: " << report.error().message << "\n";
-      return kUsageError;
-    }
-    return finish_sim(options, report.value(), io);
+    if (!seatless_options_ok(options, "deckbuilder", io)) return kUsageError;
+    const auto scenario = deckbuilder_scenario(options, *catalog, catalog, io.err);
+    if (!scenario) return kUsageError;
+    sim::SimConfig config = sim_config(options, io);
+    if (!add_recording<sim::DeckbuilderRules>(options, io, catalog, *scenario, config)) return kUsageError;
+    return finish_sim(options, sim::simulate_deckbuilder(catalog, config), io);
   }
 
   int play(const Options& options, Io io) override {
     const auto catalog = load_content(options.content, io.err);
     if (!catalog) return kUsageError;
-    const auto scenario = deckbuilder_scenario(options, catalog, io.err);
+    const auto scenario = deckbuilder_scenario(options, *catalog, catalog, io.err);
     if (!scenario) return kUsageError;
     return sim::play_deckbuilder(catalog, {options.encounter, scenario_seed(*scenario, options.seed)}, io.in,
                                  io.out, io.err, {options.record, *scenario});

@@ -18,11 +18,9 @@ using CatalogLoader = std::function<std::shared_ptr<const deckbuilder::Catalog>(
 /// The scenario of --scenario, checked against the catalog (every problem printed): null when
 /// none was given, nullopt when it is refused.
 std::optional<nlohmann::json> deckbuilder_scenario(const Options& options,
-                                                   const std::shared_ptr<const deckbuilder::Catalog>& catalog,
+                                                   const deckbuilder::Catalog& catalog,
+                                                   const std::shared_ptr<const deckbuilder::Catalog>& shared,
                                                    std::ostream& err);
-/// `sim` with --record, --record-failures or --scenario.
-int deckbuilder_sim_recorded(const Options& options, Io io,
-                             const std::shared_ptr<const deckbuilder::Catalog>& catalog);
 /// `replay FILE`.
 int deckbuilder_replay(const Options& options, Io io, const CatalogLoader& load);
 

@@ -98,6 +98,8 @@ int main(int argc, char** argv) {
   sim->add_option("--super-block-rate", options.super_block_rate,
                   "party: percent of enemy hits a bot super blocks (0-100, at most --block-rate)")
       ->check(CLI::Range(0, 100));
+  sim->add_option("--seat-policy", options.seat_policies,
+                  "clash: K=NAME gives seat K its own policy (repeatable; seat 0's is the run's policy)");
 
   CLI::App* report = app.add_subcommand("report", "work with sim reports");
   report->require_subcommand(1);

@@ -9,29 +9,31 @@
 #include "battlecore/party/battle.hpp"
 #include "battlecore/party/load.hpp"
 #include "battlecore/party/phases.hpp"
+#include "battlecore/party/play_session.hpp"
 #include "battlecore/party/scenario.hpp"
-#include "battlecore/party/simulate.hpp"
 #include "battlecore/sim/content_path.hpp"
+#include "battlecore/sim/encounter.hpp"
 #include "battlecore/sim/party_rules.hpp"
-#include "battlecore/sim/recording.hpp"
+#include "battlecore/sim/session_replay.hpp"
+#include "battlecore/sim/simulate.hpp"
 #include "commands.hpp"
-#include "determinism_commands.hpp"
+#include "determinism.hpp"
 
 namespace battlecore::cli {
 namespace {
-
-using party::Catalog;
 
 using R = sim::PartyRules;
 
 /// --scenario checked against the content: null without one, nullopt when refused.
 std::optional<nlohmann::json> party_scenario(const Options& options,
-                                             const std::shared_ptr<const Catalog>& catalog,
+                                             const std::shared_ptr<const party::Catalog>& catalog,
                                              std::ostream& err) {
-  return checked_scenario(options, catalog, err, [](const auto& shared, const content::JsonDocument& doc) {
+  return scenario_option(options, catalog, err, [](const auto& shared, const content::JsonDocument& doc) {
     return party::start_scenario(shared, doc);
   });
 }
+
+using party::Catalog;
 
 /// The party content at `path`, or the bundled pack; null after printing every problem.
 std::shared_ptr<const Catalog> load_content(const std::string& path, std::ostream& err) {
@@ -87,44 +89,13 @@ class PartyCommands final : public RuleSetCommands {
   int sim(const Options& options, Io io) override {
     const auto catalog = load_content(options.content, io.err);
     if (!catalog) return kUsageError;
-    party::SimConfig config{options.encounter,
-                            options.battles,
-                            options.seed,
-                            options.policy,
-                            party::BlockSkill{options.block_rate, options.super_block_rate},
-                            {},
-                            {}};
+    if (!seatless_options_ok(options, "party", io)) return kUsageError;
     const auto scenario = party_scenario(options, catalog, io.err);
     if (!scenario) return kUsageError;
-    config.scenario = *scenario;
-    if (!options.record.empty()) {
-      std::error_code ec;
-      std::filesystem::create_directories(options.record, ec);
-      if (ec) {
-        io.err << fmt::format("battlecore: cannot create directory '{}': {}\n", options.record, ec.message());
-        return kUsageError;
-      }
-      const std::string encounter = start_encounter(*scenario, options.encounter, *catalog, io.err);
-      config.after_battle = [&, encounter](std::uint64_t index, std::uint64_t seed,
-                                           const party::Battle& battle, bool failed) -> Result<void> {
-        if (options.record_failures && !failed) return {};
-        auto replay = sim::record_replay<R>(catalog, {encounter, seed, *scenario}, battle.actions());
-        if (!replay)
-          return Error{fmt::format("battle {}: cannot record its replay: {}", index, replay.error().message)};
-        return sim::write_replay(std::filesystem::path(options.record) / sim::replay_file_name(index),
-                                 replay.value());
-      };
-    }
-    auto report = party::simulate(catalog, config);
-    if (!report) {
-      io.err << "battlecore: " << report.error().message << "\n";
-      return kUsageError;
-    }
-    if (options.json)
-      io.out << report.value().to_json().dump() << "\n";
-    else
-      io.out << report.value().to_text();
-    return report.value().failures.empty() ? kOk : kFailure;
+    sim::SimConfig config = sim_config(options, io);
+    if (!add_recording<R>(options, io, catalog, *scenario, config)) return kUsageError;
+    const party::BlockSkill block{options.block_rate, options.super_block_rate};
+    return finish_sim(options, sim::simulate_party(catalog, config, block), io);
   }
 
   int play(const Options& options, Io io) override {
@@ -132,26 +103,26 @@ class PartyCommands final : public RuleSetCommands {
     if (!catalog) return kUsageError;
     const auto scenario = party_scenario(options, catalog, io.err);
     if (!scenario) return kUsageError;
-    const std::string encounter = start_encounter(*scenario, options.encounter, *catalog, io.err);
-    if (encounter.empty()) return kUsageError;
-    const sim::BattleStart start{encounter, scenario_seed(*scenario, options.seed), *scenario};
+    const auto encounter = sim::resolve_encounter_id(*catalog, options.encounter, *scenario);
+    if (!encounter) {
+      io.err << "battlecore: " << encounter.error().message << "\n";
+      return kUsageError;
+    }
+    const sim::BattleStart start{encounter.value(), scenario_seed(*scenario, options.seed), *scenario};
     auto started = R::start(catalog, start);
     if (!started) {
       io.err << "battlecore: " << started.error().message << "\n";
       return kUsageError;
     }
     party::Battle& battle = started.value();
-    io.out << fmt::format("battle '{}' with seed {}{} (type 'help' for commands)\n", encounter, start.seed,
-                          scenario->is_null() ? "" : " from scenario " + options.scenario);
+    io.out << fmt::format("battle '{}' with seed {}{} (type 'help' for commands)\n", encounter.value(),
+                          start.seed, scenario->is_null() ? "" : " from scenario " + options.scenario);
     const int code = party::play(battle, io.in, io.out);
-    if (options.record.empty()) return code;
-    if (!write_battle_replay<R>(catalog, start, battle.actions(), options.record, io.err)) return kUsageError;
-    io.out << fmt::format("replay written to {}\n", options.record);
-    return code;
+    return sim::write_session_replay<R>(catalog, start, battle, options.record, code, io.out, io.err);
   }
 
   int replay(const Options& options, Io io) override {
-    return replay_command<R>(options, io, [&] { return load_content(options.content, io.err); });
+    return replay_file<R>(options, io, [&] { return load_content(options.content, io.err); });
   }
 };
 

@@ -12,6 +12,7 @@
 
 #include "battlecore/sim/html_report.hpp"
 #include "battlecore/sim/report.hpp"
+#include "battlecore/sim/simulate.hpp"
 #include "commands.hpp"
 
 namespace battlecore::cli {
@@ -41,6 +42,34 @@ void end_progress_line(const Options&, Io io, double elapsed) {
 }
 
 }  // namespace
+
+sim::SimConfig sim_config(const Options& options, Io io) {
+  sim::SimConfig config{options.encounter, options.battles, options.seed, options.policy};
+  config.versus_policy = options.versus_policy;
+  config.threads = options.threads;
+  if (!options.shard.empty())
+    if (const auto shard = sim::parse_shard(options.shard))  // checked by the parser already
+      std::tie(config.shard_index, config.shard_count) = shard.value();
+  config.policy_options = {options.mcts_iterations, options.mcts_exploration};
+  config.count_enemy_damage = !options.no_enemy_damage;
+  config.progress = terminal_progress(io.err);
+  return config;
+}
+
+bool seatless_options_ok(const Options& options, std::string_view rules, Io io) {
+  if (options.seat_policies.empty()) return true;
+  io.err << "battlecore: --seat-policy is for rule sets with seats (clash); " << rules
+         << " has one side, whose policy is --policy\n";
+  return false;
+}
+
+int finish_sim(const Options& options, const Result<sim::SimReport>& report, Io io) {
+  if (!report) {
+    io.err << "battlecore: " << report.error().message << "\n";
+    return kUsageError;
+  }
+  return finish_sim(options, report.value(), io);
+}
 
 int finish_sim(const Options& options, const sim::SimReport& report, Io io) {
   end_progress_line(options, io, report.elapsed_s);

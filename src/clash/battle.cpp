@@ -44,6 +44,11 @@ Result<Status> Battle::start_battle(EncounterId encounter, std::uint64_t seed) {
     return Error{
         fmt::format("no encounter with index {} (the pack has {})", encounter, catalog_->encounters.size())};
   if (is_battle_active()) return Error{"a battle is already in progress; it must end before another starts"};
+  set_up(encounter, seed);
+  return advance();
+}
+
+void Battle::set_up(EncounterId encounter, std::uint64_t seed) {
   driver_.reset();
   events_.clear_log();
   actions_.clear();
@@ -58,7 +63,6 @@ Result<Status> Battle::start_battle(EncounterId encounter, std::uint64_t seed) {
   BATTLECORE_ENSURE(next.has_value(), "BattleStart asked for no transition{}", "");
   pending_trigger_ = *next;
   has_pending_trigger_ = true;
-  return advance();
 }
 
 // The manager: states ask for a trigger, the table says where it leads, and only here does the
@@ -190,6 +194,15 @@ Result<Status, Rejection> Battle::submit(const Action& action) {
     has_pending_trigger_ = true;
   }
   return advance();
+}
+
+bool Battle::operator==(const Battle& o) const {
+  return (catalog_ == o.catalog_ || catalog_->content_hash == o.catalog_->content_hash) &&
+         options_.event_log == o.options_.event_log && options_.record_history == o.options_.record_history &&
+         started_ == o.started_ && state_ == o.state_ && driver_ == o.driver_ &&
+         events_.log_enabled() == o.events_.log_enabled() && events_.log() == o.events_.log() &&
+         actions_ == o.actions_ && has_pending_trigger_ == o.has_pending_trigger_ &&
+         (!has_pending_trigger_ || pending_trigger_ == o.pending_trigger_);
 }
 
 // --- hashing ----------------------------------------------------------------------------

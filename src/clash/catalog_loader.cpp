@@ -200,18 +200,7 @@ class Loader {
     p.deck = DeckSource::Listed;
     for (std::size_t i = 0; i < deck.size() && i < kMaxDeckSize; ++i) {
       ObjectReader c(doc, deck[i], content::child_pointer(pointer, i), diags_);
-      Card card;
-      if (const auto name = c.required_string("element")) {
-        const auto element = element_from_name(*name);
-        if (!element || *element == Element::None)
-          c.error_at("element", "unknown element '" + *name + "'; expected " + std::string(kCardElements));
-        else
-          card.element = *element;
-      }
-      if (const auto v = c.required_int("value", kMinCardValue, kMaxCardValue))
-        card.value = static_cast<std::uint8_t>(*v);
-      c.finish();
-      p.listed_deck.push_back(card);
+      p.listed_deck.push_back(read_card(c));
     }
   }
 
@@ -284,6 +273,21 @@ CatalogResult load_catalog_text(std::string file, std::string text) {
   std::vector<content::JsonDocument> docs;
   docs.push_back(std::move(*doc));
   return load_catalog(docs);
+}
+
+Card read_card(content::ObjectReader& c) {
+  Card card;
+  if (const auto name = c.required_string("element")) {
+    const auto element = element_from_name(*name);
+    if (!element || *element == Element::None)
+      c.error_at("element", "unknown element '" + *name + "'; expected " + std::string(kCardElements));
+    else
+      card.element = *element;
+  }
+  if (const auto v = c.required_int("value", kMinCardValue, kMaxCardValue))
+    card.value = static_cast<std::uint8_t>(*v);
+  c.finish();
+  return card;
 }
 
 }  // namespace battlecore::clash

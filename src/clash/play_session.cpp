@@ -9,7 +9,6 @@
 
 #include "battlecore/clash/battle.hpp"
 #include "battlecore/clash/policies.hpp"
-#include "battlecore/clash/simulate.hpp"
 #include "battlecore/clash/view.hpp"
 
 namespace battlecore::clash {
@@ -58,17 +57,23 @@ int play(const std::shared_ptr<const Catalog>& catalog, const PlayConfig& config
     }
     encounter = catalog->encounters[*catalog->pack.default_encounter].id;
   }
+  Battle battle(catalog);
+  if (auto started = battle.start_battle(encounter, config.seed); !started) {
+    err << "battlecore: " << started.error().message << "\n";
+    return 2;
+  }
+  return play_battle(battle, config, in, out, err);
+}
+
+int play_battle(Battle& battle, const PlayConfig& config, std::istream& in, std::ostream& out,
+                std::ostream& err) {
   auto bot = make_policy(config.bot_policy);
   if (!bot) {
     err << "battlecore: " << bot.error().message << "\n";
     return 2;
   }
   bot.value()->reset(policy_seed(config.seed));
-  Battle battle(catalog);
-  if (auto started = battle.start_battle(encounter, config.seed); !started) {
-    err << "battlecore: " << started.error().message << "\n";
-    return 2;
-  }
+  const std::string& encounter = battle.encounter().id;
   out << fmt::format("battle '{}' with seed {} (type 'help' for commands)\n", encounter, config.seed);
   std::size_t shown = 0;
   std::vector<Action> options;

@@ -106,9 +106,9 @@ Result<Battle, Diagnostics> start_scenario(std::shared_ptr<const Catalog> catalo
   const Catalog& c = *catalog;
   ObjectReader r(doc, doc.root, "", diags);
   if (!r.valid()) return diags;
+  const auto begin = content::read_scenario_start(r, c, Machine::kRules, kScenarioFormatVersion, seed);
   // Without a battle the overrides cannot be checked (their ranges depend on it): stop here,
   // without reporting the keys not read yet as unknown.
-  const auto begin = content::read_scenario_start(r, c, Machine::kRules, kScenarioFormatVersion, seed);
   if (!begin) return diags;
   const auto [encounter, battle_seed] = *begin;
 

@@ -29,7 +29,12 @@ using In = content::SnapshotIn;
 
 template <class Defs>
 std::uint16_t find_id(const Defs& defs, const json& v, const std::string& pointer, std::string_view what) {
-  return content::find_snapshot_id<std::uint16_t>(defs, v, pointer, what);
+  if (!v.is_string())
+    throw Bad{pointer, fmt::format("expected a {} id, got {}", what, content::describe_json_type(v))};
+  const auto& id = v.get_ref<const std::string&>();
+  for (std::size_t i = 0; i < defs.size(); ++i)
+    if (defs[i].id == id) return static_cast<std::uint16_t>(i);
+  throw Bad{pointer, fmt::format("no {} '{}' in the content", what, id)};
 }
 
 json unit_json(const UnitState& u, const Catalog& c) {
@@ -176,11 +181,8 @@ json BattleIo::snapshot(const Battle& b) {
     events.push_back({event_type_name(e.type), e.source, e.target, e.subject, e.value, e.amount, e.extra});
   json master = json::array();
   for (CardId id : b.master_deck_) master.push_back(c.cards[id].id);
-  return {
-      {"format", kSnapshotFormat},
-      {"format_version", kSnapshotFormatVersion},
-      {"rules", Machine::kRules},
-      {"content_hash", content::hash_to_hex(c.content_hash)},
+  json out = content::snapshot_header(kSnapshotFormatVersion, Machine::kRules, c.content_hash);
+  out.update(json{
       {"options", {{"event_log", b.options_.event_log}, {"record_history", b.options_.record_history}}},
       {"phase", phase_name(b.driver_.current())},
       {"moves", b.driver_.moves()},
@@ -189,7 +191,8 @@ json BattleIo::snapshot(const Battle& b) {
       {"master_deck", master},
       {"history", content::history_to_json<Machine>(b.driver_.history())},
       {"actions", actions},
-      {"events", events}};
+      {"events", events}});
+  return out;
 }
 
 namespace {
@@ -327,15 +330,26 @@ Result<Battle> BattleIo::restore(std::shared_ptr<const Catalog> catalog, const j
     BattleOptions options{.event_log = opts.flag("event_log"), .record_history = opts.flag("record_history")};
     Battle b(catalog, options);
     read_state(root.obj("state"), *catalog, b.state_);
-    content::restore_driver<Machine>(root, b.driver_, b.has_pending_trigger_, b.pending_trigger_);
+    auto driver = content::read_driver<Machine>(root);
+    b.driver_.restore(driver.phase, driver.moves, std::move(driver.history));
+    b.has_pending_trigger_ = driver.pending.has_value();
+    if (driver.pending) b.pending_trigger_ = *driver.pending;
     b.actions_ = content::read_actions<Action>(root, [](const json& a) { return action_from_json(a); });
     const json& master = root.arr("master_deck");
     for (std::size_t i = 0; i < master.size(); ++i)
       b.master_deck_.push_back(
           find_id(catalog->cards, master[i], content::child_pointer("/master_deck", i), "card"));
-    auto log = content::read_events<Event>(root, 7, content::kEventRowLayout,
-                                           static_cast<std::size_t>(EventType::BattleRewardSkipped) + 1,
-                                           event_type_name, content::read_event_row<Event>);
+    auto log = content::read_events<Event>(
+        root, 7, "[type, source, target, subject, value, amount, extra]",
+        static_cast<std::size_t>(EventType::BattleRewardSkipped) + 1, event_type_name,
+        [](const json& e, const std::string& p, Event& ev) {
+          ev.source = static_cast<UnitRef>(In::number(e[1], p + "/1", -128, 127));
+          ev.target = static_cast<UnitRef>(In::number(e[2], p + "/2", -128, 127));
+          ev.subject = static_cast<std::uint16_t>(In::number(e[3], p + "/3", 0, 65535));
+          ev.value = static_cast<std::uint16_t>(In::number(e[4], p + "/4", 0, 65535));
+          ev.amount = static_cast<std::int32_t>(In::number(e[5], p + "/5", INT32_MIN, INT32_MAX));
+          ev.extra = static_cast<std::int32_t>(In::number(e[6], p + "/6", INT32_MIN, INT32_MAX));
+        });
     b.events_.restore_log(std::move(log));
     return b;
   } catch (const Bad& bad) {

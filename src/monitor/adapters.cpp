@@ -2,26 +2,34 @@
 
 #include <ostream>
 
+#include "battlecore/clash/load.hpp"
 #include "battlecore/deckbuilder/load.hpp"
+#include "battlecore/monitor/clash_adapter.hpp"
 #include "battlecore/monitor/deckbuilder_adapter.hpp"
+#include "battlecore/monitor/party_adapter.hpp"
+#include "battlecore/party/load.hpp"
 #include "battlecore/sim/content_path.hpp"
 
 namespace battlecore::monitor {
 
 namespace {
 
-std::shared_ptr<const RuleSetAdapter> deckbuilder_adapter(std::ostream& err) {
-  const auto pack = sim::find_bundled_pack("deckbuilder");
+/// The adapter of rule set `rules` over its bundled pack `pack`, or nullptr (said on `err`).
+template <class LoadCatalog, class MakeAdapter>
+std::shared_ptr<const RuleSetAdapter> bundled(std::string_view rules, std::string_view pack_name,
+                                              LoadCatalog load_catalog, MakeAdapter make_adapter,
+                                              std::ostream& err) {
+  const auto pack = sim::find_bundled_pack(rules, pack_name);
   if (!pack) {
-    err << "battlecore serve: the bundled deckbuilder pack was not found\n";
+    err << "battlecore serve: the bundled " << rules << " pack '" << pack_name << "' was not found\n";
     return nullptr;
   }
-  auto catalog = deckbuilder::load_catalog(*pack);
+  auto catalog = load_catalog(*pack);
   if (!catalog) {
     err << catalog.error().to_string();
     return nullptr;
   }
-  return make_deckbuilder_adapter(catalog.value());
+  return make_adapter(catalog.value());
 }
 
 }  // namespace
@@ -29,7 +37,16 @@ std::shared_ptr<const RuleSetAdapter> deckbuilder_adapter(std::ostream& err) {
 std::vector<std::shared_ptr<const RuleSetAdapter>> builtin_adapters(std::ostream& err) {
   std::vector<std::shared_ptr<const RuleSetAdapter>> adapters;
   // One line per rule set.
-  if (auto a = deckbuilder_adapter(err)) adapters.push_back(std::move(a));
+  const auto add = [&](std::shared_ptr<const RuleSetAdapter> a) {
+    if (a) adapters.push_back(std::move(a));
+  };
+  add(bundled(
+      "deckbuilder", "starter", [](const auto& p) { return deckbuilder::load_catalog(p); },
+      make_deckbuilder_adapter, err));
+  add(bundled(
+      "clash", "classic", [](const auto& p) { return clash::load_catalog(p); }, make_clash_adapter, err));
+  add(bundled(
+      "party", "meadow", [](const auto& p) { return party::load_catalog(p); }, make_party_adapter, err));
   return adapters;
 }
 

@@ -5,10 +5,9 @@
 
 #include <algorithm>
 
-#include <fmt/format.h>
-
 #include "battlecore/deckbuilder/battle.hpp"
 #include "battlecore/deckbuilder/view.hpp"
+#include "catalog_adapter.hpp"
 
 namespace battlecore::monitor {
 
@@ -93,11 +92,8 @@ class DeckbuilderBattle final : public MonitorBattle {
   }
 
   Result<void, Refused> submit(const nlohmann::json& action) override {
-    auto parsed = db::action_from_json(action);
-    if (!parsed) return Refused{"bad_action", parsed.error().message};
-    auto done = battle_.submit(parsed.value());
-    if (!done)
-      return Refused{std::string(db::refusal_reason_name(done.error().reason)), done.error().message};
+    auto done = detail::submit_json(battle_, action, &db::action_from_json);
+    if (!done) return done.error();
     return {};
   }
 
@@ -107,19 +103,10 @@ class DeckbuilderBattle final : public MonitorBattle {
   }
   std::size_t transition_count() const override { return battle_.history().size(); }
   nlohmann::json transition(std::size_t i) const override {
-    const db::PhaseRecord& r = battle_.history()[i];
-    return {{"sequence", r.sequence},
-            {"turn", r.turn},
-            {"from", db::phase_name(r.from)},
-            {"trigger", db::trigger_name(r.trigger)},
-            {"to", db::phase_name(r.to)}};
+    return detail::transition_json<db::Machine>(battle_.history()[i]);
   }
-  nlohmann::json actions() const override {
-    nlohmann::json out = nlohmann::json::array();
-    for (const db::Action& a : battle_.actions()) out.push_back(db::action_to_json(a));
-    return out;
-  }
-  std::string state_hash() const override { return fmt::format("{:016x}", battle_.state_hash()); }
+  nlohmann::json actions() const override { return detail::actions_json(battle_.actions()); }
+  std::string state_hash() const override { return detail::hash_hex(battle_.state_hash()); }
 
   std::optional<nlohmann::json> detail(std::string_view name) const override {
     const auto& s = battle_.state();
@@ -145,40 +132,12 @@ class DeckbuilderBattle final : public MonitorBattle {
   db::Battle battle_;
 };
 
-class DeckbuilderAdapter final : public RuleSetAdapter {
- public:
-  explicit DeckbuilderAdapter(std::shared_ptr<const db::Catalog> catalog) : catalog_(std::move(catalog)) {}
-
-  std::string_view rules() const override { return "deckbuilder"; }
-  PhaseGraph phase_graph() const override { return make_phase_graph<db::Machine>(); }
-
-  nlohmann::json describe() const override {
-    nlohmann::json encounters = nlohmann::json::array();
-    for (const auto& e : catalog_->encounters) encounters.push_back({{"id", e.id}, {"name", e.name}});
-    nlohmann::json j = {{"pack", catalog_->pack.id}, {"encounters", encounters}};
-    j["default_encounter"] = catalog_->pack.default_encounter
-                                 ? nlohmann::json(catalog_->encounters[*catalog_->pack.default_encounter].id)
-                                 : nlohmann::json(catalog_->encounters.front().id);
-    return j;
-  }
-
-  Result<std::unique_ptr<MonitorBattle>, Refused> start(std::string_view encounter,
-                                                        std::uint64_t seed) const override {
-    auto battle = std::make_unique<DeckbuilderBattle>(catalog_);
-    std::string id(encounter);
-    if (id.empty()) id = describe()["default_encounter"].get<std::string>();
-    if (auto started = battle->start(id, seed); !started) return started.error();
-    return std::unique_ptr<MonitorBattle>(std::move(battle));
-  }
-
- private:
-  std::shared_ptr<const db::Catalog> catalog_;
-};
-
 }  // namespace
 
-std::shared_ptr<const RuleSetAdapter> make_deckbuilder_adapter(std::shared_ptr<const db::Catalog> catalog) {
-  return std::make_shared<DeckbuilderAdapter>(std::move(catalog));
+std::shared_ptr<const RuleSetAdapter> make_deckbuilder_adapter(
+    std::shared_ptr<const deckbuilder::Catalog> catalog) {
+  return std::make_shared<detail::CatalogAdapter<db::Machine, db::Catalog, DeckbuilderBattle>>(
+      std::move(catalog));
 }
 
 }  // namespace battlecore::monitor

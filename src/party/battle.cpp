@@ -651,7 +651,7 @@ bool check_invariants(const Battle& battle, std::string* why) {
       return fail(fmt::format("selected member {} cannot act", c.members[m.def].id));
   }
   if (s.no_action_turns >= kInactionFailsafeTurns) return fail("the inaction failsafe did not fire");
-  if (s.deselects >= kMaxMembers) return fail(fmt::format("{} deselects in a row", s.deselects));
+  if (s.deselects > kMaxMembers) return fail(fmt::format("{} deselects in a row", s.deselects));
   return true;
 }
 

@@ -470,7 +470,7 @@ void run_player_ops(Ctx& x, ActorRef user, const std::vector<Op>& ops, TargetKin
 
 bool may_deselect(const BattleState& s, const Catalog& c) {
   const std::size_t free = free_member_count(s, c);
-  return free > 1 && std::size_t{s.deselects} + 1 < free;
+  return free > 1 && std::size_t{s.deselects} < free;
 }
 
 void reset_select_cycle(Ctx& x) {

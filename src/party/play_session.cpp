@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "battlecore/party/simulate.hpp"
+#include "battlecore/party/play_session.hpp"
 #include "battlecore/party/view.hpp"
 
 namespace battlecore::party {

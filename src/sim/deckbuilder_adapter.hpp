@@ -15,23 +15,24 @@
 
 namespace battlecore::sim {
 
-/// The per-battle policy seed, derived from the battle's seed.
-std::uint64_t policy_seed(std::uint64_t battle_seed);
-
 class DeckbuilderAdapter {
  public:
+  /// `scenario`: a scenario document every battle starts from (with its own seed), or null.
   DeckbuilderAdapter(std::shared_ptr<const deckbuilder::Catalog> catalog, deckbuilder::EncounterId encounter,
-                     deckbuilder::PolicyOptions policy_options, bool count_enemy_damage)
+                     deckbuilder::PolicyOptions policy_options, bool count_enemy_damage,
+                     nlohmann::json scenario = nullptr)
       : catalog_(std::move(catalog)),
         encounter_(encounter),
         policy_options_(policy_options),
-        count_enemy_damage_(count_enemy_damage) {}
+        count_enemy_damage_(count_enemy_damage),
+        scenario_(std::move(scenario)) {}
 
   /// Plays deckbuilder battles one after another on one thread.
   class Player {
    public:
     Player(std::shared_ptr<const deckbuilder::Catalog> catalog, deckbuilder::EncounterId encounter,
-           std::unique_ptr<deckbuilder::Policy> policy, bool count_enemy_damage);
+           std::unique_ptr<deckbuilder::Policy> policy, bool count_enemy_damage,
+           const nlohmann::json& scenario);
     Player(const Player&) = delete;
     Player& operator=(const Player&) = delete;
 
@@ -48,7 +49,8 @@ class DeckbuilderAdapter {
 
     std::shared_ptr<const deckbuilder::Catalog> catalog_;
     deckbuilder::EncounterId encounter_;
-    bool count_enemy_damage_;  ///< listen to the battle's events (they are built only then)
+    bool count_enemy_damage_;         ///< listen to the battle's events (they are built only then)
+    const nlohmann::json& scenario_;  ///< the adapter's
     std::unique_ptr<deckbuilder::Policy> policy_;
     deckbuilder::RandomPolicy* random_ = nullptr;  ///< policy_, when it is the random policy
     deckbuilder::Battle battle_;
@@ -65,6 +67,7 @@ class DeckbuilderAdapter {
   deckbuilder::EncounterId encounter_;
   deckbuilder::PolicyOptions policy_options_;
   bool count_enemy_damage_;
+  nlohmann::json scenario_;
 };
 
 }  // namespace battlecore::sim

@@ -131,6 +131,10 @@ std::string summary_table(const SimReport& r) {
                              ratio(r.hp_left_on_wins, r.wins), percentile(r.hp_left_histogram, 10),
                              percentile(r.hp_left_histogram, 50), percentile(r.hp_left_histogram, 90)));
   row("decisions", fmt::format("{} ({:.3f} per battle)", r.decisions, r.mean_decisions()));
+  for (const auto& item : r.settings.items()) row(item.key(), item.value().dump());
+  for (std::size_t c = 0; c < r.counters.size(); ++c)
+    row(c < r.counter_names.size() ? r.counter_names[c] : "?",
+        fmt::format("{} ({:.3f} per battle)", r.counters[c], ratio(r.counters[c], r.battles)));
   if (!r.versus_policy.empty()) {
     const PairedTest p = paired_test(r.paired);
     row("difference A - B",
@@ -153,6 +157,21 @@ std::string card_table(const SimReport& r) {
         fmt::format("<tr><td>{}</td><td>{}</td><td>{:.3f}</td><td>{}</td><td>{:.4f}</td></tr>\n",
                     escape(c < r.card_ids.size() ? r.card_ids[c] : "?"), ct.plays, ratio(ct.plays, r.battles),
                     ct.battles_played, ratio(ct.wins_when_played, ct.battles_played));
+  }
+  return t + "</tbody></table>\n";
+}
+
+std::string seat_table(const SimReport& r) {
+  std::string t =
+      "<table class=\"data\"><thead><tr><th>seat</th><th>name</th><th>kind</th><th>policy</th>"
+      "<th>wins</th><th>win rate</th><th>mean place</th></tr></thead><tbody>\n";
+  auto at = [](const std::vector<std::string>& v, std::size_t i) { return i < v.size() ? v[i] : ""; };
+  for (std::size_t s = 0; s < r.seats.size(); ++s) {
+    const std::string policy = at(r.seat_policies, s).empty() ? r.policy : at(r.seat_policies, s);
+    t += fmt::format(
+        "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.4f}</td><td>{:.3f}</td></tr>\n", s,
+        escape(at(r.seat_names, s)), escape(at(r.seat_kinds, s)), escape(policy), r.seats[s].wins,
+        ratio(r.seats[s].wins, r.battles), ratio(r.seats[s].place_sum, r.battles));
   }
   return t + "</tbody></table>\n";
 }
@@ -201,8 +220,9 @@ std::string render_html(const SimReport& r) {
           histogram_svg(r.turns_histogram, "turns", "turns") + "</div>\n";
   page += "<div><h2>HP left at the end (0: lost)</h2>\n" +
           histogram_svg(r.hp_left_histogram, "HP left", "hp") + "</div></div>\n";
-  page += "<h2>Cards</h2>\n" + card_table(r);
-  page += "<h2>Enemies</h2>\n" + enemy_table(r);
+  if (!r.seats.empty()) page += "<h2>Seats</h2>\n" + seat_table(r);
+  if (!r.cards.empty()) page += "<h2>Cards</h2>\n" + card_table(r);
+  if (!r.enemies.empty()) page += "<h2>Enemies</h2>\n" + enemy_table(r);
   if (!r.failures.empty() || !r.versus.failures.empty()) {
     page +=
         "<h2>Engine errors</h2>\n<table "

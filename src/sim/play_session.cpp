@@ -9,8 +9,11 @@
 
 #include "battlecore/deckbuilder/battle.hpp"
 #include "battlecore/deckbuilder/view.hpp"
+#include "battlecore/sim/clash_rules.hpp"
 #include "battlecore/sim/deckbuilder_rules.hpp"
+#include "battlecore/sim/encounter.hpp"
 #include "battlecore/sim/replay.hpp"
+#include "battlecore/sim/session_replay.hpp"
 
 namespace battlecore::sim {
 
@@ -45,18 +48,12 @@ void show(const Battle& battle, std::ostream& out) {
 
 int play_deckbuilder(const std::shared_ptr<const Catalog>& catalog, const PlayConfig& config,
                      std::istream& in, std::ostream& out, std::ostream& err, const PlayRecording& recording) {
-  std::string encounter = config.encounter;
-  if (const auto it =
-          recording.scenario.is_object() ? recording.scenario.find("encounter") : recording.scenario.end();
-      it != recording.scenario.end() && it->is_string())
-    encounter = it->get<std::string>();
-  if (encounter.empty()) {
-    if (!catalog->pack.default_encounter) {
-      err << "battlecore: the pack names no default encounter; pass --encounter ID\n";
-      return 2;
-    }
-    encounter = catalog->encounters[*catalog->pack.default_encounter].id;
+  auto found = resolve_encounter_id(*catalog, config.encounter, recording.scenario);
+  if (!found) {
+    err << "battlecore: " << found.error().message << "\n";
+    return 2;
   }
+  const std::string& encounter = found.value();
   const BattleStart start{encounter, config.seed, recording.scenario};
   auto started = DeckbuilderRules::start(catalog, start);
   if (!started) {
@@ -66,15 +63,7 @@ int play_deckbuilder(const std::shared_ptr<const Catalog>& catalog, const PlayCo
   Battle& battle = started.value();
   // Every way out of the session writes the replay first, when one was asked for.
   auto leave = [&](int code) {
-    if (recording.record.empty()) return code;
-    auto replay = record_replay<DeckbuilderRules>(catalog, start, battle.actions());
-    auto written = replay ? write_replay(recording.record, replay.value()) : Result<void>(replay.error());
-    if (!written) {
-      err << "battlecore: " << written.error().message << "\n";
-      return 2;
-    }
-    out << fmt::format("replay written to {}\n", recording.record);
-    return code;
+    return write_session_replay<DeckbuilderRules>(catalog, start, battle, recording.record, code, out, err);
   };
   out << fmt::format("battle '{}' with seed {} (type 'help' for commands)\n", encounter, config.seed);
   show(battle, out);
@@ -142,6 +131,23 @@ int play_deckbuilder(const std::shared_ptr<const Catalog>& catalog, const PlayCo
               ? fmt::format("victory on turn {} with {} HP left\n", battle.turn(), battle.state().player.hp)
               : fmt::format("defeat on turn {}\n", battle.turn()));
   return leave(0);
+}
+
+int play_clash(const std::shared_ptr<const clash::Catalog>& catalog, const clash::PlayConfig& config,
+               std::istream& in, std::ostream& out, std::ostream& err, const PlayRecording& recording) {
+  auto encounter = resolve_encounter_id(*catalog, config.encounter, recording.scenario);
+  if (!encounter) {
+    err << "battlecore: " << encounter.error().message << "\n";
+    return 2;
+  }
+  const BattleStart start{encounter.value(), config.seed, recording.scenario};
+  auto started = ClashRules::start(catalog, start);
+  if (!started) {
+    err << "battlecore: " << started.error().message << "\n";
+    return 2;
+  }
+  const int code = clash::play_battle(started.value(), config, in, out, err);
+  return write_session_replay<ClashRules>(catalog, start, started.value(), recording.record, code, out, err);
 }
 
 }  // namespace battlecore::sim

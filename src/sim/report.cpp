@@ -19,11 +19,15 @@ void BattleRecord::clear() {
   enemies.clear();
   enemy_damage.clear();
   enemy_armor.clear();
+  places.clear();
+  std::fill(counters.begin(), counters.end(), 0);
 }
 
-void Tally::resize(std::size_t card_count, std::size_t enemy_count) {
-  cards.resize(card_count);
-  enemies.resize(enemy_count);
+void Tally::resize(const TallyShape& shape) {
+  cards.resize(shape.cards);
+  enemies.resize(shape.enemies);
+  seats.resize(shape.seats);
+  counters.resize(shape.counters);
 }
 
 namespace {
@@ -63,6 +67,12 @@ void Tally::add(const BattleRecord& b) {
     if (i < b.enemy_damage.size()) enemies[enemy].damage_dealt += b.enemy_damage[i];
     if (i < b.enemy_armor.size()) enemies[enemy].armor_removed += b.enemy_armor[i];
   }
+  const std::size_t firsts = static_cast<std::size_t>(std::count(b.places.begin(), b.places.end(), 1));
+  for (std::size_t s = 0; s < b.places.size() && s < seats.size(); ++s) {
+    seats[s].place_sum += b.places[s];
+    if (b.places[s] == 1 && firsts == 1) ++seats[s].wins;
+  }
+  for (std::size_t c = 0; c < b.counters.size() && c < counters.size(); ++c) counters[c] += b.counters[c];
 }
 
 void Tally::add(const Tally& o) {
@@ -86,6 +96,13 @@ void Tally::add(const Tally& o) {
     enemies[e].damage_dealt += o.enemies[e].damage_dealt;
     enemies[e].armor_removed += o.enemies[e].armor_removed;
   }
+  if (seats.size() < o.seats.size()) seats.resize(o.seats.size());
+  for (std::size_t i = 0; i < o.seats.size(); ++i) {
+    seats[i].wins += o.seats[i].wins;
+    seats[i].place_sum += o.seats[i].place_sum;
+  }
+  if (counters.size() < o.counters.size()) counters.resize(o.counters.size());
+  for (std::size_t c = 0; c < o.counters.size(); ++c) counters[c] += o.counters[c];
   failures.insert(failures.end(), o.failures.begin(), o.failures.end());
 }
 
@@ -187,8 +204,18 @@ std::uint64_t weighted_sum(const std::vector<std::uint64_t>& histogram) {
 }
 
 /// The keys one policy's results have, at the top level for A and under "versus" for B.
-void tally_json(nlohmann::json& j, const Tally& t, const std::vector<std::string>& card_ids,
-                const std::vector<std::string>& enemy_ids) {
+/// A seat's policy: its own, or `policy` (the policy of the run being reported) for seat 0.
+std::string seat_policy(const SimReport& header, std::size_t seat, const std::string& policy) {
+  return seat < header.seat_policies.size() && !header.seat_policies[seat].empty()
+             ? header.seat_policies[seat]
+             : policy;
+}
+
+std::string at_or_empty(const std::vector<std::string>& v, std::size_t i) { return i < v.size() ? v[i] : ""; }
+
+void tally_json(nlohmann::json& j, const Tally& t, const SimReport& header, const std::string& policy) {
+  const std::vector<std::string>& card_ids = header.card_ids;
+  const std::vector<std::string>& enemy_ids = header.enemy_ids;
   nlohmann::json errors = nlohmann::json::array();
   for (const SimFailure& f : t.failures)
     errors.push_back({{"index", f.index},
@@ -228,6 +255,26 @@ void tally_json(nlohmann::json& j, const Tally& t, const std::vector<std::string
                        {"armor_removed", et.armor_removed}});
   }
   j["enemies"] = enemies;
+  if (!t.seats.empty()) {
+    nlohmann::json seats = nlohmann::json::array();
+    for (std::size_t i = 0; i < t.seats.size(); ++i)
+      seats.push_back({{"seat", i},
+                       {"name", at_or_empty(header.seat_names, i)},
+                       {"kind", at_or_empty(header.seat_kinds, i)},
+                       {"policy", seat_policy(header, i, policy)},
+                       {"wins", t.seats[i].wins},
+                       {"win_rate", ratio(t.seats[i].wins, t.battles)},
+                       {"place_sum", t.seats[i].place_sum},
+                       {"mean_place", ratio(t.seats[i].place_sum, t.battles)}});
+    j["seats"] = seats;
+  }
+  if (!t.counters.empty()) {
+    nlohmann::json counters = nlohmann::json::object();
+    for (std::size_t c = 0; c < t.counters.size(); ++c)
+      counters[c < header.counter_names.size() ? header.counter_names[c] : fmt::format("#{}", c)] =
+          t.counters[c];
+    j["counters"] = counters;
+  }
 }
 
 /// Reads the JSON of one policy's results; the first problem is reported with its key.
@@ -291,8 +338,10 @@ class Reader {
     return v;
   }
 
-  void tally(const nlohmann::json& j, Tally& t, std::vector<std::string>* card_ids,
-             std::vector<std::string>* enemy_ids) {
+  /// Reads one policy's results; `header` (for policy A) also gets the tables' names.
+  void tally(const nlohmann::json& j, Tally& t, SimReport* header) {
+    std::vector<std::string>* card_ids = header ? &header->card_ids : nullptr;
+    std::vector<std::string>* enemy_ids = header ? &header->enemy_ids : nullptr;
     t.battles = u64(j, "battles");
     t.wins = u64(j, "wins");
     t.decisions = u64(j, "decisions");
@@ -310,6 +359,28 @@ class Reader {
         if (enemy_ids) enemy_ids->push_back(str(e, "id"));
         t.enemies.push_back({u64(e, "battles"), u64(e, "damage_dealt"), u64(e, "armor_removed")});
       }
+    if (j.is_object() && j.contains("seats"))
+      if (const nlohmann::json* seats = array(j, "seats"))
+        for (const auto& s : *seats) {
+          if (header) {
+            header->seat_names.push_back(str(s, "name"));
+            header->seat_kinds.push_back(str(s, "kind"));
+            // seat 0 plays the run's policy, written out but kept empty in the header
+            header->seat_policies.push_back(header->seat_names.size() == 1 ? "" : str(s, "policy"));
+          }
+          t.seats.push_back({u64(s, "wins"), u64(s, "place_sum")});
+        }
+    if (j.is_object() && j.contains("counters")) {
+      const nlohmann::json& counters = j.at("counters");
+      if (!counters.is_object()) {
+        error_ = fmt::format("{}: 'counters' must be an object", where_);
+        return;
+      }
+      for (const auto& item : counters.items()) {
+        if (header) header->counter_names.push_back(item.key());
+        t.counters.push_back(u64(counters, item.key().c_str()));
+      }
+    }
     if (const nlohmann::json* errors = array(j, "errors"))
       for (const auto& e : *errors) {
         SimFailure f{u64(e, "index"), u64(e, "battle_seed"), str(e, "message"), str(e, "policy"),
@@ -329,7 +400,8 @@ class Reader {
 nlohmann::json SimReport::to_json() const {
   nlohmann::json j = {{"rules", rules}, {"encounter", encounter}, {"battles", battles},
                       {"seed", seed},   {"policy", policy},       {"content_hash", hex64(content_hash)}};
-  tally_json(j, *this, card_ids, enemy_ids);
+  tally_json(j, *this, *this, policy);
+  if (!settings.empty()) j["settings"] = settings;
   if (!enemy_damage_counted) j["enemy_damage_counted"] = false;
   if (shard_count > 1)
     j["shard"] = {{"index", shard_index},
@@ -338,7 +410,7 @@ nlohmann::json SimReport::to_json() const {
                   {"total_battles", total_battles}};
   if (!versus_policy.empty()) {
     nlohmann::json v = {{"policy", versus_policy}, {"battles", versus.battles}};
-    tally_json(v, versus, card_ids, enemy_ids);
+    tally_json(v, versus, *this, versus_policy);
     const PairedTest t = paired_test(paired);
     v["paired"] = {{"both_won", paired.both_won},     {"only_a_won", paired.only_a_won},
                    {"only_b_won", paired.only_b_won}, {"both_lost", paired.both_lost},
@@ -367,7 +439,11 @@ Result<SimReport> SimReport::from_json(const nlohmann::json& j) {
     if (ec != std::errc{} || end != hash.data() + hash.size() || hash.empty())
       return Error{"report: 'content_hash' must be 16 hexadecimal digits"};
   }
-  in.tally(j, r, &r.card_ids, &r.enemy_ids);
+  in.tally(j, r, &r);
+  if (j.contains("settings")) {
+    if (!j.at("settings").is_object()) return Error{"report: 'settings' must be an object"};
+    r.settings = j.at("settings");
+  }
   r.enemy_damage_counted = !j.contains("enemy_damage_counted") || j.at("enemy_damage_counted") != false;
   r.total_battles = r.battles;
   if (in.ok() && j.contains("shard")) {
@@ -380,7 +456,7 @@ Result<SimReport> SimReport::from_json(const nlohmann::json& j) {
   if (in.ok() && j.contains("versus")) {
     const nlohmann::json& v = j.at("versus");
     r.versus_policy = in.str(v, "policy");
-    in.tally(v, r.versus, nullptr, nullptr);
+    in.tally(v, r.versus, nullptr);
     if (const nlohmann::json* p = in.field(v, "paired"))
       r.paired = {in.u64(*p, "both_won"), in.u64(*p, "only_a_won"), in.u64(*p, "only_b_won"),
                   in.u64(*p, "both_lost")};
@@ -394,7 +470,7 @@ Result<SimReport> SimReport::from_json(const nlohmann::json& j) {
 std::string SimReport::to_text() const {
   std::string out;
   auto line = [&](std::string_view key, const std::string& value) {
-    out += fmt::format("{:<16}{}\n", key, value);
+    out += fmt::format("{:<15} {}\n", key, value);
   };
   line("rules", rules);
   line("encounter", encounter);
@@ -413,6 +489,17 @@ std::string SimReport::to_text() const {
   line("decisions", std::to_string(decisions));
   line("mean_decisions", fmt::format("{:.4f}", mean_decisions()));
   line("mean_hp_on_wins", fmt::format("{:.4f}", ratio(hp_left_on_wins, wins)));
+  for (const auto& item : settings.items()) line(item.key(), item.value().dump());
+  for (std::size_t c = 0; c < counters.size() && c < counter_names.size(); ++c)
+    line(counter_names[c], fmt::format("{}  ({:.4f} per battle)", counters[c], ratio(counters[c], battles)));
+  if (!seats.empty()) {
+    out += fmt::format("{:<5} {:<6} {:<8} {:<9} {:<9} {:<11} {}\n", "seat", "kind", "policy", "wins",
+                       "win_rate", "mean_place", "name");
+    for (std::size_t i = 0; i < seats.size(); ++i)
+      out += fmt::format("{:<5} {:<6} {:<8} {:<9} {:<9.4f} {:<11.4f} {}\n", i, at_or_empty(seat_kinds, i),
+                         seat_policy(*this, i, policy), seats[i].wins, ratio(seats[i].wins, battles),
+                         ratio(seats[i].place_sum, battles), at_or_empty(seat_names, i));
+  }
   if (!versus_policy.empty()) {
     const PairedTest t = paired_test(paired);
     const Interval vci = wilson_interval(versus.wins, versus.battles);
@@ -491,6 +578,12 @@ Result<SimReport> merge_reports(const std::vector<SimReport>& shards) {
                          first.enemy_damage_counted ? "did" : "did not");
     if (s.card_ids != first.card_ids || s.enemy_ids != first.enemy_ids)
       return fmt::format("report {} lists other cards or enemies than report 1", i + 1);
+    if (s.seat_names != first.seat_names || s.seat_kinds != first.seat_kinds ||
+        s.seat_policies != first.seat_policies)
+      return fmt::format("report {} has other seats than report 1", i + 1);
+    if (s.counter_names != first.counter_names)
+      return fmt::format("report {} counts other things than report 1", i + 1);
+    if (s.settings != first.settings) return what("settings", first.settings.dump(), s.settings.dump());
     return {};
   };
   std::vector<const SimReport*> by_index(n, nullptr);
@@ -524,10 +617,15 @@ Result<SimReport> merge_reports(const std::vector<SimReport>& shards) {
   merged.total_battles = first.total_battles;
   merged.card_ids = first.card_ids;
   merged.enemy_ids = first.enemy_ids;
+  merged.seat_names = first.seat_names;
+  merged.seat_kinds = first.seat_kinds;
+  merged.seat_policies = first.seat_policies;
+  merged.counter_names = first.counter_names;
+  merged.settings = first.settings;
   merged.enemy_damage_counted = first.enemy_damage_counted;
   merged.versus_policy = first.versus_policy;
-  merged.resize(first.card_ids.size(), first.enemy_ids.size());
-  if (!merged.versus_policy.empty()) merged.versus.resize(first.card_ids.size(), first.enemy_ids.size());
+  merged.resize(first.shape());
+  if (!merged.versus_policy.empty()) merged.versus.resize(first.shape());
   for (const SimReport* s : by_index) {  // fixed order: shard 1 first
     merged.Tally::add(*s);
     merged.versus.add(s->versus);

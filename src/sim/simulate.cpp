@@ -3,16 +3,14 @@
 #include <fmt/format.h>
 
 #include "battlecore/deckbuilder/battle.hpp"
+#include "battlecore/sim/deckbuilder_rules.hpp"
 #include "battlecore/sim/runner.hpp"
 #include "sim/deckbuilder_adapter.hpp"
+#include "sim/sim_support.hpp"
 
 namespace battlecore::sim {
 
 using namespace deckbuilder;
-
-std::uint64_t policy_seed(std::uint64_t battle_seed) {
-  return splitmix64_mix(battle_seed ^ 0x706f6c6963790000ull);
-}
 
 namespace {
 constexpr BattleOptions kQuiet{.event_log = false, .record_history = false};
@@ -21,10 +19,12 @@ constexpr BattleOptions kQuiet{.event_log = false, .record_history = false};
 // --- the adapter --------------------------------------------------------------------------
 
 DeckbuilderAdapter::Player::Player(std::shared_ptr<const Catalog> catalog, EncounterId encounter,
-                                   std::unique_ptr<Policy> policy, bool count_enemy_damage)
+                                   std::unique_ptr<Policy> policy, bool count_enemy_damage,
+                                   const nlohmann::json& scenario)
     : catalog_(std::move(catalog)),
       encounter_(encounter),
       count_enemy_damage_(count_enemy_damage),
+      scenario_(scenario),
       policy_(std::move(policy)),
       random_(dynamic_cast<RandomPolicy*>(policy_.get())),
       battle_(catalog_, kQuiet) {
@@ -47,9 +47,18 @@ void DeckbuilderAdapter::Player::play(std::uint64_t seed, BattleRecord& out) {
   damage_.hp.fill(0);
   damage_.armor.fill(0);
   policy_->reset(policy_seed(seed));
-  const auto started = battle_.start_battle(encounter_, seed);
-  BATTLECORE_ENSURE(started.ok(), "the battle did not start: {}",
-                    started.ok() ? "" : started.error().message);
+  if (scenario_.is_null()) {
+    const auto started = battle_.start_battle(encounter_, seed);
+    BATTLECORE_ENSURE(started.ok(), "the battle did not start: {}",
+                      started.ok() ? "" : started.error().message);
+  } else {
+    auto started =
+        DeckbuilderRules::start(catalog_, {catalog_->encounters[encounter_].id, seed, scenario_}, kQuiet);
+    BATTLECORE_ENSURE(started.ok(), "the battle did not start: {}",
+                      started.ok() ? "" : started.error().message);
+    battle_ = std::move(started).value();
+    if (count_enemy_damage_) battle_.events().attach(&damage_);
+  }
   while (battle_.status() == Status::AwaitingDecision) {
     battle_.legal_actions(options_);
     const std::size_t pick =
@@ -99,26 +108,23 @@ Result<std::unique_ptr<DeckbuilderAdapter::Player>> DeckbuilderAdapter::make_pla
     std::string_view policy) const {
   auto made = make_policy(policy, policy_options_);
   if (!made) return made.error();
-  return std::make_unique<Player>(catalog_, encounter_, std::move(made.value()), count_enemy_damage_);
+  return std::make_unique<Player>(catalog_, encounter_, std::move(made.value()), count_enemy_damage_,
+                                  scenario_);
 }
 
 // --- the deckbuilder's entry point --------------------------------------------------------
 
 Result<SimReport> simulate_deckbuilder(const std::shared_ptr<const Catalog>& catalog,
                                        const SimConfig& config) {
-  std::optional<EncounterId> encounter;
-  if (config.encounter.empty()) {
-    encounter = catalog->pack.default_encounter;
-    if (!encounter) return Error{"the pack names no default encounter; pass --encounter ID"};
-  } else {
-    encounter = catalog->find_encounter(config.encounter);
-    if (!encounter)
-      return Error{fmt::format("no encounter '{}' in pack '{}'", config.encounter, catalog->pack.id)};
-  }
-  const DeckbuilderAdapter adapter(catalog, *encounter, config.policy_options, config.count_enemy_damage);
-  RunOptions run{config.battles, config.seed,        config.policy,      config.versus_policy,
-                 config.threads, config.shard_index, config.shard_count, config.progress};
-  return run_simulation(adapter, run);
+  const auto encounter = resolve_encounter(*catalog, config.encounter, config.scenario);
+  if (!encounter) return encounter.error();
+  if (auto checked =
+          check_scenario<DeckbuilderRules>(catalog, catalog->encounters[encounter.value()].id, config);
+      !checked)
+    return checked.error();
+  const DeckbuilderAdapter adapter(catalog, encounter.value(), config.policy_options,
+                                   config.count_enemy_damage, config.scenario);
+  return run_simulation(adapter, run_options(config));
 }
 
 }  // namespace battlecore::sim

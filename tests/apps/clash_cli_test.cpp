@@ -133,7 +133,7 @@ TEST(ClashCli, ListNamesTheEncounters) {
   for (const char* id : {"classic", "duel", "trio", "bots4"}) EXPECT_TRUE(ids.count(id)) << id;
 }
 
-TEST(ClashCli, SimJsonHasWinsKeyedBySeatAndMeanPlaceAndIsDeterministic) {
+TEST(ClashCli, SimJsonHasEverySeatsWinsAndMeanPlaceAndIsDeterministic) {
   const std::string args = "sim --rules clash --battles 500 --seed 3 --json";
   const CliRun a = cli(args), b = cli(args);
   ASSERT_EQ(a.code, 0) << explain(a);
@@ -145,16 +145,52 @@ TEST(ClashCli, SimJsonHasWinsKeyedBySeatAndMeanPlaceAndIsDeterministic) {
   }
   EXPECT_EQ(ja, jb);
   EXPECT_EQ(ja["encounter"], "classic");
-  ASSERT_TRUE(ja["wins"].is_object()) << ja.dump();
-  std::uint64_t total = ja["shared_first"].get<std::uint64_t>();
-  for (const char* seat : {"0", "1", "2", "3"}) {
-    ASSERT_TRUE(ja["wins"].contains(seat)) << ja.dump();
-    total += ja["wins"][seat].get<std::uint64_t>();
-    const double place = ja["mean_place"][seat].get<double>();
+  ASSERT_TRUE(ja["seats"].is_array()) << ja.dump();
+  ASSERT_EQ(ja["seats"].size(), 4u) << ja.dump();
+  std::uint64_t total = ja["counters"]["shared_first"].get<std::uint64_t>();
+  for (const auto& seat : ja["seats"]) {
+    total += seat["wins"].get<std::uint64_t>();
+    const double place = seat["mean_place"].get<double>();
     EXPECT_GE(place, 1.0);
     EXPECT_LE(place, 4.0);
   }
   EXPECT_EQ(total, 500u);
+  EXPECT_EQ(ja["wins"], ja["seats"][0]["wins"]) << "the report's wins are seat 0's";
+}
+
+TEST(ClashCli, SeatPolicyGivesOneSeatItsOwnPolicyAndBadOnesExitTwo) {
+  const CliRun r = cli("sim --rules clash --encounter bots4 --battles 50 --json --seat-policy 2=greedy");
+  ASSERT_EQ(r.code, 0) << explain(r);
+  const auto j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_TRUE(j.is_object()) << r.out;
+  EXPECT_EQ(j["seats"][2]["policy"], "greedy");
+  EXPECT_EQ(j["seats"][1]["policy"], "random");
+  const CliRun zero = cli("sim --rules clash --encounter bots4 --battles 50 --json --seat-policy 0=greedy");
+  ASSERT_EQ(zero.code, 0) << explain(zero);
+  EXPECT_EQ(nlohmann::json::parse(zero.out)["policy"], "greedy");
+  EXPECT_EQ(nlohmann::json::parse(zero.out)["seats"][1]["policy"], "random") << "the others keep --policy";
+  for (const char* bad : {"2", "x=greedy", "9=greedy", "1=", "=greedy", "4=greedy", "1=cleverest"}) {
+    const CliRun b = cli(std::string("sim --rules clash --encounter bots4 --battles 5 --seat-policy ") + bad);
+    EXPECT_EQ(b.code, 2) << bad << "\n" << explain(b);
+    EXPECT_TRUE(b.err.starts_with("battlecore: ")) << explain(b);
+  }
+}
+
+TEST(ClashCli, ThreadsShardsAndPairedRunsWorkForClash) {
+  const CliRun one = cli("sim --rules clash --encounter trio --battles 120 --json");
+  const CliRun two = cli("sim --rules clash --encounter trio --battles 120 --json --threads 2");
+  ASSERT_EQ(one.code, 0) << explain(one);
+  ASSERT_EQ(two.code, 0) << explain(two);
+  auto a = nlohmann::json::parse(one.out), b = nlohmann::json::parse(two.out);
+  for (const char* key : {"elapsed_s", "battles_per_s", "decisions_per_s"}) {
+    a.erase(key);
+    b.erase(key);
+  }
+  EXPECT_EQ(a, b);
+  const CliRun ab =
+      cli("sim --rules clash --encounter trio --battles 100 --policy greedy --versus-policy random");
+  ASSERT_EQ(ab.code, 0) << explain(ab);
+  EXPECT_TRUE(contains(ab.out, "versus_policy")) << ab.out;
 }
 
 TEST(ClashCli, SimTextShowsEverySeatAndTheGreedyPolicyRuns) {
@@ -190,6 +226,121 @@ TEST(ClashCli, PlayQuitsAndAnswersNonsense) {
   EXPECT_TRUE(contains(r.out, "'hello' is not a command")) << r.out;
   EXPECT_TRUE(contains(r.out, "no option 7")) << r.out;
   EXPECT_TRUE(contains(r.out, "you leave the battle")) << r.out;
+}
+
+// --- determinism (docs/determinism.md): replays, recording, scenarios -------------------------
+
+TEST(ClashCli, EveryRecordedBattleReplaysWithExitZero) {
+  battlecore::test::TempDir dir;
+  const CliRun sim = cli("sim --rules clash --encounter trio --battles 6 --seed 4 --record " +
+                         shell_quoted(dir.path().string()));
+  ASSERT_EQ(sim.code, 0) << explain(sim);
+  int files = 0;
+  for (const auto& entry : fs::directory_iterator(dir.path())) {
+    ++files;
+    const CliRun r = cli("replay " + shell_quoted(entry.path().string()));
+    EXPECT_EQ(r.code, 0) << explain(r);
+    EXPECT_TRUE(contains(r.out, "replay matches")) << explain(r);
+  }
+  EXPECT_EQ(files, 6);
+  EXPECT_TRUE(fs::exists(dir.path() / "battle-000005.json"));
+  // The same run without recording plays the same battles.
+  const CliRun plain = cli("sim --rules clash --encounter trio --battles 6 --seed 4 --json");
+  const CliRun recorded = cli("sim --rules clash --encounter trio --battles 6 --seed 4 --json --record " +
+                              shell_quoted((dir.path() / "again").string()));
+  ASSERT_EQ(plain.code, 0) << explain(plain);
+  ASSERT_EQ(recorded.code, 0) << explain(recorded);
+  for (const char* key : {"wins", "mean_place", "decisions", "mean_rounds"})
+    EXPECT_EQ(nlohmann::json::parse(plain.out)[key], nlohmann::json::parse(recorded.out)[key]) << key;
+}
+
+TEST(ClashCli, RecordFailuresWritesNothingWhenNoBattleFails) {
+  battlecore::test::TempDir dir;
+  const CliRun sim = cli("sim --rules clash --battles 4 --record-failures --record " +
+                         shell_quoted((dir.path() / "f").string()));
+  ASSERT_EQ(sim.code, 0) << explain(sim);
+  EXPECT_TRUE(fs::is_directory(dir.path() / "f"));
+  EXPECT_TRUE(fs::is_empty(dir.path() / "f"));
+}
+
+TEST(ClashCli, ReplayNamesTheDivergingActionAndRefusesBadFilesAndOtherContent) {
+  battlecore::test::TempDir dir;
+  const fs::path file = dir.path() / "r.json";
+  std::string input;
+  for (int i = 0; i < 400; ++i) input += "0\n";
+  const CliRun play =
+      cli("play --rules clash --encounter duel --seed 6 --record " + shell_quoted(file.string()), input);
+  ASSERT_EQ(play.code, 0) << explain(play);
+  EXPECT_TRUE(contains(play.out, "replay written to")) << play.out;
+  const CliRun ok = cli("replay " + shell_quoted(file.string()));
+  ASSERT_EQ(ok.code, 0) << explain(ok);
+
+  nlohmann::json j = nlohmann::json::parse(read_file(file));
+  ASSERT_GT(j["actions"].size(), 4u);
+  j["state_hashes"][3] = "0000000000000000";
+  const fs::path edited = dir.path() / "edited.json";
+  std::ofstream(edited) << j.dump(2);
+  const CliRun diverged = cli("replay " + shell_quoted(edited.string()));
+  EXPECT_EQ(diverged.code, 1) << explain(diverged);
+  EXPECT_TRUE(contains(diverged.out, "action 3 {")) << explain(diverged);
+  EXPECT_TRUE(contains(diverged.out, "diverges: state hash expected 0000000000000000")) << explain(diverged);
+
+  nlohmann::json bad = nlohmann::json::parse(read_file(file));
+  bad["actions"][0] = {{"type", "dance"}, {"seat", 0}};
+  const fs::path malformed = dir.path() / "malformed.json";
+  std::ofstream(malformed) << bad.dump(2);
+  const CliRun m = cli("replay " + shell_quoted(malformed.string()));
+  EXPECT_EQ(m.code, 2) << explain(m);
+  EXPECT_TRUE(contains(m.err, "/actions/0: unknown action type 'dance'")) << explain(m);
+
+  // Other content: the classic pack with one more encounter.
+  const fs::path pack = dir.path() / "pack";
+  fs::create_directories(pack);
+  for (const auto& entry : fs::directory_iterator(kClassic))
+    fs::copy(entry.path(), pack / entry.path().filename());
+  nlohmann::json encounters = nlohmann::json::parse(read_file(pack / "encounters.json"));
+  encounters["encounters"].push_back(encounters["encounters"][1]);
+  encounters["encounters"].back()["id"] = "duel_again";
+  std::ofstream(pack / "encounters.json") << encounters.dump(2);
+  const CliRun other =
+      cli("replay " + shell_quoted(file.string()) + " --content " + shell_quoted(pack.string()));
+  EXPECT_EQ(other.code, 2) << explain(other);
+  EXPECT_TRUE(contains(other.err, "content hash mismatch")) << explain(other);
+}
+
+TEST(ClashCli, PlayAndSimStartFromAScenarioAndBadScenariosAreRefused) {
+  battlecore::test::TempDir dir;
+  const fs::path scenario = dir.path() / "s.json";
+  std::ofstream(scenario) << R"({"rules": "clash", "encounter": "duel", "seed": 9, "round": 4,
+    "seats": [{"health": 1}, {"health": 2, "hand": [{"element": "fire", "value": 10}]}]})";
+  const fs::path file = dir.path() / "r.json";
+  std::string input;
+  for (int i = 0; i < 400; ++i) input += "0\n";
+  const CliRun play = cli("play --rules clash --scenario " + shell_quoted(scenario.string()) + " --record " +
+                              shell_quoted(file.string()),
+                          input);
+  ASSERT_EQ(play.code, 0) << explain(play);
+  EXPECT_TRUE(contains(play.out, "battle 'duel' with seed 9")) << play.out.substr(0, 400);
+  const nlohmann::json replay = nlohmann::json::parse(read_file(file));
+  EXPECT_EQ(replay["scenario"]["round"], 4);
+  const CliRun check = cli("replay " + shell_quoted(file.string()));
+  EXPECT_EQ(check.code, 0) << explain(check);
+  const CliRun sim =
+      cli("sim --rules clash --battles 5 --json --scenario " + shell_quoted(scenario.string()));
+  ASSERT_EQ(sim.code, 0) << explain(sim);
+  EXPECT_EQ(nlohmann::json::parse(sim.out)["encounter"], "duel");
+  EXPECT_GE(nlohmann::json::parse(sim.out)["mean_turns"].get<double>(), 4.0) << "turns are rounds";
+
+  const fs::path bad = dir.path() / "bad.json";
+  std::ofstream(bad)
+      << R"({"encounter": "duel", "seats": [{"health": 9, "hand": [{"element": "plasma", "value": 1}]}]})";
+  for (const char* command : {"play", "sim"}) {
+    const CliRun r = cli(std::string(command) + " --rules clash --scenario " + shell_quoted(bad.string()));
+    EXPECT_EQ(r.code, 2) << explain(r);
+    EXPECT_TRUE(contains(r.err, "/seats/0/health: expected health in [1, 5]")) << explain(r);
+    EXPECT_TRUE(contains(r.err, "/seats/0/hand/0/element: unknown element 'plasma'")) << explain(r);
+    EXPECT_TRUE(contains(r.err, "2 problem(s) in scenario")) << explain(r);
+  }
 }
 
 }  // namespace

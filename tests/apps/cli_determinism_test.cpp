@@ -10,6 +10,7 @@
 #include <sstream>
 #include <string>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -73,6 +74,29 @@ TEST(CliDeterminism, EveryRecordedBattleReplaysWithExitZero) {
   }
   EXPECT_EQ(files, 12);
   EXPECT_TRUE(fs::exists(dir.path() / "battle-000011.json"));
+}
+
+TEST(CliDeterminism, RecordedRunsGiveTheSameFilesOnAnyThreadCountAndShard) {
+  TempDir dir;
+  const fs::path one = dir.path() / "one", two = dir.path() / "two", shard = dir.path() / "shard";
+  const std::string run = "sim --rules deckbuilder --battles 10 --seed 6 --json --record ";
+  const CliRun a = cli(run + quoted(one.string()));
+  const CliRun b = cli(run + quoted(two.string()) + " --threads 2");
+  const CliRun c = cli(run + quoted(shard.string()) + " --shard 2/2");
+  ASSERT_EQ(a.code, 0) << a.explain();
+  ASSERT_EQ(b.code, 0) << b.explain();
+  ASSERT_EQ(c.code, 0) << c.explain();
+  for (int i = 0; i < 10; ++i) {
+    const std::string name = fmt::format("battle-{:06}.json", i);
+    EXPECT_EQ(read_file(one / name), read_file(two / name)) << name;
+    EXPECT_EQ(fs::exists(shard / name), i >= 5) << name << ": shard 2/2 plays battles 5..9";
+    if (i >= 5) {
+      EXPECT_EQ(read_file(one / name), read_file(shard / name)) << name;
+    }
+  }
+  const CliRun versus = cli(run + quoted((dir.path() / "v").string()) + " --versus-policy greedy");
+  EXPECT_EQ(versus.code, 2) << versus.explain();
+  EXPECT_TRUE(has(versus.err, "--versus-policy")) << versus.explain();
 }
 
 TEST(CliDeterminism, RecordFailuresWritesNothingWhenNoBattleFails) {

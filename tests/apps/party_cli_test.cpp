@@ -203,8 +203,12 @@ TEST(PartyCli, SimJsonIsDeterministicApartFromTiming) {
   EXPECT_EQ(ja["rules"], "party");
   EXPECT_EQ(ja["battles"], 300);
   EXPECT_EQ(ja["encounter"], "swamp");
-  EXPECT_EQ(ja["wins"].get<int>() + ja["defeats"].get<int>() + ja["fled"].get<int>(), 300);
-  for (const char* key : {"win_rate", "mean_turns", "mean_hp_left"}) EXPECT_TRUE(ja[key].is_number()) << key;
+  const auto& counters = ja["counters"];
+  EXPECT_EQ(ja["wins"].get<int>() + counters["defeats"].get<int>() + counters["fled"].get<int>(), 300);
+  for (const char* key : {"win_rate", "mean_turns", "mean_decisions"})
+    EXPECT_TRUE(ja[key].is_number()) << key;
+  EXPECT_TRUE(counters["party_hp_left"].is_number());
+  EXPECT_TRUE(ja["enemies"].is_array());
 }
 
 TEST(PartyCli, SimTextWithTheGreedyPolicyAndBlockRates) {
@@ -212,7 +216,7 @@ TEST(PartyCli, SimTextWithTheGreedyPolicyAndBlockRates) {
       cli("sim --rules party --battles 100 --policy greedy --block-rate 80 --super-block-rate 20");
   ASSERT_EQ(r.code, 0) << explain(r);
   for (const char* words :
-       {"meadow_walk", "greedy", "win_rate", "mean_turns", "mean_hp_left", "80% (super 20%)"})
+       {"meadow_walk", "greedy", "win_rate", "mean_turns", "party_hp_left", "block_percent   80"})
     EXPECT_TRUE(contains(r.out, words)) << words << "\n" << r.out;
 }
 

@@ -9,79 +9,23 @@
 // Exits 1 with a message on any failure, including a missing browser or package.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-const CHROMIUM = '/usr/bin/chromium';
-const args = Object.fromEntries(process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc), []));
-const cli = args.cli;
+import { parseArgs, setUp } from './harness.mjs';
+
+const args = parseArgs(process.argv.slice(2));
 const out = args.out || 'browser-output';
 const encounter = args.encounter || 'swamp';
 const seed = Number(args.seed || 3);
+const { base, browser, api, cleanup, settle: settleOn, fail } = await setUp('monitor browser test', args.cli, out);
 
-function fail(message) {
-  console.error(`monitor browser test: FAILED: ${message}`);
-  process.exit(1);
-}
-if (!cli || !existsSync(cli)) fail(`no battlecore program at '${cli}' (pass --cli)`);
-if (!existsSync(CHROMIUM)) fail(`${CHROMIUM} is missing: run scripts/install-deps.sh (Debian package chromium)`);
-let chromium;
-try {
-  ({ chromium } = await import('playwright-core'));
-} catch (e) {
-  fail(`playwright-core is not installed in tests/browser: run scripts/install-deps.sh (${e.message})`);
-}
-mkdirSync(out, { recursive: true });
-
-// --- the server ----------------------------------------------------------------------------
-const server = spawn(cli, ['serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-let serverErr = '';
-server.stderr.on('data', (d) => { serverErr += d; });
-const base = await new Promise((resolve, reject) => {
-  let text = '';
-  const timer = setTimeout(() => reject(new Error(`the server did not start: ${text} ${serverErr}`)), 20000);
-  server.stdout.on('data', (d) => {
-    text += d;
-    const m = /http:\/\/127\.0\.0\.1:(\d+)\//.exec(text);
-    if (m) { clearTimeout(timer); resolve(`http://127.0.0.1:${m[1]}`); }
-  });
-  server.on('exit', (code) => reject(new Error(`the server exited (${code}): ${serverErr}`)));
-}).catch((e) => fail(e.message));
-
-async function api(p, body) {
-  const res = await fetch(base + p, body === undefined ? {} : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-  return { status: res.status, json: await res.json() };
-}
-
-const browser = await chromium.launch({
-  executablePath: CHROMIUM,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
 const pageErrors = [];
 let page;
 let checks = 0;
 
-async function cleanup() {
-  await browser.close().catch(() => {});
-  server.kill('SIGTERM');
-}
-
 /// Waits until the page shows the battle as the server has it now; returns the server's view.
-async function settle(id) {
-  for (let i = 0; i < 200; i++) {
-    const o = (await api(`/api/battles/${id}`)).json;
-    const shown = await page.evaluate(() => ({ busy: document.body.dataset.busy, hash: document.body.dataset.hash }));
-    if (shown.busy === 'false' && shown.hash === o.state_hash) {
-      const h = (await api(`/api/battles/${id}/events?since=0`)).json;
-      o.eventList = h.items;
-      return o;
-    }
-    await page.waitForTimeout(50);
-  }
-  throw new Error('the page did not catch up with the server');
-}
+const settle = (id) => settleOn(page, id);
 
 const visible = (sel) => page.locator(sel).isVisible();
 

@@ -5,7 +5,6 @@
 #include <nlohmann/json.hpp>
 
 #include "battlecore/clash/policies.hpp"
-#include "battlecore/clash/simulate.hpp"
 #include "clash/mechanics.hpp"
 #include "support/clash_pack.hpp"
 
@@ -79,64 +78,6 @@ TEST(ClashPolicies, GreedyPrefersTheRockWhereItHasAWinningCard) {
   ASSERT_EQ(options.size(), 2u);
   GreedyPolicy g;
   EXPECT_EQ(options[g.choose(b, options)].value, 5);  // water rock: water 3 beats fire 8
-}
-
-TEST(ClashSim, ReportsWinsPerSeatAndMeanPlaceAndIsDeterministic) {
-  SimConfig config{"bots4", 300, 7, "random"};
-  const auto a = simulate(test::classic(), config);
-  const auto b = simulate(test::classic(), config);
-  ASSERT_TRUE(a.ok()) << a.error().message;
-  ASSERT_TRUE(b.ok());
-  const SimReport& r = a.value();
-  EXPECT_TRUE(r.failures.empty());
-  ASSERT_EQ(r.wins.size(), 4u);
-  std::uint64_t total = r.shared_first;
-  for (std::uint64_t w : r.wins) total += w;
-  EXPECT_EQ(total, 300u);
-  for (std::size_t i = 0; i < 4; ++i) {
-    EXPECT_GE(r.mean_place(i), 1.0);
-    EXPECT_LE(r.mean_place(i), 4.0);
-    EXPECT_GT(r.wins[i], 30u) << "four identical bots should each win a fair share";
-  }
-  nlohmann::json ja = r.to_json(), jb = b.value().to_json();
-  for (const char* key : {"elapsed_s", "battles_per_s", "decisions_per_s"}) {
-    ja.erase(key);
-    jb.erase(key);
-  }
-  EXPECT_EQ(ja, jb);
-  ASSERT_TRUE(ja["wins"].is_object());
-  EXPECT_EQ(ja["wins"]["0"], r.wins[0]);
-  EXPECT_TRUE(ja["mean_place"].is_object());
-  EXPECT_NE(r.to_text().find("mean_place"), std::string::npos);
-}
-
-TEST(ClashSim, GreedyBeatsRandomBotsMoreOftenThanAFairShare) {
-  // Seat 0 greedy, the others random: run greedy and random over the same seeds by hand.
-  const auto catalog = test::classic();
-  const EncounterId e = *catalog->find_encounter("bots4");
-  GreedyPolicy greedy;
-  RandomPolicy random;
-  std::uint64_t wins = 0;
-  constexpr std::uint64_t kBattles = 400;
-  std::vector<Action> options;
-  for (std::uint64_t i = 0; i < kBattles; ++i) {
-    Battle b(catalog, BattleOptions{.event_log = false, .record_history = false});
-    ASSERT_TRUE(b.start_battle(e, battle_seed(3, i)).ok());
-    random.reset(policy_seed(battle_seed(3, i)));
-    while (b.status() == Status::AwaitingDecision) {
-      b.legal_actions(options);
-      const std::size_t pick = b.state().current == 0 ? greedy.choose(b, options) : random.choose(b, options);
-      ASSERT_TRUE(b.submit(options[pick]).ok());
-    }
-    wins += b.state().seats[0].place == 1 ? 1 : 0;
-  }
-  RecordProperty("greedy_seat_wins", std::to_string(wins));
-  EXPECT_GT(wins, kBattles / 4 + kBattles / 20) << "greedy won " << wins << " of " << kBattles;
-}
-
-TEST(ClashSim, UnknownEncounterOrPolicyIsAnError) {
-  EXPECT_FALSE(simulate(test::classic(), {"nope", 1, 1, "random"}).ok());
-  EXPECT_FALSE(simulate(test::classic(), {"", 1, 1, "nope"}).ok());
 }
 
 }  // namespace

@@ -5,7 +5,6 @@
 
 #include "battlecore/clash/battle.hpp"
 #include "battlecore/clash/policies.hpp"
-#include "battlecore/clash/simulate.hpp"
 #include "support/clash_pack.hpp"
 
 namespace battlecore::clash {

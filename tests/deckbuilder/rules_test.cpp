@@ -2127,7 +2127,7 @@ TEST(DeckbuilderRulesSweep, EveryStarterEncounterEndsWonOrLostWithItsInvariantsH
       Battle b(catalog, BattleOptions{.event_log = false, .record_history = false});
       b.events().attach(&counter);
       RandomPolicy policy;
-      policy.reset(sim::policy_seed(seed));
+      policy.reset(policy_seed(seed));
       int actions = 0;
       try {
         ASSERT_TRUE(b.start_battle(static_cast<EncounterId>(e), seed).ok()) << where;

@@ -1,8 +1,7 @@
 #pragma once
 // The fuzz targets, generic over a rule-set adapter R (battlecore/sim/deckbuilder_rules.hpp):
 // each rule set instantiates them in a file of a few lines (content_loader_fuzz.cpp,
-// actions_fuzz.cpp; party_content_loader_fuzz.cpp, party_actions_fuzz.cpp). A broken check aborts, which
-// libFuzzer reports with the input.
+// actions_fuzz.cpp). A broken check aborts, which libFuzzer reports with the input.
 //
 // - fuzz_content: any bytes as a content file. Loading must give a catalog or diagnostics,
 //   never a crash, an exception or a sanitizer report; a catalog that loads must start every
@@ -133,16 +132,23 @@ int fuzz_actions(const std::shared_ptr<const typename R::Catalog>& catalog, cons
   return 0;
 }
 
-/// fuzz_actions on the bundled pack data/<rules>/<pack>, loaded once.
+/// The bundled pack data/<rules>/<pack>/ of rule set R, loaded once; a pack that does not load
+/// fails the run.
 template <class R>
-int fuzz_bundled_actions(std::string_view pack, const std::uint8_t* data, std::size_t size) {
-  static const auto catalog = [&] {
+const std::shared_ptr<const typename R::Catalog>& bundled_pack(std::string_view pack) {
+  static const std::shared_ptr<const typename R::Catalog> catalog = [&] {
     auto loaded =
         R::load(std::filesystem::path(BATTLECORE_DATA_DIR) / std::string(R::kName) / std::string(pack));
     if (!loaded) fail("the bundled pack does not load:\n" + loaded.error().to_string());
     return loaded.value();
   }();
-  return fuzz_actions<R>(catalog, data, size);
+  return catalog;
+}
+
+/// fuzz_actions on R's bundled pack `pack`: the actions target of a rule set is this one call.
+template <class R>
+int fuzz_bundled_actions(std::string_view pack, const std::uint8_t* data, std::size_t size) {
+  return fuzz_actions<R>(bundled_pack<R>(pack), data, size);
 }
 
 }  // namespace battlecore::fuzz

@@ -62,7 +62,8 @@ TEST_F(MonitorApi, ServesTheEmbeddedPage) {
   EXPECT_EQ(index->status, 200);
   EXPECT_NE(index->get_header_value("Content-Type").find("text/html"), std::string::npos);
   EXPECT_NE(index->body.find("battlecore monitor"), std::string::npos);
-  for (const char* file : {"/app.js", "/graph.js", "/deckbuilder.js", "/style.css"}) {
+  for (const char* file :
+       {"/app.js", "/graph.js", "/kit.js", "/deckbuilder.js", "/clash.js", "/party.js", "/style.css"}) {
     const auto r = client_.Get(file);
     ASSERT_TRUE(r) << file;
     EXPECT_EQ(r->status, 200) << file;

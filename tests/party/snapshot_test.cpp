@@ -187,20 +187,22 @@ TEST(PartySnapshot, ABattleRecordsActionsInTheFormTheyAreWrittenIn) {
 
 // --- Deselect -----------------------------------------------------------------------------
 
-TEST(PartyDeselect, OffersEachFreeMemberOnceThenAnActionMustBeChosen) {
+TEST(PartyDeselect, GoesOnceRoundTheFreeMembersThenAnActionMustBeChosen) {
   Battle b = test::start("meadow_walk", 1, meadow_pack());
   ASSERT_EQ(b.decision_kind(), DecisionKind::MemberTurn);
   const std::size_t free = detail::free_member_count(b.state(), b.catalog());
   ASSERT_EQ(free, 3u);
-  std::set<std::int8_t> offered{b.state().current};
+  const std::int8_t first = b.state().current;
+  std::set<std::int8_t> offered{first};
   std::size_t deselects = 0;
   while (b.submit(Action::deselect()).ok()) {
     ++deselects;
     offered.insert(b.state().current);
     ASSERT_LE(deselects, 10u) << "Deselect loops";
   }
-  EXPECT_EQ(deselects, free - 1);
-  EXPECT_EQ(offered.size(), free) << "every Deselect led to a member not offered yet";
+  EXPECT_EQ(deselects, free) << "the seed's cycle: once round, back to the first member";
+  EXPECT_EQ(offered.size(), free) << "every free member was offered";
+  EXPECT_EQ(b.state().current, first);
   const auto refused = b.submit(Action::deselect());
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.error().reason, RefusalReason::DeselectNotAllowed);

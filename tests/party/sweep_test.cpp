@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "battlecore/party/policies.hpp"
-#include "battlecore/party/simulate.hpp"
+#include "battlecore/party/play_session.hpp"
 #include "party_support.hpp"
 
 namespace battlecore::party {

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "battlecore/sim/simulate.hpp"
+#include "support/clash_pack.hpp"
 #include "support/starter_pack.hpp"
 #include "support/temp_dir.hpp"
 
@@ -51,6 +52,19 @@ TEST(SimHtmlReport, HasThePlotsAndTablesAndNothingFromTheNetwork) {
   std::size_t bins = 0;
   for (auto c : r.turns_histogram) bins += c > 0;
   EXPECT_EQ(count(html, "class=\"turns\""), bins);
+}
+
+TEST(SimHtmlReport, AClashReportShowsEverySeatAndTheCountersAndNoEmptyTables) {
+  SimConfig config{"trio", 100, 3, "greedy"};
+  auto r = simulate_clash(test::classic(), config);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const std::string html = render_html(r.value());
+  EXPECT_NE(html.find("<h2>Seats</h2>"), std::string::npos);
+  for (const std::string& name : r.value().seat_names)
+    EXPECT_NE(html.find("<td>" + name + "</td>"), std::string::npos) << name;
+  EXPECT_NE(html.find("shared_first"), std::string::npos);
+  EXPECT_EQ(html.find("<h2>Cards</h2>"), std::string::npos);
+  EXPECT_EQ(html.find("<h2>Enemies</h2>"), std::string::npos);
 }
 
 TEST(SimHtmlReport, EscapesNames) {

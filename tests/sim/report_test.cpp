@@ -84,7 +84,7 @@ SimReport sample_shard(std::uint32_t k, std::uint32_t n, std::uint64_t total) {
   r.shard_count = n;
   r.card_ids = {"strike", "defend"};
   r.enemy_ids = {"jaw"};
-  r.resize(2, 1);
+  r.resize(r.shape());
   const ShardRange range = shard_range(total, k, n);
   r.first_battle = range.first;
   BattleRecord b;

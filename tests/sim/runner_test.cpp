@@ -3,6 +3,9 @@
 
 #include "battlecore/sim/runner.hpp"
 
+#include <algorithm>
+#include <mutex>
+
 #include <gtest/gtest.h>
 
 namespace battlecore::sim {
@@ -117,6 +120,35 @@ TEST(SimRunner, FailedBattlesAreCountedWithSeedAndActionsAndTheRunGoesOn) {
       EXPECT_LT(r.failures[i - 1].index, f.index);
     }
   }
+}
+
+TEST(SimRunner, AfterBattleSeesEveryBattleOnceAndAnErrorStopsTheRun) {
+  const CoinAdapter coin{7};
+  std::mutex mutex;
+  std::vector<int> seen(600, 0);
+  std::uint64_t failed = 0;
+  RunOptions options{.battles = 600, .seed = 1, .policy = "plain", .threads = 2};
+  options.after_battle = [&](std::uint64_t index, std::uint64_t seed, const nlohmann::json& actions,
+                             bool broke) -> Result<void> {
+    const std::lock_guard lock(mutex);
+    EXPECT_EQ(seed, battle_seed(1, index));
+    EXPECT_FALSE(actions.empty());
+    ++seen[index];
+    failed += broke ? 1 : 0;
+    return {};
+  };
+  auto r = run_simulation(coin, options);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), 600);
+  EXPECT_EQ(failed, r.value().failures.size());
+
+  options.after_battle = [](std::uint64_t index, std::uint64_t, const nlohmann::json&, bool) -> Result<void> {
+    if (index == 42) return Error{"disk full at battle 42"};
+    return {};
+  };
+  auto stopped = run_simulation(coin, options);
+  ASSERT_FALSE(stopped.ok());
+  EXPECT_EQ(stopped.error().message, "disk full at battle 42");
 }
 
 TEST(SimRunner, PairedCountsAddUpToTheBattlesBothFinished) {

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "battlecore/sim/clash_rules.hpp"
 #include "battlecore/sim/deckbuilder_rules.hpp"
 #include "battlecore/sim/party_rules.hpp"
 #include "support/sweep.hpp"
@@ -14,7 +15,7 @@ namespace {
 template <class R>
 class Sweep : public ::testing::Test {};
 
-using RuleSets = ::testing::Types<sim::DeckbuilderRules, sim::PartyRules>;
+using RuleSets = ::testing::Types<sim::DeckbuilderRules, sim::ClashRules, sim::PartyRules>;
 TYPED_TEST_SUITE(Sweep, RuleSets);
 
 TYPED_TEST(Sweep, EveryEncounterOfEveryBundledPack) {

@@ -19,13 +19,14 @@ namespace battlecore::test {
 
 class MonitorServer {
  public:
-  explicit MonitorServer(monitor::ServerOptions options = {}) {
+  explicit MonitorServer(monitor::ServerOptions options = {})
+      : MonitorServer({monitor::make_deckbuilder_adapter(starter())}, options) {}
+  /// A server of `adapters`.
+  explicit MonitorServer(std::vector<std::shared_ptr<const monitor::RuleSetAdapter>> adapters,
+                         monitor::ServerOptions options = {}) {
     options.host = "127.0.0.1";
     options.port = 0;
-    server_ = std::make_unique<monitor::Server>(
-        std::vector<std::shared_ptr<const monitor::RuleSetAdapter>>{
-            monitor::make_deckbuilder_adapter(starter())},
-        options);
+    server_ = std::make_unique<monitor::Server>(std::move(adapters), options);
     if (auto bound = server_->bind(); !bound) throw std::runtime_error(bound.error().message);
     thread_ = std::thread([this] { server_->run(); });
     if (!server_->wait_until_running()) throw std::runtime_error("the monitor server did not start");

@@ -38,6 +38,10 @@
 
 namespace battlecore::clash {
 
+namespace detail {
+struct BattleIo;
+}
+
 /// One seat: its health, hand, rock and its choice for the round.
 struct SeatState {
   SeatKind kind = SeatKind::Bot;
@@ -127,11 +131,18 @@ class Battle {
   /// The seats still in, in turn order.
   std::vector<SeatRef> remaining_in_order() const;
 
+  /// Equal field by field: rules state, phase, move counter, history, actions, event log,
+  /// options and the queued trigger (the catalogs by content hash). Listeners are not compared.
+  bool operator==(const Battle& other) const;
+
   /// Internal: gives state handlers access. Not for hosts.
   struct Access;
 
  private:
   friend struct Access;
+  friend struct detail::BattleIo;
+  /// start_battle up to the first move: BattleStart has run and its trigger is queued.
+  void set_up(EncounterId encounter, std::uint64_t seed);
   Result<Status, Rejection> refuse(RefusalReason reason, const Action& a, std::string why) const;
 
   std::shared_ptr<const Catalog> catalog_;

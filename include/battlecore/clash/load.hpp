@@ -23,6 +23,10 @@ CatalogResult load_catalog(const std::vector<content::JsonDocument>& documents);
 /// Parses and loads JSON text (tests); `file` names it in diagnostics.
 CatalogResult load_catalog_text(std::string file, std::string text);
 
+/// Reads one card, {"element": "fire", "value": 7} (content and scenarios): every problem is
+/// reported through `r` and the card is then not to be used.
+Card read_card(content::ObjectReader& r);
+
 /// The keys a content file may have at its top level.
 inline constexpr std::array<std::string_view, 2> kContentSections = {"pack", "encounters"};
 

@@ -22,4 +22,11 @@ struct PlayConfig {
 int play(const std::shared_ptr<const Catalog>& catalog, const PlayConfig& config, std::istream& in,
          std::ostream& out, std::ostream& err);
 
+class Battle;
+
+/// The session on a battle already started (a scenario, or a recorded session whose caller
+/// writes the replay from `battle` afterwards); `config.encounter` is not read.
+int play_battle(Battle& battle, const PlayConfig& config, std::istream& in, std::ostream& out,
+                std::ostream& err);
+
 }  // namespace battlecore::clash

@@ -1,16 +1,13 @@
 #pragma once
-/// Strict reading and writing of the pieces every rule set's snapshot shares
-/// (docs/determinism.md#snapshots): the header (format, version, rule set, content hash), the
-/// RNG streams, the transition history and the names of phases and triggers. A field that
-/// cannot be read throws SnapshotError with its JSON pointer; a rule set's restore() catches it
-/// once and returns the refusal.
+/// What every rule set's snapshot format shares (docs/determinism.md#snapshots): strict reading
+/// of a snapshot's JSON objects with the JSON pointer of each problem, the header (format,
+/// format_version, rules, content_hash), the RNG streams and the transition history.
 
 #include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -25,7 +22,7 @@ namespace battlecore::content {
 
 inline constexpr std::string_view kSnapshotFormat = "battlecore-snapshot";
 
-/// A field that cannot be read: its pointer and what was wrong.
+/// A snapshot field that cannot be read: its pointer and what was wrong.
 struct SnapshotError {
   std::string pointer;
   std::string message;
@@ -38,11 +35,10 @@ struct SnapshotError {
 /// Strict reading of one JSON object of a snapshot; problems throw SnapshotError.
 class SnapshotIn {
  public:
-  using json = nlohmann::json;
-  SnapshotIn(const json& j, std::string pointer) : j_(j), ptr_(std::move(pointer)) {
+  SnapshotIn(const nlohmann::json& j, std::string pointer) : j_(j), ptr_(std::move(pointer)) {
     if (!j_.is_object()) throw SnapshotError{ptr_, "expected an object, got " + describe_json_type(j_)};
   }
-  const json& at(std::string_view key) const {
+  const nlohmann::json& at(std::string_view key) const {
     const auto it = j_.find(key);
     if (it == j_.end()) throw SnapshotError{ptr_, fmt::format("missing key '{}'", key)};
     return *it;
@@ -52,29 +48,29 @@ class SnapshotIn {
     return number(at(key), ptr(key), lo, hi);
   }
   std::uint64_t u64(std::string_view key) const {
-    const json& v = at(key);
+    const nlohmann::json& v = at(key);
     if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<std::int64_t>() >= 0))
       throw SnapshotError{ptr(key), "expected an unsigned integer, got " + describe_json_type(v)};
     return v.get<std::uint64_t>();
   }
   bool flag(std::string_view key) const {
-    const json& v = at(key);
+    const nlohmann::json& v = at(key);
     if (!v.is_boolean()) throw SnapshotError{ptr(key), "expected a boolean, got " + describe_json_type(v)};
     return v.get<bool>();
   }
   std::string str(std::string_view key) const {
-    const json& v = at(key);
+    const nlohmann::json& v = at(key);
     if (!v.is_string()) throw SnapshotError{ptr(key), "expected a string, got " + describe_json_type(v)};
     return v.get<std::string>();
   }
-  const json& arr(std::string_view key) const {
-    const json& v = at(key);
+  const nlohmann::json& arr(std::string_view key) const {
+    const nlohmann::json& v = at(key);
     if (!v.is_array()) throw SnapshotError{ptr(key), "expected an array, got " + describe_json_type(v)};
     return v;
   }
   /// An array of at most `max` entries.
-  const json& arr(std::string_view key, std::size_t max, std::string_view what) const {
-    const json& v = arr(key);
+  const nlohmann::json& arr(std::string_view key, std::size_t max, std::string_view what) const {
+    const nlohmann::json& v = arr(key);
     if (v.size() > max) throw SnapshotError{ptr(key), fmt::format("more than {} {}", max, what)};
     return v;
   }
@@ -85,13 +81,11 @@ class SnapshotIn {
   }
   template <std::size_t N>
   std::size_t name(std::string_view key, const std::array<std::string_view, N>& names) const {
-    const std::string s = str(key);
-    for (std::size_t i = 0; i < N; ++i)
-      if (names[i] == s) return i;
-    throw SnapshotError{ptr(key), fmt::format("unknown value '{}'", s)};
+    return name_of(at(key), ptr(key), names);
   }
 
-  static std::int64_t number(const json& v, const std::string& pointer, std::int64_t lo, std::int64_t hi) {
+  static std::int64_t number(const nlohmann::json& v, const std::string& pointer, std::int64_t lo,
+                             std::int64_t hi) {
     if (!v.is_number_integer())
       throw SnapshotError{pointer, "expected an integer, got " + describe_json_type(v)};
     if (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(hi))
@@ -101,12 +95,22 @@ class SnapshotIn {
       throw SnapshotError{pointer, fmt::format("expected an integer in [{}, {}], got {}", lo, hi, n)};
     return n;
   }
+  template <std::size_t N>
+  static std::size_t name_of(const nlohmann::json& v, const std::string& pointer,
+                             const std::array<std::string_view, N>& names) {
+    if (!v.is_string()) throw SnapshotError{pointer, "expected a string, got " + describe_json_type(v)};
+    const auto& s = v.get_ref<const std::string&>();
+    for (std::size_t i = 0; i < N; ++i)
+      if (names[i] == s) return i;
+    throw SnapshotError{pointer, fmt::format("unknown value '{}'", s)};
+  }
 
  private:
-  const json& j_;
+  const nlohmann::json& j_;
   std::string ptr_;
 };
 
+/// Checks a snapshot's header: `format`, `format_version` (== `version`), `rules` and
 /// The index of the definition whose id is the string `v`.
 template <class Id, class Defs>
 Id find_snapshot_id(const Defs& defs, const nlohmann::json& v, const std::string& pointer,
@@ -119,11 +123,40 @@ Id find_snapshot_id(const Defs& defs, const nlohmann::json& v, const std::string
   throw SnapshotError{pointer, fmt::format("no {} '{}' in the content", what, id)};
 }
 
-/// The stream names of the "rng" object, in Stream order.
+/// `content_hash`; throws SnapshotError naming the first that does not fit.
+inline void check_snapshot_header(const SnapshotIn& root, std::uint32_t version, std::string_view rules,
+                                  std::uint64_t content_hash) {
+  const std::string format = root.str("format");
+  if (format != kSnapshotFormat)
+    throw SnapshotError{"/format", fmt::format("expected \"{}\", got \"{}\"", kSnapshotFormat, format)};
+  const auto v = root.num("format_version", 0, INT32_MAX);
+  if (v != version)
+    throw SnapshotError{
+        "/format_version",
+        fmt::format("snapshot format version {} is not supported; this engine reads version {}", v, version)};
+  const std::string r = root.str("rules");
+  if (r != rules)
+    throw SnapshotError{"/rules", fmt::format("the snapshot is of rule set '{}', not '{}'", r, rules)};
+  const std::string hash = root.str("content_hash");
+  if (hash != hash_to_hex(content_hash))
+    throw SnapshotError{"/content_hash",
+                        fmt::format("the snapshot was made with content {}, the content given is {}", hash,
+                                    hash_to_hex(content_hash))};
+}
+
+/// The header every snapshot starts with.
+inline nlohmann::json snapshot_header(std::uint32_t version, std::string_view rules,
+                                      std::uint64_t content_hash) {
+  return {{"format", kSnapshotFormat},
+          {"format_version", version},
+          {"rules", rules},
+          {"content_hash", hash_to_hex(content_hash)}};
+}
+
 inline constexpr std::array<std::string_view, kStreamCount> kSnapshotStreamKeys = {
     "setup", "shuffle", "ai", "dice", "loot", "effects"};
 
-/// The RNG streams: their four xoshiro256** state words each, as 16 hex digits.
+/// The RNG streams: their four state words each, as 16 hex digits.
 inline nlohmann::json rng_to_json(const RngStreams& rng) {
   nlohmann::json out = nlohmann::json::object();
   for (std::size_t k = 0; k < kStreamCount; ++k) {
@@ -165,13 +198,15 @@ typename Machine::Trigger snapshot_trigger(const nlohmann::json& v, const std::s
   throw SnapshotError{pointer, "expected a trigger name"};
 }
 
-/// History rows [sequence, turn, from, trigger, to].
-template <class Machine, class Record>
-nlohmann::json history_to_json(const std::vector<Record>& history) {
+/// The transition history as rows [sequence, turn, from, trigger, to].
+template <class Machine>
+nlohmann::json history_to_json(
+    const std::vector<TransitionRecord<typename Machine::Phase, typename Machine::Trigger>>& h) {
+  using PM = PhaseMachine<Machine>;
   nlohmann::json out = nlohmann::json::array();
-  for (const Record& r : history)
-    out.push_back({r.sequence, r.turn, PhaseMachine<Machine>::phase_name(r.from),
-                   PhaseMachine<Machine>::trigger_name(r.trigger), PhaseMachine<Machine>::phase_name(r.to)});
+  for (const auto& r : h)
+    out.push_back(
+        {r.sequence, r.turn, PM::phase_name(r.from), PM::trigger_name(r.trigger), PM::phase_name(r.to)});
   return out;
 }
 
@@ -275,27 +310,6 @@ void read_event_row(const nlohmann::json& e, const std::string& p, Event& ev) {
   ev.value = static_cast<std::uint16_t>(SnapshotIn::number(e[4], p + "/4", 0, 65535));
   ev.amount = static_cast<std::int32_t>(SnapshotIn::number(e[5], p + "/5", INT32_MIN, INT32_MAX));
   ev.extra = static_cast<std::int32_t>(SnapshotIn::number(e[6], p + "/6", INT32_MIN, INT32_MAX));
-}
-
-/// Checks a snapshot's header: format, format_version, rules and content hash.
-inline void check_snapshot_header(const SnapshotIn& root, std::uint32_t version, std::string_view rules,
-                                  std::uint64_t content_hash) {
-  const std::string format = root.str("format");
-  if (format != kSnapshotFormat)
-    throw SnapshotError{"/format", fmt::format("expected \"{}\", got \"{}\"", kSnapshotFormat, format)};
-  const auto v = root.num("format_version", 0, INT32_MAX);
-  if (v != version)
-    throw SnapshotError{
-        "/format_version",
-        fmt::format("snapshot format version {} is not supported; this engine reads version {}", v, version)};
-  const std::string r = root.str("rules");
-  if (r != rules)
-    throw SnapshotError{"/rules", fmt::format("the snapshot is of rule set '{}', not '{}'", r, rules)};
-  const std::string hash = root.str("content_hash");
-  if (hash != hash_to_hex(content_hash))
-    throw SnapshotError{"/content_hash",
-                        fmt::format("the snapshot was made with content {}, the content given is {}", hash,
-                                    hash_to_hex(content_hash))};
 }
 
 }  // namespace battlecore::content

@@ -40,6 +40,12 @@ constexpr std::uint64_t battle_seed(std::uint64_t run_seed, std::uint64_t index)
   return splitmix64_mix(run_seed + (index + 1) * kGolden);
 }
 
+/// The seed a policy is reset with for the battle seeded `battle_seed` (every rule set's
+/// simulations and bots), apart from the battle's own streams.
+constexpr std::uint64_t policy_seed(std::uint64_t battle_seed) {
+  return splitmix64_mix(battle_seed ^ 0x706f6c6963790000ull);
+}
+
 /// xoshiro256** 1.0 (Blackman and Vigna, 2018).
 class Rng {
  public:

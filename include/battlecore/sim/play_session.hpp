@@ -1,6 +1,7 @@
 #pragma once
-/// A human plays a deckbuilder battle in a terminal: the state, numbered legal actions,
-/// `help`, `history`, `log`, `state`, `quit`. Bad input is answered, never fatal.
+/// A human plays a battle in a terminal, with --record and --scenario: the deckbuilder's session
+/// (the state, numbered legal actions, `help`, `history`, `log`, `state`, `quit`; bad input is
+/// answered, never fatal) and the clash's.
 
 #include <cstdint>
 #include <iosfwd>
@@ -9,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "battlecore/clash/play_session.hpp"
 #include "battlecore/deckbuilder/catalog.hpp"
 
 namespace battlecore::sim {
@@ -30,5 +32,11 @@ struct PlayRecording {
 int play_deckbuilder(const std::shared_ptr<const deckbuilder::Catalog>& catalog, const PlayConfig& config,
                      std::istream& in, std::ostream& out, std::ostream& err,
                      const PlayRecording& recording = {});
+
+/// The clash's session (clash::play_battle) on the encounter or the scenario; the replay is
+/// written when `recording.record` asks for one, whichever way the session ends. The exit code of
+/// the session, or 2 when the battle cannot start or the replay cannot be written.
+int play_clash(const std::shared_ptr<const clash::Catalog>& catalog, const clash::PlayConfig& config,
+               std::istream& in, std::ostream& out, std::ostream& err, const PlayRecording& recording = {});
 
 }  // namespace battlecore::sim

@@ -1,35 +1,55 @@
 #pragma once
-/// Batch simulation that records replays or starts from a scenario (`battlecore sim --record
-/// DIR`, `--record-failures`, `--scenario FILE`). Battle i uses battle_seed(config.seed, i) and
-/// its policy policy_seed(battle seed), as sim::simulate_deckbuilder does, so the same run
-/// seed plays the same battles with or without recording.
+/// Recording a batch run (`battlecore sim --record DIR`, `--record-failures`): an after-battle
+/// hook for the runner (runner.hpp) that writes each battle's replay, for any rule set R
+/// (battlecore/sim/deckbuilder_rules.hpp is the deckbuilder's adapter). Battle i keeps its seed
+/// battle_seed(seed, i) and its policy seed, so a run plays the same battles recorded or not,
+/// on any number of threads.
 
 #include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "battlecore/core/result.hpp"
-#include "battlecore/deckbuilder/catalog.hpp"
-#include "battlecore/sim/simulate.hpp"
+#include "battlecore/sim/replay.hpp"
+#include "battlecore/sim/runner.hpp"
 
 namespace battlecore::sim {
 
-struct RecordConfig {
-  std::filesystem::path dir;   ///< where replays go; empty: no recording
-  bool failures_only = false;  ///< record only the battles that hit an engine error
-  nlohmann::json scenario;     ///< a scenario document every battle starts from, or null
-};
-
 /// The file name of battle `index`'s replay: battle-000042.json.
-std::string replay_file_name(std::uint64_t index);
+inline std::string replay_file_name(std::uint64_t index) { return fmt::format("battle-{:06}.json", index); }
 
-/// Plays `config.battles` battles like simulate_deckbuilder, starting each from the scenario
-/// when one is given (with the battle's own seed) and writing a replay per battle (or per
-/// failed battle) into `record.dir`, which is created when missing.
-Result<SimReport> simulate_deckbuilder_recorded(const std::shared_ptr<const deckbuilder::Catalog>& catalog,
-                                                const SimConfig& config, const RecordConfig& record);
+/// Writes the replay of every battle (or, with `failures_only`, of every battle that hit an
+/// engine error) into `dir`, which must exist, as replay_file_name(index). The battles start at
+/// `encounter` with their own seed, from `scenario` when it is not null. Thread-safe: each
+/// battle writes its own file.
+template <class R>
+AfterBattle replay_writer(std::shared_ptr<const typename R::Catalog> catalog, std::string encounter,
+                          nlohmann::json scenario, std::filesystem::path dir, bool failures_only) {
+  return
+      [catalog = std::move(catalog), encounter = std::move(encounter), scenario = std::move(scenario),
+       dir = std::move(dir), failures_only](std::uint64_t index, std::uint64_t seed,
+                                            const nlohmann::json& actions_json, bool failed) -> Result<void> {
+        if (failures_only && !failed) return {};
+        if (actions_json.empty() && failed) return {};  // it broke while starting: nothing to replay
+        std::vector<typename R::Action> actions;
+        actions.reserve(actions_json.size());
+        for (const nlohmann::json& j : actions_json) {
+          auto action = R::action_from_json(j);
+          if (!action)
+            return Error{fmt::format("battle {}: action {} cannot be read back: {}", index, j.dump(),
+                                     action.error().message)};
+          actions.push_back(action.value());
+        }
+        auto replay = record_replay<R>(catalog, BattleStart{encounter, seed, scenario}, actions);
+        if (!replay)
+          return Error{fmt::format("battle {}: cannot record its replay: {}", index, replay.error().message)};
+        return write_replay(dir / replay_file_name(index), replay.value());
+      };
+}
 
 }  // namespace battlecore::sim

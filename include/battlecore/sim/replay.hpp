@@ -132,7 +132,8 @@ ReplayCheck check_replay(const std::shared_ptr<const typename R::Catalog>& catal
   try {
     started.emplace(R::start(catalog, replay.start));
   } catch (const InvariantError& e) {
-    return {Kind::Diverged, std::nullopt, std::string("the battle raises an engine error while starting: ") + e.what()};
+    return {Kind::Diverged, std::nullopt,
+            std::string("the battle raises an engine error while starting: ") + e.what()};
   }
   if (!*started)
     return {Kind::Malformed, std::nullopt, "the battle does not start: " + started->error().message};

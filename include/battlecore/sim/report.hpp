@@ -40,6 +40,21 @@ struct EnemyTally {
   friend bool operator==(const EnemyTally&, const EnemyTally&) = default;
 };
 
+/// Per seat of a rule set where several seats play against each other (clash).
+struct SeatTally {
+  std::uint64_t wins = 0;       ///< battles the seat ended first alone
+  std::uint64_t place_sum = 0;  ///< the sum of its places (1 = first)
+  friend bool operator==(const SeatTally&, const SeatTally&) = default;
+};
+
+/// How many rows a tally's tables have (from the report's header).
+struct TallyShape {
+  std::size_t cards = 0;
+  std::size_t enemies = 0;
+  std::size_t seats = 0;
+  std::size_t counters = 0;
+};
+
 /// What one battle showed, filled by a rule set's adapter; reused from battle to battle.
 struct BattleRecord {
   bool won = false;
@@ -50,6 +65,8 @@ struct BattleRecord {
   std::vector<std::uint32_t> enemies;       ///< enemy definition per enemy in the battle
   std::vector<std::uint64_t> enemy_damage;  ///< per enemy in the battle (same order): damage dealt
   std::vector<std::uint64_t> enemy_armor;   ///< per enemy in the battle: armor broken
+  std::vector<std::uint8_t> places;         ///< per seat (several-seat rule sets): 1 = first
+  std::vector<std::uint64_t> counters;      ///< the rule set's own counts (SimReport::counter_names)
   void clear();
 };
 
@@ -65,10 +82,12 @@ struct Tally {
   std::vector<std::uint64_t> hp_left_histogram;  ///< [h]: battles that ended with h HP (0: lost)
   std::vector<CardTally> cards;                  ///< per card definition
   std::vector<EnemyTally> enemies;               ///< per enemy definition
+  std::vector<SeatTally> seats;                  ///< per seat (empty for one-sided rule sets)
+  std::vector<std::uint64_t> counters;           ///< sums of the rule set's own counts
   std::vector<SimFailure> failures;              ///< in battle-index order after finish()
 
-  /// Sized for `card_count` cards and `enemy_count` enemies.
-  void resize(std::size_t card_count, std::size_t enemy_count);
+  /// Sized for the tables of `shape`.
+  void resize(const TallyShape& shape);
   /// Adds one finished battle.
   void add(const BattleRecord& battle);
   /// Adds another tally (same card and enemy tables).
@@ -128,10 +147,17 @@ struct SimReport : Tally {
   std::uint64_t first_battle = 0;      ///< index of the first battle this report covers
   std::vector<std::string> card_ids;   ///< names of `cards`, in catalog order
   std::vector<std::string> enemy_ids;  ///< names of `enemies`, in catalog order
-  bool enemy_damage_counted = true;    ///< false: the enemies' damage columns were not counted
-  std::string versus_policy;           ///< empty: no A/B comparison
-  Tally versus;                        ///< policy B on the same seeds
-  Paired paired;                       ///< both policies, battle by battle
+  /// Several-seat rule sets (clash): the seats' names, kinds ("human", "bot") and policies.
+  /// `wins` and `win_rate` are then those of seat 0, whose policy is `policy`.
+  std::vector<std::string> seat_names, seat_kinds, seat_policies;
+  /// Names of `counters`: what the rule set counts beyond wins (party: "defeats", "fled").
+  std::vector<std::string> counter_names;
+  /// The settings the run's policies were given (an object; party: the block rates).
+  nlohmann::json settings = nlohmann::json::object();
+  bool enemy_damage_counted = true;  ///< false: the enemies' damage columns were not counted
+  std::string versus_policy;         ///< empty: no A/B comparison
+  Tally versus;                      ///< policy B on the same seeds
+  Paired paired;                     ///< both policies, battle by battle
   double elapsed_s = 0;
 
   /// The report as one JSON object: the keys rules, encounter, battles, seed, policy, wins,
@@ -142,6 +168,10 @@ struct SimReport : Tally {
   static Result<SimReport> from_json(const nlohmann::json& j);
   /// The report as aligned `key value` lines.
   std::string to_text() const;
+  /// The sizes of the tables, from the header.
+  TallyShape shape() const {
+    return {card_ids.size(), enemy_ids.size(), seat_names.size(), counter_names.size()};
+  }
 };
 
 /// The battles [first, first + count) of shard `index` (1-based) of `count` over `total`.

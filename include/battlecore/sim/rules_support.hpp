@@ -1,6 +1,5 @@
 #pragma once
-/// What the rule-set adapters (deckbuilder_rules.hpp, clash_rules.hpp, party_rules.hpp) share in
-/// their bodies.
+/// What the rule-set adapters (deckbuilder_rules.hpp, clash_rules.hpp) share in their bodies.
 
 #include <memory>
 #include <string>

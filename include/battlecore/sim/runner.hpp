@@ -6,7 +6,7 @@
 ///
 /// A rule set joins with an adapter `A` offering:
 ///   using Player = ...;   // plays battles one after another on one thread
-///   void describe(SimReport& header) const;   // rules, encounter, content_hash, card_ids, enemy_ids
+///   void describe(SimReport& header) const;   // rules, encounter, content_hash, the tables' names
 ///   Result<std::unique_ptr<Player>> make_player(std::string_view policy) const;
 /// and `Player` offering:
 ///   void play(std::uint64_t battle_seed, BattleRecord& out);  // one battle; may throw InvariantError
@@ -22,9 +22,12 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "battlecore/core/invariant.hpp"
 #include "battlecore/core/result.hpp"
@@ -32,6 +35,13 @@
 #include "battlecore/sim/report.hpp"
 
 namespace battlecore::sim {
+
+/// Called after each battle policy A played (`failed`: it raised an engine error, and `actions`
+/// end with the action that raised it), from the thread that played it, so it must be
+/// thread-safe; battles of one run call it with distinct indices. An error stops the run and is
+/// the run's result (`sim --record` writes replays with it).
+using AfterBattle = std::function<Result<void>(std::uint64_t index, std::uint64_t battle_seed,
+                                               const nlohmann::json& actions, bool failed)>;
 
 /// How to run: which battles, which policies, how many threads.
 struct RunOptions {
@@ -44,6 +54,7 @@ struct RunOptions {
   std::uint32_t shard_count = 1;
   /// Called from the calling thread about ten times a second while the run goes on.
   std::function<void(std::uint64_t done, std::uint64_t total, double elapsed_s)> progress{};
+  AfterBattle after_battle{};
 };
 
 namespace detail {
@@ -114,8 +125,8 @@ Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& optio
       if (!b) throw InvariantError(b.error().message);
       w->b = std::move(b.value());
     }
-    w->tally_a.resize(report.card_ids.size(), report.enemy_ids.size());
-    w->tally_b.resize(report.card_ids.size(), report.enemy_ids.size());
+    w->tally_a.resize(report.shape());
+    w->tally_b.resize(report.shape());
     return w;
   };
 
@@ -127,6 +138,7 @@ Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& optio
   std::mutex mutex;
   std::condition_variable finished;
   std::exception_ptr error;
+  std::optional<Error> stopped;  // the first error after_battle returned
 
   auto work = [&](std::unique_ptr<Worker>& slot) {
     try {
@@ -138,6 +150,15 @@ Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& optio
         for (std::uint64_t i = begin; i < end; ++i) {
           const std::uint64_t seed = battle_seed(options.seed, i);
           const bool ok_a = detail::play_counted(*w.a, i, seed, options.policy, w.record_a, w.tally_a);
+          if (options.after_battle) {
+            auto after = options.after_battle(i, seed, w.a->actions_json(), !ok_a);
+            if (!after) {
+              const std::lock_guard lock(mutex);
+              if (!stopped) stopped = after.error();
+              next_chunk.store(chunks);
+              break;
+            }
+          }
           if (versus) {
             const bool ok_b =
                 detail::play_counted(*w.b, i, seed, options.versus_policy, w.record_b, w.tally_b);
@@ -177,10 +198,11 @@ Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& optio
   for (std::thread& t : pool) t.join();
   report.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (error) std::rethrow_exception(error);
+  if (stopped) return *stopped;
 
   // Fixed order: worker 0 first. Every field is an integer sum, failures are sorted by index.
-  static_cast<Tally&>(report).resize(report.card_ids.size(), report.enemy_ids.size());
-  if (versus) report.versus.resize(report.card_ids.size(), report.enemy_ids.size());
+  static_cast<Tally&>(report).resize(report.shape());
+  if (versus) report.versus.resize(report.shape());
   for (const auto& w : workers) {
     if (!w) continue;  // only when a thread failed, which rethrew above
     report.Tally::add(w->tally_a);

@@ -1,6 +1,6 @@
 #pragma once
-/// Batch simulation of the deckbuilder: play many seeded battles with a policy and report what
-/// they show. A thin layer over the generic runner (runner.hpp) with the deckbuilder's adapter.
+/// Batch simulation of every rule set: play many seeded battles with a policy and report what
+/// they show. Thin layers over the generic runner (runner.hpp), one adapter per rule set.
 
 #include <cstdint>
 #include <functional>
@@ -8,14 +8,18 @@
 #include <string>
 #include <vector>
 
+#include "battlecore/clash/catalog.hpp"
 #include "battlecore/core/result.hpp"
 #include "battlecore/deckbuilder/catalog.hpp"
 #include "battlecore/deckbuilder/policies.hpp"
+#include "battlecore/party/policies.hpp"
+#include "battlecore/sim/encounter.hpp"
 #include "battlecore/sim/report.hpp"
+#include "battlecore/sim/runner.hpp"
 
 namespace battlecore::sim {
 
-/// What to simulate.
+/// What to simulate. `policy_options` and `count_enemy_damage` are the deckbuilder's.
 struct SimConfig {
   std::string encounter;  ///< empty: the pack's default encounter
   std::uint64_t battles = 1000;
@@ -31,14 +35,28 @@ struct SimConfig {
   bool count_enemy_damage = true;
   /// Called about ten times a second while the run goes on (see RunOptions::progress).
   std::function<void(std::uint64_t done, std::uint64_t total, double elapsed_s)> progress{};
+  /// A scenario document every battle starts from, with the battle's own seed, or null
+  /// (docs/determinism.md#scenarios). Its encounter, when it names one, wins over `encounter`.
+  nlohmann::json scenario{};
+  /// Called after each battle (see RunOptions::after_battle): `sim --record` writes replays.
+  AfterBattle after_battle{};
 };
-
-/// The per-battle policy seed, derived from the battle's seed.
-std::uint64_t policy_seed(std::uint64_t battle_seed);
 
 /// Plays the battles of `config`: battle i uses battle_seed(config.seed, i), whatever the thread
 /// count or the shard.
 Result<SimReport> simulate_deckbuilder(const std::shared_ptr<const deckbuilder::Catalog>& catalog,
                                        const SimConfig& config);
+
+/// Clash: seat k plays `seat_policies[k]` when that is given and not empty, else `config.policy`.
+/// Seat 0's policy is the run's policy A (the report's `policy`), replaced by
+/// `config.versus_policy` in the paired run, and seat 0's results are the report's wins and win
+/// rate. Every seat's wins and mean place are reported.
+Result<SimReport> simulate_clash(const std::shared_ptr<const clash::Catalog>& catalog,
+                                 const SimConfig& config, const std::vector<std::string>& seat_policies = {});
+
+/// Party: the policy plays the party (its members, companion and blocks, at the `block` rates);
+/// the enemies follow their behaviours. Defeats, flights and the party's HP left are counted.
+Result<SimReport> simulate_party(const std::shared_ptr<const party::Catalog>& catalog,
+                                 const SimConfig& config, party::BlockSkill block = {});
 
 }  // namespace battlecore::sim

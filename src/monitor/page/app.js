@@ -1,6 +1,7 @@
 // The monitor page: talks to the JSON API (docs/monitor.md), keeps the event log and the
 // transition history up to date by polling with "since" counters, and hands the state to the
-// panel of the battle's rule set: window.BattlecorePanels[overview.rules] (deckbuilder.js), or
+// panel of the battle's rule set: window.BattlecorePanels[overview.rules] (deckbuilder.js, clash.js,
+// party.js), or
 // the generic panel below (state as JSON, one button per legal option) for a rule set without one.
 'use strict';
 
@@ -157,7 +158,7 @@
     $('overlay').hidden = !end || app.overlayDismissed;
     $('overlay').classList.toggle('passive', o.mode === 'replay');
     if (end) {
-      $('overlay-title').textContent = end.won ? 'Victory' : 'Defeat';
+      $('overlay-title').textContent = end.title || (end.won ? 'Victory' : 'Defeat');
       $('overlay-text').textContent = end.text || '';
       document.querySelector('.overlay-box').className = 'overlay-box ' + (end.won ? 'won' : 'lost');
     }

@@ -15,26 +15,10 @@ BattlecorePanels.deckbuilder = (() => {
   let selectedCard = null;  // a card waiting for its target
   let openPile = null;      // the pile whose contents are shown
 
-  function h(tag, attrs, ...children) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (k === 'class') e.className = v;
-      else if (k === 'dataset') Object.assign(e.dataset, v);
-      else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
-      else if (v === true) e.setAttribute(k, '');
-      else if (v !== false && v !== null && v !== undefined) e.setAttribute(k, v);
-    }
-    for (const c of children.flat()) if (c !== null && c !== undefined) e.append(c);
-    return e;
-  }
+  const { h, bar } = window.BattlecoreKit;
 
   function chips(statuses) {
     return h('div', { class: 'chips' }, statuses.map((s) => h('span', { class: 'chip', title: s.status }, `${s.status} ${s.stacks}`)));
-  }
-
-  function bar(hp, max) {
-    const pct = max > 0 ? Math.max(0, Math.min(100, (100 * hp) / max)) : 0;
-    return h('div', { class: 'bar' }, h('div', { style: `width:${pct}%` }));
   }
 
   function optionsOf(decision, type) {

@@ -1,4 +1,4 @@
-// Batch simulation, the built-in policies, and the terminal play session.
+// The built-in policies and the terminal play session.
 
 #include <sstream>
 
@@ -6,58 +6,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "battlecore/party/play_session.hpp"
 #include "battlecore/party/policies.hpp"
-#include "battlecore/party/simulate.hpp"
 #include "party_support.hpp"
 
 namespace battlecore::party {
 namespace {
-
-SimReport run(const std::string& encounter, const std::string& policy, std::uint64_t battles,
-              BlockSkill block = {}) {
-  auto r = simulate(test::meadow_pack(), SimConfig{encounter, battles, 5, policy, block, {}, {}});
-  EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
-  return r.value();
-}
-
-TEST(PartySimulate, ReportsWinRateTurnsAndHpAndIsDeterministic) {
-  SimReport a = run("swamp", "random", 300), b = run("swamp", "random", 300);
-  EXPECT_EQ(a.wins + a.defeats + a.fled, 300u);
-  EXPECT_TRUE(a.failures.empty());
-  nlohmann::json ja = a.to_json(), jb = b.to_json();
-  for (const char* key : {"rules", "encounter", "battles", "seed", "policy", "wins", "win_rate", "mean_turns",
-                          "decisions", "mean_decisions", "mean_hp_left_on_wins", "errors", "elapsed_s",
-                          "battles_per_s", "decisions_per_s", "defeats", "fled", "mean_hp_left"})
-    EXPECT_TRUE(ja.contains(key)) << key;
-  for (const char* key : {"elapsed_s", "battles_per_s", "decisions_per_s"}) {
-    ja.erase(key);
-    jb.erase(key);
-  }
-  EXPECT_EQ(ja, jb);
-  EXPECT_EQ(ja["rules"], "party");
-  EXPECT_GT(a.mean_turns(), 1.0);
-  EXPECT_GT(a.mean_hp_left(), 0.0);
-  const std::string text = a.to_text();
-  for (const char* key : {"win_rate", "mean_turns", "mean_hp_left"})
-    EXPECT_NE(text.find(key), std::string::npos);
-}
-
-TEST(PartySimulate, GreedyBeatsRandom) {
-  EXPECT_GT(run("swamp", "greedy", 300).win_rate(), run("swamp", "random", 300).win_rate());
-}
-
-TEST(PartySimulate, BetterBlockingLeavesMoreHp) {
-  const SimReport never = run("beetle_den", "greedy", 200, BlockSkill{0, 0});
-  const SimReport always = run("beetle_den", "greedy", 200, BlockSkill{100, 100});
-  EXPECT_GT(always.mean_hp_left(), never.mean_hp_left());
-}
-
-TEST(PartySimulate, BadConfigurationsAreErrors) {
-  EXPECT_FALSE(simulate(test::meadow_pack(), SimConfig{"no_such", 10, 1, "random", {}, {}, {}}).ok());
-  EXPECT_FALSE(simulate(test::meadow_pack(), SimConfig{"", 10, 1, "cleverest", {}, {}, {}}).ok());
-  EXPECT_FALSE(
-      simulate(test::meadow_pack(), SimConfig{"", 10, 1, "random", BlockSkill{10, 50}, {}, {}}).ok());
-}
 
 TEST(PartyPolicies, BotsAnswerABlockByTheRollTheBattleDrew) {
   Battle b = test::start("twin", 3);

@@ -1,0 +1,107 @@
+#pragma once
+// What every rule set's replay, recording and scenario commands share (docs/determinism.md):
+// generic over the rule-set adapter R and called from <rules>_commands.cpp. Recorded and
+// scenario runs are ordinary runs of the shared runner with a scenario and an after-battle hook.
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <system_error>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "battlecore/content/json_reader.hpp"
+#include "battlecore/sim/recording.hpp"
+#include "battlecore/sim/replay.hpp"
+#include "battlecore/sim/simulate.hpp"
+#include "commands.hpp"
+
+namespace battlecore::cli {
+
+/// The scenario of --scenario, checked against the catalog by `start_scenario(catalog, doc)`
+/// (every problem printed): null when none was given, nullopt when it is refused.
+template <class Catalog, class StartScenario>
+std::optional<nlohmann::json> scenario_option(const Options& options,
+                                              const std::shared_ptr<const Catalog>& catalog,
+                                              std::ostream& err, StartScenario start_scenario) {
+  if (options.scenario.empty()) return nlohmann::json();
+  content::Diagnostics diags;
+  auto doc = content::parse_json_file(options.scenario, diags);
+  if (doc) {
+    auto started = start_scenario(catalog, *doc);
+    if (started) return doc->root;
+    diags = started.error();
+  }
+  err << diags.to_string();
+  err << fmt::format("battlecore: {} problem(s) in scenario {} (pack '{}'); nothing was started\n",
+                     diags.size(), options.scenario, catalog->pack.id);
+  return std::nullopt;
+}
+
+/// The scenario's own seed when it names one, else `fallback` (play's --seed).
+std::uint64_t scenario_seed(const nlohmann::json& scenario, std::uint64_t fallback);
+
+/// `replay FILE` for rule set R: 0 when it matches, 1 naming the first diverging action, 2 for a
+/// malformed file or other content. `load` gives the catalog (null after printing why not).
+template <class R, class Load>
+int replay_file(const Options& options, Io io, Load load) {
+  auto replay = sim::read_replay(options.replay);
+  if (!replay) {
+    io.err << replay.error().to_string();
+    io.err << fmt::format("battlecore: malformed replay {}: {} problem(s)\n", options.replay,
+                          replay.error().size());
+    return kUsageError;
+  }
+  const auto catalog = load();
+  if (!catalog) return kUsageError;
+  const sim::ReplayCheck check = sim::check_replay<R>(catalog, replay.value());
+  switch (check.kind) {
+    case sim::ReplayCheck::Kind::Match:
+    case sim::ReplayCheck::Kind::Diverged:
+      io.out << options.replay << ": " << check.message << "\n";
+      break;
+    case sim::ReplayCheck::Kind::Malformed:
+      io.err << "battlecore: malformed replay " << options.replay << ": " << check.message << "\n";
+      break;
+    case sim::ReplayCheck::Kind::ContentMismatch:
+      io.err << "battlecore: " << options.replay << ": " << check.message << "\n";
+      break;
+  }
+  return check.exit_code();
+}
+
+/// Adds the scenario (already checked; null for none) and --record to `config`: false, with the
+/// reason on io.err, when they are refused.
+template <class R>
+bool add_recording(const Options& options, Io io, const std::shared_ptr<const typename R::Catalog>& catalog,
+                   const nlohmann::json& scenario, sim::SimConfig& config) {
+  config.scenario = scenario;
+  if (options.record.empty()) {
+    if (!options.record_failures) return true;
+    io.err << "battlecore: --record-failures needs --record DIR\n";
+    return false;
+  }
+  if (!options.versus_policy.empty()) {
+    io.err << "battlecore: --record records the battles of one policy; it does not go with --versus-policy\n";
+    return false;
+  }
+  const auto encounter = sim::resolve_encounter(*catalog, config.encounter, config.scenario);
+  if (!encounter) {
+    io.err << "battlecore: " << encounter.error().message << "\n";
+    return false;
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(options.record, ec);
+  if (ec) {
+    io.err << fmt::format("battlecore: cannot create directory '{}': {}\n", options.record, ec.message());
+    return false;
+  }
+  config.after_battle = sim::replay_writer<R>(catalog, catalog->encounters[encounter.value()].id, scenario,
+                                              options.record, options.record_failures);
+  return true;
+}
+
+}  // namespace battlecore::cli

@@ -1,0 +1,35 @@
+#pragma once
+/// `battlecore play --record FILE` for any rule set (docs/determinism.md#recording), generic over
+/// a rule-set adapter R (battlecore/sim/deckbuilder_rules.hpp, clash_rules.hpp).
+
+#include <cstdint>
+#include <memory>
+#include <ostream>
+#include <string>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "battlecore/core/result.hpp"
+#include "battlecore/sim/replay.hpp"
+
+namespace battlecore::sim {
+
+/// Writes the replay of a terminal session's battle to `path` when one is asked for
+/// (`play --record FILE`): `code`, or 2 when the replay cannot be written.
+template <class R>
+int write_session_replay(const std::shared_ptr<const typename R::Catalog>& catalog, const BattleStart& start,
+                         const typename R::Battle& battle, const std::string& path, int code,
+                         std::ostream& out, std::ostream& err) {
+  if (path.empty()) return code;
+  auto replay = record_replay<R>(catalog, start, battle.actions());
+  auto written = replay ? write_replay(path, replay.value()) : Result<void>(replay.error());
+  if (!written) {
+    err << "battlecore: " << written.error().message << "\n";
+    return 2;
+  }
+  out << fmt::format("replay written to {}\n", path);
+  return code;
+}
+
+}  // namespace battlecore::sim

@@ -1,0 +1,158 @@
+// Scenarios: set the encounter up, apply the overrides, each checked against the content and the
+// battle, then begin the first turn (docs/clash.md#scenarios).
+
+#include "battlecore/clash/scenario.hpp"
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "battlecore/clash/load.hpp"
+#include "battlecore/content/scenario_io.hpp"
+#include "clash/mechanics.hpp"
+#include "clash/snapshot_io.hpp"
+
+namespace battlecore::clash {
+
+using content::Diagnostics;
+using content::JsonDocument;
+using content::ObjectReader;
+using nlohmann::json;
+
+namespace {
+
+/// A hand override: the cards, at most the encounter's hand size. With a listed deck each card
+/// is taken from the seat's own copy of the list (its hand is put back first), so every card of
+/// the list stays accounted for.
+void read_hand(ObjectReader& r, const EncounterDef& e, SeatState& seat) {
+  const json* list = r.optional_array("hand");
+  if (list == nullptr) return;
+  if (list->size() > e.rules.hand_size) {
+    r.error_at("hand", fmt::format("{} cards in hand; the encounter's hand holds at most {}", list->size(),
+                                   e.rules.hand_size));
+    return;
+  }
+  FixedVec<Card, kMaxDeckSize> pile = seat.pile;
+  if (e.rules.deck == DeckSource::Listed)
+    for (Card c : seat.hand) pile.push_back(c);
+  FixedVec<Card, kMaxHandSize> hand;
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const std::string p = content::child_pointer(r.pointer_of("hand"), i);
+    ObjectReader cr(r.document(), (*list)[i], p, r.diagnostics());
+    const std::size_t before = r.diagnostics().size();
+    const Card card = read_card(cr);
+    if (r.diagnostics().size() != before) continue;
+    if (e.rules.deck == DeckSource::Listed) {
+      std::size_t at = 0;
+      while (at < pile.size() && !(pile[at] == card)) ++at;
+      if (at == pile.size()) {
+        r.diagnostics().add(
+            r.document().diagnostic(p, fmt::format("{} {} is not left in the seat's copy of the listed deck",
+                                                   element_name(card.element), card.value)));
+        continue;
+      }
+      pile.erase_at(at);
+    }
+    hand.push_back(card);
+  }
+  seat.hand = hand;
+  seat.pile = pile;
+}
+
+void read_seat(ObjectReader& r, const EncounterDef& e, SeatState& seat) {
+  const std::int32_t lowest = e.rules.elimination == Elimination::AtZero ? 1 : 0;
+  if (const json* h = r.optional_value("health")) {
+    if (!h->is_number_integer() || h->get<std::int64_t>() < lowest || h->get<std::int64_t>() > e.rules.health)
+      r.error_at("health",
+                 fmt::format("expected health in [{}, {}] (a seat still in, at most the encounter's "
+                             "health), got {}",
+                             lowest, e.rules.health, h->dump()));
+    else
+      seat.health = static_cast<std::int32_t>(h->get<std::int64_t>());
+  }
+  if (const auto rock = r.optional_int("rock", 0, static_cast<std::int64_t>(e.rules.rocks) - 1))
+    seat.rock = static_cast<std::uint8_t>(*rock);
+  read_hand(r, e, seat);
+  r.finish();
+}
+
+void read_order(ObjectReader& r, std::size_t n, BattleState& s) {
+  const json* order = r.optional_array("order");
+  if (order == nullptr) return;
+  if (order->size() != n) {
+    r.error_at("order", fmt::format("expected all {} seats in turn order, got {}", n, order->size()));
+    return;
+  }
+  FixedVec<std::uint8_t, kMaxSeats> out;
+  std::array<bool, kMaxSeats> seen{};
+  for (std::size_t i = 0; i < n; ++i) {
+    const json& v = (*order)[i];
+    const std::string p = content::child_pointer(r.pointer_of("order"), i);
+    if (!v.is_number_integer() || v.get<std::int64_t>() < 0 ||
+        v.get<std::int64_t>() >= static_cast<std::int64_t>(n)) {
+      r.diagnostics().add(r.document().diagnostic(p, fmt::format("expected a seat index in [0, {}]", n - 1)));
+      return;
+    }
+    const auto seat = static_cast<std::uint8_t>(v.get<std::int64_t>());
+    if (seen[seat]) {
+      r.diagnostics().add(r.document().diagnostic(p, fmt::format("seat {} is listed twice", seat)));
+      return;
+    }
+    seen[seat] = true;
+    out.push_back(seat);
+  }
+  s.order = out;
+}
+
+}  // namespace
+
+void detail::BattleIo::begin(Battle& b, const BattleState& s) {
+  b.state_ = s;
+  std::vector<Event> log = b.events_.log();
+  for (Event& ev : log)
+    if (ev.type == EventType::RoundStarted) ev.amount = static_cast<std::int32_t>(s.round);
+  b.events_.restore_log(std::move(log));
+  Ctx x{b.state_, b.encounter(), b.events_};
+  const std::uint8_t first = remaining(b.state_)[0];
+  begin_turn(x, first);
+  b.pending_trigger_ = trigger_for(b.state_, first);
+  b.has_pending_trigger_ = true;
+  b.advance();
+}
+
+Result<Battle, Diagnostics> start_scenario(std::shared_ptr<const Catalog> catalog, const JsonDocument& doc,
+                                           std::optional<std::uint64_t> seed, BattleOptions options) {
+  Diagnostics diags;
+  const Catalog& c = *catalog;
+  ObjectReader r(doc, doc.root, "", diags);
+  if (!r.valid()) return diags;
+  const auto begin = content::read_scenario_start(r, c, Machine::kRules, kScenarioFormatVersion, seed);
+  // Without a battle the overrides cannot be checked (their ranges depend on it).
+  if (!begin) return diags;
+  const auto [encounter, battle_seed] = *begin;
+  const EncounterDef& e = c.encounters[encounter];
+
+  Battle battle(catalog, options);
+  detail::BattleIo::set_up(battle, encounter, battle_seed);
+  BattleState s = battle.state();
+  if (const auto round = r.optional_int("round", 1, e.rules.round_limit))
+    s.round = static_cast<std::uint32_t>(*round);
+  read_order(r, e.seats.size(), s);
+  if (const json* seats = r.optional_array("seats")) {
+    if (seats->size() > e.seats.size())
+      r.error_at("seats", fmt::format("encounter '{}' has {} seats; {} are given", e.id, e.seats.size(),
+                                      seats->size()));
+    for (std::size_t i = 0; i < std::min(seats->size(), e.seats.size()); ++i) {
+      ObjectReader sr(doc, (*seats)[i], content::child_pointer(r.pointer_of("seats"), i), diags);
+      if (sr.valid()) read_seat(sr, e, s.seats[i]);
+    }
+  }
+  r.finish();
+  if (!diags.empty()) return diags;
+  detail::BattleIo::begin(battle, s);
+  return battle;
+}
+
+}  // namespace battlecore::clash

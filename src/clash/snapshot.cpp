@@ -1,0 +1,215 @@
+// Clash snapshots: every field of a Battle written to JSON and read back strictly.
+
+#include "battlecore/clash/snapshot.hpp"
+
+#include <array>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "battlecore/content/snapshot_io.hpp"
+#include "clash/snapshot_io.hpp"
+
+namespace battlecore::clash {
+
+using nlohmann::json;
+
+namespace {
+
+using Bad = content::SnapshotError;
+using In = content::SnapshotIn;
+
+constexpr std::array<std::string_view, 4> kSteps = {"none", "roll", "rock", "card"};
+constexpr std::array<std::string_view, 2> kSeatKinds = {"human", "bot"};
+constexpr std::array<std::string_view, kElementCount> kElements = {"none",   "air",  "earth",
+                                                                   "energy", "fire", "water"};
+
+json card_json(Card c) { return json::array({element_name(c.element), c.value}); }
+
+/// A card [element, value]; `real` asks for a playable card (an element, a value 1 to 10).
+Card read_card(const json& v, const std::string& p, bool real) {
+  if (!v.is_array() || v.size() != 2) throw Bad{p, "expected a card [element, value]"};
+  Card c;
+  c.element = static_cast<Element>(In::name_of(v[0], p + "/0", kElements));
+  c.value = real ? static_cast<std::uint8_t>(In::number(v[1], p + "/1", kMinCardValue, kMaxCardValue))
+                 : static_cast<std::uint8_t>(In::number(v[1], p + "/1", 0, 255));
+  if (real && c.empty()) throw Bad{p + "/0", "expected an element other than none"};
+  return c;
+}
+
+template <class Vec>
+json cards_json(const Vec& cards) {
+  json a = json::array();
+  for (Card c : cards) a.push_back(card_json(c));
+  return a;
+}
+
+template <class Vec>
+void read_cards(const In& in, std::string_view key, Vec& out) {
+  const json& a = in.arr(key);
+  if (a.size() > Vec::capacity()) throw Bad{in.ptr(key), fmt::format("more than {} cards", Vec::capacity())};
+  for (std::size_t i = 0; i < a.size(); ++i)
+    out.push_back(read_card(a[i], content::child_pointer(in.ptr(key), i), true));
+}
+
+json state_json(const BattleState& s, const Catalog& c) {
+  json seats = json::array();
+  for (const SeatState& seat : s.seats)
+    seats.push_back({{"kind", seat_kind_name(seat.kind)},
+                     {"health", seat.health},
+                     {"rock", seat.rock},
+                     {"out", seat.out},
+                     {"place", seat.place},
+                     {"out_round", seat.out_round},
+                     {"hand", cards_json(seat.hand)},
+                     {"pile", cards_json(seat.pile)},
+                     {"choice", seat.choice.empty() ? json(nullptr) : card_json(seat.choice)},
+                     {"acted", seat.acted}});
+  json order = json::array();
+  for (std::uint8_t o : s.order) order.push_back(o);
+  return {
+      {"seed", s.seed},
+      {"rng", content::rng_to_json(s.rng)},
+      {"encounter", s.encounter < c.encounters.size() ? json(c.encounters[s.encounter].id) : json(nullptr)},
+      {"round", s.round},
+      {"seats", seats},
+      {"order", order},
+      {"current", s.current},
+      {"step", kSteps[static_cast<std::size_t>(s.step)]},
+      {"dice", s.dice},
+      {"offered", json::array({s.offered[0], s.offered[1]})},
+      {"offered_count", s.offered_count},
+      {"sudden_deaths", s.sudden_deaths}};
+}
+
+void read_state(const In& in, const Catalog& c, BattleState& s) {
+  s.seed = in.u64("seed");
+  content::read_rng(in.obj("rng"), s.rng);
+  const json& enc = in.at("encounter");
+  if (enc.is_null()) {
+    s.encounter = 0;  // a battle never started
+  } else {
+    if (!enc.is_string()) throw Bad{in.ptr("encounter"), "expected an encounter id"};
+    const auto id = c.find_encounter(enc.get<std::string>());
+    if (!id)
+      throw Bad{in.ptr("encounter"), fmt::format("no encounter '{}' in the content", enc.get<std::string>())};
+    s.encounter = *id;
+  }
+  const std::size_t n = c.encounters.empty() ? 0 : c.encounters[s.encounter].seats.size();
+  const std::int64_t rocks = c.encounters.empty() ? 0 : c.encounters[s.encounter].rules.rocks;
+  s.round = static_cast<std::uint32_t>(in.num("round", 0, UINT32_MAX));
+  const json& seats = in.arr("seats");
+  if (!seats.empty() && seats.size() != n)
+    throw Bad{in.ptr("seats"), fmt::format("expected {} seats (the encounter's), got {}", n, seats.size())};
+  for (std::size_t i = 0; i < seats.size(); ++i) {
+    const In seat(seats[i], content::child_pointer(in.ptr("seats"), i));
+    SeatState st;
+    st.kind = static_cast<SeatKind>(seat.name("kind", kSeatKinds));
+    st.health = static_cast<std::int32_t>(seat.num("health", INT32_MIN, INT32_MAX));
+    st.rock = static_cast<std::uint8_t>(seat.num("rock", 0, rocks - 1));
+    st.out = seat.flag("out");
+    st.place = static_cast<std::uint8_t>(seat.num("place", 0, static_cast<std::int64_t>(n)));
+    st.out_round = static_cast<std::uint32_t>(seat.num("out_round", 0, UINT32_MAX));
+    read_cards(seat, "hand", st.hand);
+    read_cards(seat, "pile", st.pile);
+    const json& choice = seat.at("choice");
+    st.choice = choice.is_null() ? Card{} : read_card(choice, seat.ptr("choice"), true);
+    st.acted = seat.flag("acted");
+    s.seats.push_back(st);
+  }
+  const json& order = in.arr("order");
+  if (order.size() != s.seats.size())
+    throw Bad{in.ptr("order"),
+              fmt::format("expected {} seats in the turn order, got {}", s.seats.size(), order.size())};
+  for (std::size_t i = 0; i < order.size(); ++i)
+    s.order.push_back(static_cast<std::uint8_t>(In::number(
+        order[i], content::child_pointer(in.ptr("order"), i), 0, static_cast<std::int64_t>(n) - 1)));
+  s.current = static_cast<SeatRef>(in.num("current", -1, static_cast<std::int64_t>(s.seats.size()) - 1));
+  s.step = static_cast<TurnStep>(in.name("step", kSteps));
+  s.dice = static_cast<std::uint8_t>(in.num("dice", 0, 6));
+  const json& offered = in.arr("offered");
+  if (offered.size() != 2) throw Bad{in.ptr("offered"), "expected 2 rocks"};
+  for (std::size_t i = 0; i < 2; ++i)
+    s.offered[i] = static_cast<std::uint8_t>(In::number(
+        offered[i], content::child_pointer(in.ptr("offered"), i), 0, std::max<std::int64_t>(rocks - 1, 0)));
+  s.offered_count = static_cast<std::uint8_t>(in.num("offered_count", 0, 2));
+  s.sudden_deaths = static_cast<std::uint32_t>(in.num("sudden_deaths", 0, UINT32_MAX));
+  if (s.step != TurnStep::None && (s.current < 0 || s.seats.empty()))
+    throw Bad{in.ptr("current"), "a turn step is pending but no seat is current"};
+}
+
+constexpr std::size_t kEventTypes = static_cast<std::size_t>(EventType::SuddenDeathBegun) + 1;
+
+SeatRef seat_ref(const json& v, const std::string& p) {
+  return static_cast<SeatRef>(In::number(v, p, -128, 127));
+}
+
+}  // namespace
+
+namespace detail {
+
+json BattleIo::snapshot(const Battle& b) {
+  const Catalog& c = *b.catalog_;
+  json actions = json::array();
+  for (const Action& a : b.actions_) actions.push_back(action_to_json(a));
+  json events = json::array();
+  for (const Event& e : b.events_.log())
+    events.push_back({event_type_name(e.type), e.seat, e.other, e.winner, card_json(e.card),
+                      card_json(e.other_card), e.amount, e.extra});
+  json out = content::snapshot_header(kSnapshotFormatVersion, Machine::kRules, c.content_hash);
+  out.update(json{
+      {"options", {{"event_log", b.options_.event_log}, {"record_history", b.options_.record_history}}},
+      {"started", b.started_},
+      {"phase", phase_name(b.driver_.current())},
+      {"moves", b.driver_.moves()},
+      {"pending_trigger", b.has_pending_trigger_ ? json(trigger_name(b.pending_trigger_)) : json(nullptr)},
+      {"state", state_json(b.state_, c)},
+      {"history", content::history_to_json<Machine>(b.driver_.history())},
+      {"actions", actions},
+      {"events", events}});
+  return out;
+}
+
+Result<Battle> BattleIo::restore(std::shared_ptr<const Catalog> catalog, const json& j) {
+  try {
+    const In root(j, "");
+    content::check_snapshot_header(root, kSnapshotFormatVersion, Machine::kRules, catalog->content_hash);
+    const In opts = root.obj("options");
+    Battle b(catalog, BattleOptions{.event_log = opts.flag("event_log"),
+                                    .record_history = opts.flag("record_history")});
+    b.started_ = root.flag("started");
+    read_state(root.obj("state"), *catalog, b.state_);
+    if (b.started_ && b.state_.seats.empty()) throw Bad{"/state/seats", "a started battle has seats"};
+    auto driver = content::read_driver<Machine>(root);
+    b.driver_.restore(driver.phase, driver.moves, std::move(driver.history));
+    b.has_pending_trigger_ = driver.pending.has_value();
+    if (driver.pending) b.pending_trigger_ = *driver.pending;
+    b.actions_ = content::read_actions<Action>(root, [](const json& a) { return action_from_json(a); });
+    auto log = content::read_events<Event>(
+        root, 8, "[type, seat, other, winner, card, other_card, amount, extra]", kEventTypes, event_type_name,
+        [](const json& e, const std::string& p, Event& ev) {
+          ev.seat = seat_ref(e[1], p + "/1");
+          ev.other = seat_ref(e[2], p + "/2");
+          ev.winner = seat_ref(e[3], p + "/3");
+          ev.card = read_card(e[4], p + "/4", false);
+          ev.other_card = read_card(e[5], p + "/5", false);
+          ev.amount = static_cast<std::int32_t>(In::number(e[6], p + "/6", INT32_MIN, INT32_MAX));
+          ev.extra = static_cast<std::int32_t>(In::number(e[7], p + "/7", INT32_MIN, INT32_MAX));
+        });
+    b.events_.restore_log(std::move(log));
+    return b;
+  } catch (const Bad& bad) {
+    return Error{bad.text()};
+  }
+}
+
+}  // namespace detail
+
+json snapshot(const Battle& battle) { return detail::BattleIo::snapshot(battle); }
+
+Result<Battle> restore(std::shared_ptr<const Catalog> catalog, const json& snapshot) {
+  if (!catalog) return Error{"snapshot refused: no catalog given"};
+  return detail::BattleIo::restore(std::move(catalog), snapshot);
+}
+
+}  // namespace battlecore::clash

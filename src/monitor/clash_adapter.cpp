@@ -1,0 +1,218 @@
+// The clash's monitor adapter: the state view of view.hpp seen from the human seats (the bots'
+// hands as counts), plus the ring, the last round's duels and the ranking. Bot seats are played
+// by the server: after the battle starts and after every human action, the bots' decisions are
+// answered by the random policy seeded with policy_seed(battle seed), as `battlecore clash play`
+// does, up to the next human decision. The action list holds the human seats' actions only, so a
+// replay (encounter, seed, human actions) plays the same bot moves again.
+
+#include "battlecore/monitor/clash_adapter.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "battlecore/clash/battle.hpp"
+#include "battlecore/clash/policies.hpp"
+#include "battlecore/clash/view.hpp"
+#include "catalog_adapter.hpp"
+
+namespace battlecore::monitor {
+
+namespace {
+
+namespace cl = battlecore::clash;
+
+nlohmann::json card_json(cl::Card c) {
+  if (c.empty()) return nullptr;
+  return {{"element", cl::element_name(c.element)}, {"value", c.value}};
+}
+
+std::string_view step_name(cl::TurnStep step) {
+  switch (step) {
+    case cl::TurnStep::Roll:
+      return "roll";
+    case cl::TurnStep::Rock:
+      return "rock";
+    case cl::TurnStep::Card:
+      return "card";
+    case cl::TurnStep::None:
+      break;
+  }
+  return "none";
+}
+
+class ClashBattle final : public MonitorBattle {
+ public:
+  explicit ClashBattle(std::shared_ptr<const cl::Catalog> catalog) : battle_(std::move(catalog)) {}
+
+  Result<void, Refused> start(std::string_view encounter, std::uint64_t seed) {
+    auto policy = cl::make_policy("random");
+    if (!policy) return Refused{"engine_error", policy.error().message};
+    bots_ = std::move(policy).value();
+    bots_->reset(policy_seed(seed));
+    auto started = battle_.start_battle(encounter, seed);
+    if (!started) return Refused{"unknown_encounter", started.error().message};
+    play_bots();
+    return {};
+  }
+
+  nlohmann::json state() const override {
+    nlohmann::json j = cl::state_view(battle_);
+    const cl::BattleState& s = battle_.state();
+    const cl::EncounterDef& enc = battle_.encounter();
+    j["turn"] = s.round;
+    j["over"] = battle_.is_battle_over();
+    j["won"] = battle_.is_battle_over() ? nlohmann::json(human_won()) : nlohmann::json(nullptr);
+    j["encounter_name"] = enc.name;
+    j["max_health"] = enc.rules.health;
+    j.erase("decision");  // the decision has its own view
+    // The human seats see their own hands; every other hand is a count.
+    for (auto& seat : j["seats"]) {
+      const auto i = seat["seat"].get<std::size_t>();
+      seat["hand_count"] = s.seats[i].hand.size();
+      if (s.seats[i].kind != cl::SeatKind::Human) seat.erase("hand");
+    }
+    nlohmann::json ring = nlohmann::json::array();
+    for (std::uint32_t r = 0; r < enc.rules.rocks; ++r) ring.push_back(cl::element_name(cl::rock_element(r)));
+    j["ring"] = ring;
+    j["duels"] = last_duels();
+    nlohmann::json ranking = nlohmann::json::array();
+    if (battle_.is_battle_over()) {
+      for (std::size_t i = 0; i < s.seats.size(); ++i)
+        ranking.push_back({{"seat", i}, {"name", enc.seats[i].name}, {"place", s.seats[i].place}});
+      std::stable_sort(ranking.begin(), ranking.end(), [](const nlohmann::json& a, const nlohmann::json& b) {
+        return a["place"].get<int>() < b["place"].get<int>();
+      });
+    }
+    j["ranking"] = ranking;
+    return j;
+  }
+
+  nlohmann::json decision() const override {
+    const cl::Decision d = battle_.decision();
+    const cl::BattleState& s = battle_.state();
+    nlohmann::json options = nlohmann::json::array();
+    for (std::size_t i = 0; i < d.options.size(); ++i)
+      options.push_back({{"index", i},
+                         {"action", cl::action_to_json(d.options[i])},
+                         {"label", cl::action_label(battle_, d.options[i])}});
+    const bool deciding = d.who.kind == Decider::Kind::Seat;
+    nlohmann::json j = {{"status", status_name(battle_.status())},
+                        {"who", deciding ? "seat" : "nobody"},
+                        {"seat", deciding ? nlohmann::json(d.who.index) : nlohmann::json(nullptr)},
+                        {"step", deciding ? step_name(s.step) : "none"},
+                        {"dice", s.dice},
+                        {"options", options}};
+    // Every card of the deciding seat's hand, with whether it can be played now and why not.
+    nlohmann::json cards = nlohmann::json::array();
+    if (deciding) {
+      const cl::SeatState& seat = s.seats[static_cast<std::size_t>(d.who.index)];
+      const cl::Element rock = cl::rock_element(seat.rock);
+      for (std::size_t slot = 0; slot < seat.hand.size(); ++slot) {
+        const bool offered = std::any_of(d.options.begin(), d.options.end(), [&](const cl::Action& a) {
+          return a.kind == cl::ActionKind::PlayCard && a.value == slot;
+        });
+        std::string reason;
+        if (!offered)
+          reason = s.step != cl::TurnStep::Card ? "roll and pick a rock first"
+                                                : fmt::format("rock {} is {}: play a card of that element",
+                                                              seat.rock, cl::element_name(rock));
+        cards.push_back({{"slot", slot},
+                         {"card", card_json(seat.hand[slot])},
+                         {"playable", offered},
+                         {"reason", reason}});
+      }
+    }
+    j["cards"] = cards;
+    return j;
+  }
+
+  Result<void, Refused> submit(const nlohmann::json& action) override {
+    auto done = detail::submit_json(battle_, action, &cl::action_from_json);
+    if (!done) return done.error();
+    human_actions_.push_back(done.value());
+    play_bots();
+    return {};
+  }
+
+  std::size_t event_count() const override { return battle_.events().log().size(); }
+  nlohmann::json event(std::size_t i) const override {
+    const cl::Event& e = battle_.events().log()[i];
+    nlohmann::json j = cl::event_to_json(e);
+    j["text"] = cl::event_label(battle_, e);
+    return j;
+  }
+  std::size_t transition_count() const override { return battle_.history().size(); }
+  nlohmann::json transition(std::size_t i) const override {
+    return detail::transition_json<cl::Machine>(battle_.history()[i]);
+  }
+  nlohmann::json actions() const override { return detail::actions_json(human_actions_); }
+  std::string state_hash() const override { return detail::hash_hex(battle_.state_hash()); }
+
+  /// "duels": every duel so far, by round; "moves": every action, the bots' ones included.
+  std::optional<nlohmann::json> detail(std::string_view name) const override {
+    if (name == "duels") return nlohmann::json{{"rounds", duels_by_round()}};
+    if (name == "moves") {
+      return nlohmann::json{{"moves", detail::actions_json(battle_.actions())}};
+    }
+    return std::nullopt;
+  }
+
+ private:
+  /// Answers every bot decision up to the next human one (or the end).
+  void play_bots() {
+    std::vector<cl::Action> options;
+    while (battle_.status() == Status::AwaitingDecision) {
+      const cl::SeatRef seat = battle_.state().current;
+      if (battle_.state().seats[static_cast<std::size_t>(seat)].kind != cl::SeatKind::Bot) return;
+      battle_.legal_actions(options);
+      const cl::Action chosen = options[bots_->choose(battle_, options)];
+      if (auto done = battle_.submit(chosen); !done)
+        throw std::logic_error("a bot's legal option was refused: " + done.error().message);
+    }
+  }
+
+  bool human_won() const {
+    const auto& seats = battle_.state().seats;
+    return std::any_of(seats.begin(), seats.end(),
+                       [](const cl::SeatState& s) { return s.kind == cl::SeatKind::Human && s.place == 1; });
+  }
+
+  /// Every duel of the battle: [{"round", "duels": [{seat, other, card, other_card, winner}]}].
+  nlohmann::json duels_by_round() const {
+    nlohmann::json rounds = nlohmann::json::array();
+    std::int32_t round = 0;
+    for (const cl::Event& e : battle_.events().log()) {
+      if (e.type == cl::EventType::RoundStarted) round = e.amount;
+      if (e.type != cl::EventType::DuelResolved) continue;
+      if (rounds.empty() || rounds.back()["round"] != round)
+        rounds.push_back({{"round", round}, {"duels", nlohmann::json::array()}});
+      rounds.back()["duels"].push_back(
+          {{"seat", e.seat},
+           {"other", e.other},
+           {"card", card_json(e.card)},
+           {"other_card", card_json(e.other_card)},
+           {"winner", e.winner >= 0 ? nlohmann::json(e.winner) : nlohmann::json(nullptr)}});
+    }
+    return rounds;
+  }
+
+  /// The duels of the last round the referee judged ({"round": 0, "duels": []} before any).
+  nlohmann::json last_duels() const {
+    nlohmann::json rounds = duels_by_round();
+    if (rounds.empty()) return {{"round", 0}, {"duels", nlohmann::json::array()}};
+    return rounds.back();
+  }
+
+  cl::Battle battle_;
+  std::unique_ptr<cl::Policy> bots_;
+  std::vector<cl::Action> human_actions_;
+};
+
+}  // namespace
+
+std::shared_ptr<const RuleSetAdapter> make_clash_adapter(std::shared_ptr<const clash::Catalog> catalog) {
+  return std::make_shared<detail::CatalogAdapter<cl::Machine, cl::Catalog, ClashBattle>>(std::move(catalog));
+}
+
+}  // namespace battlecore::monitor

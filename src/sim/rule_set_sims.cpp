@@ -1,0 +1,317 @@
+// The clash and party adapters for the generic runner (battlecore/sim/runner.hpp): how to play
+// one battle of each with its policies and what to write down about it.
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "battlecore/clash/actions.hpp"
+#include "battlecore/clash/battle.hpp"
+#include "battlecore/clash/policies.hpp"
+#include "battlecore/party/actions.hpp"
+#include "battlecore/party/battle.hpp"
+#include "battlecore/party/policies.hpp"
+#include "battlecore/sim/clash_rules.hpp"
+#include "battlecore/sim/party_rules.hpp"
+#include "battlecore/sim/runner.hpp"
+#include "battlecore/sim/simulate.hpp"
+#include "sim/sim_support.hpp"
+
+namespace battlecore::sim {
+
+namespace {
+
+/// Plays one battle to its end: `choose(battle, options)` answers every decision.
+template <class Battle, class Action, class Choose>
+void play_out(Battle& battle, std::vector<Action>& options, std::vector<Action>& actions, BattleRecord& out,
+              Choose&& choose) {
+  while (battle.status() == Status::AwaitingDecision) {
+    battle.legal_actions(options);
+    const std::size_t pick = choose(battle, options);
+    BATTLECORE_ENSURE(pick < options.size(), "the policy picked option {} of {}", pick, options.size());
+    const Action action = options[pick];
+    actions.push_back(action);
+    ++out.decisions;
+    const auto applied = battle.submit(action);
+    BATTLECORE_ENSURE(applied.ok(), "a legal option was refused: {}",
+                      applied.ok() ? "" : applied.error().message);
+  }
+  BATTLECORE_ENSURE(battle.is_battle_over(), "the battle stopped before its end");
+}
+
+/// Starts `battle` for `seed`: at the encounter, or from `scenario` (with that seed) when it is not
+/// null (the battle is then replaced: true, and its event listeners must be attached again).
+template <class R, class Options>
+bool start_battle(typename R::Battle& battle, const std::shared_ptr<const typename R::Catalog>& catalog,
+                  std::uint32_t encounter, std::uint64_t seed, const nlohmann::json& scenario,
+                  Options quiet) {
+  if (scenario.is_null()) {
+    const auto started =
+        battle.start_battle(static_cast<decltype(battle.state().encounter)>(encounter), seed);
+    BATTLECORE_ENSURE(started.ok(), "the battle did not start: {}",
+                      started.ok() ? "" : started.error().message);
+    return false;
+  }
+  auto started = R::start(catalog, BattleStart{catalog->encounters[encounter].id, seed, scenario}, quiet);
+  BATTLECORE_ENSURE(started.ok(), "the battle did not start: {}",
+                    started.ok() ? "" : started.error().message);
+  battle = std::move(started).value();
+  return true;
+}
+
+template <class Action>
+nlohmann::json actions_to_json(const std::vector<Action>& actions) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const Action& a : actions) out.push_back(action_to_json(a));
+  return out;
+}
+
+// --- clash --------------------------------------------------------------------------------
+
+constexpr clash::BattleOptions kClashQuiet{.event_log = false, .record_history = false};
+
+/// Seat 0 plays the run's policy (A, or B in the versus run); every other seat plays its own
+/// policy, or the run's policy A when it has none.
+class ClashAdapter {
+ public:
+  ClashAdapter(std::shared_ptr<const clash::Catalog> catalog, clash::EncounterId encounter,
+               std::vector<std::string> seat_policies, nlohmann::json scenario)
+      : catalog_(std::move(catalog)),
+        encounter_(encounter),
+        seat_policies_(std::move(seat_policies)),
+        scenario_(std::move(scenario)) {}
+
+  class Player {
+   public:
+    Player(std::shared_ptr<const clash::Catalog> catalog, clash::EncounterId encounter,
+           std::vector<std::unique_ptr<clash::Policy>> policies, const nlohmann::json& scenario)
+        : catalog_(std::move(catalog)),
+          encounter_(encounter),
+          scenario_(scenario),
+          policies_(std::move(policies)),
+          battle_(catalog_, kClashQuiet) {
+      options_.reserve(16);
+      actions_.reserve(256);
+    }
+
+    void play(std::uint64_t seed, BattleRecord& out) {
+      out.clear();
+      actions_.clear();
+      for (std::size_t s = 0; s < policies_.size(); ++s)
+        policies_[s]->reset(splitmix64_mix(policy_seed(seed) + s));
+      start_battle<ClashRules>(battle_, catalog_, encounter_, seed, scenario_, kClashQuiet);
+      play_out(
+          battle_, options_, actions_, out, [&](const clash::Battle& b, const std::vector<clash::Action>& o) {
+            return policies_[std::min<std::size_t>(b.state().current, policies_.size() - 1)]->choose(b, o);
+          });
+      const clash::BattleState& s = battle_.state();
+      std::size_t firsts = 0;
+      for (const clash::SeatState& seat : s.seats) {
+        out.places.push_back(seat.place);
+        firsts += seat.place == 1 ? 1 : 0;
+      }
+      out.won = s.seats[0].place == 1 && firsts == 1;
+      out.turns = s.round;
+      out.hp_left = out.won ? static_cast<std::uint32_t>(std::max(0, s.seats[0].health)) : 0;
+      out.counters.assign(1, firsts > 1 ? 1 : 0);  // shared_first
+    }
+    nlohmann::json actions_json() const { return actions_to_json(actions_); }
+    void recover() { battle_ = clash::Battle(catalog_, kClashQuiet); }
+
+   private:
+    std::shared_ptr<const clash::Catalog> catalog_;
+    clash::EncounterId encounter_;
+    const nlohmann::json& scenario_;                        ///< the adapter's
+    std::vector<std::unique_ptr<clash::Policy>> policies_;  ///< per seat
+    clash::Battle battle_;
+    std::vector<clash::Action> options_;
+    std::vector<clash::Action> actions_;
+  };
+
+  void describe(SimReport& header) const {
+    const clash::EncounterDef& def = catalog_->encounters[encounter_];
+    header.rules = "clash";
+    header.encounter = def.id;
+    header.content_hash = catalog_->content_hash;
+    for (std::size_t s = 0; s < def.seats.size(); ++s) {
+      header.seat_names.push_back(def.seats[s].name);
+      header.seat_kinds.emplace_back(clash::seat_kind_name(def.seats[s].kind));
+      header.seat_policies.push_back(s == 0 ? std::string() : seat_policies_[s]);
+    }
+    header.counter_names = {"shared_first"};
+  }
+
+  Result<std::unique_ptr<Player>> make_player(std::string_view policy) const {
+    std::vector<std::unique_ptr<clash::Policy>> policies;
+    for (std::size_t s = 0; s < seat_policies_.size(); ++s) {
+      auto made = clash::make_policy(s == 0 ? policy : std::string_view(seat_policies_[s]));
+      if (!made) return made.error();
+      policies.push_back(std::move(made.value()));
+    }
+    return std::make_unique<Player>(catalog_, encounter_, std::move(policies), scenario_);
+  }
+
+ private:
+  std::shared_ptr<const clash::Catalog> catalog_;
+  clash::EncounterId encounter_;
+  std::vector<std::string> seat_policies_;  ///< per seat; [0] is unused (the run's policy)
+  nlohmann::json scenario_;
+};
+
+// --- party --------------------------------------------------------------------------------
+
+constexpr party::BattleOptions kPartyQuiet{.event_log = false, .record_history = false};
+
+class PartyAdapter {
+ public:
+  PartyAdapter(std::shared_ptr<const party::Catalog> catalog, party::EncounterId encounter,
+               party::BlockSkill block, nlohmann::json scenario)
+      : catalog_(std::move(catalog)), encounter_(encounter), block_(block), scenario_(std::move(scenario)) {}
+
+  class Player {
+   public:
+    Player(std::shared_ptr<const party::Catalog> catalog, party::EncounterId encounter,
+           std::unique_ptr<party::Policy> policy, const nlohmann::json& scenario)
+        : catalog_(std::move(catalog)),
+          encounter_(encounter),
+          scenario_(scenario),
+          policy_(std::move(policy)),
+          battle_(catalog_, kPartyQuiet) {
+      battle_.events().attach(&damage_);
+      options_.reserve(64);
+      actions_.reserve(256);
+    }
+    Player(const Player&) = delete;
+    Player& operator=(const Player&) = delete;
+
+    void play(std::uint64_t seed, BattleRecord& out) {
+      out.clear();
+      actions_.clear();
+      damage_.clear();
+      policy_->reset(policy_seed(seed));
+      if (start_battle<PartyRules>(battle_, catalog_, encounter_, seed, scenario_, kPartyQuiet))
+        battle_.events().attach(&damage_);
+      for (const party::EnemyState& e : battle_.state().enemies) damage_.joined(e.uid, e.def);
+      play_out(
+          battle_, options_, actions_, out,
+          [&](const party::Battle& b, const std::vector<party::Action>& o) { return policy_->choose(b, o); });
+      const party::BattleState& s = battle_.state();
+      std::uint32_t hp = 0;
+      for (const party::MemberState& m : s.members) hp += static_cast<std::uint32_t>(std::max(0, m.hp));
+      const party::Phase end = battle_.phase();
+      out.won = end == party::Phase::Victory;
+      out.turns = s.main_turns;
+      out.hp_left = out.won ? hp : 0;
+      out.counters = {end == party::Phase::Defeat ? 1u : 0u, end == party::Phase::Fled ? 1u : 0u, hp};
+      for (std::size_t u = 0; u < damage_.defs.size(); ++u) {
+        out.enemies.push_back(damage_.defs[u]);
+        out.enemy_damage.push_back(damage_.hp[u]);
+        out.enemy_armor.push_back(0);
+      }
+    }
+    nlohmann::json actions_json() const { return actions_to_json(actions_); }
+    void recover() {
+      battle_ = party::Battle(catalog_, kPartyQuiet);
+      battle_.events().attach(&damage_);
+    }
+
+   private:
+    /// Per enemy of the battle, by its battle-wide number: its definition and the HP its
+    /// attacks took from the party.
+    struct DamageCounter final : party::Listener {
+      std::vector<std::uint32_t> defs;
+      std::vector<std::uint64_t> hp;
+      void clear() {
+        defs.clear();
+        hp.clear();
+      }
+      void joined(std::uint8_t uid, std::uint32_t def) {
+        if (defs.size() <= uid) {
+          defs.resize(uid + 1u, 0);
+          hp.resize(uid + 1u, 0);
+        }
+        defs[uid] = def;
+      }
+      void on_event(const party::Event& e) override {
+        if (e.type == party::EventType::ReserveJoined && party::is_enemy_actor(e.target))
+          joined(static_cast<std::uint8_t>(e.target - party::enemy_actor(0)), e.value);
+        else if (e.type == party::EventType::Damaged && party::is_enemy_actor(e.source) &&
+                 !party::is_enemy_actor(e.target)) {
+          const auto uid = static_cast<std::size_t>(e.source - party::enemy_actor(0));
+          if (uid < hp.size()) hp[uid] += static_cast<std::uint64_t>(std::max(0, e.amount));
+        }
+      }
+    };
+
+    std::shared_ptr<const party::Catalog> catalog_;
+    party::EncounterId encounter_;
+    const nlohmann::json& scenario_;  ///< the adapter's
+    std::unique_ptr<party::Policy> policy_;
+    party::Battle battle_;
+    DamageCounter damage_;
+    std::vector<party::Action> options_;
+    std::vector<party::Action> actions_;
+  };
+
+  void describe(SimReport& header) const {
+    header.rules = "party";
+    header.encounter = catalog_->encounters[encounter_].id;
+    header.content_hash = catalog_->content_hash;
+    for (const party::EnemyDef& e : catalog_->enemies) header.enemy_ids.push_back(e.id);
+    header.counter_names = {"defeats", "fled", "party_hp_left"};
+    header.settings = {{"block_percent", block_.block_percent},
+                       {"super_block_percent", block_.super_block_percent}};
+  }
+
+  Result<std::unique_ptr<Player>> make_player(std::string_view policy) const {
+    auto made = party::make_policy(policy, block_);
+    if (!made) return made.error();
+    return std::make_unique<Player>(catalog_, encounter_, std::move(made.value()), scenario_);
+  }
+
+ private:
+  std::shared_ptr<const party::Catalog> catalog_;
+  party::EncounterId encounter_;
+  party::BlockSkill block_;
+  nlohmann::json scenario_;
+};
+
+}  // namespace
+
+Result<SimReport> simulate_clash(const std::shared_ptr<const clash::Catalog>& catalog,
+                                 const SimConfig& config, const std::vector<std::string>& seat_policies) {
+  const auto encounter = resolve_encounter(*catalog, config.encounter, config.scenario);
+  if (!encounter) return encounter.error();
+  if (auto checked = check_scenario<ClashRules>(catalog, catalog->encounters[encounter.value()].id, config);
+      !checked)
+    return checked.error();
+  const std::size_t seats = catalog->encounters[encounter.value()].seats.size();
+  if (seat_policies.size() > seats)
+    return Error{fmt::format("encounter '{}' has {} seats; a policy was given for seat {}",
+                             catalog->encounters[encounter.value()].id, seats, seat_policies.size() - 1)};
+  std::vector<std::string> policies(seats, config.policy);
+  for (std::size_t s = 0; s < seat_policies.size(); ++s)
+    if (!seat_policies[s].empty()) policies[s] = seat_policies[s];
+  RunOptions run = run_options(config);
+  run.policy = policies[0];  // seat 0 plays the run's policy A
+  const ClashAdapter adapter(catalog, encounter.value(), std::move(policies), config.scenario);
+  return run_simulation(adapter, run);
+}
+
+Result<SimReport> simulate_party(const std::shared_ptr<const party::Catalog>& catalog,
+                                 const SimConfig& config, party::BlockSkill block) {
+  const auto encounter = resolve_encounter(*catalog, config.encounter, config.scenario);
+  if (!encounter) return encounter.error();
+  if (auto checked = check_scenario<PartyRules>(catalog, catalog->encounters[encounter.value()].id, config);
+      !checked)
+    return checked.error();
+  if (block.super_block_percent > block.block_percent || block.block_percent > 100)
+    return Error{"block rates must satisfy super block <= block <= 100 percent"};
+  const PartyAdapter adapter(catalog, encounter.value(), block, config.scenario);
+  return run_simulation(adapter, run_options(config));
+}
+
+}  // namespace battlecore::sim

@@ -1,0 +1,34 @@
+#pragma once
+// What every rule set's simulate_* entry point shares: the encounter a run plays and the
+// runner's options from a SimConfig.
+
+#include <memory>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "battlecore/sim/replay.hpp"
+#include "battlecore/sim/runner.hpp"
+#include "battlecore/sim/simulate.hpp"
+
+namespace battlecore::sim {
+
+/// With a scenario, starts battle 0 once, so that a bad scenario is refused before the run.
+template <class R>
+Result<void> check_scenario(const std::shared_ptr<const typename R::Catalog>& catalog,
+                            const std::string& encounter, const SimConfig& config) {
+  if (config.scenario.is_null()) return {};
+  auto started = R::start(catalog, BattleStart{encounter, battle_seed(config.seed, 0), config.scenario});
+  if (!started) return started.error();
+  return {};
+}
+
+/// The runner's options for `config`.
+inline RunOptions run_options(const SimConfig& config) {
+  RunOptions run{config.battles, config.seed,        config.policy,      config.versus_policy,
+                 config.threads, config.shard_index, config.shard_count, config.progress};
+  run.after_battle = config.after_battle;
+  return run;
+}
+
+}  // namespace battlecore::sim

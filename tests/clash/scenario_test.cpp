@@ -1,0 +1,146 @@
+// Clash scenarios: a battle started from a stated position; bad overrides refused with their
+// pointer, every one of them.
+
+#include "battlecore/clash/scenario.hpp"
+
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "battlecore/clash/snapshot.hpp"
+#include "support/clash_pack.hpp"
+
+namespace battlecore::clash {
+namespace {
+
+using test::classic;
+
+Result<Battle, content::Diagnostics> start(const std::string& text, std::optional<std::uint64_t> seed = {}) {
+  content::Diagnostics diags;
+  auto doc = content::parse_json_text("s.json", text, diags);
+  if (!doc) return diags;
+  return start_scenario(classic(), *doc, seed);
+}
+
+std::string problems(const Result<Battle, content::Diagnostics>& r) {
+  return r.ok() ? "" : r.error().to_string();
+}
+
+TEST(ClashScenario, OverridesReplaceTheStatedFieldsAndTheFirstSeatOfTheOrderBegins) {
+  const auto r = start(R"({
+    "format": "battlecore-scenario", "format_version": 1, "rules": "clash",
+    "encounter": "trio", "seed": 12, "round": 7, "order": [0, 2, 1],
+    "seats": [
+      {"health": 2, "rock": 6, "hand": [{"element": "fire", "value": 7}, {"element": "air", "value": 1}]},
+      {"health": 1},
+      {"rock": 17}
+    ]
+  })");
+  ASSERT_TRUE(r.ok()) << problems(r);
+  const Battle& b = r.value();
+  const BattleState& s = b.state();
+  EXPECT_EQ(s.seed, 12u);
+  EXPECT_EQ(s.round, 7u);
+  ASSERT_EQ(s.order.size(), 3u);
+  EXPECT_EQ(s.order[1], 2);
+  EXPECT_EQ(s.seats[0].health, 2);
+  EXPECT_EQ(s.seats[0].rock, 6);
+  ASSERT_EQ(s.seats[0].hand.size(), 2u);
+  EXPECT_EQ(s.seats[0].hand[0], (Card{Element::Fire, 7}));
+  EXPECT_EQ(s.seats[1].health, 1);
+  EXPECT_EQ(s.seats[2].rock, 17);
+  EXPECT_EQ(s.seats[2].health, 5);
+  // Seat 0 is human and first: its turn, a roll.
+  EXPECT_EQ(b.phase(), Phase::BattleTurn);
+  EXPECT_EQ(s.current, 0);
+  EXPECT_EQ(s.step, TurnStep::Roll);
+  std::string why;
+  EXPECT_TRUE(check_invariants(b, &why)) << why;
+  ASSERT_EQ(b.history().size(), 1u);
+  EXPECT_EQ(b.history()[0].from, Phase::BattleStart);
+}
+
+TEST(ClashScenario, WithoutOverridesItIsThePlainStartAndTheSeedArgumentWins) {
+  const auto r = start(R"({"encounter": "bots4", "seed": 3})", 99);
+  ASSERT_TRUE(r.ok()) << problems(r);
+  Battle plain(classic());
+  ASSERT_TRUE(plain.start_battle("bots4", 99).ok());
+  EXPECT_TRUE(r.value() == plain);
+  EXPECT_EQ(r.value().state_hash(), plain.state_hash());
+}
+
+TEST(ClashScenario, ABotFirstInTheOrderRollsAtOnce) {
+  const auto r =
+      start(R"({"encounter": "trio", "seed": 4, "order": [2, 0, 1], "seats": [{}, {}, {"rock": 3}]})");
+  ASSERT_TRUE(r.ok()) << problems(r);
+  const BattleState& s = r.value().state();
+  EXPECT_EQ(r.value().phase(), Phase::BattleLoop);
+  EXPECT_EQ(s.current, 2);
+  EXPECT_EQ(s.step, TurnStep::Rock);
+  const auto offered = offered_rocks(3, s.dice, 18);
+  EXPECT_EQ(s.offered[0], offered[0]);
+  EXPECT_EQ(s.offered[1], offered[1]);
+}
+
+TEST(ClashScenario, AListedDeckHandIsTakenFromTheSeatsOwnDeck) {
+  const auto r = start(
+      R"({"encounter": "listed_deck", "seats": [{"hand": [{"element": "air", "value": 2}, {"element": "water", "value": 8}]}]})");
+  ASSERT_TRUE(r.ok()) << problems(r);
+  const SeatState& seat = r.value().state().seats[0];
+  EXPECT_EQ(seat.hand.size(), 2u);
+  EXPECT_EQ(seat.hand.size() + seat.pile.size(), 20u);  // every card of the list accounted for
+  const auto twice = start(
+      R"({"encounter": "listed_deck", "seats": [{"hand": [{"element": "air", "value": 2}, {"element": "air", "value": 2}]}]})");
+  ASSERT_FALSE(twice.ok());
+  EXPECT_NE(problems(twice).find("/seats/0/hand/1: air 2 is not left in the seat's copy of the listed deck"),
+            std::string::npos)
+      << problems(twice);
+}
+
+TEST(ClashScenario, EveryBadOverrideIsRefusedWithItsPointer) {
+  const auto r = start(R"({
+    "rules": "clash", "encounter": "trio", "round": 0, "order": [0, 0, 1],
+    "seats": [
+      {"health": 6, "hand": [{"element": "plasma", "value": 3}, {"element": "fire", "value": 11}]},
+      {"rock": 18, "colour": "red"},
+      {"health": 0},
+      {}
+    ]
+  })");
+  ASSERT_FALSE(r.ok());
+  const std::string text = problems(r);
+  for (const char* expected : {
+           "/round: expected an integer in [1, 200]",
+           "/order/1: seat 0 is listed twice",
+           "/seats: encounter 'trio' has 3 seats; 4 are given",
+           "/seats/0/health: expected health in [1, 5]",
+           "/seats/0/hand/0/element: unknown element 'plasma'",
+           "/seats/0/hand/1/value:",
+           "/seats/1/rock:",
+           "/seats/1/colour:",
+           "/seats/2/health: expected health in [1, 5]",
+       })
+    EXPECT_NE(text.find(expected), std::string::npos) << expected << " not in:\n" << text;
+  EXPECT_NE(text.find("s.json:"), std::string::npos);
+}
+
+TEST(ClashScenario, RefusesAnotherFormatVersionRuleSetOrEncounter) {
+  const auto r = start(R"({"format_version": 2, "rules": "deckbuilder", "encounter": "nope"})");
+  ASSERT_FALSE(r.ok());
+  const std::string text = problems(r);
+  EXPECT_NE(text.find("/format_version: scenario format version 2 is not supported"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("/rules: the scenario is of rule set 'deckbuilder', not 'clash'"), std::string::npos);
+  EXPECT_NE(text.find("/encounter: no encounter 'nope' in pack 'classic'"), std::string::npos);
+}
+
+TEST(ClashScenario, ABattleFromAScenarioSnapshotsAndRestores) {
+  const auto r = start(R"({"encounter": "classic", "seed": 8, "round": 3, "seats": [{"health": 1}]})");
+  ASSERT_TRUE(r.ok()) << problems(r);
+  auto restored = restore(classic(), snapshot(r.value()));
+  ASSERT_TRUE(restored.ok()) << restored.error().message;
+  EXPECT_TRUE(restored.value() == r.value());
+}
+
+}  // namespace
+}  // namespace battlecore::clash

@@ -1,0 +1,8 @@
+// libFuzzer target: any bytes as a clash content file (tests/fuzz/fuzz_targets.hpp).
+
+#include "battlecore/sim/clash_rules.hpp"
+#include "fuzz_targets.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  return battlecore::fuzz::fuzz_content<battlecore::sim::ClashRules>(data, size);
+}

@@ -1,0 +1,237 @@
+// The clash in the monitor's JSON API: starting battles (the bots played up to the human's
+// decision, as a direct battle with the same policy plays them), the turn's three steps, refused
+// and malformed actions (nothing changes), replays rebuilt from the human actions alone.
+
+#include "battlecore/monitor/clash_adapter.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include "battlecore/clash/battle.hpp"
+#include "battlecore/clash/policies.hpp"
+#include "support/clash_pack.hpp"
+#include "support/monitor_api.hpp"
+
+namespace battlecore::test {
+namespace {
+
+using nlohmann::json;
+namespace cl = battlecore::clash;
+
+/// The same battle driven directly: bots answered by the random policy seeded as the server does.
+class DirectClash {
+ public:
+  DirectClash(const std::string& encounter, std::uint64_t seed) : battle_(classic()) {
+    bots_ = std::move(cl::make_policy("random")).value();
+    bots_->reset(policy_seed(seed));
+    EXPECT_TRUE(battle_.start_battle(encounter, seed).ok());
+    play_bots();
+  }
+  void submit(const cl::Action& a) {
+    ASSERT_TRUE(battle_.submit(a).ok());
+    play_bots();
+  }
+  std::string hash() const { return fmt::format("{:016x}", battle_.state_hash()); }
+  const cl::Battle& battle() const { return battle_; }
+
+ private:
+  void play_bots() {
+    std::vector<cl::Action> options;
+    while (battle_.status() == Status::AwaitingDecision &&
+           battle_.state().seats[static_cast<std::size_t>(battle_.state().current)].kind ==
+               cl::SeatKind::Bot) {
+      battle_.legal_actions(options);
+      ASSERT_TRUE(battle_.submit(options[bots_->choose(battle_, options)]).ok());
+    }
+  }
+  cl::Battle battle_;
+  std::unique_ptr<cl::Policy> bots_;
+};
+
+class MonitorClash : public MonitorRuleSetApi {
+ protected:
+  MonitorClash() : MonitorRuleSetApi(monitor::make_clash_adapter(classic())) {}
+};
+
+TEST_F(MonitorClash, DescribesThePackAndTheGraph) {
+  const Reply r = get(client_, "/api/rules");
+  ASSERT_EQ(r.status, 200);
+  ASSERT_EQ(r.body["rules"].size(), 1u);
+  EXPECT_EQ(r.body["rules"][0]["rules"], "clash");
+  EXPECT_EQ(r.body["rules"][0]["pack"], "classic");
+  EXPECT_EQ(r.body["rules"][0]["default_encounter"], "classic");
+  EXPECT_EQ(r.body["rules"][0]["encounters"].size(), classic()->encounters.size());
+  const Reply g = get(client_, "/api/rules/clash/graph");
+  ASSERT_EQ(g.status, 200);
+  EXPECT_EQ(g.body["edges"].size(), cl::Machine::kTransitions.size());
+  EXPECT_EQ(g.body["terminal"], json{"BattleEnd"});
+}
+
+TEST_F(MonitorClash, StartsWithTheHumanToRollAfterTheBotsBeforeIt) {
+  for (std::uint64_t seed : {1u, 2u, 3u, 9u}) {
+    const json o = create({{"rules", "clash"}, {"seed", seed}});
+    EXPECT_EQ(o["encounter"], "classic");
+    const DirectClash direct("classic", seed);
+    EXPECT_EQ(o["state_hash"], direct.hash()) << "seed " << seed;
+    const json& d = o["decision"];
+    EXPECT_EQ(d["who"], "seat");
+    EXPECT_EQ(d["seat"], 0) << "the default encounter's one human seat";
+    EXPECT_EQ(d["step"], "roll");
+    ASSERT_EQ(d["options"].size(), 1u);
+    EXPECT_EQ(d["options"][0]["action"], (json{{"type", "roll"}, {"seat", 0}}));
+    EXPECT_EQ(d["options"][0]["label"], "roll the die");
+    const json& s = o["state"];
+    EXPECT_EQ(s["rules"], "clash");
+    EXPECT_EQ(s["over"], false);
+    EXPECT_TRUE(s["won"].is_null());
+    EXPECT_EQ(s["ring"].size(), 18u);
+    EXPECT_EQ(s["ring"][0], "none");
+    EXPECT_EQ(s["ring"][4], "fire");
+    // The human's hand is shown, the bots' hands only as counts.
+    EXPECT_EQ(s["seats"][0]["hand"].size(), 9u);
+    for (std::size_t i = 1; i < 4; ++i) {
+      EXPECT_FALSE(s["seats"][i].contains("hand"));
+      EXPECT_EQ(s["seats"][i]["hand_count"], direct.battle().state().seats[i].hand.size());
+    }
+    // The bots that came before the human in the turn order have played.
+    std::size_t played = 0;
+    for (const json& seat : s["seats"]) played += seat["acted"].get<bool>() ? 1 : 0;
+    std::size_t before = 0;
+    while (s["order"][before] != 0) ++before;
+    EXPECT_EQ(played, before);
+    EXPECT_EQ(o["actions"], 0u) << "the bots' moves are not the battle's actions";
+  }
+}
+
+TEST_F(MonitorClash, PlaysTheThreeStepsOfATurnAndTheRound) {
+  const json o = create({{"rules", "clash"}, {"seed", 4}});
+  const std::string id = o["id"];
+  DirectClash direct("classic", 4);
+  // Roll.
+  Reply r = act(id, {{"index", 0}});
+  ASSERT_EQ(r.status, 200) << r.body.dump();
+  direct.submit(cl::Action::roll(0));
+  EXPECT_EQ(r.body["state_hash"], direct.hash());
+  json d = r.body["decision"];
+  EXPECT_EQ(d["step"], "rock");
+  EXPECT_GE(d["dice"].get<int>(), 1);
+  EXPECT_LE(d["dice"].get<int>(), 6);
+  ASSERT_GE(d["options"].size(), 1u);
+  ASSERT_LE(d["options"].size(), 2u);
+  for (const json& opt : d["options"]) EXPECT_EQ(opt["action"]["type"], "choose_rock");
+  // A rock, given as the action itself.
+  const json rock = d["options"].back()["action"];
+  r = act(id, {{"action", rock}});
+  ASSERT_EQ(r.status, 200) << r.body.dump();
+  direct.submit(cl::Action::choose_rock(0, rock["rock"].get<std::uint8_t>()));
+  EXPECT_EQ(r.body["state_hash"], direct.hash());
+  d = r.body["decision"];
+  EXPECT_EQ(d["step"], "card");
+  ASSERT_EQ(d["cards"].size(), 9u);
+  std::size_t playable = 0;
+  for (const json& c : d["cards"]) {
+    playable += c["playable"].get<bool>() ? 1 : 0;
+    EXPECT_EQ(c["reason"].get<std::string>().empty(), c["playable"].get<bool>());
+  }
+  EXPECT_EQ(playable, d["options"].size());
+  // A card: the round ends (the bots after the human play too) and the referee's duels show.
+  const json card = d["options"][0]["action"];
+  r = act(id, {{"action", card}});
+  ASSERT_EQ(r.status, 200) << r.body.dump();
+  direct.submit(cl::Action::play(0, card["slot"].get<std::uint8_t>()));
+  EXPECT_EQ(r.body["state_hash"], direct.hash());
+  EXPECT_EQ(r.body["actions"], 3u);
+  const json& duels = r.body["state"]["duels"];
+  EXPECT_EQ(duels["round"], 1);
+  EXPECT_EQ(duels["duels"].size(), 6u) << "every pair of four seats";
+  for (const json& duel : duels["duels"])
+    EXPECT_TRUE(duel["winner"].is_null() || duel["winner"] == duel["seat"] ||
+                duel["winner"] == duel["other"]);
+  const Reply detail = get(client_, "/api/battles/" + id + "/detail/duels");
+  ASSERT_EQ(detail.status, 200);
+  EXPECT_EQ(detail.body["rounds"][0], duels);
+  const Reply moves = get(client_, "/api/battles/" + id + "/detail/moves");
+  ASSERT_EQ(moves.status, 200);
+  EXPECT_EQ(moves.body["moves"].size(), direct.battle().actions().size());
+  expect_refused(get(client_, "/api/battles/" + id + "/detail/draw_pile"), 404, "unknown_detail");
+}
+
+TEST_F(MonitorClash, RefusesIllegalActionsAndChangesNothing) {
+  const json o = create({{"rules", "clash"}, {"encounter", "duel"}, {"seed", 2}});
+  const std::string id = o["id"];
+  expect_refused(act(id, {{"action", {{"type", "choose_rock"}, {"seat", 0}, {"rock", 1}}}}), 422,
+                 "wrong_step");
+  expect_unchanged(o);
+  expect_refused(act(id, {{"action", {{"type", "play_card"}, {"seat", 0}, {"slot", 0}}}}), 422, "wrong_step");
+  expect_refused(act(id, {{"action", {{"type", "roll"}, {"seat", 1}}}}), 422, "not_your_turn");
+  expect_refused(act(id, {{"index", 1}}), 422, "invalid_option");
+  expect_refused(act(id, {{"action", {{"type", "dance"}, {"seat", 0}}}}), 400, "bad_action");
+  expect_refused(act(id, {{"action", {{"type", "roll"}}}}), 400, "bad_action");
+  expect_refused(act(id, {{"action", "roll"}}), 400, "bad_action");
+  expect_refused(act(id, json::object()), 400, "bad_request");
+  expect_refused(post(client_, "/api/battles/" + id + "/actions", std::string("{roll")), 400,
+                 "malformed_json");
+  expect_unchanged(o);
+  // After the roll: a rock the die does not offer, then a card that does not match the rock.
+  ASSERT_EQ(act(id, {{"index", 0}}).status, 200);
+  json now = overview(id);
+  std::uint8_t far = 0;
+  while (std::any_of(now["decision"]["options"].begin(), now["decision"]["options"].end(),
+                     [&](const json& opt) { return opt["action"]["rock"] == far; }))
+    ++far;
+  expect_refused(act(id, {{"action", {{"type", "choose_rock"}, {"seat", 0}, {"rock", far}}}}), 422,
+                 "rock_not_offered");
+  EXPECT_EQ(overview(id)["state_hash"], now["state_hash"]);
+  ASSERT_EQ(act(id, {{"index", 0}}).status, 200);
+  now = overview(id);
+  expect_refused(act(id, {{"action", {{"type", "play_card"}, {"seat", 0}, {"slot", 40}}}}), 422,
+                 "no_such_card");
+  for (const json& c : now["decision"]["cards"])
+    if (!c["playable"].get<bool>())
+      expect_refused(act(id, {{"action", {{"type", "play_card"}, {"seat", 0}, {"slot", c["slot"]}}}}), 422,
+                     "card_does_not_match");
+  EXPECT_EQ(overview(id)["state_hash"], now["state_hash"]);
+  EXPECT_EQ(overview(id)["actions"], 2u);
+}
+
+TEST_F(MonitorClash, RefusesBadStartRequests) {
+  expect_refused(post(client_, "/api/battles", json{{"rules", "clash"}, {"encounter", "nowhere"}}), 422,
+                 "unknown_encounter");
+  expect_refused(post(client_, "/api/battles", json{{"rules", "clash"}, {"encounter", 4}}), 400,
+                 "bad_request");
+  expect_refused(post(client_, "/api/battles", json{{"rules", "clash"}, {"seed", "x"}}), 400, "bad_request");
+  expect_refused(post(client_, "/api/battles", json{{"rules", "deckbuilder"}}), 404, "unknown_rules");
+}
+
+TEST_F(MonitorClash, ABattleOfBotsAloneIsPlayedToItsEnd) {
+  const json o = create({{"rules", "clash"}, {"encounter", "bots4"}, {"seed", 3}});
+  EXPECT_EQ(o["state"]["over"], true);
+  EXPECT_EQ(o["state"]["won"], false) << "no human seat won";
+  EXPECT_EQ(o["decision"]["who"], "nobody");
+  EXPECT_EQ(o["decision"]["options"].size(), 0u);
+  ASSERT_EQ(o["state"]["ranking"].size(), 4u);
+  EXPECT_EQ(o["state"]["ranking"][0]["place"], 1);
+  expect_refused(act(o["id"], {{"action", {{"type", "roll"}, {"seat", 0}}}}), 422, "battle_over");
+}
+
+TEST_F(MonitorClash, AReplayOfTheHumanActionsPlaysTheSameBots) {
+  const json o = create({{"rules", "clash"}, {"encounter", "trio"}, {"seed", 6}});
+  const std::string id = o["id"];
+  for (int i = 0; i < 12 && !overview(id)["state"]["over"].get<bool>(); ++i)
+    ASSERT_EQ(act(id, {{"index", 0}}).status, 200);
+  const Reply snap = get(client_, "/api/battles/" + id + "/snapshot");
+  ASSERT_EQ(snap.status, 200);
+  EXPECT_EQ(snap.body["actions"].size(), overview(id)["actions"]);
+  for (const json& a : snap.body["actions"]) EXPECT_EQ(a["seat"], 0) << "only the human's actions";
+  const Reply replay = post(client_, "/api/replays", snap.body);
+  ASSERT_EQ(replay.status, 201) << replay.body.dump();
+  EXPECT_EQ(replay.body["state_hash"], snap.body["state_hash"]);
+  const Reply first =
+      post(client_, "/api/battles/" + replay.body["id"].get<std::string>() + "/seek", json{{"step", 0}});
+  ASSERT_EQ(first.status, 200);
+  EXPECT_EQ(first.body["state_hash"], o["state_hash"]);
+}
+
+}  // namespace
+}  // namespace battlecore::test

@@ -1,0 +1,192 @@
+// Clash and party on the generic runner: per-seat and per-rule-set tallies, thread counts,
+// shards, paired A/B and bad configurations.
+
+#include <gtest/gtest.h>
+
+#include "battlecore/party/load.hpp"
+#include "battlecore/sim/simulate.hpp"
+#include "support/clash_pack.hpp"
+
+namespace battlecore::sim {
+namespace {
+
+std::shared_ptr<const party::Catalog> meadow() {
+  static const auto pack = [] {
+    auto r = party::load_catalog(std::filesystem::path(BATTLECORE_DATA_DIR) / "party" / "meadow");
+    if (!r.ok()) throw std::runtime_error("the meadow pack does not load:\n" + r.error().to_string());
+    return r.value();
+  }();
+  return pack;
+}
+
+SimConfig config_of(const std::string& encounter, std::uint64_t battles,
+                    const std::string& policy = "random") {
+  SimConfig c;
+  c.encounter = encounter;
+  c.battles = battles;
+  c.seed = 5;
+  c.policy = policy;
+  return c;
+}
+
+SimReport ok(Result<SimReport> r) {
+  EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
+  return r.ok() ? std::move(r).value() : SimReport{};
+}
+
+nlohmann::json untimed(const SimReport& r) {
+  nlohmann::json j = r.to_json();
+  for (const char* key : {"elapsed_s", "battles_per_s", "decisions_per_s"}) j.erase(key);
+  return j;
+}
+
+/// The merge of `n` shards, each through its JSON form as `report merge` reads it.
+template <class Run>
+SimReport merged_shards(Run run, std::uint32_t n) {
+  std::vector<SimReport> shards;
+  for (std::uint32_t k = 1; k <= n; ++k) {
+    const SimReport shard = run(k, n);
+    auto read = SimReport::from_json(nlohmann::json::parse(shard.to_json().dump()));
+    EXPECT_TRUE(read.ok()) << (read.ok() ? "" : read.error().message);
+    shards.push_back(read.value());
+  }
+  return ok(merge_reports(shards));
+}
+
+// --- clash --------------------------------------------------------------------------------
+
+TEST(ClashSim, EverySeatsWinsAndSharedFirstsAddUpToTheBattles) {
+  const SimReport r = ok(simulate_clash(test::classic(), config_of("bots4", 300)));
+  EXPECT_EQ(r.rules, "clash");
+  EXPECT_TRUE(r.failures.empty());
+  ASSERT_EQ(r.seats.size(), 4u);
+  ASSERT_EQ(r.counter_names, std::vector<std::string>{"shared_first"});
+  std::uint64_t total = r.counters[0];
+  for (std::size_t i = 0; i < 4; ++i) {
+    total += r.seats[i].wins;
+    const double mean_place = double(r.seats[i].place_sum) / double(r.battles);
+    EXPECT_GE(mean_place, 1.0);
+    EXPECT_LE(mean_place, 4.0);
+    EXPECT_GT(r.seats[i].wins, 30u) << "four identical bots should each win a fair share";
+  }
+  EXPECT_EQ(total, 300u);
+  EXPECT_EQ(r.wins, r.seats[0].wins) << "the report's wins are seat 0's";
+  const nlohmann::json j = r.to_json();
+  ASSERT_TRUE(j["seats"].is_array());
+  EXPECT_EQ(j["seats"][2]["wins"], r.seats[2].wins);
+  EXPECT_EQ(j["seats"][0]["policy"], "random");
+  EXPECT_EQ(j["counters"]["shared_first"], r.counters[0]);
+  EXPECT_NE(r.to_text().find("mean_place"), std::string::npos);
+}
+
+TEST(ClashSim, AGreedySeatZeroAgainstRandomSeatsWinsMoreThanAFairShare) {
+  const SimReport r = ok(simulate_clash(test::classic(), config_of("bots4", 400), {"greedy"}));
+  EXPECT_EQ(r.policy, "greedy") << "seat 0's policy is the run's";
+  EXPECT_EQ(r.to_json()["seats"][0]["policy"], "greedy");
+  EXPECT_EQ(r.to_json()["seats"][1]["policy"], "random");
+  EXPECT_GT(r.wins, 400u / 4 + 400u / 20) << "greedy won " << r.wins;
+}
+
+TEST(ClashSim, PairedAOrBChangesOnlySeatZerosPolicy) {
+  SimConfig c = config_of("bots4", 400, "random");
+  c.versus_policy = "random";
+  const SimReport r = ok(simulate_clash(test::classic(), c, {"greedy"}));
+  EXPECT_EQ(r.paired.n(), 400u);
+  EXPECT_GT(r.wins, r.versus.wins);
+  EXPECT_GT(paired_test(r.paired).difference, 0.0);
+  // The B run is the run where seat 0 plays random too: all four seats alike.
+  const SimReport all_random = ok(simulate_clash(test::classic(), config_of("bots4", 400)));
+  EXPECT_EQ(r.versus.wins, all_random.wins);
+  EXPECT_EQ(r.versus.seats, all_random.seats);
+}
+
+TEST(ClashSim, ResultsDoNotDependOnThreadsAndShardsMergeIntoOneRun) {
+  SimConfig c = config_of("trio", 240);
+  const SimReport one = ok(simulate_clash(test::classic(), c));
+  c.threads = 2;
+  EXPECT_EQ(untimed(ok(simulate_clash(test::classic(), c))), untimed(one));
+  const SimReport merged = merged_shards(
+      [&](std::uint32_t k, std::uint32_t n) {
+        SimConfig s = config_of("trio", 240);
+        s.shard_index = k;
+        s.shard_count = n;
+        return ok(simulate_clash(test::classic(), s));
+      },
+      3);
+  EXPECT_EQ(untimed(merged), untimed(one));
+}
+
+TEST(ClashSim, BadConfigurationsAreErrors) {
+  EXPECT_FALSE(simulate_clash(test::classic(), config_of("nope", 1)).ok());
+  EXPECT_FALSE(simulate_clash(test::classic(), config_of("", 1, "nope")).ok());
+  EXPECT_FALSE(simulate_clash(test::classic(), config_of("duel", 1), {"", "random", "random"}).ok())
+      << "a policy for a third seat of a duel";
+  EXPECT_FALSE(simulate_clash(test::classic(), config_of("duel", 1), {"", "cleverest"}).ok());
+}
+
+// --- party --------------------------------------------------------------------------------
+
+TEST(PartySim, VictoriesDefeatsAndFlightsAddUpAndEnemiesAreTallied) {
+  const SimReport r = ok(simulate_party(meadow(), config_of("swamp", 300)));
+  EXPECT_EQ(r.rules, "party");
+  EXPECT_TRUE(r.failures.empty());
+  ASSERT_EQ(r.counter_names, (std::vector<std::string>{"defeats", "fled", "party_hp_left"}));
+  EXPECT_EQ(r.wins + r.counters[0] + r.counters[1], 300u);
+  EXPECT_GT(r.mean_turns(), 1.0);
+  EXPECT_GT(r.counters[2], 0u);
+  std::uint64_t damage = 0, fought = 0;
+  for (const EnemyTally& e : r.enemies) {
+    damage += e.damage_dealt;
+    fought += e.battles;
+  }
+  EXPECT_GE(fought, 300u) << "every battle has at least one enemy";
+  EXPECT_GT(damage, 0u);
+  EXPECT_EQ(r.to_json()["settings"]["block_percent"], 60);
+}
+
+TEST(PartySim, GreedyBeatsRandomAndBetterBlockingLeavesMoreHp) {
+  EXPECT_GT(ok(simulate_party(meadow(), config_of("swamp", 300, "greedy"))).win_rate(),
+            ok(simulate_party(meadow(), config_of("swamp", 300, "random"))).win_rate());
+  const SimReport never = ok(simulate_party(meadow(), config_of("beetle_den", 200, "greedy"), {0, 0}));
+  const SimReport always = ok(simulate_party(meadow(), config_of("beetle_den", 200, "greedy"), {100, 100}));
+  EXPECT_GT(always.counters[2], never.counters[2]);
+}
+
+TEST(PartySim, ResultsDoNotDependOnThreadsAndShardsMergeIntoOneRun) {
+  SimConfig c = config_of("ambush", 200);
+  c.versus_policy = "greedy";
+  const SimReport one = ok(simulate_party(meadow(), c));
+  c.threads = 2;
+  EXPECT_EQ(untimed(ok(simulate_party(meadow(), c))), untimed(one));
+  const SimReport merged = merged_shards(
+      [&](std::uint32_t k, std::uint32_t n) {
+        SimConfig s = config_of("ambush", 200);
+        s.versus_policy = "greedy";
+        s.shard_index = k;
+        s.shard_count = n;
+        return ok(simulate_party(meadow(), s));
+      },
+      4);
+  EXPECT_EQ(untimed(merged), untimed(one));
+}
+
+TEST(PartySim, BadConfigurationsAreErrors) {
+  EXPECT_FALSE(simulate_party(meadow(), config_of("no_such", 10)).ok());
+  EXPECT_FALSE(simulate_party(meadow(), config_of("", 10, "cleverest")).ok());
+  EXPECT_FALSE(simulate_party(meadow(), config_of("", 10), {10, 50}).ok());
+}
+
+TEST(SimMerge, RefusesShardsWithOtherSeatsOrSettings) {
+  SimConfig c = config_of("beetle_den", 20);
+  c.shard_count = 2;
+  c.shard_index = 1;
+  const SimReport a = ok(simulate_party(meadow(), c, {60, 15}));
+  c.shard_index = 2;
+  const SimReport b = ok(simulate_party(meadow(), c, {50, 15}));
+  const auto merged = merge_reports({a, b});
+  ASSERT_FALSE(merged.ok());
+  EXPECT_NE(merged.error().message.find("settings"), std::string::npos) << merged.error().message;
+}
+
+}  // namespace
+}  // namespace battlecore::sim
