@@ -339,17 +339,9 @@ Result<Battle> BattleIo::restore(std::shared_ptr<const Catalog> catalog, const j
     for (std::size_t i = 0; i < master.size(); ++i)
       b.master_deck_.push_back(
           find_id(catalog->cards, master[i], content::child_pointer("/master_deck", i), "card"));
-    auto log = content::read_events<Event>(
-        root, 7, "[type, source, target, subject, value, amount, extra]",
-        static_cast<std::size_t>(EventType::BattleRewardSkipped) + 1, event_type_name,
-        [](const json& e, const std::string& p, Event& ev) {
-          ev.source = static_cast<UnitRef>(In::number(e[1], p + "/1", -128, 127));
-          ev.target = static_cast<UnitRef>(In::number(e[2], p + "/2", -128, 127));
-          ev.subject = static_cast<std::uint16_t>(In::number(e[3], p + "/3", 0, 65535));
-          ev.value = static_cast<std::uint16_t>(In::number(e[4], p + "/4", 0, 65535));
-          ev.amount = static_cast<std::int32_t>(In::number(e[5], p + "/5", INT32_MIN, INT32_MAX));
-          ev.extra = static_cast<std::int32_t>(In::number(e[6], p + "/6", INT32_MIN, INT32_MAX));
-        });
+    auto log = content::read_events<Event>(root, 7, content::kEventRowLayout,
+                                           static_cast<std::size_t>(EventType::BattleRewardSkipped) + 1,
+                                           event_type_name, content::read_event_row<Event>);
     b.events_.restore_log(std::move(log));
     return b;
   } catch (const Bad& bad) {
