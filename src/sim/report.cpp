@@ -267,6 +267,14 @@ void tally_json(nlohmann::json& j, const Tally& t, const SimReport& header, cons
                        {"place_sum", t.seats[i].place_sum},
                        {"mean_place", ratio(t.seats[i].place_sum, t.battles)}});
     j["seats"] = seats;
+    // With seats, `wins` and `mean_place` are objects keyed by seat index; `win_rate` is seat 0's.
+    nlohmann::json wins = nlohmann::json::object(), places = nlohmann::json::object();
+    for (std::size_t i = 0; i < t.seats.size(); ++i) {
+      wins[std::to_string(i)] = t.seats[i].wins;
+      places[std::to_string(i)] = ratio(t.seats[i].place_sum, t.battles);
+    }
+    j["wins"] = wins;
+    j["mean_place"] = places;
   }
   if (!t.counters.empty()) {
     nlohmann::json counters = nlohmann::json::object();
@@ -343,7 +351,8 @@ class Reader {
     std::vector<std::string>* card_ids = header ? &header->card_ids : nullptr;
     std::vector<std::string>* enemy_ids = header ? &header->enemy_ids : nullptr;
     t.battles = u64(j, "battles");
-    t.wins = u64(j, "wins");
+    const bool by_seat = j.is_object() && j.contains("seats");
+    if (!by_seat) t.wins = u64(j, "wins");  // with seats: seat 0's, read below
     t.decisions = u64(j, "decisions");
     t.turns_histogram = histogram(j, "turns");
     t.hp_left_histogram = histogram(j, "hp_left");
@@ -370,6 +379,7 @@ class Reader {
           }
           t.seats.push_back({u64(s, "wins"), u64(s, "place_sum")});
         }
+    if (by_seat) t.wins = t.seats.empty() ? 0 : t.seats[0].wins;
     if (j.is_object() && j.contains("counters")) {
       const nlohmann::json& counters = j.at("counters");
       if (!counters.is_object()) {

@@ -74,6 +74,7 @@ TEST(ClashSim, EverySeatsWinsAndSharedFirstsAddUpToTheBattles) {
   const nlohmann::json j = r.to_json();
   ASSERT_TRUE(j["seats"].is_array());
   EXPECT_EQ(j["seats"][2]["wins"], r.seats[2].wins);
+  EXPECT_EQ(j["wins"]["2"], r.seats[2].wins) << "wins keyed by seat";
   EXPECT_EQ(j["seats"][0]["policy"], "random");
   EXPECT_EQ(j["counters"]["shared_first"], r.counters[0]);
   EXPECT_NE(r.to_text().find("mean_place"), std::string::npos);
