@@ -13,6 +13,7 @@
 
 #include "battlecore/clash/battle.hpp"
 #include "battlecore/clash/policies.hpp"
+#include "battlecore/clash/snapshot.hpp"
 #include "battlecore/clash/view.hpp"
 #include "catalog_adapter.hpp"
 
@@ -148,6 +149,7 @@ class ClashBattle final : public MonitorBattle {
   }
   nlohmann::json actions() const override { return detail::actions_json(human_actions_); }
   std::string state_hash() const override { return detail::hash_hex(battle_.state_hash()); }
+  nlohmann::json engine_snapshot() const override { return cl::snapshot(battle_); }
 
   /// "duels": every duel so far, by round; "moves": every action, the bots' ones included.
   std::optional<nlohmann::json> detail(std::string_view name) const override {

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "battlecore/deckbuilder/battle.hpp"
+#include "battlecore/deckbuilder/snapshot.hpp"
 #include "battlecore/deckbuilder/view.hpp"
 #include "catalog_adapter.hpp"
 
@@ -107,6 +108,7 @@ class DeckbuilderBattle final : public MonitorBattle {
   }
   nlohmann::json actions() const override { return detail::actions_json(battle_.actions()); }
   std::string state_hash() const override { return detail::hash_hex(battle_.state_hash()); }
+  nlohmann::json engine_snapshot() const override { return db::snapshot(battle_); }
 
   std::optional<nlohmann::json> detail(std::string_view name) const override {
     const auto& s = battle_.state();

@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "battlecore/party/battle.hpp"
+#include "battlecore/party/snapshot.hpp"
 #include "battlecore/party/view.hpp"
 #include "catalog_adapter.hpp"
 
@@ -179,6 +180,7 @@ class PartyBattle final : public MonitorBattle {
   }
   nlohmann::json actions() const override { return detail::actions_json(battle_.actions()); }
   std::string state_hash() const override { return detail::hash_hex(battle_.state_hash()); }
+  nlohmann::json engine_snapshot() const override { return pt::snapshot(battle_); }
 
   /// "members": every member's definition (attack, defense, reach, skills with their costs).
   std::optional<nlohmann::json> detail(std::string_view name) const override {

@@ -413,8 +413,8 @@ void Server::Impl::battle_routes() {
              send_json(res, 200, *detail);
            });
 
-  // A snapshot is the battle's replay (rules, encounter, seed, actions) plus its state hash and
-  // views: POST it to /api/replays to rebuild the same battle.
+  // A snapshot is the battle's replay (rules, encounter, seed, actions) plus its state hash,
+  // views and the engine's own snapshot: POST it to /api/replays to rebuild the same battle.
   http.Get(std::string(kId) + "/snapshot", [this](const httplib::Request& req, httplib::Response& res) {
     const auto e = find(req.matches[1].str(), res);
     if (!e) return;
@@ -430,7 +430,8 @@ void Server::Impl::battle_routes() {
                {"actions", actions},
                {"state_hash", e->battle->state_hash()},
                {"state", e->battle->state()},
-               {"decision", e->battle->decision()}});
+               {"decision", e->battle->decision()},
+               {"snapshot", e->battle->engine_snapshot()}});
   });
 }
 

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "battlecore/deckbuilder/battle.hpp"
+#include "battlecore/deckbuilder/snapshot.hpp"
 #include "battlecore/deckbuilder/view.hpp"
 #include "support/monitor_server.hpp"
 
@@ -271,6 +272,10 @@ TEST_F(MonitorApi, SnapshotLoadsBackAsAReplayWithTheSameState) {
   ASSERT_EQ(snap.status, 200);
   EXPECT_EQ(snap.body["actions"].size(), 3u);
   EXPECT_EQ(snap.body["seed"], 9);
+  // The engine's snapshot restores to the battle the monitor holds.
+  const auto restored = db::restore(starter(), snap.body["snapshot"]);
+  ASSERT_TRUE(restored.ok()) << restored.error().message;
+  EXPECT_EQ(fmt::format("{:016x}", restored.value().state_hash()), snap.body["state_hash"]);
 
   const Reply replay = post(client_, "/api/replays", snap.body);
   ASSERT_EQ(replay.status, 201) << replay.body.dump();

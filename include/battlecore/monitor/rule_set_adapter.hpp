@@ -51,6 +51,9 @@ class MonitorBattle {
   virtual nlohmann::json actions() const = 0;
   /// The engine's hash of the rules state, in hex.
   virtual std::string state_hash() const = 0;
+  /// The rule set's own snapshot of the battle (`<rules>::snapshot`, docs/determinism.md): what
+  /// `restore` turns back into an identical battle.
+  virtual nlohmann::json engine_snapshot() const = 0;
   /// A named extra view (the deckbuilder's "draw_pile", "discard_pile", "exhaust_pile"), or
   /// nullopt when the rule set has no such view.
   virtual std::optional<nlohmann::json> detail(std::string_view name) const = 0;
