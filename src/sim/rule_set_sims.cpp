@@ -73,8 +73,8 @@ nlohmann::json actions_to_json(const std::vector<Action>& actions) {
 
 constexpr clash::BattleOptions kClashQuiet{.event_log = false, .record_history = false};
 
-/// Seat 0 plays the run's policy (A, or B in the versus run); every other seat plays its own
-/// policy, or the run's policy A when it has none.
+/// Seat 0 plays the run's policy (A, or B in the versus run); every other seat plays the
+/// policy simulate_clash resolved for it (its own, or --policy).
 class ClashAdapter {
  public:
   ClashAdapter(std::shared_ptr<const clash::Catalog> catalog, clash::EncounterId encounter,

@@ -53,6 +53,30 @@ async function checkCommon(o) {
   assert.equal(await page.getAttribute('#graph .node.current', 'data-phase'), o.state.phase, 'the graph highlights the current phase');
   const ended = o.state.over && o.eventList.some((e) => e.type === 'BattleEnded');
   assert.equal(await visible('#overlay'), ended, 'the overlay shows when the battle is over and BattleEnded was raised');
+  await checkGraphLabels();
+}
+
+/// The phase graph is readable: no two edge labels overlap and every label lies inside the
+/// picture (measured by the browser's own text layout).
+async function checkGraphLabels() {
+  const { boxes, view } = await page.$eval('#graph svg', (svg) => ({
+    boxes: [...svg.querySelectorAll('.edge text')].map((t) => {
+      const b = t.getBBox();
+      return { text: t.textContent, x1: b.x, x2: b.x + b.width, y1: b.y, y2: b.y + b.height };
+    }),
+    view: (({ x, y, width, height }) => ({ x, y, width, height }))(svg.viewBox.baseVal),
+  }));
+  assert.ok(boxes.length > 0, 'the graph has labelled edges');
+  for (let i = 0; i < boxes.length; ++i) {
+    const a = boxes[i];
+    assert.ok(a.x1 >= view.x && a.x2 <= view.x + view.width && a.y1 >= view.y && a.y2 <= view.y + view.height,
+      `the label ${a.text} lies inside the graph (${JSON.stringify(a)} in ${view.x} ${view.y} ${view.width} ${view.height})`);
+    for (let j = 0; j < i; ++j) {
+      const b = boxes[j];
+      const overlap = a.x1 < b.x2 - 0.5 && b.x1 < a.x2 - 0.5 && a.y1 < b.y2 - 0.5 && b.y1 < a.y2 - 0.5;
+      assert.ok(!overlap, `the labels ${a.text} and ${b.text} do not overlap`);
+    }
+  }
 }
 
 // --- clash -----------------------------------------------------------------------------------

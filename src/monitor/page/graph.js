@@ -2,12 +2,32 @@
 // Layout: the phases stacked in table order, terminal phases last; an edge going down is an arc
 // on the right, an edge going up an arc on the left. A (trigger, to) pair that leaves three or
 // more phases (the deckbuilder's Victory and Defeat edges) is drawn faint, unlabelled, and named
-// once in the legend, so the table stays readable.
+// once in the legend, so the table stays readable. A label that would overlap one placed before
+// it moves down a line, and the picture widens to hold every label.
 'use strict';
 
 const BattlecoreGraph = (() => {
   const NS = 'http://www.w3.org/2000/svg';
   const NODE_W = 150, NODE_H = 28, GAP = 44, TOP = 20;
+  const LABEL_CHAR_W = 7, LABEL_LINE = 12;  // edge labels are 10px text (at most 7px a character)
+
+  /// Places labels so that no two overlap: each box [x1, x2] x [y - LINE/2, y + LINE/2] moves
+  /// down a line while it meets a box placed before it. Returns the y to draw at.
+  function labelPlacer() {
+    const boxes = [];
+    return {
+      boxes,
+      place(x, y, anchorStart, text) {
+        const w = text.length * LABEL_CHAR_W;
+        const x1 = anchorStart ? x : x - w, x2 = x1 + w;
+        const hits = (yy) => boxes.some((b) => x1 < b.x2 && b.x1 < x2 && Math.abs(b.y - yy) < LABEL_LINE);
+        let yy = y;
+        for (let guard = 0; hits(yy) && guard < 30; ++guard) yy += LABEL_LINE;
+        boxes.push({ x1, x2, y: yy });
+        return yy;
+      },
+    };
+  }
 
   function el(name, attrs, text) {
     const e = document.createElementNS(NS, name);
@@ -41,6 +61,8 @@ const BattlecoreGraph = (() => {
     const y = (p) => TOP + row.get(p) * GAP + NODE_H / 2;
     const edges = new Map();
     const edgeLayer = el('g');
+    const labels = labelPlacer();
+    let minX = 0, maxX = width;
     // Offsets per side grow with the span so arcs nest instead of crossing.
     graph.edges.forEach((e, i) => {
       const faint = isCommon(e);
@@ -49,6 +71,8 @@ const BattlecoreGraph = (() => {
       const side = down ? 1 : -1;
       const x0 = cx + side * NODE_W / 2;
       const d = faint ? 150 + span * 4 : 18 + span * 22;
+      minX = Math.min(minX, x0 + side * d * 0.75 - 4);
+      maxX = Math.max(maxX, x0 + side * d * 0.75 + 4);
       const y0 = y(e.from) + (down ? 5 : -5), y1 = y(e.to) + (down ? -5 : 5);
       const g = el('g', { class: 'edge' + (faint ? ' common' : ''), 'data-from': e.from, 'data-trigger': e.trigger, 'data-to': e.to });
       g.appendChild(el('path', {
@@ -57,7 +81,8 @@ const BattlecoreGraph = (() => {
       }));
       if (!faint) {
         const lx = x0 + side * d * 0.75 + (down ? 3 : -3);
-        g.appendChild(el('text', { x: lx, y: (y0 + y1) / 2, 'text-anchor': down ? 'start' : 'end', 'dominant-baseline': 'middle' }, e.trigger));
+        const ly = labels.place(lx, (y0 + y1) / 2, down, e.trigger);
+        g.appendChild(el('text', { x: lx, y: ly, 'text-anchor': down ? 'start' : 'end', 'dominant-baseline': 'middle' }, e.trigger));
       }
       edgeLayer.appendChild(g);
       edges.set(`${e.from}|${e.trigger}|${e.to}`, g);
@@ -76,6 +101,13 @@ const BattlecoreGraph = (() => {
       svg.appendChild(el('text', { class: 'legend', x: 8, y: TOP + order.length * GAP + 6 + i * 14 },
         `faint: ${key} (from ${n} phases)`));
     });
+    for (const b of labels.boxes) {
+      minX = Math.min(minX, b.x1 - 4);
+      maxX = Math.max(maxX, b.x2 + 4);
+    }
+    const labelBottom = Math.max(0, ...labels.boxes.map((b) => b.y + LABEL_LINE));
+    const fullHeight = Math.max(height, labelBottom);
+    svg.setAttribute('viewBox', `${Math.floor(minX)} 0 ${Math.ceil(maxX - minX)} ${fullHeight}`);
     container.replaceChildren(svg);
 
     return {
