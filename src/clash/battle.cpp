@@ -151,7 +151,8 @@ Result<Status, Rejection> Battle::submit(const Action& action) {
   switch (state_.step) {
     case TurnStep::Roll:
       if (action.kind != ActionKind::Roll) return wrong_step();
-      if (options_.record_history) actions_.push_back(action);
+      // Recorded in its canonical form: a roll carries no value.
+      if (options_.record_history) actions_.push_back(Action::roll(action.seat));
       detail::roll_die(x);
       return advance();
     case TurnStep::Rock: {

@@ -124,35 +124,34 @@ void detail::BattleIo::begin(Battle& b, const BattleState& s) {
 
 Result<Battle, Diagnostics> start_scenario(std::shared_ptr<const Catalog> catalog, const JsonDocument& doc,
                                            std::optional<std::uint64_t> seed, BattleOptions options) {
-  Diagnostics diags;
   const Catalog& c = *catalog;
-  ObjectReader r(doc, doc.root, "", diags);
-  if (!r.valid()) return diags;
-  const auto begin = content::read_scenario_start(r, c, Machine::kRules, kScenarioFormatVersion, seed);
-  // Without a battle the overrides cannot be checked (their ranges depend on it).
-  if (!begin) return diags;
-  const auto [encounter, battle_seed] = *begin;
-  const EncounterDef& e = c.encounters[encounter];
-
-  Battle battle(catalog, options);
-  detail::BattleIo::set_up(battle, encounter, battle_seed);
-  BattleState s = battle.state();
-  if (const auto round = r.optional_int("round", 1, e.rules.round_limit))
-    s.round = static_cast<std::uint32_t>(*round);
-  read_order(r, e.seats.size(), s);
-  if (const json* seats = r.optional_array("seats")) {
-    if (seats->size() > e.seats.size())
-      r.error_at("seats", fmt::format("encounter '{}' has {} seats; {} are given", e.id, e.seats.size(),
-                                      seats->size()));
-    for (std::size_t i = 0; i < std::min(seats->size(), e.seats.size()); ++i) {
-      ObjectReader sr(doc, (*seats)[i], content::child_pointer(r.pointer_of("seats"), i), diags);
-      if (sr.valid()) read_seat(sr, e, s.seats[i]);
+  // The battle is set up to the first move (BattleStart has run) and begins on the overrides.
+  const auto start = [](Battle& battle, EncounterId encounter, std::uint64_t battle_seed, ObjectReader&) {
+    detail::BattleIo::set_up(battle, encounter, battle_seed);
+    return true;
+  };
+  const auto overrides = [&](ObjectReader& r, Battle& battle) {
+    const EncounterDef& e = c.encounters[battle.state().encounter];
+    BattleState s = battle.state();
+    if (const auto round = r.optional_int("round", 1, e.rules.round_limit))
+      s.round = static_cast<std::uint32_t>(*round);
+    read_order(r, e.seats.size(), s);
+    if (const json* seats = r.optional_array("seats")) {
+      if (seats->size() > e.seats.size())
+        r.error_at("seats", fmt::format("encounter '{}' has {} seats; {} are given", e.id, e.seats.size(),
+                                        seats->size()));
+      for (std::size_t i = 0; i < std::min(seats->size(), e.seats.size()); ++i) {
+        ObjectReader sr(doc, (*seats)[i], content::child_pointer(r.pointer_of("seats"), i), r.diagnostics());
+        if (sr.valid()) read_seat(sr, e, s.seats[i]);
+      }
     }
-  }
-  r.finish();
-  if (!diags.empty()) return diags;
-  detail::BattleIo::begin(battle, s);
-  return battle;
+    r.finish();
+    if (!r.diagnostics().empty()) return false;
+    detail::BattleIo::begin(battle, s);
+    return true;
+  };
+  return content::start_scenario_frame(c, doc, Machine::kRules, kScenarioFormatVersion, seed,
+                                       Battle(catalog, options), start, overrides);
 }
 
 }  // namespace battlecore::clash

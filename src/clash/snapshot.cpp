@@ -170,37 +170,29 @@ json BattleIo::snapshot(const Battle& b) {
   return out;
 }
 
-Result<Battle> BattleIo::restore(std::shared_ptr<const Catalog> catalog, const json& j) {
-  try {
-    const In root(j, "");
-    content::check_snapshot_header(root, kSnapshotFormatVersion, Machine::kRules, catalog->content_hash);
-    const In opts = root.obj("options");
-    Battle b(catalog, BattleOptions{.event_log = opts.flag("event_log"),
-                                    .record_history = opts.flag("record_history")});
-    b.started_ = root.flag("started");
-    read_state(root.obj("state"), *catalog, b.state_);
-    if (b.started_ && b.state_.seats.empty()) throw Bad{"/state/seats", "a started battle has seats"};
-    auto driver = content::read_driver<Machine>(root);
-    b.driver_.restore(driver.phase, driver.moves, std::move(driver.history));
-    b.has_pending_trigger_ = driver.pending.has_value();
-    if (driver.pending) b.pending_trigger_ = *driver.pending;
-    b.actions_ = content::read_actions<Action>(root, [](const json& a) { return action_from_json(a); });
-    auto log = content::read_events<Event>(
-        root, 8, "[type, seat, other, winner, card, other_card, amount, extra]", kEventTypes, event_type_name,
-        [](const json& e, const std::string& p, Event& ev) {
-          ev.seat = seat_ref(e[1], p + "/1");
-          ev.other = seat_ref(e[2], p + "/2");
-          ev.winner = seat_ref(e[3], p + "/3");
-          ev.card = read_card(e[4], p + "/4", false);
-          ev.other_card = read_card(e[5], p + "/5", false);
-          ev.amount = static_cast<std::int32_t>(In::number(e[6], p + "/6", INT32_MIN, INT32_MAX));
-          ev.extra = static_cast<std::int32_t>(In::number(e[7], p + "/7", INT32_MIN, INT32_MAX));
-        });
-    b.events_.restore_log(std::move(log));
-    return b;
-  } catch (const Bad& bad) {
-    return Error{bad.text()};
-  }
+Result<Battle> BattleIo::restore(const std::shared_ptr<const Catalog>& catalog, const json& j) {
+  return content::restore_snapshot<Machine, Battle, BattleOptions>(
+      catalog, j, kSnapshotFormatVersion, [&](const In& root, BattleOptions options) -> Result<Battle> {
+        Battle b(catalog, options);
+        b.started_ = root.flag("started");
+        read_state(root.obj("state"), *catalog, b.state_);
+        if (b.started_ && b.state_.seats.empty()) throw Bad{"/state/seats", "a started battle has seats"};
+        content::restore_driver<Machine>(root, b.driver_, b.has_pending_trigger_, b.pending_trigger_);
+        b.actions_ = content::read_actions<Action>(root, [](const json& a) { return action_from_json(a); });
+        auto log = content::read_events<Event>(
+            root, 8, "[type, seat, other, winner, card, other_card, amount, extra]", kEventTypes,
+            event_type_name, [](const json& e, const std::string& p, Event& ev) {
+              ev.seat = seat_ref(e[1], p + "/1");
+              ev.other = seat_ref(e[2], p + "/2");
+              ev.winner = seat_ref(e[3], p + "/3");
+              ev.card = read_card(e[4], p + "/4", false);
+              ev.other_card = read_card(e[5], p + "/5", false);
+              ev.amount = static_cast<std::int32_t>(In::number(e[6], p + "/6", INT32_MIN, INT32_MAX));
+              ev.extra = static_cast<std::int32_t>(In::number(e[7], p + "/7", INT32_MIN, INT32_MAX));
+            });
+        b.events_.restore_log(std::move(log));
+        return b;
+      });
 }
 
 }  // namespace detail
@@ -208,8 +200,7 @@ Result<Battle> BattleIo::restore(std::shared_ptr<const Catalog> catalog, const j
 json snapshot(const Battle& battle) { return detail::BattleIo::snapshot(battle); }
 
 Result<Battle> restore(std::shared_ptr<const Catalog> catalog, const json& snapshot) {
-  if (!catalog) return Error{"snapshot refused: no catalog given"};
-  return detail::BattleIo::restore(std::move(catalog), snapshot);
+  return detail::BattleIo::restore(catalog, snapshot);
 }
 
 }  // namespace battlecore::clash

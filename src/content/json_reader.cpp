@@ -360,6 +360,38 @@ std::pair<int, int> line_column(std::string_view text, std::size_t offset) {
   return {line, column};
 }
 
+namespace {
+
+bool number_char(char c) {
+  return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+}
+
+/// The offset of the number literal `literal` in JSON text, outside strings; the text's end
+/// when it is not there.
+std::size_t find_number_literal(std::string_view text, std::string_view literal) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '"') {  // skip the string, escapes included
+      for (++i; i < text.size() && text[i] != '"'; ++i)
+        if (text[i] == '\\') ++i;
+      continue;
+    }
+    if (text.compare(i, literal.size(), literal) == 0 && (i == 0 || !number_char(text[i - 1])) &&
+        (i + literal.size() >= text.size() || !number_char(text[i + literal.size()])))
+      return i;
+  }
+  return text.size();
+}
+
+/// The literal quoted in nlohmann's "number overflow parsing '...'" message, or empty.
+std::string_view overflowing_literal(std::string_view what) {
+  const std::size_t open = what.find('\'');
+  const std::size_t close = what.rfind('\'');
+  if (open == std::string_view::npos || close <= open) return {};
+  return what.substr(open + 1, close - open - 1);
+}
+
+}  // namespace
+
 std::pair<int, int> JsonDocument::locate(std::string_view pointer) const {
   const std::optional<std::vector<std::string>> tokens = pointer_tokens(pointer);
   if (!tokens) return {0, 0};
@@ -394,6 +426,13 @@ std::optional<JsonDocument> parse_json_text(std::string file, std::string text, 
     const std::size_t offset = error.byte > 0 ? error.byte - 1 : 0;
     const auto [line, column] = line_column(doc.text, offset);
     diags.add({doc.file, line, column, "", parse_error_message(error)});
+    return std::nullopt;
+  } catch (const Json::out_of_range& error) {
+    // A number too large for a double (e.g. 5E0555): nlohmann names the literal, not where it is.
+    const std::string_view literal = overflowing_literal(error.what());
+    const auto [line, column] = line_column(doc.text, find_number_literal(doc.text, literal));
+    diags.add({doc.file, line, column, "",
+               fmt::format("number {} is out of range: a JSON number must fit a 64-bit float", literal)});
     return std::nullopt;
   }
   report_duplicate_keys(doc, diags);

@@ -102,96 +102,97 @@ void read_unit(ObjectReader& r, const Catalog& c, UnitState& u, bool is_player, 
 
 Result<Battle, Diagnostics> start_scenario(std::shared_ptr<const Catalog> catalog, const JsonDocument& doc,
                                            std::optional<std::uint64_t> seed, BattleOptions options) {
-  Diagnostics diags;
   const Catalog& c = *catalog;
-  ObjectReader r(doc, doc.root, "", diags);
-  if (!r.valid()) return diags;
-  const auto begin = content::read_scenario_start(r, c, Machine::kRules, kScenarioFormatVersion, seed);
-  // Without a battle the overrides cannot be checked (their ranges depend on it): stop here,
-  // without reporting the keys not read yet as unknown.
-  if (!begin) return diags;
-  const auto [encounter, battle_seed] = *begin;
-
-  Battle battle(catalog, options);
-  if (auto started = battle.start_battle(encounter, battle_seed); !started) {
-    r.error(started.error().message);
-    return diags;
-  }
-  if (battle.phase() != Phase::PlayerPhase || battle.is_waiting_for_choice()) {
-    r.error(fmt::format("encounter '{}' does not reach the player's first decision (phase {})",
-                        c.encounters[encounter].id, phase_name(battle.phase())));
-    return diags;
-  }
-  BattleState s = battle.state();
-  const BattleRules& rules = c.encounters[encounter].rules;
-  bool ok = true;
-
-  if (const auto turn = r.optional_int("turn", 1, rules.turn_limit))
-    s.turn = static_cast<std::uint32_t>(*turn);
-  if (const auto energy = r.optional_int("energy", 0, 999)) s.energy = static_cast<std::int32_t>(*energy);
-  if (const json* p = r.optional_object("player")) {
-    ObjectReader pr(doc, *p, r.pointer_of("player"), diags);
-    read_unit(pr, c, s.player, true, ok);
-  }
-  if (const json* es = r.optional_array("enemies")) {
-    if (es->size() > s.enemies.size())
-      r.error_at("enemies", fmt::format("encounter '{}' has {} enemies; {} are given",
-                                        c.encounters[encounter].id, s.enemies.size(), es->size()));
-    for (std::size_t i = 0; i < std::min(es->size(), s.enemies.size()); ++i) {
-      ObjectReader er(doc, (*es)[i], content::child_pointer(r.pointer_of("enemies"), i), diags);
-      read_unit(er, c, s.enemies[i].unit, false, ok);
+  const auto start = [&](Battle& battle, EncounterId encounter, std::uint64_t battle_seed, ObjectReader& r) {
+    if (auto started = battle.start_battle(encounter, battle_seed); !started) {
+      r.error(started.error().message);
+      return false;
     }
-    if (std::none_of(s.enemies.begin(), s.enemies.end(), [](const EnemyState& e) { return e.unit.alive(); }))
-      r.error_at("enemies", "at least one enemy must be alive");
-  }
-  if (const json* counters = r.optional_object("counters")) {
-    ObjectReader cr(doc, *counters, r.pointer_of("counters"), diags);
-    if (const auto v = cr.optional_int("player_turns", 1, 1'000'000))
-      s.player_turns = static_cast<std::uint32_t>(*v);
-    if (const auto v = cr.optional_int("attacks_this_turn", 0, 255))
-      s.attacks_this_turn = static_cast<std::uint8_t>(*v);
-    if (const auto v = cr.optional_int("extra_turns", 0, 255)) s.extra_turns = static_cast<std::uint8_t>(*v);
-    if (const auto v = cr.optional_int("skipped_turns", 0, 255))
-      s.skipped_turns = static_cast<std::uint8_t>(*v);
-    cr.finish();
-  }
-  bool any_pile = false;
-  std::array<std::vector<CardId>, 4> piles;
-  for (std::size_t k = 0; k < kPiles.size(); ++k) {
-    any_pile |= r.has(kPiles[k]);
-    piles[k] = read_cards(r, kPiles[k], c, ok);
-  }
-  if (any_pile) {
-    const std::size_t hand_limit = std::min<std::size_t>(kMaxHand, rules.hand_limit);
-    std::size_t total = 0;
-    for (const auto& p : piles) total += p.size();
-    if (piles[1].size() > hand_limit)
-      r.error_at("hand",
-                 fmt::format("{} cards in hand; the hand holds at most {}", piles[1].size(), hand_limit));
-    else if (total > kMaxCards)
-      r.error(fmt::format("{} cards in the piles; a battle holds at most {}", total, kMaxCards));
-    else {
-      s.cards.clear();
-      s.draw_pile.clear();
-      s.hand.clear();
-      s.discard_pile.clear();
-      s.exhaust_pile.clear();
-      s.played_this_turn.clear();
-      for (std::size_t k = 0; k < piles.size(); ++k)
-        for (CardId id : piles[k]) {
-          const auto ref = static_cast<CardRef>(s.cards.size());
-          s.cards.push_back(CardInstance{id});
-          if (k == 1)
-            s.hand.push_back(ref);
-          else
-            (k == 0 ? s.draw_pile : k == 2 ? s.discard_pile : s.exhaust_pile).push_back(ref);
-        }
+    if (battle.phase() != Phase::PlayerPhase || battle.is_waiting_for_choice()) {
+      r.error(fmt::format("encounter '{}' does not reach the player's first decision (phase {})",
+                          c.encounters[encounter].id, phase_name(battle.phase())));
+      return false;
     }
-  }
-  r.finish();
-  if (!diags.empty() || !ok) return diags;
-  detail::BattleIo::state(battle) = s;
-  return battle;
+    return true;
+  };
+  const auto overrides = [&](ObjectReader& r, Battle& battle) {
+    Diagnostics& diags = r.diagnostics();
+    const EncounterId encounter = battle.state().encounter;
+    BattleState s = battle.state();
+    const BattleRules& rules = c.encounters[encounter].rules;
+    bool ok = true;
+
+    if (const auto turn = r.optional_int("turn", 1, rules.turn_limit))
+      s.turn = static_cast<std::uint32_t>(*turn);
+    if (const auto energy = r.optional_int("energy", 0, 999)) s.energy = static_cast<std::int32_t>(*energy);
+    if (const json* p = r.optional_object("player")) {
+      ObjectReader pr(doc, *p, r.pointer_of("player"), diags);
+      read_unit(pr, c, s.player, true, ok);
+    }
+    if (const json* es = r.optional_array("enemies")) {
+      if (es->size() > s.enemies.size())
+        r.error_at("enemies", fmt::format("encounter '{}' has {} enemies; {} are given",
+                                          c.encounters[encounter].id, s.enemies.size(), es->size()));
+      for (std::size_t i = 0; i < std::min(es->size(), s.enemies.size()); ++i) {
+        ObjectReader er(doc, (*es)[i], content::child_pointer(r.pointer_of("enemies"), i), diags);
+        read_unit(er, c, s.enemies[i].unit, false, ok);
+      }
+      if (std::none_of(s.enemies.begin(), s.enemies.end(),
+                       [](const EnemyState& e) { return e.unit.alive(); }))
+        r.error_at("enemies", "at least one enemy must be alive");
+    }
+    if (const json* counters = r.optional_object("counters")) {
+      ObjectReader cr(doc, *counters, r.pointer_of("counters"), diags);
+      if (const auto v = cr.optional_int("player_turns", 1, 1'000'000))
+        s.player_turns = static_cast<std::uint32_t>(*v);
+      if (const auto v = cr.optional_int("attacks_this_turn", 0, 255))
+        s.attacks_this_turn = static_cast<std::uint8_t>(*v);
+      if (const auto v = cr.optional_int("extra_turns", 0, 255))
+        s.extra_turns = static_cast<std::uint8_t>(*v);
+      if (const auto v = cr.optional_int("skipped_turns", 0, 255))
+        s.skipped_turns = static_cast<std::uint8_t>(*v);
+      cr.finish();
+    }
+    bool any_pile = false;
+    std::array<std::vector<CardId>, 4> piles;
+    for (std::size_t k = 0; k < kPiles.size(); ++k) {
+      any_pile |= r.has(kPiles[k]);
+      piles[k] = read_cards(r, kPiles[k], c, ok);
+    }
+    if (any_pile) {
+      const std::size_t hand_limit = std::min<std::size_t>(kMaxHand, rules.hand_limit);
+      std::size_t total = 0;
+      for (const auto& p : piles) total += p.size();
+      if (piles[1].size() > hand_limit)
+        r.error_at("hand",
+                   fmt::format("{} cards in hand; the hand holds at most {}", piles[1].size(), hand_limit));
+      else if (total > kMaxCards)
+        r.error(fmt::format("{} cards in the piles; a battle holds at most {}", total, kMaxCards));
+      else {
+        s.cards.clear();
+        s.draw_pile.clear();
+        s.hand.clear();
+        s.discard_pile.clear();
+        s.exhaust_pile.clear();
+        s.played_this_turn.clear();
+        for (std::size_t k = 0; k < piles.size(); ++k)
+          for (CardId id : piles[k]) {
+            const auto ref = static_cast<CardRef>(s.cards.size());
+            s.cards.push_back(CardInstance{id});
+            if (k == 1)
+              s.hand.push_back(ref);
+            else
+              (k == 0 ? s.draw_pile : k == 2 ? s.discard_pile : s.exhaust_pile).push_back(ref);
+          }
+      }
+    }
+    r.finish();
+    if (!diags.empty() || !ok) return false;
+    detail::BattleIo::state(battle) = s;
+    return true;
+  };
+  return content::start_scenario_frame(c, doc, Machine::kRules, kScenarioFormatVersion, seed,
+                                       Battle(catalog, options), start, overrides);
 }
 
 }  // namespace battlecore::deckbuilder

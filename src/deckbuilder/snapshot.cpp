@@ -322,31 +322,23 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
 
 }  // namespace
 
-Result<Battle> BattleIo::restore(std::shared_ptr<const Catalog> catalog, const json& j) {
-  try {
-    const In root(j, "");
-    content::check_snapshot_header(root, kSnapshotFormatVersion, Machine::kRules, catalog->content_hash);
-    const In opts = root.obj("options");
-    BattleOptions options{.event_log = opts.flag("event_log"), .record_history = opts.flag("record_history")};
-    Battle b(catalog, options);
-    read_state(root.obj("state"), *catalog, b.state_);
-    auto driver = content::read_driver<Machine>(root);
-    b.driver_.restore(driver.phase, driver.moves, std::move(driver.history));
-    b.has_pending_trigger_ = driver.pending.has_value();
-    if (driver.pending) b.pending_trigger_ = *driver.pending;
-    b.actions_ = content::read_actions<Action>(root, [](const json& a) { return action_from_json(a); });
-    const json& master = root.arr("master_deck");
-    for (std::size_t i = 0; i < master.size(); ++i)
-      b.master_deck_.push_back(
-          find_id(catalog->cards, master[i], content::child_pointer("/master_deck", i), "card"));
-    auto log = content::read_events<Event>(root, 7, content::kEventRowLayout,
-                                           static_cast<std::size_t>(EventType::BattleRewardSkipped) + 1,
-                                           event_type_name, content::read_event_row<Event>);
-    b.events_.restore_log(std::move(log));
-    return b;
-  } catch (const Bad& bad) {
-    return Error{bad.text()};
-  }
+Result<Battle> BattleIo::restore(const std::shared_ptr<const Catalog>& catalog, const json& j) {
+  return content::restore_snapshot<Machine, Battle, BattleOptions>(
+      catalog, j, kSnapshotFormatVersion, [&](const In& root, BattleOptions options) -> Result<Battle> {
+        Battle b(catalog, options);
+        read_state(root.obj("state"), *catalog, b.state_);
+        content::restore_driver<Machine>(root, b.driver_, b.has_pending_trigger_, b.pending_trigger_);
+        b.actions_ = content::read_actions<Action>(root, [](const json& a) { return action_from_json(a); });
+        const json& master = root.arr("master_deck");
+        for (std::size_t i = 0; i < master.size(); ++i)
+          b.master_deck_.push_back(
+              find_id(catalog->cards, master[i], content::child_pointer("/master_deck", i), "card"));
+        auto log = content::read_events<Event>(root, 7, content::kEventRowLayout,
+                                               static_cast<std::size_t>(EventType::BattleRewardSkipped) + 1,
+                                               event_type_name, content::read_event_row<Event>);
+        b.events_.restore_log(std::move(log));
+        return b;
+      });
 }
 
 }  // namespace detail
@@ -354,8 +346,7 @@ Result<Battle> BattleIo::restore(std::shared_ptr<const Catalog> catalog, const j
 json snapshot(const Battle& battle) { return detail::BattleIo::snapshot(battle); }
 
 Result<Battle> restore(std::shared_ptr<const Catalog> catalog, const json& snapshot) {
-  if (!catalog) return Error{"snapshot refused: no catalog given"};
-  return detail::BattleIo::restore(std::move(catalog), snapshot);
+  return detail::BattleIo::restore(catalog, snapshot);
 }
 
 }  // namespace battlecore::deckbuilder

@@ -147,93 +147,92 @@ void read_formation(ObjectReader& r, const Catalog& c, BattleState& s) {
 
 Result<Battle, Diagnostics> start_scenario(std::shared_ptr<const Catalog> catalog, const JsonDocument& doc,
                                            std::optional<std::uint64_t> seed, BattleOptions options) {
-  Diagnostics diags;
   const Catalog& c = *catalog;
-  ObjectReader r(doc, doc.root, "", diags);
-  if (!r.valid()) return diags;
-  // Without a battle the overrides cannot be checked (their ranges depend on it): stop here,
-  // without reporting the keys not read yet as unknown.
-  const auto begin = content::read_scenario_start(r, c, Machine::kRules, kScenarioFormatVersion, seed);
-  if (!begin) return diags;
-  const auto [encounter, battle_seed] = *begin;
-
-  Battle battle(catalog, options);
-  if (auto started = battle.start_battle(encounter, battle_seed); !started) {
-    r.error(started.error().message);
-    return diags;
-  }
-  if (battle.phase() != Phase::PlayerPhase) {
-    r.error(
-        fmt::format("encounter '{}' does not reach the party's first turn (phase {}): a scenario starts "
-                    "at the player phase",
-                    c.encounters[encounter].id, phase_name(battle.phase())));
-    return diags;
-  }
-  BattleState s = battle.state();
-  const EncounterDef& enc = c.encounters[encounter];
-
-  if (const auto turn = r.optional_int("turn", 0, enc.turn_limit)) s.turn = static_cast<std::uint32_t>(*turn);
-  if (const auto v = r.optional_int("max_tp", 0, 999)) s.max_tp = static_cast<std::int32_t>(*v);
-  if (const json* tp = r.optional_value("tp")) {
-    if (!tp->is_number_integer() || tp->get<std::int64_t>() < 0 || tp->get<std::int64_t>() > s.max_tp)
-      r.error_at("tp",
-                 fmt::format("expected TP in [0, {}] (the party's max TP), got {}", s.max_tp, tp->dump()));
-    else
-      s.tp = static_cast<std::int32_t>(tp->get<std::int64_t>());
-  } else if (s.tp > s.max_tp) {
-    r.error_at("max_tp", fmt::format("max TP {} is below the TP {}; give \"tp\" too", s.max_tp, s.tp));
-  }
-  if (const json* ms = r.optional_array("members")) {
-    if (ms->size() > s.members.size())
-      r.error_at("members", fmt::format("the party of encounter '{}' has {} members; {} are given", enc.id,
-                                        s.members.size(), ms->size()));
-    for (std::size_t i = 0; i < std::min(ms->size(), s.members.size()); ++i) {
-      ObjectReader mr(doc, (*ms)[i], content::child_pointer(r.pointer_of("members"), i), diags);
-      read_member(mr, c, s.members[i]);
+  const auto start = [&](Battle& battle, EncounterId encounter, std::uint64_t battle_seed, ObjectReader& r) {
+    if (auto started = battle.start_battle(encounter, battle_seed); !started) {
+      r.error(started.error().message);
+      return false;
     }
-    if (std::none_of(s.members.begin(), s.members.end(), [](const MemberState& m) { return m.alive(); }))
-      r.error_at("members", "at least one member must stand");
-  }
-  read_formation(r, c, s);
-  if (const json* es = r.optional_array("enemies")) {
-    if (es->size() > s.enemies.size())
-      r.error_at("enemies", fmt::format("encounter '{}' has {} active enemies; {} are given", enc.id,
-                                        s.enemies.size(), es->size()));
-    for (std::size_t i = 0; i < std::min(es->size(), s.enemies.size()); ++i) {
-      ObjectReader er(doc, (*es)[i], content::child_pointer(r.pointer_of("enemies"), i), diags);
-      read_enemy(er, c, s.enemies[i]);
+    if (battle.phase() != Phase::PlayerPhase) {
+      r.error(
+          fmt::format("encounter '{}' does not reach the party's first turn (phase {}): a scenario starts "
+                      "at the player phase",
+                      c.encounters[encounter].id, phase_name(battle.phase())));
+      return false;
     }
-  }
-  read_items(r, c, s);
-  if (const json* counters = r.optional_object("counters")) {
-    ObjectReader cr(doc, *counters, r.pointer_of("counters"), diags);
-    if (const auto v = cr.optional_int("main_turns", 1, 1'000'000))
-      s.main_turns = static_cast<std::uint32_t>(*v);
-    if (const auto v = cr.optional_int("no_action_turns", 0, kInactionFailsafeTurns - 1))
-      s.no_action_turns = static_cast<std::uint8_t>(*v);
-    cr.finish();
-  }
-  r.finish();
-  if (!diags.empty()) return diags;
+    return true;
+  };
+  const auto overrides = [&](ObjectReader& r, Battle& battle) {
+    Diagnostics& diags = r.diagnostics();
+    BattleState s = battle.state();
+    const EncounterDef& enc = c.encounters[s.encounter];
 
-  // The selection runs again on the new position: nobody selected, a fresh select cycle.
-  s.current = -1;
-  s.companion_turn = false;
-  s.deselects = 0;
-  detail::BattleIo::state(battle) = s;
-  Battle::Access x = Battle::Access::of(battle);
-  detail::reset_select_cycle(x);
-  battle.advance();
-  if (battle.status() != Status::AwaitingDecision) {
-    r.error(fmt::format("the battle is over (phase {}) before the party's first decision",
-                        phase_name(battle.phase())));
-    return diags;
-  }
-  if (std::string why; !check_invariants(battle, &why)) {
-    r.error("the position breaks an engine invariant: " + why);
-    return diags;
-  }
-  return battle;
+    if (const auto turn = r.optional_int("turn", 0, enc.turn_limit))
+      s.turn = static_cast<std::uint32_t>(*turn);
+    if (const auto v = r.optional_int("max_tp", 0, 999)) s.max_tp = static_cast<std::int32_t>(*v);
+    if (const json* tp = r.optional_value("tp")) {
+      if (!tp->is_number_integer() || tp->get<std::int64_t>() < 0 || tp->get<std::int64_t>() > s.max_tp)
+        r.error_at("tp",
+                   fmt::format("expected TP in [0, {}] (the party's max TP), got {}", s.max_tp, tp->dump()));
+      else
+        s.tp = static_cast<std::int32_t>(tp->get<std::int64_t>());
+    } else if (s.tp > s.max_tp) {
+      r.error_at("max_tp", fmt::format("max TP {} is below the TP {}; give \"tp\" too", s.max_tp, s.tp));
+    }
+    if (const json* ms = r.optional_array("members")) {
+      if (ms->size() > s.members.size())
+        r.error_at("members", fmt::format("the party of encounter '{}' has {} members; {} are given", enc.id,
+                                          s.members.size(), ms->size()));
+      for (std::size_t i = 0; i < std::min(ms->size(), s.members.size()); ++i) {
+        ObjectReader mr(doc, (*ms)[i], content::child_pointer(r.pointer_of("members"), i), diags);
+        read_member(mr, c, s.members[i]);
+      }
+      if (std::none_of(s.members.begin(), s.members.end(), [](const MemberState& m) { return m.alive(); }))
+        r.error_at("members", "at least one member must stand");
+    }
+    read_formation(r, c, s);
+    if (const json* es = r.optional_array("enemies")) {
+      if (es->size() > s.enemies.size())
+        r.error_at("enemies", fmt::format("encounter '{}' has {} active enemies; {} are given", enc.id,
+                                          s.enemies.size(), es->size()));
+      for (std::size_t i = 0; i < std::min(es->size(), s.enemies.size()); ++i) {
+        ObjectReader er(doc, (*es)[i], content::child_pointer(r.pointer_of("enemies"), i), diags);
+        read_enemy(er, c, s.enemies[i]);
+      }
+    }
+    read_items(r, c, s);
+    if (const json* counters = r.optional_object("counters")) {
+      ObjectReader cr(doc, *counters, r.pointer_of("counters"), diags);
+      if (const auto v = cr.optional_int("main_turns", 1, 1'000'000))
+        s.main_turns = static_cast<std::uint32_t>(*v);
+      if (const auto v = cr.optional_int("no_action_turns", 0, kInactionFailsafeTurns - 1))
+        s.no_action_turns = static_cast<std::uint8_t>(*v);
+      cr.finish();
+    }
+    r.finish();
+    if (!diags.empty()) return false;
+
+    // The selection runs again on the new position: nobody selected, a fresh select cycle.
+    s.current = -1;
+    s.companion_turn = false;
+    s.deselects = 0;
+    detail::BattleIo::state(battle) = s;
+    Battle::Access x = Battle::Access::of(battle);
+    detail::reset_select_cycle(x);
+    battle.advance();
+    if (battle.status() != Status::AwaitingDecision) {
+      r.error(fmt::format("the battle is over (phase {}) before the party's first decision",
+                          phase_name(battle.phase())));
+      return false;
+    }
+    if (std::string why; !check_invariants(battle, &why)) {
+      r.error("the position breaks an engine invariant: " + why);
+      return false;
+    }
+    return true;
+  };
+  return content::start_scenario_frame(c, doc, Machine::kRules, kScenarioFormatVersion, seed,
+                                       Battle(catalog, options), start, overrides);
 }
 
 }  // namespace battlecore::party

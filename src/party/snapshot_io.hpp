@@ -12,7 +12,7 @@ namespace battlecore::party::detail {
 
 struct BattleIo {
   static nlohmann::json snapshot(const Battle& b);
-  static Result<Battle> restore(std::shared_ptr<const Catalog> catalog, const nlohmann::json& j);
+  static Result<Battle> restore(const std::shared_ptr<const Catalog>& catalog, const nlohmann::json& j);
   /// The rules state of a battle, writable (scenario overrides).
   static BattleState& state(Battle& b) { return b.state_; }
 };

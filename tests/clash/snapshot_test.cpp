@@ -84,6 +84,17 @@ TEST(ClashSnapshot, OfAFinishedBattleAndOfAListedDeckBattle) {
   }
 }
 
+TEST(ClashSnapshot, ARollWithAStrayValueIsRecordedInItsCanonicalFormAndRestoresEqual) {
+  Battle b = battle_at(TurnStep::Roll);
+  const SeatRef seat = b.state().current;
+  ASSERT_TRUE(b.submit(Action{ActionKind::Roll, seat, 9}).ok());
+  ASSERT_FALSE(b.actions().empty());
+  EXPECT_EQ(b.actions().back(), Action::roll(seat));
+  auto restored = restore(classic(), snapshot(b));
+  ASSERT_TRUE(restored.ok()) << restored.error().message;
+  EXPECT_TRUE(restored.value() == b);
+}
+
 TEST(ClashSnapshot, AClonePlaysOnWithoutTouchingTheOriginal) {
   Battle original = battle_at(TurnStep::Rock);
   const std::uint64_t hash = original.state_hash();

@@ -94,6 +94,19 @@ TEST(JsonParse, UnexpectedEndPointsJustPastTheText) {
   EXPECT_EQ(diags.items()[0].column, 3);
 }
 
+TEST(JsonParse, ANumberTooLargeForADoubleIsAnErrorAtTheNumber) {
+  Diagnostics diags;
+  // The same literal inside a string earlier on is not the number.
+  EXPECT_FALSE(parse_json_text("f.json", "{\n  \"s\": \"5E0555\",\n  \"hp\": -5E0555\n}", diags).has_value());
+  ASSERT_EQ(diags.size(), 1u);
+  const Diagnostic& d = diags.items()[0];
+  EXPECT_EQ(d.line, 3);
+  EXPECT_EQ(d.column, 9);
+  EXPECT_NE(d.message.find("-5E0555"), std::string::npos) << d.message;
+  EXPECT_NE(d.message.find("out of range"), std::string::npos) << d.message;
+  EXPECT_EQ(d.message.find("[json.exception"), std::string::npos) << d.message;
+}
+
 TEST(JsonParse, EmptyTextIsAnError) {
   Diagnostics diags;
   EXPECT_FALSE(parse_json_text("f.json", "", diags).has_value());

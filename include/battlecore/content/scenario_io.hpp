@@ -4,6 +4,7 @@
 /// default when absent) and the seed.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -12,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "battlecore/content/json_reader.hpp"
+#include "battlecore/core/result.hpp"
 
 namespace battlecore::content {
 
@@ -50,6 +52,27 @@ auto read_scenario_start(ObjectReader& r, const Catalog& c, std::string_view rul
   if (seed) battle_seed = *seed;
   if (r.diagnostics().size() != before || !encounter) return std::nullopt;
   return std::pair{*encounter, battle_seed};
+}
+
+/// The frame of every rule set's start_scenario. Reads the header, the encounter and the seed;
+/// `start(battle, encounter, seed, r)` brings `battle` to where a scenario begins (false once it
+/// has reported why it cannot); `overrides(r, battle)` reads the rest of the scenario into it
+/// (false on a problem). The battle comes back only when no problem was reported; otherwise
+/// every problem does.
+template <class Battle, class Catalog, class Start, class Overrides>
+Result<Battle, Diagnostics> start_scenario_frame(const Catalog& catalog, const JsonDocument& doc,
+                                                 std::string_view rules, std::uint32_t version,
+                                                 std::optional<std::uint64_t> seed, Battle battle,
+                                                 Start start, Overrides overrides) {
+  Diagnostics diags;
+  ObjectReader r(doc, doc.root, "", diags);
+  if (!r.valid()) return diags;
+  // Without a battle the overrides cannot be checked (their ranges depend on it): stop here,
+  // without reporting the keys not read yet as unknown.
+  const auto begin = read_scenario_start(r, catalog, rules, version, seed);
+  if (!begin || !start(battle, begin->first, begin->second, r)) return diags;
+  if (!overrides(r, battle) || !diags.empty()) return diags;
+  return battle;
 }
 
 }  // namespace battlecore::content

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,6 +17,7 @@
 #include "battlecore/content/content_hash.hpp"
 #include "battlecore/content/json_reader.hpp"
 #include "battlecore/core/phase_machine.hpp"
+#include "battlecore/core/result.hpp"
 #include "battlecore/core/rng.hpp"
 
 namespace battlecore::content {
@@ -310,6 +312,24 @@ void read_event_row(const nlohmann::json& e, const std::string& p, Event& ev) {
   ev.value = static_cast<std::uint16_t>(SnapshotIn::number(e[4], p + "/4", 0, 65535));
   ev.amount = static_cast<std::int32_t>(SnapshotIn::number(e[5], p + "/5", INT32_MIN, INT32_MAX));
   ev.extra = static_cast<std::int32_t>(SnapshotIn::number(e[6], p + "/6", INT32_MIN, INT32_MAX));
+}
+
+/// The frame of every rule set's restore: refuses a missing catalog, checks the header against
+/// the catalog and the rule set's format version, reads the options, then `read(root, options)`
+/// builds the battle. A SnapshotError thrown anywhere becomes the refusal, with its pointer.
+template <class Machine, class Battle, class Options, class Catalog, class Read>
+Result<Battle> restore_snapshot(const std::shared_ptr<const Catalog>& catalog, const nlohmann::json& j,
+                                std::uint32_t version, Read read) {
+  if (!catalog) return Error{"snapshot refused: no catalog given"};
+  try {
+    const SnapshotIn root(j, "");
+    check_snapshot_header(root, version, Machine::kRules, catalog->content_hash);
+    const SnapshotIn opts = root.obj("options");
+    return read(root,
+                Options{.event_log = opts.flag("event_log"), .record_history = opts.flag("record_history")});
+  } catch (const SnapshotError& bad) {
+    return Error{bad.text()};
+  }
 }
 
 }  // namespace battlecore::content
