@@ -8,14 +8,19 @@ BATTLES ?= 200000
 # Sanitizer builds (tests and fuzzers) compile at -O1 with line tables only: the sanitizers'
 # recommended level, and less than half the compile time of -O2 -g.
 SANITIZE_FLAGS := -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" -DBATTLECORE_SANITIZE=ON
-# Fuzzing (clang): `make fuzz` runs each target FUZZ_SECONDS; `make test` adds 5-second smoke runs.
+TEST_CONFIG := $(SANITIZE_FLAGS) -DBATTLECORE_BUILD_TESTS=ON -DBATTLECORE_BUILD_BENCHMARKS=OFF -DBATTLECORE_WERROR=ON
+# With clang (scripts/install-deps.sh installs it) the test build also holds the libFuzzer
+# targets: one compile of the libraries serves the tests and the fuzzers, and the fuzzers'
+# 5-second smoke runs are CTest tests beside the others.
+CLANG_FUZZ := -DCMAKE_CXX_COMPILER=clang++ -DBATTLECORE_FUZZ=ON -DBATTLECORE_FUZZ_SECONDS=5
+# `make fuzz` runs each target FUZZ_SECONDS in its own build.
 FUZZ_DIR := build/fuzz
 FUZZ_SECONDS ?= 120
-FUZZ_CONFIG := -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ $(SANITIZE_FLAGS) -DBATTLECORE_BUILD_TESTS=OFF -DBATTLECORE_FUZZ=ON
+FUZZ_CONFIG := -DCMAKE_CXX_COMPILER=clang++ $(SANITIZE_FLAGS) -DBATTLECORE_BUILD_TESTS=OFF -DBATTLECORE_FUZZ=ON
 # The invariant sweep: SWEEP_BATTLES random battles per encounter of every bundled pack.
 SWEEP_BATTLES ?= 500
 
-.PHONY: all deps build run test bench clean format fuzz fuzz-smoke sweep
+.PHONY: all deps build run test bench clean format fuzz sweep
 
 all: build
 
@@ -26,7 +31,11 @@ $(RELEASE_DIR)/CMakeCache.txt: | deps
 	cmake -S . -B $(RELEASE_DIR) -DCMAKE_BUILD_TYPE=Release -DBATTLECORE_BUILD_TESTS=OFF -DBATTLECORE_BUILD_BENCHMARKS=ON
 
 $(TEST_DIR)/CMakeCache.txt: | deps
-	cmake -S . -B $(TEST_DIR) $(SANITIZE_FLAGS) -DBATTLECORE_BUILD_TESTS=ON -DBATTLECORE_BUILD_BENCHMARKS=OFF -DBATTLECORE_WERROR=ON
+	@if command -v clang++ >/dev/null 2>&1; then \
+	  echo cmake -S . -B $(TEST_DIR) $(TEST_CONFIG) $(CLANG_FUZZ); cmake -S . -B $(TEST_DIR) $(TEST_CONFIG) $(CLANG_FUZZ); \
+	else \
+	  echo "clang++ not found: the tests are built without the fuzz targets"; cmake -S . -B $(TEST_DIR) $(TEST_CONFIG); \
+	fi
 
 build: deps $(RELEASE_DIR)/CMakeCache.txt
 	cmake --build $(RELEASE_DIR) -j $(JOBS)
@@ -41,16 +50,9 @@ run: build
 test: deps $(TEST_DIR)/CMakeCache.txt
 	cmake --build $(TEST_DIR) -j $(JOBS)
 	cd $(TEST_DIR) && ctest --output-on-failure -j $(JOBS)
-	@if command -v clang++ >/dev/null 2>&1; then $(MAKE) --no-print-directory fuzz-smoke; \
-	else echo "clang++ not found: the fuzz smoke runs are skipped"; fi
 
-# The fuzz targets, built with clang, ASan and UBSan in their own build directory; CTest runs
-# each for a few seconds on its seed corpus (tests/fuzz/corpus/).
-fuzz-smoke: deps
-	cmake -S . -B $(FUZZ_DIR) $(FUZZ_CONFIG) -DBATTLECORE_FUZZ_SECONDS=5 >/dev/null
-	cmake --build $(FUZZ_DIR) -j $(JOBS) --target battlecore_fuzzers
-	cd $(FUZZ_DIR) && ctest --output-on-failure -R fuzz_smoke
-
+# The fuzz targets, built with clang, ASan and UBSan in their own build directory, each run
+# FUZZ_SECONDS on its seed corpus (tests/fuzz/corpus/), new inputs kept in the build directory.
 fuzz: deps
 	cmake -S . -B $(FUZZ_DIR) $(FUZZ_CONFIG) >/dev/null
 	cmake --build $(FUZZ_DIR) -j $(JOBS) --target battlecore_fuzzers

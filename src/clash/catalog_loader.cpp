@@ -6,6 +6,7 @@
 #include <string>
 
 #include "battlecore/clash/load.hpp"
+#include "battlecore/content/content_hash.hpp"
 
 namespace battlecore::clash {
 namespace {
@@ -26,21 +27,6 @@ struct Item {
   std::string pointer;
 };
 
-bool valid_id(std::string_view id) {
-  if (id.empty() || id.size() > 64) return false;
-  for (char ch : id)
-    if (!((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_' || ch == '-')) return false;
-  return true;
-}
-
-std::uint64_t fnv1a(std::uint64_t h, std::string_view bytes) {
-  for (unsigned char ch : bytes) {
-    h ^= ch;
-    h *= 0x100000001b3ull;
-  }
-  return h;
-}
-
 class Loader {
  public:
   Loader(const std::vector<JsonDocument>& docs, Diagnostics& diags) : docs_(docs), diags_(diags) {}
@@ -52,9 +38,7 @@ class Loader {
     c_->encounters.resize(ids_.size());
     for (const Item& it : encounters_) read_encounter(it);
     read_pack();
-    std::uint64_t h = 0xcbf29ce484222325ull;
-    for (const JsonDocument& d : docs_) h = fnv1a(h, d.text);
-    c_->content_hash = h;
+    c_->content_hash = content::canonical_content_hash(docs_);
     if (!diags_.empty()) return nullptr;
     return catalog;
   }
@@ -120,7 +104,7 @@ class Loader {
     EncounterDef e;
     const auto id = r.required_string("id");
     e.name = r.optional_string("name").value_or("");
-    if (id && !valid_id(*id))
+    if (id && !content::valid_id(*id))
       r.error_at("id", "expected an id of 1 to 64 characters a-z, 0-9, '_' or '-', got '" + *id + "'");
     if (id) e.id = *id;
     if (e.name.empty()) e.name = e.id;

@@ -485,6 +485,13 @@ std::vector<std::filesystem::path> content_files(const std::filesystem::path& pa
   return files;
 }
 
+bool valid_id(std::string_view id) {
+  if (id.empty() || id.size() > 64) return false;
+  for (char ch : id)
+    if (!((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_' || ch == '-')) return false;
+  return true;
+}
+
 std::string child_pointer(std::string_view base, std::string_view key) {
   std::string out(base);
   out += '/';

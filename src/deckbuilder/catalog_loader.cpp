@@ -48,13 +48,6 @@ struct Item {
   std::string pointer;
 };
 
-bool valid_id(std::string_view id) {
-  if (id.empty() || id.size() > 64) return false;
-  for (char ch : id)
-    if (!((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_' || ch == '-')) return false;
-  return true;
-}
-
 class Loader {
  public:
   Loader(const std::vector<JsonDocument>& docs, Diagnostics& diags) : docs_(docs), diags_(diags) {
@@ -165,7 +158,7 @@ class Loader {
     const auto s = r.required_string("id");
     name = r.optional_string("name").value_or("");
     if (!s) return std::nullopt;
-    if (!valid_id(*s)) {
+    if (!content::valid_id(*s)) {
       r.error_at("id", "expected an id of 1 to 64 characters a-z, 0-9, '_' or '-', got '" + *s + "'");
       return std::nullopt;
     }

@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 
+#include "battlecore/content/content_hash.hpp"
 #include "battlecore/party/battle.hpp"
 #include "battlecore/party/load.hpp"
 
@@ -38,21 +39,6 @@ struct Item {
   std::string pointer;
 };
 
-bool valid_id(std::string_view id) {
-  if (id.empty() || id.size() > 64) return false;
-  for (char ch : id)
-    if (!((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_' || ch == '-')) return false;
-  return true;
-}
-
-std::uint64_t fnv1a(std::uint64_t h, std::string_view bytes) {
-  for (unsigned char ch : bytes) {
-    h ^= ch;
-    h *= 0x100000001b3ull;
-  }
-  return h;
-}
-
 /// Who owns an effect list: what its ops may do.
 enum class Owner : std::uint8_t { Player, Enemy };
 
@@ -78,9 +64,7 @@ class Loader {
     for (const Item& it : items_[7]) read_party(it);
     for (const Item& it : items_[8]) read_encounter(it);
     read_pack();
-    std::uint64_t h = 0xcbf29ce484222325ull;
-    for (const JsonDocument& d : docs_) h = fnv1a(h, d.text);
-    c_->content_hash = h;
+    c_->content_hash = content::canonical_content_hash(docs_);
     if (!diags_.empty()) return nullptr;
     return catalog;
   }
@@ -152,7 +136,7 @@ class Loader {
     const auto s = r.required_string("id");
     name = r.optional_string("name").value_or("");
     if (!s) return std::nullopt;
-    if (!valid_id(*s)) {
+    if (!content::valid_id(*s)) {
       r.error_at("id", "expected an id of 1 to 64 characters a-z, 0-9, '_' or '-', got '" + *s + "'");
       return std::nullopt;
     }

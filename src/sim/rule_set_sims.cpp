@@ -103,10 +103,11 @@ class ClashAdapter {
       for (std::size_t s = 0; s < policies_.size(); ++s)
         policies_[s]->reset(splitmix64_mix(policy_seed(seed) + s));
       start_battle<ClashRules>(battle_, catalog_, encounter_, seed, scenario_, kClashQuiet);
-      play_out(
-          battle_, options_, actions_, out, [&](const clash::Battle& b, const std::vector<clash::Action>& o) {
-            return policies_[std::min<std::size_t>(b.state().current, policies_.size() - 1)]->choose(b, o);
-          });
+      play_out(battle_, options_, actions_, out,
+               [&](const clash::Battle& b, const std::vector<clash::Action>& o) {
+                 return policies_[std::min(static_cast<std::size_t>(b.state().current), policies_.size() - 1)]
+                     ->choose(b, o);
+               });
       const clash::BattleState& s = battle_.state();
       std::size_t firsts = 0;
       for (const clash::SeatState& seat : s.seats) {

@@ -50,6 +50,9 @@ std::optional<JsonDocument> parse_json_file(const std::filesystem::path& path, D
 std::vector<std::filesystem::path> content_files(const std::filesystem::path& path, Diagnostics& diags);
 
 /// `base` + "/" + the key escaped per RFC 6901 (~ -> ~0, / -> ~1).
+/// Whether `id` is a content id: 1 to 64 characters of a-z, 0-9, '_' and '-'.
+bool valid_id(std::string_view id);
+
 std::string child_pointer(std::string_view base, std::string_view key);
 /// `base` + "/" + index.
 std::string child_pointer(std::string_view base, std::size_t index);
