@@ -166,13 +166,7 @@ class PartyBattle final : public MonitorBattle {
 
   std::size_t event_count() const override { return battle_.events().log().size(); }
   nlohmann::json event(std::size_t i) const override {
-    // The party's readable form names the type "event"; the monitor's events name it "type".
-    nlohmann::json j = pt::event_to_json(battle_.events().log()[i], battle_.catalog());
-    if (const auto it = j.find("event"); it != j.end() && !j.contains("type")) {
-      j["type"] = *it;
-      j.erase("event");
-    }
-    return j;
+    return pt::event_to_json(battle_.events().log()[i], battle_.catalog());
   }
   std::size_t transition_count() const override { return battle_.history().size(); }
   nlohmann::json transition(std::size_t i) const override {

@@ -43,7 +43,7 @@ nlohmann::json actor_json(ActorRef a) {
 }  // namespace
 
 nlohmann::json event_to_json(const Event& e, const Catalog& catalog) {
-  nlohmann::json j = {{"event", event_type_name(e.type)}};
+  nlohmann::json j = {{"type", event_type_name(e.type)}};
   if (e.source != kNobody) j["source"] = actor_json(e.source);
   if (e.target != kNobody) j["target"] = actor_json(e.target);
   auto condition_id = [&](std::uint16_t c) {

@@ -70,7 +70,7 @@ TEST(PartyViews, EventsReadAsJson) {
   bool saw_damage = false;
   for (const Event& e : b.events().log()) {
     const nlohmann::json j = event_to_json(e, b.catalog());
-    EXPECT_EQ(j["event"], event_type_name(e.type));
+    EXPECT_EQ(j["type"], event_type_name(e.type));
     if (e.type == EventType::Damaged) {
       saw_damage = true;
       EXPECT_EQ(j["amount"], 3);  // 2 + 1 for the front member
