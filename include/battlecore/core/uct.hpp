@@ -14,8 +14,9 @@
 ///   plays Traits::rollout_pick to the end of the search (Traits::over), and the rewards of
 ///   every player (Traits::rewards, each in [0, 1]) are backed up along the path.
 /// - The option visited most at the root is played (ties: the higher value sum).
-/// - After warm-up an iteration allocates nothing: the copy, the nodes and the scratch vectors
-///   are reused (the copy is assigned, not constructed).
+/// - After warm-up an iteration allocates nothing when the battle keeps no event log or history
+///   (as the simulator's): the copy, the nodes and the scratch vectors are reused (the copy is
+///   assigned, not constructed). A battle that keeps them copies them into every sample.
 ///
 /// The Traits object (it may carry state, e.g. what the battle looked like at the root):
 ///   using Action = ...; using Key = ...;  (Key: equality comparable, trivially copyable)
