@@ -88,17 +88,23 @@ void resample_hidden(Battle& battle, SeatRef perspective, std::uint64_t seed) {
   s.rng = RngStreams(seed);
   detail::Ctx x{s, battle.encounter(), Battle::Access::events(battle)};
   const bool listed = x.e.rules.deck == DeckSource::Listed;
+  // From a canonical order, so that the result does not depend on the real one at all.
+  auto shuffle_pile = [&](SeatState& seat) {
+    std::sort(seat.pile.begin(), seat.pile.end(), [](const Card& a, const Card& b) {
+      return a.element != b.element ? a.element < b.element : a.value < b.value;
+    });
+    s.rng[Stream::Shuffle].shuffle(seat.pile.span());
+  };
   for (std::size_t k = 0; k < s.seats.size(); ++k) {
-    if (static_cast<SeatRef>(k) == perspective) continue;
     SeatState& seat = s.seats[k];
+    if (static_cast<SeatRef>(k) == perspective) {
+      if (listed) shuffle_pile(seat);  // its own next draws are hidden too
+      continue;
+    }
     const std::size_t held = seat.hand.size();
     if (listed) {
-      // From a canonical order, so that the result does not depend on the real one at all.
       for (const Card& c : seat.hand) seat.pile.push_back(c);
-      std::sort(seat.pile.begin(), seat.pile.end(), [](const Card& a, const Card& b) {
-        return a.element != b.element ? a.element < b.element : a.value < b.value;
-      });
-      s.rng[Stream::Shuffle].shuffle(seat.pile.span());
+      shuffle_pile(seat);
     }
     seat.hand.clear();
     while (seat.hand.size() < held) seat.hand.push_back(detail::draw_card(x, k));

@@ -7,14 +7,13 @@
 ///   the higher value (greedy_card_score); deterministic.
 /// - `mcts`: UCT over copies of the battle (battlecore/core/uct.hpp). Every iteration starts
 ///   from a copy re-sampled from the deciding seat's point of view (resample_hidden): the random
-///   streams (dice, future cards) and the other seats' hands are drawn anew, so the search never
-///   reads another seat's hand or the future. The tree is keyed by actions (the seat, the rock,
-///   the card by element and value) and is multi-player: each node's value is the reward of the
-///   seat that chose it, and each seat picks what is best for itself. Rollouts play uniformly at
-///   random to the end of the battle; a seat's reward is (n - place) / (n - 1) over n seats, 1
-///   for first down to 0 for last, seats sharing a place taking the mean of the positions they
-///   share (two seats sharing first place in four each get (4 - 1.5) / 3). The option visited
-///   most at the root is played.
+///   streams (dice, future cards), the order of its own pile and the other seats' hands are drawn
+///   anew, so the search never reads another seat's hand or the future. The tree is keyed by actions (the
+///   seat, the rock, the card by element and value) and is multi-player: each node's value is the reward of
+///   the seat that chose it, and each seat picks what is best for itself. Rollouts play uniformly at random
+///   to the end of the battle; a seat's reward is (n - place) / (n - 1) over n seats, 1 for first down to 0
+///   for last, seats sharing a place taking the mean of the positions they share (two seats sharing first
+///   place in four each get (4 - 1.5) / 3). The option visited most at the root is played.
 
 #include <cstddef>
 #include <cstdint>
@@ -75,8 +74,9 @@ struct PolicyOptions {
 /// anew. With a listed deck a seat's hand and pile are pooled, put in a canonical order,
 /// shuffled (Stream::Shuffle) and dealt back from the pile to the same hand size; with random
 /// cards each card of the hand is replaced by a fresh random card drawn as the dealer draws
-/// (Stream::Setup). The perspective's own hand and pile, every seat's played card this round,
-/// health, rocks, places, the die shown and the turn order are kept.
+/// (Stream::Setup). The perspective's own pile (a listed deck's cards still to draw) is
+/// reshuffled the same way, its hand kept. Every seat's played card this round, health, rocks,
+/// places, the die shown and the turn order are kept.
 void resample_hidden(Battle& battle, SeatRef perspective, std::uint64_t seed);
 
 /// Every seat's reward in [0, 1] for the search, into `out` (one per seat): (n - position) /
