@@ -18,6 +18,9 @@ namespace {
 std::atomic<std::uint64_t> g_allocations{0};
 }  // namespace
 
+/// The heap allocations made so far (rule_set_bench.cpp reads it too).
+std::uint64_t bench_allocations() { return g_allocations.load(); }
+
 // GCC pairs the inlined malloc of this operator new with the free of this operator delete and
 // warns that they do not match; they are the replacement pair, so they do.
 #pragma GCC diagnostic push

@@ -12,6 +12,9 @@
 #include "battlecore/party/policies.hpp"
 #include "battlecore/sim/simulate.hpp"
 
+/// The heap allocations made so far (deckbuilder_bench.cpp counts them).
+std::uint64_t bench_allocations();
+
 namespace {
 
 using namespace battlecore;
@@ -126,5 +129,45 @@ void BM_PartyRunner(benchmark::State& st) {
       st, [](const sim::SimConfig& c) { return sim::simulate_party(meadow(), c); }, "swamp", 50000);
 }
 BENCHMARK(BM_PartyRunner)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+/// One MCTS decision (the first of a battle of `encounter`) at st.range(0) iterations; the
+/// counter iterations_per_s is the search speed, allocations_per_decision the heap allocations
+/// of a decision after the first (warm-up) one.
+template <class Battle, class Mcts, class Catalog, class Options>
+void mcts_decision(benchmark::State& st, const std::shared_ptr<const Catalog>& catalog, const char* encounter,
+                   Options quiet, Mcts& mcts) {
+  Battle battle(catalog, quiet);
+  (void)battle.start_battle(encounter, battle_seed(1, 0));
+  std::vector<typename std::remove_cvref_t<decltype(battle.actions())>::value_type> options;
+  battle.legal_actions(options);
+  mcts.reset(1);
+  benchmark::DoNotOptimize(mcts.choose(battle, options));  // warm-up: the tree and scratch grow
+  const std::uint64_t before = bench_allocations();
+  std::uint64_t n = 0, decisions = 0;
+  for (auto _ : st) {
+    benchmark::DoNotOptimize(mcts.choose(battle, options));
+    n += static_cast<std::uint64_t>(st.range(0));
+    ++decisions;
+  }
+  const std::uint64_t allocations = bench_allocations() - before;
+  st.counters["iterations_per_s"] = benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsRate);
+  st.counters["allocations_per_decision"] =
+      decisions ? static_cast<double>(allocations) / static_cast<double>(decisions) : 0.0;
+}
+
+void BM_ClashMctsDecision(benchmark::State& st) {
+  clash::MctsPolicy mcts(clash::PolicyOptions{.mcts_iterations = static_cast<std::uint32_t>(st.range(0))});
+  mcts_decision<clash::Battle>(st, classic(), "bots4",
+                               clash::BattleOptions{.event_log = false, .record_history = false}, mcts);
+}
+BENCHMARK(BM_ClashMctsDecision)->Arg(100)->Arg(1000)->Unit(benchmark::kMicrosecond);
+
+void BM_PartyMctsDecision(benchmark::State& st) {
+  party::MctsPolicy mcts(party::BlockSkill{},
+                         party::PolicyOptions{.mcts_iterations = static_cast<std::uint32_t>(st.range(0))});
+  mcts_decision<party::Battle>(st, meadow(), "swamp",
+                               party::BattleOptions{.event_log = false, .record_history = false}, mcts);
+}
+BENCHMARK(BM_PartyMctsDecision)->Arg(100)->Arg(1000)->Unit(benchmark::kMicrosecond);
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "battlecore/party/load.hpp"
 #include "battlecore/party/phases.hpp"
 #include "battlecore/party/play_session.hpp"
+#include "battlecore/party/policies.hpp"
 #include "battlecore/party/scenario.hpp"
 #include "battlecore/sim/content_path.hpp"
 #include "battlecore/sim/encounter.hpp"
@@ -44,7 +45,11 @@ std::shared_ptr<const Catalog> load_content(const std::string& path, std::ostrea
 class PartyCommands final : public RuleSetCommands {
  public:
   std::string_view name() const override { return "party"; }
-  std::vector<std::string> policies() const override { return {"random", "greedy"}; }
+  std::vector<std::string> policies() const override {
+    std::vector<std::string> names;
+    for (std::string_view n : party::policy_names()) names.emplace_back(n);
+    return names;
+  }
 
   int graph(const Options& options, Io io) override { return print_graph<party::Machine>(options, io.out); }
 

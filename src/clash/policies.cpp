@@ -1,5 +1,10 @@
 #include "battlecore/clash/policies.hpp"
 
+#include <algorithm>
+#include <array>
+
+#include "clash/mechanics.hpp"
+
 namespace battlecore::clash {
 
 namespace {
@@ -76,12 +81,114 @@ std::size_t GreedyPolicy::choose(const Battle& battle, std::span<const Action> o
   return best;
 }
 
-std::vector<std::string_view> policy_names() { return {"random", "greedy"}; }
+// --- MCTS ---------------------------------------------------------------------------------
 
-Result<std::unique_ptr<Policy>> make_policy(std::string_view name) {
+void resample_hidden(Battle& battle, SeatRef perspective, std::uint64_t seed) {
+  BattleState& s = Battle::Access::state(battle);
+  s.rng = RngStreams(seed);
+  detail::Ctx x{s, battle.encounter(), Battle::Access::events(battle)};
+  const bool listed = x.e.rules.deck == DeckSource::Listed;
+  // From a canonical order, so that the result does not depend on the real one at all.
+  auto shuffle_pile = [&](SeatState& seat) {
+    std::sort(seat.pile.begin(), seat.pile.end(), [](const Card& a, const Card& b) {
+      return a.element != b.element ? a.element < b.element : a.value < b.value;
+    });
+    s.rng[Stream::Shuffle].shuffle(seat.pile.span());
+  };
+  for (std::size_t k = 0; k < s.seats.size(); ++k) {
+    SeatState& seat = s.seats[k];
+    if (static_cast<SeatRef>(k) == perspective) {
+      if (listed) shuffle_pile(seat);  // its own next draws are hidden too
+      continue;
+    }
+    const std::size_t held = seat.hand.size();
+    if (listed) {
+      for (const Card& c : seat.hand) seat.pile.push_back(c);
+      shuffle_pile(seat);
+    }
+    seat.hand.clear();
+    while (seat.hand.size() < held) seat.hand.push_back(detail::draw_card(x, k));
+  }
+}
+
+void seat_rewards(const Battle& battle, std::span<double> out) {
+  const BattleState& s = battle.state();
+  const std::size_t n = s.seats.size();
+  // Lower ranks first: a placed seat by its place; a seat still in above every placed one
+  // (below 0), by health.
+  std::array<double, kMaxSeats> rank{};
+  for (std::size_t k = 0; k < n; ++k) {
+    const SeatState& seat = s.seats[k];
+    rank[k] = seat.out || seat.place != 0 ? double(seat.place) : -1.0 - double(std::max(0, seat.health));
+  }
+  for (std::size_t k = 0; k < n; ++k) {
+    // Position: 1 + the seats ranked strictly better; seats of equal rank share the mean position.
+    std::size_t better = 0, equal = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      better += rank[j] < rank[k] ? 1u : 0u;
+      equal += rank[j] == rank[k] ? 1u : 0u;
+    }
+    const double position = double(better) + 1.0 + double(equal - 1) / 2.0;
+    out[k] = n > 1 ? (double(n) - position) / double(n - 1) : 1.0;
+  }
+}
+
+struct MctsPolicy::Traits {
+  using Action = clash::Action;
+  using Key = MctsPolicy::Key;
+  static constexpr std::size_t kMaxPlayers = kMaxSeats;
+  SeatRef perspective = kNoSeat;
+
+  void resample(Battle& b, std::uint64_t seed) const { resample_hidden(b, perspective, seed); }
+  void settle(Battle&) const {}
+  bool over(const Battle& b) const { return b.status() != Status::AwaitingDecision; }
+  void legal(const Battle& b, std::vector<Action>& out) const { b.legal_actions(out); }
+  Key key(const Battle& b, const Action& a) const { return key_of(b, a); }
+  std::size_t player(const Battle& b) const { return static_cast<std::size_t>(b.state().current); }
+  void submit(Battle& b, const Action& a) const {
+    BATTLECORE_ENSURE(b.submit(a).ok(), "a legal option was refused in the search{}", "");
+  }
+  std::size_t rollout_pick(const Battle&, std::span<const Action> options, Rng& rng) const {
+    return options.size() > 1 ? rng.below(static_cast<std::uint32_t>(options.size())) : 0;
+  }
+  void rewards(const Battle& b, std::array<double, kMaxPlayers>& out) const { seat_rewards(b, out); }
+};
+
+MctsPolicy::MctsPolicy(PolicyOptions options)
+    : options_(options), search_(std::make_unique<UctSearch<Battle, Traits>>()) {}
+MctsPolicy::~MctsPolicy() = default;
+
+MctsPolicy::Key MctsPolicy::key_of(const Battle& b, const Action& a) {
+  Key k{a.kind, a.seat, Card{}, 0};
+  if (a.kind == ActionKind::ChooseRock) k.rock = a.value;
+  if (a.kind == ActionKind::PlayCard && a.seat >= 0 &&
+      static_cast<std::size_t>(a.seat) < b.state().seats.size()) {
+    const SeatState& seat = b.state().seats[static_cast<std::size_t>(a.seat)];
+    if (a.value < seat.hand.size()) k.card = seat.hand[a.value];
+  }
+  return k;
+}
+
+std::size_t MctsPolicy::choose(const Battle& battle, std::span<const Action> options) {
+  if (options.size() <= 1) return 0;
+  Traits traits{options[0].seat};
+  return search_->choose(battle, options, traits, rng_,
+                         UctOptions{options_.mcts_iterations, options_.mcts_exploration});
+}
+
+// --- by name ------------------------------------------------------------------------------
+
+std::vector<std::string_view> policy_names() { return {"random", "greedy", "mcts"}; }
+
+Result<std::unique_ptr<Policy>> make_policy(std::string_view name, const PolicyOptions& options) {
   if (name == "random") return std::unique_ptr<Policy>(std::make_unique<RandomPolicy>());
   if (name == "greedy") return std::unique_ptr<Policy>(std::make_unique<GreedyPolicy>());
-  return Error{"unknown policy '" + std::string(name) + "'; known policies: random, greedy"};
+  if (name == "mcts") {
+    if (options.mcts_iterations == 0) return Error{"mcts needs at least one iteration per decision"};
+    if (!(options.mcts_exploration >= 0)) return Error{"the mcts exploration constant must be 0 or more"};
+    return std::unique_ptr<Policy>(std::make_unique<MctsPolicy>(options));
+  }
+  return Error{"unknown policy '" + std::string(name) + "'; known policies: random, greedy, mcts"};
 }
 
 }  // namespace battlecore::clash

@@ -1,6 +1,7 @@
 #include "battlecore/party/policies.hpp"
 
 #include <algorithm>
+#include <array>
 
 #include "party/mechanics.hpp"
 
@@ -148,10 +149,100 @@ std::size_t GreedyPolicy::choose(const Battle& battle, std::span<const Action> o
   return best;
 }
 
-Result<std::unique_ptr<Policy>> make_policy(std::string_view name, BlockSkill skill) {
+// --- MCTS ---------------------------------------------------------------------------------
+
+void resample_hidden(Battle& battle, std::uint64_t seed) {
+  Battle::Access::of(battle).s.rng = RngStreams(seed);
+}
+
+namespace {
+
+/// The enemies' HP still standing: the active ones and the reserves still to come.
+std::int64_t enemy_hp_left(const Battle& b) {
+  std::int64_t hp = 0;
+  for (const EnemyState& e : b.state().enemies) hp += std::max(0, e.hp);
+  for (EnemyId r : b.state().reserves) hp += std::max(0, b.catalog().enemies[r].hp);
+  return hp;
+}
+
+}  // namespace
+
+struct MctsPolicy::Traits {
+  using Action = party::Action;
+  using Key = party::Action;  ///< the canonical action: a party option names what it does
+  static constexpr std::size_t kMaxPlayers = 1;
+  const BlockSkill& skill;
+  std::vector<Action>& scratch;
+  std::int64_t enemy_hp_at_root = 0;
+
+  void resample(Battle& b, std::uint64_t seed) const { resample_hidden(b, seed); }
+  void settle(Battle& b) const {
+    while (b.status() == Status::AwaitingDecision && b.decision_kind() == DecisionKind::Block) {
+      b.legal_actions(scratch);
+      submit(b, scratch[answer_block(b, scratch, skill)]);
+    }
+  }
+  bool over(const Battle& b) const { return b.status() != Status::AwaitingDecision; }
+  /// The options other than fleeing (fleeing scores as a defeat, so it can only be noise).
+  void legal(const Battle& b, std::vector<Action>& out) const {
+    b.legal_actions(out);
+    if (out.size() > 1) std::erase_if(out, [](const Action& a) { return a.kind == ActionKind::Flee; });
+  }
+  Key key(const Battle&, const Action& a) const { return canonical_action(a); }
+  std::size_t player(const Battle&) const { return 0; }
+  void submit(Battle& b, const Action& a) const {
+    BATTLECORE_ENSURE(b.submit(a).ok(), "a legal option was refused in the search{}", "");
+  }
+  std::size_t rollout_pick(const Battle&, std::span<const Action> options, Rng& rng) const {
+    return options.size() > 1 ? rng.below(static_cast<std::uint32_t>(options.size())) : 0;
+  }
+  void rewards(const Battle& b, std::array<double, 1>& out) const {
+    std::int64_t hp = 0, max_hp = 0;
+    for (const MemberState& m : b.state().members) {
+      hp += std::max(0, m.hp);
+      max_hp += std::max(0, m.max_hp);
+    }
+    const double party = max_hp > 0 ? double(hp) / double(max_hp) : 0.0;
+    if (b.phase() == Phase::Victory) {
+      out[0] = 0.5 + 0.5 * party;
+    } else {  // a defeat, or fleeing: the battle is not won either way
+      const double removed =
+          enemy_hp_at_root > 0 ? double(enemy_hp_at_root - enemy_hp_left(b)) / double(enemy_hp_at_root) : 0.0;
+      out[0] = 0.3 * std::clamp(removed, 0.0, 1.0);
+    }
+  }
+};
+
+MctsPolicy::MctsPolicy(BlockSkill skill, PolicyOptions options)
+    : skill_(skill), options_(options), search_(std::make_unique<UctSearch<Battle, Traits>>()) {}
+MctsPolicy::~MctsPolicy() = default;
+
+std::size_t MctsPolicy::choose(const Battle& battle, std::span<const Action> options) {
+  if (battle.decision_kind() == DecisionKind::Block) return answer_block(battle, options, skill_);
+  if (options.size() <= 1) return 0;
+  // The enemies' HP at the root counts every active enemy at full HP and every reserve.
+  std::int64_t root_hp = 0;
+  for (const EnemyState& e : battle.state().enemies) root_hp += std::max(0, e.max_hp);
+  for (EnemyId r : battle.state().reserves) root_hp += std::max(0, battle.catalog().enemies[r].hp);
+  Traits traits{skill_, scratch_, root_hp};
+  return search_->choose(battle, options, traits, rng_,
+                         UctOptions{options_.mcts_iterations, options_.mcts_exploration});
+}
+
+// --- by name ------------------------------------------------------------------------------
+
+std::vector<std::string_view> policy_names() { return {"random", "greedy", "mcts"}; }
+
+Result<std::unique_ptr<Policy>> make_policy(std::string_view name, BlockSkill skill,
+                                            const PolicyOptions& options) {
   if (name == "random") return std::unique_ptr<Policy>(std::make_unique<RandomPolicy>(skill));
   if (name == "greedy") return std::unique_ptr<Policy>(std::make_unique<GreedyPolicy>(skill));
-  return Error{"unknown policy '" + std::string(name) + "'; the party rule set knows: random, greedy"};
+  if (name == "mcts") {
+    if (options.mcts_iterations == 0) return Error{"mcts needs at least one iteration per decision"};
+    if (!(options.mcts_exploration >= 0)) return Error{"the mcts exploration constant must be 0 or more"};
+    return std::unique_ptr<Policy>(std::make_unique<MctsPolicy>(skill, options));
+  }
+  return Error{"unknown policy '" + std::string(name) + "'; the party rule set knows: random, greedy, mcts"};
 }
 
 }  // namespace battlecore::party

@@ -78,11 +78,12 @@ constexpr clash::BattleOptions kClashQuiet{.event_log = false, .record_history =
 class ClashAdapter {
  public:
   ClashAdapter(std::shared_ptr<const clash::Catalog> catalog, clash::EncounterId encounter,
-               std::vector<std::string> seat_policies, nlohmann::json scenario)
+               std::vector<std::string> seat_policies, nlohmann::json scenario, clash::PolicyOptions options)
       : catalog_(std::move(catalog)),
         encounter_(encounter),
         seat_policies_(std::move(seat_policies)),
-        scenario_(std::move(scenario)) {}
+        scenario_(std::move(scenario)),
+        options_(options) {}
 
   class Player {
    public:
@@ -148,7 +149,7 @@ class ClashAdapter {
   Result<std::unique_ptr<Player>> make_player(std::string_view policy) const {
     std::vector<std::unique_ptr<clash::Policy>> policies;
     for (std::size_t s = 0; s < seat_policies_.size(); ++s) {
-      auto made = clash::make_policy(s == 0 ? policy : std::string_view(seat_policies_[s]));
+      auto made = clash::make_policy(s == 0 ? policy : std::string_view(seat_policies_[s]), options_);
       if (!made) return made.error();
       policies.push_back(std::move(made.value()));
     }
@@ -160,6 +161,7 @@ class ClashAdapter {
   clash::EncounterId encounter_;
   std::vector<std::string> seat_policies_;  ///< per seat; [0] is unused (the run's policy)
   nlohmann::json scenario_;
+  clash::PolicyOptions options_;
 };
 
 // --- party --------------------------------------------------------------------------------
@@ -169,8 +171,12 @@ constexpr party::BattleOptions kPartyQuiet{.event_log = false, .record_history =
 class PartyAdapter {
  public:
   PartyAdapter(std::shared_ptr<const party::Catalog> catalog, party::EncounterId encounter,
-               party::BlockSkill block, nlohmann::json scenario)
-      : catalog_(std::move(catalog)), encounter_(encounter), block_(block), scenario_(std::move(scenario)) {}
+               party::BlockSkill block, nlohmann::json scenario, party::PolicyOptions options)
+      : catalog_(std::move(catalog)),
+        encounter_(encounter),
+        block_(block),
+        scenario_(std::move(scenario)),
+        options_(options) {}
 
   class Player {
    public:
@@ -268,7 +274,7 @@ class PartyAdapter {
   }
 
   Result<std::unique_ptr<Player>> make_player(std::string_view policy) const {
-    auto made = party::make_policy(policy, block_);
+    auto made = party::make_policy(policy, block_, options_);
     if (!made) return made.error();
     return std::make_unique<Player>(catalog_, encounter_, std::move(made.value()), scenario_);
   }
@@ -278,6 +284,7 @@ class PartyAdapter {
   party::EncounterId encounter_;
   party::BlockSkill block_;
   nlohmann::json scenario_;
+  party::PolicyOptions options_;
 };
 
 }  // namespace
@@ -298,7 +305,8 @@ Result<SimReport> simulate_clash(const std::shared_ptr<const clash::Catalog>& ca
     if (!seat_policies[s].empty()) policies[s] = seat_policies[s];
   RunOptions run = run_options(config);
   run.policy = policies[0];  // seat 0 plays the run's policy A
-  const ClashAdapter adapter(catalog, encounter.value(), std::move(policies), config.scenario);
+  const ClashAdapter adapter(catalog, encounter.value(), std::move(policies), config.scenario,
+                             {config.policy_options.mcts_iterations, config.policy_options.mcts_exploration});
   return run_simulation(adapter, run);
 }
 
@@ -311,7 +319,8 @@ Result<SimReport> simulate_party(const std::shared_ptr<const party::Catalog>& ca
     return checked.error();
   if (block.super_block_percent > block.block_percent || block.block_percent > 100)
     return Error{"block rates must satisfy super block <= block <= 100 percent"};
-  const PartyAdapter adapter(catalog, encounter.value(), block, config.scenario);
+  const PartyAdapter adapter(catalog, encounter.value(), block, config.scenario,
+                             {config.policy_options.mcts_iterations, config.policy_options.mcts_exploration});
   return run_simulation(adapter, run_options(config));
 }
 

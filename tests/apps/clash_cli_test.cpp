@@ -206,6 +206,24 @@ TEST(ClashCli, SimTextShowsEverySeatAndTheGreedyPolicyRuns) {
     EXPECT_TRUE(contains(r.out, part)) << part << "\n" << r.out;
 }
 
+TEST(ClashCli, SimRunsTheMctsPolicyAndAnUnknownPolicyListsIt) {
+  const CliRun r =
+      cli("sim --rules clash --policy mcts --battles 20 --mcts-iterations 50 --encounter bots4 --json "
+          "--seat-policy 1=mcts");
+  ASSERT_EQ(r.code, 0) << explain(r);
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["policy"], "mcts");
+  EXPECT_EQ(j["battles"], 20);
+  EXPECT_EQ(j["seats"][1]["policy"], "mcts");
+  EXPECT_EQ(j["seats"][2]["policy"], "mcts") << "the others play --policy";
+  const CliRun unknown = cli("sim --rules clash --policy nope --battles 5");
+  EXPECT_EQ(unknown.code, 2) << explain(unknown);
+  EXPECT_TRUE(contains(unknown.err, "mcts")) << explain(unknown);
+  const CliRun seat = cli("sim --rules clash --battles 5 --seat-policy 1=nope");
+  EXPECT_EQ(seat.code, 2) << explain(seat);
+  EXPECT_TRUE(contains(seat.err, "random, greedy, mcts")) << explain(seat);
+}
+
 TEST(ClashCli, BadArgumentsExitTwo) {
   for (const char* args : {"sim --rules clash --encounter nope --battles 5",
                            "sim --rules clash --policy nope", "play --rules clash --encounter nope"}) {

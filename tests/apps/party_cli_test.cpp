@@ -220,6 +220,18 @@ TEST(PartyCli, SimTextWithTheGreedyPolicyAndBlockRates) {
     EXPECT_TRUE(contains(r.out, words)) << words << "\n" << r.out;
 }
 
+TEST(PartyCli, SimRunsTheMctsPolicyAndAnUnknownPolicyListsIt) {
+  const CliRun r = cli("sim --rules party --policy mcts --battles 20 --mcts-iterations 50 --json");
+  ASSERT_EQ(r.code, 0) << explain(r);
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["policy"], "mcts");
+  EXPECT_EQ(j["battles"], 20);
+  EXPECT_GT(j["wins"].get<int>(), 0);
+  const CliRun unknown = cli("sim --rules party --policy nope --battles 5");
+  EXPECT_EQ(unknown.code, 2) << explain(unknown);
+  EXPECT_TRUE(contains(unknown.err, "mcts")) << explain(unknown);
+}
+
 TEST(PartyCli, SimBadInputExitsTwo) {
   for (const char* args :
        {"sim --rules party --encounter nowhere", "sim --rules party --block-rate 10 --super-block-rate 50"}) {

@@ -16,7 +16,7 @@ TEST(ClashPolicies, KnownNamesAndAnUnknownOne) {
   EXPECT_TRUE(make_policy("greedy").ok());
   const auto bad = make_policy("clever");
   ASSERT_FALSE(bad.ok());
-  EXPECT_NE(bad.error().message.find("random, greedy"), std::string::npos);
+  EXPECT_NE(bad.error().message.find("random, greedy, mcts"), std::string::npos);
 }
 
 TEST(ClashPolicies, RandomPicksEveryOptionAndIsSeeded) {

@@ -1,5 +1,19 @@
 #pragma once
 /// Policies: who picks among the legal options when no human does.
+///
+/// - `random`: the original's bot, uniformly among the legal options (a random rock of the two,
+///   a random playable card).
+/// - `greedy`: the rock and card that beat the most remaining opponents' likely elements, then
+///   the higher value (greedy_card_score); deterministic.
+/// - `mcts`: UCT over copies of the battle (battlecore/core/uct.hpp). Every iteration starts
+///   from a copy re-sampled from the deciding seat's point of view (resample_hidden): the random
+///   streams (dice, future cards), the order of its own pile and the other seats' hands are drawn
+///   anew, so the search never reads another seat's hand or the future. The tree is keyed by actions (the
+///   seat, the rock, the card by element and value) and is multi-player: each node's value is the reward of
+///   the seat that chose it, and each seat picks what is best for itself. Rollouts play uniformly at random
+///   to the end of the battle; a seat's reward is (n - place) / (n - 1) over n seats, 1 for first down to 0
+///   for last, seats sharing a place taking the mean of the positions they share (two seats sharing first
+///   place in four each get (4 - 1.5) / 3). The option visited most at the root is played.
 
 #include <cstddef>
 #include <cstdint>
@@ -11,6 +25,7 @@
 #include "battlecore/clash/battle.hpp"
 #include "battlecore/core/result.hpp"
 #include "battlecore/core/rng.hpp"
+#include "battlecore/core/uct.hpp"
 
 namespace battlecore::clash {
 
@@ -48,9 +63,59 @@ class GreedyPolicy final : public Policy {
 /// the twelve rocks it can reach (a wildcard rock counting each element alike) and value 5.5.
 double greedy_card_score(const Battle& battle, SeatRef seat, Card card);
 
-/// The names make_policy knows.
+/// Settings of the policies that have any.
+struct PolicyOptions {
+  std::uint32_t mcts_iterations = 200;  ///< iterations per decision
+  double mcts_exploration = 0.7;        ///< UCB1's exploration constant c (rewards are in [0, 1])
+};
+
+/// Re-samples what `perspective` cannot know, for search on a copy (never on the battle being
+/// played): every random stream is reseeded from `seed`, and every other seat's hand is dealt
+/// anew. With a listed deck a seat's hand and pile are pooled, put in a canonical order,
+/// shuffled (Stream::Shuffle) and dealt back from the pile to the same hand size; with random
+/// cards each card of the hand is replaced by a fresh random card drawn as the dealer draws
+/// (Stream::Setup). The perspective's own pile (a listed deck's cards still to draw) is
+/// reshuffled the same way, its hand kept. Every seat's played card this round, health, rocks,
+/// places, the die shown and the turn order are kept.
+void resample_hidden(Battle& battle, SeatRef perspective, std::uint64_t seed);
+
+/// Every seat's reward in [0, 1] for the search, into `out` (one per seat): (n - position) /
+/// (n - 1) where a seat's position is its place, seats sharing a place taking the mean of the
+/// positions they share. Seats still in (a battle not over) are ranked by health above the seats
+/// out, equal health sharing.
+void seat_rewards(const Battle& battle, std::span<double> out);
+
+/// UCT over re-sampled copies (see the notes at the top).
+class MctsPolicy final : public Policy {
+ public:
+  explicit MctsPolicy(PolicyOptions options = {});
+  ~MctsPolicy() override;
+  void reset(std::uint64_t seed) override { rng_ = Rng::from_seed(seed); }
+  std::size_t choose(const Battle& battle, std::span<const Action> options) override;
+
+  /// An option known by what it does: the kind, the seat, and the rock (ChooseRock) or the
+  /// card's element and value (PlayCard).
+  struct Key {
+    ActionKind kind = ActionKind::Roll;
+    SeatRef seat = kNoSeat;
+    Card card;
+    std::uint8_t rock = 0;
+    friend bool operator==(const Key&, const Key&) = default;
+  };
+  /// The key of `action` in `battle`.
+  static Key key_of(const Battle& battle, const Action& action);
+
+  struct Traits;
+
+ private:
+  PolicyOptions options_;
+  Rng rng_;
+  std::unique_ptr<UctSearch<Battle, Traits>> search_;
+};
+
+/// The names make_policy knows, in order.
 std::vector<std::string_view> policy_names();
-/// The policy named `name` ("random", "greedy"), or an error listing the known ones.
-Result<std::unique_ptr<Policy>> make_policy(std::string_view name);
+/// The policy named `name` ("random", "greedy", "mcts"), or an error listing the known ones.
+Result<std::unique_ptr<Policy>> make_policy(std::string_view name, const PolicyOptions& options = {});
 
 }  // namespace battlecore::clash

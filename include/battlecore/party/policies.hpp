@@ -1,17 +1,33 @@
 #pragma once
-/// Policies: who picks among the legal options when no human does. Both built-in policies
-/// answer a Block decision by a configured success rate, using the roll the battle drew from
+/// Policies: who picks among the legal options when no human does. Every built-in policy
+/// answers a Block decision by a configured success rate, using the roll the battle drew from
 /// its own Dice stream when it posed the decision (Battle::block_roll), so the outcome of a
 /// bot's block depends only on the battle's seed.
+///
+/// - `random`: uniformly among the legal options.
+/// - `greedy`: one step, each option scored by its immediate effect (docs/party.md#policies).
+/// - `mcts`: UCT over copies of the battle (battlecore/core/uct.hpp). Every iteration starts
+///   from a copy whose random streams are reseeded (resample_hidden; the party has no hidden
+///   hands), so the search never reads the real future (enemy choices, flee rolls, block
+///   rolls). The tree is keyed by actions (open loop); Block decisions are not searched but
+///   answered by the block skill (answer_block), in the search and in rollouts alike. Rollouts
+///   play uniformly at random to the end of the battle. A victory is worth 0.5 + 0.5 x the
+///   party's HP fraction, a defeat 0.3 x the fraction of the enemies' HP (active and reserves,
+///   as at the root) removed. Fleeing does not win the battle, so it would score as a defeat at
+///   best; it is left out of the search and the rollouts (taken only when it is the only
+///   option), since with a small budget and more options than iterations its one noisy sample
+///   could otherwise pick it. The option visited most at the root is played.
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "battlecore/core/result.hpp"
 #include "battlecore/core/rng.hpp"
+#include "battlecore/core/uct.hpp"
 #include "battlecore/party/battle.hpp"
 
 namespace battlecore::party {
@@ -63,7 +79,39 @@ class GreedyPolicy final : public Policy {
   BlockSkill skill_;
 };
 
-/// The policy named `name` ("random", "greedy"), or an error listing the known ones.
-Result<std::unique_ptr<Policy>> make_policy(std::string_view name, BlockSkill skill = {});
+/// Settings of the policies that have any.
+struct PolicyOptions {
+  std::uint32_t mcts_iterations = 200;  ///< iterations per decision
+  double mcts_exploration = 0.7;        ///< UCB1's exploration constant c (rewards are in [0, 1])
+};
+
+/// Re-samples what the party cannot know, for search on a copy (never on the battle being
+/// played): every random stream is reseeded from `seed`. Everything else (HP, conditions,
+/// formation, items, enemies, a pending block roll) is kept.
+void resample_hidden(Battle& battle, std::uint64_t seed);
+
+/// UCT over re-sampled copies (see the notes at the top); blocks by the block skill.
+class MctsPolicy final : public Policy {
+ public:
+  explicit MctsPolicy(BlockSkill skill = {}, PolicyOptions options = {});
+  ~MctsPolicy() override;
+  void reset(std::uint64_t seed) override { rng_ = Rng::from_seed(seed); }
+  std::size_t choose(const Battle& battle, std::span<const Action> options) override;
+
+  struct Traits;
+
+ private:
+  BlockSkill skill_;
+  PolicyOptions options_;
+  Rng rng_;
+  std::vector<Action> scratch_;
+  std::unique_ptr<UctSearch<Battle, Traits>> search_;
+};
+
+/// The names make_policy knows, in order.
+std::vector<std::string_view> policy_names();
+/// The policy named `name` ("random", "greedy", "mcts"), or an error listing the known ones.
+Result<std::unique_ptr<Policy>> make_policy(std::string_view name, BlockSkill skill = {},
+                                            const PolicyOptions& options = {});
 
 }  // namespace battlecore::party

@@ -19,7 +19,8 @@
 
 namespace battlecore::sim {
 
-/// What to simulate. `policy_options` and `count_enemy_damage` are the deckbuilder's.
+/// What to simulate. `policy_options` (the mcts settings) go to every rule set's mcts policy;
+/// `count_enemy_damage` is the deckbuilder's.
 struct SimConfig {
   std::string encounter;  ///< empty: the pack's default encounter
   std::uint64_t battles = 1000;
