@@ -257,30 +257,37 @@ void Battle::legal_actions(std::vector<Action>& out) const {
     if (!check_member_action(a)) out.push_back(a);
   };
   const MemberDef& def = c.members[s.members[static_cast<std::size_t>(s.current)].def];
-  auto targets = [&](TargetKind kind, auto&& each) {
+  // The targets a skill or item could take: standing enemies in reach, standing members, or none.
+  auto targets = [&](TargetKind kind, Reach reach, auto&& each) {
     if (kind == TargetKind::Enemy) {
-      for (std::int8_t e = 0; e < enemy_count; ++e) each(e);
+      for (std::int8_t e = 0; e < enemy_count; ++e) {
+        const EnemyState& enemy = s.enemies[static_cast<std::size_t>(e)];
+        if (enemy.alive() && reaches(reach, enemy)) each(e);
+      }
     } else if (kind == TargetKind::Ally) {
-      for (std::uint8_t m : s.formation) each(static_cast<std::int8_t>(m));
+      for (std::uint8_t i : s.formation)
+        if (s.members[i].alive()) each(static_cast<std::int8_t>(i));
     } else {
       each(std::int8_t{-1});
     }
   };
-  // Cheap rule checks first, so that listing the options formats no refusal text; every
-  // option still passes check_member_action, the one place the rules are written.
+  // Cheap rule checks first, so that listing the options formats no refusal text (nor
+  // allocates); every option still passes check_member_action, the one place the rules are
+  // written.
   const auto who = static_cast<std::size_t>(s.current);
   const MemberState& m = s.members[who];
-  for (std::int8_t e = 0; e < enemy_count; ++e)
-    if (reaches(def.reach, s.enemies[static_cast<std::size_t>(e)])) add(Action::attack(e));
+  targets(TargetKind::Enemy, def.reach, [&](std::int8_t e) { add(Action::attack(e)); });
   if (!skills_banned(c, m))
-    for (std::size_t i = 0; i < def.skills.size(); ++i)
-      if (can_pay(s, m, c.skills[def.skills[i]]))
-        targets(c.skills[def.skills[i]].target,
+    for (std::size_t i = 0; i < def.skills.size(); ++i) {
+      const SkillDef& skill = c.skills[def.skills[i]];
+      if (can_pay(s, m, skill))
+        targets(skill.target, skill.reach,
                 [&](std::int8_t t) { add(Action::skill(static_cast<std::uint8_t>(i), t)); });
+    }
   if (!items_banned(c, m))
     for (std::size_t i = 0; i < s.items.size(); ++i)
       if (s.items[i].count > 0)
-        targets(c.items[s.items[i].item].target,
+        targets(c.items[s.items[i].item].target, Reach::Any,
                 [&](std::int8_t t) { add(Action::item(static_cast<std::uint8_t>(i), t)); });
   if (may_relay(s, c, who))
     for (std::uint8_t r : s.formation)
@@ -288,7 +295,7 @@ void Battle::legal_actions(std::vector<Action>& out) const {
   add(Action::do_nothing());
   if (c.encounters[s.encounter].can_flee) add(Action::flee());
   if (s.members.size() > 1 && all_party_free(s)) add(Action::swap());
-  if (may_deselect(s, c)) add(Action::deselect());
+  if (free_member_count(s, c) > 1 && may_deselect(s, c)) add(Action::deselect());
 }
 
 Decision Battle::decision() const {

@@ -305,6 +305,7 @@ Result<SimReport> simulate_clash(const std::shared_ptr<const clash::Catalog>& ca
     if (!seat_policies[s].empty()) policies[s] = seat_policies[s];
   RunOptions run = run_options(config);
   run.policy = policies[0];  // seat 0 plays the run's policy A
+  for (const std::string& p : policies) note_policy_settings(run, config, {p});
   const ClashAdapter adapter(catalog, encounter.value(), std::move(policies), config.scenario,
                              {config.policy_options.mcts_iterations, config.policy_options.mcts_exploration});
   return run_simulation(adapter, run);

@@ -2,8 +2,10 @@
 // What every rule set's simulate_* entry point shares: the encounter a run plays and the
 // runner's options from a SimConfig.
 
+#include <initializer_list>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -24,10 +26,21 @@ Result<void> check_scenario(const std::shared_ptr<const typename R::Catalog>& ca
 }
 
 /// The runner's options for `config`.
+/// Records the mcts settings in `run` when one of `policies` is mcts.
+inline void note_policy_settings(RunOptions& run, const SimConfig& config,
+                                 std::initializer_list<std::string_view> policies) {
+  for (std::string_view p : policies)
+    if (p == "mcts") {
+      run.policy_settings["mcts_iterations"] = config.policy_options.mcts_iterations;
+      run.policy_settings["mcts_exploration"] = config.policy_options.mcts_exploration;
+    }
+}
+
 inline RunOptions run_options(const SimConfig& config) {
   RunOptions run{config.battles, config.seed,        config.policy,      config.versus_policy,
                  config.threads, config.shard_index, config.shard_count, config.progress};
   run.after_battle = config.after_battle;
+  note_policy_settings(run, config, {config.policy, config.versus_policy});
   return run;
 }
 

@@ -189,5 +189,23 @@ TEST(SimMerge, RefusesShardsWithOtherSeatsOrSettings) {
   EXPECT_NE(merged.error().message.find("settings"), std::string::npos) << merged.error().message;
 }
 
+TEST(SimMerge, TheMctsSettingsAreRecordedAndShardsWithOtherSettingsDoNotMerge) {
+  SimConfig c = config_of("duel", 4, "mcts");
+  c.policy_options.mcts_iterations = 8;
+  c.shard_count = 2;
+  c.shard_index = 1;
+  const SimReport a = ok(simulate_clash(test::classic(), c));
+  EXPECT_EQ(a.settings.value("mcts_iterations", 0u), 8u) << a.settings.dump();
+  c.shard_index = 2;
+  c.policy_options.mcts_iterations = 9;
+  const SimReport b = ok(simulate_clash(test::classic(), c));
+  const auto merged = merge_reports({a, b});
+  ASSERT_FALSE(merged.ok());
+  EXPECT_NE(merged.error().message.find("settings"), std::string::npos) << merged.error().message;
+  // A run without mcts records no mcts settings.
+  EXPECT_FALSE(
+      ok(simulate_clash(test::classic(), config_of("duel", 2))).settings.contains("mcts_iterations"));
+}
+
 }  // namespace
 }  // namespace battlecore::sim

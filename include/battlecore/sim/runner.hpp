@@ -55,6 +55,9 @@ struct RunOptions {
   /// Called from the calling thread about ten times a second while the run goes on.
   std::function<void(std::uint64_t done, std::uint64_t total, double elapsed_s)> progress{};
   AfterBattle after_battle{};
+  /// Settings of the run's policies, added to the report's `settings` (e.g. the mcts
+  /// iterations), so that shards run with other settings do not merge.
+  nlohmann::json policy_settings = nlohmann::json::object();
 };
 
 namespace detail {
@@ -91,6 +94,7 @@ Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& optio
   adapter.describe(report);
   report.policy = options.policy;
   report.versus_policy = options.versus_policy;
+  for (const auto& item : options.policy_settings.items()) report.settings[item.key()] = item.value();
   report.seed = options.seed;
   report.total_battles = options.battles;
   report.shard_index = options.shard_index;
