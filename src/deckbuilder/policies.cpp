@@ -75,112 +75,55 @@ std::size_t GreedyPolicy::choose(const Battle& battle, std::span<const Action> o
 
 // --- MCTS ---------------------------------------------------------------------------------
 
-double MctsPolicy::reward(const Battle& b) const {
-  const BattleState& s = b.state();
-  if (b.won() || (b.is_waiting_for_reward() && s.player.hp > 0)) {
-    const double max_hp = std::max(1, s.player.max_hp);
-    return 0.5 + 0.5 * double(std::max(0, s.player.hp)) / max_hp;
-  }
-  if (enemy_hp_at_root_ <= 0) return 0.0;
-  return 0.3 * double(enemy_hp_at_root_ - enemy_hp(s)) / double(enemy_hp_at_root_);
-}
+/// What the generic search needs of a deckbuilder battle: one player, rewards as in the notes
+/// of policies.hpp.
+struct MctsPolicy::Traits {
+  using Action = deckbuilder::Action;
+  using Key = MctsPolicy::Key;
+  static constexpr std::size_t kMaxPlayers = 1;
+  std::int64_t enemy_hp_at_root = 0;  ///< the enemies' max HP, the measure of a loss's progress
 
-double MctsPolicy::rollout(Battle& b) {
-  while (b.status() == Status::AwaitingDecision && !b.is_waiting_for_reward()) {
-    b.legal_actions(legal_);
-    // Uniform among the options other than ending the turn (the last one, when offered): a
-    // rollout plays its cards before it ends the turn.
-    std::size_t n = legal_.size();
-    if (n > 1 && legal_.back().kind == ActionKind::EndTurn) --n;
-    const std::size_t pick = n > 1 ? rng_.below(static_cast<std::uint32_t>(n)) : 0;
-    BATTLECORE_ENSURE(b.submit(legal_[pick]).ok(), "a legal option was refused in a rollout{}", "");
+  void resample(Battle& b, std::uint64_t seed) const { resample_hidden(b, seed); }
+  void settle(Battle&) const {}
+  bool over(const Battle& b) const {
+    return b.status() != Status::AwaitingDecision || b.is_waiting_for_reward();
   }
-  return reward(b);
-}
+  void legal(const Battle& b, std::vector<Action>& out) const { b.legal_actions(out); }
+  Key key(const Battle& b, const Action& a) const { return key_of(b, a); }
+  std::size_t player(const Battle&) const { return 0; }
+  void submit(Battle& b, const Action& a) const {
+    BATTLECORE_ENSURE(b.submit(a).ok(), "a legal option was refused in the search{}", "");
+  }
+  /// Uniform among the options other than ending the turn (the last one, when offered): a
+  /// rollout plays its cards before it ends the turn.
+  std::size_t rollout_pick(const Battle&, std::span<const Action> options, Rng& rng) const {
+    std::size_t n = options.size();
+    if (n > 1 && options.back().kind == ActionKind::EndTurn) --n;
+    return n > 1 ? rng.below(static_cast<std::uint32_t>(n)) : 0;
+  }
+  void rewards(const Battle& b, std::array<double, kMaxPlayers>& out) const {
+    const BattleState& s = b.state();
+    if (b.won() || (b.is_waiting_for_reward() && s.player.hp > 0)) {
+      const double max_hp = std::max(1, s.player.max_hp);
+      out[0] = 0.5 + 0.5 * double(std::max(0, s.player.hp)) / max_hp;
+    } else {
+      out[0] = enemy_hp_at_root <= 0
+                   ? 0.0
+                   : 0.3 * double(enemy_hp_at_root - enemy_hp(s)) / double(enemy_hp_at_root);
+    }
+  }
+};
+
+MctsPolicy::MctsPolicy(PolicyOptions options)
+    : options_(options), search_(std::make_unique<UctSearch<Battle, Traits>>()) {}
+MctsPolicy::~MctsPolicy() = default;
 
 std::size_t MctsPolicy::choose(const Battle& battle, std::span<const Action> options) {
-  if (options.size() == 1) return 0;
-  nodes_.clear();
-  nodes_.push_back(Node{});
-  enemy_hp_at_root_ = 0;
-  for (const EnemyState& e : battle.state().enemies) enemy_hp_at_root_ += std::max(0, e.unit.max_hp);
-  const double c = options_.mcts_exploration;
-
-  for (std::uint32_t it = 0; it < options_.mcts_iterations; ++it) {
-    Battle b = battle;
-    resample_hidden(b, rng_.next());
-    path_.clear();
-    path_.push_back(0);
-    std::uint32_t node = 0;
-    // Selection and expansion.
-    while (b.status() == Status::AwaitingDecision && !b.is_waiting_for_reward()) {
-      b.legal_actions(legal_);
-      keys_.clear();
-      for (const Action& a : legal_) keys_.push_back(key_of(b, a));
-      legal_children_.clear();
-      std::size_t untried = legal_.size();
-      std::uint32_t untried_count = 0;
-      for (std::size_t i = 0; i < legal_.size(); ++i) {
-        bool duplicate = false;
-        for (std::size_t j = 0; j < i && !duplicate; ++j) duplicate = keys_[j] == keys_[i];
-        if (duplicate) continue;
-        std::uint32_t child = nodes_[node].first_child;
-        while (child != 0 && !(nodes_[child].key == keys_[i])) child = nodes_[child].next_sibling;
-        if (child == 0) {
-          // A uniform choice among the untried options (reservoir sampling).
-          ++untried_count;
-          if (untried_count == 1 || rng_.below(untried_count) == 0) untried = i;
-        } else {
-          legal_children_.push_back(child);
-        }
-      }
-      if (untried < legal_.size()) {
-        Node fresh;
-        fresh.key = keys_[untried];
-        fresh.next_sibling = nodes_[node].first_child;
-        fresh.available = 1;
-        nodes_.push_back(fresh);
-        const auto child = static_cast<std::uint32_t>(nodes_.size() - 1);
-        nodes_[node].first_child = child;
-        for (std::uint32_t other : legal_children_) ++nodes_[other].available;
-        BATTLECORE_ENSURE(b.submit(legal_[untried]).ok(), "a legal option was refused in the search{}", "");
-        path_.push_back(child);
-        break;
-      }
-      std::uint32_t best = legal_children_.front();
-      double best_ucb = -std::numeric_limits<double>::infinity();
-      for (std::uint32_t child : legal_children_) {
-        Node& n = nodes_[child];
-        ++n.available;
-        const double ucb = n.value / n.visits + c * std::sqrt(std::log(double(n.available)) / n.visits);
-        if (ucb > best_ucb) {
-          best_ucb = ucb;
-          best = child;
-        }
-      }
-      std::size_t chosen = 0;
-      while (!(keys_[chosen] == nodes_[best].key)) ++chosen;  // the child came from this list
-      BATTLECORE_ENSURE(b.submit(legal_[chosen]).ok(), "a legal option was refused in the search{}", "");
-      path_.push_back(best);
-      node = best;
-    }
-    const double value = rollout(b);
-    for (std::uint32_t n : path_) {
-      ++nodes_[n].visits;
-      nodes_[n].value += value;
-    }
-  }
-
-  // The most visited option at the root; its key names an option of the real battle.
-  std::uint32_t best = 0;
-  for (std::uint32_t child = nodes_[0].first_child; child != 0; child = nodes_[child].next_sibling)
-    if (best == 0 || nodes_[child].visits > nodes_[best].visits ||
-        (nodes_[child].visits == nodes_[best].visits && nodes_[child].value > nodes_[best].value))
-      best = child;
-  if (best == 0) return 0;
-  for (std::size_t i = 0; i < options.size(); ++i)
-    if (key_of(battle, options[i]) == nodes_[best].key) return i;
-  return 0;
+  if (options.size() <= 1) return 0;
+  Traits traits;
+  for (const EnemyState& e : battle.state().enemies) traits.enemy_hp_at_root += std::max(0, e.unit.max_hp);
+  return search_->choose(battle, options, traits, rng_,
+                         UctOptions{options_.mcts_iterations, options_.mcts_exploration});
 }
 
 // --- by name ------------------------------------------------------------------------------

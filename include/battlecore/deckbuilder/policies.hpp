@@ -25,6 +25,7 @@
 
 #include "battlecore/core/result.hpp"
 #include "battlecore/core/rng.hpp"
+#include "battlecore/core/uct.hpp"
 #include "battlecore/deckbuilder/battle.hpp"
 
 namespace battlecore::deckbuilder {
@@ -73,10 +74,12 @@ class GreedyPolicy final : public Policy {
   std::vector<Action> scratch_;
 };
 
-/// Upper Confidence bounds applied to Trees over re-sampled copies (see the notes at the top).
+/// Upper Confidence bounds applied to Trees over re-sampled copies (see the notes at the top),
+/// on the generic search of battlecore/core/uct.hpp.
 class MctsPolicy final : public Policy {
  public:
-  explicit MctsPolicy(PolicyOptions options = {}) : options_(options) {}
+  explicit MctsPolicy(PolicyOptions options = {});
+  ~MctsPolicy() override;
   void reset(std::uint64_t seed) override { rng_ = Rng::from_seed(seed); }
   std::size_t choose(const Battle& battle, std::span<const Action> options) override;
 
@@ -91,26 +94,12 @@ class MctsPolicy final : public Policy {
     friend bool operator==(const Key&, const Key&) = default;
   };
 
- private:
-  struct Node {
-    Key key;
-    std::uint32_t first_child = 0;  ///< 0: none (node 0 is the root, never a child)
-    std::uint32_t next_sibling = 0;
-    std::uint32_t visits = 0;
-    std::uint32_t available = 0;  ///< iterations in which its action was legal at its parent
-    double value = 0;             ///< sum of the rewards of the iterations through it
-  };
-  double rollout(Battle& battle);
-  double reward(const Battle& battle) const;
+  struct Traits;
 
+ private:
   PolicyOptions options_;
   Rng rng_;
-  std::vector<Node> nodes_;
-  std::vector<std::uint32_t> path_;
-  std::vector<Action> legal_;
-  std::vector<Key> keys_;
-  std::vector<std::uint32_t> legal_children_;
-  std::int64_t enemy_hp_at_root_ = 0;
+  std::unique_ptr<UctSearch<Battle, Traits>> search_;
 };
 
 /// The names make_policy knows, in order.
