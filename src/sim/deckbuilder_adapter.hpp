@@ -45,6 +45,7 @@ class DeckbuilderAdapter {
     struct DamageCounter final : deckbuilder::Listener {
       std::array<std::uint64_t, deckbuilder::kMaxEnemies> hp{}, armor{};
       void on_event(const deckbuilder::Event& e) override;
+      std::uint64_t interest() const override { return event_bit(deckbuilder::EventType::DamageDealt); }
     };
 
     std::shared_ptr<const deckbuilder::Catalog> catalog_;

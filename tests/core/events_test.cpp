@@ -1,5 +1,6 @@
 #include "battlecore/core/events.hpp"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@ namespace {
 struct ToyEvent {
   int id = 0;
   std::string text;
+  unsigned type = 0;  ///< the type a listener's interest selects by
   friend bool operator==(const ToyEvent&, const ToyEvent&) = default;
 };
 
@@ -173,6 +175,50 @@ TEST(EventBus, ClearAndRestoreLog) {
   bus.restore_log({{5, "a"}, {6, "b"}});
   bus.emit({7, "c"});
   EXPECT_EQ(bus.log(), (std::vector<ToyEvent>{{5, "a"}, {6, "b"}, {7, "c"}}));
+}
+
+/// Wants only the types in `mask`.
+class NarrowListener : public RecordingListener {
+ public:
+  NarrowListener(std::string name, const Bus& bus, std::vector<Delivery>& deliveries, std::uint64_t mask)
+      : RecordingListener(std::move(name), bus, deliveries), mask_(mask) {}
+  std::uint64_t interest() const override { return mask_; }
+
+ private:
+  std::uint64_t mask_;
+};
+
+TEST(EventBus, AListenerGetsOnlyTheTypesOfItsInterestWhileTheLogKeepsEverything) {
+  Bus bus;
+  std::vector<Delivery> got;
+  NarrowListener narrow("narrow", bus, got, event_bit(2u) | event_bit(70u));
+  RecordingListener all("all", bus, got);
+  bus.attach(&narrow);
+  bus.attach(&all);
+  bus.emit({1, "a", 1});
+  bus.emit({2, "b", 2});
+  bus.emit({3, "c", 70});  // types from 64 on reach every listener
+  bus.emit({4, "d", 5});
+  EXPECT_EQ(
+      got,
+      (std::vector<Delivery>{
+          {"all", 1, 1}, {"narrow", 2, 2}, {"all", 2, 2}, {"narrow", 3, 3}, {"all", 3, 3}, {"all", 4, 4}}));
+  EXPECT_EQ(bus.log().size(), 4u);
+}
+
+TEST(EventBus, WithOnlyNarrowListenersOtherTypesReachNoOneAndDetachingWidensNothing) {
+  Bus bus;
+  bus.set_log_enabled(false);
+  std::vector<Delivery> got;
+  NarrowListener narrow("narrow", bus, got, event_bit(3u));
+  bus.attach(&narrow);
+  EXPECT_TRUE(bus.active());
+  bus.emit({1, "a", 1});
+  bus.emit({2, "b", 3});
+  bus.detach(&narrow);
+  bus.emit({3, "c", 3});
+  EXPECT_EQ(got, (std::vector<Delivery>{{"narrow", 2, 0}}));
+  EXPECT_FALSE(bus.active());
 }
 
 }  // namespace

@@ -2,12 +2,14 @@
 /// Typed events: an ordered log plus listeners, with a specified delivery order.
 ///
 /// Order: each event is first appended to the log (when the log is on), then handed to the
-/// listeners in the order they were attached. With the log off and no listener attached,
-/// `active()` is false and emitting costs one predictable branch: call sites build the event
-/// only inside `if (bus.active())`, or pass a callable to `emit_with`.
+/// listeners in the order they were attached, each only the event types it is interested in
+/// (`interest()`, read when it is attached: every type unless it says otherwise). With the log off and no
+/// listener attached, `active()` is false and emitting costs one predictable branch: call sites build the
+/// event only inside `if (bus.active())`, or pass a callable to `emit_with`.
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <utility>
 #include <vector>
 
@@ -18,9 +20,19 @@ template <class Event>
 class EventListener {
  public:
   virtual ~EventListener() = default;
-  /// Called once per event, in the order the engine emits them.
+  /// Called once per event of a type it is interested in, in the order the engine emits them.
   virtual void on_event(const Event& event) = 0;
+  /// The event types it wants, bit i for type i (types from 64 on are always delivered). Read
+  /// once, when the listener is attached; a narrow interest saves a call per other event.
+  virtual std::uint64_t interest() const { return ~std::uint64_t{0}; }
 };
+
+/// The interest bit of event type `type` (an enum of the rule set's event types).
+template <class Type>
+constexpr std::uint64_t event_bit(Type type) {
+  const auto i = static_cast<unsigned>(type);
+  return i < 64 ? std::uint64_t{1} << i : 0;
+}
 
 /// The log and the listeners of one battle. Copying a bus copies the log but not the
 /// listeners: a clone made for search does not talk to the host that watches the original.
@@ -55,12 +67,19 @@ class EventBus {
     if (log_enabled_) log_.push_back(event);
     // By index, over the listeners attached when the event was emitted: a listener may attach
     // or detach listeners while being called (a detached one is not called again).
-    ++emitting_;
     const std::size_t n = listeners_.size();
+    if (n == 0) return;
+    const auto type = static_cast<unsigned>(event.type);
+    const std::uint64_t bit = type < 64 ? std::uint64_t{1} << type : ~std::uint64_t{0};
+    if ((interest_ & bit) == 0) return;
+    ++emitting_;
     for (std::size_t i = 0; i < n; ++i)
-      if (listeners_[i] != nullptr) listeners_[i]->on_event(event);
+      if (listeners_[i].listener != nullptr && (listeners_[i].interest & bit) != 0)
+        listeners_[i].listener->on_event(event);
     if (--emitting_ == 0 && has_detached_) {
-      listeners_.erase(std::remove(listeners_.begin(), listeners_.end(), nullptr), listeners_.end());
+      listeners_.erase(std::remove_if(listeners_.begin(), listeners_.end(),
+                                      [](const Attached& a) { return a.listener == nullptr; }),
+                       listeners_.end());
       has_detached_ = false;
       refresh();
     }
@@ -73,24 +92,26 @@ class EventBus {
 
   /// Attaches a listener (not owned); it is called after those attached before it.
   void attach(EventListener<Event>* listener) {
-    listeners_.push_back(listener);
+    listeners_.push_back(Attached{listener, listener->interest()});
     refresh();
   }
   void detach(EventListener<Event>* listener) {
     if (emitting_ > 0) {  // compacted when the current emit returns
-      for (auto*& l : listeners_)
-        if (l == listener) {
-          l = nullptr;
+      for (Attached& a : listeners_)
+        if (a.listener == listener) {
+          a.listener = nullptr;
           has_detached_ = true;
         }
       return;
     }
-    listeners_.erase(std::remove(listeners_.begin(), listeners_.end(), listener), listeners_.end());
+    listeners_.erase(std::remove_if(listeners_.begin(), listeners_.end(),
+                                    [&](const Attached& a) { return a.listener == listener; }),
+                     listeners_.end());
     refresh();
   }
   std::size_t listener_count() const {
-    return static_cast<std::size_t>(
-        std::count_if(listeners_.begin(), listeners_.end(), [](auto* l) { return l != nullptr; }));
+    return static_cast<std::size_t>(std::count_if(listeners_.begin(), listeners_.end(),
+                                                  [](const Attached& a) { return a.listener != nullptr; }));
   }
 
   const std::vector<Event>& log() const { return log_; }
@@ -98,10 +119,19 @@ class EventBus {
   void restore_log(std::vector<Event> log) { log_ = std::move(log); }
 
  private:
-  void refresh() { active_ = log_enabled_ || !listeners_.empty(); }
+  struct Attached {
+    EventListener<Event>* listener;  ///< null once detached during an emit
+    std::uint64_t interest;
+  };
+  void refresh() {
+    active_ = log_enabled_ || !listeners_.empty();
+    interest_ = 0;
+    for (const Attached& a : listeners_) interest_ |= a.interest;
+  }
 
   std::vector<Event> log_;
-  std::vector<EventListener<Event>*> listeners_;
+  std::vector<Attached> listeners_;
+  std::uint64_t interest_ = 0;  ///< the union of the listeners' interests
   bool log_enabled_ = true;
   bool active_ = true;
   bool has_detached_ = false;
