@@ -75,7 +75,7 @@ Status Battle::advance() {
     const Phase from = driver_.current();
     const Trigger trigger = pending_trigger_;
     const Phase to = driver_.fire(trigger, state_.round);
-    events_.emit_with([&] {
+    events_.emit_with(EventType::PhaseChanged, [&] {
       return Event{.type = EventType::PhaseChanged,
                    .winner = static_cast<SeatRef>(trigger),
                    .amount = static_cast<std::int32_t>(from),

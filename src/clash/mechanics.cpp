@@ -31,7 +31,7 @@ void deal_hand(Ctx& x, std::size_t seat, bool announce) {
     if (card.empty()) return;
     hand.push_back(card);
     if (announce)
-      x.ev.emit_with([&] {
+      x.ev.emit_with(EventType::CardDealt, [&] {
         return Event{.type = EventType::CardDealt, .seat = static_cast<SeatRef>(seat), .card = card};
       });
   }
@@ -56,7 +56,7 @@ void roll_die(Ctx& x) {
   x.s.offered = offered_rocks(x.s.seats[seat].rock, x.s.dice, x.e.rules.rocks);
   x.s.offered_count = x.s.offered[0] == x.s.offered[1] ? 1 : 2;
   x.s.step = TurnStep::Rock;
-  x.ev.emit_with([&] {
+  x.ev.emit_with(EventType::DiceRolled, [&] {
     return Event{.type = EventType::DiceRolled,
                  .seat = x.s.current,
                  .card = Card{rock_element(x.s.offered[0]), x.s.offered[0]},
@@ -69,7 +69,7 @@ void move_to_rock(Ctx& x, std::uint8_t rock) {
   SeatState& seat = x.s.seats[static_cast<std::size_t>(x.s.current)];
   const std::uint8_t from = seat.rock;
   seat.rock = rock;
-  x.ev.emit_with([&] {
+  x.ev.emit_with(EventType::SeatMoved, [&] {
     return Event{.type = EventType::SeatMoved, .seat = x.s.current, .amount = from, .extra = rock};
   });
   if (has_playable(seat, rock_element(rock)))
@@ -86,14 +86,15 @@ void play_card(Ctx& x, std::uint8_t slot) {
   seat.choice = card;
   seat.acted = true;
   x.s.step = TurnStep::None;
-  x.ev.emit_with([&] {
+  x.ev.emit_with(EventType::CardPlayed, [&] {
     return Event{.type = EventType::CardPlayed, .seat = x.s.current, .card = card, .amount = seat.rock};
   });
   if (x.e.rules.refill) {
     const Card drawn = draw_card(x, index);
     if (!drawn.empty()) {
       seat.hand.push_back(drawn);
-      x.ev.emit_with([&] { return Event{.type = EventType::CardDealt, .seat = x.s.current, .card = drawn}; });
+      x.ev.emit_with(EventType::CardDealt,
+                     [&] { return Event{.type = EventType::CardDealt, .seat = x.s.current, .card = drawn}; });
     }
   }
 }
@@ -103,7 +104,8 @@ void pass_turn(Ctx& x) {
   seat.choice = Card{};
   seat.acted = true;
   x.s.step = TurnStep::None;
-  x.ev.emit_with([&] { return Event{.type = EventType::Passed, .seat = x.s.current, .amount = seat.rock}; });
+  x.ev.emit_with(EventType::Passed,
+                 [&] { return Event{.type = EventType::Passed, .seat = x.s.current, .amount = seat.rock}; });
 }
 
 Trigger hand_over(Ctx& x) {
@@ -130,8 +132,9 @@ void begin_round(Ctx& x) {
     seat.acted = false;
     seat.choice = Card{};
   }
-  x.ev.emit_with(
-      [&] { return Event{.type = EventType::RoundStarted, .amount = static_cast<std::int32_t>(x.s.round)}; });
+  x.ev.emit_with(EventType::RoundStarted, [&] {
+    return Event{.type = EventType::RoundStarted, .amount = static_cast<std::int32_t>(x.s.round)};
+  });
   const auto in = remaining(x.s);
   BATTLECORE_ENSURE(!in.empty(), "a round begins with no seat remaining{}", "");
   begin_turn(x, in[0]);
@@ -142,7 +145,7 @@ void eliminate(Ctx& x, std::uint8_t seat, std::uint8_t place, OutReason reason) 
   s.out = true;
   s.place = place;
   s.out_round = x.s.round;
-  x.ev.emit_with([&] {
+  x.ev.emit_with(EventType::Eliminated, [&] {
     return Event{.type = EventType::Eliminated,
                  .seat = static_cast<SeatRef>(seat),
                  .amount = place,

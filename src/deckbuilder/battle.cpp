@@ -67,7 +67,7 @@ Status Battle::advance() {
     const Phase from = driver_.current();
     const Trigger trigger = pending_trigger_;
     const Phase to = driver_.fire(trigger, state_.turn);
-    events_.emit_with([&] {
+    events_.emit_with(EventType::PhaseChanged, [&] {
       return Event{.type = EventType::PhaseChanged,
                    .subject = static_cast<std::uint16_t>(from),
                    .value = static_cast<std::uint16_t>(to),
@@ -244,7 +244,7 @@ Result<Status, Rejection> Battle::play_card(const Action& action) {
   if (target == kNoUnit && def.target == CardTarget::Enemy)                 // 3
     target = detail::first_alive_enemy(state_);
   if (def.type == CardType::Attack) ++state_.attacks_this_turn;
-  events_.emit_with([&] {  // 4
+  events_.emit_with(EventType::CardPlayed, [&] {  // 4
     return Event{.type = EventType::CardPlayed,
                  .target = target,
                  .subject = action.card,
@@ -294,7 +294,8 @@ Result<Status, Rejection> Battle::resolve_choice(const Action& action) {
   if (options_.record_history) actions_.push_back(canonical_action(action));
   Access x = Access::of(*this);
   const std::int32_t picked = action.kind == ActionKind::SkipChoice ? -1 : action.index;
-  events_.emit_with([&] { return Event{.type = EventType::ChoiceMade, .amount = picked}; });
+  events_.emit_with(EventType::ChoiceMade,
+                    [&] { return Event{.type = EventType::ChoiceMade, .amount = picked}; });
   const PendingChoice made = c;
   if (picked < 0) {
     c = PendingChoice{};
@@ -310,7 +311,7 @@ Result<Status, Rejection> Battle::resolve_choice(const Action& action) {
     if (c.picks_left == 0 || left == 0) {
       c = PendingChoice{};
     } else {  // the next pick is offered like the first
-      events_.emit_with([&] {
+      events_.emit_with(EventType::ChoiceOffered, [&] {
         return Event{.type = EventType::ChoiceOffered,
                      .amount = static_cast<std::int32_t>(left),
                      .extra = static_cast<std::int32_t>(c.kind)};
@@ -329,12 +330,15 @@ Result<Status, Rejection> Battle::resolve_reward(const Action& action) {
   if (action.kind == ActionKind::TakeReward) {
     const CardId card = state_.reward_options[action.index];
     state_.reward_taken = card;
-    events_.emit_with([&] { return Event{.type = EventType::BattleRewardSelected, .value = card}; });
+    events_.emit_with(EventType::BattleRewardSelected,
+                      [&] { return Event{.type = EventType::BattleRewardSelected, .value = card}; });
   } else {
-    events_.emit_with([] { return Event{.type = EventType::BattleRewardSkipped}; });
+    events_.emit_with(EventType::BattleRewardSkipped,
+                      [] { return Event{.type = EventType::BattleRewardSkipped}; });
   }
   state_.reward_pending = false;
-  events_.emit_with([] { return Event{.type = EventType::BattleEnded, .amount = 1}; });
+  events_.emit_with(EventType::BattleEnded,
+                    [] { return Event{.type = EventType::BattleEnded, .amount = 1}; });
   return status();
 }
 

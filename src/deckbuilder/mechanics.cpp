@@ -46,7 +46,8 @@ void shuffle_discard_into_draw(Ctx& x) {
   for (CardRef c : x.s.draw_pile) merged.push_back(c);
   x.s.draw_pile = merged;
   x.s.discard_pile.clear();
-  x.ev.emit_with([&] { return Event{.type = EventType::PileShuffled, .amount = count}; });
+  x.ev.emit_with(EventType::PileShuffled,
+                 [&] { return Event{.type = EventType::PileShuffled, .amount = count}; });
 }
 
 void draw_cards(Ctx& x, int count) {
@@ -59,8 +60,9 @@ void draw_cards(Ctx& x, int count) {
     }
     const CardRef card = x.s.draw_pile.pop_back();
     x.s.hand.push_back(card);
-    x.ev.emit_with(
-        [&] { return Event{.type = EventType::CardDrawn, .subject = card, .value = x.s.cards[card].def}; });
+    x.ev.emit_with(EventType::CardDrawn, [&] {
+      return Event{.type = EventType::CardDrawn, .subject = card, .value = x.s.cards[card].def};
+    });
   }
 }
 
@@ -81,7 +83,7 @@ void move_from_hand(Ctx& x, std::size_t hand_index, Pile to) {
     case Pile::None:
       BATTLECORE_ENSURE(false, "cannot move card {} to pile {}", card, pile_name(to));
   }
-  x.ev.emit_with([&] {
+  x.ev.emit_with(EventType::CardMoved, [&] {
     return Event{.type = EventType::CardMoved,
                  .subject = card,
                  .value = x.s.cards[card].def,
@@ -115,7 +117,7 @@ void add_card(Ctx& x, CardId card, Pile pile) {
       pile = Pile::Discard;
       break;
   }
-  x.ev.emit_with([&] {
+  x.ev.emit_with(EventType::CardCreated, [&] {
     return Event{.type = EventType::CardCreated,
                  .subject = ref,
                  .value = card,
@@ -138,7 +140,7 @@ void tick_cost_rules(Ctx& x) {
     if (--ci.cost_turns == 0) {
       ci.turn_cost_set = -1;
       ci.turn_cost_change = 0;
-      x.ev.emit_with([&] {
+      x.ev.emit_with(EventType::CostChanged, [&] {
         return Event{.type = EventType::CostChanged,
                      .subject = static_cast<std::uint16_t>(i),
                      .amount = effective_cost(x.s, x.c, static_cast<CardRef>(i))};
@@ -183,14 +185,15 @@ void take_damage(Ctx& x, UnitRef source, UnitRef target, std::int32_t damage) {
   // HP stops at 0: the event reports the HP actually lost.
   const std::int32_t lost = std::min(damage - absorbed, u.hp);
   u.hp -= lost;
-  x.ev.emit_with([&] {
+  x.ev.emit_with(EventType::DamageDealt, [&] {
     return Event{.type = EventType::DamageDealt,
                  .source = source,
                  .target = target,
                  .amount = lost,
                  .extra = absorbed};
   });
-  if (!u.alive()) x.ev.emit_with([&] { return Event{.type = EventType::UnitDied, .target = target}; });
+  if (!u.alive())
+    x.ev.emit_with(EventType::UnitDied, [&] { return Event{.type = EventType::UnitDied, .target = target}; });
 }
 
 void lose_hp(Ctx& x, UnitRef target, std::int32_t amount) {
@@ -198,8 +201,10 @@ void lose_hp(Ctx& x, UnitRef target, std::int32_t amount) {
   if (!u.alive() || amount <= 0) return;
   const std::int32_t lost = std::min(amount, u.hp);
   u.hp -= lost;
-  x.ev.emit_with([&] { return Event{.type = EventType::HpLost, .target = target, .amount = lost}; });
-  if (!u.alive()) x.ev.emit_with([&] { return Event{.type = EventType::UnitDied, .target = target}; });
+  x.ev.emit_with(EventType::HpLost,
+                 [&] { return Event{.type = EventType::HpLost, .target = target, .amount = lost}; });
+  if (!u.alive())
+    x.ev.emit_with(EventType::UnitDied, [&] { return Event{.type = EventType::UnitDied, .target = target}; });
 }
 
 void heal(Ctx& x, UnitRef target, std::int32_t amount) {
@@ -207,7 +212,8 @@ void heal(Ctx& x, UnitRef target, std::int32_t amount) {
   if (!u.alive() || amount <= 0) return;
   const std::int32_t healed = std::min(amount, u.max_hp - u.hp);
   u.hp += healed;
-  x.ev.emit_with([&] { return Event{.type = EventType::Healed, .target = target, .amount = healed}; });
+  x.ev.emit_with(EventType::Healed,
+                 [&] { return Event{.type = EventType::Healed, .target = target, .amount = healed}; });
 }
 
 std::int32_t armor_gain(const Ctx& x, UnitRef target, std::int32_t base) {
@@ -229,13 +235,14 @@ void gain_armor(Ctx& x, UnitRef target, std::int32_t amount) {
   UnitState& u = unit(x, target);
   if (!u.alive() || amount <= 0) return;
   u.armor += amount;
-  x.ev.emit_with([&] { return Event{.type = EventType::ArmorGained, .target = target, .amount = amount}; });
+  x.ev.emit_with(EventType::ArmorGained,
+                 [&] { return Event{.type = EventType::ArmorGained, .target = target, .amount = amount}; });
 }
 
 void gain_energy(Ctx& x, std::int32_t amount) {
   const std::int32_t before = x.s.energy;
   x.s.energy = std::clamp(x.s.energy + amount, 0, 99);
-  x.ev.emit_with([&] {
+  x.ev.emit_with(EventType::EnergyChanged, [&] {
     return Event{.type = EventType::EnergyChanged, .amount = x.s.energy - before, .extra = x.s.energy};
   });
 }
@@ -255,7 +262,7 @@ void apply_status(Ctx& x, UnitRef source, UnitRef target, StatusId status, std::
   slot->stacks = static_cast<std::int16_t>(std::clamp<std::int32_t>(slot->stacks + stacks, 0, 999));
   const std::int32_t now = slot->stacks;
   if (now == 0) u.statuses.erase_at(static_cast<std::size_t>(slot - u.statuses.begin()));
-  x.ev.emit_with([&] {
+  x.ev.emit_with(EventType::StatusApplied, [&] {
     return Event{.type = EventType::StatusApplied,
                  .source = source,
                  .target = target,
@@ -289,7 +296,8 @@ void tick_turn_end_statuses(Ctx& x, UnitRef u) {
     if (st.stacks <= 0) {
       const StatusId gone = st.status;
       unit_state.statuses.erase_at(i);
-      x.ev.emit_with([&] { return Event{.type = EventType::StatusExpired, .target = u, .subject = gone}; });
+      x.ev.emit_with(EventType::StatusExpired,
+                     [&] { return Event{.type = EventType::StatusExpired, .target = u, .subject = gone}; });
     }
   }
 }
@@ -320,7 +328,8 @@ bool skips_turn(const Ctx& x, UnitRef u) {
 void register_hook(Ctx& x, std::uint16_t hook, UnitRef owner) {
   if (x.s.hooks.full()) return;  // at most kMaxHooks at once; the newest is dropped
   x.s.hooks.push_back(ActiveHook{hook, owner, x.c.hooks[hook].duration});
-  x.ev.emit_with([&] { return Event{.type = EventType::HookRegistered, .target = owner, .subject = hook}; });
+  x.ev.emit_with(EventType::HookRegistered,
+                 [&] { return Event{.type = EventType::HookRegistered, .target = owner, .subject = hook}; });
 }
 
 const ActiveHook* matching_hook(const BattleState& s, const Catalog& c, HookKind kind, const CardDef& card) {
@@ -349,7 +358,8 @@ void tick_hooks(Ctx& x, UnitRef owner) {
     if (--h.turns_left == 0) {
       const std::uint16_t hook = h.hook;
       x.s.hooks.erase_at(i);
-      x.ev.emit_with([&] { return Event{.type = EventType::HookExpired, .target = owner, .subject = hook}; });
+      x.ev.emit_with(EventType::HookExpired,
+                     [&] { return Event{.type = EventType::HookExpired, .target = owner, .subject = hook}; });
     }
   }
 }
@@ -370,7 +380,7 @@ void tick_delayed(Ctx& x, DelayedTiming timing) {
     }
   }
   for (const DelayedTrigger& d : due) {
-    x.ev.emit_with([&] {
+    x.ev.emit_with(EventType::DelayedFired, [&] {
       return Event{
           .type = EventType::DelayedFired, .subject = d.block, .amount = static_cast<std::int32_t>(timing)};
     });
@@ -445,7 +455,7 @@ void resolve_intent(Ctx& x, std::size_t index) {
     }
   }
   e.intent = next;
-  x.ev.emit_with([&] {
+  x.ev.emit_with(EventType::EnemyIntent, [&] {
     return Event{
         .type = EventType::EnemyIntent, .source = enemy_unit(index), .subject = next, .value = e.def};
   });
@@ -457,7 +467,7 @@ void perform_intent(Ctx& x, std::size_t index) {
   BATTLECORE_ENSURE(move != kNoMove, "enemy {} has no intent", index);
   e.streak = move == e.last_move ? static_cast<std::uint8_t>(std::min(e.streak + 1, 255)) : std::uint8_t{1};
   e.last_move = move;
-  x.ev.emit_with([&] {
+  x.ev.emit_with(EventType::EnemyActed, [&] {
     return Event{.type = EventType::EnemyActed, .source = enemy_unit(index), .subject = move, .value = e.def};
   });
   run_effects(x, x.c.enemies[e.def].moves[move].effects, enemy_unit(index), kPlayerUnit, kNoCard);

@@ -7,7 +7,7 @@ namespace battlecore::deckbuilder::detail {
 namespace {
 
 void emit_turn_event(Ctx& x, EventType type) {
-  x.ev.emit_with([&] { return Event{.type = type, .amount = static_cast<std::int32_t>(x.s.turn)}; });
+  x.ev.emit_with(type, [&] { return Event{.type = type, .amount = static_cast<std::int32_t>(x.s.turn)}; });
 }
 
 /// Runs a status timing on the player, then on each enemy in order.
@@ -108,8 +108,8 @@ std::optional<Trigger> run_initialize(Ctx& x) {
   x.s.rng[Stream::Shuffle].shuffle(x.s.draw_pile.span());  // 5
   prioritize_innate(x);                                    // 6
   // 7: the event bridge is the battle's EventLog; hosts attach listeners to events().
-  draw_cards(x, rules(x).opening_hand);  // 8
-  x.ev.emit_with([&] {                   // 9
+  draw_cards(x, rules(x).opening_hand);           // 8
+  x.ev.emit_with(EventType::BattleStarted, [&] {  // 9
     return Event{.type = EventType::BattleStarted, .subject = x.s.encounter};
   });
   for (std::size_t i = 0; i < x.s.enemies.size(); ++i) resolve_intent(x, i);  // 10
@@ -205,19 +205,19 @@ std::optional<Trigger> run_battle_won(Ctx& x) {
   }
   if (!x.s.reward_options.empty()) {
     x.s.reward_pending = true;
-    x.ev.emit_with([&] {  // 3
+    x.ev.emit_with(EventType::BattleRewardOffered, [&] {  // 3
       return Event{.type = EventType::BattleRewardOffered,
                    .amount = static_cast<std::int32_t>(x.s.reward_options.size())};
     });
     return std::nullopt;  // 4: waits for apply_reward or skip_reward
   }
-  x.ev.emit_with([] { return Event{.type = EventType::BattleEnded, .amount = 1}; });
+  x.ev.emit_with(EventType::BattleEnded, [] { return Event{.type = EventType::BattleEnded, .amount = 1}; });
   return std::nullopt;
 }
 
 std::optional<Trigger> run_battle_lost(Ctx& x) {
   run_timing_for_everyone(x, StatusTiming::BattleEnd);
-  x.ev.emit_with([] { return Event{.type = EventType::BattleEnded, .amount = 0}; });
+  x.ev.emit_with(EventType::BattleEnded, [] { return Event{.type = EventType::BattleEnded, .amount = 0}; });
   return std::nullopt;
 }
 

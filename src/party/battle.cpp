@@ -69,7 +69,7 @@ Status Battle::advance() {
       const Phase from = driver_.current();
       const Trigger trigger = pending_trigger_;
       const Phase to = driver_.fire(trigger, state_.turn);
-      events_.emit_with([&] {
+      events_.emit_with(EventType::PhaseChanged, [&] {
         return Event{.type = EventType::PhaseChanged,
                      .subject = static_cast<std::uint16_t>(from),
                      .value = static_cast<std::uint16_t>(to),
@@ -361,7 +361,7 @@ Result<Status, Rejection> Battle::apply_block(const Action& action) {
   const Op& op = catalog_->enemies[e.def].move_list[cur.move].effects[cur.effect_pos];
   const ActorRef target = member_actor(static_cast<std::size_t>(cur.targets[cur.target_pos]));
   if (level != BlockLevel::None)
-    events_.emit_with([&] {
+    events_.emit_with(EventType::Blocked, [&] {
       return Event{.type = EventType::Blocked, .target = target, .amount = static_cast<std::int32_t>(level)};
     });
   resolve_hit(x,
@@ -386,7 +386,7 @@ Result<Status, Rejection> Battle::apply_companion_action(const Action& action) {
   Access x = Access::of(*this);
   state_.companion_turn = false;
   state_.companion_acted = true;
-  events_.emit_with([&] {
+  events_.emit_with(EventType::ActionTaken, [&] {
     return Event{.type = EventType::ActionTaken,
                  .source = kCompanionActor,
                  .target = action.target,
@@ -425,7 +425,7 @@ Result<Status, Rejection> Battle::apply_member_action(const Action& a) {
     target_actor = catalog_->items[what].target == TargetKind::Enemy
                        ? enemy_actor(state_.enemies[static_cast<std::size_t>(a.target)].uid)
                        : member_actor(static_cast<std::size_t>(a.target));
-  events_.emit_with([&] {
+  events_.emit_with(EventType::ActionTaken, [&] {
     return Event{.type = EventType::ActionTaken,
                  .source = actor,
                  .target = target_actor,
@@ -470,8 +470,9 @@ Result<Status, Rejection> Battle::apply_member_action(const Action& a) {
       MemberState& receiver = state_.members[static_cast<std::size_t>(a.target)];
       state_.members[who].has_passed = true;
       receiver.cantmove = static_cast<std::int8_t>(receiver.cantmove - 1);
-      events_.emit_with(
-          [&] { return Event{.type = EventType::Relayed, .source = actor, .target = target_actor}; });
+      events_.emit_with(EventType::Relayed, [&] {
+        return Event{.type = EventType::Relayed, .source = actor, .target = target_actor};
+      });
       state_.acted_this_turn = true;
       end_player_turn(x, who);
       break;
@@ -483,8 +484,9 @@ Result<Status, Rejection> Battle::apply_member_action(const Action& a) {
       const std::uint32_t roll = state_.rng[Stream::Dice].below(100);
       const bool success =
           roll < static_cast<std::uint32_t>(catalog_->encounters[state_.encounter].flee_chance);
-      events_.emit_with(
-          [&] { return Event{.type = EventType::Fled, .source = actor, .amount = success ? 1 : 0}; });
+      events_.emit_with(EventType::Fled, [&] {
+        return Event{.type = EventType::Fled, .source = actor, .amount = success ? 1 : 0};
+      });
       state_.current = -1;
       if (success) {
         state_.fled = true;

@@ -154,8 +154,9 @@ bool apply_condition(Ctx& x, ActorRef source, ActorRef target, ConditionId cond,
   const ConditionDef& def = x.c.conditions[cond];
   if (turns <= 0) turns = def.turns;
   if (is_harmful(def.effect) && has_effect(x.c, *conds, ConditionEffect::Sturdy)) {
-    x.ev.emit_with(
-        [&] { return Event{.type = EventType::ConditionResisted, .target = target, .subject = cond}; });
+    x.ev.emit_with(EventType::ConditionResisted, [&] {
+      return Event{.type = EventType::ConditionResisted, .target = target, .subject = cond};
+    });
     return false;
   }
   if (resisted_by_roll) {
@@ -163,8 +164,9 @@ bool apply_condition(Ctx& x, ActorRef source, ActorRef target, ConditionId cond,
     const std::uint32_t res = resist != nullptr && cond < resist->size() ? (*resist)[cond] : 0u;
     const std::uint32_t roll = x.s.rng[Stream::Effects].below(100);
     if (roll < res) {
-      x.ev.emit_with(
-          [&] { return Event{.type = EventType::ConditionResisted, .target = target, .subject = cond}; });
+      x.ev.emit_with(EventType::ConditionResisted, [&] {
+        return Event{.type = EventType::ConditionResisted, .target = target, .subject = cond};
+      });
       return false;
     }
   }
@@ -175,7 +177,7 @@ bool apply_condition(Ctx& x, ActorRef source, ActorRef target, ConditionId cond,
       amended = true;
     }
   if (!amended) conds->push_back(ConditionSlot{cond, static_cast<std::int16_t>(turns)});
-  x.ev.emit_with([&] {
+  x.ev.emit_with(EventType::ConditionApplied, [&] {
     return Event{.type = EventType::ConditionApplied,
                  .source = source,
                  .target = target,
@@ -190,7 +192,8 @@ void remove_condition(Ctx& x, ActorRef a, std::size_t index) {
   if (conds == nullptr || index >= conds->size()) return;
   const ConditionId cond = (*conds)[index].condition;
   conds->erase_at(index);
-  x.ev.emit_with([&] { return Event{.type = EventType::ConditionExpired, .target = a, .subject = cond}; });
+  x.ev.emit_with(EventType::ConditionExpired,
+                 [&] { return Event{.type = EventType::ConditionExpired, .target = a, .subject = cond}; });
 }
 
 void clear_conditions(Ctx& x, ActorRef a) {
@@ -328,7 +331,7 @@ std::int32_t resolve_hit(Ctx& x, const Hit& hit, DamageTrace* trace) {
   }
   const std::int32_t lost = std::min(d, *t.hp);
   *t.hp -= lost;
-  x.ev.emit_with([&] {
+  x.ev.emit_with(EventType::Damaged, [&] {
     return Event{.type = EventType::Damaged,
                  .source = hit.attacker,
                  .target = hit.target,
@@ -350,7 +353,8 @@ std::int32_t resolve_hit(Ctx& x, const Hit& hit, DamageTrace* trace) {
       m.cantmove = 0;
     }
     clear_conditions(x, hit.target);
-    x.ev.emit_with([&] { return Event{.type = EventType::ActorDown, .target = hit.target}; });
+    x.ev.emit_with(EventType::ActorDown,
+                   [&] { return Event{.type = EventType::ActorDown, .target = hit.target}; });
   }
   return lost;
 }
@@ -360,7 +364,8 @@ void lose_hp_nonlethal(Ctx& x, ActorRef target, std::int32_t amount) {
   if (t.hp == nullptr || *t.hp <= 1) return;
   const std::int32_t lost = std::min(amount, *t.hp - 1);
   *t.hp -= lost;
-  x.ev.emit_with([&] { return Event{.type = EventType::Damaged, .target = target, .amount = lost}; });
+  x.ev.emit_with(EventType::Damaged,
+                 [&] { return Event{.type = EventType::Damaged, .target = target, .amount = lost}; });
 }
 
 void heal(Ctx& x, ActorRef target, std::int32_t amount) {
@@ -368,13 +373,15 @@ void heal(Ctx& x, ActorRef target, std::int32_t amount) {
   if (t.hp == nullptr || *t.hp <= 0) return;
   const std::int32_t gained = std::max(0, std::min(amount, t.max_hp - *t.hp));
   *t.hp += gained;
-  x.ev.emit_with([&] { return Event{.type = EventType::Healed, .target = target, .amount = gained}; });
+  x.ev.emit_with(EventType::Healed,
+                 [&] { return Event{.type = EventType::Healed, .target = target, .amount = gained}; });
 }
 
 void restore_tp(Ctx& x, std::int32_t amount) {
   const std::int32_t gained = std::max(0, std::min(amount, x.s.max_tp - x.s.tp));
   x.s.tp += gained;
-  x.ev.emit_with([&] { return Event{.type = EventType::Healed, .amount = gained, .extra = 1}; });
+  x.ev.emit_with(EventType::Healed,
+                 [&] { return Event{.type = EventType::Healed, .amount = gained, .extra = 1}; });
 }
 
 // --- actions ------------------------------------------------------------------------------
@@ -537,8 +544,9 @@ void spawn_from_reserves(Ctx& x, bool announce) {
   e.cantmove = static_cast<std::int8_t>(1 - def.moves);
   x.s.enemies.push_back(e);
   if (announce)
-    x.ev.emit_with(
-        [&] { return Event{.type = EventType::ReserveJoined, .target = enemy_actor(e.uid), .value = id}; });
+    x.ev.emit_with(EventType::ReserveJoined, [&] {
+      return Event{.type = EventType::ReserveJoined, .target = enemy_actor(e.uid), .value = id};
+    });
 }
 
 void ally_action(Ctx& x) {
@@ -546,7 +554,7 @@ void ally_action(Ctx& x) {
   if (x.s.enemies.empty()) return;
   const std::size_t slot = x.s.rng[Stream::Ai].below(static_cast<std::uint32_t>(x.s.enemies.size()));
   const ActorRef target = enemy_actor(x.s.enemies[slot].uid);
-  x.ev.emit_with([&] {
+  x.ev.emit_with(EventType::ActionTaken, [&] {
     return Event{.type = EventType::ActionTaken,
                  .source = kAllyActor,
                  .target = target,
@@ -613,7 +621,7 @@ void begin_enemy_action(Ctx& x, std::size_t slot) {
   const std::int32_t flipped = effect_turns(x.c, e.conditions, ConditionEffect::Flipped);
   if (flipped >= 2) {
     cur.move = 0xFF;
-    x.ev.emit_with([&] {
+    x.ev.emit_with(EventType::EnemyActed, [&] {
       return Event{.type = EventType::EnemyActed, .source = self, .subject = 0xFF, .value = e.def};
     });
     return;
@@ -644,7 +652,7 @@ void begin_enemy_action(Ctx& x, std::size_t slot) {
       break;
     }
   }
-  x.ev.emit_with([&] {
+  x.ev.emit_with(EventType::EnemyActed, [&] {
     return Event{
         .type = EventType::EnemyActed, .source = self, .subject = cur.move, .value = x.s.enemies[slot].def};
   });
@@ -811,8 +819,9 @@ void inaction_failsafe(Ctx& x) {
     clear_conditions(x, member_actor(i));
     x.s.members[i].cantmove = 0;
   }
-  x.ev.emit_with(
-      [&] { return Event{.type = EventType::InactionFailsafe, .amount = kInactionFailsafeTurns}; });
+  x.ev.emit_with(EventType::InactionFailsafe, [&] {
+    return Event{.type = EventType::InactionFailsafe, .amount = kInactionFailsafeTurns};
+  });
 }
 
 }  // namespace battlecore::party::detail

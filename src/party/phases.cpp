@@ -66,7 +66,7 @@ std::optional<Trigger> run_first_strike(Ctx& x) {
 std::optional<Trigger> run_player_phase(Ctx& x, bool entering) {
   if (entering) ++x.s.main_turns;
   if (entering)
-    x.ev.emit_with([&] {
+    x.ev.emit_with(EventType::MainTurnStarted, [&] {
       return Event{.type = EventType::MainTurnStarted, .amount = static_cast<std::int32_t>(x.s.turn)};
     });
   for (;;) {
@@ -83,7 +83,7 @@ std::optional<Trigger> run_player_phase(Ctx& x, bool entering) {
       }
       if (m >= 0) {
         x.s.current = m;
-        x.ev.emit_with([&] {
+        x.ev.emit_with(EventType::MemberSelected, [&] {
           return Event{.type = EventType::MemberSelected,
                        .source = member_actor(static_cast<std::size_t>(m))};
         });
@@ -143,7 +143,7 @@ std::optional<Trigger> run_turn_end(Ctx& x) {
     }
   } else {
     ++x.s.turn;  // 6
-    x.ev.emit_with([&] {
+    x.ev.emit_with(EventType::TurnAdvanced, [&] {
       return Event{.type = EventType::TurnAdvanced, .amount = static_cast<std::int32_t>(x.s.turn)};
     });
   }
@@ -168,7 +168,7 @@ std::optional<Trigger> run_turn_end(Ctx& x) {
 
 std::optional<Trigger> run_battle_end(Ctx& x, Phase phase, bool entering) {
   if (entering)
-    x.ev.emit_with([&] {
+    x.ev.emit_with(EventType::BattleEnded, [&] {
       return Event{.type = EventType::BattleEnded,
                    .amount = phase == Phase::Victory  ? 0
                              : phase == Phase::Defeat ? 1

@@ -221,5 +221,29 @@ TEST(EventBus, WithOnlyNarrowListenersOtherTypesReachNoOneAndDetachingWidensNoth
   EXPECT_FALSE(bus.active());
 }
 
+TEST(EventBus, EmitWithATypeBuildsTheEventOnlyWhenTheLogOrAListenerWantsIt) {
+  Bus bus;
+  bus.set_log_enabled(false);
+  std::vector<Delivery> got;
+  NarrowListener narrow("narrow", bus, got, event_bit(3u));
+  bus.attach(&narrow);
+  int built = 0;
+  auto make = [&](unsigned type) {
+    return [&, type] {
+      ++built;
+      return ToyEvent{built, "x", type};
+    };
+  };
+  bus.emit_with(1u, make(1));
+  EXPECT_EQ(built, 0);  // nobody wants type 1
+  bus.emit_with(3u, make(3));
+  EXPECT_EQ(built, 1);
+  bus.set_log_enabled(true);
+  bus.emit_with(1u, make(1));  // the log wants every type
+  EXPECT_EQ(built, 2);
+  EXPECT_EQ(bus.log().size(), 1u);
+  EXPECT_EQ(got, (std::vector<Delivery>{{"narrow", 1, 0}}));
+}
+
 }  // namespace
 }  // namespace battlecore

@@ -32,7 +32,7 @@ std::optional<Trigger> run_battle_end(Ctx& x) {
   x.s.step = TurnStep::None;
   std::array<std::uint8_t, kMaxSeats> places{};
   for (std::size_t i = 0; i < x.s.seats.size(); ++i) places[i] = x.s.seats[i].place;
-  x.ev.emit_with([&] {
+  x.ev.emit_with(EventType::BattleEnded, [&] {
     return Event{.type = EventType::BattleEnded, .amount = pack_places(places.data(), x.s.seats.size())};
   });
   return std::nullopt;

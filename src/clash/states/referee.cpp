@@ -14,7 +14,7 @@ namespace {
 void damage(Ctx& x, std::uint8_t seat) {
   SeatState& s = x.s.seats[seat];
   s.health -= 1;
-  x.ev.emit_with([&] {
+  x.ev.emit_with(EventType::Damaged, [&] {
     return Event{
         .type = EventType::Damaged, .seat = static_cast<SeatRef>(seat), .amount = 1, .extra = s.health};
   });
@@ -28,7 +28,7 @@ void duel_every_pair(Ctx& x, const FixedVec<std::uint8_t, kMaxSeats>& in) {
       const SeatRef winner = result > 0   ? static_cast<SeatRef>(in[a])
                              : result < 0 ? static_cast<SeatRef>(in[b])
                                           : kNoSeat;
-      x.ev.emit_with([&] {
+      x.ev.emit_with(EventType::DuelResolved, [&] {
         return Event{.type = EventType::DuelResolved,
                      .seat = static_cast<SeatRef>(in[a]),
                      .other = static_cast<SeatRef>(in[b]),
@@ -87,7 +87,7 @@ std::optional<Trigger> run_battle_referee(Ctx& x) {
   reset_choices(x);
   apply_eliminations(x, in);
   const std::size_t left = remaining(x.s).size();
-  x.ev.emit_with([&] {
+  x.ev.emit_with(EventType::RoundEnded, [&] {
     return Event{.type = EventType::RoundEnded,
                  .amount = static_cast<std::int32_t>(x.s.round),
                  .extra = static_cast<std::int32_t>(left)};

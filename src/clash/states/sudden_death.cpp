@@ -26,7 +26,7 @@ std::optional<Trigger> run_sudden_death(Ctx& x) {
     deal_hand(x, seat, true);
     ++back;
   }
-  x.ev.emit_with([&] {
+  x.ev.emit_with(EventType::SuddenDeathBegun, [&] {
     return Event{.type = EventType::SuddenDeathBegun,
                  .amount = static_cast<std::int32_t>(x.s.sudden_deaths),
                  .extra = back};

@@ -51,7 +51,7 @@ void run(OpContext& ctx, const Op& op) {
                            .source = ctx.source,
                            .target = ctx.target,
                            .card = ctx.card};
-  ctx.x.ev.emit_with([&] {
+  ctx.x.ev.emit_with(EventType::ChoiceOffered, [&] {
     return Event{.type = EventType::ChoiceOffered,
                  .amount = op.times,
                  .extra = static_cast<std::int32_t>(PendingChoice::Kind::Options)};

@@ -47,7 +47,7 @@ void apply_rule(OpContext& ctx, const Op& op, CardRef card) {
       ci.turn_cost_change = static_cast<std::int8_t>(std::clamp(ci.turn_cost_change + amount, -9, 9));
     ci.cost_turns = std::max(ci.cost_turns, static_cast<std::uint8_t>(op.times));
   }
-  ctx.x.ev.emit_with([&] {
+  ctx.x.ev.emit_with(EventType::CostChanged, [&] {
     return Event{
         .type = EventType::CostChanged, .subject = card, .amount = effective_cost(ctx.x.s, ctx.x.c, card)};
   });

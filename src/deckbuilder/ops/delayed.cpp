@@ -28,8 +28,9 @@ void run(OpContext& ctx, const Op& op) {
   if (s.delayed.full()) return;  // at most kMaxDelayed scheduled at once
   s.delayed.push_back(DelayedTrigger{op.block, static_cast<DelayedTiming>(op.mode),
                                      static_cast<std::uint8_t>(op.amount), ctx.source, ctx.target});
-  ctx.x.ev.emit_with(
-      [&] { return Event{.type = EventType::DelayedScheduled, .subject = op.block, .amount = op.mode}; });
+  ctx.x.ev.emit_with(EventType::DelayedScheduled, [&] {
+    return Event{.type = EventType::DelayedScheduled, .subject = op.block, .amount = op.mode};
+  });
 }
 
 }  // namespace
