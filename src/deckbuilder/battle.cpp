@@ -49,9 +49,14 @@ Result<Status> Battle::start_battle(EncounterId encounter, std::uint64_t seed,
   events_.clear_log();
   actions_.clear();
   master_deck_.assign(master_deck.begin(), master_deck.end());
-  state_ = BattleState{};
+  // Initialize (run_initialize) builds the whole state afresh from the seed and the encounter.
+  // Until then only what the driver reads counts: nothing may wait that would hold the start
+  // back, and the first transition is recorded at turn 0.
   state_.seed = seed;
   state_.encounter = encounter;
+  state_.turn = 0;
+  state_.choice = PendingChoice{};
+  state_.reward_pending = false;
   pending_trigger_ = Trigger::StartRequested;
   has_pending_trigger_ = true;
   return advance();
@@ -81,18 +86,6 @@ Status Battle::advance() {
   return status();
 }
 
-Status Battle::status() const {
-  if (phase() == Phase::PlayerPhase || is_waiting_for_reward()) return Status::AwaitingDecision;
-  return Status::Finished;
-}
-
-bool Battle::is_battle_active() const {
-  const Phase p = phase();
-  return p != Phase::None && p != Phase::BattleWon && p != Phase::BattleLost;
-}
-
-bool Battle::is_battle_over() const { return phase() == Phase::BattleWon || phase() == Phase::BattleLost; }
-
 // --- decisions --------------------------------------------------------------------------
 
 void Battle::legal_actions(std::vector<Action>& out) const {
@@ -115,9 +108,16 @@ void Battle::legal_actions(std::vector<Action>& out) const {
     if (c.skippable) out.push_back(Action::skip_choice());
     return;
   }
+  // check_card_in_hand's checks, the cheap ones first; the hooks only when there are any.
+  const Catalog& catalog = *catalog_;
+  const bool hooks = !state_.hooks.empty();
   for (CardRef card : state_.hand) {
-    if (check_card_in_hand(card) != PlayCheck::Ok) continue;
-    if (catalog_->cards[state_.cards[card].def].target == CardTarget::Enemy) {
+    const CardId id = state_.cards[card].def;
+    if (id >= catalog.cards.size()) continue;
+    const CardDef& def = catalog.cards[id];
+    if (def.has(kUnplayable) || detail::effective_cost(state_, catalog, card) > state_.energy) continue;
+    if (hooks && check_card_in_hand(card) != PlayCheck::Ok) continue;
+    if (def.target == CardTarget::Enemy) {
       for (std::size_t e = 0; e < state_.enemies.size(); ++e)
         if (state_.enemies[e].unit.alive()) out.push_back(Action::play(card, static_cast<std::int8_t>(e)));
     } else {

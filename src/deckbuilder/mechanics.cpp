@@ -7,44 +7,19 @@
 
 namespace battlecore::deckbuilder::detail {
 
-const UnitState& unit(const BattleState& s, UnitRef u) {
-  BATTLECORE_ENSURE(u >= 0 && static_cast<std::size_t>(u) <= s.enemies.size(), "unit {} of {} enemies", u,
-                    s.enemies.size());
-  return u == kPlayerUnit ? s.player : s.enemies[static_cast<std::size_t>(u - 1)].unit;
+void bad_unit(const BattleState& s, UnitRef u) {
+  ::battlecore::detail::invariant_failed(__FILE__, __LINE__,
+                                         fmt::format("unit {} of {} enemies", u, s.enemies.size()));
 }
-
-UnitState& unit(Ctx& x, UnitRef u) { return const_cast<UnitState&>(unit(std::as_const(x.s), u)); }
-
-bool all_enemies_dead(const BattleState& s) {
-  for (const EnemyState& e : s.enemies)
-    if (e.unit.alive()) return false;
-  return true;
-}
-
-std::optional<Trigger> outcome(const BattleState& s) {
-  if (!s.player.alive()) return Trigger::Defeat;
-  if (all_enemies_dead(s)) return Trigger::Victory;
-  return std::nullopt;
-}
-
-UnitRef first_alive_enemy(const BattleState& s) {
-  for (std::size_t i = 0; i < s.enemies.size(); ++i)
-    if (s.enemies[i].unit.alive()) return enemy_unit(i);
-  return kNoUnit;
-}
-
-const BattleRules& rules(const Ctx& x) { return x.c.encounters[x.s.encounter].rules; }
 
 // --- cards ------------------------------------------------------------------------------
 
 void shuffle_discard_into_draw(Ctx& x) {
   const auto count = static_cast<std::int32_t>(x.s.discard_pile.size());
   // The discard pile goes under whatever is left in the draw pile, then the new cards are shuffled.
-  CardPile merged;
-  for (CardRef c : x.s.discard_pile) merged.push_back(c);
-  x.s.rng[Stream::Shuffle].shuffle(merged.span());
-  for (CardRef c : x.s.draw_pile) merged.push_back(c);
-  x.s.draw_pile = merged;
+  x.s.rng[Stream::Shuffle].shuffle(x.s.discard_pile.span());
+  for (CardRef c : x.s.draw_pile) x.s.discard_pile.push_back(c);
+  x.s.draw_pile = x.s.discard_pile;
   x.s.discard_pile.clear();
   x.ev.emit_with(EventType::PileShuffled,
                  [&] { return Event{.type = EventType::PileShuffled, .amount = count}; });
@@ -69,6 +44,10 @@ void draw_cards(Ctx& x, int count) {
 void move_from_hand(Ctx& x, std::size_t hand_index, Pile to) {
   const CardRef card = x.s.hand[hand_index];
   x.s.hand.erase_at(hand_index);
+  put_from_hand(x, card, to);
+}
+
+void put_from_hand(Ctx& x, CardRef card, Pile to) {
   switch (to) {
     case Pile::Discard:
       x.s.discard_pile.push_back(card);
@@ -123,14 +102,6 @@ void add_card(Ctx& x, CardId card, Pile pile) {
                  .value = card,
                  .amount = static_cast<std::int32_t>(pile)};
   });
-}
-
-std::int32_t effective_cost(const BattleState& s, const Catalog& c, CardRef card) {
-  const CardInstance& ci = s.cards[card];
-  const std::int32_t base = ci.turn_cost_set >= 0     ? ci.turn_cost_set
-                            : ci.battle_cost_set >= 0 ? ci.battle_cost_set
-                                                      : c.cards[ci.def].cost;
-  return std::max(0, base + ci.battle_cost_change + ci.turn_cost_change);
 }
 
 void tick_cost_rules(Ctx& x) {
@@ -302,7 +273,7 @@ void tick_turn_end_statuses(Ctx& x, UnitRef u) {
   }
 }
 
-void run_status_timing(Ctx& x, UnitRef u, StatusTiming timing, UnitRef other) {
+void run_status_behaviours(Ctx& x, UnitRef u, StatusTiming timing, UnitRef other) {
   const auto t = static_cast<std::size_t>(timing);
   bool any = false;
   for (const StatusStack& st : unit(x, u).statuses) any |= !x.c.statuses[st.status].timings[t].empty();
@@ -341,6 +312,7 @@ const ActiveHook* matching_hook(const BattleState& s, const Catalog& c, HookKind
 }
 
 void fire_card_played_hooks(Ctx& x, const CardDef& card, UnitRef target) {
+  if (x.s.hooks.empty()) return;
   // A copy: a hook's effect may register hooks.
   const auto hooks = x.s.hooks;
   for (const ActiveHook& h : hooks) {
@@ -365,6 +337,7 @@ void tick_hooks(Ctx& x, UnitRef owner) {
 }
 
 void tick_delayed(Ctx& x, DelayedTiming timing) {
+  if (x.s.delayed.empty()) return;
   // Due triggers are taken out first, then fired in the order they were scheduled.
   FixedVec<DelayedTrigger, kMaxDelayed> due;
   for (std::size_t i = 0; i < x.s.delayed.size();) {

@@ -3,8 +3,10 @@
 // delayed triggers, cost rules, intents, and the effect interpreter. Phase handlers and ops
 // are written in these words.
 
+#include <algorithm>
 #include <array>
 #include <optional>
+#include <utility>
 
 #include "battlecore/content/json_reader.hpp"
 #include "battlecore/deckbuilder/battle.hpp"
@@ -31,15 +33,34 @@ struct OpCompiler;
 /// The most ops one effect may run before the engine reports a runaway loop.
 inline constexpr std::uint32_t kMaxOpsPerEffect = 10000;
 
+/// Reports a UnitRef that names no unit of the battle (an engine invariant).
+[[noreturn]] void bad_unit(const BattleState& s, UnitRef u);
+
 /// The unit a UnitRef names (0 player, 1 + i enemy i).
-UnitState& unit(Ctx& x, UnitRef u);
-const UnitState& unit(const BattleState& s, UnitRef u);
-bool all_enemies_dead(const BattleState& s);
+inline const UnitState& unit(const BattleState& s, UnitRef u) {
+  if (static_cast<std::uint8_t>(u) > s.enemies.size()) [[unlikely]]
+    bad_unit(s, u);
+  return u == kPlayerUnit ? s.player : s.enemies[static_cast<std::size_t>(u - 1)].unit;
+}
+inline UnitState& unit(Ctx& x, UnitRef u) { return const_cast<UnitState&>(unit(std::as_const(x.s), u)); }
+inline bool all_enemies_dead(const BattleState& s) {
+  for (const EnemyState& e : s.enemies)
+    if (e.unit.alive()) return false;
+  return true;
+}
 /// Victory or Defeat when the battle is decided (the player's death first), else nothing.
-std::optional<Trigger> outcome(const BattleState& s);
+inline std::optional<Trigger> outcome(const BattleState& s) {
+  if (!s.player.alive()) return Trigger::Defeat;
+  if (all_enemies_dead(s)) return Trigger::Victory;
+  return std::nullopt;
+}
 /// The first alive enemy as a UnitRef, or kNoUnit.
-UnitRef first_alive_enemy(const BattleState& s);
-const BattleRules& rules(const Ctx& x);
+inline UnitRef first_alive_enemy(const BattleState& s) {
+  for (std::size_t i = 0; i < s.enemies.size(); ++i)
+    if (s.enemies[i].unit.alive()) return enemy_unit(i);
+  return kNoUnit;
+}
+inline const BattleRules& rules(const Ctx& x) { return x.c.encounters[x.s.encounter].rules; }
 
 // --- cards ------------------------------------------------------------------------------
 /// Draws up to `count` cards; an empty draw pile is refilled by shuffling the discard pile;
@@ -48,10 +69,19 @@ void draw_cards(Ctx& x, int count);
 void shuffle_discard_into_draw(Ctx& x);
 /// Moves a card from the hand to another pile, keeping the hand's order.
 void move_from_hand(Ctx& x, std::size_t hand_index, Pile to);
+/// move_from_hand's second half, for a card the caller has already taken out of the hand:
+/// puts it on `to` and emits CardMoved.
+void put_from_hand(Ctx& x, CardRef card, Pile to);
 /// Creates a new card instance in `pile` (a full hand sends it to the discard pile).
 void add_card(Ctx& x, CardId card, Pile pile);
 /// The energy a card instance costs now.
-std::int32_t effective_cost(const BattleState& s, const Catalog& c, CardRef card);
+inline std::int32_t effective_cost(const BattleState& s, const Catalog& c, CardRef card) {
+  const CardInstance& ci = s.cards[card];
+  const std::int32_t base = ci.turn_cost_set >= 0     ? ci.turn_cost_set
+                            : ci.battle_cost_set >= 0 ? ci.battle_cost_set
+                                                      : c.cards[ci.def].cost;
+  return std::max(0, base + ci.battle_cost_change + ci.turn_cost_change);
+}
 /// Cost rules lose a turn; expired ones are removed.
 void tick_cost_rules(Ctx& x);
 
@@ -72,8 +102,12 @@ void apply_status(Ctx& x, UnitRef source, UnitRef target, StatusId status, std::
 void decay_armor(Ctx& x, UnitRef u);
 /// Statuses that lose a stack at their owner's turn end lose one; expired ones go.
 void tick_turn_end_statuses(Ctx& x, UnitRef u);
+/// run_status_timing for a unit with at least one status.
+void run_status_behaviours(Ctx& x, UnitRef u, StatusTiming timing, UnitRef other);
 /// Runs the behaviour of each of the unit's statuses at `timing` (in the order they were applied).
-void run_status_timing(Ctx& x, UnitRef u, StatusTiming timing, UnitRef other = kNoUnit);
+inline void run_status_timing(Ctx& x, UnitRef u, StatusTiming timing, UnitRef other = kNoUnit) {
+  if (!unit(x.s, u).statuses.empty()) run_status_behaviours(x, u, timing, other);
+}
 /// True when the unit has a status that costs it its action.
 bool skips_turn(const Ctx& x, UnitRef u);
 

@@ -1,6 +1,7 @@
 #include "deckbuilder/phases.hpp"
 
 #include <algorithm>
+#include <memory>
 
 namespace battlecore::deckbuilder::detail {
 
@@ -24,7 +25,8 @@ void run_timing_for_everyone(Ctx& x, StatusTiming timing) {
 void create_fresh_state(Ctx& x) {
   const std::uint64_t seed = x.s.seed;
   const EncounterId encounter = x.s.encounter;
-  x.s = BattleState{};
+  std::destroy_at(&x.s);  // value-initialized in place: no temporary of the whole state
+  std::construct_at(&x.s);
   x.s.seed = seed;
   x.s.encounter = encounter;
   x.s.rng = RngStreams(seed);
@@ -77,6 +79,9 @@ void prioritize_innate(Ctx& x) {
 
 // Cards in hand with a turn-start behaviour run it, in hand order.
 void run_hand_turn_start(Ctx& x) {
+  bool any = false;
+  for (CardRef card : x.s.hand) any |= !x.c.cards[x.s.cards[card].def].in_hand_turn_start.empty();
+  if (!any) return;
   const auto hand = x.s.hand;
   for (CardRef card : hand) {
     const OpRange ops = x.c.cards[x.s.cards[card].def].in_hand_turn_start;
@@ -86,16 +91,19 @@ void run_hand_turn_start(Ctx& x) {
 }
 
 // Normal cards to discard, Retain cards stay, Ethereal cards are exhausted.
+// One pass in hand order, as if each card left the hand in turn: the piles receive them, and
+// the events come, in the same order.
 void discard_hand(Ctx& x) {
-  std::size_t i = 0;
-  while (i < x.s.hand.size()) {
-    const CardDef& def = x.c.cards[x.s.cards[x.s.hand[i]].def];
-    if (def.has(kRetain)) {
-      ++i;
-      continue;
-    }
-    move_from_hand(x, i, def.has(kEthereal) ? Pile::Exhaust : Pile::Discard);
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < x.s.hand.size(); ++i) {
+    const CardRef card = x.s.hand[i];
+    const CardDef& def = x.c.cards[x.s.cards[card].def];
+    if (def.has(kRetain))
+      x.s.hand[kept++] = card;
+    else
+      put_from_hand(x, card, def.has(kEthereal) ? Pile::Exhaust : Pile::Discard);
   }
+  x.s.hand.truncate(kept);
 }
 
 }  // namespace

@@ -44,6 +44,11 @@ class FixedVec {
     return items_[--size_];
   }
   void clear() { size_ = 0; }
+  /// Keeps the first n elements (n at most size()).
+  void truncate(std::size_t n) {
+    BATTLECORE_ENSURE(n <= size_, "truncate to {} with size {}", n, size());
+    size_ = static_cast<size_type>(n);
+  }
   /// Removes element i, keeping the order of the rest.
   void erase_at(std::size_t i) {
     BATTLECORE_ENSURE(i < size_, "erase_at index {} with size {}", i, size());

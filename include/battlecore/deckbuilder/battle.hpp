@@ -210,7 +210,10 @@ class Battle {
   /// Runs automatic steps until a decision is needed or the battle is over.
   Status advance();
   /// AwaitingDecision while a battle is waiting for input, else Finished.
-  Status status() const;
+  Status status() const {
+    return phase() == Phase::PlayerPhase || is_waiting_for_reward() ? Status::AwaitingDecision
+                                                                    : Status::Finished;
+  }
   /// Who decides now and the legal options.
   Decision decision() const;
   /// The legal options into `out` (cleared first); no allocation once `out` has grown.
@@ -220,8 +223,11 @@ class Battle {
 
   // --- the seed's API ---------------------------------------------------------------------
   Phase phase() const { return driver_.current(); }
-  bool is_battle_active() const;
-  bool is_battle_over() const;
+  bool is_battle_active() const {
+    const Phase p = phase();
+    return p != Phase::None && p != Phase::BattleWon && p != Phase::BattleLost;
+  }
+  bool is_battle_over() const { return phase() == Phase::BattleWon || phase() == Phase::BattleLost; }
   bool is_waiting_for_choice() const { return state_.choice.kind != PendingChoice::Kind::None; }
   bool is_waiting_for_reward() const { return state_.reward_pending; }
   PlayCheck can_play_card(CardRef card) const;
