@@ -123,11 +123,20 @@ void Paired::add(bool a_won, bool b_won) {
     ++both_lost;
 }
 
+void Paired::add(bool a_won, bool b_won, std::uint32_t a_hp_left, std::uint32_t b_hp_left) {
+  add(a_won, b_won);
+  const std::int64_t d = std::int64_t{a_hp_left} - std::int64_t{b_hp_left};
+  hp_diff_sum += d;
+  hp_diff_sq_sum += static_cast<std::uint64_t>(d * d);
+}
+
 void Paired::add(const Paired& o) {
   both_won += o.both_won;
   only_a_won += o.only_a_won;
   only_b_won += o.only_b_won;
   both_lost += o.both_lost;
+  hp_diff_sum += o.hp_diff_sum;
+  hp_diff_sq_sum += o.hp_diff_sq_sum;
 }
 
 // --- statistics ---------------------------------------------------------------------------
@@ -140,13 +149,20 @@ PairedTest paired_test(const Paired& p) {
   PairedTest t;
   const double n = static_cast<double>(p.n());
   if (n == 0) return t;
+  // The mean of per-seed differences and its normal 95% interval, from their sum and the sum
+  // of their squares.
+  const auto mean_and_interval = [n](double sum, double sq_sum, double& mean, double& low, double& high) {
+    mean = sum / n;
+    const double variance = n > 1 ? (sq_sum - n * mean * mean) / (n - 1) : 0.0;
+    const double se = std::sqrt(std::max(0.0, variance) / n);
+    low = mean - kZ95 * se;
+    high = mean + kZ95 * se;
+  };
   const double b = static_cast<double>(p.only_a_won), c = static_cast<double>(p.only_b_won);
   // The per-battle difference d_i = a_i - b_i is +1 (b battles), -1 (c battles) or 0.
-  t.difference = (b - c) / n;
-  const double variance = n > 1 ? ((b + c) - n * t.difference * t.difference) / (n - 1) : 0.0;
-  const double se = std::sqrt(std::max(0.0, variance) / n);
-  t.ci_low = t.difference - kZ95 * se;
-  t.ci_high = t.difference + kZ95 * se;
+  mean_and_interval(b - c, b + c, t.difference, t.ci_low, t.ci_high);
+  mean_and_interval(static_cast<double>(p.hp_diff_sum), static_cast<double>(p.hp_diff_sq_sum),
+                    t.hp_difference, t.hp_ci_low, t.hp_ci_high);
   if (b + c > 0) {
     const double num = std::max(0.0, std::abs(b - c) - 1.0);
     t.mcnemar_chi2 = num * num / (b + c);
@@ -309,6 +325,15 @@ class Reader {
     }
     return v->get<std::uint64_t>();
   }
+  std::int64_t i64(const nlohmann::json& j, const char* key) {
+    const nlohmann::json* v = field(j, key);
+    if (v == nullptr) return 0;
+    if (!v->is_number_integer()) {
+      error_ = fmt::format("{}: '{}' must be an integer", where_, key);
+      return 0;
+    }
+    return v->get<std::int64_t>();
+  }
   std::string str(const nlohmann::json& j, const char* key) {
     const nlohmann::json* v = field(j, key);
     if (v == nullptr) return {};
@@ -422,10 +447,18 @@ nlohmann::json SimReport::to_json() const {
     nlohmann::json v = {{"policy", versus_policy}, {"battles", versus.battles}};
     tally_json(v, versus, *this, versus_policy);
     const PairedTest t = paired_test(paired);
-    v["paired"] = {{"both_won", paired.both_won},     {"only_a_won", paired.only_a_won},
-                   {"only_b_won", paired.only_b_won}, {"both_lost", paired.both_lost},
-                   {"difference", t.difference},      {"difference_ci95", {t.ci_low, t.ci_high}},
-                   {"mcnemar_chi2", t.mcnemar_chi2},  {"p_value", t.p_value}};
+    v["paired"] = {{"both_won", paired.both_won},
+                   {"only_a_won", paired.only_a_won},
+                   {"only_b_won", paired.only_b_won},
+                   {"both_lost", paired.both_lost},
+                   {"difference", t.difference},
+                   {"difference_ci95", {t.ci_low, t.ci_high}},
+                   {"mcnemar_chi2", t.mcnemar_chi2},
+                   {"p_value", t.p_value},
+                   {"hp_left_diff_sum", paired.hp_diff_sum},
+                   {"hp_left_diff_sq_sum", paired.hp_diff_sq_sum},
+                   {"hp_left_difference", t.hp_difference},
+                   {"hp_left_difference_ci95", {t.hp_ci_low, t.hp_ci_high}}};
     j["versus"] = v;
   }
   const std::uint64_t all_decisions = decisions + versus.decisions;
@@ -468,8 +501,8 @@ Result<SimReport> SimReport::from_json(const nlohmann::json& j) {
     r.versus_policy = in.str(v, "policy");
     in.tally(v, r.versus, nullptr);
     if (const nlohmann::json* p = in.field(v, "paired"))
-      r.paired = {in.u64(*p, "both_won"), in.u64(*p, "only_a_won"), in.u64(*p, "only_b_won"),
-                  in.u64(*p, "both_lost")};
+      r.paired = {in.u64(*p, "both_won"),  in.u64(*p, "only_a_won"),       in.u64(*p, "only_b_won"),
+                  in.u64(*p, "both_lost"), in.i64(*p, "hp_left_diff_sum"), in.u64(*p, "hp_left_diff_sq_sum")};
   }
   if (in.ok() && j.contains("elapsed_s") && j.at("elapsed_s").is_number())
     r.elapsed_s = j.at("elapsed_s").get<double>();
@@ -521,6 +554,8 @@ std::string SimReport::to_text() const {
                                    t.ci_low, t.ci_high));
     line("mcnemar", fmt::format("chi2 {:.3f}, p {:.4g} (only A won {}, only B won {})", t.mcnemar_chi2,
                                 t.p_value, paired.only_a_won, paired.only_b_won));
+    line("hp_left_difference", fmt::format("{:+.4f}  (A - B, 0 when lost, paired 95% CI {:+.4f} .. {:+.4f})",
+                                           t.hp_difference, t.hp_ci_low, t.hp_ci_high));
   }
   const std::size_t errors = failures.size() + versus.failures.size();
   line("errors", std::to_string(errors));

@@ -125,6 +125,11 @@ TEST(DeckbuilderPolicies, MctsBeatsRandomAndGreedyOnW1) {
   EXPECT_GT(mean_hp(m), mean_hp(random.value()) + 20.0) << "mean HP left, MCTS vs random";
   EXPECT_GE(m.wins, m.versus.wins);
   EXPECT_GT(mean_hp(m), mean_hp(m.versus) + 3.0) << "mean HP left, MCTS vs greedy";
+  // The paired comparison on the same seeds: the whole 95% interval of the HP difference is above 0.
+  const sim::PairedTest t = sim::paired_test(m.paired);
+  EXPECT_NEAR(t.hp_difference, mean_hp(m) - mean_hp(m.versus), 1e-9);
+  EXPECT_GT(t.hp_ci_low, 0.0) << "paired HP difference " << t.hp_difference << ", 95% CI " << t.hp_ci_low
+                              << " .. " << t.hp_ci_high;
 }
 
 }  // namespace

@@ -47,6 +47,31 @@ TEST(SimReport, PairedTestUsesOnlyTheDiscordantBattles) {
   EXPECT_DOUBLE_EQ(paired_test(same).p_value, 1.0);
 }
 
+TEST(SimReport, PairedTestComparesHpLeftSeedBySeed) {
+  Paired p;
+  // Per-seed differences A - B: +10, +10, +4, -4 (mean 5), lost battles count as 0 HP.
+  p.add(true, true, 50, 40);
+  p.add(true, false, 10, 0);
+  p.add(true, true, 30, 26);
+  p.add(false, true, 0, 4);
+  ASSERT_EQ(p.n(), 4u);
+  EXPECT_EQ(p.hp_diff_sum, 20);
+  EXPECT_EQ(p.hp_diff_sq_sum, 232u);
+  const PairedTest t = paired_test(p);
+  EXPECT_DOUBLE_EQ(t.hp_difference, 5.0);
+  // sd of d: sqrt((232 - 4 * 25) / 3) = 6.633; se = 3.317; half width 6.501.
+  EXPECT_NEAR(t.hp_ci_low, 5.0 - 6.501, 1e-3);
+  EXPECT_NEAR(t.hp_ci_high, 5.0 + 6.501, 1e-3);
+  // Shards add up to the same sums.
+  Paired first, second;
+  first.add(true, true, 50, 40);
+  first.add(true, false, 10, 0);
+  second.add(true, true, 30, 26);
+  second.add(false, true, 0, 4);
+  first.add(second);
+  EXPECT_EQ(first, p);
+}
+
 TEST(SimReport, ShardsCoverEveryBattleOnce) {
   for (std::uint64_t total : {0ull, 1ull, 7ull, 1000ull, 1001ull}) {
     for (std::uint32_t n : {1u, 2u, 3u, 4u, 9u}) {

@@ -107,7 +107,13 @@ struct Paired {
   std::uint64_t only_a_won = 0;
   std::uint64_t only_b_won = 0;
   std::uint64_t both_lost = 0;
+  /// Sums over seeds of d = HP left by A - HP left by B (HP left is 0 in a lost battle), and of
+  /// d squared: integers, so shards add up exactly.
+  std::int64_t hp_diff_sum = 0;
+  std::uint64_t hp_diff_sq_sum = 0;
   void add(bool a_won, bool b_won);
+  /// One seed: the outcomes and the HP each side had left.
+  void add(bool a_won, bool b_won, std::uint32_t a_hp_left, std::uint32_t b_hp_left);
   void add(const Paired& other);
   std::uint64_t n() const { return both_won + only_a_won + only_b_won + both_lost; }
   friend bool operator==(const Paired&, const Paired&) = default;
@@ -118,8 +124,11 @@ struct PairedTest {
   double difference = 0;  ///< win rate of A minus win rate of B
   double ci_low = 0;      ///< 95% confidence interval of the difference (normal approximation)
   double ci_high = 0;
-  double mcnemar_chi2 = 0;  ///< McNemar's statistic with continuity correction
-  double p_value = 1;       ///< its two-sided p-value (chi-square, one degree of freedom)
+  double mcnemar_chi2 = 0;   ///< McNemar's statistic with continuity correction
+  double p_value = 1;        ///< its two-sided p-value (chi-square, one degree of freedom)
+  double hp_difference = 0;  ///< mean HP left by A minus mean HP left by B (0 HP when lost)
+  double hp_ci_low = 0;      ///< its 95% confidence interval (normal approximation, paired)
+  double hp_ci_high = 0;
 };
 PairedTest paired_test(const Paired& p);
 

@@ -166,7 +166,8 @@ Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& optio
           if (versus) {
             const bool ok_b =
                 detail::play_counted(*w.b, i, seed, options.versus_policy, w.record_b, w.tally_b);
-            if (ok_a && ok_b) w.paired.add(w.record_a.won, w.record_b.won);
+            if (ok_a && ok_b)
+              w.paired.add(w.record_a.won, w.record_b.won, w.record_a.hp_left, w.record_b.hp_left);
           }
         }
         done.fetch_add(end - begin, std::memory_order_relaxed);
