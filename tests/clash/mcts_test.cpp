@@ -42,8 +42,8 @@ std::vector<std::pair<int, int>> cards_of(const SeatState& seat) {
 
 TEST(ClashMcts, KnownByNameWithItsSettingsChecked) {
   EXPECT_TRUE(make_policy("mcts").ok());
-  EXPECT_FALSE(make_policy("mcts", PolicyOptions{.mcts_iterations = 0}).ok());
-  EXPECT_FALSE(make_policy("mcts", PolicyOptions{.mcts_iterations = 5, .mcts_exploration = -1}).ok());
+  EXPECT_FALSE(make_policy("mcts", UctOptions{.iterations = 0}).ok());
+  EXPECT_FALSE(make_policy("mcts", UctOptions{.iterations = 5, .exploration = -1}).ok());
   EXPECT_EQ(policy_names(), (std::vector<std::string_view>{"random", "greedy", "mcts"}));
   const auto bad = make_policy("clever");
   ASSERT_FALSE(bad.ok());
