@@ -146,7 +146,7 @@ void BM_MctsDecision(benchmark::State& st) {
   std::vector<Action> options;
   battle.legal_actions(options);
   const auto iterations = static_cast<std::uint32_t>(st.range(0));
-  MctsPolicy mcts(PolicyOptions{.mcts_iterations = iterations});
+  MctsPolicy mcts(UctOptions{.iterations = iterations});
   mcts.reset(1);
   std::uint64_t n = 0;
   for (auto _ : st) {

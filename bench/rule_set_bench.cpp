@@ -156,7 +156,7 @@ void mcts_decision(benchmark::State& st, const std::shared_ptr<const Catalog>& c
 }
 
 void BM_ClashMctsDecision(benchmark::State& st) {
-  clash::MctsPolicy mcts(clash::PolicyOptions{.mcts_iterations = static_cast<std::uint32_t>(st.range(0))});
+  clash::MctsPolicy mcts(UctOptions{.iterations = static_cast<std::uint32_t>(st.range(0))});
   mcts_decision<clash::Battle>(st, classic(), "bots4",
                                clash::BattleOptions{.event_log = false, .record_history = false}, mcts);
 }
@@ -164,7 +164,7 @@ BENCHMARK(BM_ClashMctsDecision)->Arg(100)->Arg(1000)->Unit(benchmark::kMicroseco
 
 void BM_PartyMctsDecision(benchmark::State& st) {
   party::MctsPolicy mcts(party::BlockSkill{},
-                         party::PolicyOptions{.mcts_iterations = static_cast<std::uint32_t>(st.range(0))});
+                         UctOptions{.iterations = static_cast<std::uint32_t>(st.range(0))});
   mcts_decision<party::Battle>(st, meadow(), "swamp",
                                party::BattleOptions{.event_log = false, .record_history = false}, mcts);
 }

@@ -133,17 +133,35 @@ void seat_rewards(const Battle& battle, std::span<double> out) {
   }
 }
 
-struct MctsPolicy::Traits {
+struct MctsTraits {
   using Action = clash::Action;
-  using Key = MctsPolicy::Key;
+  /// An option known by what it does: the kind, the seat, and the rock (ChooseRock) or the
+  /// card's element and value (PlayCard).
+  struct Key {
+    ActionKind kind = ActionKind::Roll;
+    SeatRef seat = kNoSeat;
+    Card card;
+    std::uint8_t rock = 0;
+    friend bool operator==(const Key&, const Key&) = default;
+  };
   static constexpr std::size_t kMaxPlayers = kMaxSeats;
-  SeatRef perspective = kNoSeat;
+  SeatRef perspective = kNoSeat;  ///< the deciding seat: the search re-samples what it cannot see
 
+  void at_root(const Battle&, std::span<const Action> options) { perspective = options[0].seat; }
   void resample(Battle& b, std::uint64_t seed) const { resample_hidden(b, perspective, seed); }
   void settle(Battle&) const {}
   bool over(const Battle& b) const { return b.status() != Status::AwaitingDecision; }
   void legal(const Battle& b, std::vector<Action>& out) const { b.legal_actions(out); }
-  Key key(const Battle& b, const Action& a) const { return key_of(b, a); }
+  Key key(const Battle& b, const Action& a) const {
+    Key k{a.kind, a.seat, Card{}, 0};
+    if (a.kind == ActionKind::ChooseRock) k.rock = a.value;
+    if (a.kind == ActionKind::PlayCard && a.seat >= 0 &&
+        static_cast<std::size_t>(a.seat) < b.state().seats.size()) {
+      const SeatState& seat = b.state().seats[static_cast<std::size_t>(a.seat)];
+      if (a.value < seat.hand.size()) k.card = seat.hand[a.value];
+    }
+    return k;
+  }
   std::size_t player(const Battle& b) const { return static_cast<std::size_t>(b.state().current); }
   void submit(Battle& b, const Action& a) const {
     BATTLECORE_ENSURE(b.submit(a).ok(), "a legal option was refused in the search{}", "");
@@ -154,41 +172,22 @@ struct MctsPolicy::Traits {
   void rewards(const Battle& b, std::array<double, kMaxPlayers>& out) const { seat_rewards(b, out); }
 };
 
-MctsPolicy::MctsPolicy(PolicyOptions options)
-    : options_(options), search_(std::make_unique<UctSearch<Battle, Traits>>()) {}
-MctsPolicy::~MctsPolicy() = default;
-
-MctsPolicy::Key MctsPolicy::key_of(const Battle& b, const Action& a) {
-  Key k{a.kind, a.seat, Card{}, 0};
-  if (a.kind == ActionKind::ChooseRock) k.rock = a.value;
-  if (a.kind == ActionKind::PlayCard && a.seat >= 0 &&
-      static_cast<std::size_t>(a.seat) < b.state().seats.size()) {
-    const SeatState& seat = b.state().seats[static_cast<std::size_t>(a.seat)];
-    if (a.value < seat.hand.size()) k.card = seat.hand[a.value];
-  }
-  return k;
-}
-
-std::size_t MctsPolicy::choose(const Battle& battle, std::span<const Action> options) {
-  if (options.size() <= 1) return 0;
-  Traits traits{options[0].seat};
-  return search_->choose(battle, options, traits, rng_,
-                         UctOptions{options_.mcts_iterations, options_.mcts_exploration});
-}
-
 // --- by name ------------------------------------------------------------------------------
 
 std::vector<std::string_view> policy_names() { return {"random", "greedy", "mcts"}; }
 
-Result<std::unique_ptr<Policy>> make_policy(std::string_view name, const PolicyOptions& options) {
+Result<std::unique_ptr<Policy>> make_policy(std::string_view name, const UctOptions& options) {
   if (name == "random") return std::unique_ptr<Policy>(std::make_unique<RandomPolicy>());
   if (name == "greedy") return std::unique_ptr<Policy>(std::make_unique<GreedyPolicy>());
   if (name == "mcts") {
-    if (options.mcts_iterations == 0) return Error{"mcts needs at least one iteration per decision"};
-    if (!(options.mcts_exploration >= 0)) return Error{"the mcts exploration constant must be 0 or more"};
+    if (auto checked = check_uct_options(options); !checked) return checked.error();
     return std::unique_ptr<Policy>(std::make_unique<MctsPolicy>(options));
   }
   return Error{"unknown policy '" + std::string(name) + "'; known policies: random, greedy, mcts"};
 }
 
 }  // namespace battlecore::clash
+
+namespace battlecore {
+template class UctPolicy<clash::Policy, clash::Battle, clash::Action, clash::MctsTraits>;
+}  // namespace battlecore

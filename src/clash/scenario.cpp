@@ -136,15 +136,10 @@ Result<Battle, Diagnostics> start_scenario(std::shared_ptr<const Catalog> catalo
     if (const auto round = r.optional_int("round", 1, e.rules.round_limit))
       s.round = static_cast<std::uint32_t>(*round);
     read_order(r, e.seats.size(), s);
-    if (const json* seats = r.optional_array("seats")) {
-      if (seats->size() > e.seats.size())
-        r.error_at("seats", fmt::format("encounter '{}' has {} seats; {} are given", e.id, e.seats.size(),
-                                        seats->size()));
-      for (std::size_t i = 0; i < std::min(seats->size(), e.seats.size()); ++i) {
-        ObjectReader sr(doc, (*seats)[i], content::child_pointer(r.pointer_of("seats"), i), r.diagnostics());
-        if (sr.valid()) read_seat(sr, e, s.seats[i]);
-      }
-    }
+    content::read_entries(r, "seats", e.seats.size(), fmt::format("encounter '{}'", e.id), "seats",
+                          [&](ObjectReader& sr, std::size_t i) {
+                            if (sr.valid()) read_seat(sr, e, s.seats[i]);
+                          });
     r.finish();
     if (!r.diagnostics().empty()) return false;
     detail::BattleIo::begin(battle, s);

@@ -27,13 +27,6 @@ double greedy_score(const Battle& b) {
   return double(s.player.hp) + 0.5 * double(s.player.armor) - double(enemy_hp(s));
 }
 
-/// Equal cards share a node: a play is known by the card's definition, target and cost.
-MctsPolicy::Key key_of(const Battle& b, const Action& a) {
-  if (a.kind != ActionKind::PlayCard) return {a.kind, 0, a.target, a.index, 0};
-  return {a.kind, b.state().cards[a.card].def, a.target, 0,
-          static_cast<std::int8_t>(b.effective_cost(a.card))};
-}
-
 }  // namespace
 
 void resample_hidden(Battle& battle, std::uint64_t seed) {
@@ -77,19 +70,37 @@ std::size_t GreedyPolicy::choose(const Battle& battle, std::span<const Action> o
 
 /// What the generic search needs of a deckbuilder battle: one player, rewards as in the notes
 /// of policies.hpp.
-struct MctsPolicy::Traits {
+struct MctsTraits {
   using Action = deckbuilder::Action;
-  using Key = MctsPolicy::Key;
+  /// An option known by what it does rather than by which copy of a card it plays: the kind,
+  /// the card's definition, the target, the option index and the card's cost now.
+  struct Key {
+    ActionKind kind = ActionKind::EndTurn;
+    std::uint16_t card = 0;
+    std::int8_t target = -1;
+    std::uint8_t index = 0;
+    std::int8_t cost = 0;
+    friend bool operator==(const Key&, const Key&) = default;
+  };
   static constexpr std::size_t kMaxPlayers = 1;
   std::int64_t enemy_hp_at_root = 0;  ///< the enemies' max HP, the measure of a loss's progress
 
+  void at_root(const Battle& b, std::span<const Action>) {
+    enemy_hp_at_root = 0;
+    for (const EnemyState& e : b.state().enemies) enemy_hp_at_root += std::max(0, e.unit.max_hp);
+  }
   void resample(Battle& b, std::uint64_t seed) const { resample_hidden(b, seed); }
   void settle(Battle&) const {}
   bool over(const Battle& b) const {
     return b.status() != Status::AwaitingDecision || b.is_waiting_for_reward();
   }
   void legal(const Battle& b, std::vector<Action>& out) const { b.legal_actions(out); }
-  Key key(const Battle& b, const Action& a) const { return key_of(b, a); }
+  /// Equal cards share a node: a play is known by the card's definition, target and cost.
+  Key key(const Battle& b, const Action& a) const {
+    if (a.kind != ActionKind::PlayCard) return {a.kind, 0, a.target, a.index, 0};
+    return {a.kind, b.state().cards[a.card].def, a.target, 0,
+            static_cast<std::int8_t>(b.effective_cost(a.card))};
+  }
   std::size_t player(const Battle&) const { return 0; }
   void submit(Battle& b, const Action& a) const {
     BATTLECORE_ENSURE(b.submit(a).ok(), "a legal option was refused in the search{}", "");
@@ -114,31 +125,23 @@ struct MctsPolicy::Traits {
   }
 };
 
-MctsPolicy::MctsPolicy(PolicyOptions options)
-    : options_(options), search_(std::make_unique<UctSearch<Battle, Traits>>()) {}
-MctsPolicy::~MctsPolicy() = default;
-
-std::size_t MctsPolicy::choose(const Battle& battle, std::span<const Action> options) {
-  if (options.size() <= 1) return 0;
-  Traits traits;
-  for (const EnemyState& e : battle.state().enemies) traits.enemy_hp_at_root += std::max(0, e.unit.max_hp);
-  return search_->choose(battle, options, traits, rng_,
-                         UctOptions{options_.mcts_iterations, options_.mcts_exploration});
-}
-
 // --- by name ------------------------------------------------------------------------------
 
 std::span<const std::string_view> policy_names() { return kPolicyNames; }
 
-Result<std::unique_ptr<Policy>> make_policy(std::string_view name, const PolicyOptions& options) {
+Result<std::unique_ptr<Policy>> make_policy(std::string_view name, const UctOptions& options) {
   if (name == "random") return std::unique_ptr<Policy>(std::make_unique<RandomPolicy>());
   if (name == "greedy") return std::unique_ptr<Policy>(std::make_unique<GreedyPolicy>());
   if (name == "mcts") {
-    if (options.mcts_iterations == 0) return Error{"mcts needs at least one iteration per decision"};
-    if (!(options.mcts_exploration >= 0)) return Error{"the mcts exploration constant must be 0 or more"};
+    if (auto checked = check_uct_options(options); !checked) return checked.error();
     return std::unique_ptr<Policy>(std::make_unique<MctsPolicy>(options));
   }
   return Error{"unknown policy '" + std::string(name) + "'; known policies: random, greedy, mcts"};
 }
 
 }  // namespace battlecore::deckbuilder
+
+namespace battlecore {
+template class UctPolicy<deckbuilder::Policy, deckbuilder::Battle, deckbuilder::Action,
+                         deckbuilder::MctsTraits>;
+}  // namespace battlecore

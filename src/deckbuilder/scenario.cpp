@@ -129,14 +129,10 @@ Result<Battle, Diagnostics> start_scenario(std::shared_ptr<const Catalog> catalo
       ObjectReader pr(doc, *p, r.pointer_of("player"), diags);
       read_unit(pr, c, s.player, true, ok);
     }
-    if (const json* es = r.optional_array("enemies")) {
-      if (es->size() > s.enemies.size())
-        r.error_at("enemies", fmt::format("encounter '{}' has {} enemies; {} are given",
-                                          c.encounters[encounter].id, s.enemies.size(), es->size()));
-      for (std::size_t i = 0; i < std::min(es->size(), s.enemies.size()); ++i) {
-        ObjectReader er(doc, (*es)[i], content::child_pointer(r.pointer_of("enemies"), i), diags);
-        read_unit(er, c, s.enemies[i].unit, false, ok);
-      }
+    if (content::read_entries(
+            r, "enemies", s.enemies.size(), fmt::format("encounter '{}'", c.encounters[encounter].id),
+            "enemies",
+            [&](ObjectReader& er, std::size_t i) { read_unit(er, c, s.enemies[i].unit, false, ok); })) {
       if (std::none_of(s.enemies.begin(), s.enemies.end(),
                        [](const EnemyState& e) { return e.unit.alive(); }))
         r.error_at("enemies", "at least one enemy must be alive");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 
 #include "party/mechanics.hpp"
 
@@ -167,16 +168,27 @@ std::int64_t enemy_hp_left(const Battle& b) {
 
 }  // namespace
 
-struct MctsPolicy::Traits {
+struct MctsTraits {
   using Action = party::Action;
   using Key = party::Action;  ///< the canonical action: a party option names what it does
   static constexpr std::size_t kMaxPlayers = 1;
-  const BlockSkill& skill;
-  std::vector<Action>& scratch;
+  BlockSkill skill;
+  std::vector<Action> scratch;
   std::int64_t enemy_hp_at_root = 0;
 
+  /// Block decisions are answered by the block skill, not searched.
+  std::optional<std::size_t> answer(const Battle& b, std::span<const Action> options) const {
+    if (b.decision_kind() != DecisionKind::Block) return std::nullopt;
+    return answer_block(b, options, skill);
+  }
+  /// The enemies' HP at the root counts every active enemy at full HP and every reserve.
+  void at_root(const Battle& b, std::span<const Action>) {
+    enemy_hp_at_root = 0;
+    for (const EnemyState& e : b.state().enemies) enemy_hp_at_root += std::max(0, e.max_hp);
+    for (EnemyId r : b.state().reserves) enemy_hp_at_root += std::max(0, b.catalog().enemies[r].hp);
+  }
   void resample(Battle& b, std::uint64_t seed) const { resample_hidden(b, seed); }
-  void settle(Battle& b) const {
+  void settle(Battle& b) {
     while (b.status() == Status::AwaitingDecision && b.decision_kind() == DecisionKind::Block) {
       b.legal_actions(scratch);
       submit(b, scratch[answer_block(b, scratch, skill)]);
@@ -213,36 +225,25 @@ struct MctsPolicy::Traits {
   }
 };
 
-MctsPolicy::MctsPolicy(BlockSkill skill, PolicyOptions options)
-    : skill_(skill), options_(options), search_(std::make_unique<UctSearch<Battle, Traits>>()) {}
-MctsPolicy::~MctsPolicy() = default;
-
-std::size_t MctsPolicy::choose(const Battle& battle, std::span<const Action> options) {
-  if (battle.decision_kind() == DecisionKind::Block) return answer_block(battle, options, skill_);
-  if (options.size() <= 1) return 0;
-  // The enemies' HP at the root counts every active enemy at full HP and every reserve.
-  std::int64_t root_hp = 0;
-  for (const EnemyState& e : battle.state().enemies) root_hp += std::max(0, e.max_hp);
-  for (EnemyId r : battle.state().reserves) root_hp += std::max(0, battle.catalog().enemies[r].hp);
-  Traits traits{skill_, scratch_, root_hp};
-  return search_->choose(battle, options, traits, rng_,
-                         UctOptions{options_.mcts_iterations, options_.mcts_exploration});
-}
+MctsPolicy::MctsPolicy(BlockSkill skill, UctOptions options) : UctPolicy(options) { traits().skill = skill; }
 
 // --- by name ------------------------------------------------------------------------------
 
 std::vector<std::string_view> policy_names() { return {"random", "greedy", "mcts"}; }
 
 Result<std::unique_ptr<Policy>> make_policy(std::string_view name, BlockSkill skill,
-                                            const PolicyOptions& options) {
+                                            const UctOptions& options) {
   if (name == "random") return std::unique_ptr<Policy>(std::make_unique<RandomPolicy>(skill));
   if (name == "greedy") return std::unique_ptr<Policy>(std::make_unique<GreedyPolicy>(skill));
   if (name == "mcts") {
-    if (options.mcts_iterations == 0) return Error{"mcts needs at least one iteration per decision"};
-    if (!(options.mcts_exploration >= 0)) return Error{"the mcts exploration constant must be 0 or more"};
+    if (auto checked = check_uct_options(options); !checked) return checked.error();
     return std::unique_ptr<Policy>(std::make_unique<MctsPolicy>(skill, options));
   }
   return Error{"unknown policy '" + std::string(name) + "'; the party rule set knows: random, greedy, mcts"};
 }
 
 }  // namespace battlecore::party
+
+namespace battlecore {
+template class UctPolicy<party::Policy, party::Battle, party::Action, party::MctsTraits>;
+}  // namespace battlecore

@@ -179,27 +179,16 @@ Result<Battle, Diagnostics> start_scenario(std::shared_ptr<const Catalog> catalo
     } else if (s.tp > s.max_tp) {
       r.error_at("max_tp", fmt::format("max TP {} is below the TP {}; give \"tp\" too", s.max_tp, s.tp));
     }
-    if (const json* ms = r.optional_array("members")) {
-      if (ms->size() > s.members.size())
-        r.error_at("members", fmt::format("the party of encounter '{}' has {} members; {} are given", enc.id,
-                                          s.members.size(), ms->size()));
-      for (std::size_t i = 0; i < std::min(ms->size(), s.members.size()); ++i) {
-        ObjectReader mr(doc, (*ms)[i], content::child_pointer(r.pointer_of("members"), i), diags);
-        read_member(mr, c, s.members[i]);
-      }
+    if (content::read_entries(r, "members", s.members.size(),
+                              fmt::format("the party of encounter '{}'", enc.id), "members",
+                              [&](ObjectReader& mr, std::size_t i) { read_member(mr, c, s.members[i]); })) {
       if (std::none_of(s.members.begin(), s.members.end(), [](const MemberState& m) { return m.alive(); }))
         r.error_at("members", "at least one member must stand");
     }
     read_formation(r, c, s);
-    if (const json* es = r.optional_array("enemies")) {
-      if (es->size() > s.enemies.size())
-        r.error_at("enemies", fmt::format("encounter '{}' has {} active enemies; {} are given", enc.id,
-                                          s.enemies.size(), es->size()));
-      for (std::size_t i = 0; i < std::min(es->size(), s.enemies.size()); ++i) {
-        ObjectReader er(doc, (*es)[i], content::child_pointer(r.pointer_of("enemies"), i), diags);
-        read_enemy(er, c, s.enemies[i]);
-      }
-    }
+    content::read_entries(r, "enemies", s.enemies.size(), fmt::format("encounter '{}'", enc.id),
+                          "active enemies",
+                          [&](ObjectReader& er, std::size_t i) { read_enemy(er, c, s.enemies[i]); });
     read_items(r, c, s);
     if (const json* counters = r.optional_object("counters")) {
       ObjectReader cr(doc, *counters, r.pointer_of("counters"), diags);

@@ -19,8 +19,7 @@ class DeckbuilderAdapter {
  public:
   /// `scenario`: a scenario document every battle starts from (with its own seed), or null.
   DeckbuilderAdapter(std::shared_ptr<const deckbuilder::Catalog> catalog, deckbuilder::EncounterId encounter,
-                     deckbuilder::PolicyOptions policy_options, bool count_enemy_damage,
-                     nlohmann::json scenario = nullptr)
+                     UctOptions policy_options, bool count_enemy_damage, nlohmann::json scenario = nullptr)
       : catalog_(std::move(catalog)),
         encounter_(encounter),
         policy_options_(policy_options),
@@ -66,7 +65,7 @@ class DeckbuilderAdapter {
  private:
   std::shared_ptr<const deckbuilder::Catalog> catalog_;
   deckbuilder::EncounterId encounter_;
-  deckbuilder::PolicyOptions policy_options_;
+  UctOptions policy_options_;
   bool count_enemy_damage_;
   nlohmann::json scenario_;
 };

@@ -78,7 +78,7 @@ constexpr clash::BattleOptions kClashQuiet{.event_log = false, .record_history =
 class ClashAdapter {
  public:
   ClashAdapter(std::shared_ptr<const clash::Catalog> catalog, clash::EncounterId encounter,
-               std::vector<std::string> seat_policies, nlohmann::json scenario, clash::PolicyOptions options)
+               std::vector<std::string> seat_policies, nlohmann::json scenario, UctOptions options)
       : catalog_(std::move(catalog)),
         encounter_(encounter),
         seat_policies_(std::move(seat_policies)),
@@ -161,7 +161,7 @@ class ClashAdapter {
   clash::EncounterId encounter_;
   std::vector<std::string> seat_policies_;  ///< per seat; [0] is unused (the run's policy)
   nlohmann::json scenario_;
-  clash::PolicyOptions options_;
+  UctOptions options_;
 };
 
 // --- party --------------------------------------------------------------------------------
@@ -171,7 +171,7 @@ constexpr party::BattleOptions kPartyQuiet{.event_log = false, .record_history =
 class PartyAdapter {
  public:
   PartyAdapter(std::shared_ptr<const party::Catalog> catalog, party::EncounterId encounter,
-               party::BlockSkill block, nlohmann::json scenario, party::PolicyOptions options)
+               party::BlockSkill block, nlohmann::json scenario, UctOptions options)
       : catalog_(std::move(catalog)),
         encounter_(encounter),
         block_(block),
@@ -284,7 +284,7 @@ class PartyAdapter {
   party::EncounterId encounter_;
   party::BlockSkill block_;
   nlohmann::json scenario_;
-  party::PolicyOptions options_;
+  UctOptions options_;
 };
 
 }  // namespace
@@ -307,7 +307,7 @@ Result<SimReport> simulate_clash(const std::shared_ptr<const clash::Catalog>& ca
   run.policy = policies[0];  // seat 0 plays the run's policy A
   for (const std::string& p : policies) note_policy_settings(run, config, {p});
   const ClashAdapter adapter(catalog, encounter.value(), std::move(policies), config.scenario,
-                             {config.policy_options.mcts_iterations, config.policy_options.mcts_exploration});
+                             config.policy_options);
   return run_simulation(adapter, run);
 }
 
@@ -320,8 +320,7 @@ Result<SimReport> simulate_party(const std::shared_ptr<const party::Catalog>& ca
     return checked.error();
   if (block.super_block_percent > block.block_percent || block.block_percent > 100)
     return Error{"block rates must satisfy super block <= block <= 100 percent"};
-  const PartyAdapter adapter(catalog, encounter.value(), block, config.scenario,
-                             {config.policy_options.mcts_iterations, config.policy_options.mcts_exploration});
+  const PartyAdapter adapter(catalog, encounter.value(), block, config.scenario, config.policy_options);
   return run_simulation(adapter, run_options(config));
 }
 

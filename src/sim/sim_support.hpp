@@ -31,8 +31,8 @@ inline void note_policy_settings(RunOptions& run, const SimConfig& config,
                                  std::initializer_list<std::string_view> policies) {
   for (std::string_view p : policies)
     if (p == "mcts") {
-      run.policy_settings["mcts_iterations"] = config.policy_options.mcts_iterations;
-      run.policy_settings["mcts_exploration"] = config.policy_options.mcts_exploration;
+      run.policy_settings["mcts_iterations"] = config.policy_options.iterations;
+      run.policy_settings["mcts_exploration"] = config.policy_options.exploration;
     }
 }
 

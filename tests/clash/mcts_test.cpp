@@ -42,8 +42,8 @@ std::vector<std::pair<int, int>> cards_of(const SeatState& seat) {
 
 TEST(ClashMcts, KnownByNameWithItsSettingsChecked) {
   EXPECT_TRUE(make_policy("mcts").ok());
-  EXPECT_FALSE(make_policy("mcts", PolicyOptions{.mcts_iterations = 0}).ok());
-  EXPECT_FALSE(make_policy("mcts", PolicyOptions{.mcts_iterations = 5, .mcts_exploration = -1}).ok());
+  EXPECT_FALSE(make_policy("mcts", UctOptions{.iterations = 0}).ok());
+  EXPECT_FALSE(make_policy("mcts", UctOptions{.iterations = 5, .exploration = -1}).ok());
   EXPECT_EQ(policy_names(), (std::vector<std::string_view>{"random", "greedy", "mcts"}));
   const auto bad = make_policy("clever");
   ASSERT_FALSE(bad.ok());
@@ -81,6 +81,24 @@ TEST(ClashMcts, ResampleKeepsWhatTheSeatKnowsAndRedealsTheOthersRandomCards) {
     EXPECT_EQ(again.state(), c);
   }
   EXPECT_TRUE(some_hand_changed);
+}
+
+TEST(ClashMcts, ResampleEmitsNoEventsIntoACopyThatKeepsTheLog) {
+  struct Case {
+    std::string encounter;
+    std::uint64_t seed;
+    SeatRef seat;
+  };
+  for (const Case& k : {Case{"bots4", 7, 0}, Case{"listed_deck", 3, 1}}) {
+    const Battle real = at_card_step_of(test::classic(), k.encounter, k.seed, k.seat);
+    ASSERT_TRUE(real.events().log_enabled());
+    ASSERT_FALSE(real.events().log().empty()) << k.encounter;
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+      Battle copy = real;
+      resample_hidden(copy, k.seat, seed);
+      EXPECT_EQ(copy.events().log().size(), real.events().log().size()) << k.encounter << " seed " << seed;
+    }
+  }
 }
 
 TEST(ClashMcts, ResampleWithAListedDeckRedealsEachSeatsOwnCards) {
@@ -135,8 +153,8 @@ TEST(ClashMcts, TheChoiceDoesNotDependOnHiddenCardsOrTheFuture) {
       std::vector<Action> twin_options;
       twin.legal_actions(twin_options);
       ASSERT_EQ(options, twin_options);
-      MctsPolicy a(PolicyOptions{.mcts_iterations = 60});
-      MctsPolicy b(PolicyOptions{.mcts_iterations = 60});
+      MctsPolicy a(UctOptions{.iterations = 60});
+      MctsPolicy b(UctOptions{.iterations = 60});
       a.reset(seed);
       b.reset(seed);
       EXPECT_EQ(a.choose(real, options), b.choose(twin, options)) << encounter << " seed " << seed;
@@ -176,7 +194,7 @@ TEST(ClashMcts, RewardsRankByPlaceThenHealthAndShareTies) {
 // three random bots, then the same seats with seat 0 random (paired): see docs/clash.md#policies.
 TEST(ClashMcts, BeatsTheRandomBotAndHoldsItsOwnAgainstGreedy) {
   sim::SimConfig config{"bots4", 60, 31, "mcts"};
-  config.policy_options.mcts_iterations = 50;
+  config.policy_options.iterations = 50;
   config.versus_policy = "random";
   config.threads = 2;
   const auto vs_random = sim::simulate_clash(test::classic(), config, {"", "random", "random", "random"});

@@ -19,8 +19,8 @@ TEST(DeckbuilderPolicies, MakePolicyKnowsEveryNameAndRefusesOthers) {
   const auto unknown = make_policy("alphazero");
   ASSERT_FALSE(unknown.ok());
   EXPECT_NE(unknown.error().message.find("random, greedy, mcts"), std::string::npos);
-  EXPECT_FALSE(make_policy("mcts", PolicyOptions{.mcts_iterations = 0}).ok());
-  EXPECT_FALSE(make_policy("mcts", PolicyOptions{.mcts_iterations = 10, .mcts_exploration = -1}).ok());
+  EXPECT_FALSE(make_policy("mcts", UctOptions{.iterations = 0}).ok());
+  EXPECT_FALSE(make_policy("mcts", UctOptions{.iterations = 10, .exploration = -1}).ok());
 }
 
 TEST(DeckbuilderPolicies, ResampleHiddenKeepsWhatThePlayerSeesAndChangesTheRest) {
@@ -60,7 +60,7 @@ TEST(DeckbuilderPolicies, SearchDoesNotChangeTheRealBattle) {
   std::vector<Action> options;
   battle.legal_actions(options);
   for (std::string_view name : {"greedy", "mcts"}) {
-    auto policy = make_policy(name, PolicyOptions{.mcts_iterations = 50});
+    auto policy = make_policy(name, UctOptions{.iterations = 50});
     ASSERT_TRUE(policy.ok());
     policy.value()->reset(1);
     const std::size_t pick = policy.value()->choose(battle, options);
@@ -74,8 +74,8 @@ TEST(DeckbuilderPolicies, SameSeedSameChoices) {
   ASSERT_TRUE(battle.start_battle("w1", 3).ok());
   std::vector<Action> options;
   battle.legal_actions(options);
-  auto a = make_policy("mcts", PolicyOptions{.mcts_iterations = 80});
-  auto b = make_policy("mcts", PolicyOptions{.mcts_iterations = 80});
+  auto a = make_policy("mcts", UctOptions{.iterations = 80});
+  auto b = make_policy("mcts", UctOptions{.iterations = 80});
   a.value()->reset(77);
   b.value()->reset(77);
   EXPECT_EQ(a.value()->choose(battle, options), b.value()->choose(battle, options));
@@ -93,8 +93,8 @@ TEST(DeckbuilderPolicies, MctsCannotSeeTheRealDrawOrder) {
   std::vector<Action> options;
   battle.legal_actions(options);
   for (std::string_view name : {"greedy", "mcts"}) {
-    auto a = make_policy(name, PolicyOptions{.mcts_iterations = 60});
-    auto b = make_policy(name, PolicyOptions{.mcts_iterations = 60});
+    auto a = make_policy(name, UctOptions{.iterations = 60});
+    auto b = make_policy(name, UctOptions{.iterations = 60});
     a.value()->reset(5);
     b.value()->reset(5);
     EXPECT_EQ(a.value()->choose(battle, options), b.value()->choose(twin, options)) << name;
@@ -107,7 +107,7 @@ TEST(DeckbuilderPolicies, MctsCannotSeeTheRealDrawOrder) {
 // docs/performance.md has larger runs.
 TEST(DeckbuilderPolicies, MctsBeatsRandomAndGreedyOnW1) {
   sim::SimConfig config{"w1", 30, 2024, "mcts"};
-  config.policy_options.mcts_iterations = 100;
+  config.policy_options.iterations = 100;
   config.threads = 2;
   config.versus_policy = "greedy";
   const auto vs_greedy = sim::simulate_deckbuilder(starter(), config);

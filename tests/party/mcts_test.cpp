@@ -17,8 +17,8 @@ namespace {
 
 TEST(PartyMcts, KnownByNameWithItsSettingsChecked) {
   EXPECT_TRUE(make_policy("mcts").ok());
-  EXPECT_FALSE(make_policy("mcts", {}, PolicyOptions{.mcts_iterations = 0}).ok());
-  EXPECT_FALSE(make_policy("mcts", {}, PolicyOptions{.mcts_iterations = 5, .mcts_exploration = -1}).ok());
+  EXPECT_FALSE(make_policy("mcts", {}, UctOptions{.iterations = 0}).ok());
+  EXPECT_FALSE(make_policy("mcts", {}, UctOptions{.iterations = 5, .exploration = -1}).ok());
   EXPECT_EQ(policy_names(), (std::vector<std::string_view>{"random", "greedy", "mcts"}));
   const auto bad = make_policy("nope");
   ASSERT_FALSE(bad.ok());
@@ -55,8 +55,8 @@ TEST(PartyMcts, TheChoiceDoesNotDependOnTheFuture) {
       Battle::Access::of(twin).s.rng = RngStreams(seed * 131 + 7);
       ASSERT_FALSE(twin.state() == real.state());
       const auto options = real.decision().options;
-      MctsPolicy a(BlockSkill{}, PolicyOptions{.mcts_iterations = 60});
-      MctsPolicy b(BlockSkill{}, PolicyOptions{.mcts_iterations = 60});
+      MctsPolicy a(BlockSkill{}, UctOptions{.iterations = 60});
+      MctsPolicy b(BlockSkill{}, UctOptions{.iterations = 60});
       a.reset(seed);
       b.reset(seed);
       EXPECT_EQ(a.choose(real, options), b.choose(twin, options)) << encounter << " seed " << seed;
@@ -74,7 +74,7 @@ TEST(PartyMcts, BlocksByTheBlockSkill) {
   const std::uint32_t roll = b.block_roll();
   for (const BlockSkill skill :
        {BlockSkill{roll, 0}, BlockSkill{roll + 1, 0}, BlockSkill{roll + 1, roll + 1}}) {
-    MctsPolicy mcts(skill, PolicyOptions{.mcts_iterations = 10});
+    MctsPolicy mcts(skill, UctOptions{.iterations = 10});
     mcts.reset(1);
     EXPECT_EQ(mcts.choose(b, options), answer_block(b, options, skill));
   }
@@ -90,7 +90,7 @@ double mean_hp_left(const sim::Tally& t) {
 // random and greedy (paired): see docs/party.md#policies for the figures.
 TEST(PartyMcts, KeepsMoreOfThePartyThanRandomAndGreedy) {
   sim::SimConfig config{"ambush", 30, 11, "mcts"};
-  config.policy_options.mcts_iterations = 40;
+  config.policy_options.iterations = 40;
   config.threads = 2;
   config.versus_policy = "random";
   const BlockSkill no_blocks{0, 0};

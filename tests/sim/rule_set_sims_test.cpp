@@ -191,13 +191,13 @@ TEST(SimMerge, RefusesShardsWithOtherSeatsOrSettings) {
 
 TEST(SimMerge, TheMctsSettingsAreRecordedAndShardsWithOtherSettingsDoNotMerge) {
   SimConfig c = config_of("duel", 4, "mcts");
-  c.policy_options.mcts_iterations = 8;
+  c.policy_options.iterations = 8;
   c.shard_count = 2;
   c.shard_index = 1;
   const SimReport a = ok(simulate_clash(test::classic(), c));
   EXPECT_EQ(a.settings.value("mcts_iterations", 0u), 8u) << a.settings.dump();
   c.shard_index = 2;
-  c.policy_options.mcts_iterations = 9;
+  c.policy_options.iterations = 9;
   const SimReport b = ok(simulate_clash(test::classic(), c));
   const auto merged = merge_reports({a, b});
   ASSERT_FALSE(merged.ok());

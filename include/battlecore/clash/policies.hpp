@@ -26,6 +26,7 @@
 #include "battlecore/core/result.hpp"
 #include "battlecore/core/rng.hpp"
 #include "battlecore/core/uct.hpp"
+#include "battlecore/core/uct_policy.hpp"
 
 namespace battlecore::clash {
 
@@ -63,12 +64,6 @@ class GreedyPolicy final : public Policy {
 /// the twelve rocks it can reach (a wildcard rock counting each element alike) and value 5.5.
 double greedy_card_score(const Battle& battle, SeatRef seat, Card card);
 
-/// Settings of the policies that have any.
-struct PolicyOptions {
-  std::uint32_t mcts_iterations = 200;  ///< iterations per decision
-  double mcts_exploration = 0.7;        ///< UCB1's exploration constant c (rewards are in [0, 1])
-};
-
 /// Re-samples what `perspective` cannot know, for search on a copy (never on the battle being
 /// played): every random stream is reseeded from `seed`, and every other seat's hand is dealt
 /// anew. With a listed deck a seat's hand and pile are pooled, put in a canonical order,
@@ -85,37 +80,23 @@ void resample_hidden(Battle& battle, SeatRef perspective, std::uint64_t seed);
 /// out, equal health sharing.
 void seat_rewards(const Battle& battle, std::span<double> out);
 
+/// What the search needs of a clash battle (policies.cpp): the deciding seat's point of view,
+/// the options keyed by what they do (the kind, the seat, and the rock or the card's element
+/// and value), the seats' rewards.
+struct MctsTraits;
+
 /// UCT over re-sampled copies (see the notes at the top).
-class MctsPolicy final : public Policy {
- public:
-  explicit MctsPolicy(PolicyOptions options = {});
-  ~MctsPolicy() override;
-  void reset(std::uint64_t seed) override { rng_ = Rng::from_seed(seed); }
-  std::size_t choose(const Battle& battle, std::span<const Action> options) override;
-
-  /// An option known by what it does: the kind, the seat, and the rock (ChooseRock) or the
-  /// card's element and value (PlayCard).
-  struct Key {
-    ActionKind kind = ActionKind::Roll;
-    SeatRef seat = kNoSeat;
-    Card card;
-    std::uint8_t rock = 0;
-    friend bool operator==(const Key&, const Key&) = default;
-  };
-  /// The key of `action` in `battle`.
-  static Key key_of(const Battle& battle, const Action& action);
-
-  struct Traits;
-
- private:
-  PolicyOptions options_;
-  Rng rng_;
-  std::unique_ptr<UctSearch<Battle, Traits>> search_;
-};
+/// Its members are instantiated in policies.cpp (see the foot of this file).
+using MctsPolicy = UctPolicy<Policy, Battle, Action, MctsTraits>;
 
 /// The names make_policy knows, in order.
 std::vector<std::string_view> policy_names();
 /// The policy named `name` ("random", "greedy", "mcts"), or an error listing the known ones.
-Result<std::unique_ptr<Policy>> make_policy(std::string_view name, const PolicyOptions& options = {});
+/// The mcts settings are checked (check_uct_options) only when `name` is "mcts".
+Result<std::unique_ptr<Policy>> make_policy(std::string_view name, const UctOptions& options = {});
 
 }  // namespace battlecore::clash
+
+namespace battlecore {
+extern template class UctPolicy<clash::Policy, clash::Battle, clash::Action, clash::MctsTraits>;
+}  // namespace battlecore

@@ -3,6 +3,8 @@
 /// (`format`, `format_version`, `rules`, each checked when present), the encounter (the pack's
 /// default when absent) and the seed.
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -52,6 +54,25 @@ auto read_scenario_start(ObjectReader& r, const Catalog& c, std::string_view rul
   if (seed) battle_seed = *seed;
   if (r.diagnostics().size() != before || !encounter) return std::nullopt;
   return std::pair{*encounter, battle_seed};
+}
+
+/// Reads the array override at `key`, when present, one entry per thing the battle has (its
+/// seats, members, enemies): more entries than `count` are refused ("<holder> has <count>
+/// <noun>; <n> are given", at `key`), and `read(entry, i)` reads entry i of the first `count`
+/// through an ObjectReader at `/key/i` (one that has reported a value that is not an object
+/// when it is not valid). Whether `key` is present.
+template <class Read>
+bool read_entries(ObjectReader& r, std::string_view key, std::size_t count, std::string_view holder,
+                  std::string_view noun, Read read) {
+  const nlohmann::json* list = r.optional_array(key);
+  if (!list) return false;
+  if (list->size() > count)
+    r.error_at(key, fmt::format("{} has {} {}; {} are given", holder, count, noun, list->size()));
+  for (std::size_t i = 0; i < std::min(list->size(), count); ++i) {
+    ObjectReader entry(r.document(), (*list)[i], child_pointer(r.pointer_of(key), i), r.diagnostics());
+    read(entry, i);
+  }
+  return true;
 }
 
 /// The frame of every rule set's start_scenario. Reads the header, the encounter and the seed;

@@ -40,15 +40,24 @@
 #include <span>
 #include <vector>
 
+#include "battlecore/core/result.hpp"
 #include "battlecore/core/rng.hpp"
 
 namespace battlecore {
 
-/// The search's settings.
+/// The search's settings; also the settings of every rule set's `mcts` policy.
 struct UctOptions {
   std::uint32_t iterations = 200;  ///< iterations per decision
   double exploration = 0.7;        ///< UCB1's exploration constant c (rewards are in [0, 1])
 };
+
+/// Refuses settings the search cannot run with: no iterations, or a negative (or NaN)
+/// exploration constant. The messages name the `mcts` policy, the only user of the settings.
+inline Result<void> check_uct_options(const UctOptions& options) {
+  if (options.iterations == 0) return Error{"mcts needs at least one iteration per decision"};
+  if (!(options.exploration >= 0)) return Error{"the mcts exploration constant must be 0 or more"};
+  return {};
+}
 
 template <class Battle, class Traits>
 class UctSearch {

@@ -26,6 +26,7 @@
 #include "battlecore/core/result.hpp"
 #include "battlecore/core/rng.hpp"
 #include "battlecore/core/uct.hpp"
+#include "battlecore/core/uct_policy.hpp"
 #include "battlecore/deckbuilder/battle.hpp"
 
 namespace battlecore::deckbuilder {
@@ -52,12 +53,6 @@ class RandomPolicy final : public Policy {
   Rng rng_;
 };
 
-/// Settings of the policies that have any.
-struct PolicyOptions {
-  std::uint32_t mcts_iterations = 200;  ///< iterations per decision
-  double mcts_exploration = 0.7;        ///< UCB1's exploration constant c (rewards are in [0, 1])
-};
-
 /// Re-samples what the player cannot know: every random stream of the battle is reseeded from
 /// `seed` and the draw pile is reshuffled. The hand, the piles' contents, HP, statuses and the
 /// enemies' shown intents are kept. For search on a copy, never on the battle being played.
@@ -74,38 +69,25 @@ class GreedyPolicy final : public Policy {
   std::vector<Action> scratch_;
 };
 
+/// What the search needs of a deckbuilder battle (policies.cpp): one player, the options keyed
+/// by what they do, the rewards of the notes at the top.
+struct MctsTraits;
+
 /// Upper Confidence bounds applied to Trees over re-sampled copies (see the notes at the top),
-/// on the generic search of battlecore/core/uct.hpp.
-class MctsPolicy final : public Policy {
- public:
-  explicit MctsPolicy(PolicyOptions options = {});
-  ~MctsPolicy() override;
-  void reset(std::uint64_t seed) override { rng_ = Rng::from_seed(seed); }
-  std::size_t choose(const Battle& battle, std::span<const Action> options) override;
-
-  /// An option known by what it does rather than by which copy of a card it plays: the kind,
-  /// the card's definition, the target, the option index and the card's cost now.
-  struct Key {
-    ActionKind kind = ActionKind::EndTurn;
-    std::uint16_t card = 0;
-    std::int8_t target = -1;
-    std::uint8_t index = 0;
-    std::int8_t cost = 0;
-    friend bool operator==(const Key&, const Key&) = default;
-  };
-
-  struct Traits;
-
- private:
-  PolicyOptions options_;
-  Rng rng_;
-  std::unique_ptr<UctSearch<Battle, Traits>> search_;
-};
+/// on the generic search of battlecore/core/uct.hpp. Its members are instantiated in
+/// policies.cpp (see the foot of this file).
+using MctsPolicy = UctPolicy<Policy, Battle, Action, MctsTraits>;
 
 /// The names make_policy knows, in order.
 std::span<const std::string_view> policy_names();
 
 /// The policy named `name` ("random", "greedy", "mcts"), or an error listing the known ones.
-Result<std::unique_ptr<Policy>> make_policy(std::string_view name, const PolicyOptions& options = {});
+/// The mcts settings are checked (check_uct_options) only when `name` is "mcts".
+Result<std::unique_ptr<Policy>> make_policy(std::string_view name, const UctOptions& options = {});
 
 }  // namespace battlecore::deckbuilder
+
+namespace battlecore {
+extern template class UctPolicy<deckbuilder::Policy, deckbuilder::Battle, deckbuilder::Action,
+                                deckbuilder::MctsTraits>;
+}  // namespace battlecore

@@ -28,6 +28,7 @@
 #include "battlecore/core/result.hpp"
 #include "battlecore/core/rng.hpp"
 #include "battlecore/core/uct.hpp"
+#include "battlecore/core/uct_policy.hpp"
 #include "battlecore/party/battle.hpp"
 
 namespace battlecore::party {
@@ -79,39 +80,31 @@ class GreedyPolicy final : public Policy {
   BlockSkill skill_;
 };
 
-/// Settings of the policies that have any.
-struct PolicyOptions {
-  std::uint32_t mcts_iterations = 200;  ///< iterations per decision
-  double mcts_exploration = 0.7;        ///< UCB1's exploration constant c (rewards are in [0, 1])
-};
-
 /// Re-samples what the party cannot know, for search on a copy (never on the battle being
 /// played): every random stream is reseeded from `seed`. Everything else (HP, conditions,
 /// formation, items, enemies, a pending block roll) is kept.
 void resample_hidden(Battle& battle, std::uint64_t seed);
 
-/// UCT over re-sampled copies (see the notes at the top); blocks by the block skill.
-class MctsPolicy final : public Policy {
+/// What the search needs of a party battle (policies.cpp): the block skill that answers Block
+/// decisions, the options keyed by the canonical action, the rewards of the notes at the top.
+struct MctsTraits;
+
+/// UCT over re-sampled copies (see the notes at the top); blocks by the block skill. Its
+/// members are instantiated in policies.cpp (see the foot of this file).
+class MctsPolicy final : public UctPolicy<Policy, Battle, Action, MctsTraits> {
  public:
-  explicit MctsPolicy(BlockSkill skill = {}, PolicyOptions options = {});
-  ~MctsPolicy() override;
-  void reset(std::uint64_t seed) override { rng_ = Rng::from_seed(seed); }
-  std::size_t choose(const Battle& battle, std::span<const Action> options) override;
-
-  struct Traits;
-
- private:
-  BlockSkill skill_;
-  PolicyOptions options_;
-  Rng rng_;
-  std::vector<Action> scratch_;
-  std::unique_ptr<UctSearch<Battle, Traits>> search_;
+  explicit MctsPolicy(BlockSkill skill = {}, UctOptions options = {});
 };
 
 /// The names make_policy knows, in order.
 std::vector<std::string_view> policy_names();
 /// The policy named `name` ("random", "greedy", "mcts"), or an error listing the known ones.
+/// The mcts settings are checked (check_uct_options) only when `name` is "mcts".
 Result<std::unique_ptr<Policy>> make_policy(std::string_view name, BlockSkill skill = {},
-                                            const PolicyOptions& options = {});
+                                            const UctOptions& options = {});
 
 }  // namespace battlecore::party
+
+namespace battlecore {
+extern template class UctPolicy<party::Policy, party::Battle, party::Action, party::MctsTraits>;
+}  // namespace battlecore

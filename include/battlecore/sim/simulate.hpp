@@ -30,7 +30,7 @@ struct SimConfig {
   unsigned threads = 1;
   std::uint32_t shard_index = 1;  ///< run only shard shard_index of shard_count
   std::uint32_t shard_count = 1;
-  deckbuilder::PolicyOptions policy_options{};
+  UctOptions policy_options{};
   /// Count the damage each enemy deals. It needs the battle's events, which are otherwise never
   /// built; off, the enemy table keeps its battle counts and its damage columns stay 0.
   bool count_enemy_damage = true;
