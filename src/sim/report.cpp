@@ -554,8 +554,9 @@ std::string SimReport::to_text() const {
                                    t.ci_low, t.ci_high));
     line("mcnemar", fmt::format("chi2 {:.3f}, p {:.4g} (only A won {}, only B won {})", t.mcnemar_chi2,
                                 t.p_value, paired.only_a_won, paired.only_b_won));
-    line("hp_left_difference", fmt::format("{:+.4f}  (A - B, 0 when lost, paired 95% CI {:+.4f} .. {:+.4f})",
-                                           t.hp_difference, t.hp_ci_low, t.hp_ci_high));
+    line("hp_difference",
+         fmt::format("{:+.4f}  (HP left, A - B, 0 when lost, paired 95% CI {:+.4f} .. {:+.4f})",
+                     t.hp_difference, t.hp_ci_low, t.hp_ci_high));
   }
   const std::size_t errors = failures.size() + versus.failures.size();
   line("errors", std::to_string(errors));

@@ -389,16 +389,28 @@ TEST(Cli, MissingContentPathExitsTwoWithADiagnostic) {
 // --- bad arguments --------------------------------------------------------------------------
 
 TEST(Cli, BadArgumentsExitTwoAndPrintUsage) {
-  for (const char* args :
-       {"", "frobnicate", "sim --rules deckbuilder --frobnicate", "sim --rules nope",
-        "sim --rules deckbuilder --battles 0", "sim --rules deckbuilder --battles abc",
-        "sim --rules deckbuilder --battles -5", "graph", "graph --rules deckbuilder --format png",
-        "validate --rules deckbuilder", "sim --rules deckbuilder --policy nope",
-        "sim --rules deckbuilder --threads 0", "sim --rules deckbuilder --threads -1",
-        "sim --rules deckbuilder --shard 3/2", "sim --rules deckbuilder --shard 0/2",
-        "sim --rules deckbuilder --shard 2", "sim --rules deckbuilder --shard a/b",
-        "sim --rules deckbuilder --versus-policy nope", "sim --rules deckbuilder --mcts-iterations 0",
-        "sim --rules deckbuilder --mcts-exploration -1", "report", "report merge"}) {
+  for (const char* args : {"",
+                           "frobnicate",
+                           "sim --rules deckbuilder --frobnicate",
+                           "sim --rules nope",
+                           "sim --rules deckbuilder --battles 0",
+                           "sim --rules deckbuilder --battles abc",
+                           "sim --rules deckbuilder --battles -5",
+                           "graph",
+                           "graph --rules deckbuilder --format png",
+                           "validate --rules deckbuilder",
+                           "sim --rules deckbuilder --policy nope",
+                           "sim --rules deckbuilder --threads 0",
+                           "sim --rules deckbuilder --threads -1",
+                           "sim --rules deckbuilder --shard 3/2",
+                           "sim --rules deckbuilder --shard 0/2",
+                           "sim --rules deckbuilder --shard 2",
+                           "sim --rules deckbuilder --shard a/b",
+                           "sim --rules deckbuilder --versus-policy nope",
+                           "sim --rules deckbuilder --mcts-iterations 0",
+                           "sim --rules deckbuilder --mcts-exploration -1",
+                           "report",
+                           "report merge"}) {
     SCOPED_TRACE(args);
     const CliRun r = cli(args);
     EXPECT_EQ(r.code, 2) << explain(r);
@@ -470,24 +482,33 @@ TEST(Cli, ReportMergeRefusesShardsOfDifferentRuns) {
 }
 
 TEST(Cli, SimVersusReportsThePairedDifference) {
-  const CliRun r = cli("sim --rules deckbuilder --battles 200 --seed 4 --policy greedy --versus-policy random --json");
+  const CliRun r =
+      cli("sim --rules deckbuilder --battles 200 --seed 4 --policy greedy --versus-policy random --json");
   ASSERT_EQ(r.code, 0) << explain(r);
   const nlohmann::json j = nlohmann::json::parse(r.out, nullptr, false);
   ASSERT_TRUE(j.contains("versus")) << r.out;
   EXPECT_EQ(j["versus"]["policy"], "random");
   const auto& p = j["versus"]["paired"];
-  EXPECT_NEAR(p["difference"].get<double>(), j["win_rate"].get<double>() - j["versus"]["win_rate"].get<double>(),
-              1e-12);
+  EXPECT_NEAR(p["difference"].get<double>(),
+              j["win_rate"].get<double>() - j["versus"]["win_rate"].get<double>(), 1e-12);
   EXPECT_LE(p["difference_ci95"][0].get<double>(), p["difference"].get<double>());
   EXPECT_GE(p["difference_ci95"][1].get<double>(), p["difference"].get<double>());
-  const CliRun text = cli("sim --rules deckbuilder --battles 50 --seed 4 --policy greedy --versus-policy random");
+  // The HP difference: the sums it comes from, and greedy keeping more HP than random.
+  const double battles = j["battles"].get<double>();
+  EXPECT_NEAR(p["hp_left_difference"].get<double>(), p["hp_left_diff_sum"].get<double>() / battles, 1e-12);
+  EXPECT_GT(p["hp_left_difference_ci95"][0].get<double>(), 0.0) << p.dump();
+  EXPECT_GE(p["hp_left_difference_ci95"][1].get<double>(), p["hp_left_difference"].get<double>());
+  const CliRun text =
+      cli("sim --rules deckbuilder --battles 50 --seed 4 --policy greedy --versus-policy random");
   EXPECT_TRUE(contains(text.out, "mcnemar")) << text.out;
+  EXPECT_TRUE(contains(text.out, "hp_difference")) << text.out;
 }
 
 TEST(Cli, SimWritesTheHtmlReportAndNoProgressBarWhenNotATerminal) {
   TempDir dir;
   const fs::path html = dir.path() / "report.html";
-  const CliRun r = cli("sim --rules deckbuilder --battles 300 --seed 1 --report " + shell_quoted(html.string()));
+  const CliRun r =
+      cli("sim --rules deckbuilder --battles 300 --seed 1 --report " + shell_quoted(html.string()));
   ASSERT_EQ(r.code, 0) << explain(r);
   EXPECT_TRUE(r.err.empty()) << explain(r);
   const std::string page = read_file(html);
