@@ -495,7 +495,15 @@ void run_effect_stack(Ctx& x, std::size_t depth) {
     BATTLECORE_ENSURE(budget-- > 0, "an effect ran more than {} ops: a loop in content", kMaxOpsPerEffect);
     const Op& op = x.c.ops[f.pc++];
     OpContext ctx{x, f.source, f.target, f.card, f.status};
+    const std::size_t frames = x.s.effects.size();
     x.c.op_handlers[op.code](ctx, op);  // may push frames: `f` is not used after this
+    // A block whose last op just ran leaves now, as the next pass would have it leave (a
+    // decided battle drops it with the rest, a dead source drops it, an ended block pops);
+    // unless the op paused on a choice or pushed frames.
+    if (x.s.effects.size() == frames && x.s.choice.kind == PendingChoice::Kind::None) {
+      const EffectFrame& top = x.s.effects.back();
+      if (top.kind == EffectFrame::Kind::Block && top.pc >= top.end) x.s.effects.pop_back();
+    }
   }
 }
 
