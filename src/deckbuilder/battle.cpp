@@ -88,6 +88,20 @@ Status Battle::advance() {
 
 // --- decisions --------------------------------------------------------------------------
 
+// Inline: listing the options calls it for every card in hand at every decision.
+inline PlayCheck Battle::check_card_in_hand(CardRef card) const {
+  const CardDef* def = active_card(card);
+  if (def == nullptr) return PlayCheck::NoActiveDefinition;
+  if (detail::effective_cost(state_, *catalog_, card) > state_.energy) return PlayCheck::CannotPayCost;
+  if (state_.hooks.empty()) return def->has(kUnplayable) ? PlayCheck::Unplayable : PlayCheck::Ok;
+  if (detail::matching_hook(state_, *catalog_, HookKind::CancelPlay, *def) != nullptr)
+    return PlayCheck::CancelledByOnPlayHook;
+  if (def->has(kUnplayable)) return PlayCheck::Unplayable;
+  if (detail::matching_hook(state_, *catalog_, HookKind::RefusePlay, *def) != nullptr)
+    return PlayCheck::RefusedByPlayableHook;
+  return PlayCheck::Ok;
+}
+
 void Battle::legal_actions(std::vector<Action>& out) const {
   out.clear();
   if (is_waiting_for_reward()) {
@@ -108,15 +122,9 @@ void Battle::legal_actions(std::vector<Action>& out) const {
     if (c.skippable) out.push_back(Action::skip_choice());
     return;
   }
-  // check_card_in_hand's checks, the cheap ones first; the hooks only when there are any.
-  const Catalog& catalog = *catalog_;
-  const bool hooks = !state_.hooks.empty();
   for (CardRef card : state_.hand) {
-    const CardId id = state_.cards[card].def;
-    if (id >= catalog.cards.size()) continue;
-    const CardDef& def = catalog.cards[id];
-    if (def.has(kUnplayable) || detail::effective_cost(state_, catalog, card) > state_.energy) continue;
-    if (hooks && check_card_in_hand(card) != PlayCheck::Ok) continue;
+    if (check_card_in_hand(card) != PlayCheck::Ok) continue;
+    const CardDef& def = catalog_->cards[state_.cards[card].def];
     if (def.target == CardTarget::Enemy) {
       for (std::size_t e = 0; e < state_.enemies.size(); ++e)
         if (state_.enemies[e].unit.alive()) out.push_back(Action::play(card, static_cast<std::int8_t>(e)));
@@ -146,20 +154,6 @@ PlayCheck Battle::can_play_card(CardRef card) const {
   for (CardRef c : state_.hand) in_hand |= c == card;
   if (!in_hand) return PlayCheck::NotInHand;
   return check_card_in_hand(card);
-}
-
-PlayCheck Battle::check_card_in_hand(CardRef card) const {
-  const CardDef* def = active_card(card);
-  if (def == nullptr) return PlayCheck::NoActiveDefinition;
-  if (detail::effective_cost(state_, *catalog_, card) > state_.energy) return PlayCheck::CannotPayCost;
-  if (!state_.hooks.empty() &&
-      detail::matching_hook(state_, *catalog_, HookKind::CancelPlay, *def) != nullptr)
-    return PlayCheck::CancelledByOnPlayHook;
-  if (def->has(kUnplayable)) return PlayCheck::Unplayable;
-  if (!state_.hooks.empty() &&
-      detail::matching_hook(state_, *catalog_, HookKind::RefusePlay, *def) != nullptr)
-    return PlayCheck::RefusedByPlayableHook;
-  return PlayCheck::Ok;
 }
 
 bool Battle::requires_target(CardId card) const {
