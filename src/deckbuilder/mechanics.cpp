@@ -105,6 +105,10 @@ void add_card(Ctx& x, CardId card, Pile pile) {
 }
 
 void tick_cost_rules(Ctx& x) {
+  // Most turns no card has a turn-limited rule: one branch-free pass says so.
+  std::uint8_t any = 0;
+  for (const CardInstance& ci : x.s.cards) any |= ci.cost_turns;
+  if (any == 0) return;
   for (std::size_t i = 0; i < x.s.cards.size(); ++i) {
     CardInstance& ci = x.s.cards[i];
     if (ci.cost_turns == 0) continue;

@@ -94,8 +94,7 @@ class EventBus {
   template <class Type, class Make>
   void emit_with(Type type, Make&& make) {
     const auto i = static_cast<unsigned>(type);
-    if (active_ && (log_enabled_ || (interest_ & (i < 64 ? std::uint64_t{1} << i : ~std::uint64_t{0})) != 0))
-      emit(make());
+    if ((wanted_ & (i < 64 ? std::uint64_t{1} << i : ~std::uint64_t{0})) != 0) emit(make());
   }
 
   /// Attaches a listener (not owned); it is called after those attached before it.
@@ -135,11 +134,13 @@ class EventBus {
     active_ = log_enabled_ || !listeners_.empty();
     interest_ = 0;
     for (const Attached& a : listeners_) interest_ |= a.interest;
+    wanted_ = log_enabled_ ? ~std::uint64_t{0} : interest_;
   }
 
   std::vector<Event> log_;
   std::vector<Attached> listeners_;
-  std::uint64_t interest_ = 0;  ///< the union of the listeners' interests
+  std::uint64_t interest_ = 0;                ///< the union of the listeners' interests
+  std::uint64_t wanted_ = ~std::uint64_t{0};  ///< the types emitted: all with the log on, else interest_
   bool log_enabled_ = true;
   bool active_ = true;
   bool has_detached_ = false;
