@@ -133,8 +133,7 @@ void seat_rewards(const Battle& battle, std::span<double> out) {
   }
 }
 
-struct MctsTraits {
-  using Action = clash::Action;
+struct MctsTraits : UctTraitsDefaults<Battle, clash::Action> {
   /// An option known by what it does: the kind, the seat, and the rock (ChooseRock) or the
   /// card's element and value (PlayCard).
   struct Key {
@@ -149,9 +148,6 @@ struct MctsTraits {
 
   void at_root(const Battle&, std::span<const Action> options) { perspective = options[0].seat; }
   void resample(Battle& b, std::uint64_t seed) const { resample_hidden(b, perspective, seed); }
-  void settle(Battle&) const {}
-  bool over(const Battle& b) const { return b.status() != Status::AwaitingDecision; }
-  void legal(const Battle& b, std::vector<Action>& out) const { b.legal_actions(out); }
   Key key(const Battle& b, const Action& a) const {
     Key k{a.kind, a.seat, Card{}, 0};
     if (a.kind == ActionKind::ChooseRock) k.rock = a.value;
@@ -163,12 +159,6 @@ struct MctsTraits {
     return k;
   }
   std::size_t player(const Battle& b) const { return static_cast<std::size_t>(b.state().current); }
-  void submit(Battle& b, const Action& a) const {
-    BATTLECORE_ENSURE(b.submit(a).ok(), "a legal option was refused in the search{}", "");
-  }
-  std::size_t rollout_pick(const Battle&, std::span<const Action> options, Rng& rng) const {
-    return options.size() > 1 ? rng.below(static_cast<std::uint32_t>(options.size())) : 0;
-  }
   void rewards(const Battle& b, std::array<double, kMaxPlayers>& out) const { seat_rewards(b, out); }
 };
 

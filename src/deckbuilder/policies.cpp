@@ -70,8 +70,7 @@ std::size_t GreedyPolicy::choose(const Battle& battle, std::span<const Action> o
 
 /// What the generic search needs of a deckbuilder battle: one player, rewards as in the notes
 /// of policies.hpp.
-struct MctsTraits {
-  using Action = deckbuilder::Action;
+struct MctsTraits : UctTraitsDefaults<Battle, deckbuilder::Action> {
   /// An option known by what it does rather than by which copy of a card it plays: the kind,
   /// the card's definition, the target, the option index and the card's cost now.
   struct Key {
@@ -90,11 +89,9 @@ struct MctsTraits {
     for (const EnemyState& e : b.state().enemies) enemy_hp_at_root += std::max(0, e.unit.max_hp);
   }
   void resample(Battle& b, std::uint64_t seed) const { resample_hidden(b, seed); }
-  void settle(Battle&) const {}
   bool over(const Battle& b) const {
     return b.status() != Status::AwaitingDecision || b.is_waiting_for_reward();
   }
-  void legal(const Battle& b, std::vector<Action>& out) const { b.legal_actions(out); }
   /// Equal cards share a node: a play is known by the card's definition, target and cost.
   Key key(const Battle& b, const Action& a) const {
     if (a.kind != ActionKind::PlayCard) return {a.kind, 0, a.target, a.index, 0};
@@ -102,9 +99,6 @@ struct MctsTraits {
             static_cast<std::int8_t>(b.effective_cost(a.card))};
   }
   std::size_t player(const Battle&) const { return 0; }
-  void submit(Battle& b, const Action& a) const {
-    BATTLECORE_ENSURE(b.submit(a).ok(), "a legal option was refused in the search{}", "");
-  }
   /// Uniform among the options other than ending the turn (the last one, when offered): a
   /// rollout plays its cards before it ends the turn.
   std::size_t rollout_pick(const Battle&, std::span<const Action> options, Rng& rng) const {

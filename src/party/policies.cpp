@@ -168,8 +168,7 @@ std::int64_t enemy_hp_left(const Battle& b) {
 
 }  // namespace
 
-struct MctsTraits {
-  using Action = party::Action;
+struct MctsTraits : UctTraitsDefaults<Battle, party::Action> {
   using Key = party::Action;  ///< the canonical action: a party option names what it does
   static constexpr std::size_t kMaxPlayers = 1;
   BlockSkill skill;
@@ -194,7 +193,6 @@ struct MctsTraits {
       submit(b, scratch[answer_block(b, scratch, skill)]);
     }
   }
-  bool over(const Battle& b) const { return b.status() != Status::AwaitingDecision; }
   /// The options other than fleeing (fleeing scores as a defeat, so it can only be noise).
   void legal(const Battle& b, std::vector<Action>& out) const {
     b.legal_actions(out);
@@ -202,12 +200,6 @@ struct MctsTraits {
   }
   Key key(const Battle&, const Action& a) const { return canonical_action(a); }
   std::size_t player(const Battle&) const { return 0; }
-  void submit(Battle& b, const Action& a) const {
-    BATTLECORE_ENSURE(b.submit(a).ok(), "a legal option was refused in the search{}", "");
-  }
-  std::size_t rollout_pick(const Battle&, std::span<const Action> options, Rng& rng) const {
-    return options.size() > 1 ? rng.below(static_cast<std::uint32_t>(options.size())) : 0;
-  }
   void rewards(const Battle& b, std::array<double, 1>& out) const {
     std::int64_t hp = 0, max_hp = 0;
     for (const MemberState& m : b.state().members) {

@@ -30,6 +30,8 @@
 ///   void submit(Battle&, const Action&);                 // applies a legal option
 ///   std::size_t rollout_pick(const Battle&, std::span<const Action>, Rng&);
 ///   void rewards(const Battle&, std::array<double, kMaxPlayers>&);  // each in [0, 1]
+/// UctTraitsDefaults gives the usual settle, over, legal, submit and rollout_pick; Traits that
+/// derive from it write only what differs.
 
 #include <array>
 #include <cmath>
@@ -40,6 +42,8 @@
 #include <span>
 #include <vector>
 
+#include "battlecore/core/decision.hpp"
+#include "battlecore/core/invariant.hpp"
 #include "battlecore/core/result.hpp"
 #include "battlecore/core/rng.hpp"
 
@@ -58,6 +62,24 @@ inline Result<void> check_uct_options(const UctOptions& options) {
   if (!(options.exploration >= 0)) return Error{"the mcts exploration constant must be 0 or more"};
   return {};
 }
+
+/// The parts of a Traits object most rule sets share: no decision is answered outside the
+/// search, the search runs to the battle's end, the options are the battle's legal actions, an
+/// option is applied by Battle::submit (a refusal is an engine error) and a rollout picks
+/// uniformly. A Traits object derives from it and hides what it does otherwise.
+template <class Battle, class ActionT>
+struct UctTraitsDefaults {
+  using Action = ActionT;
+  void settle(Battle&) const {}
+  bool over(const Battle& b) const { return b.status() != Status::AwaitingDecision; }
+  void legal(const Battle& b, std::vector<Action>& out) const { b.legal_actions(out); }
+  void submit(Battle& b, const Action& a) const {
+    BATTLECORE_ENSURE(b.submit(a).ok(), "a legal option was refused in the search{}", "");
+  }
+  std::size_t rollout_pick(const Battle&, std::span<const Action> options, Rng& rng) const {
+    return options.size() > 1 ? rng.below(static_cast<std::uint32_t>(options.size())) : 0;
+  }
+};
 
 template <class Battle, class Traits>
 class UctSearch {
