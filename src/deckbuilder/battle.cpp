@@ -246,7 +246,9 @@ Result<Status, Rejection> Battle::play_card(const Action& action) {
                  .amount = detail::effective_cost(state_, *catalog_, action.card)};
   });
   state_.playing = PlayInProgress{action.card, target};
-  detail::push_block(x, def.effects, EffectFrame::Kind::Block, kPlayerUnit, target, action.card);  // 5
+  // 5: a list that cannot pause runs straight through; any other goes on the effect stack.
+  if (!detail::run_flat(x, def.effects, kPlayerUnit, target, action.card))
+    detail::push_block(x, def.effects, EffectFrame::Kind::Block, kPlayerUnit, target, action.card);
   return continue_play();
 }
 

@@ -226,6 +226,7 @@ class Loader {
     const std::size_t errors_before = diags_.size();
     const detail::OpCompiler oc = compiler(owner, uses_chosen);
     std::vector<Op> list;
+    bool flat = true;
     for (std::size_t i = 0; i < arr->size(); ++i) {
       ObjectReader r(parent.document(), (*arr)[i], content::child_pointer(parent.pointer_of(key), i), diags_);
       if (!r.valid()) continue;
@@ -240,10 +241,12 @@ class Loader {
       op.code = ops_.code_of(*name);
       op.target = OpTarget::Self;
       if (spec->compile(oc, r, op)) list.push_back(op);
+      flat = flat && !spec->nests;
       r.finish();
     }
     OpRange range{static_cast<std::uint32_t>(c_->ops.size()),
-                  static_cast<std::uint32_t>(c_->ops.size() + list.size())};
+                  static_cast<std::uint32_t>(c_->ops.size() + list.size()),
+                  flat && list.size() <= detail::kMaxOpsPerEffect};
     c_->ops.insert(c_->ops.end(), list.begin(), list.end());
     if (diags_.size() != errors_before) return std::nullopt;
     return range;

@@ -30,9 +30,6 @@ namespace detail {
 using Ctx = Battle::Access;
 struct OpCompiler;
 
-/// The most ops one effect may run before the engine reports a runaway loop.
-inline constexpr std::uint32_t kMaxOpsPerEffect = 10000;
-
 /// Reports a UnitRef that names no unit of the battle (an engine invariant).
 [[noreturn]] void bad_unit(const BattleState& s, UnitRef u);
 
@@ -138,6 +135,10 @@ void push_block(Ctx& x, OpRange ops, EffectFrame::Kind kind, UnitRef source, Uni
 /// Runs the effect stack until it is back to `depth` frames, a Choice pauses it, or the battle
 /// is decided (then the frames above `depth` are dropped).
 void run_effect_stack(Ctx& x, std::size_t depth);
+/// Runs a flat list (OpRange::flat) straight through, with the checks run_effect_stack makes
+/// before each op, and returns true; returns false, running nothing, for any other list or while
+/// a choice is pending.
+bool run_flat(Ctx& x, OpRange ops, UnitRef source, UnitRef target, CardRef card, StatusId status = kNoStatus);
 /// Runs an effect list to its end (never pauses: lists that can pause belong to cards only).
 void run_effects(Ctx& x, OpRange ops, UnitRef source, UnitRef target, CardRef card,
                  StatusId status = kNoStatus);

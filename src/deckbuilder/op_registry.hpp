@@ -15,6 +15,9 @@
 
 namespace battlecore::deckbuilder::detail {
 
+/// The most ops one effect may run before the engine reports a runaway loop.
+inline constexpr std::uint32_t kMaxOpsPerEffect = 10000;
+
 /// Where an effect list lives, which decides what it may do.
 enum class EffectOwner : std::uint8_t {
   Card,      ///< a card's on-play effects: may ask the player (choice, chosen discard)
@@ -61,6 +64,9 @@ struct OpSpec {
   /// Reads the op's parameters into `op` (its code is set, its target is Self); false when invalid.
   bool (*compile)(const OpCompiler&, content::ObjectReader&, Op&);
   OpHandler handler;
+  /// The handler may push effect frames (push_block) or pause on a choice; a list without such
+  /// an op runs without the effect stack (OpRange::flat).
+  bool nests = false;
 };
 
 /// The ops a catalog may use, in registration order (which gives Op::code).

@@ -567,5 +567,63 @@ TEST(DeckbuilderEnemyIntent, SludgeAlternatesSpitAndSlam) {
   }
 }
 
+// --- flat effect lists -------------------------------------------------------------------------
+
+TEST(DeckbuilderFlatEffects, TheLoaderMarksTheListsThatCannotPause) {
+  const Catalog& c = *starter();
+  const auto effects = [&](std::string_view id) { return c.cards[*c.find_card(id)].effects; };
+  EXPECT_TRUE(effects("strike").flat);
+  EXPECT_TRUE(effects("bash").flat);
+  EXPECT_FALSE(effects("tactics").flat) << "a choice pauses";
+  EXPECT_FALSE(effects("scout").flat) << "a draw, then a choice";
+  for (const EnemyDef& e : c.enemies)
+    for (const auto& m : e.moves) {
+      bool nests = false;
+      for (std::uint32_t pc = m.effects.begin; pc < m.effects.end; ++pc)
+        nests |= c.op_names[c.ops[pc].code] == "repeat" || c.op_names[c.ops[pc].code] == "conditional" ||
+                 c.op_names[c.ops[pc].code] == "for_each_enemy";
+      EXPECT_EQ(m.effects.flat, !nests) << e.id << " " << m.id;
+    }
+}
+
+/// The same catalog with every list marked not flat: everything runs on the effect stack.
+std::shared_ptr<const Catalog> all_stacked(const Catalog& c) {
+  auto copy = std::make_shared<Catalog>(c);
+  for (CardDef& card : copy->cards) card.effects.flat = card.in_hand_turn_start.flat = false;
+  for (StatusDef& st : copy->statuses)
+    for (OpRange& t : st.timings) t.flat = false;
+  for (EnemyDef& e : copy->enemies)
+    for (auto& m : e.moves) m.effects.flat = false;
+  for (HookDef& h : copy->hooks) h.effects.flat = false;
+  for (OpRange& b : copy->blocks) b.flat = false;
+  return copy;
+}
+
+TEST(DeckbuilderFlatEffects, StraightAndStackedRunsPlayTheSameBattles) {
+  const auto stacked = all_stacked(*starter());
+  std::size_t decisions = 0;
+  for (const EncounterDef& enc : starter()->encounters)
+    for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+      Battle a(starter());
+      Battle b(stacked);
+      ASSERT_TRUE(a.start_battle(enc.id, seed).ok());
+      ASSERT_TRUE(b.start_battle(enc.id, seed).ok());
+      Rng pick = Rng::from_seed(seed);
+      std::vector<Action> options;
+      while (a.status() == Status::AwaitingDecision) {
+        ASSERT_EQ(a.state_hash(), b.state_hash()) << enc.id << " seed " << seed;
+        a.legal_actions(options);
+        const Action action = options[pick.below(static_cast<std::uint32_t>(options.size()))];
+        ASSERT_TRUE(a.submit(action).ok());
+        ASSERT_TRUE(b.submit(action).ok());
+        ++decisions;
+      }
+      EXPECT_EQ(b.status(), a.status());
+      EXPECT_EQ(a.state_hash(), b.state_hash()) << enc.id << " seed " << seed;
+      EXPECT_TRUE(a.events().log() == b.events().log()) << enc.id << " seed " << seed;
+    }
+  EXPECT_GT(decisions, 500u);
+}
+
 }  // namespace
 }  // namespace battlecore::deckbuilder

@@ -66,6 +66,9 @@ struct Op {
 struct OpRange {
   std::uint32_t begin = 0;
   std::uint32_t end = 0;
+  /// No op of the run pushes effect frames or pauses on a choice (set by the loader): it runs
+  /// straight through, without the effect stack.
+  bool flat = false;
   bool empty() const { return begin == end; }
 };
 

@@ -61,7 +61,7 @@ void run(OpContext& ctx, const Op& op) {
 }  // namespace
 
 void register_choice_op(OpRegistry& registry) {
-  registry.add({"choice", "pause for the player to pick one of several effect lists", compile, run});
+  registry.add({"choice", "pause for the player to pick one of several effect lists", compile, run, true});
 }
 
 }  // namespace battlecore::deckbuilder::detail

@@ -31,7 +31,7 @@ void run(OpContext& ctx, const Op& op) {
 }  // namespace
 
 void register_conditional_op(OpRegistry& registry) {
-  registry.add({"conditional", "run one effect list or another by a condition", compile, run});
+  registry.add({"conditional", "run one effect list or another by a condition", compile, run, true});
 }
 
 }  // namespace battlecore::deckbuilder::detail

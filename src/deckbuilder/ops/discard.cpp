@@ -17,7 +17,7 @@ void run(OpContext& ctx, const Op& op) {
 
 void register_discard_op(OpRegistry& registry) {
   registry.add(
-      {"discard", "hand cards to the discard pile, chosen by the player or at random", compile, run});
+      {"discard", "hand cards to the discard pile, chosen by the player or at random", compile, run, true});
 }
 
 }  // namespace battlecore::deckbuilder::detail

@@ -17,7 +17,7 @@ void run(OpContext& ctx, const Op& op) {
 
 void register_exhaust_op(OpRegistry& registry) {
   registry.add(
-      {"exhaust", "hand cards to the exhaust pile, chosen by the player or at random", compile, run});
+      {"exhaust", "hand cards to the exhaust pile, chosen by the player or at random", compile, run, true});
 }
 
 }  // namespace battlecore::deckbuilder::detail

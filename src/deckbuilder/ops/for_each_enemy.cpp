@@ -28,7 +28,7 @@ void run(OpContext& ctx, const Op& op) {
 }  // namespace
 
 void register_for_each_enemy_op(OpRegistry& registry) {
-  registry.add({"for_each_enemy", "run an effect list against each alive enemy in turn", compile, run});
+  registry.add({"for_each_enemy", "run an effect list against each alive enemy in turn", compile, run, true});
 }
 
 }  // namespace battlecore::deckbuilder::detail

@@ -22,7 +22,7 @@ void run(OpContext& ctx, const Op& op) {
 }  // namespace
 
 void register_repeat_op(OpRegistry& registry) {
-  registry.add({"repeat", "run an effect list several times", compile, run});
+  registry.add({"repeat", "run an effect list several times", compile, run, true});
 }
 
 }  // namespace battlecore::deckbuilder::detail
