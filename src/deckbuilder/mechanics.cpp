@@ -278,10 +278,6 @@ void tick_turn_end_statuses(Ctx& x, UnitRef u) {
 }
 
 void run_status_behaviours(Ctx& x, UnitRef u, StatusTiming timing, UnitRef other) {
-  const auto t = static_cast<std::size_t>(timing);
-  bool any = false;
-  for (const StatusStack& st : unit(x, u).statuses) any |= !x.c.statuses[st.status].timings[t].empty();
-  if (!any) return;
   // A copy: the behaviours may add or remove statuses of this very unit.
   const auto statuses = unit(x, u).statuses;
   for (const StatusStack& st : statuses) {

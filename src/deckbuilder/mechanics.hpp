@@ -99,11 +99,13 @@ void apply_status(Ctx& x, UnitRef source, UnitRef target, StatusId status, std::
 void decay_armor(Ctx& x, UnitRef u);
 /// Statuses that lose a stack at their owner's turn end lose one; expired ones go.
 void tick_turn_end_statuses(Ctx& x, UnitRef u);
-/// run_status_timing for a unit with at least one status.
+/// run_status_timing for a unit with a status that has a behaviour at `timing`.
 void run_status_behaviours(Ctx& x, UnitRef u, StatusTiming timing, UnitRef other);
 /// Runs the behaviour of each of the unit's statuses at `timing` (in the order they were applied).
 inline void run_status_timing(Ctx& x, UnitRef u, StatusTiming timing, UnitRef other = kNoUnit) {
-  if (!unit(x.s, u).statuses.empty()) run_status_behaviours(x, u, timing, other);
+  const auto t = static_cast<std::size_t>(timing);
+  for (const StatusStack& st : unit(x.s, u).statuses)
+    if (!x.c.statuses[st.status].timings[t].empty()) return run_status_behaviours(x, u, timing, other);
 }
 /// True when the unit has a status that costs it its action.
 bool skips_turn(const Ctx& x, UnitRef u);
