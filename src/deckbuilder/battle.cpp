@@ -254,7 +254,7 @@ Result<Status, Rejection> Battle::play_card(const Action& action) {
 
 Result<Status, Rejection> Battle::continue_play() {
   Access x = Access::of(*this);
-  detail::run_effect_stack(x, 0);
+  if (!state_.effects.empty()) detail::run_effect_stack(x, 0);
   if (is_waiting_for_choice()) return status();  // paused: the Choice is the pending decision
   const CardRef card = state_.playing.card;
   const CardDef& def = *active_card(card);
