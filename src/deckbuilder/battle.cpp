@@ -7,6 +7,13 @@
 
 namespace battlecore::deckbuilder {
 
+std::uint8_t count_alive_enemies(const BattleState& s) {
+  std::uint8_t n = 0;
+  for (const EnemyState& e : s.enemies)
+    if (e.unit.alive()) ++n;
+  return n;
+}
+
 std::int32_t UnitState::stacks(StatusId status) const {
   for (const StatusStack& st : statuses)
     if (st.status == status) return st.stacks;
@@ -16,6 +23,9 @@ std::int32_t UnitState::stacks(StatusId status) const {
 Battle::Battle(std::shared_ptr<const Catalog> catalog, BattleOptions options)
     : catalog_(std::move(catalog)), options_(options) {
   BATTLECORE_ENSURE(catalog_ != nullptr, "a battle needs a catalog{}", "");
+  BATTLECORE_ENSURE(catalog_->card_play.size() == catalog_->cards.size(),
+                    "the catalog's card_play index has {} entries for {} cards: call index_card_play",
+                    catalog_->card_play.size(), catalog_->cards.size());
   events_.set_log_enabled(options_.event_log);
   driver_.set_record_history(options_.record_history);
 }
@@ -90,14 +100,16 @@ Status Battle::advance() {
 
 // Inline: listing the options calls it for every card in hand at every decision.
 inline PlayCheck Battle::check_card_in_hand(CardRef card) const {
-  const CardDef* def = active_card(card);
-  if (def == nullptr) return PlayCheck::NoActiveDefinition;
+  const CardId id = state_.cards[card].def;
+  if (id >= catalog_->card_play.size()) return PlayCheck::NoActiveDefinition;
+  const CardPlayInfo& info = catalog_->card_play[id];
   if (detail::effective_cost(state_, *catalog_, card) > state_.energy) return PlayCheck::CannotPayCost;
-  if (state_.hooks.empty()) return def->has(kUnplayable) ? PlayCheck::Unplayable : PlayCheck::Ok;
-  if (detail::matching_hook(state_, *catalog_, HookKind::CancelPlay, *def) != nullptr)
+  if (state_.hooks.empty()) return info.has(kUnplayable) ? PlayCheck::Unplayable : PlayCheck::Ok;
+  const CardDef& def = catalog_->cards[id];
+  if (detail::matching_hook(state_, *catalog_, HookKind::CancelPlay, def) != nullptr)
     return PlayCheck::CancelledByOnPlayHook;
-  if (def->has(kUnplayable)) return PlayCheck::Unplayable;
-  if (detail::matching_hook(state_, *catalog_, HookKind::RefusePlay, *def) != nullptr)
+  if (info.has(kUnplayable)) return PlayCheck::Unplayable;
+  if (detail::matching_hook(state_, *catalog_, HookKind::RefusePlay, def) != nullptr)
     return PlayCheck::RefusedByPlayableHook;
   return PlayCheck::Ok;
 }
@@ -124,8 +136,7 @@ void Battle::legal_actions(std::vector<Action>& out) const {
   }
   for (CardRef card : state_.hand) {
     if (check_card_in_hand(card) != PlayCheck::Ok) continue;
-    const CardDef& def = catalog_->cards[state_.cards[card].def];
-    if (def.target == CardTarget::Enemy) {
+    if (catalog_->card_play[state_.cards[card].def].target == CardTarget::Enemy) {
       for (std::size_t e = 0; e < state_.enemies.size(); ++e)
         if (state_.enemies[e].unit.alive()) out.push_back(Action::play(card, static_cast<std::int8_t>(e)));
     } else {

@@ -19,6 +19,11 @@ std::optional<EncounterId> Catalog::find_encounter(std::string_view id) const {
   return find_id(encounters, id);
 }
 
+void index_card_play(Catalog& catalog) {
+  catalog.card_play.clear();
+  for (const CardDef& d : catalog.cards) catalog.card_play.push_back({d.cost, d.target, d.keywords});
+}
+
 std::string_view card_type_name(CardType t) {
   switch (t) {
     case CardType::Attack:

@@ -85,6 +85,7 @@ class Loader {
       c_->cards.push_back(std::move(plus));
     }
 
+    index_card_play(*c_);
     c_->content_hash = content::canonical_content_hash(docs_);
     if (!diags_.empty()) return nullptr;
     return catalog;

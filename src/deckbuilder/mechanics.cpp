@@ -160,6 +160,7 @@ void take_damage(Ctx& x, UnitRef source, UnitRef target, std::int32_t damage) {
   // HP stops at 0: the event reports the HP actually lost.
   const std::int32_t lost = std::min(damage - absorbed, u.hp);
   u.hp -= lost;
+  if (!u.alive() && target != kPlayerUnit) --x.s.enemies_alive;
   x.ev.emit_with(EventType::DamageDealt, [&] {
     return Event{.type = EventType::DamageDealt,
                  .source = source,
@@ -176,6 +177,7 @@ void lose_hp(Ctx& x, UnitRef target, std::int32_t amount) {
   if (!u.alive() || amount <= 0) return;
   const std::int32_t lost = std::min(amount, u.hp);
   u.hp -= lost;
+  if (!u.alive() && target != kPlayerUnit) --x.s.enemies_alive;
   x.ev.emit_with(EventType::HpLost,
                  [&] { return Event{.type = EventType::HpLost, .target = target, .amount = lost}; });
   if (!u.alive())

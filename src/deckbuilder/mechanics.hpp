@@ -40,11 +40,7 @@ inline const UnitState& unit(const BattleState& s, UnitRef u) {
   return u == kPlayerUnit ? s.player : s.enemies[static_cast<std::size_t>(u - 1)].unit;
 }
 inline UnitState& unit(Ctx& x, UnitRef u) { return const_cast<UnitState&>(unit(std::as_const(x.s), u)); }
-inline bool all_enemies_dead(const BattleState& s) {
-  for (const EnemyState& e : s.enemies)
-    if (e.unit.alive()) return false;
-  return true;
-}
+inline bool all_enemies_dead(const BattleState& s) { return s.enemies_alive == 0; }
 /// Victory or Defeat when the battle is decided (the player's death first), else nothing.
 inline std::optional<Trigger> outcome(const BattleState& s) {
   if (!s.player.alive()) return Trigger::Defeat;
@@ -76,7 +72,7 @@ inline std::int32_t effective_cost(const BattleState& s, const Catalog& c, CardR
   const CardInstance& ci = s.cards[card];
   const std::int32_t base = ci.turn_cost_set >= 0     ? ci.turn_cost_set
                             : ci.battle_cost_set >= 0 ? ci.battle_cost_set
-                                                      : c.cards[ci.def].cost;
+                                                      : c.card_play[ci.def].cost;
   return std::max(0, base + ci.battle_cost_change + ci.turn_cost_change);
 }
 /// Cost rules lose a turn; expired ones are removed.

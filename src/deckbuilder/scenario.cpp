@@ -184,6 +184,7 @@ Result<Battle, Diagnostics> start_scenario(std::shared_ptr<const Catalog> catalo
     }
     r.finish();
     if (!diags.empty() || !ok) return false;
+    s.enemies_alive = count_alive_enemies(s);
     detail::BattleIo::state(battle) = s;
     return true;
   };

@@ -238,6 +238,7 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
     es.rules_used = static_cast<std::uint8_t>(e.num("rules_used", 0, 255));
     s.enemies.push_back(es);
   }
+  s.enemies_alive = count_alive_enemies(s);
   const json& cards = in.arr("cards");
   if (cards.size() > kMaxCards) throw Bad{in.ptr("cards"), fmt::format("more than {} cards", kMaxCards)};
   for (std::size_t i = 0; i < cards.size(); ++i) {

@@ -85,6 +85,9 @@ std::vector<std::string> DeckbuilderRules::invariants(const Battle& before, cons
   check_unit(s.player, "the player");
   for (std::size_t e = 0; e < s.enemies.size(); ++e)
     check_unit(s.enemies[e].unit, fmt::format("enemy {}", e));
+  if (s.enemies_alive != count_alive_enemies(s))
+    broken.push_back(fmt::format("the battle counts {} alive enemies, but {} have HP", s.enemies_alive,
+                                 count_alive_enemies(s)));
   if (s.hand.size() > kMaxHand) broken.push_back(fmt::format("the hand has {} cards", s.hand.size()));
   return broken;
 }

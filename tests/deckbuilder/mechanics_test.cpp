@@ -625,5 +625,34 @@ TEST(DeckbuilderFlatEffects, StraightAndStackedRunsPlayTheSameBattles) {
   EXPECT_GT(decisions, 500u);
 }
 
+TEST(DeckbuilderCardPlayIndex, TheLoaderIndexesEveryCard) {
+  const Catalog& c = *starter();
+  ASSERT_EQ(c.card_play.size(), c.cards.size());
+  for (std::size_t i = 0; i < c.cards.size(); ++i) {
+    EXPECT_EQ(c.card_play[i].cost, c.cards[i].cost) << c.cards[i].id;
+    EXPECT_EQ(c.card_play[i].target, c.cards[i].target) << c.cards[i].id;
+    EXPECT_EQ(c.card_play[i].keywords, c.cards[i].keywords) << c.cards[i].id;
+  }
+}
+
+TEST(DeckbuilderCardPlayIndex, ACatalogChangedInCodeIsReindexedOrRefused) {
+  auto changed = std::make_shared<Catalog>(*starter());
+  const CardId strike = *changed->find_card("strike");
+  changed->cards[strike].cost = 3;
+  index_card_play(*changed);
+  Battle b(changed);
+  ASSERT_TRUE(b.start_battle("w1", 1).ok());
+  std::size_t strikes = 0;
+  for (std::size_t i = 0; i < b.state().cards.size(); ++i) {
+    if (b.state().cards[i].def != strike) continue;
+    EXPECT_EQ(b.effective_cost(static_cast<CardRef>(i)), 3);
+    ++strikes;
+  }
+  EXPECT_EQ(strikes, 5u);
+
+  changed->cards.push_back(changed->cards[strike]);  // not reindexed
+  EXPECT_THROW(Battle{changed}, InvariantError);
+}
+
 }  // namespace
 }  // namespace battlecore::deckbuilder

@@ -58,6 +58,17 @@ TEST(DeckbuilderScenario, OverridesReplaceTheStatedFields) {
   EXPECT_TRUE(s.exhaust_pile.empty());
   EXPECT_EQ(s.player_turns, 4u);
   EXPECT_EQ(s.attacks_this_turn, 1);
+  EXPECT_EQ(s.enemies_alive, 1);
+}
+
+TEST(DeckbuilderScenario, AnEnemyThatStartsAtZeroHpIsNotCountedAlive) {
+  auto r = start(R"({"encounter": "sludge_pair", "seed": 5, "energy": 1,
+                     "enemies": [{"hp": 3, "armor": 0}, {"hp": 0}], "hand": ["strike"]})");
+  ASSERT_TRUE(r.ok()) << problems(r);
+  Battle& b = r.value();
+  ASSERT_EQ(b.state().hand.size(), 1u);
+  ASSERT_TRUE(b.try_play_card(b.state().hand[0], 0).ok());
+  EXPECT_TRUE(b.won()) << "the last alive enemy died, so the battle is won";
 }
 
 TEST(DeckbuilderScenario, TheSameScenarioStartsTheSameBattleAndASeedOverrideChangesIt) {

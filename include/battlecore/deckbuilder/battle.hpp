@@ -147,6 +147,9 @@ struct DelayedTrigger {
 };
 
 using CardPile = FixedVec<CardRef, kMaxCards>;
+struct BattleState;
+/// The alive enemies of `s`, counted from their HP (what BattleState::enemies_alive holds).
+std::uint8_t count_alive_enemies(const BattleState& s);
 
 /// The whole rules state of a battle: a plain value, no pointers.
 struct BattleState {
@@ -163,6 +166,9 @@ struct BattleState {
   std::int32_t energy = 0;
   UnitState player;
   FixedVec<EnemyState, kMaxEnemies> enemies;
+  /// How many enemies are alive: derived from their HP, kept by the rules (a death counts
+  /// down) and recounted by whatever sets HP directly (count_alive_enemies).
+  std::uint8_t enemies_alive = 0;
   FixedVec<CardInstance, kMaxCards> cards;
   CardPile draw_pile;  ///< top of the pile is the back
   FixedVec<CardRef, kMaxHand> hand;

@@ -102,6 +102,16 @@ struct CardDef {
   bool has(Keyword k) const { return (keywords & k) != 0; }
 };
 
+/// What listing and playing a card read of its definition, packed: one entry per CardDef, in
+/// Catalog::card_play. The loader fills it; a catalog built or changed in code calls
+/// index_card_play after changing `cards` (a battle refuses a catalog whose index is stale).
+struct CardPlayInfo {
+  std::int8_t cost = 0;
+  CardTarget target = CardTarget::None;
+  std::uint8_t keywords = 0;
+  bool has(Keyword k) const { return (keywords & k) != 0; }
+};
+
 enum class StatusKind : std::uint8_t { Buff, Debuff };
 /// How new stacks combine: Intensity adds to the amount, Duration adds turns.
 enum class Stacking : std::uint8_t { Intensity, Duration };
@@ -273,6 +283,7 @@ using OpHandler = void (*)(detail::OpContext&, const Op&);
 struct Catalog {
   PackInfo pack;
   std::vector<CardDef> cards;
+  std::vector<CardPlayInfo> card_play;  ///< by CardId: the fields of `cards` a play reads
   std::vector<StatusDef> statuses;
   std::vector<EnemyDef> enemies;
   std::vector<PlayerUnitDef> players;
@@ -293,6 +304,9 @@ struct Catalog {
   std::optional<PlayerUnitId> find_player(std::string_view id) const;
   std::optional<EncounterId> find_encounter(std::string_view id) const;
 };
+
+/// Rebuilds Catalog::card_play from Catalog::cards.
+void index_card_play(Catalog& catalog);
 
 std::string_view card_type_name(CardType t);
 std::string_view status_timing_name(StatusTiming t);
