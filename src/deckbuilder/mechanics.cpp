@@ -536,12 +536,6 @@ void run_effects(Ctx& x, OpRange ops, UnitRef source, UnitRef target, CardRef ca
                     "an effect outside a card play paused on a choice ({} frames)", x.s.effects.size());
 }
 
-std::int32_t op_amount(const OpContext& ctx, const Op& op) {
-  if ((op.flags & kAmountFromStacks) != 0 && ctx.source != kNoUnit && ctx.status != kNoStatus)
-    return unit(ctx.x.s, ctx.source).stacks(ctx.status);
-  return op.amount;
-}
-
 void for_each_op_target(OpContext& ctx, const Op& op, void (*apply)(Ctx&, UnitRef, std::int32_t)) {
   std::array<UnitRef, kMaxEnemies + 1> targets{};
   const std::size_t n = op_targets(ctx, op.target, targets);
@@ -554,17 +548,14 @@ bool compile_amount_to_target(const OpCompiler& oc, content::ObjectReader& r, Op
   return ok;
 }
 
-std::size_t op_targets(OpContext& ctx, OpTarget kind, std::array<UnitRef, kMaxEnemies + 1>& out) {
+std::size_t op_targets_of_side(OpContext& ctx, OpTarget kind, std::array<UnitRef, kMaxEnemies + 1>& out) {
   const BattleState& s = ctx.x.s;
   const bool source_is_player = ctx.source == kPlayerUnit;
   std::size_t n = 0;
   switch (kind) {
     case OpTarget::Self:
-      if (unit(ctx.x, ctx.source).alive()) out[n++] = ctx.source;
-      break;
     case OpTarget::Chosen:
-      if (ctx.target != kNoUnit && unit(ctx.x, ctx.target).alive()) out[n++] = ctx.target;
-      break;
+      return op_targets(ctx, kind, out);
     case OpTarget::AllEnemies:
       if (!source_is_player) {
         if (s.player.alive()) out[n++] = kPlayerUnit;

@@ -151,13 +151,25 @@ struct OpContext {
 };
 
 /// The op's amount: its literal, or the source's stacks of the running status.
-std::int32_t op_amount(const OpContext& ctx, const Op& op);
+inline std::int32_t op_amount(const OpContext& ctx, const Op& op) {
+  if ((op.flags & kAmountFromStacks) != 0 && ctx.source != kNoUnit && ctx.status != kNoStatus)
+    return unit(ctx.x.s, ctx.source).stacks(ctx.status);
+  return op.amount;
+}
 /// Calls `apply(x, unit, amount)` for each unit the op targets, with the op's amount.
 void for_each_op_target(OpContext& ctx, const Op& op, void (*apply)(Ctx&, UnitRef, std::int32_t));
 /// Reads {"amount": 1..999, "target": ... (default self)}: the shape of armor, heal, lose_hp.
 bool compile_amount_to_target(const OpCompiler& oc, content::ObjectReader& r, Op& op);
+/// op_targets for the kinds that name several units or draw one at random.
+std::size_t op_targets_of_side(OpContext& ctx, OpTarget kind, std::array<UnitRef, kMaxEnemies + 1>& out);
 /// The units an op's target kind names, alive only, into `out`; returns how many.
-std::size_t op_targets(OpContext& ctx, OpTarget kind, std::array<UnitRef, kMaxEnemies + 1>& out);
+inline std::size_t op_targets(OpContext& ctx, OpTarget kind, std::array<UnitRef, kMaxEnemies + 1>& out) {
+  if (kind != OpTarget::Chosen && kind != OpTarget::Self) return op_targets_of_side(ctx, kind, out);
+  const UnitRef u = kind == OpTarget::Self ? ctx.source : ctx.target;
+  if (u == kNoUnit || !unit(ctx.x.s, u).alive()) return 0;
+  out[0] = u;
+  return 1;
+}
 /// The hand positions a hand-card choice may pick: every card but the one being played.
 std::size_t eligible_hand_cards(const BattleState& s, std::array<std::uint8_t, kMaxHand>& out);
 
