@@ -241,8 +241,9 @@ class Loader {
       Op op;
       op.code = ops_.code_of(*name);
       op.target = OpTarget::Self;
+      if (spec->nests) op.flags = kNests;
       if (spec->compile(oc, r, op)) list.push_back(op);
-      flat = flat && !spec->nests;
+      flat = flat && (op.flags & kNests) == 0;
       r.finish();
     }
     OpRange range{static_cast<std::uint32_t>(c_->ops.size()),

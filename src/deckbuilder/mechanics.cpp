@@ -521,7 +521,7 @@ bool run_flat(Ctx& x, OpRange ops, UnitRef source, UnitRef target, CardRef card,
     const Op& op = x.c.ops[pc];
     x.c.op_handlers[op.code](ctx, op);
     BATTLECORE_ENSURE(x.s.effects.size() == depth && x.s.choice.kind == PendingChoice::Kind::None,
-                      "op '{}' pushed a frame or paused in a flat list: its OpSpec must say nests",
+                      "op '{}' pushed a frame or paused in a flat list: it must keep the flag kNests",
                       x.c.op_names[op.code]);
   }
   return true;

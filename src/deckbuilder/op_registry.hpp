@@ -65,7 +65,8 @@ struct OpSpec {
   bool (*compile)(const OpCompiler&, content::ObjectReader&, Op&);
   OpHandler handler;
   /// The handler may push effect frames (push_block) or pause on a choice; a list without such
-  /// an op runs without the effect stack (OpRange::flat).
+  /// an op runs without the effect stack (OpRange::flat). The loader gives each op of this kind
+  /// the flag kNests; `compile` clears it where the op's parameters rule both out.
   bool nests = false;
 };
 

@@ -576,6 +576,10 @@ TEST(DeckbuilderFlatEffects, TheLoaderMarksTheListsThatCannotPause) {
   EXPECT_TRUE(effects("bash").flat);
   EXPECT_FALSE(effects("tactics").flat) << "a choice pauses";
   EXPECT_FALSE(effects("scout").flat) << "a draw, then a choice";
+  EXPECT_FALSE(effects("sift").flat) << "a discard the player chooses pauses";
+  EXPECT_FALSE(effects("purge").flat) << "an exhaust the player chooses pauses";
+  EXPECT_TRUE(effects("wild_toss").flat) << "a random discard never pauses";
+  EXPECT_TRUE(effects("pyre").flat) << "a random exhaust never pauses";
   for (const EnemyDef& e : c.enemies)
     for (const auto& m : e.moves) {
       bool nests = false;
@@ -601,7 +605,10 @@ std::shared_ptr<const Catalog> all_stacked(const Catalog& c) {
 
 TEST(DeckbuilderFlatEffects, StraightAndStackedRunsPlayTheSameBattles) {
   const auto stacked = all_stacked(*starter());
+  const CardId wild_toss = *starter()->find_card("wild_toss");
+  const CardId pyre = *starter()->find_card("pyre");
   std::size_t decisions = 0;
+  std::size_t random_hand_card_plays = 0;  // flat lists that move hand cards at random
   for (const EncounterDef& enc : starter()->encounters)
     for (std::uint64_t seed = 1; seed <= 6; ++seed) {
       Battle a(starter());
@@ -614,6 +621,10 @@ TEST(DeckbuilderFlatEffects, StraightAndStackedRunsPlayTheSameBattles) {
         ASSERT_EQ(a.state_hash(), b.state_hash()) << enc.id << " seed " << seed;
         a.legal_actions(options);
         const Action action = options[pick.below(static_cast<std::uint32_t>(options.size()))];
+        if (action.kind == ActionKind::PlayCard) {
+          const CardId played = a.state().cards[action.card].def;
+          random_hand_card_plays += played == wild_toss || played == pyre ? 1 : 0;
+        }
         ASSERT_TRUE(a.submit(action).ok());
         ASSERT_TRUE(b.submit(action).ok());
         ++decisions;
@@ -623,6 +634,7 @@ TEST(DeckbuilderFlatEffects, StraightAndStackedRunsPlayTheSameBattles) {
       EXPECT_TRUE(a.events().log() == b.events().log()) << enc.id << " seed " << seed;
     }
   EXPECT_GT(decisions, 500u);
+  EXPECT_GT(random_hand_card_plays, 0u);
 }
 
 TEST(DeckbuilderCardPlayIndex, TheLoaderIndexesEveryCard) {

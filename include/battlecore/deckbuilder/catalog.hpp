@@ -47,6 +47,10 @@ enum class OpTarget : std::uint8_t {
 /// Op flags.
 enum OpFlag : std::uint8_t {
   kAmountFromStacks = 1u << 0,  ///< the amount is the owner's stacks of the running status
+  kSetsCost = 1u << 1,          ///< cost_rule: sets the cost (without it, changes the cost)
+  /// The op may push effect frames or pause on a choice: the loader sets it from the op kind's
+  /// OpSpec::nests, and the op's compile function clears it when its parameters rule both out.
+  kNests = 1u << 2,
 };
 
 /// One compiled effect op. `code` indexes Catalog::op_handlers; the meaning of the other

@@ -26,14 +26,14 @@ bool compile(const OpCompiler& oc, content::ObjectReader& r, Op& op) {
   if (!scope) return false;
   if (oc.owner != EffectOwner::Card) return oc.only_in(r, "cost_rule", "card effects");
   op.mode = static_cast<std::uint8_t>(*scope);
-  op.flags = set ? 1 : 0;  // 1: set, 0: change
+  if (set) op.flags = static_cast<std::uint8_t>(op.flags | kSetsCost);
   op.amount = static_cast<std::int32_t>(set ? *set : *change);
   return true;
 }
 
 void apply_rule(OpContext& ctx, const Op& op, CardRef card) {
   CardInstance& ci = ctx.x.s.cards[card];
-  const bool set = op.flags == 1;
+  const bool set = (op.flags & kSetsCost) != 0;
   const auto amount = static_cast<std::int8_t>(op.amount);
   if (op.times == kCostRuleForBattle) {
     if (set)

@@ -21,6 +21,7 @@ inline bool compile_hand_cards(const OpCompiler& oc, content::ObjectReader& r, O
   const auto mode = r.required_enum("mode", kHandCardModes);
   if (!mode) return false;
   op.mode = static_cast<std::uint8_t>(*mode);
+  if (op.mode == 1) op.flags = static_cast<std::uint8_t>(op.flags & ~kNests);  // random: never pauses
   if (oc.owner == EffectOwner::Move)
     return oc.only_in(r, name, "card, status and deferred effects: enemies have no hand");
   if (op.mode == 0 && oc.owner != EffectOwner::Card)
