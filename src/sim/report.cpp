@@ -1,6 +1,7 @@
 #include "battlecore/sim/report.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 
@@ -49,16 +50,26 @@ void Tally::add(const BattleRecord& b) {
   decisions += b.decisions;
   bump(turns_histogram, b.turns);
   bump(hp_left_histogram, b.won ? b.hp_left : 0);
+  // Count the battle once per card, at the card's first play. A battle plays few distinct
+  // cards: each play is compared with all of them, no early exit, and the earlier plays are
+  // searched only once more distinct cards were played than `seen` holds.
+  std::array<std::uint32_t, 32> seen{};
+  std::size_t distinct = 0;
   for (std::size_t i = 0; i < b.cards_played.size(); ++i) {
     const std::uint32_t card = b.cards_played[i];
     if (card >= cards.size()) continue;
     ++cards[card].plays;
-    // Count the battle once per card: only at the card's first play in this battle.
-    if (std::find(b.cards_played.begin(), b.cards_played.begin() + static_cast<std::ptrdiff_t>(i), card) ==
-        b.cards_played.begin() + static_cast<std::ptrdiff_t>(i)) {
-      ++cards[card].battles_played;
-      if (b.won) ++cards[card].wins_when_played;
+    bool earlier = false;
+    for (std::size_t k = 0; k < distinct; ++k) earlier |= seen[k] == card;
+    if (!earlier && distinct == seen.size()) {
+      const auto from = b.cards_played.begin();
+      earlier = std::find(from, from + static_cast<std::ptrdiff_t>(i), card) !=
+                from + static_cast<std::ptrdiff_t>(i);
     }
+    if (earlier) continue;
+    if (distinct < seen.size()) seen[distinct++] = card;
+    ++cards[card].battles_played;
+    if (b.won) ++cards[card].wins_when_played;
   }
   for (std::size_t i = 0; i < b.enemies.size(); ++i) {
     const std::uint32_t enemy = b.enemies[i];

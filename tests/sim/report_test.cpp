@@ -16,6 +16,31 @@ TEST(SimReport, PercentileIsTheNearestRank) {
   EXPECT_EQ(percentile({}, 50), 0u);
 }
 
+TEST(SimTally, ABattleCountsOncePerCardPlayedEvenWithManyDistinctCards) {
+  Tally t;
+  t.resize(TallyShape{.cards = 100});
+  BattleRecord b;
+  b.won = true;
+  // 40 distinct cards (more than the tally compares directly), each played twice, interleaved,
+  // then card 3 again and card 99 once; card 200 is outside the table and ignored.
+  for (std::uint32_t round = 0; round < 2; ++round)
+    for (std::uint32_t c = 0; c < 40; ++c) b.cards_played.push_back(c);
+  b.cards_played.push_back(3);
+  b.cards_played.push_back(99);
+  b.cards_played.push_back(200);
+  t.add(b);
+  b.won = false;
+  t.add(b);
+  for (std::uint32_t c = 0; c < 40; ++c) {
+    EXPECT_EQ(t.cards[c].plays, c == 3 ? 6u : 4u) << c;
+    EXPECT_EQ(t.cards[c].battles_played, 2u) << c;
+    EXPECT_EQ(t.cards[c].wins_when_played, 1u) << c;
+  }
+  EXPECT_EQ(t.cards[99].plays, 2u);
+  EXPECT_EQ(t.cards[99].battles_played, 2u);
+  EXPECT_EQ(t.cards[40].battles_played, 0u);
+}
+
 TEST(SimReport, WilsonIntervalMatchesTheFormula) {
   // 80 of 100: the textbook interval is 0.7112 .. 0.8666.
   const Interval ci = wilson_interval(80, 100);
