@@ -23,9 +23,9 @@ std::int32_t UnitState::stacks(StatusId status) const {
 Battle::Battle(std::shared_ptr<const Catalog> catalog, BattleOptions options)
     : catalog_(std::move(catalog)), options_(options) {
   BATTLECORE_ENSURE(catalog_ != nullptr, "a battle needs a catalog{}", "");
-  BATTLECORE_ENSURE(catalog_->card_play.size() == catalog_->cards.size(),
-                    "the catalog's card_play index has {} entries for {} cards: call index_card_play",
-                    catalog_->card_play.size(), catalog_->cards.size());
+  BATTLECORE_ENSURE(card_play_indexed(*catalog_),
+                    "the catalog's card_play index does not match its {} cards: call index_card_play",
+                    catalog_->cards.size());
   events_.set_log_enabled(options_.event_log);
   driver_.set_record_history(options_.record_history);
 }

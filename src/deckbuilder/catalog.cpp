@@ -19,9 +19,23 @@ std::optional<EncounterId> Catalog::find_encounter(std::string_view id) const {
   return find_id(encounters, id);
 }
 
+namespace {
+CardPlayInfo play_info(const CardDef& d) { return {d.cost, d.target, d.keywords}; }
+}  // namespace
+
 void index_card_play(Catalog& catalog) {
   catalog.card_play.clear();
-  for (const CardDef& d : catalog.cards) catalog.card_play.push_back({d.cost, d.target, d.keywords});
+  for (const CardDef& d : catalog.cards) catalog.card_play.push_back(play_info(d));
+}
+
+bool card_play_indexed(const Catalog& catalog) {
+  if (catalog.card_play.size() != catalog.cards.size()) return false;
+  for (std::size_t i = 0; i < catalog.cards.size(); ++i) {
+    const CardPlayInfo want = play_info(catalog.cards[i]);
+    const CardPlayInfo& have = catalog.card_play[i];
+    if (have.cost != want.cost || have.target != want.target || have.keywords != want.keywords) return false;
+  }
+  return true;
 }
 
 std::string_view card_type_name(CardType t) {

@@ -662,7 +662,10 @@ TEST(DeckbuilderCardPlayIndex, ACatalogChangedInCodeIsReindexedOrRefused) {
   }
   EXPECT_EQ(strikes, 5u);
 
-  changed->cards.push_back(changed->cards[strike]);  // not reindexed
+  changed->cards[strike].cost = 2;  // not reindexed: a stale cost
+  EXPECT_THROW(Battle{changed}, InvariantError);
+  index_card_play(*changed);
+  changed->cards.push_back(changed->cards[strike]);  // not reindexed: a card missing
   EXPECT_THROW(Battle{changed}, InvariantError);
 }
 

@@ -108,7 +108,7 @@ struct CardDef {
 
 /// What listing and playing a card read of its definition, packed: one entry per CardDef, in
 /// Catalog::card_play. The loader fills it; a catalog built or changed in code calls
-/// index_card_play after changing `cards` (a battle refuses a catalog whose index is stale).
+/// index_card_play after changing `cards` (a battle refuses a catalog whose index does not match).
 struct CardPlayInfo {
   std::int8_t cost = 0;
   CardTarget target = CardTarget::None;
@@ -311,6 +311,8 @@ struct Catalog {
 
 /// Rebuilds Catalog::card_play from Catalog::cards.
 void index_card_play(Catalog& catalog);
+/// True when Catalog::card_play holds exactly what index_card_play would put there.
+bool card_play_indexed(const Catalog& catalog);
 
 std::string_view card_type_name(CardType t);
 std::string_view status_timing_name(StatusTiming t);
