@@ -80,9 +80,52 @@ void tick_cost_rules(Ctx& x);
 
 // --- units ------------------------------------------------------------------------------
 /// The attack damage `source` would deal to `target` from `base`, with every modifier.
-std::int32_t attack_damage(const Ctx& x, UnitRef source, UnitRef target, std::int32_t base);
+inline std::int32_t attack_damage(const Ctx& x, UnitRef source, UnitRef target, std::int32_t base) {
+  const UnitState& from = unit(x.s, source);
+  const UnitState& to = unit(x.s, target);
+  std::int64_t damage = base;
+  std::int64_t percent_num = 1;
+  std::int64_t percent_den = 1;
+  for (const StatusStack& st : from.statuses) {
+    const StatusDef& def = x.c.statuses[st.status];
+    damage += std::int64_t{def.damage_dealt_per_stack} * st.stacks;
+    if (st.stacks > 0 && def.damage_dealt_percent != 100) {
+      percent_num *= def.damage_dealt_percent;
+      percent_den *= 100;
+    }
+  }
+  if (damage < 0) damage = 0;
+  for (const StatusStack& st : to.statuses) {
+    const StatusDef& def = x.c.statuses[st.status];
+    if (st.stacks > 0 && def.damage_taken_percent != 100) {
+      percent_num *= def.damage_taken_percent;
+      percent_den *= 100;
+    }
+  }
+  // One rounding down after every multiplier, so 75% and 150% together give 112.5% of the base.
+  if (percent_den == 1) return static_cast<std::int32_t>(damage * percent_num);
+  return static_cast<std::int32_t>(damage * percent_num / percent_den);
+}
 /// Armor absorbs first, then HP (never below 0); emits DamageDealt and UnitDied.
-void take_damage(Ctx& x, UnitRef source, UnitRef target, std::int32_t damage);
+inline void take_damage(Ctx& x, UnitRef source, UnitRef target, std::int32_t damage) {
+  UnitState& u = unit(x, target);
+  if (!u.alive() || damage <= 0) return;
+  const std::int32_t absorbed = std::min(damage, u.armor);
+  u.armor -= absorbed;
+  // HP stops at 0: the event reports the HP actually lost.
+  const std::int32_t lost = std::min(damage - absorbed, u.hp);
+  u.hp -= lost;
+  if (!u.alive() && target != kPlayerUnit) --x.s.enemies_alive;
+  x.ev.emit_with(EventType::DamageDealt, [&] {
+    return Event{.type = EventType::DamageDealt,
+                 .source = source,
+                 .target = target,
+                 .amount = lost,
+                 .extra = absorbed};
+  });
+  if (!u.alive())
+    x.ev.emit_with(EventType::UnitDied, [&] { return Event{.type = EventType::UnitDied, .target = target}; });
+}
 /// HP loss that ignores armor (poison, costs paid in HP).
 void lose_hp(Ctx& x, UnitRef target, std::int32_t amount);
 void heal(Ctx& x, UnitRef target, std::int32_t amount);
