@@ -4,6 +4,8 @@
 JOBS ?= 2
 RELEASE_DIR := build/release
 TEST_DIR := build/test
+# `make pgo`: the release build optimised with a profile of the bundled content (GCC).
+PGO_DIR := build/pgo
 BATTLES ?= 200000
 # Sanitizer builds (tests and fuzzers) compile at -O1 with line tables only: the sanitizers'
 # recommended level, and less than half the compile time of -O2 -g.
@@ -20,7 +22,7 @@ FUZZ_CONFIG := -DCMAKE_CXX_COMPILER=clang++ $(SANITIZE_FLAGS) -DBATTLECORE_BUILD
 # The invariant sweep: SWEEP_BATTLES random battles per encounter of every bundled pack.
 SWEEP_BATTLES ?= 500
 
-.PHONY: all deps build run test bench clean format fuzz sweep
+.PHONY: all deps build run test bench pgo clean format fuzz sweep
 
 all: build
 
@@ -69,6 +71,17 @@ sweep: deps $(TEST_DIR)/CMakeCache.txt
 
 bench: build
 	$(RELEASE_DIR)/bench/battlecore_bench
+
+# Profile-guided: an instrumented build plays the bundled content (scripts/pgo-train.sh), then
+# everything is compiled again with that profile. Same rules, same battles; the binaries are in
+# $(PGO_DIR) (the CLI, and the benchmarks: $(PGO_DIR)/bench/battlecore_bench).
+pgo: deps
+	rm -rf $(PGO_DIR)/pgo-data
+	cmake -S . -B $(PGO_DIR) -DCMAKE_BUILD_TYPE=Release -DBATTLECORE_BUILD_TESTS=OFF -DBATTLECORE_BUILD_BENCHMARKS=ON -DBATTLECORE_PGO=generate
+	cmake --build $(PGO_DIR) -j $(JOBS) --target battlecore_cli
+	bash scripts/pgo-train.sh $(PGO_DIR)/apps/battlecore/battlecore
+	cmake -S . -B $(PGO_DIR) -DBATTLECORE_PGO=use
+	cmake --build $(PGO_DIR) -j $(JOBS)
 
 format:
 	clang-format -i $$(git ls-files '*.hpp' '*.cpp')
