@@ -2,7 +2,7 @@
 # The training runs of a profile-guided build (make pgo): BINARY, built with
 # BATTLECORE_PGO=generate, plays the bundled content of all three rule sets with each policy,
 # and its counters go to the build's profile directory. Every run uses one thread (the counters
-# are not atomic) and a seed of its own.
+# are not atomic) and seed 7.
 set -euo pipefail
 if [[ $# -ne 1 || ! -x "$1" ]]; then
   echo "usage: $0 BINARY   (the battlecore CLI of a BATTLECORE_PGO=generate build)" >&2
