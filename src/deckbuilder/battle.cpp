@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <bit>
-
 #include "deckbuilder/mechanics.hpp"
 #include "deckbuilder/phases.hpp"
 
@@ -116,23 +114,6 @@ inline PlayCheck Battle::check_card_in_hand(CardRef card) const {
   return PlayCheck::Ok;
 }
 
-namespace {
-// A card option built as one 4-byte value: it is then written with one store, and a read of the
-// whole option right after (the policy's pick) is served by that store. Built field by field,
-// the option may be written byte by byte, and such a read then waits for the bytes to reach the
-// cache.
-Action play_option(CardRef card, std::int8_t target) {
-  static_assert(sizeof(Action) == 4 && std::is_trivially_copyable_v<Action>);
-  if constexpr (std::endian::native == std::endian::little) {
-    return std::bit_cast<Action>(std::uint32_t{static_cast<std::uint8_t>(ActionKind::PlayCard)} |
-                                 std::uint32_t{card} << 8 |
-                                 std::uint32_t{static_cast<std::uint8_t>(target)} << 16);
-  } else {
-    return Action::play(card, target);
-  }
-}
-}  // namespace
-
 void Battle::legal_actions(std::vector<Action>& out) const {
   out.clear();
   if (is_waiting_for_reward()) {
@@ -157,9 +138,9 @@ void Battle::legal_actions(std::vector<Action>& out) const {
     if (check_card_in_hand(card) != PlayCheck::Ok) continue;
     if (catalog_->card_play[state_.cards[card].def].target == CardTarget::Enemy) {
       for (std::size_t e = 0; e < state_.enemies.size(); ++e)
-        if (state_.enemies[e].unit.alive()) out.push_back(play_option(card, static_cast<std::int8_t>(e)));
+        if (state_.enemies[e].unit.alive()) out.push_back(Action::play(card, static_cast<std::int8_t>(e)));
     } else {
-      out.push_back(play_option(card, -1));
+      out.push_back(Action::play(card));
     }
   }
   out.push_back(Action::end_turn());

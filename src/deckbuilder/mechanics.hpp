@@ -103,7 +103,8 @@ inline std::int32_t attack_damage(const Ctx& x, UnitRef source, UnitRef target, 
     }
   }
   // One rounding down after every multiplier, so 75% and 150% together give 112.5% of the base.
-  if (percent_den == 1) return static_cast<std::int32_t>(damage * percent_num);
+  // No multiplier (the numerator is then 1 too): no division.
+  if (percent_den == 1) return static_cast<std::int32_t>(damage);
   return static_cast<std::int32_t>(damage * percent_num / percent_den);
 }
 /// Armor absorbs first, then HP (never below 0); emits DamageDealt and UnitDied.

@@ -1,8 +1,10 @@
 #pragma once
 /// The deckbuilder's decisions: what the player can submit, and why a submit is refused.
 
+#include <bit>
 #include <cstdint>
 #include <string_view>
+#include <type_traits>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -35,8 +37,17 @@ struct Action {
   std::uint8_t index = 0;   ///< ChooseOption, TakeReward: which one
   friend bool operator==(const Action&, const Action&) = default;
 
+  /// Built as one 4-byte value on little-endian machines: listing options then writes each in
+  /// one store, and the policy's read of a whole option right after is served by that store
+  /// (written field by field, the read would wait for the bytes to reach the cache).
   static constexpr Action play(CardRef card, std::int8_t target = -1) {
-    return Action{ActionKind::PlayCard, card, target, 0};
+    if constexpr (std::endian::native == std::endian::little) {
+      return std::bit_cast<Action>(std::uint32_t{static_cast<std::uint8_t>(ActionKind::PlayCard)} |
+                                   std::uint32_t{card} << 8 |
+                                   std::uint32_t{static_cast<std::uint8_t>(target)} << 16);
+    } else {
+      return Action{ActionKind::PlayCard, card, target, 0};
+    }
   }
   static constexpr Action end_turn() { return Action{ActionKind::EndTurn, kNoCard, -1, 0}; }
   static constexpr Action choose(std::uint8_t i) { return Action{ActionKind::ChooseOption, kNoCard, -1, i}; }
@@ -46,6 +57,9 @@ struct Action {
   }
   static constexpr Action skip_reward() { return Action{ActionKind::SkipReward, kNoCard, -1, 0}; }
 };
+static_assert(sizeof(Action) == 4 && std::is_trivially_copyable_v<Action>, "Action::play packs 4 bytes");
+static_assert(Action::play(7, 2) == Action{ActionKind::PlayCard, 7, 2, 0});
+static_assert(Action::play(9) == Action{ActionKind::PlayCard, 9, -1, 0});
 
 /// The seed's nine reasons a card play fails, plus Ok (GCSApi.CanPlayCard).
 enum class PlayCheck : std::uint8_t {
