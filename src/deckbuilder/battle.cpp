@@ -134,7 +134,7 @@ void Battle::legal_actions(std::vector<Action>& out) const {
     if (c.skippable) out.push_back(Action::skip_choice());
     return;
   }
-  for (CardRef card : state_.hand) {
+  for (CardRef card : state_.hand()) {
     if (check_card_in_hand(card) != PlayCheck::Ok) continue;
     if (catalog_->card_play[state_.cards[card].def].target == CardTarget::Enemy) {
       for (std::size_t e = 0; e < state_.enemies.size(); ++e)
@@ -162,7 +162,7 @@ PlayCheck Battle::can_play_card(CardRef card) const {
   if (card >= state_.cards.size()) return PlayCheck::NullCard;
   if (state_.player.max_hp <= 0) return PlayCheck::MissingPlayer;
   bool in_hand = false;
-  for (CardRef c : state_.hand) in_hand |= c == card;
+  for (CardRef c : state_.hand()) in_hand |= c == card;
   if (!in_hand) return PlayCheck::NotInHand;
   return check_card_in_hand(card);
 }
@@ -271,8 +271,8 @@ Result<Status, Rejection> Battle::continue_play() {
   const CardDef& def = *active_card(card);
   if (!detail::outcome(state_)) detail::fire_card_played_hooks(x, def, state_.playing.target);
   for (std::uint16_t hook : def.hooks) detail::register_hook(x, hook, kPlayerUnit);  // 6
-  for (std::size_t i = 0; i < state_.hand.size(); ++i)                               // 7
-    if (state_.hand[i] == card) {
+  for (std::size_t i = 0; i < state_.hand().size(); ++i)                             // 7
+    if (state_.hand()[i] == card) {
       detail::move_from_hand(
           x, i, def.has(kExhaust) || def.type == CardType::Power ? Pile::Exhaust : Pile::Discard);
       break;
@@ -416,10 +416,10 @@ std::uint64_t Battle::state_hash() const {
   }
   h.add(state_.cards.size());
   for (const CardInstance& c : state_.cards) h.add(c.def);
-  h.add_pile(state_.draw_pile);
-  h.add_pile(state_.hand);
-  h.add_pile(state_.discard_pile);
-  h.add_pile(state_.exhaust_pile);
+  h.add_pile(state_.draw_pile());
+  h.add_pile(state_.hand());
+  h.add_pile(state_.discard_pile());
+  h.add_pile(state_.exhaust_pile());
   h.add_pile(state_.played_this_turn);
   h.add(state_.player_turns);
   h.add(state_.extra_turns);

@@ -15,12 +15,9 @@ void bad_unit(const BattleState& s, UnitRef u) {
 // --- cards ------------------------------------------------------------------------------
 
 void shuffle_discard_into_draw(Ctx& x) {
-  const auto count = static_cast<std::int32_t>(x.s.discard_pile.size());
+  const auto count = static_cast<std::int32_t>(x.s.discard_pile().size());
   // The discard pile goes under whatever is left in the draw pile, then the new cards are shuffled.
-  x.s.rng[Stream::Shuffle].shuffle(x.s.discard_pile.span());
-  for (CardRef c : x.s.draw_pile) x.s.discard_pile.push_back(c);
-  x.s.draw_pile = x.s.discard_pile;
-  x.s.discard_pile.clear();
+  x.s.piles.shuffle_discard_under_draw(x.s.rng[Stream::Shuffle]);
   x.ev.emit_with(EventType::PileShuffled,
                  [&] { return Event{.type = EventType::PileShuffled, .amount = count}; });
 }
@@ -28,47 +25,16 @@ void shuffle_discard_into_draw(Ctx& x) {
 void draw_cards(Ctx& x, int count) {
   const std::size_t hand_limit = std::min<std::size_t>(kMaxHand, rules(x).hand_limit);
   for (int i = 0; i < count; ++i) {
-    if (x.s.hand.size() >= hand_limit) return;
-    if (x.s.draw_pile.empty()) {
-      if (x.s.discard_pile.empty()) return;
+    if (x.s.hand().size() >= hand_limit) return;
+    if (x.s.draw_pile().empty()) {
+      if (x.s.discard_pile().empty()) return;
       shuffle_discard_into_draw(x);
     }
-    const CardRef card = x.s.draw_pile.pop_back();
-    x.s.hand.push_back(card);
+    const CardRef card = x.s.piles.draw_to_hand();
     x.ev.emit_with(EventType::CardDrawn, [&] {
       return Event{.type = EventType::CardDrawn, .subject = card, .value = x.s.cards[card].def};
     });
   }
-}
-
-void move_from_hand(Ctx& x, std::size_t hand_index, Pile to) {
-  const CardRef card = x.s.hand[hand_index];
-  x.s.hand.erase_at(hand_index);
-  put_from_hand(x, card, to);
-}
-
-void put_from_hand(Ctx& x, CardRef card, Pile to) {
-  switch (to) {
-    case Pile::Discard:
-      x.s.discard_pile.push_back(card);
-      break;
-    case Pile::Exhaust:
-      x.s.exhaust_pile.push_back(card);
-      break;
-    case Pile::Draw:
-      x.s.draw_pile.push_back(card);
-      break;
-    case Pile::Hand:
-    case Pile::None:
-      BATTLECORE_ENSURE(false, "cannot move card {} to pile {}", card, pile_name(to));
-  }
-  x.ev.emit_with(EventType::CardMoved, [&] {
-    return Event{.type = EventType::CardMoved,
-                 .subject = card,
-                 .value = x.s.cards[card].def,
-                 .amount = static_cast<std::int32_t>(Pile::Hand),
-                 .extra = static_cast<std::int32_t>(to)};
-  });
 }
 
 void add_card(Ctx& x, CardId card, Pile pile) {
@@ -76,23 +42,21 @@ void add_card(Ctx& x, CardId card, Pile pile) {
   const auto ref = static_cast<CardRef>(x.s.cards.size());
   x.s.cards.push_back(CardInstance{card});
   const std::size_t hand_limit = std::min<std::size_t>(kMaxHand, rules(x).hand_limit);
-  if (pile == Pile::Hand && x.s.hand.size() >= hand_limit) pile = Pile::Discard;
+  if (pile == Pile::Hand && x.s.hand().size() >= hand_limit) pile = Pile::Discard;
   switch (pile) {
     case Pile::Hand:
-      x.s.hand.push_back(ref);
+    case Pile::Exhaust:
+      x.s.piles.push(pile, ref);
       break;
     case Pile::Draw: {
       // Shuffled in: a random position of the draw pile (effects stream).
-      const auto at = x.s.rng[Stream::Effects].below(static_cast<std::uint32_t>(x.s.draw_pile.size() + 1));
-      x.s.draw_pile.insert_at(at, ref);
+      const auto at = x.s.rng[Stream::Effects].below(static_cast<std::uint32_t>(x.s.draw_pile().size() + 1));
+      x.s.piles.insert(Pile::Draw, at, ref);
       break;
     }
-    case Pile::Exhaust:
-      x.s.exhaust_pile.push_back(ref);
-      break;
     case Pile::Discard:
     case Pile::None:
-      x.s.discard_pile.push_back(ref);
+      x.s.piles.push(Pile::Discard, ref);
       pile = Pile::Discard;
       break;
   }
@@ -332,7 +296,7 @@ bool holds(const Ctx& x, const Condition& c, UnitRef self, UnitRef target) {
       return std::int64_t{u.hp} * 100 < std::int64_t{c.amount} * u.max_hp;
     }
     case ConditionKind::HandSizeAtLeast:
-      return static_cast<std::int32_t>(x.s.hand.size()) >= c.amount;
+      return static_cast<std::int32_t>(x.s.hand().size()) >= c.amount;
     case ConditionKind::EnergyAtLeast:
       return x.s.energy >= c.amount;
     case ConditionKind::AttackedThisTurn:
@@ -538,8 +502,8 @@ std::size_t op_targets_of_side(OpContext& ctx, OpTarget kind, std::array<UnitRef
 
 std::size_t eligible_hand_cards(const BattleState& s, std::array<std::uint8_t, kMaxHand>& out) {
   std::size_t n = 0;
-  for (std::size_t i = 0; i < s.hand.size(); ++i)
-    if (s.hand[i] != s.playing.card) out[n++] = static_cast<std::uint8_t>(i);
+  for (std::size_t i = 0; i < s.hand().size(); ++i)
+    if (s.hand()[i] != s.playing.card) out[n++] = static_cast<std::uint8_t>(i);
   return n;
 }
 

@@ -60,11 +60,18 @@ inline const BattleRules& rules(const Ctx& x) { return x.c.encounters[x.s.encoun
 /// a full hand stops the draw.
 void draw_cards(Ctx& x, int count);
 void shuffle_discard_into_draw(Ctx& x);
-/// Moves a card from the hand to another pile, keeping the hand's order.
-void move_from_hand(Ctx& x, std::size_t hand_index, Pile to);
-/// move_from_hand's second half, for a card the caller has already taken out of the hand:
-/// puts it on `to` and emits CardMoved.
-void put_from_hand(Ctx& x, CardRef card, Pile to);
+/// Moves a card from the hand to the top of another pile (discard, exhaust or draw pile),
+/// keeping the hand's order, and emits CardMoved.
+inline void move_from_hand(Ctx& x, std::size_t hand_index, Pile to) {
+  const CardRef card = x.s.piles.hand_to(hand_index, to);
+  x.ev.emit_with(EventType::CardMoved, [&] {
+    return Event{.type = EventType::CardMoved,
+                 .subject = card,
+                 .value = x.s.cards[card].def,
+                 .amount = static_cast<std::int32_t>(Pile::Hand),
+                 .extra = static_cast<std::int32_t>(to)};
+  });
+}
 /// Creates a new card instance in `pile` (a full hand sends it to the discard pile).
 void add_card(Ctx& x, CardId card, Pile pile);
 /// The energy a card instance costs now.

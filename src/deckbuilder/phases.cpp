@@ -59,21 +59,24 @@ void build_enemies(Ctx& x) {
 void build_draw_pile(Ctx& x) {
   const std::vector<CardId>& deck =
       x.master_deck().empty() ? x.c.players[x.c.encounters[x.s.encounter].player].deck : x.master_deck();
+  const std::size_t first = x.s.cards.size();
   for (CardId card : deck) {
     if (x.s.cards.full()) break;
-    const auto ref = static_cast<CardRef>(x.s.cards.size());
     x.s.cards.push_back(CardInstance{card});
-    x.s.draw_pile.push_back(ref);
   }
+  // In deck order, bottom first: inserted at the bottom from the last card, none moves.
+  for (std::size_t ref = x.s.cards.size(); ref-- > first;)
+    x.s.piles.insert(Pile::Draw, 0, static_cast<CardRef>(ref));
 }
 
 // Innate cards go to the top of the draw pile (the back), keeping their shuffled order.
 void prioritize_innate(Ctx& x) {
   CardPile ordinary, innate;
-  for (CardRef c : x.s.draw_pile) (x.c.cards[x.s.cards[c].def].has(kInnate) ? innate : ordinary).push_back(c);
+  for (CardRef c : x.s.draw_pile())
+    (x.c.cards[x.s.cards[c].def].has(kInnate) ? innate : ordinary).push_back(c);
   if (innate.empty()) return;
   for (std::size_t i = innate.size(); i-- > 0;) ordinary.push_back(innate[i]);
-  x.s.draw_pile = ordinary;
+  x.s.piles.assign(Pile::Draw, ordinary);
 }
 
 // --- turn steps ---------------------------------------------------------------------------
@@ -81,9 +84,10 @@ void prioritize_innate(Ctx& x) {
 // Cards in hand with a turn-start behaviour run it, in hand order.
 void run_hand_turn_start(Ctx& x) {
   bool any = false;
-  for (CardRef card : x.s.hand) any |= !x.c.cards[x.s.cards[card].def].in_hand_turn_start.empty();
+  for (CardRef card : x.s.hand()) any |= !x.c.cards[x.s.cards[card].def].in_hand_turn_start.empty();
   if (!any) return;
-  const auto hand = x.s.hand;
+  FixedVec<CardRef, kMaxHand> hand;  // the hand as it was: behaviours may move cards
+  for (CardRef card : x.s.hand()) hand.push_back(card);
   for (CardRef card : hand) {
     const OpRange ops = x.c.cards[x.s.cards[card].def].in_hand_turn_start;
     if (!ops.empty()) run_effects(x, ops, kPlayerUnit, first_alive_enemy(x.s), card);
@@ -95,27 +99,25 @@ void run_hand_turn_start(Ctx& x) {
 // One pass in hand order, as if each card left the hand in turn: the piles receive them, and
 // the events come, in the same order.
 void discard_hand(Ctx& x) {
-  std::size_t kept = 0;
-  for (std::size_t i = 0; i < x.s.hand.size(); ++i) {
-    const CardRef card = x.s.hand[i];
-    const CardDef& def = x.c.cards[x.s.cards[card].def];
+  std::size_t i = 0;  // the first card not yet looked at, after the cards kept
+  while (i < x.s.hand().size()) {
+    const CardDef& def = x.c.cards[x.s.cards[x.s.hand()[i]].def];
     if (def.has(kRetain))
-      x.s.hand[kept++] = card;
+      ++i;
     else
-      put_from_hand(x, card, def.has(kEthereal) ? Pile::Exhaust : Pile::Discard);
+      move_from_hand(x, i, def.has(kEthereal) ? Pile::Exhaust : Pile::Discard);
   }
-  x.s.hand.truncate(kept);
 }
 
 }  // namespace
 
 std::optional<Trigger> run_initialize(Ctx& x) {
-  create_fresh_state(x);                                   // 1
-  build_player(x);                                         // 2
-  build_enemies(x);                                        // 3
-  build_draw_pile(x);                                      // 4
-  x.s.rng[Stream::Shuffle].shuffle(x.s.draw_pile.span());  // 5
-  prioritize_innate(x);                                    // 6
+  create_fresh_state(x);                                    // 1
+  build_player(x);                                          // 2
+  build_enemies(x);                                         // 3
+  build_draw_pile(x);                                       // 4
+  x.s.piles.shuffle(Pile::Draw, x.s.rng[Stream::Shuffle]);  // 5
+  prioritize_innate(x);                                     // 6
   // 7: the event bridge is the battle's EventLog; hosts attach listeners to events().
   draw_cards(x, rules(x).opening_hand);           // 8
   x.ev.emit_with(EventType::BattleStarted, [&] {  // 9

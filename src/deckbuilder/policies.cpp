@@ -33,8 +33,11 @@ void resample_hidden(Battle& battle, std::uint64_t seed) {
   BattleState& s = Battle::Access::of(battle).s;
   s.rng = RngStreams(seed);
   // From a canonical order, so that the result does not depend on the real order at all.
-  std::sort(s.draw_pile.begin(), s.draw_pile.end());
-  s.rng[Stream::Shuffle].shuffle(s.draw_pile.span());
+  CardPile draw;
+  for (CardRef c : s.draw_pile()) draw.push_back(c);
+  std::sort(draw.begin(), draw.end());
+  s.piles.assign(Pile::Draw, draw);
+  s.piles.shuffle(Pile::Draw, s.rng[Stream::Shuffle]);
 }
 
 // --- greedy -------------------------------------------------------------------------------

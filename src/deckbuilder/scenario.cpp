@@ -23,6 +23,7 @@ using nlohmann::json;
 namespace {
 
 constexpr std::array<std::string_view, 4> kPiles = {"draw_pile", "hand", "discard_pile", "exhaust_pile"};
+constexpr std::array<Pile, 4> kPileOf = {Pile::Draw, Pile::Hand, Pile::Discard, Pile::Exhaust};
 
 /// Reads a list of card ids; unknown ids are reported at their pointer.
 std::vector<CardId> read_cards(ObjectReader& r, std::string_view key, const Catalog& c, bool& ok) {
@@ -166,19 +167,13 @@ Result<Battle, Diagnostics> start_scenario(std::shared_ptr<const Catalog> catalo
         r.error(fmt::format("{} cards in the piles; a battle holds at most {}", total, kMaxCards));
       else {
         s.cards.clear();
-        s.draw_pile.clear();
-        s.hand.clear();
-        s.discard_pile.clear();
-        s.exhaust_pile.clear();
+        s.piles.clear();
         s.played_this_turn.clear();
         for (std::size_t k = 0; k < piles.size(); ++k)
           for (CardId id : piles[k]) {
             const auto ref = static_cast<CardRef>(s.cards.size());
             s.cards.push_back(CardInstance{id});
-            if (k == 1)
-              s.hand.push_back(ref);
-            else
-              (k == 0 ? s.draw_pile : k == 2 ? s.discard_pile : s.exhaust_pile).push_back(ref);
+            s.piles.push(kPileOf[k], ref);
           }
       }
     }

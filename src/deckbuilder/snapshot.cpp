@@ -4,6 +4,7 @@
 
 #include <array>
 #include <string>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -158,10 +159,10 @@ json BattleIo::snapshot(const Battle& b) {
       {"player", unit_json(s.player, c)},
       {"enemies", enemies},
       {"cards", cards},
-      {"draw_pile", refs_json(s.draw_pile)},
-      {"hand", refs_json(s.hand)},
-      {"discard_pile", refs_json(s.discard_pile)},
-      {"exhaust_pile", refs_json(s.exhaust_pile)},
+      {"draw_pile", refs_json(s.draw_pile())},
+      {"hand", refs_json(s.hand())},
+      {"discard_pile", refs_json(s.discard_pile())},
+      {"exhaust_pile", refs_json(s.exhaust_pile())},
       {"played_this_turn", refs_json(s.played_this_turn)},
       {"hooks", hooks},
       {"delayed", delayed},
@@ -253,10 +254,18 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
     s.cards.push_back(inst);
   }
   const std::int64_t last_card = static_cast<std::int64_t>(s.cards.size()) - 1;
-  read_refs(in, "draw_pile", s.draw_pile, 0, last_card);
-  read_refs(in, "hand", s.hand, 0, last_card);
-  read_refs(in, "discard_pile", s.discard_pile, 0, last_card);
-  read_refs(in, "exhaust_pile", s.exhaust_pile, 0, last_card);
+  // The piles share one array of kMaxCards places; the hand holds at most kMaxHand.
+  for (const auto& [key, pile] :
+       {std::pair{"draw_pile", Pile::Draw}, std::pair{"hand", Pile::Hand},
+        std::pair{"discard_pile", Pile::Discard}, std::pair{"exhaust_pile", Pile::Exhaust}}) {
+    CardPile refs;
+    read_refs(in, key, refs, 0, last_card);
+    if (pile == Pile::Hand && refs.size() > kMaxHand)
+      throw Bad{in.ptr(key), fmt::format("more than {} entries", kMaxHand)};
+    if (s.piles.total() + refs.size() > kMaxCards)
+      throw Bad{in.ptr(key), fmt::format("the piles hold more than {} cards together", kMaxCards)};
+    s.piles.assign(pile, refs);
+  }
   read_refs(in, "played_this_turn", s.played_this_turn, 0, last_card);
   const json& hooks = in.arr("hooks");
   if (hooks.size() > kMaxHooks) throw Bad{in.ptr("hooks"), fmt::format("more than {} hooks", kMaxHooks)};

@@ -71,10 +71,10 @@ nlohmann::json state_view(const Battle& battle) {
     enemies.push_back(ej);
   }
   j["enemies"] = enemies;
-  j["hand"] = pile_json(battle, s.hand.span());
-  j["draw_pile"] = s.draw_pile.size();
-  j["discard_pile"] = s.discard_pile.size();
-  j["exhaust_pile"] = s.exhaust_pile.size();
+  j["hand"] = pile_json(battle, s.hand());
+  j["draw_pile"] = s.draw_pile().size();
+  j["discard_pile"] = s.discard_pile().size();
+  j["exhaust_pile"] = s.exhaust_pile().size();
   j["waiting_for_choice"] = battle.is_waiting_for_choice();
   j["waiting_for_reward"] = battle.is_waiting_for_reward();
   nlohmann::json hooks = nlohmann::json::array();
@@ -115,10 +115,10 @@ std::string choice_option_label(const Battle& battle, std::uint8_t index) {
   }
   std::array<std::uint8_t, kMaxHand> eligible{};
   std::size_t n = 0;
-  for (std::size_t i = 0; i < battle.state().hand.size(); ++i)
-    if (battle.state().hand[i] != battle.state().playing.card) eligible[n++] = static_cast<std::uint8_t>(i);
+  for (std::size_t i = 0; i < battle.state().hand().size(); ++i)
+    if (battle.state().hand()[i] != battle.state().playing.card) eligible[n++] = static_cast<std::uint8_t>(i);
   if (index >= n) return fmt::format("card {}", index);
-  const CardRef card = battle.state().hand[eligible[index]];
+  const CardRef card = battle.state().hand()[eligible[index]];
   return fmt::format("{} {}", pc.kind == PendingChoice::Kind::DiscardFromHand ? "discard" : "exhaust",
                      c.cards[battle.state().cards[card].def].name);
 }
@@ -175,10 +175,10 @@ std::string render_text(const Battle& battle) {
                        e.unit.armor, statuses_text(c, e.unit), intent);
   }
   out += "hand:";
-  for (CardRef r : s.hand)
+  for (CardRef r : s.hand())
     out += fmt::format(" {}({})", c.cards[s.cards[r].def].name, battle.effective_cost(r));
-  out += fmt::format("\ndraw {} | discard {} | exhaust {}\n", s.draw_pile.size(), s.discard_pile.size(),
-                     s.exhaust_pile.size());
+  out += fmt::format("\ndraw {} | discard {} | exhaust {}\n", s.draw_pile().size(), s.discard_pile().size(),
+                     s.exhaust_pile().size());
   if (battle.is_waiting_for_choice()) out += "a choice is waiting:\n";
   if (battle.is_waiting_for_reward()) out += "victory! choose a card reward:\n";
   return out;

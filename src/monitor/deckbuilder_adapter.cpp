@@ -4,6 +4,7 @@
 #include "battlecore/monitor/deckbuilder_adapter.hpp"
 
 #include <algorithm>
+#include <vector>
 
 #include "battlecore/deckbuilder/battle.hpp"
 #include "battlecore/deckbuilder/snapshot.hpp"
@@ -71,7 +72,7 @@ class DeckbuilderBattle final : public MonitorBattle {
                         {"options", options}};
     // The seed's "Enable card buttons" check for every card in hand, with the reason when not.
     nlohmann::json cards = nlohmann::json::array();
-    for (db::CardRef ref : battle_.state().hand) {
+    for (db::CardRef ref : battle_.state().hand()) {
       const db::PlayCheck check = battle_.can_play_card(ref);
       const bool offered = std::any_of(d.options.begin(), d.options.end(), [&](const db::Action& a) {
         return a.kind == db::ActionKind::PlayCard && a.card == ref;
@@ -112,13 +113,17 @@ class DeckbuilderBattle final : public MonitorBattle {
 
   std::optional<nlohmann::json> detail(std::string_view name) const override {
     const auto& s = battle_.state();
-    const db::CardPile* pile = nullptr;
-    if (name == "draw_pile") pile = &s.draw_pile;
-    if (name == "discard_pile") pile = &s.discard_pile;
-    if (name == "exhaust_pile") pile = &s.exhaust_pile;
-    if (pile == nullptr) return std::nullopt;
+    std::vector<db::CardRef> pile;
+    if (name == "draw_pile")
+      pile.assign(s.draw_pile().begin(), s.draw_pile().end());
+    else if (name == "discard_pile")
+      pile.assign(s.discard_pile().begin(), s.discard_pile().end());
+    else if (name == "exhaust_pile")
+      pile.assign(s.exhaust_pile().begin(), s.exhaust_pile().end());
+    else
+      return std::nullopt;
     nlohmann::json cards = nlohmann::json::array();
-    for (db::CardRef ref : *pile) {
+    for (db::CardRef ref : pile) {
       const db::CardDef& def = battle_.catalog().cards[s.cards[ref].def];
       cards.push_back({{"card", ref}, {"card_id", def.id}, {"name", def.name}});
     }

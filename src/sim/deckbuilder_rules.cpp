@@ -58,10 +58,10 @@ std::vector<std::string> DeckbuilderRules::invariants(const Battle& before, cons
         ++seen[c];
     }
   };
-  count(s.draw_pile, "the draw pile");
-  count(s.hand, "the hand");
-  count(s.discard_pile, "the discard pile");
-  count(s.exhaust_pile, "the exhaust pile");
+  count(s.draw_pile(), "the draw pile");
+  count(s.hand(), "the hand");
+  count(s.discard_pile(), "the discard pile");
+  count(s.exhaust_pile(), "the exhaust pile");
   for (std::size_t c = 0; c < seen.size(); ++c)
     if (seen[c] != 1) broken.push_back(fmt::format("card {} is in {} piles, not 1", c, seen[c]));
   // New instances only with a CardCreated event; none removed.
@@ -88,7 +88,7 @@ std::vector<std::string> DeckbuilderRules::invariants(const Battle& before, cons
   if (s.enemies_alive != count_alive_enemies(s))
     broken.push_back(fmt::format("the battle counts {} alive enemies, but {} have HP", s.enemies_alive,
                                  count_alive_enemies(s)));
-  if (s.hand.size() > kMaxHand) broken.push_back(fmt::format("the hand has {} cards", s.hand.size()));
+  if (s.hand().size() > kMaxHand) broken.push_back(fmt::format("the hand has {} cards", s.hand().size()));
   return broken;
 }
 

@@ -37,7 +37,7 @@ const CardDef& def_of(const Battle& b, CardRef card) { return b.catalog().cards[
 
 /// The first card in hand whose definition is `id`.
 std::optional<CardRef> in_hand(const Battle& b, std::string_view id) {
-  for (CardRef c : b.state().hand)
+  for (CardRef c : b.state().hand())
     if (def_of(b, c).id == id) return c;
   return std::nullopt;
 }
@@ -156,8 +156,8 @@ TEST(DeckbuilderBattleStart, EntersPlayerPhaseWithFiveCardsAndThreeEnergy) {
   EXPECT_EQ(b.status(), Status::AwaitingDecision);
   EXPECT_TRUE(b.is_battle_active());
   EXPECT_FALSE(b.is_battle_over());
-  EXPECT_EQ(b.state().hand.size(), 5u);
-  EXPECT_EQ(b.state().draw_pile.size(), 5u);
+  EXPECT_EQ(b.state().hand().size(), 5u);
+  EXPECT_EQ(b.state().draw_pile().size(), 5u);
   EXPECT_EQ(b.state().energy, 3);
   EXPECT_EQ(b.turn(), 1u);
   EXPECT_EQ(b.state().player.hp, 80);
@@ -194,7 +194,7 @@ TEST(DeckbuilderBattleStart, AFinishedBattleCanBeFollowedByAnother) {
 /// enemy when it takes a target), then end turn.
 std::vector<Action> expected_options(const Battle& b) {
   std::vector<Action> out;
-  for (CardRef c : b.state().hand) {
+  for (CardRef c : b.state().hand()) {
     const CardDef& d = def_of(b, c);
     if (d.cost > b.state().energy) continue;
     if (d.target == CardTarget::Enemy) {
@@ -214,7 +214,7 @@ TEST(DeckbuilderDecision, ListsHandCardsInHandOrderThenEndTurn) {
   EXPECT_EQ(d.who, (Decider{Decider::Kind::Player, 0}));
   ASSERT_EQ(d.options.size(), 6u);  // five cards, one enemy, everything affordable
   for (std::size_t i = 0; i < 5; ++i) {
-    const CardRef card = b.state().hand[i];
+    const CardRef card = b.state().hand()[i];
     const std::int8_t target = def_of(b, card).target == CardTarget::Enemy ? 0 : -1;
     EXPECT_EQ(d.options[i], Action::play(card, target)) << i;
   }
@@ -243,13 +243,13 @@ TEST(DeckbuilderDecision, CardsTooExpensiveAreNotListed) {
   const std::vector<Action> options = b.decision().options;
   EXPECT_EQ(options, expected_options(b));
   for (const Action& a : options) EXPECT_NE(a.card, bash);
-  EXPECT_EQ(options.size(), b.state().hand.size());  // the 1-cost cards left, then end turn
+  EXPECT_EQ(options.size(), b.state().hand().size());  // the 1-cost cards left, then end turn
 }
 
 TEST(DeckbuilderDecision, OnlyEndTurnWhenNoEnergyIsLeft) {
   Battle b = started("w1", 4);
   spend_energy_down_to(b, 0, "");
-  ASSERT_FALSE(b.state().hand.empty());
+  ASSERT_FALSE(b.state().hand().empty());
   EXPECT_EQ(b.decision().options, std::vector<Action>{Action::end_turn()});
 }
 
@@ -284,8 +284,8 @@ TEST(DeckbuilderSubmit, RefusesEverythingBeforeAnyBattle) {
 
 TEST(DeckbuilderSubmit, RefusesACardNotInHand) {
   Battle b = started("w1", 1);
-  ASSERT_FALSE(b.state().draw_pile.empty());
-  const CardRef in_draw_pile = b.state().draw_pile[0];
+  ASSERT_FALSE(b.state().draw_pile().empty());
+  const CardRef in_draw_pile = b.state().draw_pile()[0];
   const std::int8_t target = def_of(b, in_draw_pile).target == CardTarget::Enemy ? 0 : -1;
   expect_refused(b, Action::play(in_draw_pile, target), RefusalReason::CannotPlayCard, PlayCheck::NotInHand);
 }
@@ -308,7 +308,7 @@ TEST(DeckbuilderSubmit, RefusesACardTooExpensive) {
 
 TEST(DeckbuilderSubmit, RefusalOfAPlayNamesTheCardThePhaseAndTheReason) {
   Battle b = started("w1", 1);
-  const CardRef in_draw_pile = b.state().draw_pile[0];
+  const CardRef in_draw_pile = b.state().draw_pile()[0];
   const Result<Status, Rejection> r = b.submit(Action::play(in_draw_pile));
   ASSERT_FALSE(r.ok());
   const std::string& m = r.error().message;
@@ -367,7 +367,7 @@ TEST(DeckbuilderSubmit, RefusesADeadTarget) {
   ASSERT_FALSE(b.state().enemies[0].unit.alive());
   ASSERT_TRUE(b.state().enemies[1].unit.alive());
   CardRef targeted = kNoCard;
-  for (CardRef c : b.state().hand)
+  for (CardRef c : b.state().hand())
     if (def_of(b, c).target == CardTarget::Enemy && b.can_play_card(c) == PlayCheck::Ok) targeted = c;
   ASSERT_NE(targeted, kNoCard);
   expect_refused(b, Action::play(targeted, 0), RefusalReason::InvalidTarget);
@@ -430,18 +430,18 @@ TEST(DeckbuilderSubmit, TryPlayCardAndEndPlayerTurnAreSubmit) {
 
 TEST(DeckbuilderCanPlayCard, OkForEveryOpeningHandCard) {
   const Battle b = started("w1", 1);
-  for (CardRef c : b.state().hand) EXPECT_EQ(b.can_play_card(c), PlayCheck::Ok) << int{c};
+  for (CardRef c : b.state().hand()) EXPECT_EQ(b.can_play_card(c), PlayCheck::Ok) << int{c};
 }
 
 TEST(DeckbuilderCanPlayCard, WrongPhaseBeforeAndAfterTheBattle) {
   Battle b(starter());
   EXPECT_EQ(b.can_play_card(0), PlayCheck::WrongPhase);
   ASSERT_TRUE(b.start_battle("w1", 6).ok());
-  const CardRef card = b.state().hand[0];
+  const CardRef card = b.state().hand()[0];
   play_randomly(b, 6);
   ASSERT_TRUE(b.is_battle_over());
   EXPECT_EQ(b.can_play_card(card), PlayCheck::WrongPhase);
-  EXPECT_EQ(b.can_play_card(b.state().hand.empty() ? 0 : b.state().hand[0]), PlayCheck::WrongPhase);
+  EXPECT_EQ(b.can_play_card(b.state().hand().empty() ? 0 : b.state().hand()[0]), PlayCheck::WrongPhase);
 }
 
 TEST(DeckbuilderCanPlayCard, NullCardForARefOutOfRange) {
@@ -453,12 +453,12 @@ TEST(DeckbuilderCanPlayCard, NullCardForARefOutOfRange) {
 
 TEST(DeckbuilderCanPlayCard, NotInHandForDrawAndDiscardPileCards) {
   Battle b = started("w1", 1);
-  for (CardRef c : b.state().draw_pile) EXPECT_EQ(b.can_play_card(c), PlayCheck::NotInHand) << int{c};
+  for (CardRef c : b.state().draw_pile()) EXPECT_EQ(b.can_play_card(c), PlayCheck::NotInHand) << int{c};
   const Action first = b.decision().options.front();
   ASSERT_EQ(first.kind, ActionKind::PlayCard);
   ASSERT_TRUE(b.submit(first).ok());
-  ASSERT_EQ(b.state().discard_pile.size(), 1u);
-  EXPECT_EQ(b.can_play_card(b.state().discard_pile[0]), PlayCheck::NotInHand);
+  ASSERT_EQ(b.state().discard_pile().size(), 1u);
+  EXPECT_EQ(b.can_play_card(b.state().discard_pile()[0]), PlayCheck::NotInHand);
 }
 
 TEST(DeckbuilderCanPlayCard, CannotPayCostWhenEnergyIsShort) {
@@ -469,7 +469,7 @@ TEST(DeckbuilderCanPlayCard, CannotPayCostWhenEnergyIsShort) {
   spend_energy_down_to(b, 1, "bash");
   EXPECT_EQ(b.can_play_card(bash), PlayCheck::CannotPayCost);
   spend_energy_down_to(b, 0, "bash");
-  for (CardRef c : b.state().hand) EXPECT_EQ(b.can_play_card(c), PlayCheck::CannotPayCost) << int{c};
+  for (CardRef c : b.state().hand()) EXPECT_EQ(b.can_play_card(c), PlayCheck::CannotPayCost) << int{c};
 }
 
 TEST(DeckbuilderRequiresTarget, StrikeAndBashTakeATargetDefendDoesNot) {
@@ -581,7 +581,7 @@ TEST(DeckbuilderDeterminism, DifferentSeedsGiveDifferentBattles) {
   std::set<std::int32_t> gnasher_hp;
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
     const Battle b = started("w1", seed);
-    hands.insert(std::vector<CardRef>(b.state().hand.begin(), b.state().hand.end()));
+    hands.insert(std::vector<CardRef>(b.state().hand().begin(), b.state().hand().end()));
     gnasher_hp.insert(b.state().enemies[0].unit.hp);
   }
   EXPECT_GT(hands.size(), 10u);
@@ -648,21 +648,21 @@ void check_invariants(const Battle& b, std::size_t created, const std::string& w
   // Card conservation: every instance in exactly one pile, and no instance appears from
   // nowhere: the starting deck plus the cards effects created (CardCreated).
   std::vector<int> seen(s.cards.size(), 0);
-  const auto count = [&](std::span<const CardRef> pile) {
+  const auto count = [&](const auto& pile) {
     for (CardRef c : pile) {
       ASSERT_LT(c, seen.size());
       ++seen[c];
     }
   };
-  count(s.draw_pile.span());
-  count(s.hand.span());
-  count(s.discard_pile.span());
-  count(s.exhaust_pile.span());
-  EXPECT_EQ(s.draw_pile.size() + s.hand.size() + s.discard_pile.size() + s.exhaust_pile.size(),
+  count(s.draw_pile());
+  count(s.hand());
+  count(s.discard_pile());
+  count(s.exhaust_pile());
+  EXPECT_EQ(s.draw_pile().size() + s.hand().size() + s.discard_pile().size() + s.exhaust_pile().size(),
             s.cards.size());
   for (std::size_t i = 0; i < seen.size(); ++i) EXPECT_EQ(seen[i], 1) << "card instance " << i;
   EXPECT_EQ(s.cards.size(), b.catalog().players[encounter.player].deck.size() + created);
-  EXPECT_LE(s.hand.size(), encounter.rules.hand_limit);
+  EXPECT_LE(s.hand().size(), encounter.rules.hand_limit);
   // Energy: effects may add energy beyond the turn's maximum (gain_energy), never below 0.
   EXPECT_GE(s.energy, 0);
   // Units: HP never goes below 0 nor above the maximum.

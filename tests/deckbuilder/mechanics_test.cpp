@@ -92,7 +92,7 @@ StatusId status(const Catalog& c, std::string_view id) {
 const CardDef& def_of(const Battle& b, CardRef card) { return b.catalog().cards[b.state().cards[card].def]; }
 
 std::optional<CardRef> in_hand(const Battle& b, std::string_view id) {
-  for (CardRef c : b.state().hand)
+  for (CardRef c : b.state().hand())
     if (def_of(b, c).id == id) return c;
   return std::nullopt;
 }
@@ -289,7 +289,7 @@ TEST(DeckbuilderArmor, LethalDamageKillsAndReportsTheDeath) {
 TEST(DeckbuilderArmorDecay, ResetOnTurnStartClearsThePlayersArmor) {
   Battle b = started(mechanics_pack(), "reset", 1);
   ASSERT_EQ(b.catalog().encounters[b.state().encounter].rules.armor_decay, ArmorDecayRule::ResetOnTurnStart);
-  ASSERT_TRUE(b.submit(Action::play(b.state().hand[0])).ok());
+  ASSERT_TRUE(b.submit(Action::play(b.state().hand()[0])).ok());
   EXPECT_EQ(b.state().player.armor, 5);
   ASSERT_TRUE(b.submit(Action::end_turn()).ok());
   EXPECT_EQ(b.turn(), 2u);
@@ -303,10 +303,10 @@ TEST(DeckbuilderArmorDecay, ResetOnTurnStartClearsThePlayersArmor) {
 TEST(DeckbuilderArmorDecay, PersistKeepsArmorAcrossTurns) {
   Battle b = started(mechanics_pack(), "persist", 1);
   ASSERT_EQ(b.catalog().encounters[b.state().encounter].rules.armor_decay, ArmorDecayRule::Persist);
-  ASSERT_TRUE(b.submit(Action::play(b.state().hand[0])).ok());
+  ASSERT_TRUE(b.submit(Action::play(b.state().hand()[0])).ok());
   ASSERT_TRUE(b.submit(Action::end_turn()).ok());
   EXPECT_EQ(b.state().player.armor, 5);
-  ASSERT_TRUE(b.submit(Action::play(b.state().hand[0])).ok());
+  ASSERT_TRUE(b.submit(Action::play(b.state().hand()[0])).ok());
   EXPECT_EQ(b.state().player.armor, 10);
   EXPECT_EQ(b.state().enemies[0].unit.armor, 1);
   ASSERT_TRUE(b.submit(Action::end_turn()).ok());
@@ -319,7 +319,7 @@ TEST(DeckbuilderArmorDecay, PersistKeepsArmorAcrossTurns) {
 TEST(DeckbuilderDraw, AnEmptyDrawPileShufflesTheDiscardPileIn) {
   Battle b = started(starter(), "w1", 1);
   ASSERT_TRUE(b.submit(Action::end_turn()).ok());  // turn 2 draws the last five
-  EXPECT_TRUE(b.state().draw_pile.empty());
+  EXPECT_TRUE(b.state().draw_pile().empty());
   const std::size_t from = b.events().log().size();
   ASSERT_TRUE(b.submit(Action::end_turn()).ok());  // turn 3 finds the draw pile empty
   std::vector<Event> ev = events_since(b, from);
@@ -340,34 +340,28 @@ TEST(DeckbuilderDraw, AnEmptyDrawPileShufflesTheDiscardPileIn) {
     if (e.type == EventType::PileShuffled) {
       EXPECT_EQ(e.amount, 10);
     }
-  EXPECT_EQ(b.state().hand.size(), 5u);
-  EXPECT_EQ(b.state().draw_pile.size(), 5u);
-  EXPECT_TRUE(b.state().discard_pile.empty());
+  EXPECT_EQ(b.state().hand().size(), 5u);
+  EXPECT_EQ(b.state().draw_pile().size(), 5u);
+  EXPECT_TRUE(b.state().discard_pile().empty());
 }
 
 /// Rearranges a fresh w1 battle's piles: the hand stays, `draw` cards stay in the draw pile,
 /// `discard` go to the discard pile and the rest to the exhaust pile.
 void arrange_piles(Battle& b, std::size_t draw, std::size_t discard) {
   auto x = Battle::Access::of(b);
-  CardPile all = x.s.draw_pile;
-  x.s.draw_pile.clear();
-  x.s.discard_pile.clear();
-  x.s.exhaust_pile.clear();
-  for (std::size_t i = 0; i < all.size(); ++i) {
-    if (i < draw)
-      x.s.draw_pile.push_back(all[i]);
-    else if (i < draw + discard)
-      x.s.discard_pile.push_back(all[i]);
-    else
-      x.s.exhaust_pile.push_back(all[i]);
-  }
+  const std::vector<CardRef> all(x.s.draw_pile().begin(), x.s.draw_pile().end());
+  const std::vector<CardRef> hand(x.s.hand().begin(), x.s.hand().end());
+  x.s.piles.clear();
+  for (CardRef c : hand) x.s.piles.push(Pile::Hand, c);
+  for (std::size_t i = 0; i < all.size(); ++i)
+    x.s.piles.push(i < draw ? Pile::Draw : i < draw + discard ? Pile::Discard : Pile::Exhaust, all[i]);
 }
 
 TEST(DeckbuilderDraw, DrawsTheDrawPileFirstThenShuffles) {
   Battle b = started(starter(), "w1", 1);
   arrange_piles(b, 2, 3);
-  const CardRef top = b.state().draw_pile[1];
-  const CardRef second = b.state().draw_pile[0];
+  const CardRef top = b.state().draw_pile()[1];
+  const CardRef second = b.state().draw_pile()[0];
   auto x = Battle::Access::of(b);
   const std::size_t from = b.events().log().size();
   detail::draw_cards(x, 4);
@@ -381,9 +375,9 @@ TEST(DeckbuilderDraw, DrawsTheDrawPileFirstThenShuffles) {
   EXPECT_EQ(ev[2].amount, 3);
   EXPECT_EQ(ev[3].type, EventType::CardDrawn);
   EXPECT_EQ(ev[4].type, EventType::CardDrawn);
-  EXPECT_EQ(b.state().hand.size(), 9u);
-  EXPECT_EQ(b.state().draw_pile.size(), 1u);
-  EXPECT_TRUE(b.state().discard_pile.empty());
+  EXPECT_EQ(b.state().hand().size(), 9u);
+  EXPECT_EQ(b.state().draw_pile().size(), 1u);
+  EXPECT_TRUE(b.state().discard_pile().empty());
 }
 
 TEST(DeckbuilderDraw, StopsWhenBothPilesAreEmpty) {
@@ -396,13 +390,13 @@ TEST(DeckbuilderDraw, StopsWhenBothPilesAreEmpty) {
   EXPECT_EQ(count_type(ev, EventType::CardDrawn), 3u);
   EXPECT_EQ(count_type(ev, EventType::PileShuffled), 1u);
   EXPECT_EQ(ev.size(), 4u);
-  EXPECT_EQ(b.state().hand.size(), 8u);
-  EXPECT_TRUE(b.state().draw_pile.empty());
-  EXPECT_TRUE(b.state().discard_pile.empty());
+  EXPECT_EQ(b.state().hand().size(), 8u);
+  EXPECT_TRUE(b.state().draw_pile().empty());
+  EXPECT_TRUE(b.state().discard_pile().empty());
   // Nothing left at all: nothing happens.
   detail::draw_cards(x, 3);
   EXPECT_EQ(b.events().log().size(), from + ev.size());
-  EXPECT_EQ(b.state().hand.size(), 8u);
+  EXPECT_EQ(b.state().hand().size(), 8u);
 }
 
 TEST(DeckbuilderDraw, TheHandLimitStopsTheOpeningDraw) {
@@ -410,8 +404,8 @@ TEST(DeckbuilderDraw, TheHandLimitStopsTheOpeningDraw) {
   const BattleRules& rules = b.catalog().encounters[b.state().encounter].rules;
   ASSERT_EQ(rules.opening_hand, 8);
   ASSERT_EQ(rules.hand_limit, 6);
-  EXPECT_EQ(b.state().hand.size(), 6u);
-  EXPECT_EQ(b.state().draw_pile.size(), 6u);
+  EXPECT_EQ(b.state().hand().size(), 6u);
+  EXPECT_EQ(b.state().draw_pile().size(), 6u);
   EXPECT_EQ(count_type(b.events().log(), EventType::CardDrawn), 6u);
 }
 
@@ -421,13 +415,13 @@ TEST(DeckbuilderDraw, TheHandLimitStopsADrawEffect) {
   const std::size_t from = b.events().log().size();
   detail::draw_cards(x, 3);
   EXPECT_EQ(b.events().log().size(), from);
-  EXPECT_EQ(b.state().hand.size(), 6u);
-  EXPECT_EQ(b.state().draw_pile.size(), 6u);
+  EXPECT_EQ(b.state().hand().size(), 6u);
+  EXPECT_EQ(b.state().draw_pile().size(), 6u);
   // One card played makes room for exactly one.
-  ASSERT_TRUE(b.submit(Action::play(b.state().hand[0])).ok());
+  ASSERT_TRUE(b.submit(Action::play(b.state().hand()[0])).ok());
   detail::draw_cards(x, 3);
-  EXPECT_EQ(b.state().hand.size(), 6u);
-  EXPECT_EQ(b.state().draw_pile.size(), 5u);
+  EXPECT_EQ(b.state().hand().size(), 6u);
+  EXPECT_EQ(b.state().draw_pile().size(), 5u);
 }
 
 // --- statuses --------------------------------------------------------------------------------

@@ -79,7 +79,7 @@ void expect_phase_change(const Event& e, Phase from, Phase to, Trigger trigger) 
 const CardDef& def_of(const Battle& b, CardRef card) { return b.catalog().cards[b.state().cards[card].def]; }
 
 std::optional<CardRef> in_hand(const Battle& b, std::string_view id) {
-  for (CardRef c : b.state().hand)
+  for (CardRef c : b.state().hand())
     if (def_of(b, c).id == id) return c;
   return std::nullopt;
 }
@@ -199,7 +199,7 @@ TEST(DeckbuilderGoldenTrace, BattleStart) {
   EXPECT_EQ(ev[9].amount, 1);  // TurnStarted: turn 1
   expect_phase_change(ev[10], Phase::PlayerTurnStart, Phase::PlayerPhase, Trigger::TurnBegan);
   // The cards drawn are the hand, in order.
-  for (std::size_t i = 0; i < 5; ++i) EXPECT_EQ(ev[1 + i].subject, rb.battle.state().hand[i]);
+  for (std::size_t i = 0; i < 5; ++i) EXPECT_EQ(ev[1 + i].subject, rb.battle.state().hand()[i]);
   // The log and a listener see the same events in the same order.
   EXPECT_EQ(rb.battle.events().log(), ev);
 }
@@ -217,7 +217,7 @@ TEST(DeckbuilderGoldenTrace, BattleStartWithTwoEnemiesResolvesBothIntents) {
 TEST(DeckbuilderGoldenTrace, EndTurn) {
   RecordedBattle rb("w1");
   Battle& b = rb.battle;
-  const std::vector<CardRef> hand(b.state().hand.begin(), b.state().hand.end());
+  const std::vector<CardRef> hand(b.state().hand().begin(), b.state().hand().end());
   const std::size_t start = rb.recorder.events.size();
   ASSERT_TRUE(b.submit(Action::end_turn()).ok());
   const std::vector<Event> ev(rb.recorder.events.begin() + static_cast<std::ptrdiff_t>(start),

@@ -155,12 +155,12 @@ class Fight {
   const CardDef& def(CardRef card) const { return battle.catalog().cards[s().cards[card].def]; }
   /// The first card in hand with definition `id`.
   CardRef card(std::string_view id) const {
-    for (CardRef c : s().hand)
+    for (CardRef c : s().hand())
       if (def(c).id == id) return c;
     throw std::runtime_error("no '" + std::string(id) + "' in hand");
   }
   bool in_hand(std::string_view id) const {
-    return std::any_of(s().hand.begin(), s().hand.end(), [&](CardRef c) { return def(c).id == id; });
+    return std::any_of(s().hand().begin(), s().hand().end(), [&](CardRef c) { return def(c).id == id; });
   }
   /// Submits an action that must be accepted.
   void act(const Action& a) {
@@ -272,7 +272,7 @@ TEST(DeckbuilderRulesTrace, BattleStartRunsItsTwelveStepsInOrder) {
   EXPECT_EQ(ev[1].target, enemy_unit(0));
   EXPECT_EQ(ev[1].subject, status_id(run.battle, "plating"));
   EXPECT_EQ(ev[1].extra, 6);
-  for (std::size_t i = 0; i < 5; ++i) EXPECT_EQ(ev[2 + i].subject, run.s().hand[i]);
+  for (std::size_t i = 0; i < 5; ++i) EXPECT_EQ(ev[2 + i].subject, run.s().hand()[i]);
   EXPECT_EQ(ev[8].source, enemy_unit(0));
   EXPECT_EQ(ev[9].source, enemy_unit(1));
   EXPECT_EQ(ev[10].target, enemy_unit(0));
@@ -283,8 +283,8 @@ TEST(DeckbuilderRulesTrace, BattleStartRunsItsTwelveStepsInOrder) {
   ASSERT_EQ(run.s().enemies.size(), 2u);
   EXPECT_EQ(run.s().enemies[0].unit.hp, 40);
   EXPECT_EQ(run.s().cards.size(), 10u);
-  EXPECT_EQ(run.s().hand.size(), 5u);
-  EXPECT_EQ(run.s().draw_pile.size(), 5u);
+  EXPECT_EQ(run.s().hand().size(), 5u);
+  EXPECT_EQ(run.s().draw_pile().size(), 5u);
   EXPECT_EQ(run.battle.turn(), 1u);
   EXPECT_EQ(run.s().energy, 3);
   // Armor decays at the start of the unit's own turn: the Shellback keeps it through turn 1.
@@ -364,7 +364,7 @@ TEST(DeckbuilderRulesTrace, PlayerTurnStartRunsTheSeedsStepsInOrder) {
   EXPECT_EQ(run.s().player.armor, 2);
   EXPECT_EQ(run.s().energy, 5);
   EXPECT_EQ(run.s().player.hp, 48);
-  EXPECT_EQ(run.s().hand.size(), 6u);  // the Charm kept, five drawn
+  EXPECT_EQ(run.s().hand().size(), 6u);  // the Charm kept, five drawn
   EXPECT_TRUE(run.s().played_this_turn.empty());
   EXPECT_TRUE(run.s().player_owned);
   EXPECT_TRUE(run.s().delayed.empty());
@@ -469,7 +469,7 @@ TEST(DeckbuilderRulesTrace, PlayerTurnEndRunsTheElevenStepsInOrder) {
   });
   Fight run(catalog);
   run.play("setup");
-  const std::vector<CardRef> hand(run.s().hand.begin(), run.s().hand.end());  // keeper, ghost, a noop
+  const std::vector<CardRef> hand(run.s().hand().begin(), run.s().hand().end());  // keeper, ghost, a noop
   ASSERT_EQ(hand.size(), 3u);
   const std::size_t from = run.mark();
   run.end_turn();
@@ -757,7 +757,7 @@ TEST(DeckbuilderRulesChoice, ABattleWaitingOnAChoiceClonesAndHashesEqual) {
   run.act(Action::choose(1));
   EXPECT_TRUE(clone.state() == run.battle.state());
   EXPECT_EQ(clone.state_hash(), run.battle.state_hash());
-  EXPECT_EQ(run.s().hand.size(), 5u);  // Tactic left, one card drawn
+  EXPECT_EQ(run.s().hand().size(), 5u);  // Tactic left, one card drawn
 }
 
 std::shared_ptr<const Catalog> reward_pack() {
@@ -790,7 +790,7 @@ TEST(DeckbuilderRulesReward, AWonBattleOffersARewardAndWaits) {
   EXPECT_EQ(b.decision().options,
             (std::vector<Action>{Action::take_reward(0), Action::take_reward(1), Action::skip_reward()}));
   expect_refused(b, Action::end_turn(), RefusalReason::WaitingForReward);
-  expect_refused(b, Action::play(run.s().hand[0]), RefusalReason::WaitingForReward);
+  expect_refused(b, Action::play(run.s().hand()[0]), RefusalReason::WaitingForReward);
   expect_refused(b, Action::choose(0), RefusalReason::WaitingForReward);
   expect_refused(b, Action::skip_choice(), RefusalReason::WaitingForReward);
   expect_refused(b, Action::take_reward(2), RefusalReason::InvalidOption);
@@ -859,7 +859,8 @@ TEST(DeckbuilderRulesRefusal, EveryRefusedCommandChangesNothingInEveryState) {
   expect_refused(b, Action::play(run.card("tactic"), 0), RefusalReason::InvalidTarget);
   expect_refused(b, Action::play(run.card("tactic"), -2), RefusalReason::InvalidTarget);
   expect_refused(b, Action::play(kNoCard), RefusalReason::CannotPlayCard, PlayCheck::NullCard);
-  expect_refused(b, Action::play(run.s().draw_pile[0]), RefusalReason::CannotPlayCard, PlayCheck::NotInHand);
+  expect_refused(b, Action::play(run.s().draw_pile()[0]), RefusalReason::CannotPlayCard,
+                 PlayCheck::NotInHand);
   // A Choice and a reward: see the Choice and reward tests. Over: everything.
   Fight won(reward_pack());
   won.play("zap", 0);
@@ -884,7 +885,7 @@ TEST(DeckbuilderRulesPlayCheck, WrongPhaseOutsidePlayerPhaseAndDuringAChoice) {
   run.act(Action::choose(0));
   EXPECT_EQ(run.battle.can_play_card(scout), PlayCheck::Ok);
   Fight won(reward_pack());
-  const CardRef card = won.s().hand[1];
+  const CardRef card = won.s().hand()[1];
   won.play("zap", 0);
   EXPECT_EQ(won.battle.can_play_card(card), PlayCheck::WrongPhase);  // BattleWon, waiting for the reward
 }
@@ -915,9 +916,9 @@ TEST(DeckbuilderRulesPlayCheck, NotInHandForEveryOtherPile) {
   const CardRef noop = run.card("noop");
   run.play("spent");
   run.act(Action::play(noop));
-  ASSERT_EQ(run.s().exhaust_pile.size(), 1u);
-  ASSERT_EQ(run.s().discard_pile.size(), 1u);
-  for (CardRef c : {run.s().draw_pile[0], noop, spent}) {
+  ASSERT_EQ(run.s().exhaust_pile().size(), 1u);
+  ASSERT_EQ(run.s().discard_pile().size(), 1u);
+  for (CardRef c : {run.s().draw_pile()[0], noop, spent}) {
     EXPECT_EQ(run.battle.can_play_card(c), PlayCheck::NotInHand);
     expect_refused(run.battle, Action::play(c), RefusalReason::CannotPlayCard, PlayCheck::NotInHand);
   }
@@ -1010,7 +1011,7 @@ TEST(DeckbuilderRulesPlayCheck, UnplayableCardsAreNeverPlayable) {
   }
   // At the turn end an unplayable card is discarded like any other.
   run.end_turn();
-  EXPECT_EQ(std::count(run.s().discard_pile.begin(), run.s().discard_pile.end(), husk), 1);
+  EXPECT_EQ(std::count(run.s().discard_pile().begin(), run.s().discard_pile().end(), husk), 1);
 }
 
 TEST(DeckbuilderRulesPlayCheck, RefusedByPlayableHookComesAfterUnplayable) {
@@ -1061,12 +1062,12 @@ TEST(DeckbuilderRulesKeyword, InnateCardsBeyondTheOpeningHandWaitOnTopOfTheDrawP
       { "id": "spark", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [] })",
                               .deck = R"({ "card": "spark", "count": 7 }, { "card": "noop", "count": 13 })"});
   Fight run(catalog, 3);
-  EXPECT_EQ(std::count_if(run.s().hand.begin(), run.s().hand.end(),
+  EXPECT_EQ(std::count_if(run.s().hand().begin(), run.s().hand().end(),
                           [&](CardRef c) { return run.def(c).id == "spark"; }),
             5);
-  ASSERT_GE(run.s().draw_pile.size(), 2u);
-  EXPECT_EQ(run.def(run.s().draw_pile.back()).id, "spark");
-  EXPECT_EQ(run.def(run.s().draw_pile[run.s().draw_pile.size() - 2]).id, "spark");
+  ASSERT_GE(run.s().draw_pile().size(), 2u);
+  EXPECT_EQ(run.def(run.s().draw_pile().back()).id, "spark");
+  EXPECT_EQ(run.def(run.s().draw_pile()[run.s().draw_pile().size() - 2]).id, "spark");
 }
 
 TEST(DeckbuilderRulesKeyword, RetainedCardsStayInHand) {
@@ -1083,7 +1084,7 @@ TEST(DeckbuilderRulesKeyword, RetainedCardsStayInHand) {
   }
   // Played, a retained card goes to the discard pile like any other.
   run.play("keeper");
-  EXPECT_EQ(run.s().discard_pile.back(), keeper);
+  EXPECT_EQ(run.s().discard_pile().back(), keeper);
 }
 
 TEST(DeckbuilderRulesKeyword, EtherealCardsLeftInHandAreExhausted) {
@@ -1093,7 +1094,7 @@ TEST(DeckbuilderRulesKeyword, EtherealCardsLeftInHandAreExhausted) {
   Fight run(catalog);
   const CardRef played = run.card("ghost");
   run.act(Action::play(played));
-  EXPECT_EQ(run.s().discard_pile.back(), played);  // played: discarded, not exhausted
+  EXPECT_EQ(run.s().discard_pile().back(), played);  // played: discarded, not exhausted
   const CardRef kept = run.card("ghost");
   const std::size_t from = run.mark();
   run.end_turn();
@@ -1102,8 +1103,8 @@ TEST(DeckbuilderRulesKeyword, EtherealCardsLeftInHandAreExhausted) {
       std::find_if(moved.begin(), moved.end(), [&](const Event& e) { return e.subject == kept; });
   ASSERT_NE(ghost, moved.end());
   EXPECT_EQ(static_cast<Pile>(ghost->extra), Pile::Exhaust);
-  EXPECT_EQ(run.s().exhaust_pile.size(), 1u);
-  EXPECT_EQ(run.s().exhaust_pile[0], kept);
+  EXPECT_EQ(run.s().exhaust_pile().size(), 1u);
+  EXPECT_EQ(run.s().exhaust_pile()[0], kept);
 }
 
 TEST(DeckbuilderRulesKeyword, ExhaustAndPowerCardsGoToTheExhaustPileWhenPlayed) {
@@ -1117,9 +1118,9 @@ TEST(DeckbuilderRulesKeyword, ExhaustAndPowerCardsGoToTheExhaustPileWhenPlayed) 
   run.play("flash");
   run.play("aura");
   run.act(Action::play(noop));
-  EXPECT_EQ(std::vector<CardRef>(run.s().exhaust_pile.begin(), run.s().exhaust_pile.end()),
+  EXPECT_EQ(std::vector<CardRef>(run.s().exhaust_pile().begin(), run.s().exhaust_pile().end()),
             (std::vector<CardRef>{flash, aura}));
-  EXPECT_EQ(std::vector<CardRef>(run.s().discard_pile.begin(), run.s().discard_pile.end()),
+  EXPECT_EQ(std::vector<CardRef>(run.s().discard_pile().begin(), run.s().discard_pile().end()),
             std::vector<CardRef>{noop});
 }
 
@@ -1323,7 +1324,7 @@ TEST(DeckbuilderRulesCostRule, ARuleForSomeTurnsEndsWithCostChangedBack) {
        .deck = R"({ "card": "rush" }, { "card": "heavy", "count": 3 }, { "card": "noop", "count": 16 })"});
   Fight run(catalog);
   std::vector<CardRef> heavies;
-  for (CardRef c : run.s().hand)
+  for (CardRef c : run.s().hand())
     if (run.def(c).id == "heavy") heavies.push_back(c);
   ASSERT_EQ(heavies.size(), 3u);
   std::size_t from = run.mark();
@@ -1420,7 +1421,7 @@ std::shared_ptr<const Catalog> hand_pack(std::string_view card, std::string_view
 /// The hand cards other than `played`, in hand order: the choice's options.
 std::vector<CardRef> others(const Fight& run, CardRef played) {
   std::vector<CardRef> out;
-  for (CardRef c : run.s().hand)
+  for (CardRef c : run.s().hand())
     if (c != played) out.push_back(c);
   return out;
 }
@@ -1447,7 +1448,7 @@ TEST(DeckbuilderRulesHandOps, DiscardChooseOffersTheOtherHandCardsInHandOrder) {
   EXPECT_EQ(ev[1].subject, options[2]);
   EXPECT_EQ(static_cast<Pile>(ev[1].extra), Pile::Discard);
   EXPECT_EQ(ev[2].subject, sift);
-  EXPECT_EQ(run.s().hand.size(), 3u);
+  EXPECT_EQ(run.s().hand().size(), 3u);
   EXPECT_FALSE(run.battle.is_waiting_for_choice());
 }
 
@@ -1468,7 +1469,7 @@ TEST(DeckbuilderRulesHandOps, DiscardChooseTwoIsTwoDecisions) {
   ASSERT_EQ(moved.size(), 2u);
   EXPECT_EQ(moved[0].subject, options[3]);
   EXPECT_EQ(moved[1].subject, sift);
-  EXPECT_EQ(run.s().discard_pile.size(), 3u);
+  EXPECT_EQ(run.s().discard_pile().size(), 3u);
 }
 
 TEST(DeckbuilderRulesHandOps, ExhaustChooseSendsThePickToTheExhaustPile) {
@@ -1478,14 +1479,14 @@ TEST(DeckbuilderRulesHandOps, ExhaustChooseSendsThePickToTheExhaustPile) {
   EXPECT_EQ(run.recorder.events.back().extra,
             static_cast<std::int32_t>(PendingChoice::Kind::ExhaustFromHand));
   run.act(Action::choose(1));
-  ASSERT_EQ(run.s().exhaust_pile.size(), 1u);
-  EXPECT_EQ(run.s().exhaust_pile[0], options[1]);
-  EXPECT_EQ(run.s().discard_pile.size(), 1u);  // Purge itself
+  ASSERT_EQ(run.s().exhaust_pile().size(), 1u);
+  EXPECT_EQ(run.s().exhaust_pile()[0], options[1]);
+  EXPECT_EQ(run.s().discard_pile().size(), 1u);  // Purge itself
 }
 
 TEST(DeckbuilderRulesHandOps, ChooseWithNoOtherCardInHandAsksNothing) {
   Fight run(hand_pack("sift", R"("opening_hand": 1)"));
-  ASSERT_EQ(run.s().hand.size(), 1u);
+  ASSERT_EQ(run.s().hand().size(), 1u);
   const std::size_t from = run.mark();
   run.play("sift");
   EXPECT_EQ(run.since(from), seq({"CardPlayed", "CardMoved"}));
@@ -1510,14 +1511,14 @@ TEST(DeckbuilderRulesHandOps, RandomDiscardAndExhaustNeverTakeThePlayedCard) {
     }
     EXPECT_EQ(gone.size(), 2u);
     EXPECT_EQ(moved[2].subject, played);
-    EXPECT_EQ(toss.s().hand.size(), 2u);
+    EXPECT_EQ(toss.s().hand().size(), 2u);
 
     Fight pyre(hand_pack("pyre"), seed);
     from = pyre.mark();
     const CardRef burnt = pyre.card("pyre");
     pyre.play("pyre");
-    ASSERT_EQ(pyre.s().exhaust_pile.size(), 1u);
-    EXPECT_NE(pyre.s().exhaust_pile[0], burnt);
+    ASSERT_EQ(pyre.s().exhaust_pile().size(), 1u);
+    EXPECT_NE(pyre.s().exhaust_pile()[0], burnt);
   }
   // The same seed picks the same cards.
   Fight a(hand_pack("toss"), 7), b(hand_pack("toss"), 7);
@@ -2011,9 +2012,9 @@ TEST(DeckbuilderRulesAddCard, CreatedCardsAreNewInstancesInTheirPile) {
   EXPECT_EQ(static_cast<Pile>(created[3].amount), Pile::Discard);
   for (std::size_t i = 0; i < 4; ++i) EXPECT_EQ(created[i].subject, 10 + i);  // new instances, numbered on
   EXPECT_EQ(run.s().cards.size(), 14u);
-  EXPECT_EQ(run.s().hand.size(), 6u);
-  EXPECT_EQ(run.s().draw_pile.size(), 6u);
-  EXPECT_EQ(run.s().discard_pile.size(), 2u);  // the created Guard and Conjure
+  EXPECT_EQ(run.s().hand().size(), 6u);
+  EXPECT_EQ(run.s().draw_pile().size(), 6u);
+  EXPECT_EQ(run.s().discard_pile().size(), 2u);  // the created Guard and Conjure
 }
 
 TEST(DeckbuilderRulesAddCard, ACardForAFullHandGoesToTheDiscardPile) {
@@ -2027,8 +2028,8 @@ TEST(DeckbuilderRulesAddCard, ACardForAFullHandGoesToTheDiscardPile) {
   run.play("conjure");  // still in hand while its effects run: the hand is full
   for (const Event& e : of_type(run.events_since(from), EventType::CardCreated))
     EXPECT_EQ(static_cast<Pile>(e.amount), Pile::Discard);
-  EXPECT_EQ(run.s().hand.size(), 4u);
-  EXPECT_EQ(run.s().discard_pile.size(), 3u);
+  EXPECT_EQ(run.s().hand().size(), 4u);
+  EXPECT_EQ(run.s().discard_pile().size(), 3u);
 }
 
 TEST(DeckbuilderRulesUpgrade, AnUpgradedCardIsItsOwnCardInAMasterDeck) {
@@ -2043,14 +2044,14 @@ TEST(DeckbuilderRulesUpgrade, AnUpgradedCardIsItsOwnCardInAMasterDeck) {
   EXPECT_EQ(catalog->cards[*plus].cost, 0);
   const std::vector<CardId> master(5, *plus);
   Fight upgraded(catalog, 1, master);
-  const CardRef card = upgraded.s().hand[0];
+  const CardRef card = upgraded.s().hand()[0];
   EXPECT_EQ(upgraded.def(card).id, "zap+");
   EXPECT_EQ(upgraded.battle.effective_cost(card), 0);
   upgraded.act(Action::play(card, 0));
   EXPECT_EQ(upgraded.s().enemies[0].unit.hp, 91);
   EXPECT_EQ(upgraded.s().energy, 3);
   Fight plain(catalog);
-  plain.act(Action::play(plain.s().hand[0], 0));
+  plain.act(Action::play(plain.s().hand()[0], 0));
   EXPECT_EQ(plain.s().enemies[0].unit.hp, 94);
   EXPECT_EQ(plain.s().energy, 2);
 }
@@ -2079,18 +2080,17 @@ std::string first_broken_invariant(const Battle& b, std::size_t created) {
   if (s.cards.size() != deck + created)
     return std::to_string(s.cards.size()) + " card instances, but the deck has " + std::to_string(deck) +
            " and " + std::to_string(created) + " were created";
-  if (s.hand.size() > std::min<std::size_t>(encounter.rules.hand_limit, kMaxHand))
-    return "a hand of " + std::to_string(s.hand.size()) + " cards";
+  if (s.hand().size() > std::min<std::size_t>(encounter.rules.hand_limit, kMaxHand))
+    return "a hand of " + std::to_string(s.hand().size()) + " cards";
   std::array<int, kMaxCards> seen{};
-  const auto tally = [&](std::span<const CardRef> pile) {
+  const auto tally = [&](const auto& pile) {
     for (CardRef c : pile) {
       if (c >= s.cards.size()) return false;
       ++seen[c];
     }
     return true;
   };
-  if (!tally(s.draw_pile.span()) || !tally(s.hand.span()) || !tally(s.discard_pile.span()) ||
-      !tally(s.exhaust_pile.span()))
+  if (!tally(s.draw_pile()) || !tally(s.hand()) || !tally(s.discard_pile()) || !tally(s.exhaust_pile()))
     return "a pile holds a card instance that does not exist";
   for (std::size_t i = 0; i < s.cards.size(); ++i)
     if (seen[i] != 1)

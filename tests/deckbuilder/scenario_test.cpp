@@ -50,12 +50,12 @@ TEST(DeckbuilderScenario, OverridesReplaceTheStatedFields) {
   EXPECT_EQ(s.enemies[0].unit.hp, 3);
   EXPECT_FALSE(s.enemies[1].unit.alive());
   ASSERT_EQ(s.cards.size(), 5u);
-  ASSERT_EQ(s.draw_pile.size(), 2u);
-  EXPECT_EQ(s.cards[s.draw_pile[1]].def, *c.find_card("bash"));  // the last listed is on top
-  ASSERT_EQ(s.hand.size(), 2u);
-  EXPECT_EQ(s.cards[s.hand[0]].def, *c.find_card("strike"));
-  EXPECT_EQ(s.discard_pile.size(), 1u);
-  EXPECT_TRUE(s.exhaust_pile.empty());
+  ASSERT_EQ(s.draw_pile().size(), 2u);
+  EXPECT_EQ(s.cards[s.draw_pile()[1]].def, *c.find_card("bash"));  // the last listed is on top
+  ASSERT_EQ(s.hand().size(), 2u);
+  EXPECT_EQ(s.cards[s.hand()[0]].def, *c.find_card("strike"));
+  EXPECT_EQ(s.discard_pile().size(), 1u);
+  EXPECT_TRUE(s.exhaust_pile().empty());
   EXPECT_EQ(s.player_turns, 4u);
   EXPECT_EQ(s.attacks_this_turn, 1);
   EXPECT_EQ(s.enemies_alive, 1);
@@ -66,8 +66,8 @@ TEST(DeckbuilderScenario, AnEnemyThatStartsAtZeroHpIsNotCountedAlive) {
                      "enemies": [{"hp": 3, "armor": 0}, {"hp": 0}], "hand": ["strike"]})");
   ASSERT_TRUE(r.ok()) << problems(r);
   Battle& b = r.value();
-  ASSERT_EQ(b.state().hand.size(), 1u);
-  ASSERT_TRUE(b.try_play_card(b.state().hand[0], 0).ok());
+  ASSERT_EQ(b.state().hand().size(), 1u);
+  ASSERT_TRUE(b.try_play_card(b.state().hand()[0], 0).ok());
   EXPECT_TRUE(b.won()) << "the last alive enemy died, so the battle is won";
 }
 

@@ -177,31 +177,39 @@ TEST(DeckbuilderSnapshot, AnotherFormatVersionIsRefusedClearly) {
   EXPECT_NE(r.error().message.find("version 2 is not supported"), std::string::npos) << r.error().message;
 }
 
+/// Restoring `doc` fails, naming `pointer` and saying `what`.
+void expect_refused(const json& doc, std::string_view pointer, std::string_view what) {
+  const auto r = restore(starter(), doc);
+  ASSERT_FALSE(r.ok()) << pointer;
+  EXPECT_NE(r.error().message.find(pointer), std::string::npos) << r.error().message;
+  EXPECT_NE(r.error().message.find(what), std::string::npos) << r.error().message;
+}
+
 TEST(DeckbuilderSnapshot, OtherContentAndBrokenFieldsAreRefusedWithTheirPointer) {
-  json s = snapshot(started("w1", 1));
+  const json s = snapshot(started("w1", 1));
   json other = s;
   other["content_hash"] = "0000000000000000";
-  auto r = restore(starter(), other);
-  ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.error().message.find("/content_hash"), std::string::npos) << r.error().message;
+  expect_refused(other, "/content_hash", "");
 
   json bad_card = s;
   bad_card["state"]["cards"][0]["card"] = "no_such_card";
-  r = restore(starter(), bad_card);
-  ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.error().message.find("/state/cards/0/card"), std::string::npos) << r.error().message;
+  expect_refused(bad_card, "/state/cards/0/card", "");
 
   json bad_pile = s;
   bad_pile["state"]["hand"][0] = 200;
-  r = restore(starter(), bad_pile);
-  ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.error().message.find("/state/hand/0"), std::string::npos) << r.error().message;
+  expect_refused(bad_pile, "/state/hand/0", "");
+
+  // The piles share the battle's kMaxCards places, and the hand holds at most kMaxHand.
+  json crowded = s;
+  for (std::size_t i = 0; i < kMaxCards; ++i) crowded["state"]["exhaust_pile"].push_back(0);
+  expect_refused(crowded, "/state/exhaust_pile", "more than 64 cards together");
+  json big_hand = s;
+  for (std::size_t i = 0; i < kMaxHand; ++i) big_hand["state"]["hand"].push_back(0);
+  expect_refused(big_hand, "/state/hand", "more than 12 entries");
 
   json missing = s;
   missing["state"].erase("energy");
-  r = restore(starter(), missing);
-  ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.error().message.find("missing key 'energy'"), std::string::npos) << r.error().message;
+  expect_refused(missing, "", "missing key 'energy'");
 }
 
 TEST(DeckbuilderClone, ACloneAndItsOriginalGivenTheSameActionsLogTheSameEvents) {

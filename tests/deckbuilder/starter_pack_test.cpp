@@ -50,7 +50,7 @@ MoveIndex move_index(const EnemyDef& e, std::string_view id) {
 }
 
 std::optional<CardRef> in_hand(const Battle& b, std::string_view id) {
-  for (CardRef c : b.state().hand)
+  for (CardRef c : b.state().hand())
     if (b.state().cards[c].def == card_id(id)) return c;
   return std::nullopt;
 }
@@ -130,8 +130,8 @@ constexpr UnitRef kEnemy0 = enemy_unit(0);
 constexpr UnitRef kEnemy1 = enemy_unit(1);
 
 bool in_discard(const Battle& b, CardRef card) {
-  return std::find(b.state().discard_pile.begin(), b.state().discard_pile.end(), card) !=
-         b.state().discard_pile.end();
+  return std::find(b.state().discard_pile().begin(), b.state().discard_pile().end(), card) !=
+         b.state().discard_pile().end();
 }
 
 // --- cards -----------------------------------------------------------------------------------
@@ -148,7 +148,7 @@ TEST(StarterCard, Strike) {
   ASSERT_TRUE(b.submit(Action::play(card, 0)).ok());
   EXPECT_EQ(b.state().enemies[0].unit.hp, gnasher.hp - 6);
   EXPECT_EQ(b.state().energy, 2);
-  EXPECT_EQ(b.state().hand.size(), 4u);
+  EXPECT_EQ(b.state().hand().size(), 4u);
   EXPECT_TRUE(in_discard(b, card));
   EXPECT_EQ(b.state().player.hp, 80);
   EXPECT_EQ(b.state().player.armor, 0);
@@ -206,17 +206,17 @@ TEST(StarterCard, QuickStudy) {
   EXPECT_EQ(def.target, CardTarget::None);
   Battle b = with_in_hand("sludge_pair", {"quick_study"});
   const CardRef card = *in_hand(b, "quick_study");
-  const CardPile draw_pile = b.state().draw_pile;
+  const std::vector<CardRef> draw_pile(b.state().draw_pile().begin(), b.state().draw_pile().end());
   ASSERT_EQ(draw_pile.size(), 6u);  // warden_plus has eleven cards
   const CardRef top = draw_pile[5];
   const CardRef next = draw_pile[4];
   const std::size_t from = b.events().log().size();
   ASSERT_TRUE(b.submit(Action::play(card)).ok());
   EXPECT_EQ(b.state().energy, 2);
-  EXPECT_EQ(b.state().hand.size(), 6u);  // 5 - 1 + 2
-  EXPECT_EQ(b.state().draw_pile.size(), 4u);
-  EXPECT_EQ(b.state().hand[4], top);
-  EXPECT_EQ(b.state().hand[5], next);
+  EXPECT_EQ(b.state().hand().size(), 6u);  // 5 - 1 + 2
+  EXPECT_EQ(b.state().draw_pile().size(), 4u);
+  EXPECT_EQ(b.state().hand()[4], top);
+  EXPECT_EQ(b.state().hand()[5], next);
   EXPECT_TRUE(in_discard(b, card));
   EXPECT_EVENTS(events_since(b, from), card_played(card, "quick_study", kNoUnit, 1),
                 drawn(top, b.state().cards[top].def), drawn(next, b.state().cards[next].def),
@@ -573,7 +573,7 @@ Battle arena(const Arena& a, std::initializer_list<std::string_view> want = {}) 
     bool all = true;
     for (std::string_view card : want) {
       const CardId def = *catalog->find_card(card);
-      all = all && std::any_of(b.state().hand.begin(), b.state().hand.end(),
+      all = all && std::any_of(b.state().hand().begin(), b.state().hand().end(),
                                [&](CardRef c) { return b.state().cards[c].def == def; });
     }
     if (all) return b;
@@ -603,7 +603,7 @@ std::string upgraded_id(std::string_view card) {
 std::string_view def_id(const Battle& b, CardRef c) { return b.catalog().cards[b.state().cards[c].def].id; }
 
 CardRef find_in_hand(const Battle& b, std::string_view id) {
-  for (CardRef c : b.state().hand)
+  for (CardRef c : b.state().hand())
     if (def_id(b, c) == id) return c;
   return kNoCard;
 }
@@ -728,8 +728,8 @@ TEST(StarterCard, TwinStrike) {
   EXPECT_EQ(enemy_hp(b, 0), 90);
   EXPECT_EQ(count_events(b, EventType::DamageDealt, from), 2u);  // two hits of 5
   EXPECT_EQ(b.state().energy, 2);
-  EXPECT_EQ(count_of(b, b.state().discard_pile, "twin_strike"), 1);
-  EXPECT_EQ(b.state().hand.size(), 4u);
+  EXPECT_EQ(count_of(b, b.state().discard_pile(), "twin_strike"), 1);
+  EXPECT_EQ(b.state().hand().size(), 4u);
   // Upgraded: 7 twice, same cost.
   Battle u = arena_upgraded(Arena(deck_of("twin_strike")));
   EXPECT_EQ(u.catalog().cards[*u.catalog().find_card(upgraded_id("twin_strike"))].cost, 1);
@@ -851,10 +851,10 @@ TEST(StarterCard, AllIn) {
   EXPECT_EQ(b.turn(), 2u);
   EXPECT_EQ(b.phase(), Phase::PlayerPhase);
   EXPECT_EQ(b.state().energy, 3);
-  EXPECT_EQ(b.state().hand.size(), 5u);
-  EXPECT_EQ(b.state().discard_pile.size(), 5u);
-  EXPECT_EQ(count_of(b, b.state().discard_pile, "all_in"), 1);
-  EXPECT_EQ(b.state().draw_pile.size(), 0u);
+  EXPECT_EQ(b.state().hand().size(), 5u);
+  EXPECT_EQ(b.state().discard_pile().size(), 5u);
+  EXPECT_EQ(count_of(b, b.state().discard_pile(), "all_in"), 1);
+  EXPECT_EQ(b.state().draw_pile().size(), 0u);
 }
 
 TEST(StarterCard, Momentum) {
@@ -868,7 +868,7 @@ TEST(StarterCard, Momentum) {
   EXPECT_EQ(b.state().energy, 1);
   EXPECT_EQ(b.effective_cost(card), 1);
   ASSERT_TRUE(end_turn(b));
-  ASSERT_TRUE(holds(b.state().hand, card));
+  ASSERT_TRUE(holds(b.state().hand(), card));
   EXPECT_EQ(b.effective_cost(card), 1);
   ASSERT_TRUE(play(b, "momentum", 0));
   EXPECT_EQ(enemy_hp(b, 0), 84);
@@ -887,24 +887,24 @@ TEST(StarterCard, PhantomBlade) {
   ASSERT_TRUE(play(b, "phantom_blade", 0));
   EXPECT_EQ(enemy_hp(b, 0), 93);
   EXPECT_EQ(b.state().energy, 3);
-  EXPECT_EQ(b.state().discard_pile.size(), 1u);  // played: discarded, not exhausted
-  ASSERT_TRUE(end_turn(b));                      // the four left in hand are exhausted
-  EXPECT_EQ(b.state().exhaust_pile.size(), 4u);
-  EXPECT_EQ(b.state().hand.size(), 1u);
-  EXPECT_EQ(b.state().discard_pile.size(), 0u);
+  EXPECT_EQ(b.state().discard_pile().size(), 1u);  // played: discarded, not exhausted
+  ASSERT_TRUE(end_turn(b));                        // the four left in hand are exhausted
+  EXPECT_EQ(b.state().exhaust_pile().size(), 4u);
+  EXPECT_EQ(b.state().hand().size(), 1u);
+  EXPECT_EQ(b.state().discard_pile().size(), 0u);
 }
 
 TEST(StarterCard, RecklessCharge) {
   expect_card("reckless_charge", CardType::Attack, 0, CardTarget::Enemy);
   Battle b = arena(Arena(deck_of("reckless_charge")));
-  ASSERT_EQ(b.state().draw_pile.size(), 0u);
+  ASSERT_EQ(b.state().draw_pile().size(), 0u);
   ASSERT_TRUE(play(b, "reckless_charge", 0));
   EXPECT_EQ(enemy_hp(b, 0), 91);
   EXPECT_EQ(b.state().energy, 3);
   EXPECT_EQ(b.state().cards.size(), 6u);
-  ASSERT_EQ(b.state().draw_pile.size(), 1u);
-  EXPECT_EQ(def_id(b, b.state().draw_pile[0]), "dazed");
-  EXPECT_EQ(count_of(b, b.state().discard_pile, "reckless_charge"), 1);
+  ASSERT_EQ(b.state().draw_pile().size(), 1u);
+  EXPECT_EQ(def_id(b, b.state().draw_pile()[0]), "dazed");
+  EXPECT_EQ(count_of(b, b.state().discard_pile(), "reckless_charge"), 1);
 }
 
 TEST(StarterCard, Flurry) {
@@ -926,7 +926,7 @@ TEST(StarterCard, ConcussiveBlow) {
   EXPECT_EQ(enemy_hp(b, 0), 92);
   EXPECT_EQ(enemy_stacks(b, 0, "stun"), 1);
   EXPECT_EQ(b.state().energy, 1);
-  EXPECT_EQ(count_of(b, b.state().exhaust_pile, "concussive_blow"), 1);
+  EXPECT_EQ(count_of(b, b.state().exhaust_pile(), "concussive_blow"), 1);
   ASSERT_TRUE(end_turn(b));  // the hitter is stunned: no hit, and the stun runs out
   EXPECT_EQ(b.state().player.hp, 60);
   EXPECT_EQ(enemy_stacks(b, 0, "stun"), 0);
@@ -951,9 +951,9 @@ TEST(StarterCard, Brace) {
   Battle b = arena(Arena(deck_of({{"brace", 1}, {"defend", 9}})), {"brace"});
   const CardRef card = find_in_hand(b, "brace");
   ASSERT_TRUE(end_turn(b));  // retained: still in hand, the four defends are discarded
-  EXPECT_TRUE(holds(b.state().hand, card));
-  EXPECT_EQ(b.state().hand.size(), 6u);
-  EXPECT_EQ(b.state().discard_pile.size(), 4u);
+  EXPECT_TRUE(holds(b.state().hand(), card));
+  EXPECT_EQ(b.state().hand().size(), 6u);
+  EXPECT_EQ(b.state().discard_pile().size(), 4u);
   ASSERT_TRUE(play(b, "brace"));
   EXPECT_EQ(b.state().player.armor, 6);
   EXPECT_EQ(b.state().energy, 2);
@@ -985,7 +985,7 @@ TEST(StarterCard, Overflow) {
   Battle full = arena(a, {"overflow"});
   ASSERT_TRUE(play(full, "overflow"));
   EXPECT_EQ(full.state().player.armor, 8);
-  EXPECT_EQ(full.state().hand.size(), 5u);
+  EXPECT_EQ(full.state().hand().size(), 5u);
   EXPECT_EQ(full.state().energy, 2);
   // One Defend first: 4 + 1 drawn = 5, still enough.
   Battle four = arena(a, {"overflow"});
@@ -998,7 +998,7 @@ TEST(StarterCard, Overflow) {
   ASSERT_TRUE(play(three, "defend"));
   ASSERT_TRUE(play(three, "overflow"));
   EXPECT_EQ(three.state().player.armor, 10);
-  EXPECT_EQ(three.state().hand.size(), 3u);
+  EXPECT_EQ(three.state().hand().size(), 3u);
 }
 
 TEST(StarterCard, Adrenaline) {
@@ -1006,10 +1006,10 @@ TEST(StarterCard, Adrenaline) {
   Battle b = arena(Arena(deck_of({{"adrenaline", 1}, {"defend", 9}})), {"adrenaline"});
   ASSERT_TRUE(play(b, "adrenaline"));
   EXPECT_EQ(b.state().energy, 4);
-  EXPECT_EQ(b.state().hand.size(), 6u);
-  EXPECT_EQ(b.state().draw_pile.size(), 3u);
-  EXPECT_EQ(count_of(b, b.state().exhaust_pile, "adrenaline"), 1);
-  EXPECT_EQ(b.state().discard_pile.size(), 0u);
+  EXPECT_EQ(b.state().hand().size(), 6u);
+  EXPECT_EQ(b.state().draw_pile().size(), 3u);
+  EXPECT_EQ(count_of(b, b.state().exhaust_pile(), "adrenaline"), 1);
+  EXPECT_EQ(b.state().discard_pile().size(), 0u);
 }
 
 TEST(StarterCard, Sift) {
@@ -1019,22 +1019,22 @@ TEST(StarterCard, Sift) {
   ASSERT_TRUE(play(b, "sift"));
   // Drew 2, then waits for the player to pick one of the other six cards.
   ASSERT_TRUE(b.is_waiting_for_choice());
-  EXPECT_EQ(b.state().hand.size(), 7u);
+  EXPECT_EQ(b.state().hand().size(), 7u);
   const Decision d = b.decision();
   ASSERT_EQ(d.options.size(), 6u);
   for (std::size_t i = 0; i < 6; ++i) EXPECT_EQ(d.options[i], Action::choose(static_cast<std::uint8_t>(i)));
   EXPECT_FALSE(b.submit(Action::skip_choice()).ok());
   EXPECT_FALSE(b.submit(Action::end_turn()).ok());
   std::vector<CardRef> others;
-  for (CardRef c : b.state().hand)
+  for (CardRef c : b.state().hand())
     if (c != card) others.push_back(c);
   ASSERT_TRUE(submitted(b, Action::choose(2)));
   EXPECT_FALSE(b.is_waiting_for_choice());
-  EXPECT_EQ(b.state().hand.size(), 5u);
-  EXPECT_FALSE(holds(b.state().hand, others[2]));
-  EXPECT_TRUE(holds(b.state().discard_pile, others[2]));
-  EXPECT_TRUE(holds(b.state().discard_pile, card));
-  EXPECT_EQ(b.state().discard_pile.size(), 2u);
+  EXPECT_EQ(b.state().hand().size(), 5u);
+  EXPECT_FALSE(holds(b.state().hand(), others[2]));
+  EXPECT_TRUE(holds(b.state().discard_pile(), others[2]));
+  EXPECT_TRUE(holds(b.state().discard_pile(), card));
+  EXPECT_EQ(b.state().discard_pile().size(), 2u);
   EXPECT_EQ(b.state().energy, 3);
 }
 
@@ -1043,9 +1043,9 @@ TEST(StarterCard, WildToss) {
   Battle b = arena(Arena(deck_of({{"wild_toss", 1}, {"defend", 9}})), {"wild_toss"});
   ASSERT_TRUE(play(b, "wild_toss"));
   EXPECT_FALSE(b.is_waiting_for_choice());
-  EXPECT_EQ(b.state().hand.size(), 2u);
-  EXPECT_EQ(b.state().discard_pile.size(), 3u);
-  EXPECT_EQ(count_of(b, b.state().discard_pile, "defend"), 2);
+  EXPECT_EQ(b.state().hand().size(), 2u);
+  EXPECT_EQ(b.state().discard_pile().size(), 3u);
+  EXPECT_EQ(count_of(b, b.state().discard_pile(), "defend"), 2);
   EXPECT_EQ(b.state().energy, 5);
 }
 
@@ -1054,19 +1054,19 @@ TEST(StarterCard, Purge) {
   Battle b = arena(Arena(deck_of({{"purge", 1}, {"strike", 4}, {"defend", 5}})), {"purge"});
   const CardRef card = find_in_hand(b, "purge");
   std::vector<CardRef> others;
-  for (CardRef c : b.state().hand)
+  for (CardRef c : b.state().hand())
     if (c != card) others.push_back(c);
   ASSERT_TRUE(play(b, "purge"));
   ASSERT_TRUE(b.is_waiting_for_choice());
   EXPECT_EQ(b.decision().options.size(), 4u);
   EXPECT_EQ(b.state().player.armor, 0);  // the armor comes after the pick
   ASSERT_TRUE(submitted(b, Action::choose(1)));
-  ASSERT_EQ(b.state().exhaust_pile.size(), 1u);
-  EXPECT_EQ(b.state().exhaust_pile[0], others[1]);
+  ASSERT_EQ(b.state().exhaust_pile().size(), 1u);
+  EXPECT_EQ(b.state().exhaust_pile()[0], others[1]);
   EXPECT_EQ(b.state().player.armor, 7);
   EXPECT_EQ(b.state().energy, 2);
-  EXPECT_TRUE(holds(b.state().discard_pile, card));
-  EXPECT_EQ(b.state().hand.size(), 3u);
+  EXPECT_TRUE(holds(b.state().discard_pile(), card));
+  EXPECT_EQ(b.state().hand().size(), 3u);
 }
 
 TEST(StarterCard, Pyre) {
@@ -1074,11 +1074,11 @@ TEST(StarterCard, Pyre) {
   Battle b = arena(Arena(deck_of({{"pyre", 1}, {"defend", 9}})), {"pyre"});
   ASSERT_TRUE(play(b, "pyre"));
   EXPECT_FALSE(b.is_waiting_for_choice());
-  ASSERT_EQ(b.state().exhaust_pile.size(), 1u);
-  EXPECT_EQ(def_id(b, b.state().exhaust_pile[0]), "defend");
-  EXPECT_EQ(b.state().hand.size(), 3u);
+  ASSERT_EQ(b.state().exhaust_pile().size(), 1u);
+  EXPECT_EQ(def_id(b, b.state().exhaust_pile()[0]), "defend");
+  EXPECT_EQ(b.state().hand().size(), 3u);
   EXPECT_EQ(b.state().energy, 4);
-  EXPECT_EQ(count_of(b, b.state().discard_pile, "pyre"), 1);
+  EXPECT_EQ(count_of(b, b.state().discard_pile(), "pyre"), 1);
 }
 
 TEST(StarterCard, Tactics) {
@@ -1097,9 +1097,9 @@ TEST(StarterCard, Tactics) {
     ASSERT_TRUE(submitted(b, Action::choose(option)));
     EXPECT_FALSE(b.is_waiting_for_choice());
     EXPECT_EQ(b.state().player.armor, option == 0 ? 8 : 0);
-    EXPECT_EQ(b.state().hand.size(), option == 1 ? 6u : 4u);
+    EXPECT_EQ(b.state().hand().size(), option == 1 ? 6u : 4u);
     EXPECT_EQ(b.state().energy, option == 2 ? 4 : 2);
-    EXPECT_EQ(count_of(b, b.state().discard_pile, "tactics"), 1);
+    EXPECT_EQ(count_of(b, b.state().discard_pile(), "tactics"), 1);
   }
 }
 
@@ -1111,7 +1111,7 @@ TEST(StarterCard, Scout) {
     Battle b = arena(a, {"scout"});
     ASSERT_TRUE(play(b, "scout"));
     ASSERT_TRUE(b.is_waiting_for_choice());
-    EXPECT_EQ(b.state().hand.size(), 6u);  // drew one before the choice; Scout is still in hand
+    EXPECT_EQ(b.state().hand().size(), 6u);  // drew one before the choice; Scout is still in hand
     EXPECT_EQ(b.decision().options,
               (std::vector<Action>{Action::choose(0), Action::choose(1), Action::skip_choice()}));
     ASSERT_TRUE(
@@ -1121,9 +1121,9 @@ TEST(StarterCard, Scout) {
       EXPECT_EQ(enemy_stacks(b, i, "vulnerable"), option == 0 ? 2 : 0);
       EXPECT_EQ(enemy_stacks(b, i, "weak"), option == 1 ? 2 : 0);
     }
-    EXPECT_EQ(b.state().hand.size(), 5u);
+    EXPECT_EQ(b.state().hand().size(), 5u);
     EXPECT_EQ(b.state().energy, 2);
-    EXPECT_EQ(count_of(b, b.state().discard_pile, "scout"), 1);
+    EXPECT_EQ(count_of(b, b.state().discard_pile(), "scout"), 1);
   }
 }
 
@@ -1132,13 +1132,13 @@ TEST(StarterCard, Foresight) {
   Battle b = arena(Arena(deck_of({{"foresight", 1}, {"defend", 14}})), {"foresight"});
   ASSERT_TRUE(play(b, "foresight"));
   EXPECT_EQ(b.state().energy, 2);
-  EXPECT_EQ(b.state().hand.size(), 4u);
+  EXPECT_EQ(b.state().hand().size(), 4u);
   ASSERT_TRUE(end_turn(b));  // turn 2: 3 + 1 energy, 1 + 5 cards
   EXPECT_EQ(b.state().energy, 4);
-  EXPECT_EQ(b.state().hand.size(), 6u);
+  EXPECT_EQ(b.state().hand().size(), 6u);
   ASSERT_TRUE(end_turn(b));  // once only
   EXPECT_EQ(b.state().energy, 3);
-  EXPECT_EQ(b.state().hand.size(), 5u);
+  EXPECT_EQ(b.state().hand().size(), 5u);
 }
 
 TEST(StarterCard, TimeBomb) {
@@ -1146,7 +1146,7 @@ TEST(StarterCard, TimeBomb) {
   Battle b = arena(Arena(deck_of("time_bomb")).with_enemies(R"(["t_dummy", "t_dummy"])"));
   ASSERT_TRUE(play(b, "time_bomb"));
   EXPECT_EQ(b.state().energy, 2);
-  EXPECT_EQ(count_of(b, b.state().exhaust_pile, "time_bomb"), 1);
+  EXPECT_EQ(count_of(b, b.state().exhaust_pile(), "time_bomb"), 1);
   ASSERT_TRUE(end_turn(b));  // the first enemy phase end passes
   EXPECT_EQ(enemy_hp(b, 0), 100);
   EXPECT_EQ(enemy_hp(b, 1), 100);
@@ -1175,28 +1175,28 @@ TEST(StarterCard, Quicken) {
   Battle b = arena(Arena(deck_of({{"quicken", 1}, {"shield_wall", 4}})));
   ASSERT_TRUE(play(b, "quicken"));
   EXPECT_EQ(b.state().energy, 2);
-  for (CardRef c : b.state().hand) EXPECT_EQ(b.effective_cost(c), 0);
+  for (CardRef c : b.state().hand()) EXPECT_EQ(b.effective_cost(c), 0);
   for (int i = 0; i < 4; ++i) ASSERT_TRUE(play(b, "shield_wall"));
   EXPECT_EQ(b.state().player.armor, 52);
   EXPECT_EQ(b.state().energy, 2);
   ASSERT_TRUE(end_turn(b));  // this turn only
-  ASSERT_EQ(b.state().hand.size(), 4u);
-  for (CardRef c : b.state().hand) EXPECT_EQ(b.effective_cost(c), 2);
+  ASSERT_EQ(b.state().hand().size(), 4u);
+  for (CardRef c : b.state().hand()) EXPECT_EQ(b.effective_cost(c), 2);
 }
 
 TEST(StarterCard, Streamline) {
   expect_card("streamline", CardType::Skill, 1, CardTarget::None, kExhaust);
   Battle b = arena(Arena(deck_of({{"streamline", 1}, {"shield_wall", 4}})));
   ASSERT_TRUE(play(b, "streamline"));
-  for (CardRef c : b.state().hand) EXPECT_EQ(b.effective_cost(c), 1);
+  for (CardRef c : b.state().hand()) EXPECT_EQ(b.effective_cost(c), 1);
   ASSERT_TRUE(play(b, "shield_wall"));
   EXPECT_EQ(b.state().energy, 1);
   EXPECT_EQ(b.state().player.armor, 13);
   ASSERT_TRUE(end_turn(b));  // for the rest of the battle
-  ASSERT_EQ(b.state().hand.size(), 4u);
-  for (CardRef c : b.state().hand) EXPECT_EQ(b.effective_cost(c), 1);
+  ASSERT_EQ(b.state().hand().size(), 4u);
+  for (CardRef c : b.state().hand()) EXPECT_EQ(b.effective_cost(c), 1);
   ASSERT_TRUE(end_turn(b));
-  for (CardRef c : b.state().hand) EXPECT_EQ(b.effective_cost(c), 1);
+  for (CardRef c : b.state().hand()) EXPECT_EQ(b.effective_cost(c), 1);
 }
 
 TEST(StarterCard, QuickenAndStreamlineCombine) {
@@ -1207,10 +1207,10 @@ TEST(StarterCard, QuickenAndStreamlineCombine) {
     Battle b = arena(Arena(deck_of({{"quicken", 1}, {"streamline", 1}, {"shield_wall", 3}})));
     ASSERT_TRUE(play(b, quicken_first ? "quicken" : "streamline"));
     ASSERT_TRUE(play(b, quicken_first ? "streamline" : "quicken"));
-    for (CardRef c : b.state().hand) EXPECT_EQ(b.effective_cost(c), 0);  // this turn: 0
+    for (CardRef c : b.state().hand()) EXPECT_EQ(b.effective_cost(c), 0);  // this turn: 0
     ASSERT_TRUE(end_turn(b));
-    ASSERT_EQ(b.state().hand.size(), 3u);
-    for (CardRef c : b.state().hand) EXPECT_EQ(b.effective_cost(c), 1);  // then 2 - 1
+    ASSERT_EQ(b.state().hand().size(), 3u);
+    for (CardRef c : b.state().hand()) EXPECT_EQ(b.effective_cost(c), 1);  // then 2 - 1
   }
 }
 
@@ -1219,7 +1219,7 @@ TEST(StarterCard, Haste) {
   Battle b = arena(Arena(deck_of({{"haste", 1}, {"defend", 9}})).with_enemies(R"(["t_hitter"])"), {"haste"});
   ASSERT_TRUE(play(b, "haste"));
   EXPECT_EQ(b.state().energy, 1);
-  EXPECT_EQ(count_of(b, b.state().exhaust_pile, "haste"), 1);
+  EXPECT_EQ(count_of(b, b.state().exhaust_pile(), "haste"), 1);
   ASSERT_TRUE(end_turn(b));  // an extra player turn: the hitter does not act
   EXPECT_EQ(b.phase(), Phase::PlayerPhase);
   EXPECT_EQ(b.state().player.hp, 60);
@@ -1240,7 +1240,7 @@ TEST(StarterCard, Meditate) {
   ASSERT_TRUE(play(b, "meditate"));
   EXPECT_EQ(b.state().player.hp, 52);
   EXPECT_EQ(b.state().energy, 3);
-  EXPECT_EQ(count_of(b, b.state().exhaust_pile, "meditate"), 1);
+  EXPECT_EQ(count_of(b, b.state().exhaust_pile(), "meditate"), 1);
   const std::size_t from = b.events().log().size();
   ASSERT_TRUE(end_turn(b));  // hit; turn 2 skipped; hit again; turn 3
   EXPECT_EQ(b.state().player.hp, 32);
@@ -1267,9 +1267,9 @@ TEST(StarterCard, OpeningGambit) {
   ASSERT_TRUE(play(b, "opening_gambit"));
   EXPECT_EQ(enemy_stacks(b, 0, "vulnerable"), 1);
   EXPECT_EQ(enemy_stacks(b, 1, "vulnerable"), 1);
-  EXPECT_EQ(b.state().hand.size(), 5u);
+  EXPECT_EQ(b.state().hand().size(), 5u);
   EXPECT_EQ(b.state().energy, 3);
-  EXPECT_EQ(count_of(b, b.state().exhaust_pile, "opening_gambit"), 1);
+  EXPECT_EQ(count_of(b, b.state().exhaust_pile(), "opening_gambit"), 1);
 }
 
 TEST(StarterCard, MendingSalve) {
@@ -1278,7 +1278,7 @@ TEST(StarterCard, MendingSalve) {
   ASSERT_TRUE(play(b, "mending_salve"));
   EXPECT_EQ(player_stacks(b, "regeneration"), 4);
   EXPECT_EQ(b.state().energy, 2);
-  EXPECT_EQ(count_of(b, b.state().exhaust_pile, "mending_salve"), 1);
+  EXPECT_EQ(count_of(b, b.state().exhaust_pile(), "mending_salve"), 1);
   const std::int32_t expected_hp[] = {44, 47, 49, 50, 50};
   const std::int32_t expected_stacks[] = {3, 2, 1, 0, 0};
   for (int turn = 0; turn < 5; ++turn) {
@@ -1407,7 +1407,7 @@ TEST(StarterCard, DeepBreath) {
   ASSERT_TRUE(play(b, "deep_breath"));
   EXPECT_EQ(player_stacks(b, "focus"), 3);
   EXPECT_EQ(b.state().energy, 2);
-  EXPECT_EQ(count_of(b, b.state().exhaust_pile, "deep_breath"), 1);
+  EXPECT_EQ(count_of(b, b.state().exhaust_pile(), "deep_breath"), 1);
   const std::int32_t energy[] = {4, 4, 3};
   for (int turn = 0; turn < 3; ++turn) {
     ASSERT_TRUE(end_turn(b));
@@ -1424,8 +1424,8 @@ TEST(StarterCard, Dazed) {
   EXPECT_FALSE(b.submit(Action::play(dazed)).ok());
   for (const Action& o : b.decision().options) EXPECT_NE(o.card, dazed);
   ASSERT_TRUE(end_turn(b));  // ethereal: exhausted at the turn end
-  EXPECT_TRUE(holds(b.state().exhaust_pile, dazed));
-  EXPECT_EQ(b.state().hand.size(), 4u);
+  EXPECT_TRUE(holds(b.state().exhaust_pile(), dazed));
+  EXPECT_EQ(b.state().hand().size(), 4u);
 }
 
 TEST(StarterCard, Doubt) {
@@ -1436,8 +1436,8 @@ TEST(StarterCard, Doubt) {
   EXPECT_EQ(b.can_play_card(doubt), PlayCheck::Unplayable);
   EXPECT_FALSE(b.submit(Action::play(doubt)).ok());
   ASSERT_TRUE(end_turn(b));  // discarded like any card, so it comes back
-  EXPECT_TRUE(b.state().exhaust_pile.empty());
-  EXPECT_TRUE(holds(b.state().hand, doubt));
+  EXPECT_TRUE(b.state().exhaust_pile().empty());
+  EXPECT_TRUE(holds(b.state().hand(), doubt));
 }
 
 // --- the full pack's statuses ----------------------------------------------------------------
@@ -2177,7 +2177,7 @@ TEST(StarterEncounter, WarlordThrone) {
   EXPECT_EQ(e.rules.opening_hand, 6);
   EXPECT_EQ(e.rules.draw_per_turn, 5);
   EXPECT_EQ(e.rules.max_energy, 3);
-  EXPECT_EQ(started("warlord_throne", 1).state().hand.size(), 6u);
+  EXPECT_EQ(started("warlord_throne", 1).state().hand().size(), 6u);
 }
 
 TEST(StarterEncounter, OlderEncountersOfferNoReward) {

@@ -158,7 +158,7 @@ TEST_F(MonitorApi, StateAndLegalActionsMatchTheDirectBattle) {
     EXPECT_EQ(db::action_from_json(actions.body["options"][i]["action"]).value(), d.options[i]);
   }
   // One play check per card in hand, playable exactly when an option plays it.
-  ASSERT_EQ(actions.body["cards"].size(), direct.state().hand.size());
+  ASSERT_EQ(actions.body["cards"].size(), direct.state().hand().size());
   for (const json& c : actions.body["cards"]) {
     const auto ref = c["card"].get<db::CardRef>();
     EXPECT_EQ(c["playable"].get<bool>(), direct.can_play_card(ref) == db::PlayCheck::Ok);
@@ -190,8 +190,8 @@ TEST_F(MonitorApi, RefusesIllegalActionsAndChangesNothing) {
   // A card instance that is not in the hand.
   const db::Battle direct = direct_battle("w1", 5);
   db::CardRef absent = 0;
-  while (std::find(direct.state().hand.begin(), direct.state().hand.end(), absent) !=
-         direct.state().hand.end())
+  while (std::find(direct.state().hand().begin(), direct.state().hand().end(), absent) !=
+         direct.state().hand().end())
     ++absent;
   expect_error(post(client_, path, json{{"action", {{"type", "play_card"}, {"card", absent}}}}), 422,
                "cannot_play_card");
@@ -255,7 +255,7 @@ TEST_F(MonitorApi, PileContentsOnDemand) {
   const db::Battle direct = direct_battle("w1", 4);
   const Reply draw = get(client_, "/api/battles/" + id + "/detail/draw_pile");
   ASSERT_EQ(draw.status, 200);
-  EXPECT_EQ(draw.body["cards"].size(), direct.state().draw_pile.size());
+  EXPECT_EQ(draw.body["cards"].size(), direct.state().draw_pile().size());
   // Sorted by name: the draw order stays hidden.
   for (std::size_t i = 1; i < draw.body["cards"].size(); ++i)
     EXPECT_LE(draw.body["cards"][i - 1]["name"].get<std::string>(),

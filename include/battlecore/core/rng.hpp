@@ -104,9 +104,14 @@ class Rng {
   /// Fisher-Yates shuffle, one below() per swap, from the back.
   template <class T>
   constexpr void shuffle(std::span<T> items) {
-    for (std::size_t i = items.size(); i > 1; --i) {
+    shuffle(items.begin(), items.end());
+  }
+  /// The same shuffle of [first, last), random-access iterators.
+  template <class It>
+  constexpr void shuffle(It first, It last) {
+    for (auto i = static_cast<std::size_t>(last - first); i > 1; --i) {
       const std::size_t j = below(static_cast<std::uint32_t>(i));
-      std::swap(items[i - 1], items[j]);
+      std::swap(first[static_cast<std::ptrdiff_t>(i - 1)], first[static_cast<std::ptrdiff_t>(j)]);
     }
   }
 

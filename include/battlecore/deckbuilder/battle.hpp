@@ -28,6 +28,7 @@
 #include "battlecore/deckbuilder/catalog.hpp"
 #include "battlecore/deckbuilder/events.hpp"
 #include "battlecore/deckbuilder/phases.hpp"
+#include "battlecore/deckbuilder/piles.hpp"
 
 namespace battlecore::deckbuilder {
 
@@ -36,8 +37,6 @@ struct BattleIo;  // snapshots and scenarios (src/deckbuilder/snapshot.cpp, scen
 }
 
 inline constexpr std::size_t kMaxEnemies = 5;
-inline constexpr std::size_t kMaxCards = 64;  ///< card instances in one battle
-inline constexpr std::size_t kMaxHand = 12;
 inline constexpr std::size_t kMaxStatusSlots = 8;  ///< different statuses on one unit
 inline constexpr MoveIndex kNoMove = 0xFF;
 inline constexpr std::size_t kMaxEffectDepth = 16;  ///< nested effect blocks in progress
@@ -170,10 +169,7 @@ struct BattleState {
   /// down) and recounted by whatever sets HP directly (count_alive_enemies).
   std::uint8_t enemies_alive = 0;
   FixedVec<CardInstance, kMaxCards> cards;
-  CardPile draw_pile;  ///< top of the pile is the back
-  FixedVec<CardRef, kMaxHand> hand;
-  CardPile discard_pile;
-  CardPile exhaust_pile;
+  Piles piles;  ///< the rules keep every card instance in exactly one pile
   CardPile played_this_turn;
   FixedVec<ActiveHook, kMaxHooks> hooks;
   FixedVec<DelayedTrigger, kMaxDelayed> delayed;
@@ -184,6 +180,14 @@ struct BattleState {
   bool reward_pending = false;
   std::int32_t reward_taken = -1;  ///< the card id taken as the reward, or -1
   friend bool operator==(const BattleState&, const BattleState&) = default;
+
+  /// The draw pile, bottom first: back() is the top, the next card drawn.
+  DrawPileView draw_pile() const { return piles.draw(); }
+  std::span<const CardRef> hand() const { return piles.hand(); }
+  /// The discard pile, bottom first.
+  std::span<const CardRef> discard_pile() const { return piles.discard(); }
+  /// The exhaust pile, bottom first.
+  std::span<const CardRef> exhaust_pile() const { return piles.exhaust(); }
 };
 
 /// The pending decision: who decides and what they may do.

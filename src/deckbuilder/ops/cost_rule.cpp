@@ -58,7 +58,7 @@ void run(OpContext& ctx, const Op& op) {
     if (ctx.card != kNoCard) apply_rule(ctx, op, ctx.card);
     return;
   }
-  for (CardRef card : ctx.x.s.hand)
+  for (CardRef card : ctx.x.s.hand())
     if (card != ctx.card) apply_rule(ctx, op, card);
 }
 

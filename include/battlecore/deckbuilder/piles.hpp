@@ -1,0 +1,186 @@
+#pragma once
+/// The card piles of a battle (draw pile, hand, discard pile, exhaust pile) as ranges of one
+/// array of card instances.
+///
+/// Each pile has a logical order, the one snapshots, views and hashes show: the draw pile
+/// bottom first (its top, the next card drawn, is the back), the hand in hand order, the
+/// discard and exhaust piles bottom first. The array holds them in the physical order
+///
+///     [ exhaust | discard | hand | draw, top first ]
+///
+/// so that the moves a turn makes most often cost next to nothing: a draw moves one boundary
+/// (the draw pile's top sits right after the hand's end), a card leaving the hand for the
+/// discard pile shifts only the hand cards before it, and a whole hand discarded in hand order
+/// moves one boundary per card. Any other move shifts the cards between the two places, at
+/// most kMaxCards bytes.
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <span>
+#include <utility>
+
+#include "battlecore/core/invariant.hpp"
+#include "battlecore/core/rng.hpp"
+#include "battlecore/deckbuilder/actions.hpp"
+#include "battlecore/deckbuilder/events.hpp"
+
+namespace battlecore::deckbuilder {
+
+inline constexpr std::size_t kMaxCards = 64;  ///< card instances in one battle
+inline constexpr std::size_t kMaxHand = 12;
+
+/// The draw pile in its logical order, bottom first: back() is the top, the next card drawn.
+class DrawPileView {
+ public:
+  using value_type = CardRef;
+  using iterator = std::reverse_iterator<const CardRef*>;
+  /// `top_first` points at the top card; the pile's n cards follow it, top to bottom.
+  DrawPileView(const CardRef* top_first, std::size_t n) : first_(top_first), size_(n) {}
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  CardRef operator[](std::size_t i) const { return first_[size_ - 1 - i]; }
+  CardRef front() const { return first_[size_ - 1]; }
+  CardRef back() const { return first_[0]; }
+  iterator begin() const { return iterator(first_ + size_); }
+  iterator end() const { return iterator(first_); }
+
+ private:
+  const CardRef* first_;
+  std::size_t size_;
+};
+
+/// The four piles in one array (see the file comment). A plain value: copying it copies them.
+class Piles {
+ public:
+  std::span<const CardRef> exhaust() const { return range(kExhaust); }
+  std::span<const CardRef> discard() const { return range(kDiscard); }
+  std::span<const CardRef> hand() const { return range(kHand); }
+  DrawPileView draw() const { return DrawPileView(cards_.data() + ends_[kHand], size(Pile::Draw)); }
+  std::size_t size(Pile p) const {
+    const std::size_t r = region(p);
+    return ends_[r] - begin(r);
+  }
+  /// Cards in all piles together.
+  std::size_t total() const { return ends_[kDraw]; }
+
+  /// Inserts `card` at logical position `i` of `p` (0 = bottom; size(p) = on top).
+  void insert(Pile p, std::size_t i, CardRef card) {
+    BATTLECORE_ENSURE(total() < kMaxCards, "the piles hold {} cards, the most a battle has", total());
+    BATTLECORE_ENSURE(i <= size(p), "insert at {} into pile {} of {} cards", i, pile_name(p), size(p));
+    const std::size_t r = region(p);
+    shift_up(r == kDraw ? ends_[r] - i : begin(r) + i, total(), card);
+    for (std::size_t k = r; k < kRegions; ++k) ++ends_[k];
+  }
+  /// Puts `card` on top of `p` (the hand: at its end).
+  void push(Pile p, CardRef card) { insert(p, size(p), card); }
+  /// Removes the card at logical position `i` of `p` and returns it.
+  CardRef erase(Pile p, std::size_t i) {
+    BATTLECORE_ENSURE(i < size(p), "erase {} from pile {} of {} cards", i, pile_name(p), size(p));
+    const std::size_t r = region(p);
+    const CardRef card = shift_down(r == kDraw ? ends_[r] - 1 - i : begin(r) + i, total() - 1, 0);
+    for (std::size_t k = r; k < kRegions; ++k) --ends_[k];
+    return card;
+  }
+  /// Replaces the cards of `p` by `cards`, given in logical order.
+  template <class Range>
+  void assign(Pile p, const Range& cards) {
+    while (size(p) > 0) erase(p, size(p) - 1);
+    if (p == Pile::Draw) {  // the bottom is the region's end: from the last card, none moves
+      for (std::size_t k = std::size(cards); k-- > 0;) insert(p, 0, cards[k]);
+    } else {
+      for (CardRef c : cards) push(p, c);
+    }
+  }
+  /// Empties every pile.
+  void clear() { *this = Piles{}; }
+
+  /// The top of the draw pile goes to the end of the hand; returns it.
+  CardRef draw_to_hand() {
+    BATTLECORE_ENSURE(ends_[kDraw] > ends_[kHand], "draw from an empty draw pile{}", "");
+    return cards_[ends_[kHand]++];
+  }
+  /// Hand card `i` goes on top of `to` (discard, exhaust or draw pile); the rest of the hand
+  /// keeps its order. Returns the card.
+  CardRef hand_to(std::size_t i, Pile to) {
+    BATTLECORE_ENSURE(i < size(Pile::Hand), "hand card {} of {}", i, size(Pile::Hand));
+    const std::size_t at = ends_[kDiscard] + i;
+    const CardRef card = cards_[at];
+    switch (to) {
+      case Pile::Discard:  // the hand cards before it move up one; it ends the discard pile
+        shift_up(ends_[kDiscard]++, at, card);
+        return card;
+      case Pile::Exhaust:  // the discard pile and the hand cards before it move up one
+        shift_up(ends_[kExhaust]++, at, card);
+        ++ends_[kDiscard];
+        return card;
+      case Pile::Draw:  // the hand cards after it move down one; it starts the draw pile (its top)
+        shift_down(at, --ends_[kHand], card);
+        return card;
+      case Pile::Hand:
+      case Pile::None:
+        break;
+    }
+    BATTLECORE_ENSURE(false, "cannot move card {} from the hand to pile {}", card, pile_name(to));
+    return card;
+  }
+  /// Shuffles the discard pile (in its logical order) with `rng`, then puts it under the draw
+  /// pile: the draw pile becomes the shuffled discard pile followed by the old draw pile.
+  void shuffle_discard_under_draw(Rng& rng) {
+    const std::size_t d = size(Pile::Discard);
+    const auto first = cards_.begin() + ends_[kExhaust];
+    const auto last = cards_.begin() + total();
+    rng.shuffle(std::span<CardRef>(first, d));
+    // [shuffled discard | hand | draw] becomes [hand | draw | shuffled discard, last card first]
+    // (the draw pile is stored top first, so its new bottom cards go last).
+    std::reverse(first, last);
+    std::reverse(first, last - static_cast<std::ptrdiff_t>(d));
+    ends_[kDiscard] = ends_[kExhaust];
+    ends_[kHand] = static_cast<std::uint8_t>(ends_[kHand] - d);
+  }
+  /// Shuffles `p` in its logical order with `rng`.
+  void shuffle(Pile p, Rng& rng) {
+    const std::size_t r = region(p);
+    CardRef* first = cards_.data() + begin(r);
+    CardRef* last = cards_.data() + ends_[r];
+    if (r == kDraw)
+      rng.shuffle(std::reverse_iterator(last), std::reverse_iterator(first));
+    else
+      rng.shuffle(first, last);
+  }
+
+  friend bool operator==(const Piles& a, const Piles& b) {
+    return a.ends_ == b.ends_ && std::equal(a.cards_.begin(), a.cards_.begin() + a.total(), b.cards_.begin());
+  }
+
+ private:
+  // Regions of the array, in physical order.
+  static constexpr std::size_t kExhaust = 0, kDiscard = 1, kHand = 2, kDraw = 3, kRegions = 4;
+  static std::size_t region(Pile p) {
+    BATTLECORE_ENSURE(p != Pile::None, "pile {} is not a pile of cards", pile_name(p));
+    return p == Pile::Exhaust ? kExhaust : p == Pile::Discard ? kDiscard : p == Pile::Hand ? kHand : kDraw;
+  }
+  std::size_t begin(std::size_t r) const { return r == 0 ? 0 : ends_[r - 1]; }
+  std::span<const CardRef> range(std::size_t r) const {
+    return {cards_.data() + begin(r), ends_[r] - begin(r)};
+  }
+  // Moving cards one place: a chain of swaps carrying one card, cheaper for the few cards a
+  // pile move shifts than a call to memmove.
+  /// Puts `in` at `first`, moves cards_[first, last) up one place, returns what was at `last`.
+  CardRef shift_up(std::size_t first, std::size_t last, CardRef in) {
+    for (std::size_t k = first; k <= last; ++k) std::swap(in, cards_[k]);
+    return in;
+  }
+  /// Puts `in` at `last`, moves cards_(first, last] down one place, returns what was at `first`.
+  CardRef shift_down(std::size_t first, std::size_t last, CardRef in) {
+    for (std::size_t k = last + 1; k-- > first;) std::swap(in, cards_[k]);
+    return in;
+  }
+
+  std::array<CardRef, kMaxCards> cards_{};
+  std::array<std::uint8_t, kRegions> ends_{};  ///< where each region ends
+};
+
+}  // namespace battlecore::deckbuilder

@@ -1,0 +1,219 @@
+// The card piles as ranges of one array: every move keeps each pile's logical order exactly as
+// four separate lists would, checked against such lists over long random sequences of moves.
+
+#include "battlecore/deckbuilder/piles.hpp"
+
+#include <algorithm>
+#include <array>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "battlecore/core/invariant.hpp"
+
+namespace battlecore::deckbuilder {
+namespace {
+
+constexpr std::array<Pile, 4> kAll = {Pile::Draw, Pile::Hand, Pile::Discard, Pile::Exhaust};
+
+/// The piles as four plain lists, each in logical order (bottom first; the hand in hand order).
+struct Model {
+  std::array<std::vector<CardRef>, 4> piles;
+  std::vector<CardRef>& operator[](Pile p) { return piles[static_cast<std::size_t>(p)]; }
+  std::size_t total() const {
+    std::size_t n = 0;
+    for (const auto& p : piles) n += p.size();
+    return n;
+  }
+};
+
+template <class Range>
+std::vector<CardRef> list(const Range& r) {
+  return {r.begin(), r.end()};
+}
+
+std::vector<CardRef> logical(const Piles& p, Pile which) {
+  switch (which) {
+    case Pile::Draw:
+      return list(p.draw());
+    case Pile::Hand:
+      return list(p.hand());
+    case Pile::Discard:
+      return list(p.discard());
+    default:
+      return list(p.exhaust());
+  }
+}
+
+void expect_same(const Piles& p, Model& m, const std::string& step) {
+  SCOPED_TRACE(step);
+  for (Pile which : kAll) {
+    EXPECT_EQ(logical(p, which), m[which]) << pile_name(which);
+    EXPECT_EQ(p.size(which), m[which].size()) << pile_name(which);
+  }
+  EXPECT_EQ(p.total(), m.total());
+}
+
+TEST(Piles, TheDrawPileViewReadsBottomFirstWithItsTopAtTheBack) {
+  Piles p;
+  p.push(Pile::Draw, 1);
+  p.push(Pile::Draw, 2);
+  p.push(Pile::Draw, 3);
+  const DrawPileView d = p.draw();
+  ASSERT_EQ(d.size(), 3u);
+  EXPECT_EQ(d[0], 1);
+  EXPECT_EQ(d.front(), 1);
+  EXPECT_EQ(d.back(), 3);
+  EXPECT_EQ(list(d), (std::vector<CardRef>{1, 2, 3}));
+  EXPECT_EQ(p.draw_to_hand(), 3);  // the top
+  EXPECT_EQ(list(p.hand()), (std::vector<CardRef>{3}));
+  EXPECT_EQ(list(p.draw()), (std::vector<CardRef>{1, 2}));
+}
+
+TEST(Piles, AHandCardLeavesForTheTopOfEachPileAndTheHandKeepsItsOrder) {
+  for (Pile to : {Pile::Discard, Pile::Exhaust, Pile::Draw}) {
+    SCOPED_TRACE(std::string(pile_name(to)));
+    Piles p;
+    Model m;
+    for (CardRef c = 0; c < 3; ++c) {
+      p.push(Pile::Discard, c);
+      m[Pile::Discard].push_back(c);
+      p.push(Pile::Exhaust, static_cast<CardRef>(10 + c));
+      m[Pile::Exhaust].push_back(static_cast<CardRef>(10 + c));
+      p.push(Pile::Draw, static_cast<CardRef>(20 + c));
+      m[Pile::Draw].push_back(static_cast<CardRef>(20 + c));
+    }
+    for (CardRef c = 30; c < 35; ++c) {
+      p.push(Pile::Hand, c);
+      m[Pile::Hand].push_back(c);
+    }
+    EXPECT_EQ(p.hand_to(2, to), 32);
+    m[Pile::Hand].erase(m[Pile::Hand].begin() + 2);
+    m[to].push_back(32);
+    expect_same(p, m, "after the move");
+  }
+}
+
+TEST(Piles, TheDiscardPileShuffledGoesUnderTheDrawPile) {
+  Piles p;
+  Model m;
+  for (CardRef c = 0; c < 7; ++c) {
+    p.push(Pile::Discard, c);
+    m[Pile::Discard].push_back(c);
+  }
+  p.push(Pile::Draw, 40);
+  m[Pile::Draw].push_back(40);
+  p.push(Pile::Hand, 50);
+  m[Pile::Hand].push_back(50);
+  p.push(Pile::Exhaust, 60);
+  m[Pile::Exhaust].push_back(60);
+  Rng a = Rng::from_seed(9);
+  Rng b = Rng::from_seed(9);
+  p.shuffle_discard_under_draw(a);
+  std::vector<CardRef> shuffled = m[Pile::Discard];
+  b.shuffle(std::span<CardRef>(shuffled));
+  shuffled.push_back(40);
+  m[Pile::Draw] = shuffled;
+  m[Pile::Discard].clear();
+  expect_same(p, m, "after the shuffle");
+  EXPECT_EQ(a, b);                 // one draw per swap, as a plain shuffle of the discard pile
+  EXPECT_EQ(p.draw().back(), 40);  // the old draw pile stays on top
+}
+
+TEST(Piles, EqualityIgnoresPlacesNoPileUses) {
+  Piles a;
+  Piles b;
+  a.push(Pile::Hand, 5);
+  a.push(Pile::Hand, 6);
+  a.erase(Pile::Hand, 1);
+  b.push(Pile::Hand, 5);
+  EXPECT_TRUE(a == b);
+  b.push(Pile::Discard, 6);
+  EXPECT_FALSE(a == b);
+}
+
+TEST(Piles, MovesOutsideThePilesAreInvariantFailures) {
+  Piles p;
+  EXPECT_THROW(p.draw_to_hand(), InvariantError);
+  EXPECT_THROW(p.erase(Pile::Discard, 0), InvariantError);
+  p.push(Pile::Hand, 1);
+  EXPECT_THROW(p.hand_to(0, Pile::Hand), InvariantError);
+  EXPECT_THROW(p.hand_to(1, Pile::Discard), InvariantError);
+  EXPECT_THROW(p.push(Pile::None, 2), InvariantError);
+  for (CardRef c = 1; c < kMaxCards; ++c) p.push(Pile::Discard, c);
+  EXPECT_EQ(p.total(), kMaxCards);
+  EXPECT_THROW(p.push(Pile::Draw, 0), InvariantError);
+}
+
+// Random moves of every kind, against the four lists, with the battle's capacity filled and
+// emptied again many times.
+TEST(Piles, LongRandomSequencesOfMovesMatchFourSeparateLists) {
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    Piles p;
+    Model m;
+    Rng rng = Rng::from_seed(seed);
+    CardRef next = 0;
+    for (int step = 0; step < 2000; ++step) {
+      const std::uint32_t kind = rng.below(8);
+      const Pile pile = kAll[rng.below(4)];
+      std::vector<CardRef>& list_of = m[pile];
+      std::string what;
+      if (kind <= 1 && m.total() < kMaxCards) {  // insert anywhere
+        const std::size_t at = rng.below(static_cast<std::uint32_t>(list_of.size() + 1));
+        const CardRef c = next++;
+        p.insert(pile, at, c);
+        list_of.insert(list_of.begin() + static_cast<std::ptrdiff_t>(at), c);
+        what = "insert";
+      } else if (kind == 2 && !list_of.empty()) {  // erase anywhere
+        const std::size_t at = rng.below(static_cast<std::uint32_t>(list_of.size()));
+        EXPECT_EQ(p.erase(pile, at), list_of[at]);
+        list_of.erase(list_of.begin() + static_cast<std::ptrdiff_t>(at));
+        what = "erase";
+      } else if (kind == 3 && !m[Pile::Draw].empty()) {
+        EXPECT_EQ(p.draw_to_hand(), m[Pile::Draw].back());
+        m[Pile::Hand].push_back(m[Pile::Draw].back());
+        m[Pile::Draw].pop_back();
+        what = "draw";
+      } else if (kind == 4 && !m[Pile::Hand].empty() && pile != Pile::Hand) {
+        const std::size_t at = rng.below(static_cast<std::uint32_t>(m[Pile::Hand].size()));
+        const CardRef c = m[Pile::Hand][at];
+        EXPECT_EQ(p.hand_to(at, pile), c);
+        m[Pile::Hand].erase(m[Pile::Hand].begin() + static_cast<std::ptrdiff_t>(at));
+        list_of.push_back(c);
+        what = "hand to " + std::string(pile_name(pile));
+      } else if (kind == 5) {
+        Rng copy = rng;
+        p.shuffle_discard_under_draw(rng);
+        std::vector<CardRef> moved = m[Pile::Discard];
+        copy.shuffle(std::span<CardRef>(moved));
+        moved.insert(moved.end(), m[Pile::Draw].begin(), m[Pile::Draw].end());
+        m[Pile::Draw] = moved;
+        m[Pile::Discard].clear();
+        EXPECT_EQ(rng, copy);
+        what = "shuffle the discard pile under the draw pile";
+      } else if (kind == 6) {
+        Rng copy = rng;
+        p.shuffle(pile, rng);
+        copy.shuffle(std::span<CardRef>(list_of));
+        EXPECT_EQ(rng, copy);
+        what = "shuffle " + std::string(pile_name(pile));
+      } else if (kind == 7) {
+        std::vector<CardRef> cards = list_of;
+        std::reverse(cards.begin(), cards.end());
+        p.assign(pile, cards);
+        list_of = cards;
+        what = "assign";
+      }
+      if (!what.empty())
+        expect_same(p, m, "seed " + std::to_string(seed) + " step " + std::to_string(step) + ": " + what);
+      if (::testing::Test::HasFailure()) return;
+      if (m.total() == 0) next = 0;
+      if (next >= 250) next = 0;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace battlecore::deckbuilder
