@@ -20,7 +20,9 @@ std::optional<EncounterId> Catalog::find_encounter(std::string_view id) const {
 }
 
 namespace {
-CardPlayInfo play_info(const CardDef& d) { return {d.cost, d.target, d.keywords}; }
+CardPlayInfo play_info(const CardDef& d) {
+  return {d.cost, d.target, d.keywords, !d.in_hand_turn_start.empty()};
+}
 }  // namespace
 
 void index_card_play(Catalog& catalog) {
@@ -30,11 +32,8 @@ void index_card_play(Catalog& catalog) {
 
 bool card_play_indexed(const Catalog& catalog) {
   if (catalog.card_play.size() != catalog.cards.size()) return false;
-  for (std::size_t i = 0; i < catalog.cards.size(); ++i) {
-    const CardPlayInfo want = play_info(catalog.cards[i]);
-    const CardPlayInfo& have = catalog.card_play[i];
-    if (have.cost != want.cost || have.target != want.target || have.keywords != want.keywords) return false;
-  }
+  for (std::size_t i = 0; i < catalog.cards.size(); ++i)
+    if (!(catalog.card_play[i] == play_info(catalog.cards[i]))) return false;
   return true;
 }
 

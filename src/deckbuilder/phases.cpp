@@ -71,10 +71,10 @@ void build_draw_pile(Ctx& x) {
 
 // Innate cards go to the top of the draw pile (the back), keeping their shuffled order.
 void prioritize_innate(Ctx& x) {
+  const auto is_innate = [&](CardRef c) { return x.c.card_play[x.s.cards[c].def].has(kInnate); };
+  if (std::none_of(x.s.draw_pile().begin(), x.s.draw_pile().end(), is_innate)) return;
   CardPile ordinary, innate;
-  for (CardRef c : x.s.draw_pile())
-    (x.c.cards[x.s.cards[c].def].has(kInnate) ? innate : ordinary).push_back(c);
-  if (innate.empty()) return;
+  for (CardRef c : x.s.draw_pile()) (is_innate(c) ? innate : ordinary).push_back(c);
   for (std::size_t i = innate.size(); i-- > 0;) ordinary.push_back(innate[i]);
   x.s.piles.assign(Pile::Draw, ordinary);
 }
@@ -84,7 +84,7 @@ void prioritize_innate(Ctx& x) {
 // Cards in hand with a turn-start behaviour run it, in hand order.
 void run_hand_turn_start(Ctx& x) {
   bool any = false;
-  for (CardRef card : x.s.hand()) any |= !x.c.cards[x.s.cards[card].def].in_hand_turn_start.empty();
+  for (CardRef card : x.s.hand()) any |= x.c.card_play[x.s.cards[card].def].in_hand_turn_start;
   if (!any) return;
   FixedVec<CardRef, kMaxHand> hand;  // the hand as it was: behaviours may move cards
   for (CardRef card : x.s.hand()) hand.push_back(card);
@@ -101,11 +101,11 @@ void run_hand_turn_start(Ctx& x) {
 void discard_hand(Ctx& x) {
   std::size_t i = 0;  // the first card not yet looked at, after the cards kept
   while (i < x.s.hand().size()) {
-    const CardDef& def = x.c.cards[x.s.cards[x.s.hand()[i]].def];
-    if (def.has(kRetain))
+    const CardPlayInfo& card = x.c.card_play[x.s.cards[x.s.hand()[i]].def];
+    if (card.has(kRetain))
       ++i;
     else
-      move_from_hand(x, i, def.has(kEthereal) ? Pile::Exhaust : Pile::Discard);
+      move_from_hand(x, i, card.has(kEthereal) ? Pile::Exhaust : Pile::Discard);
   }
 }
 

@@ -113,7 +113,9 @@ struct CardPlayInfo {
   std::int8_t cost = 0;
   CardTarget target = CardTarget::None;
   std::uint8_t keywords = 0;
+  bool in_hand_turn_start = false;  ///< CardDef::in_hand_turn_start is not empty
   bool has(Keyword k) const { return (keywords & k) != 0; }
+  friend bool operator==(const CardPlayInfo&, const CardPlayInfo&) = default;
 };
 
 enum class StatusKind : std::uint8_t { Buff, Debuff };
