@@ -134,6 +134,16 @@ void Battle::legal_actions(std::vector<Action>& out) const {
     if (c.skippable) out.push_back(Action::skip_choice());
     return;
   }
+  if (state_.enemies_alive == 1) {  // one option per playable card: its target is chosen, not branched on
+    const auto alive = static_cast<std::int8_t>(detail::first_alive_enemy(state_) - 1);
+    for (CardRef card : state_.hand()) {
+      if (check_card_in_hand(card) != PlayCheck::Ok) continue;
+      const bool aimed = catalog_->card_play[state_.cards[card].def].target == CardTarget::Enemy;
+      out.push_back(Action::play(card, aimed ? alive : std::int8_t{-1}));
+    }
+    out.push_back(Action::end_turn());
+    return;
+  }
   for (CardRef card : state_.hand()) {
     if (check_card_in_hand(card) != PlayCheck::Ok) continue;
     if (catalog_->card_play[state_.cards[card].def].target == CardTarget::Enemy) {

@@ -14,9 +14,11 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "battlecore/deckbuilder/load.hpp"
 #include "battlecore/deckbuilder/policies.hpp"
+#include "battlecore/deckbuilder/snapshot.hpp"
 #include "support/starter_pack.hpp"
 
 namespace battlecore::deckbuilder {
@@ -233,6 +235,27 @@ TEST(DeckbuilderDecision, TargetedCardsHaveOneOptionPerAliveEnemy) {
   EXPECT_EQ(std::count(options.begin(), options.end(), Action::play(strike, 1)), 1);
   EXPECT_EQ(std::count(options.begin(), options.end(), Action::play(defend)), 1);
   EXPECT_EQ(std::count(options.begin(), options.end(), Action::play(defend, 0)), 0);
+}
+
+TEST(DeckbuilderDecision, TargetedCardsAimOnlyAtTheOneEnemyLeft) {
+  const std::uint64_t seed =
+      seed_where("sludge_pair", [](const Battle& b) { return in_hand(b, "strike") && in_hand(b, "defend"); });
+  for (std::size_t dead : {0u, 1u}) {
+    SCOPED_TRACE(dead);
+    nlohmann::json doc = snapshot(started("sludge_pair", seed));
+    doc["state"]["enemies"][dead]["hp"] = 0;
+    auto restored = restore(starter(), doc);
+    ASSERT_TRUE(restored.ok());
+    const Battle b = std::move(restored).value();
+    const std::vector<Action> options = b.decision().options;
+    EXPECT_EQ(options, expected_options(b));
+    const CardRef strike = *in_hand(b, "strike");
+    const auto alive = static_cast<std::int8_t>(1 - dead);
+    EXPECT_EQ(std::count(options.begin(), options.end(), Action::play(strike, alive)), 1);
+    EXPECT_EQ(
+        std::count(options.begin(), options.end(), Action::play(strike, static_cast<std::int8_t>(dead))), 0);
+    EXPECT_EQ(std::count(options.begin(), options.end(), Action::play(*in_hand(b, "defend"))), 1);
+  }
 }
 
 TEST(DeckbuilderDecision, CardsTooExpensiveAreNotListed) {
