@@ -14,6 +14,13 @@ std::uint8_t count_alive_enemies(const BattleState& s) {
   return n;
 }
 
+std::uint8_t count_turn_cost_cards(const BattleState& s) {
+  std::uint8_t n = 0;
+  for (const CardInstance& c : s.cards)
+    if (c.cost_turns != 0) ++n;
+  return n;
+}
+
 std::int32_t UnitState::stacks(StatusId status) const {
   for (const StatusStack& st : statuses)
     if (st.status == status) return st.stacks;
@@ -268,8 +275,8 @@ Result<Status, Rejection> Battle::play_card(const Action& action) {
   });
   state_.playing = PlayInProgress{action.card, target};
   // 5: a list that cannot pause runs straight through; any other goes on the effect stack.
-  if (!detail::run_flat(x, def.effects, kPlayerUnit, target, action.card))
-    detail::push_block(x, def.effects, EffectFrame::Kind::Block, kPlayerUnit, target, action.card);
+  if (detail::run_flat(x, def.effects, kPlayerUnit, target, action.card)) return finish_play(def);
+  detail::push_block(x, def.effects, EffectFrame::Kind::Block, kPlayerUnit, target, action.card);
   return continue_play();
 }
 
@@ -277,8 +284,12 @@ Result<Status, Rejection> Battle::continue_play() {
   Access x = Access::of(*this);
   if (!state_.effects.empty()) detail::run_effect_stack(x, 0);
   if (is_waiting_for_choice()) return status();  // paused: the Choice is the pending decision
+  return finish_play(*active_card(state_.playing.card));
+}
+
+Result<Status, Rejection> Battle::finish_play(const CardDef& def) {
+  Access x = Access::of(*this);
   const CardRef card = state_.playing.card;
-  const CardDef& def = *active_card(card);
   if (!detail::outcome(state_)) detail::fire_card_played_hooks(x, def, state_.playing.target);
   for (std::uint16_t hook : def.hooks) detail::register_hook(x, hook, kPlayerUnit);  // 6
   for (std::size_t i = 0; i < state_.hand().size(); ++i)                             // 7
@@ -295,7 +306,7 @@ Result<Status, Rejection> Battle::continue_play() {
     pending_trigger_ = Trigger::EndTurnRequested;
     has_pending_trigger_ = true;
   }
-  return advance();
+  return has_pending_trigger_ ? advance() : status();
 }
 
 Result<Status, Rejection> Battle::resolve_choice(const Action& action) {

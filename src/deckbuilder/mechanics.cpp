@@ -69,14 +69,12 @@ void add_card(Ctx& x, CardId card, Pile pile) {
 }
 
 void tick_cost_rules(Ctx& x) {
-  // Most turns no card has a turn-limited rule: one branch-free pass says so.
-  std::uint8_t any = 0;
-  for (const CardInstance& ci : x.s.cards) any |= ci.cost_turns;
-  if (any == 0) return;
+  if (x.s.turn_cost_cards == 0) return;  // most turns no card has a turn-limited rule
   for (std::size_t i = 0; i < x.s.cards.size(); ++i) {
     CardInstance& ci = x.s.cards[i];
     if (ci.cost_turns == 0) continue;
     if (--ci.cost_turns == 0) {
+      --x.s.turn_cost_cards;
       ci.turn_cost_set = -1;
       ci.turn_cost_change = 0;
       x.ev.emit_with(EventType::CostChanged, [&] {
@@ -111,10 +109,10 @@ void heal(Ctx& x, UnitRef target, std::int32_t amount) {
                  [&] { return Event{.type = EventType::Healed, .target = target, .amount = healed}; });
 }
 
-std::int32_t armor_gain(const Ctx& x, UnitRef target, std::int32_t base) {
+std::int32_t armor_gain(const Ctx& x, const UnitState& u, std::int32_t base) {
   std::int64_t armor = base;
   std::int64_t num = 1, den = 1;
-  for (const StatusStack& st : unit(x.s, target).statuses) {
+  for (const StatusStack& st : u.statuses) {
     const StatusDef& def = x.c.statuses[st.status];
     armor += std::int64_t{def.armor_gained_per_stack} * st.stacks;
     if (st.stacks > 0 && def.armor_gained_percent != 100) {
@@ -123,11 +121,15 @@ std::int32_t armor_gain(const Ctx& x, UnitRef target, std::int32_t base) {
     }
   }
   if (armor < 0) armor = 0;
+  if (den == 1) return static_cast<std::int32_t>(armor);  // no multiplier: no division
   return static_cast<std::int32_t>(armor * num / den);
 }
 
 void gain_armor(Ctx& x, UnitRef target, std::int32_t amount) {
-  UnitState& u = unit(x, target);
+  gain_armor(x, target, unit(x, target), amount);
+}
+
+void gain_armor(Ctx& x, UnitRef target, UnitState& u, std::int32_t amount) {
   if (!u.alive() || amount <= 0) return;
   u.armor += amount;
   x.ev.emit_with(EventType::ArmorGained,
@@ -431,11 +433,12 @@ bool run_flat(Ctx& x, OpRange ops, UnitRef source, UnitRef target, CardRef card,
   if (!ops.flat || x.s.choice.kind != PendingChoice::Kind::None) return false;
   OpContext ctx{x, source, target, card, status};
   const std::size_t depth = x.s.effects.size();
+  // No op changes the phase (only the driver does, between phases): read once.
+  const bool active = x.battle.is_battle_active();
   for (std::uint32_t pc = ops.begin; pc < ops.end; ++pc) {
     // What run_effect_stack checks before each op: a decided battle stops the effect, and so
     // does a dead source (after the battle it runs to its end).
-    if (x.battle.is_battle_active() && (outcome(x.s) || (source != kNoUnit && !unit(x.s, source).alive())))
-      break;
+    if (active && (outcome(x.s) || (source != kNoUnit && !unit(x.s, source).alive()))) break;
     const Op& op = x.c.ops[pc];
     x.c.op_handlers[op.code](ctx, op);
     BATTLECORE_ENSURE(x.s.effects.size() == depth && x.s.choice.kind == PendingChoice::Kind::None,

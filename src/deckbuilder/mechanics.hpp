@@ -77,6 +77,7 @@ void add_card(Ctx& x, CardId card, Pile pile);
 /// The energy a card instance costs now.
 inline std::int32_t effective_cost(const BattleState& s, const Catalog& c, CardRef card) {
   const CardInstance& ci = s.cards[card];
+  if (!ci.has_cost_rule()) return c.card_play[ci.def].cost;  // the loader keeps costs in 0..9
   const std::int32_t base = ci.turn_cost_set >= 0     ? ci.turn_cost_set
                             : ci.battle_cost_set >= 0 ? ci.battle_cost_set
                                                       : c.card_play[ci.def].cost;
@@ -86,10 +87,9 @@ inline std::int32_t effective_cost(const BattleState& s, const Catalog& c, CardR
 void tick_cost_rules(Ctx& x);
 
 // --- units ------------------------------------------------------------------------------
-/// The attack damage `source` would deal to `target` from `base`, with every modifier.
-inline std::int32_t attack_damage(const Ctx& x, UnitRef source, UnitRef target, std::int32_t base) {
-  const UnitState& from = unit(x.s, source);
-  const UnitState& to = unit(x.s, target);
+/// The attack damage unit `from` would deal to unit `to` from `base`, with every modifier.
+inline std::int32_t attack_damage(const Ctx& x, const UnitState& from, const UnitState& to,
+                                  std::int32_t base) {
   std::int64_t damage = base;
   std::int64_t percent_num = 1;
   std::int64_t percent_den = 1;
@@ -114,9 +114,11 @@ inline std::int32_t attack_damage(const Ctx& x, UnitRef source, UnitRef target, 
   if (percent_den == 1) return static_cast<std::int32_t>(damage);
   return static_cast<std::int32_t>(damage * percent_num / percent_den);
 }
-/// Armor absorbs first, then HP (never below 0); emits DamageDealt and UnitDied.
-inline void take_damage(Ctx& x, UnitRef source, UnitRef target, std::int32_t damage) {
-  UnitState& u = unit(x, target);
+inline std::int32_t attack_damage(const Ctx& x, UnitRef source, UnitRef target, std::int32_t base) {
+  return attack_damage(x, unit(x.s, source), unit(x.s, target), base);
+}
+/// Armor absorbs first, then HP (never below 0); emits DamageDealt and UnitDied. `u` is unit `target`.
+inline void take_damage(Ctx& x, UnitRef source, UnitRef target, UnitState& u, std::int32_t damage) {
   if (!u.alive() || damage <= 0) return;
   const std::int32_t absorbed = std::min(damage, u.armor);
   u.armor -= absorbed;
@@ -134,12 +136,17 @@ inline void take_damage(Ctx& x, UnitRef source, UnitRef target, std::int32_t dam
   if (!u.alive())
     x.ev.emit_with(EventType::UnitDied, [&] { return Event{.type = EventType::UnitDied, .target = target}; });
 }
+inline void take_damage(Ctx& x, UnitRef source, UnitRef target, std::int32_t damage) {
+  take_damage(x, source, target, unit(x, target), damage);
+}
 /// HP loss that ignores armor (poison, costs paid in HP).
 void lose_hp(Ctx& x, UnitRef target, std::int32_t amount);
 void heal(Ctx& x, UnitRef target, std::int32_t amount);
-/// Armor `target` gains from `base`, with its armor modifiers (Dexterity, Frail).
-std::int32_t armor_gain(const Ctx& x, UnitRef target, std::int32_t base);
+/// Armor unit `u` gains from `base`, with its armor modifiers (Dexterity, Frail).
+std::int32_t armor_gain(const Ctx& x, const UnitState& u, std::int32_t base);
 void gain_armor(Ctx& x, UnitRef target, std::int32_t amount);
+/// gain_armor for a unit already looked up: `u` is unit `target`.
+void gain_armor(Ctx& x, UnitRef target, UnitState& u, std::int32_t amount);
 void gain_energy(Ctx& x, std::int32_t amount);
 void apply_status(Ctx& x, UnitRef source, UnitRef target, StatusId status, std::int32_t stacks);
 /// Armor decay at the start of a unit's turn, per the ArmorDecayRule and armor reset hooks.
@@ -149,10 +156,15 @@ void tick_turn_end_statuses(Ctx& x, UnitRef u);
 /// run_status_timing for a unit with a status that has a behaviour at `timing`.
 void run_status_behaviours(Ctx& x, UnitRef u, StatusTiming timing, UnitRef other);
 /// Runs the behaviour of each of the unit's statuses at `timing` (in the order they were applied).
-inline void run_status_timing(Ctx& x, UnitRef u, StatusTiming timing, UnitRef other = kNoUnit) {
+/// `state` is unit `u`.
+inline void run_status_timing(Ctx& x, UnitRef u, const UnitState& state, StatusTiming timing,
+                              UnitRef other = kNoUnit) {
   const auto t = static_cast<std::size_t>(timing);
-  for (const StatusStack& st : unit(x.s, u).statuses)
+  for (const StatusStack& st : state.statuses)
     if (!x.c.statuses[st.status].timings[t].empty()) return run_status_behaviours(x, u, timing, other);
+}
+inline void run_status_timing(Ctx& x, UnitRef u, StatusTiming timing, UnitRef other = kNoUnit) {
+  run_status_timing(x, u, unit(x.s, u), timing, other);
 }
 /// True when the unit has a status that costs it its action.
 bool skips_turn(const Ctx& x, UnitRef u);

@@ -253,6 +253,7 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
     inst.cost_turns = static_cast<std::uint8_t>(ci.num("cost_turns", 0, 255));
     s.cards.push_back(inst);
   }
+  s.turn_cost_cards = count_turn_cost_cards(s);
   const std::int64_t last_card = static_cast<std::int64_t>(s.cards.size()) - 1;
   // The piles share one array of kMaxCards places; the hand holds at most kMaxHand.
   for (const auto& [key, pile] :

@@ -27,6 +27,7 @@
 #include "battlecore/deckbuilder/load.hpp"
 #include "battlecore/deckbuilder/phases.hpp"
 #include "battlecore/deckbuilder/policies.hpp"
+#include "battlecore/deckbuilder/snapshot.hpp"
 #include "battlecore/sim/simulate.hpp"
 #include "deckbuilder/mechanics.hpp"
 #include "support/starter_pack.hpp"
@@ -1333,9 +1334,16 @@ TEST(DeckbuilderRulesCostRule, ARuleForSomeTurnsEndsWithCostChangedBack) {
   ASSERT_EQ(set.size(), 4u);  // the three Heavies and the noop
   for (const Event& e : set) EXPECT_EQ(e.amount, 0);
   for (CardRef c : heavies) EXPECT_EQ(run.battle.effective_cost(c), 0);
+  EXPECT_EQ(run.s().turn_cost_cards, 4);  // what the turn end's tick looks at first
+  // A snapshot holds the rules, not the count: the restored battle counts them again.
+  const auto restored = restore(catalog, snapshot(run.battle));
+  ASSERT_TRUE(restored.ok()) << restored.error().message;
+  EXPECT_EQ(restored.value().state().turn_cost_cards, 4);
+  EXPECT_TRUE(restored.value() == run.battle);
   from = run.mark();
   run.end_turn();  // one of two turns
   EXPECT_EQ(count(run.events_since(from), EventType::CostChanged), 0u);
+  EXPECT_EQ(run.s().turn_cost_cards, 4);
   for (CardRef c : heavies) EXPECT_EQ(run.battle.effective_cost(c), 0) << "wherever the card is";
   from = run.mark();
   run.end_turn();
@@ -1346,6 +1354,7 @@ TEST(DeckbuilderRulesCostRule, ARuleForSomeTurnsEndsWithCostChangedBack) {
   for (const Event& e : of_type(run.events_since(from), EventType::CostChanged))
     EXPECT_EQ(e.amount, catalog->cards[run.s().cards[e.subject].def].cost);
   for (CardRef c : heavies) EXPECT_EQ(run.battle.effective_cost(c), 2);
+  EXPECT_EQ(run.s().turn_cost_cards, 0);
 }
 
 TEST(DeckbuilderRulesCostRule, ABattleLongRuleLastsAndItsChangesAddUp) {
@@ -1388,8 +1397,10 @@ TEST(DeckbuilderRulesCostRule, ATurnRuleEndingLeavesTheBattleRuleInPlace) {
   const CardRef heavy = run.card("heavy");
   run.play("streamline");
   EXPECT_EQ(run.battle.effective_cost(heavy), 2);
+  EXPECT_EQ(run.s().turn_cost_cards, 0);  // a rule for the battle does not count
   run.play("quicken");
   EXPECT_EQ(run.battle.effective_cost(heavy), 0);  // max(0, 0 - 1)
+  EXPECT_EQ(run.s().turn_cost_cards, 3);           // Heavy and the two noops left in hand
   const std::size_t from = run.mark();
   run.end_turn();
   std::vector<Event> back;
@@ -1398,6 +1409,7 @@ TEST(DeckbuilderRulesCostRule, ATurnRuleEndingLeavesTheBattleRuleInPlace) {
   ASSERT_EQ(back.size(), 1u);
   EXPECT_EQ(back[0].amount, 2);  // the turn's set 0 is gone; the battle's -1 stays
   EXPECT_EQ(run.battle.effective_cost(heavy), 2);
+  EXPECT_EQ(run.s().turn_cost_cards, 0);
 }
 
 // =============================================================================================

@@ -63,26 +63,7 @@ class EventBus {
 
   /// Appends to the log, then notifies listeners in attach order.
   void emit(const Event& event) {
-    if (!active_) return;
-    if (log_enabled_) log_.push_back(event);
-    // By index, over the listeners attached when the event was emitted: a listener may attach
-    // or detach listeners while being called (a detached one is not called again).
-    const std::size_t n = listeners_.size();
-    if (n == 0) return;
-    const auto type = static_cast<unsigned>(event.type);
-    const std::uint64_t bit = type < 64 ? std::uint64_t{1} << type : ~std::uint64_t{0};
-    if ((interest_ & bit) == 0) return;
-    ++emitting_;
-    for (std::size_t i = 0; i < n; ++i)
-      if (listeners_[i].listener != nullptr && (listeners_[i].interest & bit) != 0)
-        listeners_[i].listener->on_event(event);
-    if (--emitting_ == 0 && has_detached_) {
-      listeners_.erase(std::remove_if(listeners_.begin(), listeners_.end(),
-                                      [](const Attached& a) { return a.listener == nullptr; }),
-                       listeners_.end());
-      has_detached_ = false;
-      refresh();
-    }
+    if (active_) deliver(type_bit(event.type), event);
   }
   /// Builds the event only when someone is listening.
   template <class Make>
@@ -93,8 +74,8 @@ class EventBus {
   /// the form the engine uses, so that a narrow listener costs nothing for the other types.
   template <class Type, class Make>
   void emit_with(Type type, Make&& make) {
-    const auto i = static_cast<unsigned>(type);
-    if ((wanted_ & (i < 64 ? std::uint64_t{1} << i : ~std::uint64_t{0})) != 0) emit(make());
+    const std::uint64_t bit = type_bit(type);
+    if ((wanted_ & bit) != 0) deliver(bit, make());
   }
 
   /// Attaches a listener (not owned); it is called after those attached before it.
@@ -130,6 +111,32 @@ class EventBus {
     EventListener<Event>* listener;  ///< null once detached during an emit
     std::uint64_t interest;
   };
+  /// Bit i for type i; types from 64 on match every interest.
+  template <class Type>
+  static std::uint64_t type_bit(Type type) {
+    const auto i = static_cast<unsigned>(type);
+    return i < 64 ? std::uint64_t{1} << i : ~std::uint64_t{0};
+  }
+  /// Logs the event when the log is on and calls the listeners that want it (`bit` is its type's).
+  void deliver(std::uint64_t bit, const Event& event) {
+    if (log_enabled_) log_.push_back(event);
+    // interest_ is 0 when no listener is attached.
+    if ((interest_ & bit) == 0) return;
+    // By index, over the listeners attached when the event was emitted: a listener may attach
+    // or detach listeners while being called (a detached one is not called again).
+    const std::size_t n = listeners_.size();
+    ++emitting_;
+    for (std::size_t i = 0; i < n; ++i)
+      if (listeners_[i].listener != nullptr && (listeners_[i].interest & bit) != 0)
+        listeners_[i].listener->on_event(event);
+    if (--emitting_ == 0 && has_detached_) {
+      listeners_.erase(std::remove_if(listeners_.begin(), listeners_.end(),
+                                      [](const Attached& a) { return a.listener == nullptr; }),
+                       listeners_.end());
+      has_detached_ = false;
+      refresh();
+    }
+  }
   void refresh() {
     active_ = log_enabled_ || !listeners_.empty();
     interest_ = 0;

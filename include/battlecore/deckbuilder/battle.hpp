@@ -13,7 +13,11 @@
 ///   percents, rounded down once; armor absorbs before HP.
 /// - The battle is a value: copying it clones it (listeners are not copied; see EventBus).
 
+#include <array>
+#include <bit>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <span>
 #include <string_view>
@@ -86,7 +90,23 @@ struct CardInstance {
   std::int8_t turn_cost_change = 0;    ///< a change to the cost for `cost_turns` turns
   std::uint8_t cost_turns = 0;         ///< turns the turn-limited rules last; 0 = none
   friend bool operator==(const CardInstance&, const CardInstance&) = default;
+
+  /// True when a cost rule applies: the four rule bytes differ from "no set, no change".
+  /// One comparison, as effective_cost asks it for every card in hand at every decision.
+  bool has_cost_rule() const {
+    std::uint32_t rules;
+    std::memcpy(&rules, &battle_cost_set, sizeof rules);
+    return rules != kNoCostRule;
+  }
+
+ private:
+  static constexpr std::uint32_t kNoCostRule =
+      std::bit_cast<std::uint32_t>(std::array<std::int8_t, 4>{-1, 0, -1, 0});
 };
+static_assert(offsetof(CardInstance, battle_cost_change) == offsetof(CardInstance, battle_cost_set) + 1 &&
+                  offsetof(CardInstance, turn_cost_set) == offsetof(CardInstance, battle_cost_set) + 2 &&
+                  offsetof(CardInstance, turn_cost_change) == offsetof(CardInstance, battle_cost_set) + 3,
+              "has_cost_rule reads the four rule bytes as one word");
 
 /// One effect list in progress: the explicit stack that lets an effect pause on a Choice.
 struct EffectFrame {
@@ -149,6 +169,8 @@ using CardPile = FixedVec<CardRef, kMaxCards>;
 struct BattleState;
 /// The alive enemies of `s`, counted from their HP (what BattleState::enemies_alive holds).
 std::uint8_t count_alive_enemies(const BattleState& s);
+/// The card instances of `s` with turn-limited cost rules (what BattleState::turn_cost_cards holds).
+std::uint8_t count_turn_cost_cards(const BattleState& s);
 
 /// The whole rules state of a battle: a plain value, no pointers.
 struct BattleState {
@@ -169,6 +191,9 @@ struct BattleState {
   /// down) and recounted by whatever sets HP directly (count_alive_enemies).
   std::uint8_t enemies_alive = 0;
   FixedVec<CardInstance, kMaxCards> cards;
+  /// How many cards have turn-limited cost rules (cost_turns not 0): kept by the rules and
+  /// recounted by snapshots (count_turn_cost_cards); at 0 the turn end has nothing to tick.
+  std::uint8_t turn_cost_cards = 0;
   Piles piles;  ///< the rules keep every card instance in exactly one pile
   CardPile played_this_turn;
   FixedVec<ActiveHook, kMaxHooks> hooks;
@@ -288,6 +313,8 @@ class Battle {
   PlayCheck check_card_in_hand(CardRef card) const;
   /// Runs the effect in progress; when it finishes, the play's steps 6 to 9, then advance().
   Result<Status, Rejection> continue_play();
+  /// The play's steps 6 to 9, once its effect has run to its end.
+  Result<Status, Rejection> finish_play(const CardDef& def);
   Result<Status, Rejection> resolve_choice(const Action& action);
   Result<Status, Rejection> resolve_reward(const Action& action);
 

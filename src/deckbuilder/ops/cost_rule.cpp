@@ -45,6 +45,7 @@ void apply_rule(OpContext& ctx, const Op& op, CardRef card) {
       ci.turn_cost_set = amount;
     else
       ci.turn_cost_change = static_cast<std::int8_t>(std::clamp(ci.turn_cost_change + amount, -9, 9));
+    if (ci.cost_turns == 0) ++ctx.x.s.turn_cost_cards;
     ci.cost_turns = std::max(ci.cost_turns, static_cast<std::uint8_t>(op.times));
   }
   ctx.x.ev.emit_with(EventType::CostChanged, [&] {

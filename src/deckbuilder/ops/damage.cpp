@@ -15,6 +15,7 @@ bool compile(const OpCompiler& oc, content::ObjectReader& r, Op& op) {
 }
 
 void run(OpContext& ctx, const Op& op) {
+  Ctx& x = ctx.x;
   std::array<UnitRef, kMaxEnemies + 1> targets{};
   const std::int32_t amount = op_amount(ctx, op);
   // Damage done by a status's behaviour (thorns) does not itself count as being attacked.
@@ -22,10 +23,12 @@ void run(OpContext& ctx, const Op& op) {
   for (std::int32_t hit = 0; hit < op.times; ++hit) {
     const std::size_t n = op_targets(ctx, op.target, targets);
     for (std::size_t i = 0; i < n; ++i) {
-      take_damage(ctx.x, ctx.source, targets[i], attack_damage(ctx.x, ctx.source, targets[i], amount));
-      if (!reactive && ctx.source != kNoUnit)
-        run_status_timing(ctx.x, targets[i], StatusTiming::OnAttacked, ctx.source);
-      if (outcome(ctx.x.s) || (ctx.source != kNoUnit && !unit(ctx.x.s, ctx.source).alive())) return;
+      // Each unit is looked up once per hit; units never move in the state.
+      const UnitState& from = unit(x.s, ctx.source);
+      UnitState& to = unit(x, targets[i]);
+      take_damage(x, ctx.source, targets[i], to, attack_damage(x, from, to, amount));
+      if (!reactive) run_status_timing(x, targets[i], to, StatusTiming::OnAttacked, ctx.source);
+      if (outcome(x.s) || !from.alive()) return;
     }
   }
 }
