@@ -21,6 +21,23 @@ std::uint8_t count_turn_cost_cards(const BattleState& s) {
   return n;
 }
 
+std::uint16_t status_traits_of(const UnitState& u, const Catalog& c) {
+  std::uint16_t traits = 0;
+  for (const StatusStack& st : u.statuses) {
+    const StatusDef& def = c.statuses[st.status];
+    for (std::size_t t = 0; t < def.timings.size(); ++t)
+      if (!def.timings[t].empty()) traits |= static_cast<std::uint16_t>(1u << t);
+    if (def.skips_turn) traits |= status_trait::kSkipsTurn;
+    if (def.decay == Decay::OwnerTurnEnd) traits |= status_trait::kDecaysAtOwnerTurnEnd;
+    if (def.damage_dealt_per_stack != 0 || def.damage_dealt_percent != 100)
+      traits |= status_trait::kChangesDamageDealt;
+    if (def.damage_taken_percent != 100) traits |= status_trait::kChangesDamageTaken;
+    if (def.armor_gained_per_stack != 0 || def.armor_gained_percent != 100)
+      traits |= status_trait::kChangesArmorGained;
+  }
+  return traits;
+}
+
 std::int32_t UnitState::stacks(StatusId status) const {
   for (const StatusStack& st : statuses)
     if (st.status == status) return st.stacks;

@@ -112,6 +112,7 @@ void heal(Ctx& x, UnitRef target, std::int32_t amount) {
 std::int32_t armor_gain(const Ctx& x, const UnitState& u, std::int32_t base) {
   std::int64_t armor = base;
   std::int64_t num = 1, den = 1;
+  if ((u.status_traits & status_trait::kChangesArmorGained) == 0) return base < 0 ? 0 : base;
   for (const StatusStack& st : u.statuses) {
     const StatusDef& def = x.c.statuses[st.status];
     armor += std::int64_t{def.armor_gained_per_stack} * st.stacks;
@@ -159,6 +160,7 @@ void apply_status(Ctx& x, UnitRef source, UnitRef target, StatusId status, std::
   slot->stacks = static_cast<std::int16_t>(std::clamp<std::int32_t>(slot->stacks + stacks, 0, 999));
   const std::int32_t now = slot->stacks;
   if (now == 0) u.statuses.erase_at(static_cast<std::size_t>(slot - u.statuses.begin()));
+  refresh_status_traits(u, x.c);
   x.ev.emit_with(EventType::StatusApplied, [&] {
     return Event{.type = EventType::StatusApplied,
                  .source = source,
@@ -186,6 +188,7 @@ void decay_armor(Ctx& x, UnitRef u) {
 
 void tick_turn_end_statuses(Ctx& x, UnitRef u) {
   UnitState& unit_state = unit(x, u);
+  if ((unit_state.status_traits & status_trait::kDecaysAtOwnerTurnEnd) == 0) return;
   for (std::size_t i = unit_state.statuses.size(); i-- > 0;) {
     StatusStack& st = unit_state.statuses[i];
     if (x.c.statuses[st.status].decay != Decay::OwnerTurnEnd) continue;
@@ -193,6 +196,7 @@ void tick_turn_end_statuses(Ctx& x, UnitRef u) {
     if (st.stacks <= 0) {
       const StatusId gone = st.status;
       unit_state.statuses.erase_at(i);
+      refresh_status_traits(unit_state, x.c);
       x.ev.emit_with(EventType::StatusExpired,
                      [&] { return Event{.type = EventType::StatusExpired, .target = u, .subject = gone}; });
     }
@@ -211,7 +215,9 @@ void run_status_behaviours(Ctx& x, UnitRef u, StatusTiming timing, UnitRef other
 }
 
 bool skips_turn(const Ctx& x, UnitRef u) {
-  for (const StatusStack& st : unit(x.s, u).statuses)
+  const UnitState& unit_state = unit(x.s, u);
+  if ((unit_state.status_traits & status_trait::kSkipsTurn) == 0) return false;
+  for (const StatusStack& st : unit_state.statuses)
     if (st.stacks > 0 && x.c.statuses[st.status].skips_turn) return true;
   return false;
 }

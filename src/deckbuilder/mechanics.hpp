@@ -93,6 +93,9 @@ inline std::int32_t attack_damage(const Ctx& x, const UnitState& from, const Uni
   std::int64_t damage = base;
   std::int64_t percent_num = 1;
   std::int64_t percent_den = 1;
+  if ((from.status_traits & status_trait::kChangesDamageDealt) == 0 &&
+      (to.status_traits & status_trait::kChangesDamageTaken) == 0)
+    return base < 0 ? 0 : base;
   for (const StatusStack& st : from.statuses) {
     const StatusDef& def = x.c.statuses[st.status];
     damage += std::int64_t{def.damage_dealt_per_stack} * st.stacks;
@@ -160,6 +163,7 @@ void run_status_behaviours(Ctx& x, UnitRef u, StatusTiming timing, UnitRef other
 inline void run_status_timing(Ctx& x, UnitRef u, const UnitState& state, StatusTiming timing,
                               UnitRef other = kNoUnit) {
   const auto t = static_cast<std::size_t>(timing);
+  if ((state.status_traits & (1u << t)) == 0) return;
   for (const StatusStack& st : state.statuses)
     if (!x.c.statuses[st.status].timings[t].empty()) return run_status_behaviours(x, u, timing, other);
 }

@@ -94,6 +94,7 @@ void read_unit(ObjectReader& r, const Catalog& c, UnitState& u, bool is_player, 
       }
       u.statuses.push_back(StatusStack{*status, static_cast<std::int16_t>(*stacks)});
     }
+    refresh_status_traits(u, c);
   }
   r.finish();
   if (r.diagnostics().size() != before) ok = false;

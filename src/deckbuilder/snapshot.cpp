@@ -58,6 +58,7 @@ UnitState read_unit(const In& in, const Catalog& c) {
     u.statuses.push_back(StatusStack{find_id(c.statuses, s.at("status"), s.ptr("status"), "status"),
                                      static_cast<std::int16_t>(s.num("stacks", INT16_MIN, INT16_MAX))});
   }
+  refresh_status_traits(u, c);
   return u;
 }
 

@@ -81,6 +81,9 @@ std::vector<std::string> DeckbuilderRules::invariants(const Battle& before, cons
   auto check_unit = [&](const UnitState& u, std::string_view who) {
     if (u.hp < 0 || u.hp > u.max_hp) broken.push_back(fmt::format("{} has HP {} of {}", who, u.hp, u.max_hp));
     if (u.armor < 0) broken.push_back(fmt::format("{} has armor {}", who, u.armor));
+    if (u.status_traits != status_traits_of(u, after.catalog()))
+      broken.push_back(fmt::format("{} has status traits {:#x}, but its statuses give {:#x}", who,
+                                   u.status_traits, status_traits_of(u, after.catalog())));
   };
   check_unit(s.player, "the player");
   for (std::size_t e = 0; e < s.enemies.size(); ++e)

@@ -15,6 +15,7 @@
 #include "battlecore/content/json_reader.hpp"
 #include "battlecore/deckbuilder/battle.hpp"
 #include "battlecore/deckbuilder/load.hpp"
+#include "battlecore/deckbuilder/snapshot.hpp"
 #include "support/starter_pack.hpp"
 
 namespace battlecore::deckbuilder {
@@ -429,14 +430,18 @@ TEST(DeckbuilderDraw, TheHandLimitStopsADrawEffect) {
 TEST(DeckbuilderStatusDecay, VulnerableOnThePlayerTicksDownAtPlayerTurnEndAndExpires) {
   Battle b = started(mechanics_pack(), "hexed", 1);
   const StatusId vulnerable = status(b.catalog(), "vulnerable");
+  EXPECT_EQ(b.state().player.status_traits, 0);
   ASSERT_TRUE(b.submit(Action::end_turn()).ok());  // the hexer hexes: 2 stacks
   EXPECT_EQ(b.state().player.stacks(vulnerable), 2);
+  EXPECT_EQ(b.state().player.status_traits,
+            status_trait::kDecaysAtOwnerTurnEnd | status_trait::kChangesDamageTaken);
   ASSERT_TRUE(b.submit(Action::end_turn()).ok());  // player turn 2 ends: 1; the hexer waits
   EXPECT_EQ(b.state().player.stacks(vulnerable), 1);
   const std::size_t from = b.events().log().size();
   ASSERT_TRUE(b.submit(Action::end_turn()).ok());  // player turn 3 ends: gone
   EXPECT_EQ(b.state().player.stacks(vulnerable), 0);
   EXPECT_TRUE(b.state().player.statuses.empty());
+  EXPECT_EQ(b.state().player.status_traits, 0) << "an expired status leaves no trait behind";
   // Expired during the player's turn end: after the discard phase, before TurnEnded.
   std::vector<EventType> order;
   for (const Event& e : events_since(b, from)) {
@@ -460,9 +465,49 @@ TEST(DeckbuilderStatusDecay, StacksAddUpAndZeroRemovesTheStatus) {
   detail::apply_status(x, kGnasher, kPlayerUnit, weak, 2);
   EXPECT_EQ(b.state().player.stacks(weak), 3);
   EXPECT_EQ(b.events().log().back().extra, 3);
+  EXPECT_EQ(b.state().player.status_traits,
+            status_trait::kDecaysAtOwnerTurnEnd | status_trait::kChangesDamageDealt);
   detail::apply_status(x, kGnasher, kPlayerUnit, weak, -3);
   EXPECT_EQ(b.state().player.stacks(weak), 0);
   EXPECT_TRUE(b.state().player.statuses.empty());
+  EXPECT_EQ(b.state().player.status_traits, 0) << "a removed status leaves no trait behind";
+}
+
+// The traits name what the turn steps and the damage and armor helpers look for; a unit's are
+// the union of its statuses', kept through applying, removing and restoring.
+TEST(DeckbuilderStatusTraits, EachStatusGivesWhatItDoesAndAUnitTheUnion) {
+  Battle b = started(starter(), "w1", 1);
+  auto x = Battle::Access::of(b);
+  const Catalog& c = b.catalog();
+  const auto timing = [](StatusTiming t) {
+    return static_cast<std::uint16_t>(1u << static_cast<unsigned>(t));
+  };
+  namespace st = status_trait;
+  const std::vector<std::pair<std::string_view, std::uint16_t>> expected = {
+      {"strength", st::kChangesDamageDealt},
+      {"vulnerable", st::kDecaysAtOwnerTurnEnd | st::kChangesDamageTaken},
+      {"poison", st::kDecaysAtOwnerTurnEnd | timing(StatusTiming::TurnStart)},
+      {"thorns", timing(StatusTiming::OnAttacked)},
+      {"dexterity", st::kChangesArmorGained},
+      {"frail", st::kDecaysAtOwnerTurnEnd | st::kChangesArmorGained},
+      {"stun", st::kDecaysAtOwnerTurnEnd | st::kSkipsTurn},
+      {"resolve", timing(StatusTiming::DiscardPhase) | timing(StatusTiming::BattleEnd)},
+  };
+  std::uint16_t all = 0;
+  for (const auto& [id, traits] : expected) {
+    UnitState alone;
+    alone.statuses.push_back(StatusStack{status(c, id), 1});
+    EXPECT_EQ(status_traits_of(alone, c), traits) << id;
+    detail::apply_status(x, kGnasher, kPlayerUnit, status(c, id), 1);
+    all = static_cast<std::uint16_t>(all | traits);
+    EXPECT_EQ(b.state().player.status_traits, all) << "after " << id;
+  }
+  const auto restored = restore(b.catalog_ptr(), snapshot(b));
+  ASSERT_TRUE(restored.ok()) << restored.error().message;
+  EXPECT_EQ(restored.value().state().player.status_traits, all) << "a snapshot holds the statuses only";
+  detail::apply_status(x, kGnasher, kPlayerUnit, status(c, "stun"), -1);
+  EXPECT_EQ(b.state().player.status_traits & st::kSkipsTurn, 0);
+  EXPECT_NE(b.state().player.status_traits & st::kDecaysAtOwnerTurnEnd, 0) << "Vulnerable, Poison and Frail";
 }
 
 // --- enemy intents ---------------------------------------------------------------------------

@@ -57,11 +57,25 @@ struct StatusStack {
 };
 
 /// HP, armor and statuses of the player or an enemy.
+/// What a unit's statuses can do, one bit per kind (UnitState::status_traits): the turn steps
+/// and the damage and armor helpers skip their loops over the statuses when no status has it.
+namespace status_trait {
+/// Bit t (0 to 6): a status has a behaviour at StatusTiming t.
+inline constexpr std::uint16_t kSkipsTurn = 1u << 7;
+inline constexpr std::uint16_t kDecaysAtOwnerTurnEnd = 1u << 8;
+inline constexpr std::uint16_t kChangesDamageDealt = 1u << 9;
+inline constexpr std::uint16_t kChangesDamageTaken = 1u << 10;
+inline constexpr std::uint16_t kChangesArmorGained = 1u << 11;
+}  // namespace status_trait
+
 struct UnitState {
   std::int32_t hp = 0;
   std::int32_t max_hp = 0;
   std::int32_t armor = 0;
   FixedVec<StatusStack, kMaxStatusSlots> statuses;
+  /// The union of the traits of `statuses` (status_traits_of): derived, kept by whatever
+  /// changes the statuses (refresh_status_traits); snapshots and state_hash leave it out.
+  std::uint16_t status_traits = 0;
   bool alive() const { return hp > 0; }
   /// Stacks of `status`, 0 when absent.
   std::int32_t stacks(StatusId status) const;
@@ -171,6 +185,12 @@ struct BattleState;
 std::uint8_t count_alive_enemies(const BattleState& s);
 /// The card instances of `s` with turn-limited cost rules (what BattleState::turn_cost_cards holds).
 std::uint8_t count_turn_cost_cards(const BattleState& s);
+/// The traits of the statuses of `u` (what UnitState::status_traits holds), from their definitions.
+std::uint16_t status_traits_of(const UnitState& u, const Catalog& c);
+/// Sets UnitState::status_traits after its statuses changed.
+inline void refresh_status_traits(UnitState& u, const Catalog& c) {
+  u.status_traits = status_traits_of(u, c);
+}
 
 /// The whole rules state of a battle: a plain value, no pointers.
 struct BattleState {
