@@ -1,5 +1,7 @@
 #include "battlecore/deckbuilder/battle.hpp"
 
+#include <tuple>
+
 #include <fmt/format.h>
 
 #include "deckbuilder/mechanics.hpp"
@@ -22,6 +24,8 @@ std::uint8_t count_turn_cost_cards(const BattleState& s) {
 }
 
 std::uint16_t status_traits_of(const UnitState& u, const Catalog& c) {
+  static_assert(std::tuple_size_v<decltype(StatusDef::timings)> <= 7,
+                "the timings take bits 0 to 6 of status_traits; status_trait::kSkipsTurn is bit 7");
   std::uint16_t traits = 0;
   for (const StatusStack& st : u.statuses) {
     const StatusDef& def = c.statuses[st.status];
