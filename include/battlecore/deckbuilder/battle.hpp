@@ -56,7 +56,6 @@ struct StatusStack {
   friend bool operator==(const StatusStack&, const StatusStack&) = default;
 };
 
-/// HP, armor and statuses of the player or an enemy.
 /// What a unit's statuses can do, one bit per kind (UnitState::status_traits): the turn steps
 /// and the damage and armor helpers skip their loops over the statuses when no status has it.
 namespace status_trait {
@@ -68,6 +67,7 @@ inline constexpr std::uint16_t kChangesDamageTaken = 1u << 10;
 inline constexpr std::uint16_t kChangesArmorGained = 1u << 11;
 }  // namespace status_trait
 
+/// HP, armor and statuses of the player or an enemy.
 struct UnitState {
   std::int32_t hp = 0;
   std::int32_t max_hp = 0;
