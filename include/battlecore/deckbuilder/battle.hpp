@@ -331,9 +331,9 @@ class Battle {
   Result<Status, Rejection> play_card(const Action& action);
   /// can_play_card's checks after "the card is in hand" (for a card known to be there).
   PlayCheck check_card_in_hand(CardRef card) const;
-  /// Runs the effect in progress; when it finishes, the play's steps 6 to 9, then advance().
+  /// Runs the effect in progress; when it finishes, the play's steps 6 to 9 (finish_play).
   Result<Status, Rejection> continue_play();
-  /// The play's steps 6 to 9, once its effect has run to its end.
+  /// The play's steps 6 to 9, once its effect has run to its end; advance() when a transition is queued.
   Result<Status, Rejection> finish_play(const CardDef& def);
   Result<Status, Rejection> resolve_choice(const Action& action);
   Result<Status, Rejection> resolve_reward(const Action& action);
