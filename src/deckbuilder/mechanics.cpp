@@ -157,7 +157,8 @@ void apply_status(Ctx& x, UnitRef source, UnitRef target, StatusId status, std::
     slot = &u.statuses.back();
   }
   // Stacks never go below 0: removing more than there is removes the status.
-  slot->stacks = static_cast<std::int16_t>(std::clamp<std::int32_t>(slot->stacks + stacks, 0, 999));
+  slot->stacks =
+      static_cast<std::int16_t>(std::clamp<std::int32_t>(slot->stacks + stacks, 0, kMaxStatusStacks));
   const std::int32_t now = slot->stacks;
   if (now == 0) u.statuses.erase_at(static_cast<std::size_t>(slot - u.statuses.begin()));
   refresh_status_traits(u, x.c);

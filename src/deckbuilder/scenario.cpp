@@ -72,16 +72,12 @@ void read_unit(ObjectReader& r, const Catalog& c, UnitState& u, bool is_player, 
       ObjectReader s(r.document(), (*sts)[i], content::child_pointer(r.pointer_of("statuses"), i),
                      r.diagnostics());
       const auto id = s.required_string("status");
-      const auto stacks = s.required_int("stacks", -999, 999);
+      const auto stacks = s.required_int("stacks", 1, kMaxStatusStacks);
       s.finish();
       if (!id || !stacks) continue;
       const auto status = c.find_status(*id);
       if (!status) {
         s.error_at("status", fmt::format("no status '{}' in pack '{}'", *id, c.pack.id));
-        continue;
-      }
-      if (*stacks == 0) {
-        s.error_at("stacks", "a status needs non-zero stacks; leave it out instead");
         continue;
       }
       if (u.stacks(*status) != 0) {

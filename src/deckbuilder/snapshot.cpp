@@ -53,10 +53,14 @@ UnitState read_unit(const In& in, const Catalog& c) {
   const json& sts = in.arr("statuses");
   if (sts.size() > kMaxStatusSlots)
     throw Bad{in.ptr("statuses"), fmt::format("more than {} statuses", kMaxStatusSlots)};
+  // The rules keep each status once on a unit, with 1 to kMaxStatusStacks stacks.
   for (std::size_t i = 0; i < sts.size(); ++i) {
     const In s(sts[i], content::child_pointer(in.ptr("statuses"), i));
-    u.statuses.push_back(StatusStack{find_id(c.statuses, s.at("status"), s.ptr("status"), "status"),
-                                     static_cast<std::int16_t>(s.num("stacks", INT16_MIN, INT16_MAX))});
+    const StatusId status = find_id(c.statuses, s.at("status"), s.ptr("status"), "status");
+    if (u.stacks(status) != 0)
+      throw Bad{s.ptr("status"), fmt::format("status '{}' is listed twice", c.statuses[status].id)};
+    u.statuses.push_back(
+        StatusStack{status, static_cast<std::int16_t>(s.num("stacks", 1, kMaxStatusStacks))});
   }
   refresh_status_traits(u, c);
   return u;
@@ -256,7 +260,9 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
   }
   s.turn_cost_cards = count_turn_cost_cards(s);
   const std::int64_t last_card = static_cast<std::int64_t>(s.cards.size()) - 1;
-  // The piles share one array of kMaxCards places; the hand holds at most kMaxHand.
+  // The piles share one array of kMaxCards places; the hand holds at most kMaxHand; a card is
+  // in one pile at most, once.
+  std::array<const char*, kMaxCards> pile_of{};
   for (const auto& [key, pile] :
        {std::pair{"draw_pile", Pile::Draw}, std::pair{"hand", Pile::Hand},
         std::pair{"discard_pile", Pile::Discard}, std::pair{"exhaust_pile", Pile::Exhaust}}) {
@@ -266,6 +272,12 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
       throw Bad{in.ptr(key), fmt::format("more than {} entries", kMaxHand)};
     if (s.piles.total() + refs.size() > kMaxCards)
       throw Bad{in.ptr(key), fmt::format("the piles hold more than {} cards together", kMaxCards)};
+    for (std::size_t i = 0; i < refs.size(); ++i) {
+      if (pile_of[refs[i]] != nullptr)
+        throw Bad{content::child_pointer(in.ptr(key), i),
+                  fmt::format("card {} is already in {}", refs[i], pile_of[refs[i]])};
+      pile_of[refs[i]] = key;
+    }
     s.piles.assign(pile, refs);
   }
   read_refs(in, "played_this_turn", s.played_this_turn, 0, last_card);

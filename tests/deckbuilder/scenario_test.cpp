@@ -113,6 +113,27 @@ TEST(DeckbuilderScenario, EveryBadOverrideIsListedAndNothingStarts) {
   EXPECT_NE(t2.find("unknown key 'colour'"), std::string::npos) << t2;
 }
 
+TEST(DeckbuilderScenario, StacksOutsideOneTo999AndAStatusTwiceAreRefused) {
+  // The rules keep stacks in 1..999 (a status at 0 is removed), so a scenario cannot start below.
+  const auto r = start(R"({"encounter": "w1", "player": {"statuses": [
+    {"status": "strength", "stacks": -2}, {"status": "weak", "stacks": 1000},
+    {"status": "vulnerable", "stacks": 1}, {"status": "vulnerable", "stacks": 2}]}})");
+  ASSERT_FALSE(r.ok());
+  const std::string text = problems(r);
+  EXPECT_NE(text.find("/player/statuses/0/stacks: expected an integer in [1, 999], got -2"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("/player/statuses/1/stacks:"), std::string::npos) << text;
+  EXPECT_NE(text.find("/player/statuses/3/status: status 'vulnerable' is listed twice"), std::string::npos)
+      << text;
+  EXPECT_EQ(r.error().size(), 3u) << text;
+
+  const auto ok =
+      start(R"({"encounter": "w1", "player": {"statuses": [{"status": "strength", "stacks": 999}]}})");
+  ASSERT_TRUE(ok.ok()) << problems(ok);
+  EXPECT_EQ(ok.value().state().player.stacks(*ok.value().catalog().find_status("strength")), 999);
+}
+
 TEST(DeckbuilderScenario, HpAboveMaxAndAHandTooBigAreRefused) {
   const auto r = start(R"({"encounter": "w1", "enemies": [{"hp": 500}],
     "hand": ["strike","strike","strike","strike","strike","strike","strike","strike","strike","strike","strike"]})");

@@ -212,6 +212,39 @@ TEST(DeckbuilderSnapshot, OtherContentAndBrokenFieldsAreRefusedWithTheirPointer)
   expect_refused(missing, "", "missing key 'energy'");
 }
 
+TEST(DeckbuilderSnapshot, AStateTheRulesNeverReachIsRefused) {
+  const json s = snapshot(from_scenario(
+      {{"encounter", "w1"}, {"player", {{"statuses", {{{"status", "strength"}, {"stacks", 2}}}}}}}));
+  ASSERT_EQ(s["state"]["player"]["statuses"].size(), 1u);
+  ASSERT_TRUE(restore(starter(), s).ok());
+
+  // A status has 1 to 999 stacks: the rules erase it at 0 and never go below.
+  for (const int stacks : {0, -1, 1000}) {
+    json bad = s;
+    bad["state"]["player"]["statuses"][0]["stacks"] = stacks;
+    expect_refused(bad, "/state/player/statuses/0/stacks", "");
+  }
+  json top = s;
+  top["state"]["player"]["statuses"][0]["stacks"] = kMaxStatusStacks;
+  EXPECT_TRUE(restore(starter(), top).ok());
+
+  // A status is on a unit once.
+  json twice = s;
+  twice["state"]["player"]["statuses"].push_back(s["state"]["player"]["statuses"][0]);
+  expect_refused(twice, "/state/player/statuses/1/status", "status 'strength' is listed twice");
+
+  // A card instance is in one pile, once.
+  const json& hand = s["state"]["hand"];
+  ASSERT_FALSE(hand.empty());
+  json two_piles = s;
+  two_piles["state"]["discard_pile"].push_back(hand[0]);
+  expect_refused(two_piles, "/state/discard_pile/0", "card " + hand[0].dump() + " is already in hand");
+  json twice_in_hand = s;
+  twice_in_hand["state"]["hand"].push_back(hand[0]);
+  expect_refused(twice_in_hand, "/state/hand/" + std::to_string(hand.size()),
+                 "card " + hand[0].dump() + " is already in hand");
+}
+
 TEST(DeckbuilderClone, ACloneAndItsOriginalGivenTheSameActionsLogTheSameEvents) {
   Battle original = started("sludge_pair", 5);
   Battle clone = original;

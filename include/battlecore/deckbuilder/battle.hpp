@@ -41,7 +41,8 @@ struct BattleIo;  // snapshots and scenarios (src/deckbuilder/snapshot.cpp, scen
 }
 
 inline constexpr std::size_t kMaxEnemies = 5;
-inline constexpr std::size_t kMaxStatusSlots = 8;  ///< different statuses on one unit
+inline constexpr std::size_t kMaxStatusSlots = 8;      ///< different statuses on one unit
+inline constexpr std::int16_t kMaxStatusStacks = 999;  ///< a status on a unit has 1 to this many stacks
 inline constexpr MoveIndex kNoMove = 0xFF;
 inline constexpr std::size_t kMaxEffectDepth = 16;  ///< nested effect blocks in progress
 inline constexpr std::size_t kMaxHooks = 16;
