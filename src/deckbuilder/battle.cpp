@@ -127,11 +127,12 @@ Status Battle::advance() {
 // --- decisions --------------------------------------------------------------------------
 
 // Inline: listing the options calls it for every card in hand at every decision.
-inline PlayCheck Battle::check_card_in_hand(CardRef card) const {
+inline PlayCheck Battle::check_card_in_hand(CardRef card, std::int32_t& cost) const {
   const CardId id = state_.cards[card].def;
   if (id >= catalog_->card_play.size()) return PlayCheck::NoActiveDefinition;
   const CardPlayInfo& info = catalog_->card_play[id];
-  if (detail::effective_cost(state_, *catalog_, card) > state_.energy) return PlayCheck::CannotPayCost;
+  cost = detail::effective_cost(state_, *catalog_, card);
+  if (cost > state_.energy) return PlayCheck::CannotPayCost;
   if (state_.hooks.empty()) return info.has(kUnplayable) ? PlayCheck::Unplayable : PlayCheck::Ok;
   const CardDef& def = catalog_->cards[id];
   if (detail::matching_hook(state_, *catalog_, HookKind::CancelPlay, def) != nullptr)
@@ -144,6 +145,7 @@ inline PlayCheck Battle::check_card_in_hand(CardRef card) const {
 
 void Battle::legal_actions(std::vector<Action>& out) const {
   out.clear();
+  std::int32_t cost = 0;
   if (is_waiting_for_reward()) {
     for (std::size_t i = 0; i < state_.reward_options.size(); ++i)
       out.push_back(Action::take_reward(static_cast<std::uint8_t>(i)));
@@ -165,7 +167,7 @@ void Battle::legal_actions(std::vector<Action>& out) const {
   if (state_.enemies_alive == 1) {  // one option per playable card: its target is chosen, not branched on
     const auto alive = static_cast<std::int8_t>(detail::first_alive_enemy(state_) - 1);
     for (CardRef card : state_.hand()) {
-      if (check_card_in_hand(card) != PlayCheck::Ok) continue;
+      if (check_card_in_hand(card, cost) != PlayCheck::Ok) continue;
       const bool aimed = catalog_->card_play[state_.cards[card].def].target == CardTarget::Enemy;
       out.push_back(Action::play(card, aimed ? alive : std::int8_t{-1}));
     }
@@ -173,7 +175,7 @@ void Battle::legal_actions(std::vector<Action>& out) const {
     return;
   }
   for (CardRef card : state_.hand()) {
-    if (check_card_in_hand(card) != PlayCheck::Ok) continue;
+    if (check_card_in_hand(card, cost) != PlayCheck::Ok) continue;
     if (catalog_->card_play[state_.cards[card].def].target == CardTarget::Enemy) {
       for (std::size_t e = 0; e < state_.enemies.size(); ++e)
         if (state_.enemies[e].unit.alive()) out.push_back(Action::play(card, static_cast<std::int8_t>(e)));
@@ -195,14 +197,19 @@ std::int32_t Battle::effective_cost(CardRef card) const {
   return card < state_.cards.size() ? detail::effective_cost(state_, *catalog_, card) : 0;
 }
 
-PlayCheck Battle::can_play_card(CardRef card) const {
+inline PlayCheck Battle::check_play(CardRef card, std::int32_t& cost) const {
   if (phase() != Phase::PlayerPhase || is_waiting_for_choice()) return PlayCheck::WrongPhase;
   if (card >= state_.cards.size()) return PlayCheck::NullCard;
   if (state_.player.max_hp <= 0) return PlayCheck::MissingPlayer;
   bool in_hand = false;
   for (CardRef c : state_.hand()) in_hand |= c == card;
   if (!in_hand) return PlayCheck::NotInHand;
-  return check_card_in_hand(card);
+  return check_card_in_hand(card, cost);
+}
+
+PlayCheck Battle::can_play_card(CardRef card) const {
+  std::int32_t cost = 0;
+  return check_play(card, cost);
 }
 
 bool Battle::requires_target(CardId card) const {
@@ -260,11 +267,14 @@ Result<Status, Rejection> Battle::submit(const Action& action) {
 }
 
 Result<Status, Rejection> Battle::play_card(const Action& action) {
-  const PlayCheck check = can_play_card(action.card);
+  std::int32_t cost = 0;
+  const PlayCheck check = check_play(action.card, cost);
   if (check != PlayCheck::Ok)
     return refuse(RefusalReason::CannotPlayCard, action, phase(),
                   fmt::format("card {}: {}", action.card, play_check_name(check)), check);
-  const CardDef& def = *active_card(action.card);
+  // The card and its definition exist: the checks passed, and a battle's catalog has its card
+  // index (card_play) for every card definition.
+  const CardDef& def = catalog_->cards[state_.cards[action.card].def];
   UnitRef target = kNoUnit;
   if (action.target >= 0) {
     if (def.target != CardTarget::Enemy)
@@ -282,9 +292,9 @@ Result<Status, Rejection> Battle::play_card(const Action& action) {
   if (options_.record_history) actions_.push_back(canonical_action(action));
   Access x = Access::of(*this);
   // The seed's nine steps of a successful play; 6 to 9 run once the effect has finished.
-  state_.energy -= detail::effective_cost(state_, *catalog_, action.card);  // 1
-  state_.played_this_turn.push_back(action.card);                           // 2
-  if (target == kNoUnit && def.target == CardTarget::Enemy)                 // 3
+  state_.energy -= cost;                                     // 1
+  state_.played_this_turn.push_back(action.card);            // 2
+  if (target == kNoUnit && def.target == CardTarget::Enemy)  // 3
     target = detail::first_alive_enemy(state_);
   if (def.type == CardType::Attack) ++state_.attacks_this_turn;
   events_.emit_with(EventType::CardPlayed, [&] {  // 4
@@ -292,7 +302,7 @@ Result<Status, Rejection> Battle::play_card(const Action& action) {
                  .target = target,
                  .subject = action.card,
                  .value = state_.cards[action.card].def,
-                 .amount = detail::effective_cost(state_, *catalog_, action.card)};
+                 .amount = cost};
   });
   state_.playing = PlayInProgress{action.card, target};
   // 5: a list that cannot pause runs straight through; any other goes on the effect stack.

@@ -109,10 +109,9 @@ void heal(Ctx& x, UnitRef target, std::int32_t amount) {
                  [&] { return Event{.type = EventType::Healed, .target = target, .amount = healed}; });
 }
 
-std::int32_t armor_gain(const Ctx& x, const UnitState& u, std::int32_t base) {
+std::int32_t modified_armor_gain(const Ctx& x, const UnitState& u, std::int32_t base) {
   std::int64_t armor = base;
   std::int64_t num = 1, den = 1;
-  if ((u.status_traits & status_trait::kChangesArmorGained) == 0) return base < 0 ? 0 : base;
   for (const StatusStack& st : u.statuses) {
     const StatusDef& def = x.c.statuses[st.status];
     armor += std::int64_t{def.armor_gained_per_stack} * st.stacks;
@@ -124,17 +123,6 @@ std::int32_t armor_gain(const Ctx& x, const UnitState& u, std::int32_t base) {
   if (armor < 0) armor = 0;
   if (den == 1) return static_cast<std::int32_t>(armor);  // no multiplier: no division
   return static_cast<std::int32_t>(armor * num / den);
-}
-
-void gain_armor(Ctx& x, UnitRef target, std::int32_t amount) {
-  gain_armor(x, target, unit(x, target), amount);
-}
-
-void gain_armor(Ctx& x, UnitRef target, UnitState& u, std::int32_t amount) {
-  if (!u.alive() || amount <= 0) return;
-  u.armor += amount;
-  x.ev.emit_with(EventType::ArmorGained,
-                 [&] { return Event{.type = EventType::ArmorGained, .target = target, .amount = amount}; });
 }
 
 void gain_energy(Ctx& x, std::int32_t amount) {
@@ -187,9 +175,7 @@ void decay_armor(Ctx& x, UnitRef u) {
   unit_state.armor = keep;
 }
 
-void tick_turn_end_statuses(Ctx& x, UnitRef u) {
-  UnitState& unit_state = unit(x, u);
-  if ((unit_state.status_traits & status_trait::kDecaysAtOwnerTurnEnd) == 0) return;
+void decay_turn_end_statuses(Ctx& x, UnitRef u, UnitState& unit_state) {
   for (std::size_t i = unit_state.statuses.size(); i-- > 0;) {
     StatusStack& st = unit_state.statuses[i];
     if (x.c.statuses[st.status].decay != Decay::OwnerTurnEnd) continue;
@@ -240,8 +226,7 @@ const ActiveHook* matching_hook(const BattleState& s, const Catalog& c, HookKind
   return nullptr;
 }
 
-void fire_card_played_hooks(Ctx& x, const CardDef& card, UnitRef target) {
-  if (x.s.hooks.empty()) return;
+void run_card_played_hooks(Ctx& x, const CardDef& card, UnitRef target) {
   // A copy: a hook's effect may register hooks.
   const auto hooks = x.s.hooks;
   for (const ActiveHook& h : hooks) {
@@ -462,12 +447,6 @@ void run_effects(Ctx& x, OpRange ops, UnitRef source, UnitRef target, CardRef ca
   run_effect_stack(x, depth);
   BATTLECORE_ENSURE(x.s.effects.size() == depth || x.s.choice.kind == PendingChoice::Kind::None,
                     "an effect outside a card play paused on a choice ({} frames)", x.s.effects.size());
-}
-
-void for_each_op_target(OpContext& ctx, const Op& op, void (*apply)(Ctx&, UnitRef, std::int32_t)) {
-  std::array<UnitRef, kMaxEnemies + 1> targets{};
-  const std::size_t n = op_targets(ctx, op.target, targets);
-  for (std::size_t i = 0; i < n; ++i) apply(ctx.x, targets[i], op_amount(ctx, op));
 }
 
 bool compile_amount_to_target(const OpCompiler& oc, content::ObjectReader& r, Op& op) {

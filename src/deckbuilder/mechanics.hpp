@@ -145,17 +145,34 @@ inline void take_damage(Ctx& x, UnitRef source, UnitRef target, std::int32_t dam
 /// HP loss that ignores armor (poison, costs paid in HP).
 void lose_hp(Ctx& x, UnitRef target, std::int32_t amount);
 void heal(Ctx& x, UnitRef target, std::int32_t amount);
+/// armor_gain for a unit with an armor modifier.
+std::int32_t modified_armor_gain(const Ctx& x, const UnitState& u, std::int32_t base);
 /// Armor unit `u` gains from `base`, with its armor modifiers (Dexterity, Frail).
-std::int32_t armor_gain(const Ctx& x, const UnitState& u, std::int32_t base);
-void gain_armor(Ctx& x, UnitRef target, std::int32_t amount);
+inline std::int32_t armor_gain(const Ctx& x, const UnitState& u, std::int32_t base) {
+  if ((u.status_traits & status_trait::kChangesArmorGained) == 0) return base < 0 ? 0 : base;
+  return modified_armor_gain(x, u, base);
+}
 /// gain_armor for a unit already looked up: `u` is unit `target`.
-void gain_armor(Ctx& x, UnitRef target, UnitState& u, std::int32_t amount);
+inline void gain_armor(Ctx& x, UnitRef target, UnitState& u, std::int32_t amount) {
+  if (!u.alive() || amount <= 0) return;
+  u.armor += amount;
+  x.ev.emit_with(EventType::ArmorGained,
+                 [&] { return Event{.type = EventType::ArmorGained, .target = target, .amount = amount}; });
+}
+inline void gain_armor(Ctx& x, UnitRef target, std::int32_t amount) {
+  gain_armor(x, target, unit(x, target), amount);
+}
 void gain_energy(Ctx& x, std::int32_t amount);
 void apply_status(Ctx& x, UnitRef source, UnitRef target, StatusId status, std::int32_t stacks);
 /// Armor decay at the start of a unit's turn, per the ArmorDecayRule and armor reset hooks.
 void decay_armor(Ctx& x, UnitRef u);
+/// tick_turn_end_statuses for a unit with such a status: `state` is unit `u`.
+void decay_turn_end_statuses(Ctx& x, UnitRef u, UnitState& state);
 /// Statuses that lose a stack at their owner's turn end lose one; expired ones go.
-void tick_turn_end_statuses(Ctx& x, UnitRef u);
+inline void tick_turn_end_statuses(Ctx& x, UnitRef u) {
+  UnitState& state = unit(x, u);
+  if ((state.status_traits & status_trait::kDecaysAtOwnerTurnEnd) != 0) decay_turn_end_statuses(x, u, state);
+}
 /// run_status_timing for a unit with a status that has a behaviour at `timing`.
 void run_status_behaviours(Ctx& x, UnitRef u, StatusTiming timing, UnitRef other);
 /// Runs the behaviour of each of the unit's statuses at `timing` (in the order they were applied).
@@ -177,8 +194,12 @@ bool skips_turn(const Ctx& x, UnitRef u);
 void register_hook(Ctx& x, std::uint16_t hook, UnitRef owner);
 /// The first registered hook of `kind` that matches the card, or nullptr.
 const ActiveHook* matching_hook(const BattleState& s, const Catalog& c, HookKind kind, const CardDef& card);
+/// fire_card_played_hooks for a battle with registered hooks.
+void run_card_played_hooks(Ctx& x, const CardDef& card, UnitRef target);
 /// Runs every on_card_played hook that matches.
-void fire_card_played_hooks(Ctx& x, const CardDef& card, UnitRef target);
+inline void fire_card_played_hooks(Ctx& x, const CardDef& card, UnitRef target) {
+  if (!x.s.hooks.empty()) run_card_played_hooks(x, card, target);
+}
 /// Hooks owned by `owner` lose a turn; expired ones go.
 void tick_hooks(Ctx& x, UnitRef owner);
 /// Delayed triggers at `timing`: due ones fire (in order scheduled), others count down.
@@ -223,8 +244,6 @@ inline std::int32_t op_amount(const OpContext& ctx, const Op& op) {
     return unit(ctx.x.s, ctx.source).stacks(ctx.status);
   return op.amount;
 }
-/// Calls `apply(x, unit, amount)` for each unit the op targets, with the op's amount.
-void for_each_op_target(OpContext& ctx, const Op& op, void (*apply)(Ctx&, UnitRef, std::int32_t));
 /// Reads {"amount": 1..999, "target": ... (default self)}: the shape of armor, heal, lose_hp.
 bool compile_amount_to_target(const OpCompiler& oc, content::ObjectReader& r, Op& op);
 /// op_targets for the kinds that name several units or draw one at random.
@@ -236,6 +255,13 @@ inline std::size_t op_targets(OpContext& ctx, OpTarget kind, std::array<UnitRef,
   if (u == kNoUnit || !unit(ctx.x.s, u).alive()) return 0;
   out[0] = u;
   return 1;
+}
+/// Calls `apply(x, unit, amount)` for each unit the op targets, with the op's amount.
+template <class Apply>
+void for_each_op_target(OpContext& ctx, const Op& op, Apply apply) {
+  std::array<UnitRef, kMaxEnemies + 1> targets{};
+  const std::size_t n = op_targets(ctx, op.target, targets);
+  for (std::size_t i = 0; i < n; ++i) apply(ctx.x, targets[i], op_amount(ctx, op));
 }
 /// The hand positions a hand-card choice may pick: every card but the one being played.
 std::size_t eligible_hand_cards(const BattleState& s, std::array<std::uint8_t, kMaxHand>& out);

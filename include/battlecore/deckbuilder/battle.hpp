@@ -330,8 +330,11 @@ class Battle {
   friend struct Access;
   friend struct detail::BattleIo;
   Result<Status, Rejection> play_card(const Action& action);
-  /// can_play_card's checks after "the card is in hand" (for a card known to be there).
-  PlayCheck check_card_in_hand(CardRef card) const;
+  /// can_play_card's checks after "the card is in hand" (for a card known to be there); sets
+  /// `cost` to the card's effective cost once it is known.
+  PlayCheck check_card_in_hand(CardRef card, std::int32_t& cost) const;
+  /// can_play_card, also giving the effective cost of a card that can be played.
+  PlayCheck check_play(CardRef card, std::int32_t& cost) const;
   /// Runs the effect in progress; when it finishes, the play's steps 6 to 9 (finish_play).
   Result<Status, Rejection> continue_play();
   /// The play's steps 6 to 9, once its effect has run to its end; advance() when a transition is queued.

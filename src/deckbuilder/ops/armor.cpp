@@ -6,12 +6,12 @@
 namespace battlecore::deckbuilder::detail {
 namespace {
 
-void gain_modified_armor(Ctx& x, UnitRef target, std::int32_t amount) {
-  UnitState& u = unit(x, target);
-  gain_armor(x, target, u, armor_gain(x, u, amount));
+void run(OpContext& ctx, const Op& op) {
+  for_each_op_target(ctx, op, [](Ctx& x, UnitRef target, std::int32_t amount) {
+    UnitState& u = unit(x, target);
+    gain_armor(x, target, u, armor_gain(x, u, amount));
+  });
 }
-
-void run(OpContext& ctx, const Op& op) { for_each_op_target(ctx, op, gain_modified_armor); }
 
 }  // namespace
 
