@@ -109,10 +109,14 @@ class Rng {
   /// The same shuffle of [first, last), random-access iterators.
   template <class It>
   constexpr void shuffle(It first, It last) {
+    // Drawn from a local copy of the state, stored back once: a swap of one-byte items may
+    // alias the state, which would otherwise go back to memory at every swap.
+    Rng rng = *this;
     for (auto i = static_cast<std::size_t>(last - first); i > 1; --i) {
-      const std::size_t j = below(static_cast<std::uint32_t>(i));
+      const std::size_t j = rng.below(static_cast<std::uint32_t>(i));
       std::swap(first[static_cast<std::ptrdiff_t>(i - 1)], first[static_cast<std::ptrdiff_t>(j)]);
     }
+    *this = rng;
   }
 
   /// The raw state, for snapshots and hashing.
