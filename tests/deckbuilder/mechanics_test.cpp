@@ -425,6 +425,54 @@ TEST(DeckbuilderDraw, TheHandLimitStopsADrawEffect) {
   EXPECT_EQ(b.state().draw_pile().size(), 5u);
 }
 
+/// The piles as card lists, for comparing two battles.
+std::vector<std::vector<CardRef>> piles_of(const Battle& b) {
+  const BattleState& s = b.state();
+  return {{s.draw_pile().begin(), s.draw_pile().end()},
+          {s.hand().begin(), s.hand().end()},
+          {s.discard_pile().begin(), s.discard_pile().end()},
+          {s.exhaust_pile().begin(), s.exhaust_pile().end()}};
+}
+
+TEST(DeckbuilderDraw, WithoutCardDrawnToEmitTheSameCardsMoveInOneStep) {
+  // With the log off and no listener, draw_cards moves each run of cards at once; with the log
+  // on, one by one with a CardDrawn each. Both must draw the same cards, shuffle at the same
+  // moment (the same shuffle stream after) and stop at the same place: the draw count, empty
+  // piles or the hand limit. small_hand: twelve cards, six in hand (its limit), six to draw.
+  for (std::size_t out = 0; out <= 6; ++out) {       // hand cards exhausted: room in the hand
+    for (std::size_t draw = 0; draw <= 6; ++draw) {  // of the other six, in the draw pile
+      for (int count = 0; count <= 12; ++count) {    // the rest in the discard pile
+        const std::string where = "out " + std::to_string(out) + " draw " + std::to_string(draw) + " count " +
+                                  std::to_string(count);
+        Battle heard = started(mechanics_pack(), "small_hand", 7);
+        Battle quiet(mechanics_pack(), BattleOptions{.event_log = false, .record_history = false});
+        ASSERT_TRUE(quiet.start_battle("small_hand", 7).ok());
+        ASSERT_TRUE(heard.events().wants(EventType::CardDrawn));
+        ASSERT_FALSE(quiet.events().wants(EventType::CardDrawn));
+        ASSERT_EQ(heard.state().hand().size(), 6u);
+        ASSERT_EQ(heard.state().draw_pile().size(), 6u);
+        const std::size_t from = heard.events().log().size();
+        for (Battle* b : {&heard, &quiet}) {
+          auto x = Battle::Access::of(*b);
+          const std::vector<CardRef> hand(x.s.hand().begin(), x.s.hand().end());
+          const std::vector<CardRef> rest(x.s.draw_pile().begin(), x.s.draw_pile().end());
+          x.s.piles.clear();
+          for (std::size_t i = 0; i < hand.size(); ++i)
+            x.s.piles.push(i < out ? Pile::Exhaust : Pile::Hand, hand[i]);
+          for (std::size_t i = 0; i < rest.size(); ++i)
+            x.s.piles.push(i < draw ? Pile::Draw : Pile::Discard, rest[i]);
+          detail::draw_cards(x, count);
+        }
+        const std::size_t expected = std::min({static_cast<std::size_t>(count), out, std::size_t{6}});
+        ASSERT_EQ(heard.state().hand().size(), 6 - out + expected) << where;
+        ASSERT_EQ(count_type(events_since(heard, from), EventType::CardDrawn), expected) << where;
+        ASSERT_EQ(piles_of(quiet), piles_of(heard)) << where;
+        ASSERT_EQ(quiet.state_hash(), heard.state_hash()) << where;
+      }
+    }
+  }
+}
+
 // --- statuses --------------------------------------------------------------------------------
 
 TEST(DeckbuilderStatusDecay, VulnerableOnThePlayerTicksDownAtPlayerTurnEndAndExpires) {

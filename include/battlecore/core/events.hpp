@@ -78,6 +78,12 @@ class EventBus {
     if ((wanted_ & bit) != 0) deliver(bit, make());
   }
 
+  /// True when an event of `type` would be logged or heard.
+  template <class Type>
+  bool wants(Type type) const {
+    return (wanted_ & type_bit(type)) != 0;
+  }
+
   /// Attaches a listener (not owned); it is called after those attached before it.
   void attach(EventListener<Event>* listener) {
     listeners_.push_back(Attached{listener, listener->interest()});

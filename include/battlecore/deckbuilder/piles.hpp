@@ -102,6 +102,11 @@ class Piles {
     BATTLECORE_ENSURE(ends_[kDraw] > ends_[kHand], "draw from an empty draw pile{}", "");
     return cards_[ends_[kHand]++];
   }
+  /// The top `n` cards of the draw pile go to the end of the hand, the top one first: n draws.
+  void draw_to_hand(std::size_t n) {
+    BATTLECORE_ENSURE(n <= size(Pile::Draw), "draw {} from a draw pile of {}", n, size(Pile::Draw));
+    ends_[kHand] = static_cast<std::uint8_t>(ends_[kHand] + n);
+  }
   /// Hand card `i` goes on top of `to` (discard, exhaust or draw pile); the rest of the hand
   /// keeps its order. Returns the card.
   CardRef hand_to(std::size_t i, Pile to) {
