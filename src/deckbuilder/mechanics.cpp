@@ -24,9 +24,6 @@ void shuffle_discard_into_draw(Ctx& x) {
 
 void draw_cards(Ctx& x, int count) {
   const std::size_t hand_limit = std::min<std::size_t>(kMaxHand, rules(x).hand_limit);
-  // With no CardDrawn to log or hear, nothing runs between two draws: the cards up to the next
-  // shuffle (or the hand limit) move in one step, the same cards in the same order.
-  const bool one_by_one = x.ev.wants(EventType::CardDrawn);
   std::size_t left = count > 0 ? static_cast<std::size_t>(count) : 0;
   while (left > 0) {
     if (x.s.hand().size() >= hand_limit) return;
@@ -34,7 +31,10 @@ void draw_cards(Ctx& x, int count) {
       if (x.s.discard_pile().empty()) return;
       shuffle_discard_into_draw(x);
     }
-    if (!one_by_one) {
+    // With no CardDrawn to log or hear, nothing runs between two draws: the cards up to the
+    // next shuffle (or the hand limit) move in one step, the same cards in the same order.
+    // Asked again after each shuffle: a PileShuffled listener may attach a CardDrawn one.
+    if (!x.ev.wants(EventType::CardDrawn)) {
       const std::size_t n = std::min({left, hand_limit - x.s.hand().size(), x.s.draw_pile().size()});
       x.s.piles.draw_to_hand(n);
       left -= n;

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -471,6 +472,42 @@ TEST(DeckbuilderDraw, WithoutCardDrawnToEmitTheSameCardsMoveInOneStep) {
       }
     }
   }
+}
+
+TEST(DeckbuilderDraw, AListenerAttachedAtAShuffleHearsTheDrawsAfterIt) {
+  // Log off: the draws before the shuffle move in one step (no one wants CardDrawn); a
+  // PileShuffled listener then attaches a CardDrawn listener, which hears every later draw.
+  struct Drawn : EventListener<Event> {
+    std::vector<CardRef> cards;
+    void on_event(const Event& e) override { cards.push_back(static_cast<CardRef>(e.subject)); }
+    std::uint64_t interest() const override { return event_bit(EventType::CardDrawn); }
+  };
+  struct AttachAtShuffle : EventListener<Event> {
+    EventBus<Event>* bus = nullptr;
+    Drawn* drawn = nullptr;
+    void on_event(const Event&) override {
+      if (drawn != nullptr) bus->attach(std::exchange(drawn, nullptr));
+    }
+    std::uint64_t interest() const override { return event_bit(EventType::PileShuffled); }
+  };
+  Battle b(starter(), BattleOptions{.event_log = false, .record_history = false});
+  ASSERT_TRUE(b.start_battle("w1", 1).ok());
+  arrange_piles(b, 2, 3);
+  Drawn drawn;
+  AttachAtShuffle attach;
+  attach.bus = &b.events();
+  attach.drawn = &drawn;
+  b.events().attach(&attach);
+  ASSERT_FALSE(b.events().wants(EventType::CardDrawn));
+  const std::size_t hand = b.state().hand().size();
+  auto x = Battle::Access::of(b);
+  detail::draw_cards(x, 4);  // two from the draw pile, the shuffle, two more
+  EXPECT_EQ(b.state().hand().size(), hand + 4);
+  ASSERT_EQ(drawn.cards.size(), 2u);
+  EXPECT_EQ(drawn.cards[0], b.state().hand()[hand + 2]);
+  EXPECT_EQ(drawn.cards[1], b.state().hand()[hand + 3]);
+  b.events().detach(&drawn);
+  b.events().detach(&attach);
 }
 
 // --- statuses --------------------------------------------------------------------------------
