@@ -99,6 +99,16 @@ void run_hand_turn_start(Ctx& x) {
 // One pass in hand order, as if each card left the hand in turn: the piles receive them, and
 // the events come, in the same order.
 void discard_hand(Ctx& x) {
+  // With no CardMoved to log or hear and no card kept or exhausted, nothing tells the cards
+  // apart: the whole hand goes to the discard pile in one step, in the same order.
+  if (!x.ev.wants(EventType::CardMoved)) {
+    std::uint8_t keywords = 0;
+    for (CardRef card : x.s.hand()) keywords |= x.c.card_play[x.s.cards[card].def].keywords;
+    if ((keywords & (kRetain | kEthereal)) == 0) {
+      x.s.piles.discard_hand();
+      return;
+    }
+  }
   std::size_t i = 0;  // the first card not yet looked at, after the cards kept
   while (i < x.s.hand().size()) {
     const CardPlayInfo& card = x.c.card_play[x.s.cards[x.s.hand()[i]].def];

@@ -16,6 +16,7 @@
 #include "battlecore/content/json_reader.hpp"
 #include "battlecore/deckbuilder/battle.hpp"
 #include "battlecore/deckbuilder/load.hpp"
+#include "battlecore/deckbuilder/policies.hpp"
 #include "battlecore/deckbuilder/snapshot.hpp"
 #include "support/starter_pack.hpp"
 
@@ -508,6 +509,43 @@ TEST(DeckbuilderDraw, AListenerAttachedAtAShuffleHearsTheDrawsAfterIt) {
   EXPECT_EQ(drawn.cards[1], b.state().hand()[hand + 3]);
   b.events().detach(&drawn);
   b.events().detach(&attach);
+}
+
+TEST(DeckbuilderQuietBattles, LogOnOrOffEveryEncounterPlaysTheSameBattle) {
+  // With the log off and no listener, the draws move in runs and a hand without Retain or
+  // Ethereal cards is discarded in one step; with the log on, card by card. Every encounter of
+  // the starter pack (decks with and without Retain and Ethereal cards), random play in
+  // lockstep: the same options and the same state after every action.
+  std::vector<Action> heard_options;
+  std::vector<Action> quiet_options;
+  std::size_t actions = 0;
+  for (std::size_t e = 0; e < starter()->encounters.size(); ++e) {
+    for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+      const auto encounter = static_cast<EncounterId>(e);
+      const std::string where = starter()->encounters[e].id + " seed " + std::to_string(seed);
+      Battle heard(starter());
+      Battle quiet(starter(), BattleOptions{.event_log = false, .record_history = false});
+      ASSERT_TRUE(heard.start_battle(encounter, seed).ok()) << where;
+      ASSERT_TRUE(quiet.start_battle(encounter, seed).ok()) << where;
+      ASSERT_FALSE(quiet.events().wants(EventType::CardMoved));
+      RandomPolicy policy;
+      policy.reset(seed);
+      while (heard.status() == Status::AwaitingDecision && actions < 200000) {
+        ASSERT_EQ(quiet.state_hash(), heard.state_hash()) << where;
+        heard.legal_actions(heard_options);
+        quiet.legal_actions(quiet_options);
+        ASSERT_EQ(quiet_options, heard_options) << where;
+        const Action a = heard_options[policy.pick(heard_options.size())];
+        ASSERT_TRUE(heard.submit(a).ok()) << where;
+        ASSERT_TRUE(quiet.submit(a).ok()) << where;
+        ++actions;
+      }
+      ASSERT_TRUE(heard.is_battle_over()) << where;
+      ASSERT_EQ(quiet.status(), heard.status()) << where;
+      ASSERT_EQ(quiet.state_hash(), heard.state_hash()) << where;
+    }
+  }
+  EXPECT_GT(actions, 1000u);
 }
 
 // --- statuses --------------------------------------------------------------------------------

@@ -107,6 +107,9 @@ class Piles {
     BATTLECORE_ENSURE(n <= size(Pile::Draw), "draw {} from a draw pile of {}", n, size(Pile::Draw));
     ends_[kHand] = static_cast<std::uint8_t>(ends_[kHand] + n);
   }
+  /// The whole hand goes on top of the discard pile in hand order: hand_to(0, Discard) until
+  /// the hand is empty, in one step.
+  void discard_hand() { ends_[kDiscard] = ends_[kHand]; }
   /// Hand card `i` goes on top of `to` (discard, exhaust or draw pile); the rest of the hand
   /// keeps its order. Returns the card.
   CardRef hand_to(std::size_t i, Pile to) {
