@@ -260,8 +260,8 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
   }
   s.turn_cost_cards = count_turn_cost_cards(s);
   const std::int64_t last_card = static_cast<std::int64_t>(s.cards.size()) - 1;
-  // The piles share one array of kMaxCards places; the hand holds at most kMaxHand; a card is
-  // in one pile at most, once.
+  // The piles share one array of kMaxCards places; the hand holds at most kMaxHand; every card
+  // is in exactly one pile, once.
   std::array<const char*, kMaxCards> pile_of{};
   for (const auto& [key, pile] :
        {std::pair{"draw_pile", Pile::Draw}, std::pair{"hand", Pile::Hand},
@@ -280,6 +280,9 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
     }
     s.piles.assign(pile, refs);
   }
+  for (std::size_t card = 0; card < s.cards.size(); ++card)
+    if (pile_of[card] == nullptr)
+      throw Bad{content::child_pointer(in.ptr("cards"), card), fmt::format("card {} is in no pile", card)};
   read_refs(in, "played_this_turn", s.played_this_turn, 0, last_card);
   const json& hooks = in.arr("hooks");
   if (hooks.size() > kMaxHooks) throw Bad{in.ptr("hooks"), fmt::format("more than {} hooks", kMaxHooks)};

@@ -233,12 +233,16 @@ TEST(DeckbuilderSnapshot, AStateTheRulesNeverReachIsRefused) {
   twice["state"]["player"]["statuses"].push_back(s["state"]["player"]["statuses"][0]);
   expect_refused(twice, "/state/player/statuses/1/status", "status 'strength' is listed twice");
 
-  // A card instance is in one pile, once.
+  // A card instance is in exactly one pile, once.
   const json& hand = s["state"]["hand"];
   ASSERT_FALSE(hand.empty());
   json two_piles = s;
   two_piles["state"]["discard_pile"].push_back(hand[0]);
   expect_refused(two_piles, "/state/discard_pile/0", "card " + hand[0].dump() + " is already in hand");
+  json nowhere = s;
+  nowhere["state"]["hand"].erase(nowhere["state"]["hand"].size() - 1);
+  expect_refused(nowhere, "/state/cards/" + hand.back().dump(),
+                 "card " + hand.back().dump() + " is in no pile");
   json twice_in_hand = s;
   twice_in_hand["state"]["hand"].push_back(hand[0]);
   expect_refused(twice_in_hand, "/state/hand/" + std::to_string(hand.size()),
