@@ -73,5 +73,16 @@ export async function setUp(name, cli, out) {
     throw new Error('the page did not catch up with the server');
   }
 
-  return { base, browser, api, cleanup, settle, fail };
+  /// Waits until `page` shows a state other than `before` (the hash before a click); on a
+  /// timeout, the error says what the page shows, so a lost click and a refused action differ.
+  async function changed(page, before, what) {
+    try {
+      await page.waitForFunction((h) => document.body.dataset.hash !== h, before, { timeout: 10000, polling: 50 });
+    } catch (e) {
+      const shown = await page.evaluate(() => ({ busy: document.body.dataset.busy, message: document.getElementById('message').textContent }));
+      throw new Error(`${what}: the page still shows state ${before} after 10 s (busy ${shown.busy}, message '${shown.message}')`);
+    }
+  }
+
+  return { base, browser, api, cleanup, settle, changed, fail };
 }

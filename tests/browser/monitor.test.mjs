@@ -18,7 +18,7 @@ const args = parseArgs(process.argv.slice(2));
 const out = args.out || 'browser-output';
 const encounter = args.encounter || 'swamp';
 const seed = Number(args.seed || 3);
-const { base, browser, api, cleanup, settle: settleOn, fail } = await setUp('monitor browser test', args.cli, out);
+const { base, browser, api, cleanup, settle: settleOn, changed, fail } = await setUp('monitor browser test', args.cli, out);
 
 const pageErrors = [];
 let page;
@@ -98,30 +98,37 @@ try {
     await checkControls(o);
     if (await visible('#overlay')) break;
     const before = o.state_hash;
+    let clicked;
     if (await visible('#reward-picker')) {
       if (!seen.reward) await page.screenshot({ path: path.join(out, 'deckbuilder-reward.png') });
       seen.reward = true;
+      clicked = 'a reward';
       await page.locator('.reward-option').first().click();
     } else if (await visible('#choice-picker')) {
       if (!seen.choice) await page.screenshot({ path: path.join(out, 'deckbuilder-choice.png') });
       seen.choice = true;
+      clicked = 'a choice';
       await page.locator('.choice-option').first().click();
     } else {
       const enabled = page.locator('.card-button:enabled');
       const n = await enabled.count();
       if (n > 0) {
-        await enabled.nth(step % n).click();
+        const card = enabled.nth(step % n);
+        clicked = `card ${await card.getAttribute('data-card')}`;
+        await card.click();
         seen.cards++;
         if (await page.locator('.target-button').count() > 0) {
           seen.target = true;
+          clicked += ' and a target';
           await page.locator('.target-button:enabled').first().click();
         }
       } else {
         seen.turns++;
+        clicked = 'End turn';
         await page.click('#end-turn');
       }
     }
-    await page.waitForFunction((h) => document.body.dataset.hash !== h, before, { timeout: 10000 });
+    await changed(page, before, `step ${step}, clicked ${clicked}`);
   }
   o = await settle(id);
   await checkControls(o);

@@ -20,7 +20,7 @@ import { parseArgs, setUp } from './harness.mjs';
 
 const args = parseArgs(process.argv.slice(2));
 const out = args.out || 'browser-output';
-const { base, browser, api, cleanup, settle: settleOn, fail } = await setUp('monitor rule sets browser test', args.cli, out);
+const { base, browser, api, cleanup, settle: settleOn, changed, fail } = await setUp('monitor rule sets browser test', args.cli, out);
 
 const pageErrors = [];
 let page;
@@ -44,7 +44,7 @@ async function startBattle(rules, encounter, seed) {
 /// Clicks and waits until the battle's state changed.
 async function clickAndWait(selector, o) {
   await page.locator(selector).first().click();
-  await page.waitForFunction((h) => document.body.dataset.hash !== h, o.state_hash, { timeout: 10000 });
+  await changed(page, o.state_hash, `clicked ${selector}`);
 }
 
 /// What every panel shares: the phase, the graph and the overlay.
@@ -205,7 +205,7 @@ async function playParty() {
       seen.companion++;
       await page.click('.companion-button[data-kind="companion_attack"]');
       if (await page.locator('.target-button').count() > 0) await clickAndWait('.target-button:enabled', o);
-      else await page.waitForFunction((h) => document.body.dataset.hash !== h, o.state_hash);
+      else await changed(page, o.state_hash, 'clicked a companion attack');
     } else if (seen.deselect === 0 && d.options.some((x) => x.action.type === 'deselect')) {
       // Member selection: back, and the next member is selected.
       const before = d.member;
@@ -225,7 +225,7 @@ async function playParty() {
         if (seen.target === 1) await page.screenshot({ path: path.join(out, 'party-target.png'), fullPage: true });
         await clickAndWait('.target-button:enabled', o);
       } else {
-        await page.waitForFunction((h) => document.body.dataset.hash !== h, o.state_hash);
+        await changed(page, o.state_hash, 'clicked an attack');
       }
     }
     o = await settle(id);

@@ -20,6 +20,7 @@
     hiddenTypes: new Set(),
     overlayDismissed: false,
     pollTimer: null,
+    shown: null,        // the last reply drawn, so that an unchanged one is not drawn again
   };
 
   // --- requests ----------------------------------------------------------------------------
@@ -61,6 +62,7 @@
   function resetLogs() {
     app.events = [];
     app.history = [];
+    app.shown = null;
     app.overlayDismissed = false;
   }
 
@@ -99,6 +101,11 @@
     app.events.push(...o.event_log.items);
     app.history.push(...o.history.items);
     if (o.event_log.next < o.event_log.total || o.history.next < o.history.total) return refresh();
+    // Redraw only when the reply differs from the one shown: a redraw replaces the buttons, and
+    // a click whose press and release straddle it reaches neither the old button nor the new.
+    const shown = JSON.stringify([app.events.length, app.history.length, { ...o, event_log: undefined, history: undefined }]);
+    if (shown === app.shown) return;
+    app.shown = shown;
     render();
   }
 
