@@ -2,12 +2,14 @@
 
 #include "battlecore/clash/snapshot.hpp"
 
+#include <algorithm>
 #include <array>
 #include <string>
 
 #include <fmt/format.h>
 
 #include "battlecore/content/snapshot_io.hpp"
+#include "clash/mechanics.hpp"
 #include "clash/snapshot_io.hpp"
 
 namespace battlecore::clash {
@@ -44,10 +46,10 @@ json cards_json(const Vec& cards) {
   return a;
 }
 
+/// At most `max` cards.
 template <class Vec>
-void read_cards(const In& in, std::string_view key, Vec& out) {
-  const json& a = in.arr(key);
-  if (a.size() > Vec::capacity()) throw Bad{in.ptr(key), fmt::format("more than {} cards", Vec::capacity())};
+void read_cards(const In& in, std::string_view key, Vec& out, std::size_t max = Vec::capacity()) {
+  const json& a = in.arr(key, std::min(max, Vec::capacity()), "cards");
   for (std::size_t i = 0; i < a.size(); ++i)
     out.push_back(read_card(a[i], content::child_pointer(in.ptr(key), i), true));
 }
@@ -82,6 +84,27 @@ json state_json(const BattleState& s, const Catalog& c) {
       {"sudden_deaths", s.sudden_deaths}};
 }
 
+/// The die of the current turn: 0 until rolled, then 1 to 6; while the seat picks its rock, the
+/// two rocks the roll offers from where it stands.
+void read_roll(const In& in, const BattleState& s, std::int64_t rocks) {
+  if (s.step == TurnStep::Roll && s.dice != 0)
+    throw Bad{in.ptr("dice"), fmt::format("the die is not rolled yet: expected 0, got {}", s.dice)};
+  if ((s.step == TurnStep::Rock || s.step == TurnStep::Card) && s.dice == 0)
+    throw Bad{in.ptr("dice"), "the die is rolled: expected a roll in [1, 6], got 0"};
+  if (s.step != TurnStep::Rock) return;
+  const std::uint8_t from = s.seats[static_cast<std::size_t>(s.current)].rock;
+  const auto offered = offered_rocks(from, s.dice, static_cast<std::uint32_t>(rocks));
+  for (std::size_t i = 0; i < 2; ++i)
+    if (s.offered[i] != offered[i])
+      throw Bad{content::child_pointer(in.ptr("offered"), i),
+                fmt::format("a roll of {} from rock {} offers rocks {} and {}: expected {}, got {}", s.dice,
+                            from, offered[0], offered[1], offered[i], s.offered[i])};
+  const std::uint8_t count = offered[0] == offered[1] ? 1 : 2;
+  if (s.offered_count != count)
+    throw Bad{in.ptr("offered_count"), fmt::format("the roll offers {} different rocks: expected {}, got {}",
+                                                   count, count, s.offered_count)};
+}
+
 void read_state(const In& in, const Catalog& c, BattleState& s) {
   s.seed = in.u64("seed");
   content::read_rng(in.obj("rng"), s.rng);
@@ -95,8 +118,9 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
       throw Bad{in.ptr("encounter"), fmt::format("no encounter '{}' in the content", enc.get<std::string>())};
     s.encounter = *id;
   }
-  const std::size_t n = c.encounters.empty() ? 0 : c.encounters[s.encounter].seats.size();
-  const std::int64_t rocks = c.encounters.empty() ? 0 : c.encounters[s.encounter].rules.rocks;
+  const EncounterDef* e = c.encounters.empty() ? nullptr : &c.encounters[s.encounter];
+  const std::size_t n = e == nullptr ? 0 : e->seats.size();
+  const std::int64_t rocks = e == nullptr ? 0 : e->rules.rocks;
   s.round = static_cast<std::uint32_t>(in.num("round", 0, UINT32_MAX));
   const json& seats = in.arr("seats");
   if (!seats.empty() && seats.size() != n)
@@ -104,26 +128,46 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
   for (std::size_t i = 0; i < seats.size(); ++i) {
     const In seat(seats[i], content::child_pointer(in.ptr("seats"), i));
     SeatState st;
+    // Here n > 0, so there is an encounter: its seats, health, hand size and deck bound the seat.
     st.kind = static_cast<SeatKind>(seat.name("kind", kSeatKinds));
-    st.health = static_cast<std::int32_t>(seat.num("health", INT32_MIN, INT32_MAX));
+    if (st.kind != e->seats[i].kind)
+      throw Bad{seat.ptr("kind"), fmt::format("expected \"{}\", the encounter's kind for seat {}",
+                                              seat_kind_name(e->seats[i].kind), i)};
+    // Health starts at the encounter's and a round's duels take at most one per other seat.
+    st.health = static_cast<std::int32_t>(
+        seat.num("health", -static_cast<std::int64_t>(kMaxSeats), std::int64_t{e->rules.health}));
     st.rock = static_cast<std::uint8_t>(seat.num("rock", 0, rocks - 1));
     st.out = seat.flag("out");
-    st.place = static_cast<std::uint8_t>(seat.num("place", 0, static_cast<std::int64_t>(n)));
-    st.out_round = static_cast<std::uint32_t>(seat.num("out_round", 0, UINT32_MAX));
-    read_cards(seat, "hand", st.hand);
+    // A seat gets its place (1 = first) and its round when it goes out; the end places the rest.
+    st.place = static_cast<std::uint8_t>(seat.num("place", st.out ? 1 : 0, static_cast<std::int64_t>(n)));
+    st.out_round = static_cast<std::uint32_t>(st.out ? seat.num("out_round", 1, s.round)
+                                                     : seat.num("out_round", 0, UINT32_MAX));
+    if (!st.out && st.out_round != 0)
+      throw Bad{seat.ptr("out_round"),
+                fmt::format("seat {} is still in: expected 0, got {}", i, st.out_round)};
+    read_cards(seat, "hand", st.hand, e->rules.hand_size);
     read_cards(seat, "pile", st.pile);
+    if (e->rules.deck != DeckSource::Listed && !st.pile.empty())
+      throw Bad{seat.ptr("pile"), "the encounter deals random cards: expected an empty pile"};
     const json& choice = seat.at("choice");
     st.choice = choice.is_null() ? Card{} : read_card(choice, seat.ptr("choice"), true);
     st.acted = seat.flag("acted");
+    if (!st.acted && !st.choice.empty())  // a card is played as the seat acts
+      throw Bad{seat.ptr("choice"), fmt::format("seat {} has not acted this round: expected null", i)};
     s.seats.push_back(st);
   }
   const json& order = in.arr("order");
   if (order.size() != s.seats.size())
     throw Bad{in.ptr("order"),
               fmt::format("expected {} seats in the turn order, got {}", s.seats.size(), order.size())};
-  for (std::size_t i = 0; i < order.size(); ++i)
-    s.order.push_back(static_cast<std::uint8_t>(In::number(
-        order[i], content::child_pointer(in.ptr("order"), i), 0, static_cast<std::int64_t>(n) - 1)));
+  std::array<bool, kMaxSeats> listed{};  // the order is a shuffle of the seats: each once
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const std::string p = content::child_pointer(in.ptr("order"), i);
+    const auto seat = static_cast<std::uint8_t>(In::number(order[i], p, 0, static_cast<std::int64_t>(n) - 1));
+    if (listed[seat]) throw Bad{p, fmt::format("seat {} is already in the turn order", seat)};
+    listed[seat] = true;
+    s.order.push_back(seat);
+  }
   s.current = static_cast<SeatRef>(in.num("current", -1, static_cast<std::int64_t>(s.seats.size()) - 1));
   s.step = static_cast<TurnStep>(in.name("step", kSteps));
   s.dice = static_cast<std::uint8_t>(in.num("dice", 0, 6));
@@ -136,6 +180,55 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
   s.sudden_deaths = static_cast<std::uint32_t>(in.num("sudden_deaths", 0, UINT32_MAX));
   if (s.step != TurnStep::None && (s.current < 0 || s.seats.empty()))
     throw Bad{in.ptr("current"), "a turn step is pending but no seat is current"};
+  read_roll(in, s, rocks);
+}
+
+/// What the phase asks of the seats of a started battle: before the end, a seat still in has
+/// health left and no place; at the end every seat has a place, one at most is still in and no
+/// turn is pending; a pending turn step belongs to a seat still in that has not acted, deciding
+/// in the phase of its kind, with another seat still in to duel.
+void check_seats(const Battle& b, const In& state) {
+  const BattleState& s = b.state();
+  const EncounterDef& e = b.encounter();
+  std::size_t in = 0;
+  for (std::size_t i = 0; i < s.seats.size(); ++i) {
+    const SeatState& seat = s.seats[i];
+    const std::string p = content::child_pointer(state.ptr("seats"), i);
+    if (b.is_battle_over()) {
+      if (seat.place == 0)
+        throw Bad{p + "/place",
+                  fmt::format("the battle is over: expected a place in [1, {}]", s.seats.size())};
+      if (!seat.out && in > 0)
+        throw Bad{p + "/out", "the battle is over: expected one seat at most still in"};
+    } else if (!seat.out) {
+      if (seat.place != 0) throw Bad{p + "/place", fmt::format("seat {} is still in: expected 0", i)};
+      if (detail::health_out(e, seat))
+        throw Bad{p + "/health",
+                  fmt::format("seat {} is still in: expected health above {}, got {}", i,
+                              e.rules.elimination == Elimination::AtZero ? 0 : -1, seat.health)};
+    }
+    in += seat.out ? 0u : 1u;
+  }
+  if (b.is_battle_over() && (s.step != TurnStep::None || s.current != kNoSeat))
+    throw Bad{state.ptr(s.step != TurnStep::None ? "step" : "current"),
+              "the battle is over: expected no turn (step \"none\", current -1)"};
+  if (b.status() != Status::AwaitingDecision) return;
+  if (in < 2)
+    throw Bad{state.ptr("step"), fmt::format("only {} seat is still in: expected no turn (\"none\")", in)};
+  const auto current = static_cast<std::size_t>(s.current);
+  const SeatState& seat = s.seats[current];
+  const std::string p = content::child_pointer(state.ptr("seats"), current);
+  if (seat.out)
+    throw Bad{state.ptr("current"), fmt::format("seat {} is out: expected a seat still in", current)};
+  if (seat.acted) throw Bad{p + "/acted", fmt::format("seat {} is taking its turn: expected false", current)};
+  const Element rock = rock_element(seat.rock);
+  if (s.step == TurnStep::Card && !detail::has_playable(seat, rock))
+    throw Bad{p + "/hand", fmt::format("seat {} must play a card: expected one that matches rock {} ({})",
+                                       current, seat.rock, element_name(rock))};
+  const Phase decides = seat.kind == SeatKind::Human ? Phase::BattleTurn : Phase::BattleLoop;
+  if (b.phase() != decides)
+    throw Bad{"/phase", fmt::format("seat {} ({}) is taking its turn: expected {}", current,
+                                    seat_kind_name(seat.kind), phase_name(decides))};
 }
 
 constexpr std::size_t kEventTypes = static_cast<std::size_t>(EventType::SuddenDeathBegun) + 1;
@@ -175,9 +268,11 @@ Result<Battle> BattleIo::restore(const std::shared_ptr<const Catalog>& catalog, 
       catalog, j, kSnapshotFormatVersion, [&](const In& root, BattleOptions options) -> Result<Battle> {
         Battle b(catalog, options);
         b.started_ = root.flag("started");
-        read_state(root.obj("state"), *catalog, b.state_);
+        const In state = root.obj("state");
+        read_state(state, *catalog, b.state_);
         if (b.started_ && b.state_.seats.empty()) throw Bad{"/state/seats", "a started battle has seats"};
         content::restore_driver<Machine>(root, b.driver_, b.has_pending_trigger_, b.pending_trigger_);
+        if (b.started_) check_seats(b, state);
         b.actions_ = content::read_actions<Action>(root, [](const json& a) { return action_from_json(a); });
         auto log = content::read_events<Event>(
             root, 8, "[type, seat, other, winner, card, other_card, amount, extra]", kEventTypes,
@@ -191,6 +286,8 @@ Result<Battle> BattleIo::restore(const std::shared_ptr<const Catalog>& catalog, 
               ev.extra = static_cast<std::int32_t>(In::number(e[7], p + "/7", INT32_MIN, INT32_MAX));
             });
         b.events_.restore_log(std::move(log));
+        // Whatever the checks above miss, a state the rules never reach is still refused.
+        if (std::string why; b.started_ && !check_invariants(b, &why)) throw Bad{"/state", why};
         return b;
       });
 }

@@ -2,6 +2,7 @@
 
 #include "battlecore/party/snapshot.hpp"
 
+#include <algorithm>
 #include <array>
 #include <string>
 
@@ -9,6 +10,7 @@
 
 #include "battlecore/content/content_hash.hpp"
 #include "battlecore/content/snapshot_io.hpp"
+#include "party/mechanics.hpp"
 #include "party/snapshot_io.hpp"
 
 namespace battlecore::party {
@@ -30,14 +32,18 @@ json conditions_json(const Conditions& conds, const Catalog& c) {
   return out;
 }
 
+// The rules keep each condition once on an actor, with at least one turn left (it expires at 0).
 Conditions read_conditions(const In& in, const Catalog& c) {
   Conditions out;
   const json& list = in.arr("conditions", kMaxConditions, "conditions");
   for (std::size_t i = 0; i < list.size(); ++i) {
     const In cs = in.entry("conditions", i);
-    out.push_back(ConditionSlot{
-        find_snapshot_id<ConditionId>(c.conditions, cs.at("condition"), cs.ptr("condition"), "condition"),
-        static_cast<std::int16_t>(cs.num("turns", INT16_MIN, INT16_MAX))});
+    const auto cond =
+        find_snapshot_id<ConditionId>(c.conditions, cs.at("condition"), cs.ptr("condition"), "condition");
+    if (std::any_of(out.begin(), out.end(),
+                    [&](const ConditionSlot& slot) { return slot.condition == cond; }))
+      throw Bad{cs.ptr("condition"), fmt::format("condition '{}' is listed twice", c.conditions[cond].id)};
+    out.push_back(ConditionSlot{cond, static_cast<std::int16_t>(cs.num("turns", 1, INT16_MAX))});
   }
   return out;
 }
@@ -57,10 +63,25 @@ void read_list(const In& in, std::string_view key, Vec& out, std::int64_t lo, st
         In::number(a[i], content::child_pointer(in.ptr(key), i), lo, hi)));
 }
 
-std::int8_t i8(const In& in, std::string_view key) {
-  return static_cast<std::int8_t>(in.num(key, -128, 127));
+std::int8_t i8(const In& in, std::string_view key, std::int64_t lo = -128, std::int64_t hi = 127) {
+  return static_cast<std::int8_t>(in.num(key, lo, hi));
 }
-std::uint8_t u8(const In& in, std::string_view key) { return static_cast<std::uint8_t>(in.num(key, 0, 255)); }
+std::uint8_t u8(const In& in, std::string_view key, std::int64_t hi = 255) {
+  return static_cast<std::uint8_t>(in.num(key, 0, hi));
+}
+
+/// What members and enemies share, within the bounds the rules keep: HP in [0, max HP], an
+/// action counter in [-8, 1] (at most 8 extra actions, 1 waits), exhaustion at least 0, charge
+/// in [0, kMaxCharge].
+template <class Actor>
+void read_actor(const In& in, const Catalog& c, Actor& a) {
+  a.max_hp = static_cast<std::int32_t>(in.num("max_hp", 1, INT32_MAX));
+  a.hp = static_cast<std::int32_t>(in.num("hp", 0, a.max_hp));
+  a.cantmove = i8(in, "cantmove", -8, 1);
+  a.tired = i8(in, "tired", 0, 127);
+  a.charge = i8(in, "charge", 0, kMaxCharge);
+  a.conditions = read_conditions(in, c);
+}
 
 json state_json(const BattleState& s, const Catalog& c) {
   json members = json::array();
@@ -143,39 +164,45 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
           : find_snapshot_id<EncounterId>(c.encounters, in.at("encounter"), in.ptr("encounter"), "encounter");
   s.turn = static_cast<std::uint32_t>(in.num("turn", 0, UINT32_MAX));
   s.main_turns = static_cast<std::uint32_t>(in.num("main_turns", 0, UINT32_MAX));
-  s.tp = static_cast<std::int32_t>(in.num("tp", INT32_MIN, INT32_MAX));
-  s.max_tp = static_cast<std::int32_t>(in.num("max_tp", INT32_MIN, INT32_MAX));
+  s.max_tp = static_cast<std::int32_t>(in.num("max_tp", 0, INT32_MAX));
+  s.tp = static_cast<std::int32_t>(in.num("tp", 0, s.max_tp));
   const json& members = in.arr("members", kMaxMembers, "members");
   for (std::size_t i = 0; i < members.size(); ++i) {
     const In m = in.entry("members", i);
     MemberState ms;
     ms.def = find_snapshot_id<MemberId>(c.members, m.at("member"), m.ptr("member"), "member");
-    ms.hp = static_cast<std::int32_t>(m.num("hp", INT32_MIN, INT32_MAX));
-    ms.max_hp = static_cast<std::int32_t>(m.num("max_hp", INT32_MIN, INT32_MAX));
-    ms.cantmove = i8(m, "cantmove");
-    ms.tired = i8(m, "tired");
-    ms.charge = i8(m, "charge");
+    read_actor(m, c, ms);
     ms.more_next_turn = i8(m, "more_next_turn");
     ms.has_passed = m.flag("has_passed");
-    ms.conditions = read_conditions(m, c);
+    if (!ms.alive() && !ms.conditions.empty())  // a member going down loses its conditions
+      throw Bad{m.ptr("conditions"),
+                fmt::format("member '{}' is down: expected no conditions", c.members[ms.def].id)};
     s.members.push_back(ms);
   }
   const auto last_member = static_cast<std::int64_t>(s.members.size()) - 1;
   read_list(in, "formation", s.formation, 0, last_member);
+  // The formation lists every member once, front first.
+  std::array<bool, kMaxMembers> placed{};
+  for (std::size_t i = 0; i < s.formation.size(); ++i) {
+    if (placed[s.formation[i]])
+      throw Bad{content::child_pointer(in.ptr("formation"), i),
+                fmt::format("member {} is already in the formation", s.formation[i])};
+    placed[s.formation[i]] = true;
+  }
+  if (s.formation.size() != s.members.size())
+    throw Bad{in.ptr("formation"), fmt::format("expected each of the {} members once, got {} entries",
+                                               s.members.size(), s.formation.size())};
   const json& enemies = in.arr("enemies", kMaxActiveEnemies, "active enemies");
   for (std::size_t i = 0; i < enemies.size(); ++i) {
     const In e = in.entry("enemies", i);
     EnemyState es;
     es.def = find_snapshot_id<EnemyId>(c.enemies, e.at("enemy"), e.ptr("enemy"), "enemy");
     es.uid = u8(e, "uid");
-    es.hp = static_cast<std::int32_t>(e.num("hp", INT32_MIN, INT32_MAX));
-    es.max_hp = static_cast<std::int32_t>(e.num("max_hp", INT32_MIN, INT32_MAX));
-    es.cantmove = i8(e, "cantmove");
-    es.tired = i8(e, "tired");
-    es.charge = i8(e, "charge");
+    if (const auto slot = detail::enemy_slot(s, es.uid))  // each enemy gets the next number as it joins
+      throw Bad{e.ptr("uid"), fmt::format("enemy number {} is already in slot {}", es.uid, *slot)};
+    read_actor(e, c, es);
     es.position = static_cast<Position>(e.name("position", kPositions));
     es.sequence_pos = u8(e, "sequence_pos");
-    es.conditions = read_conditions(e, c);
     s.enemies.push_back(es);
   }
   const json& reserves = in.arr("reserves", kMaxEncounterEnemies, "reserves");
@@ -183,6 +210,10 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
     s.reserves.push_back(find_snapshot_id<EnemyId>(c.enemies, reserves[i],
                                                    content::child_pointer(in.ptr("reserves"), i), "enemy"));
   s.next_uid = u8(in, "next_uid");
+  for (std::size_t i = 0; i < s.enemies.size(); ++i)
+    if (s.enemies[i].uid >= s.next_uid)
+      throw Bad{content::child_pointer(in.ptr("enemies"), i) + "/uid",
+                fmt::format("expected a number below next_uid ({}), got {}", s.next_uid, s.enemies[i].uid)};
   const json& items = in.arr("items", kMaxItemSlots, "item slots");
   for (std::size_t i = 0; i < items.size(); ++i) {
     const In it = in.entry("items", i);
@@ -199,8 +230,8 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
   s.first_strike_acted = in.flag("first_strike_acted");
   s.acted_this_turn = in.flag("acted_this_turn");
   s.fled = in.flag("fled");
-  s.no_action_turns = u8(in, "no_action_turns");
-  s.deselects = u8(in, "deselects");
+  s.no_action_turns = u8(in, "no_action_turns", kInactionFailsafeTurns - 1);  // the failsafe fires at 5
+  s.deselects = u8(in, "deselects", kMaxMembers);
   const json& projectiles = in.arr("projectiles", kMaxProjectiles, "projectiles");
   for (std::size_t i = 0; i < projectiles.size(); ++i) {
     const In p = in.entry("projectiles", i);
@@ -237,6 +268,26 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
   }
 }
 
+/// What a pending decision asks of the state (the phase tells whether one is pending): every
+/// enemy in a slot is up, and the member whose turn it is can act.
+void check_decision(const Battle& b, const In& state) {
+  if (b.status() != Status::AwaitingDecision) return;
+  const BattleState& s = b.state();
+  const Catalog& c = b.catalog();
+  for (std::size_t i = 0; i < s.enemies.size(); ++i)
+    if (!s.enemies[i].alive())  // the fallen leave their slots before the next decision
+      throw Bad{content::child_pointer(state.ptr("enemies"), i) + "/hp",
+                fmt::format("enemy '{}' is down in a slot while a decision is pending: expected HP above 0",
+                            c.enemies[s.enemies[i].def].id)};
+  if (b.decision_kind() == DecisionKind::MemberTurn) {
+    const MemberState& m = s.members[static_cast<std::size_t>(s.current)];
+    if (m.cantmove > 0 || detail::is_stopped(c, m.conditions, m.hp))
+      throw Bad{state.ptr("current"),
+                fmt::format("member '{}' is down, waiting or stopped: expected a member who can act",
+                            c.members[m.def].id)};
+  }
+}
+
 }  // namespace
 
 namespace detail {
@@ -269,13 +320,17 @@ Result<Battle> BattleIo::restore(const std::shared_ptr<const Catalog>& catalog, 
       catalog, j, kSnapshotFormatVersion, [&](const In& root, BattleOptions options) -> Result<Battle> {
         Battle b(catalog, options);
         b.started_ = root.flag("started");
-        read_state(root.obj("state"), *catalog, b.state_);
+        const In state = root.obj("state");
+        read_state(state, *catalog, b.state_);
         content::restore_driver<Machine>(root, b.driver_, b.has_pending_trigger_, b.pending_trigger_);
+        check_decision(b, state);
         b.actions_ = content::read_actions<Action>(root, [](const json& a) { return action_from_json(a); });
         auto log = content::read_events<Event>(root, 7, content::kEventRowLayout,
                                                static_cast<std::size_t>(EventType::BattleEnded) + 1,
                                                event_type_name, content::read_event_row<Event>);
         b.events_.restore_log(std::move(log));
+        // Whatever the checks above miss, a state the rules never reach is still refused.
+        if (std::string why; !check_invariants(b, &why)) throw Bad{"/state", why};
         return b;
       });
 }

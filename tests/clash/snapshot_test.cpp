@@ -1,11 +1,12 @@
 // Clash snapshots: a battle paused on each kind of decision (roll, rock, card) restores equal,
-// with the same hash and snapshot, and continues identically; bad snapshots are refused with
-// their pointer.
+// with the same hash and snapshot, and continues identically; bad snapshots, and states the rules
+// never reach, are refused with their pointer.
 
 #include "battlecore/clash/snapshot.hpp"
 
 #include <string>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -148,6 +149,151 @@ TEST(ClashSnapshot, RefusesAnotherVersionFormatRuleSetOrContentAndBadFields) {
   json event = snap;
   event["events"][0][0] = "Exploded";
   EXPECT_EQ(refusal(event), "snapshot refused: /events/0/0: unknown event type");
+}
+
+// --- states the rules never reach -----------------------------------------------------------
+
+/// Refused, naming exactly `pointer`, with `what` in the reason.
+void expect_refused(const json& snap, const std::string& pointer, std::string_view what) {
+  const std::string message = refusal(snap);
+  EXPECT_EQ(message.rfind("snapshot refused: " + pointer + ": ", 0), 0u) << message;
+  EXPECT_NE(message.find(what), std::string::npos) << message;
+}
+
+void expect_accepted(const json& snap) { EXPECT_EQ(refusal(snap), "accepted"); }
+
+/// The snapshot with the value at `pointer` replaced.
+json with(json snap, const std::string& pointer, json value) {
+  snap[json::json_pointer(pointer)] = std::move(value);
+  return snap;
+}
+
+/// The snapshot with seat `seat` out: in place `place` since round `round`.
+json with_out(const json& snap, int seat, int place, int round) {
+  const std::string p = "/state/seats/" + std::to_string(seat);
+  return with(with(with(snap, p + "/out", true), p + "/place", place), p + "/out_round", round);
+}
+
+TEST(ClashSnapshot, ASeatTheRulesNeverReachIsRefused) {
+  const json s = snapshot(battle_at(TurnStep::Card));  // classic: a human and 3 bots, health 5
+  expect_accepted(s);
+  const int current = s["state"]["current"].get<int>();
+  const int other = (current + 1) % 4;
+  const std::string p = "/state/seats/" + std::to_string(other);
+  const int round = s["state"]["round"].get<int>();
+  ASSERT_GE(round, 1);
+
+  // Every seat keeps the encounter's kind.
+  expect_refused(with(s, "/state/seats/0/kind", "bot"), "/state/seats/0/kind",
+                 "expected \"human\", the encounter's kind for seat 0");
+  expect_refused(with(s, "/state/seats/1/kind", "human"), "/state/seats/1/kind", "expected \"bot\"");
+  // Health: at most the encounter's; a seat still in has some left.
+  expect_refused(with(s, p + "/health", 6), p + "/health", "expected an integer in [-4, 5], got 6");
+  expect_accepted(with(s, p + "/health", 5));
+  expect_refused(with(s, p + "/health", 0), p + "/health",
+                 fmt::format("seat {} is still in: expected health above 0, got 0", other));
+  expect_accepted(with(s, p + "/health", 1));
+  // A hand holds at most the encounter's hand size (9); random decks have no pile.
+  json full = s;
+  json& hand = full[json::json_pointer(p + "/hand")];
+  while (hand.size() < 9) hand.push_back({"fire", 5});
+  expect_accepted(full);
+  hand.push_back({"fire", 5});
+  expect_refused(full, p + "/hand", "more than 9 cards");
+  json pile = s;
+  pile[json::json_pointer(p + "/pile")].push_back({"fire", 5});
+  expect_refused(pile, p + "/pile", "the encounter deals random cards: expected an empty pile");
+  // A card is played as the seat acts.
+  const std::string c = "/state/seats/" + std::to_string(current);
+  ASSERT_FALSE(s[json::json_pointer(c + "/acted")].get<bool>());
+  expect_refused(with(s, c + "/choice", {"fire", 5}), c + "/choice",
+                 fmt::format("seat {} has not acted this round: expected null", current));
+  // A seat out has its place and the round it went out in; a seat in has neither.
+  const json out = with_out(s, other, 4, round);
+  expect_accepted(out);
+  expect_accepted(with(out, p + "/out_round", 1));
+  expect_refused(with(out, p + "/place", 0), p + "/place", "expected an integer in [1, 4], got 0");
+  for (const int r : {0, round + 1})
+    expect_refused(with(out, p + "/out_round", r), p + "/out_round",
+                   fmt::format("expected an integer in [1, {}], got {}", round, r));
+  expect_refused(with(s, p + "/place", 2), p + "/place",
+                 fmt::format("seat {} is still in: expected 0", other));
+  expect_refused(with(s, p + "/out_round", 1), p + "/out_round",
+                 fmt::format("seat {} is still in: expected 0, got 1", other));
+}
+
+TEST(ClashSnapshot, ATurnOrderThatIsNotEverySeatOnceIsRefused) {
+  const json s = snapshot(battle_at(TurnStep::Rock));
+  const json& order = s["state"]["order"];
+  ASSERT_EQ(order.size(), 4u);
+  expect_refused(with(s, "/state/order/2", order[0]), "/state/order/2",
+                 "seat " + order[0].dump() + " is already in the turn order");
+  expect_accepted(with(s, "/state/order", {order[3], order[2], order[1], order[0]}));
+}
+
+TEST(ClashSnapshot, ATurnTheRulesNeverPoseIsRefused) {
+  // Before the roll the die shows nothing.
+  const json roll = snapshot(battle_at(TurnStep::Roll));
+  expect_refused(with(roll, "/state/dice", 3), "/state/dice", "the die is not rolled yet: expected 0, got 3");
+
+  // After it, the seat chooses between the two rocks the roll offers from its rock.
+  const json rock = snapshot(battle_at(TurnStep::Rock));
+  expect_refused(with(rock, "/state/dice", 0), "/state/dice", "expected a roll in [1, 6], got 0");
+  const auto from = rock[json::json_pointer("/state/seats/" + rock["state"]["current"].dump() + "/rock")];
+  for (const std::uint32_t dice : {1u, 6u}) {
+    const auto offered = offered_rocks(from.get<std::uint32_t>(), dice, 18);
+    const json rolled = with(with(rock, "/state/dice", dice), "/state/offered", {offered[0], offered[1]});
+    expect_accepted(with(rolled, "/state/offered_count", 2));
+    expect_refused(with(rolled, "/state/offered/0", (offered[0] + 1) % 18), "/state/offered/0",
+                   fmt::format("offers rocks {} and {}", offered[0], offered[1]));
+    expect_refused(with(rolled, "/state/offered_count", 1), "/state/offered_count",
+                   "the roll offers 2 different rocks: expected 2, got 1");
+  }
+
+  // The seat whose turn it is is still in, has not acted, can play, and decides in its phase.
+  const json card = snapshot(battle_at(TurnStep::Card));
+  const int current = card["state"]["current"].get<int>();
+  const std::string c = "/state/seats/" + std::to_string(current);
+  expect_refused(with(card, c + "/acted", true), c + "/acted",
+                 fmt::format("seat {} is taking its turn: expected false", current));
+  const int other = (current + 1) % 4;
+  expect_refused(with_out(card, current, 4, 1), "/state/current",
+                 fmt::format("seat {} is out: expected a seat still in", current));
+  expect_refused(
+      with_out(with_out(with_out(card, other, 2, 1), (current + 2) % 4, 2, 1), (current + 3) % 4, 2, 1),
+      "/state/step", "only 1 seat is still in");
+  const json on_air = with(card, c + "/rock", 1);  // rock 1: air
+  expect_refused(with(on_air, c + "/hand", json::array({json::array({"fire", 5})})), c + "/hand",
+                 fmt::format("seat {} must play a card: expected one that matches rock 1 (air)", current));
+  expect_accepted(with(on_air, c + "/hand", json::array({json::array({"air", 5})})));
+  const bool human = card[json::json_pointer(c + "/kind")] == "human";
+  EXPECT_EQ(card["phase"], human ? "BattleTurn" : "BattleLoop");
+  for (const char* phase : {"BattleLoop", "BattleTurn", "BattleReferee"}) {
+    if (card["phase"] == phase) continue;
+    expect_refused(with(card, "/phase", phase), "/phase",
+                   human ? "expected BattleTurn" : "expected BattleLoop");
+  }
+}
+
+TEST(ClashSnapshot, AnEndTheRulesNeverReachIsRefused) {
+  const json s = snapshot(battle_at(TurnStep::None, "duel"));
+  ASSERT_EQ(s["phase"], "BattleEnd");
+  expect_accepted(s);
+  const json& seats = s["state"]["seats"];
+  const std::size_t winner = seats[0]["out"].get<bool>() ? 1 : 0;
+  const std::size_t loser = 1 - winner;
+  ASSERT_TRUE(seats[loser]["out"].get<bool>());
+  const std::string w = "/state/seats/" + std::to_string(winner);
+  const std::string l = "/state/seats/" + std::to_string(loser);
+  // Every seat has its place; the loser's health may be as low as -4 (kMaxSeats lost duels).
+  expect_refused(with(s, w + "/place", 0), w + "/place", "the battle is over: expected a place in [1, 2]");
+  expect_accepted(with(s, l + "/health", -4));
+  expect_refused(with(s, l + "/health", -5), l + "/health", "expected an integer in [-4, 5], got -5");
+  // One seat at most is still in, and no turn is pending.
+  const json both_in = with(with(s, l + "/out", false), l + "/out_round", 0);
+  const std::string second = "/state/seats/" + std::to_string(std::max(winner, loser));
+  expect_refused(both_in, second + "/out", "the battle is over: expected one seat at most still in");
+  expect_refused(with(s, "/state/current", winner), "/state/current", "the battle is over: expected no turn");
 }
 
 }  // namespace

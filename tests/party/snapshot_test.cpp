@@ -1,7 +1,7 @@
 // Snapshots and clones of a party battle: round trips in every phase and at every kind of
 // decision (a member's turn, the companion's, a Block in the enemy phase and in the first
-// strike), identical continuation, refusal of other versions and other content; and the
-// Deselect bound that keeps random play from looping.
+// strike), identical continuation, refusal of other versions and other content and of states
+// the rules never reach; and the Deselect bound that keeps random play from looping.
 
 #include "battlecore/party/snapshot.hpp"
 
@@ -9,10 +9,12 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "battlecore/core/rng.hpp"
+#include "battlecore/party/scenario.hpp"
 #include "party_support.hpp"
 
 namespace battlecore::party {
@@ -183,6 +185,147 @@ TEST(PartySnapshot, ABattleRecordsActionsInTheFormTheyAreWrittenIn) {
   EXPECT_EQ(canonical_action(Action{ActionKind::Skill, 2, 1}), Action::skill(2, 1));
   EXPECT_EQ(canonical_action(Action{ActionKind::Attack, 9, 1}), Action::attack(1));
   EXPECT_TRUE(round_trip(b) == b);
+}
+
+// --- states the rules never reach -----------------------------------------------------------
+
+/// meadow_walk at the party's first decision, every member and the first enemy with a condition.
+json snapshot_in_progress() {
+  const json condition = {{{"condition", "attack_up"}, {"turns", 2}}};
+  const json scenario = {
+      {"encounter", "meadow_walk"},
+      {"seed", 3},
+      {"members", {{{"conditions", condition}}, {{"conditions", condition}}, {{"conditions", condition}}}},
+      {"enemies", {{{"conditions", {{{"condition", "poison"}, {"turns", 2}}}}}}}};
+  content::Diagnostics diags;
+  auto doc = content::parse_json_text("scenario.json", scenario.dump(), diags);
+  EXPECT_TRUE(doc.has_value());
+  auto b = start_scenario(meadow_pack(), *doc);
+  if (!b) ADD_FAILURE() << b.error().to_string();
+  EXPECT_EQ(b.value().decision_kind(), DecisionKind::MemberTurn);
+  return snapshot(b.value());
+}
+
+/// Refused, naming exactly `pointer`, with `what` in the reason.
+void expect_refused(const json& snap, const std::string& pointer, std::string_view what) {
+  const auto r = restore(meadow_pack(), snap);
+  ASSERT_FALSE(r.ok()) << pointer << " was accepted";
+  EXPECT_EQ(r.error().message.rfind("snapshot refused: " + pointer + ": ", 0), 0u) << r.error().message;
+  EXPECT_NE(r.error().message.find(what), std::string::npos) << r.error().message;
+}
+
+void expect_accepted(const json& snap) {
+  const auto r = restore(meadow_pack(), snap);
+  EXPECT_TRUE(r.ok()) << r.error().message;
+}
+
+/// The snapshot with the value at `pointer` replaced.
+json with(json snap, const std::string& pointer, json value) {
+  snap[json::json_pointer(pointer)] = std::move(value);
+  return snap;
+}
+
+/// A member other than the selected one (whose turn it is).
+std::string other_member(const json& snap) {
+  const auto current = snap["state"]["current"].get<int>();
+  EXPECT_GE(current, 0);
+  return "/state/members/" + std::to_string((current + 1) % 3);
+}
+
+TEST(PartySnapshot, AConditionTheRulesNeverKeepIsRefused) {
+  const json s = snapshot_in_progress();
+  expect_accepted(s);
+  const std::string m = other_member(s);
+  // A condition expires when its turns reach 0.
+  for (const int turns : {0, -1})
+    expect_refused(with(s, m + "/conditions/0/turns", turns), m + "/conditions/0/turns",
+                   "expected an integer in [1, 32767]");
+  expect_accepted(with(s, m + "/conditions/0/turns", 1));
+  expect_refused(with(s, "/state/enemies/0/conditions/0/turns", 0), "/state/enemies/0/conditions/0/turns",
+                 "expected an integer in [1, 32767]");
+  expect_accepted(with(s, "/state/enemies/0/conditions/0/turns", 1));
+  // A condition applied again amends the one there.
+  json twice = s;
+  twice[json::json_pointer(m + "/conditions")].push_back({{"condition", "attack_up"}, {"turns", 1}});
+  expect_refused(twice, m + "/conditions/1/condition", "condition 'attack_up' is listed twice");
+  // A member going down loses its conditions.
+  const json down = with(s, m + "/hp", 0);
+  expect_refused(down, m + "/conditions", "is down: expected no conditions");
+  expect_accepted(with(down, m + "/conditions", json::array()));
+}
+
+TEST(PartySnapshot, CountersOutsideTheRulesBoundsAreRefused) {
+  const json s = snapshot_in_progress();
+  const std::string member = other_member(s);
+  for (const std::string& a : {member, std::string("/state/enemies/0")}) {
+    SCOPED_TRACE(a);
+    const int max_hp = s[json::json_pointer(a + "/max_hp")].get<int>();
+    for (const int hp : {-1, max_hp + 1})
+      expect_refused(with(s, a + "/hp", hp), a + "/hp",
+                     fmt::format("expected an integer in [0, {}]", max_hp));
+    expect_accepted(with(s, a + "/hp", max_hp));
+    expect_refused(with(s, a + "/max_hp", 0), a + "/max_hp", "expected an integer in [1, ");
+    // An action counter: 0 one action, each step below one more (8 at most), 1 waits.
+    for (const int cantmove : {-9, 2})
+      expect_refused(with(s, a + "/cantmove", cantmove), a + "/cantmove", "expected an integer in [-8, 1]");
+    for (const int cantmove : {-8, 1}) expect_accepted(with(s, a + "/cantmove", cantmove));
+    expect_refused(with(s, a + "/tired", -1), a + "/tired", "expected an integer in [0, 127]");
+    expect_accepted(with(s, a + "/tired", 0));
+    for (const int charge : {-1, kMaxCharge + 1})
+      expect_refused(with(s, a + "/charge", charge), a + "/charge", "expected an integer in [0, 3]");
+    for (const int charge : {0, kMaxCharge}) expect_accepted(with(s, a + "/charge", charge));
+  }
+  const int max_tp = s["state"]["max_tp"].get<int>();
+  for (const int tp : {-1, max_tp + 1})
+    expect_refused(with(s, "/state/tp", tp), "/state/tp",
+                   fmt::format("expected an integer in [0, {}]", max_tp));
+  for (const int tp : {0, max_tp}) expect_accepted(with(s, "/state/tp", tp));
+  // The inaction failsafe fires on the 5th turn without an action; Deselect goes round once.
+  expect_refused(with(s, "/state/no_action_turns", kInactionFailsafeTurns), "/state/no_action_turns",
+                 "expected an integer in [0, 4]");
+  expect_accepted(with(s, "/state/no_action_turns", kInactionFailsafeTurns - 1));
+  expect_refused(with(s, "/state/deselects", kMaxMembers + 1), "/state/deselects",
+                 "expected an integer in [0, 4]");
+  expect_accepted(with(s, "/state/deselects", kMaxMembers));
+}
+
+TEST(PartySnapshot, AFormationOrEnemyNumbersTheRulesNeverDealAreRefused) {
+  const json s = snapshot_in_progress();
+  const json& formation = s["state"]["formation"];
+  ASSERT_EQ(formation.size(), 3u);
+  expect_refused(with(s, "/state/formation/1", formation[0]), "/state/formation/1",
+                 "member " + formation[0].dump() + " is already in the formation");
+  json short_formation = s;
+  short_formation["state"]["formation"].erase(2);
+  expect_refused(short_formation, "/state/formation", "expected each of the 3 members once, got 2 entries");
+  expect_accepted(with(s, "/state/formation", {formation[2], formation[0], formation[1]}));
+
+  const json& enemies = s["state"]["enemies"];
+  ASSERT_EQ(enemies.size(), 2u);
+  expect_refused(with(s, "/state/enemies/1/uid", enemies[0]["uid"]), "/state/enemies/1/uid",
+                 "enemy number " + enemies[0]["uid"].dump() + " is already in slot 0");
+  const int next_uid = s["state"]["next_uid"].get<int>();
+  const json numbered = with(s, "/state/enemies/0/uid", next_uid);
+  expect_refused(numbered, "/state/enemies/0/uid",
+                 fmt::format("expected a number below next_uid ({}), got {}", next_uid, next_uid));
+  expect_accepted(with(numbered, "/state/next_uid", next_uid + 1));
+}
+
+TEST(PartySnapshot, ADecisionTheRulesNeverPoseIsRefused) {
+  const json s = snapshot_in_progress();
+  // The fallen leave their slots before a decision.
+  expect_refused(with(s, "/state/enemies/0/hp", 0), "/state/enemies/0/hp",
+                 "is down in a slot while a decision is pending: expected HP above 0");
+  expect_accepted(with(s, "/state/enemies/0/hp", 1));
+  // The selected member can act: up, not waiting, not asleep.
+  const std::string selected = "/state/members/" + s["state"]["current"].dump();
+  expect_refused(with(s, selected + "/cantmove", 1), "/state/current", "expected a member who can act");
+  expect_accepted(with(s, selected + "/cantmove", 0));
+  expect_refused(with(with(s, selected + "/hp", 0), selected + "/conditions", json::array()),
+                 "/state/current", "expected a member who can act");
+  expect_refused(with(s, selected + "/conditions", {{{"condition", "sleep"}, {"turns", 2}}}),
+                 "/state/current", "expected a member who can act");
+  expect_accepted(with(s, selected + "/conditions", {{{"condition", "poison"}, {"turns", 2}}}));
 }
 
 // --- Deselect -----------------------------------------------------------------------------
