@@ -205,7 +205,10 @@ struct Server::Impl {
 
 void Server::Impl::page_routes() {
   for (const PageFile& file : page_files()) {
-    const std::string path = file.path == "index.html" ? "/" : "/" + std::string(file.path);
+    // Appended rather than `"/" + std::string(...)`, which GCC 12 under -fprofile-use reports as
+    // an overlapping copy (a false -Wrestrict, GCC bug 105329).
+    std::string path = "/";
+    if (file.path != "index.html") path += file.path;
     const PageFile f = file;
     http.Get(path, [f](const httplib::Request&, httplib::Response& res) {
       res.set_content(std::string(f.content), std::string(f.mime_type));
