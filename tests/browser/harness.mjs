@@ -76,11 +76,12 @@ export async function setUp(name, cli, out) {
   /// Waits until `page` shows a state other than `before` (the hash before a click); on a
   /// timeout, the error says what the page shows, so a lost click and a refused action differ.
   async function changed(page, before, what) {
+    const seconds = 20;  // an action takes milliseconds; this is for a slow, busy machine
     try {
-      await page.waitForFunction((h) => document.body.dataset.hash !== h, before, { timeout: 10000, polling: 50 });
+      await page.waitForFunction((h) => document.body.dataset.hash !== h, before, { timeout: seconds * 1000, polling: 50 });
     } catch (e) {
       const shown = await page.evaluate(() => ({ busy: document.body.dataset.busy, message: document.getElementById('message').textContent }));
-      throw new Error(`${what}: the page still shows state ${before} after 10 s (busy ${shown.busy}, message '${shown.message}')`);
+      throw new Error(`${what}: the page still shows state ${before} after ${seconds} s (busy ${shown.busy}, message '${shown.message}')`);
     }
   }
 
