@@ -251,72 +251,95 @@ std::uint64_t Battle::state_hash() const {
 
 // --- invariants -------------------------------------------------------------------------
 
-bool check_invariants(const Battle& battle, std::string* why) {
-  const auto fail = [&](std::string text) {
+bool check_invariants(const Battle& battle, std::string* why, std::string* where) {
+  const auto fail = [&](std::string at, std::string text) {
     if (why != nullptr) *why = std::move(text);
+    if (where != nullptr) *where = std::move(at);
     return false;
   };
   const BattleState& s = battle.state();
   const EncounterDef& e = battle.encounter();
   const std::size_t n = e.seats.size();
+  // Pointers are formatted only for a failure: the sweep checks every step.
+  const auto seat_at = [](std::size_t i) { return fmt::format("/state/seats/{}", i); };
   if (s.seats.size() != n || n < kMinSeats || n > kMaxSeats)
-    return fail(fmt::format("{} seats, the encounter has {}", s.seats.size(), n));
-  if (s.order.size() != n) return fail(fmt::format("the turn order has {} seats of {}", s.order.size(), n));
-  std::array<int, kMaxSeats> seen{};
-  for (std::uint8_t o : s.order) {
-    if (o >= n) return fail(fmt::format("the turn order names seat {}", o));
-    ++seen[o];
+    return fail("/state/seats", fmt::format("{} seats, the encounter has {}", s.seats.size(), n));
+  if (s.order.size() != n)
+    return fail("/state/order", fmt::format("the turn order has {} seats of {}", s.order.size(), n));
+  std::array<bool, kMaxSeats> listed{};  // the order is a shuffle of the seats: each once
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint8_t o = s.order[i];
+    if (o >= n || listed[o])
+      return fail(fmt::format("/state/order/{}", i),
+                  o >= n ? fmt::format("the turn order names seat {}", o)
+                         : fmt::format("seat {} is already in the turn order", o));
+    listed[o] = true;
   }
-  for (std::size_t i = 0; i < n; ++i)
-    if (seen[i] != 1) return fail(fmt::format("seat {} is {} times in the turn order", i, seen[i]));
+  const bool over = battle.phase() == Phase::BattleEnd;
   std::size_t in = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const SeatState& seat = s.seats[i];
-    if (seat.kind != e.seats[i].kind) return fail(fmt::format("seat {} changed kind", i));
+    if (seat.kind != e.seats[i].kind)
+      return fail(seat_at(i) + "/kind", fmt::format("seat {} changed kind", i));
     if (seat.hand.size() > e.rules.hand_size)
-      return fail(
-          fmt::format("seat {} holds {} cards, more than {}", i, seat.hand.size(), e.rules.hand_size));
+      return fail(seat_at(i) + "/hand", fmt::format("seat {} holds {} cards, more than {}", i,
+                                                    seat.hand.size(), e.rules.hand_size));
     for (Card c : seat.hand)
       if (c.empty() || c.value < kMinCardValue || c.value > kMaxCardValue)
-        return fail(fmt::format("seat {} holds a card {} {}", i, element_name(c.element), c.value));
-    if (seat.health > e.rules.health) return fail(fmt::format("seat {} has health {}", i, seat.health));
-    if (seat.health < -static_cast<std::int32_t>(kMaxSeats))
-      return fail(fmt::format("seat {} has health {}", i, seat.health));
-    if (seat.rock >= e.rules.rocks) return fail(fmt::format("seat {} is on rock {}", i, seat.rock));
+        return fail(seat_at(i) + "/hand",
+                    fmt::format("seat {} holds a card {} {}", i, element_name(c.element), c.value));
+    if (seat.health > e.rules.health || seat.health < -static_cast<std::int32_t>(kMaxSeats))
+      return fail(seat_at(i) + "/health", fmt::format("seat {} has health {}", i, seat.health));
+    if (seat.rock >= e.rules.rocks)
+      return fail(seat_at(i) + "/rock", fmt::format("seat {} is on rock {}", i, seat.rock));
     if (seat.out) {
       if (seat.place < 1 || seat.place > n)
-        return fail(fmt::format("seat {} is out with place {}", i, seat.place));
+        return fail(seat_at(i) + "/place", fmt::format("seat {} is out with place {}", i, seat.place));
       if (seat.out_round < 1 || seat.out_round > s.round)
-        return fail(fmt::format("seat {} went out in round {}", i, seat.out_round));
+        return fail(seat_at(i) + "/out_round",
+                    fmt::format("seat {} went out in round {}", i, seat.out_round));
+    } else if (over) {
+      if (seat.place < 1 || seat.place > n)
+        return fail(seat_at(i) + "/place", fmt::format("the battle is over: expected a place in [1, {}]", n));
+      if (in > 0) return fail(seat_at(i) + "/out", "the battle is over: expected one seat at most still in");
     } else {
-      ++in;
-      if (battle.phase() != Phase::BattleEnd && seat.place != 0)
-        return fail(fmt::format("seat {} is in with place {}", i, seat.place));
-      if (battle.phase() != Phase::BattleEnd && detail::health_out(e, seat))
-        return fail(fmt::format("seat {} is in with health {}", i, seat.health));
+      if (seat.place != 0)
+        return fail(seat_at(i) + "/place", fmt::format("seat {} is still in: expected 0", i));
+      if (detail::health_out(e, seat))
+        return fail(seat_at(i) + "/health",
+                    fmt::format("seat {} is still in: expected health above {}, got {}", i,
+                                e.rules.elimination == Elimination::AtZero ? 0 : -1, seat.health));
     }
+    in += seat.out ? 0u : 1u;
   }
-  if (battle.is_battle_over()) {
-    for (std::size_t i = 0; i < n; ++i)
-      if (s.seats[i].place < 1) return fail(fmt::format("the battle is over and seat {} has no place", i));
-    if (in > 1) return fail(fmt::format("the battle is over with {} seats still in", in));
-  } else if (battle.status() == Status::AwaitingDecision) {
-    if (in < 2) return fail(fmt::format("a decision is pending with {} seats in", in));
-    if (s.current < 0 || static_cast<std::size_t>(s.current) >= n ||
-        s.seats[static_cast<std::size_t>(s.current)].out)
-      return fail(fmt::format("seat {} decides but is not in", s.current));
-    const SeatState& cur = s.seats[static_cast<std::size_t>(s.current)];
-    if (cur.acted) return fail(fmt::format("seat {} decides but has acted this round", s.current));
-    if (s.step == TurnStep::Rock && (s.dice < 1 || s.dice > 6))
-      return fail(fmt::format("a rock is to be chosen after a roll of {}", s.dice));
-    if (s.step == TurnStep::Card && !detail::has_playable(cur, rock_element(cur.rock)))
-      return fail(fmt::format("seat {} must play a card but has none for its rock", s.current));
-    if (battle.phase() != Phase::BattleLoop && battle.phase() != Phase::BattleTurn)
-      return fail(fmt::format("a decision is pending in {}", phase_name(battle.phase())));
-    if ((battle.phase() == Phase::BattleTurn) != (cur.kind == SeatKind::Human))
-      return fail(fmt::format("seat {} ({}) decides in {}", s.current, seat_kind_name(cur.kind),
-                              phase_name(battle.phase())));
+  if (over) {
+    if (s.step != TurnStep::None || s.current != kNoSeat)
+      return fail(s.step != TurnStep::None ? "/state/step" : "/state/current",
+                  "the battle is over: expected no turn (step \"none\", current -1)");
+    return true;
   }
+  if (battle.status() != Status::AwaitingDecision) return true;
+  if (in < 2)
+    return fail("/state/step", fmt::format("only {} seat is still in: expected no turn (\"none\")", in));
+  if (s.current < 0 || static_cast<std::size_t>(s.current) >= n ||
+      s.seats[static_cast<std::size_t>(s.current)].out)
+    return fail("/state/current", fmt::format("seat {} is out: expected a seat still in", s.current));
+  const auto current = static_cast<std::size_t>(s.current);
+  const SeatState& cur = s.seats[current];
+  if (cur.acted)
+    return fail(seat_at(current) + "/acted",
+                fmt::format("seat {} is taking its turn: expected false", current));
+  if (s.step == TurnStep::Rock && (s.dice < 1 || s.dice > 6))
+    return fail("/state/dice", fmt::format("a rock is to be chosen after a roll of {}", s.dice));
+  const Element rock = rock_element(cur.rock);
+  if (s.step == TurnStep::Card && !detail::has_playable(cur, rock))
+    return fail(seat_at(current) + "/hand",
+                fmt::format("seat {} must play a card: expected one that matches rock {} ({})", current,
+                            cur.rock, element_name(rock)));
+  const Phase decides = cur.kind == SeatKind::Human ? Phase::BattleTurn : Phase::BattleLoop;
+  if (battle.phase() != decides)
+    return fail("/phase", fmt::format("seat {} ({}) is taking its turn: expected {}", current,
+                                      seat_kind_name(cur.kind), phase_name(decides)));
   return true;
 }
 

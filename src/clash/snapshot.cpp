@@ -160,14 +160,9 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
   if (order.size() != s.seats.size())
     throw Bad{in.ptr("order"),
               fmt::format("expected {} seats in the turn order, got {}", s.seats.size(), order.size())};
-  std::array<bool, kMaxSeats> listed{};  // the order is a shuffle of the seats: each once
-  for (std::size_t i = 0; i < order.size(); ++i) {
-    const std::string p = content::child_pointer(in.ptr("order"), i);
-    const auto seat = static_cast<std::uint8_t>(In::number(order[i], p, 0, static_cast<std::int64_t>(n) - 1));
-    if (listed[seat]) throw Bad{p, fmt::format("seat {} is already in the turn order", seat)};
-    listed[seat] = true;
-    s.order.push_back(seat);
-  }
+  for (std::size_t i = 0; i < order.size(); ++i)  // each seat once: check_invariants
+    s.order.push_back(static_cast<std::uint8_t>(In::number(
+        order[i], content::child_pointer(in.ptr("order"), i), 0, static_cast<std::int64_t>(n) - 1)));
   s.current = static_cast<SeatRef>(in.num("current", -1, static_cast<std::int64_t>(s.seats.size()) - 1));
   s.step = static_cast<TurnStep>(in.name("step", kSteps));
   s.dice = static_cast<std::uint8_t>(in.num("dice", 0, 6));
@@ -181,54 +176,6 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
   if (s.step != TurnStep::None && (s.current < 0 || s.seats.empty()))
     throw Bad{in.ptr("current"), "a turn step is pending but no seat is current"};
   read_roll(in, s, rocks);
-}
-
-/// What the phase asks of the seats of a started battle: before the end, a seat still in has
-/// health left and no place; at the end every seat has a place, one at most is still in and no
-/// turn is pending; a pending turn step belongs to a seat still in that has not acted, deciding
-/// in the phase of its kind, with another seat still in to duel.
-void check_seats(const Battle& b, const In& state) {
-  const BattleState& s = b.state();
-  const EncounterDef& e = b.encounter();
-  std::size_t in = 0;
-  for (std::size_t i = 0; i < s.seats.size(); ++i) {
-    const SeatState& seat = s.seats[i];
-    const std::string p = content::child_pointer(state.ptr("seats"), i);
-    if (b.is_battle_over()) {
-      if (seat.place == 0)
-        throw Bad{p + "/place",
-                  fmt::format("the battle is over: expected a place in [1, {}]", s.seats.size())};
-      if (!seat.out && in > 0)
-        throw Bad{p + "/out", "the battle is over: expected one seat at most still in"};
-    } else if (!seat.out) {
-      if (seat.place != 0) throw Bad{p + "/place", fmt::format("seat {} is still in: expected 0", i)};
-      if (detail::health_out(e, seat))
-        throw Bad{p + "/health",
-                  fmt::format("seat {} is still in: expected health above {}, got {}", i,
-                              e.rules.elimination == Elimination::AtZero ? 0 : -1, seat.health)};
-    }
-    in += seat.out ? 0u : 1u;
-  }
-  if (b.is_battle_over() && (s.step != TurnStep::None || s.current != kNoSeat))
-    throw Bad{state.ptr(s.step != TurnStep::None ? "step" : "current"),
-              "the battle is over: expected no turn (step \"none\", current -1)"};
-  if (b.status() != Status::AwaitingDecision) return;
-  if (in < 2)
-    throw Bad{state.ptr("step"), fmt::format("only {} seat is still in: expected no turn (\"none\")", in)};
-  const auto current = static_cast<std::size_t>(s.current);
-  const SeatState& seat = s.seats[current];
-  const std::string p = content::child_pointer(state.ptr("seats"), current);
-  if (seat.out)
-    throw Bad{state.ptr("current"), fmt::format("seat {} is out: expected a seat still in", current)};
-  if (seat.acted) throw Bad{p + "/acted", fmt::format("seat {} is taking its turn: expected false", current)};
-  const Element rock = rock_element(seat.rock);
-  if (s.step == TurnStep::Card && !detail::has_playable(seat, rock))
-    throw Bad{p + "/hand", fmt::format("seat {} must play a card: expected one that matches rock {} ({})",
-                                       current, seat.rock, element_name(rock))};
-  const Phase decides = seat.kind == SeatKind::Human ? Phase::BattleTurn : Phase::BattleLoop;
-  if (b.phase() != decides)
-    throw Bad{"/phase", fmt::format("seat {} ({}) is taking its turn: expected {}", current,
-                                    seat_kind_name(seat.kind), phase_name(decides))};
 }
 
 constexpr std::size_t kEventTypes = static_cast<std::size_t>(EventType::SuddenDeathBegun) + 1;
@@ -268,11 +215,11 @@ Result<Battle> BattleIo::restore(const std::shared_ptr<const Catalog>& catalog, 
       catalog, j, kSnapshotFormatVersion, [&](const In& root, BattleOptions options) -> Result<Battle> {
         Battle b(catalog, options);
         b.started_ = root.flag("started");
-        const In state = root.obj("state");
-        read_state(state, *catalog, b.state_);
-        if (b.started_ && b.state_.seats.empty()) throw Bad{"/state/seats", "a started battle has seats"};
+        read_state(root.obj("state"), *catalog, b.state_);
+        if (b.started_ == b.state_.seats.empty())
+          throw Bad{"/state/seats",
+                    b.started_ ? "a started battle has seats" : "a battle never started has no seats"};
         content::restore_driver<Machine>(root, b.driver_, b.has_pending_trigger_, b.pending_trigger_);
-        if (b.started_) check_seats(b, state);
         b.actions_ = content::read_actions<Action>(root, [](const json& a) { return action_from_json(a); });
         auto log = content::read_events<Event>(
             root, 8, "[type, seat, other, winner, card, other_card, amount, extra]", kEventTypes,
@@ -286,8 +233,9 @@ Result<Battle> BattleIo::restore(const std::shared_ptr<const Catalog>& catalog, 
               ev.extra = static_cast<std::int32_t>(In::number(e[7], p + "/7", INT32_MIN, INT32_MAX));
             });
         b.events_.restore_log(std::move(log));
-        // Whatever the checks above miss, a state the rules never reach is still refused.
-        if (std::string why; b.started_ && !check_invariants(b, &why)) throw Bad{"/state", why};
+        // The state as a whole (places, the end, the pending turn): what the rules keep between
+        // two actions, at the value at fault.
+        if (std::string why, where; b.started_ && !check_invariants(b, &why, &where)) throw Bad{where, why};
         return b;
       });
 }

@@ -609,58 +609,77 @@ std::uint64_t Battle::state_hash() const {
   return h.h;
 }
 
-bool check_invariants(const Battle& battle, std::string* why) {
+bool check_invariants(const Battle& battle, std::string* why, std::string* where) {
   const BattleState& s = battle.state();
   const Catalog& c = battle.catalog();
-  auto fail = [&](std::string text) {
+  auto fail = [&](std::string at, std::string text) {
     if (why != nullptr) *why = std::move(text);
+    if (where != nullptr) *where = std::move(at);
     return false;
   };
   if (!battle.started()) return true;
-  if (s.tp < 0 || s.tp > s.max_tp) return fail(fmt::format("TP {} outside [0, {}]", s.tp, s.max_tp));
-  if (s.formation.size() != s.members.size()) return fail("the formation does not hold every member");
-  for (std::size_t i = 0; i < s.members.size(); ++i) {
-    const MemberState& m = s.members[i];
-    const std::string& name = c.members[m.def].id;
-    if (m.hp < 0 || m.hp > m.max_hp)
-      return fail(fmt::format("member {} HP {} outside [0, {}]", name, m.hp, m.max_hp));
-    if (m.cantmove > 1 || m.cantmove < -8)
-      return fail(fmt::format("member {} counter {} outside [-8, 1]", name, m.cantmove));
-    if (m.tired < 0) return fail(fmt::format("member {} exhaustion {} below 0", name, m.tired));
-    if (m.charge < 0 || m.charge > kMaxCharge)
-      return fail(fmt::format("member {} charge {} outside [0, 3]", name, m.charge));
-    if (!m.alive() && !m.conditions.empty())
-      return fail(fmt::format("member {} is down with conditions", name));
-    for (const ConditionSlot& cs : m.conditions)
-      if (cs.turns <= 0)
-        return fail(fmt::format("member {} has condition {} with {} turns", name,
-                                c.conditions[cs.condition].id, cs.turns));
-    if (std::count(s.formation.begin(), s.formation.end(), i) != 1)
-      return fail(fmt::format("member {} is not in the formation exactly once", name));
+  if (s.tp < 0 || s.tp > s.max_tp)
+    return fail("/state/tp", fmt::format("TP {} outside [0, {}]", s.tp, s.max_tp));
+  // The formation lists every member once, front first.
+  if (s.formation.size() != s.members.size())
+    return fail("/state/formation", fmt::format("expected each of the {} members once, got {} entries",
+                                                s.members.size(), s.formation.size()));
+  std::array<bool, kMaxMembers> placed{};
+  for (std::size_t k = 0; k < s.formation.size(); ++k) {
+    const std::size_t f = s.formation[k];
+    if (f >= s.members.size() || placed[f])
+      return fail(fmt::format("/state/formation/{}", k),
+                  f >= s.members.size() ? fmt::format("no member {}", f)
+                                        : fmt::format("member {} is already in the formation", f));
+    placed[f] = true;
   }
-  if (s.enemies.size() > kMaxActiveEnemies) return fail("more than 4 active enemies");
-  for (const EnemyState& e : s.enemies) {
-    const std::string& name = c.enemies[e.def].id;
-    if (e.hp < 0 || e.hp > e.max_hp)
-      return fail(fmt::format("enemy {} HP {} outside [0, {}]", name, e.hp, e.max_hp));
-    if (e.cantmove > 1 || e.cantmove < -8)
-      return fail(fmt::format("enemy {} counter {} outside [-8, 1]", name, e.cantmove));
-    if (e.tired < 0 || e.charge < 0 || e.charge > kMaxCharge)
-      return fail(fmt::format("enemy {} exhaustion or charge out of bounds", name));
-    if (battle.status() == Status::AwaitingDecision && !e.alive())
-      return fail(fmt::format("enemy {} is down but holds a slot", name));
-    for (const ConditionSlot& cs : e.conditions)
-      if (cs.turns <= 0)
-        return fail(fmt::format("enemy {} has condition {} with {} turns", name,
-                                c.conditions[cs.condition].id, cs.turns));
-  }
+  // Members and enemies alike: HP within the max, the action counter in [-8, 1], exhaustion at
+  // least 0, charge in [0, kMaxCharge], conditions with a turn left; a member going down loses
+  // its conditions; no fallen enemy holds a slot while a decision waits. The pointer and the
+  // name are formatted only for a failure: the sweep checks every step.
+  const bool deciding = battle.status() == Status::AwaitingDecision;
+  const auto check_actor = [&](const auto& a, bool member, std::size_t i) {
+    const auto at = [&](std::string_view field) {
+      return fmt::format("/state/{}/{}{}", member ? "members" : "enemies", i, field);
+    };
+    const auto name = [&] {
+      return member ? fmt::format("member '{}'", c.members[s.members[i].def].id)
+                    : fmt::format("enemy '{}'", c.enemies[s.enemies[i].def].id);
+    };
+    if (a.hp < 0 || a.hp > a.max_hp)
+      return fail(at("/hp"), fmt::format("{} HP {} outside [0, {}]", name(), a.hp, a.max_hp));
+    if (a.cantmove > 1 || a.cantmove < -8)
+      return fail(at("/cantmove"), fmt::format("{} counter {} outside [-8, 1]", name(), a.cantmove));
+    if (a.tired < 0) return fail(at("/tired"), fmt::format("{} exhaustion {} below 0", name(), a.tired));
+    if (a.charge < 0 || a.charge > kMaxCharge)
+      return fail(at("/charge"), fmt::format("{} charge {} outside [0, {}]", name(), a.charge, kMaxCharge));
+    if (member && !a.alive() && !a.conditions.empty())
+      return fail(at("/conditions"), fmt::format("{} is down: expected no conditions", name()));
+    for (std::size_t j = 0; j < a.conditions.size(); ++j)
+      if (a.conditions[j].turns <= 0)
+        return fail(at(fmt::format("/conditions/{}/turns", j)),
+                    fmt::format("{} has condition {} with {} turns", name(),
+                                c.conditions[a.conditions[j].condition].id, a.conditions[j].turns));
+    if (!member && deciding && !a.alive())  // the fallen leave their slots before the next decision
+      return fail(at("/hp"), name() + " is down in a slot while a decision is pending: expected HP above 0");
+    return true;
+  };
+  for (std::size_t i = 0; i < s.members.size(); ++i)
+    if (!check_actor(s.members[i], true, i)) return false;
+  if (s.enemies.size() > kMaxActiveEnemies) return fail("/state/enemies", "more than 4 active enemies");
+  for (std::size_t i = 0; i < s.enemies.size(); ++i)
+    if (!check_actor(s.enemies[i], false, i)) return false;
   if (battle.decision_kind() == DecisionKind::MemberTurn) {
     const MemberState& m = s.members[static_cast<std::size_t>(s.current)];
     if (!m.alive() || m.cantmove > 0 || is_stopped(c, m.conditions, m.hp))
-      return fail(fmt::format("selected member {} cannot act", c.members[m.def].id));
+      return fail("/state/current",
+                  fmt::format("member '{}' is down, waiting or stopped: expected a member who can act",
+                              c.members[m.def].id));
   }
-  if (s.no_action_turns >= kInactionFailsafeTurns) return fail("the inaction failsafe did not fire");
-  if (s.deselects > kMaxMembers) return fail(fmt::format("{} deselects in a row", s.deselects));
+  if (s.no_action_turns >= kInactionFailsafeTurns)
+    return fail("/state/no_action_turns", "the inaction failsafe did not fire");
+  if (s.deselects > kMaxMembers)
+    return fail("/state/deselects", fmt::format("{} deselects in a row", s.deselects));
   return true;
 }
 

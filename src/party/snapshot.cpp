@@ -174,24 +174,10 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
     read_actor(m, c, ms);
     ms.more_next_turn = i8(m, "more_next_turn");
     ms.has_passed = m.flag("has_passed");
-    if (!ms.alive() && !ms.conditions.empty())  // a member going down loses its conditions
-      throw Bad{m.ptr("conditions"),
-                fmt::format("member '{}' is down: expected no conditions", c.members[ms.def].id)};
     s.members.push_back(ms);
   }
   const auto last_member = static_cast<std::int64_t>(s.members.size()) - 1;
-  read_list(in, "formation", s.formation, 0, last_member);
-  // The formation lists every member once, front first.
-  std::array<bool, kMaxMembers> placed{};
-  for (std::size_t i = 0; i < s.formation.size(); ++i) {
-    if (placed[s.formation[i]])
-      throw Bad{content::child_pointer(in.ptr("formation"), i),
-                fmt::format("member {} is already in the formation", s.formation[i])};
-    placed[s.formation[i]] = true;
-  }
-  if (s.formation.size() != s.members.size())
-    throw Bad{in.ptr("formation"), fmt::format("expected each of the {} members once, got {} entries",
-                                               s.members.size(), s.formation.size())};
+  read_list(in, "formation", s.formation, 0, last_member);  // every member once: check_invariants
   const json& enemies = in.arr("enemies", kMaxActiveEnemies, "active enemies");
   for (std::size_t i = 0; i < enemies.size(); ++i) {
     const In e = in.entry("enemies", i);
@@ -268,26 +254,6 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
   }
 }
 
-/// What a pending decision asks of the state (the phase tells whether one is pending): every
-/// enemy in a slot is up, and the member whose turn it is can act.
-void check_decision(const Battle& b, const In& state) {
-  if (b.status() != Status::AwaitingDecision) return;
-  const BattleState& s = b.state();
-  const Catalog& c = b.catalog();
-  for (std::size_t i = 0; i < s.enemies.size(); ++i)
-    if (!s.enemies[i].alive())  // the fallen leave their slots before the next decision
-      throw Bad{content::child_pointer(state.ptr("enemies"), i) + "/hp",
-                fmt::format("enemy '{}' is down in a slot while a decision is pending: expected HP above 0",
-                            c.enemies[s.enemies[i].def].id)};
-  if (b.decision_kind() == DecisionKind::MemberTurn) {
-    const MemberState& m = s.members[static_cast<std::size_t>(s.current)];
-    if (m.cantmove > 0 || detail::is_stopped(c, m.conditions, m.hp))
-      throw Bad{state.ptr("current"),
-                fmt::format("member '{}' is down, waiting or stopped: expected a member who can act",
-                            c.members[m.def].id)};
-  }
-}
-
 }  // namespace
 
 namespace detail {
@@ -320,17 +286,16 @@ Result<Battle> BattleIo::restore(const std::shared_ptr<const Catalog>& catalog, 
       catalog, j, kSnapshotFormatVersion, [&](const In& root, BattleOptions options) -> Result<Battle> {
         Battle b(catalog, options);
         b.started_ = root.flag("started");
-        const In state = root.obj("state");
-        read_state(state, *catalog, b.state_);
+        read_state(root.obj("state"), *catalog, b.state_);
         content::restore_driver<Machine>(root, b.driver_, b.has_pending_trigger_, b.pending_trigger_);
-        check_decision(b, state);
         b.actions_ = content::read_actions<Action>(root, [](const json& a) { return action_from_json(a); });
         auto log = content::read_events<Event>(root, 7, content::kEventRowLayout,
                                                static_cast<std::size_t>(EventType::BattleEnded) + 1,
                                                event_type_name, content::read_event_row<Event>);
         b.events_.restore_log(std::move(log));
-        // Whatever the checks above miss, a state the rules never reach is still refused.
-        if (std::string why; !check_invariants(b, &why)) throw Bad{"/state", why};
+        // The state as a whole (the formation, the fallen, the selected member): what the rules
+        // keep between two actions, at the value at fault.
+        if (std::string why, where; !check_invariants(b, &why, &where)) throw Bad{where, why};
         return b;
       });
 }

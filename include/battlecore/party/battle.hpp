@@ -231,8 +231,11 @@ class Battle {
   Trigger pending_trigger_ = Trigger::BattleReady;
 };
 
-/// Engine invariants of a party battle: counters and HP within bounds, TP at least 0,
-/// a selected member that can act, at most 4 active enemies. False with the reason in `why`.
-bool check_invariants(const Battle& battle, std::string* why);
+/// Engine invariants of a party battle between two actions: counters and HP within bounds, TP
+/// in [0, max TP], the formation every member once, a selected member that can act, no fallen
+/// enemy in a slot while a decision waits, at most 4 active enemies. False on the first broken
+/// one, with the reason in `why` and, when `where` is given, the JSON pointer of the value at
+/// fault in the battle's snapshot (which `restore` reports).
+bool check_invariants(const Battle& battle, std::string* why, std::string* where = nullptr);
 
 }  // namespace battlecore::party
