@@ -131,9 +131,14 @@ std::optional<Trigger> run_enemy_phase(Ctx& x) {
 
 std::optional<Trigger> run_turn_end(Ctx& x) {
   const EncounterDef& enc = x.c.encounters[x.s.encounter];
-  land_projectiles(x);                                                             // 1
+  x.s.current = -1;
+  x.s.deselects = 0;
+  // 1: projectiles fly only while a member stands and an enemy is left (ref 3.5 step 2).
+  if (alive_member_count(x.s) > 0 && !no_enemy_left(x.s)) land_projectiles(x);
   for (std::size_t i = 0; i < x.s.members.size(); ++i) advance_turn_member(x, i);  // 2, 3, 4
-  for (std::size_t i = 0; i < x.s.enemies.size(); ++i) advance_turn_enemy(x, i);   // 2, 3
+  if (alive_member_count(x.s) == 0) return Trigger::PartyDefeated;                 // 5
+  if (no_enemy_left(x.s)) return Trigger::AllEnemiesGone;                          // 6
+  for (std::size_t i = 0; i < x.s.enemies.size(); ++i) advance_turn_enemy(x, i);   // 2, 3, 4
   remove_fallen_enemies(x);
   if (x.s.first_strike) {  // the first strike ends: every enemy gets its full actions
     x.s.first_strike = false;
@@ -142,17 +147,13 @@ std::optional<Trigger> run_turn_end(Ctx& x) {
       e.tired = 0;
     }
   } else {
-    ++x.s.turn;  // 6
+    ++x.s.turn;  // 7
     x.ev.emit_with(EventType::TurnAdvanced, [&] {
       return Event{.type = EventType::TurnAdvanced, .amount = static_cast<std::int32_t>(x.s.turn)};
     });
   }
-  x.s.current = -1;
-  x.s.deselects = 0;
-  reset_select_cycle(x);                                            // 5
-  if (no_enemy_left(x.s)) return Trigger::AllEnemiesGone;           // 7
-  if (alive_member_count(x.s) == 0) return Trigger::PartyDefeated;  // 8
-  if (x.s.acted_this_turn) {                                        // 9
+  reset_select_cycle(x);      // 8
+  if (x.s.acted_this_turn) {  // 9
     x.s.no_action_turns = 0;
   } else if (++x.s.no_action_turns >= kInactionFailsafeTurns) {
     inaction_failsafe(x);

@@ -1,9 +1,10 @@
 // The party rules primitives: the damage pipeline step by step, each condition's tick and
-// expiry, delayed projectiles, and the inaction failsafe.
+// expiry, delayed projectiles, the order of the turn end's checks, and the inaction failsafe.
 
 #include <gtest/gtest.h>
 
 #include "party/mechanics.hpp"
+#include "party/phases.hpp"
 #include "party_support.hpp"
 
 namespace battlecore::party {
@@ -295,7 +296,7 @@ TEST(PartyConditions, resistance_is_rolled_on_the_effects_stream) {
   EXPECT_EQ(b.state().rng[Stream::Ai], ai);  // other streams untouched
 }
 
-// --- projectiles and the failsafe ---------------------------------------------------------------
+// --- projectiles, the turn end's checks and the failsafe --------------------------------------
 
 TEST(PartyTurnEnd, ADelayedProjectileLandsAfterItsTurns) {
   Battle b = start("lobber");
@@ -308,6 +309,98 @@ TEST(PartyTurnEnd, ADelayedProjectileLandsAfterItsTurns) {
   ASSERT_FALSE(landed.empty());
   EXPECT_EQ(landed[0].substr(landed[0].size() - 2), " 4");
   for (const MemberState& m : b.state().members) EXPECT_LE(m.cantmove, 0);
+}
+
+/// `lobber` after turn 0: its projectile (4 damage) is in flight with one turn end to go and
+/// Ann, at the front, is selected on turn 1.
+Battle lobber_on_turn_one() {
+  Battle b = start("lobber");
+  for (int i = 0; i < 3; ++i) submit_ok(b, Action::do_nothing());
+  EXPECT_EQ(b.state().turn, 1u);
+  EXPECT_EQ(b.state().current, 0);
+  EXPECT_EQ(b.state().projectiles.size(), 1u);
+  if (!b.state().projectiles.empty()) EXPECT_EQ(b.state().projectiles[0].turns, 1);
+  return b;
+}
+
+TEST(PartyTurnEnd, NoProjectileLandsOnceTheLastEnemyHasFallen) {
+  Battle b = lobber_on_turn_one();
+  Battle::Access::of(b).s.enemies[0].hp = 1;
+  const std::size_t mark = b.events().log().size();
+  submit_ok(b, Action::attack(0));  // the last enemy falls in the player phase
+  EXPECT_EQ(b.phase(), Phase::Victory);
+  EXPECT_EQ(trace(b, mark, {EventType::Damaged, EventType::ActorDown}),
+            (Trace{"damage enemy#0 1", "down enemy#0"}));
+  for (const MemberState& m : b.state().members) EXPECT_EQ(m.hp, 20);  // the projectile never hit
+  EXPECT_EQ(b.state().projectiles.size(), 1u);                         // nor counted down
+}
+
+TEST(PartyTurnEnd, AProjectileCannotDownThePartyOnTheWinningTurn) {
+  Battle b = lobber_on_turn_one();
+  Battle::Access x = Battle::Access::of(b);
+  x.s.enemies[0].hp = 1;
+  x.s.members[0].hp = 4;  // Ann alone stands, in the projectile's slot, with its damage in HP
+  x.s.members[1].hp = 0;
+  x.s.members[2].hp = 0;
+  ASSERT_EQ(b.state().projectiles.size(), 1u);
+  x.s.projectiles[0].slot = 0;
+  const std::size_t mark = b.events().log().size();
+  submit_ok(b, Action::attack(0));
+  EXPECT_EQ(b.phase(), Phase::Victory);
+  EXPECT_EQ(b.state().members[0].hp, 4);
+  EXPECT_EQ(detail::alive_member_count(b.state()), 1u);  // not a victory with the party down
+  EXPECT_EQ(trace(b, mark, {EventType::ActorDown, EventType::BattleEnded}),
+            (Trace{"down enemy#0", "end victory"}));
+}
+
+TEST(PartyTurnEnd, AProjectileDowningTheLastMemberIsADefeatBeforeTheEnemiesAdvance) {
+  Battle b = lobber_on_turn_one();
+  Battle::Access x = Battle::Access::of(b);
+  x.s.members[0].hp = 4;
+  x.s.members[1].hp = 0;
+  x.s.members[2].hp = 0;
+  ASSERT_EQ(b.state().projectiles.size(), 1u);
+  x.s.projectiles[0].slot = 0;
+  const std::size_t mark = b.events().log().size();
+  submit_ok(b, Action::do_nothing());  // the enemy throws again; the first projectile lands
+  EXPECT_EQ(b.phase(), Phase::Defeat);
+  EXPECT_EQ(trace(b, mark,
+                  {EventType::EnemyActed, EventType::Damaged, EventType::ActorDown, EventType::PhaseChanged,
+                   EventType::TurnAdvanced, EventType::BattleEnded}),
+            (Trace{"phase PlayerPhase->EnemyPhase", "enemy#0 lob", "phase EnemyPhase->TurnEnd",
+                   "damage ann 4", "down ann", "phase TurnEnd->Defeat", "end defeat"}));
+  EXPECT_EQ(b.state().turn, 1u);  // stopped before the turn counter
+}
+
+TEST(PartyTurnEnd, DefeatIsCheckedBeforeVictory) {
+  // Play never reaches a turn end with the party down and no enemy left (a member stands on
+  // entry and projectiles land only while an enemy is left), so the handler is run directly.
+  Battle b = start("trio");
+  Battle::Access x = Battle::Access::of(b);
+  for (MemberState& m : x.s.members) m.hp = 0;
+  x.s.enemies.clear();
+  ASSERT_TRUE(detail::no_enemy_left(b.state()));
+  const std::size_t mark = b.events().log().size();
+  const std::optional<Trigger> next = detail::run_turn_end(x);
+  ASSERT_TRUE(next.has_value());
+  EXPECT_EQ(*next, Trigger::PartyDefeated);  // not AllEnemiesGone
+  EXPECT_EQ(b.state().turn, 0u);
+  EXPECT_EQ(trace(b, mark, {EventType::TurnAdvanced}), Trace{});
+}
+
+TEST(PartyTurnEnd, TheTurnCounterDoesNotRiseOnTheWinningTurn) {
+  Battle b = start("trio");
+  submit_ok(b, Action::attack(0));
+  submit_ok(b, Action::do_nothing());
+  submit_ok(b, Action::do_nothing());
+  ASSERT_EQ(b.state().turn, 1u);
+  Battle::Access::of(b).s.enemies[0].hp = 1;
+  const std::size_t mark = b.events().log().size();
+  submit_ok(b, Action::attack(0));
+  EXPECT_EQ(b.phase(), Phase::Victory);
+  EXPECT_EQ(b.state().turn, 1u);
+  EXPECT_EQ(trace(b, mark, {EventType::PhaseChanged, EventType::TurnAdvanced}),
+            (Trace{"phase PlayerPhase->TurnEnd", "phase TurnEnd->Victory"}));
 }
 
 TEST(PartyTurnEnd, TheInactionFailsafeFreesStoppedMembersAfterFiveTurns) {
