@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "battlecore/core/invariant.hpp"
 #include "battlecore/sim/report.hpp"
 #include "commands.hpp"
 
@@ -179,11 +180,19 @@ int main(int argc, char** argv) {
     }
   }
 
-  if (graph->parsed()) return set->graph(options, io);
-  if (validate->parsed()) return set->validate(options, io);
-  if (list->parsed()) return set->list(options, io);
-  if (sim->parsed()) return set->sim(options, io);
-  if (play->parsed()) return set->play(options, io);
-  if (replay->parsed()) return set->replay(options, io);
+  // `sim` counts a battle's engine error and goes on; anywhere else (a battle played in the
+  // terminal, a replay) it ends the command with its message rather than an abort.
+  try {
+    if (graph->parsed()) return set->graph(options, io);
+    if (validate->parsed()) return set->validate(options, io);
+    if (list->parsed()) return set->list(options, io);
+    if (sim->parsed()) return set->sim(options, io);
+    if (play->parsed()) return set->play(options, io);
+    if (replay->parsed()) return set->replay(options, io);
+  } catch (const battlecore::InvariantError& e) {
+    std::cout.flush();
+    std::cerr << "\nbattlecore: engine error, the battle cannot go on: " << e.what() << "\n";
+    return kFailure;
+  }
   return kUsageError;
 }

@@ -111,18 +111,16 @@ TEST(CliDeterminism, RecordFailuresWritesNothingWhenNoBattleFails) {
   EXPECT_TRUE(has(bad.err, "--record-failures needs --record DIR")) << bad.explain();
 }
 
-// Content that pushes the engine past a fixed capacity (a ninth status on one unit) makes every
-// battle hit an engine error when the card is played: those battles are recorded, and their
-// replays reproduce the error.
-TEST(CliDeterminism, RecordFailuresWritesTheBattlesThatHitAnEngineError) {
-  TempDir dir;
+// Content that pushes the engine past a fixed capacity (a ninth status on one unit): every
+// battle hits an engine error when its card is played. Written into `dir`; returns the pack.
+fs::path write_overload_pack(const fs::path& dir) {
   std::string statuses, applies;
   for (int i = 1; i <= 9; ++i) {
     statuses += std::string(i > 1 ? "," : "") + "{\"id\": \"s" + std::to_string(i) + "\"}";
     applies += std::string(i > 1 ? "," : "") + "{\"op\": \"apply_status\", \"status\": \"s" +
                std::to_string(i) + "\", \"amount\": 1, \"target\": \"self\"}";
   }
-  const fs::path pack = dir.path() / "overload";
+  const fs::path pack = dir / "overload";
   fs::create_directories(pack);
   std::ofstream(pack / "pack.json")
       << R"({"pack": {"id": "overload", "rules": "deckbuilder", "default_encounter": "e"},)"
@@ -133,6 +131,13 @@ TEST(CliDeterminism, RecordFailuresWritesTheBattlesThatHitAnEngineError) {
       << R"("behavior": {"kind": "sequence", "moves": ["wait"]}}],)"
       << R"("players": [{"id": "hero", "max_hp": 50, "deck": [{"card": "overload", "count": 10}]}],)"
       << R"("encounters": [{"id": "e", "player": "hero", "enemies": ["dummy"]}]})";
+  return pack;
+}
+
+// The battles that hit an engine error are recorded, and their replays reproduce the error.
+TEST(CliDeterminism, RecordFailuresWritesTheBattlesThatHitAnEngineError) {
+  TempDir dir;
+  const fs::path pack = write_overload_pack(dir.path());
   const fs::path out = dir.path() / "failures";
   const CliRun sim = cli("sim --rules deckbuilder --battles 3 --content " + quoted(pack.string()) +
                          " --record " + quoted(out.string()) + " --record-failures");
@@ -146,6 +151,18 @@ TEST(CliDeterminism, RecordFailuresWritesTheBattlesThatHitAnEngineError) {
       cli("replay " + quoted((out / "battle-000002.json").string()) + " --content " + quoted(pack.string()));
   EXPECT_EQ(r.code, 1) << r.explain();
   EXPECT_TRUE(has(r.out, "raises the recorded engine error again")) << r.explain();
+}
+
+// A battle played in the terminal that hits an engine error ends the command with the error's
+// message and exit code 1, not an abort.
+TEST(CliDeterminism, PlayReportsAnEngineErrorAndExitsOne) {
+  TempDir dir;
+  const fs::path pack = write_overload_pack(dir.path());
+  const CliRun r = cli("play --rules deckbuilder --seed 1 --content " + quoted(pack.string()), "0\n");
+  EXPECT_EQ(r.code, 1) << r.explain();
+  EXPECT_TRUE(has(r.out, "-> play")) << r.explain();
+  EXPECT_TRUE(has(r.err, "engine error, the battle cannot go on")) << r.explain();
+  EXPECT_TRUE(has(r.err, "capacity")) << r.explain();
 }
 
 TEST(CliDeterminism, AnEditedActionExitsOneNamingIt) {
