@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "battlecore/deckbuilder/piles.hpp"
+
 namespace battlecore::deckbuilder {
 
 std::string_view action_kind_name(ActionKind k) {
@@ -44,6 +46,9 @@ std::string_view play_check_name(PlayCheck c) {
       return "the card has the Unplayable keyword";
     case PlayCheck::RefusedByPlayableHook:
       return "the card playable hook cancels or returns false";
+    case PlayCheck::TurnPlayLimit:
+      static_assert(kMaxCards == 64, "the message names the limit");
+      return "64 cards were played this turn, the most a turn holds";
   }
   return "?";
 }

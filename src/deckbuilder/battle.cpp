@@ -164,6 +164,10 @@ void Battle::legal_actions(std::vector<Action>& out) const {
     if (c.skippable) out.push_back(Action::skip_choice());
     return;
   }
+  if (state_.played_this_turn.full()) {  // the turn's play limit: only End turn is left
+    out.push_back(Action::end_turn());
+    return;
+  }
   if (state_.enemies_alive == 1) {  // one option per playable card: its target is chosen, not branched on
     const auto alive = static_cast<std::int8_t>(detail::first_alive_enemy(state_) - 1);
     for (CardRef card : state_.hand()) {
@@ -204,7 +208,9 @@ inline PlayCheck Battle::check_play(CardRef card, std::int32_t& cost) const {
   bool in_hand = false;
   for (CardRef c : state_.hand()) in_hand |= c == card;
   if (!in_hand) return PlayCheck::NotInHand;
-  return check_card_in_hand(card, cost);
+  const PlayCheck check = check_card_in_hand(card, cost);
+  // The engine's own limit, after the seed's checks: the record of the turn's plays is full.
+  return check == PlayCheck::Ok && state_.played_this_turn.full() ? PlayCheck::TurnPlayLimit : check;
 }
 
 PlayCheck Battle::can_play_card(CardRef card) const {
@@ -292,10 +298,9 @@ Result<Status, Rejection> Battle::play_card(const Action& action) {
   if (options_.record_history) actions_.push_back(canonical_action(action));
   Access x = Access::of(*this);
   // The seed's nine steps of a successful play; 6 to 9 run once the effect has finished.
-  state_.energy -= cost;                                     // 1
-  state_.played_this_turn.push_back(action.card);            // 2
-  if (target == kNoUnit && def.target == CardTarget::Enemy)  // 3
-    target = detail::first_alive_enemy(state_);
+  state_.energy -= cost;                                              // 1
+  state_.played_this_turn.push_back(action.card);                     // 2
+  if (target == kNoUnit) target = detail::first_alive_enemy(state_);  // 3
   if (def.type == CardType::Attack) ++state_.attacks_this_turn;
   events_.emit_with(EventType::CardPlayed, [&] {  // 4
     return Event{.type = EventType::CardPlayed,

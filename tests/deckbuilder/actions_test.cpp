@@ -24,6 +24,7 @@ constexpr std::array kAllPlayChecks = {
     PlayCheck::CancelledByOnPlayHook,
     PlayCheck::Unplayable,
     PlayCheck::RefusedByPlayableHook,
+    PlayCheck::TurnPlayLimit,
 };
 constexpr std::array kAllRefusalReasons = {RefusalReason::NoBattle,         RefusalReason::BattleOver,
                                            RefusalReason::NotYourDecision,  RefusalReason::CannotPlayCard,

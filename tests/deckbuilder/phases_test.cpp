@@ -304,7 +304,7 @@ TEST(DeckbuilderGoldenTrace, CardPlayDefend) {
   RecordedBattle rb("w1", "defend");
   const std::vector<Event> ev = play_and_record(rb, "defend");
   ASSERT_EQ(names(ev), names({E::CardPlayed, E::ArmorGained, E::CardMoved}));
-  EXPECT_EQ(ev[0].target, kNoUnit);
+  EXPECT_EQ(ev[0].target, enemy_unit(0));  // play step 3: the first alive enemy, for every card
   EXPECT_EQ(static_cast<Pile>(ev[2].extra), Pile::Discard);
 }
 

@@ -1032,6 +1032,57 @@ TEST(DeckbuilderRulesPlayCheck, RefusedByPlayableHookComesAfterUnplayable) {
   expect_refused(b, Action::play(zap, 0), RefusalReason::CannotPlayCard, PlayCheck::RefusedByPlayableHook);
 }
 
+// The turn's record of plays holds kMaxCards: a loop of free cards that draw stops there, after
+// the seed's own checks, and a new turn starts a new record.
+TEST(DeckbuilderRulesPlayCheck, TheTurnPlayLimitComesAfterTheSeedsChecksAndLeavesEndTurn) {
+  const auto catalog = build({.cards = R"(
+      { "id": "flow", "type": "skill", "cost": 0, "target": "none", "effects": [{ "op": "draw", "amount": 1 }] },
+      { "id": "heavy", "type": "skill", "cost": 9, "target": "none", "keywords": ["innate"], "effects": [] })",
+                              .deck = R"({ "card": "heavy" }, { "card": "flow", "count": 9 })"});
+  Fight run(catalog);
+  for (std::size_t i = 0; i < kMaxCards; ++i) {
+    ASSERT_EQ(run.battle.can_play_card(run.card("flow")), PlayCheck::Ok) << "play " << i;
+    run.play("flow");
+  }
+  EXPECT_EQ(run.s().played_this_turn.size(), kMaxCards);
+  const CardRef flow = run.card("flow");
+  EXPECT_EQ(run.battle.can_play_card(flow), PlayCheck::TurnPlayLimit);
+  EXPECT_EQ(run.battle.can_play_card(run.card("heavy")), PlayCheck::CannotPayCost);  // the seed's first
+  EXPECT_EQ(run.battle.decision().options, std::vector<Action>{Action::end_turn()});
+  expect_refused(run.battle, Action::play(flow), RefusalReason::CannotPlayCard, PlayCheck::TurnPlayLimit);
+  run.end_turn();
+  EXPECT_TRUE(run.s().played_this_turn.empty());
+  EXPECT_EQ(run.battle.can_play_card(run.card("flow")), PlayCheck::Ok);
+  EXPECT_EQ(run.battle.decision().options.front().kind, ActionKind::PlayCard);
+}
+
+// Seed play step 3: the target falls back to the first alive enemy for every card, so a skill's
+// CardPlayed names it and an on_card_played hook's `chosen` op hits it.
+TEST(DeckbuilderRulesPlay, ACardPlayedWithoutATargetAimsAtTheFirstAliveEnemy) {
+  const auto catalog = build(
+      {.cards = R"(
+      { "id": "fury", "type": "power", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "hook", "hook": "fury" }] })",
+       .deck = R"({ "card": "fury" }, { "card": "noop", "count": 9 })",
+       .hooks = R"({ "id": "fury", "kind": "on_card_played", "effects": [{ "op": "damage", "amount": 3 }] })",
+       .foes = R"("wisp", "dummy", "dummy")"});
+  Fight run(catalog);
+  std::size_t from = run.mark();
+  // The hook op registers Fury within the card's effects, so it fires for Fury itself, at the
+  // Wisp: the first alive enemy.
+  run.play("fury");
+  std::vector<Event> played = of_type(run.events_since(from), EventType::CardPlayed);
+  ASSERT_EQ(played.size(), 1u);
+  EXPECT_EQ(played[0].target, enemy_unit(0));
+  EXPECT_EQ(run.s().enemies[0].unit.hp, 0);
+  from = run.mark();
+  run.play("noop");
+  played = of_type(run.events_since(from), EventType::CardPlayed);
+  ASSERT_EQ(played.size(), 1u);
+  EXPECT_EQ(played[0].target, enemy_unit(1));  // the Wisp is dead: the next alive enemy
+  EXPECT_EQ(run.s().enemies[1].unit.hp, 97);
+  EXPECT_EQ(run.s().enemies[2].unit.hp, 100);
+}
+
 // =============================================================================================
 // Keywords
 // =============================================================================================
@@ -1310,6 +1361,67 @@ TEST(DeckbuilderRulesDelayed, ATriggerWhoseTargetDiedAimsAtTheFirstAliveEnemy) {
   run.end_turn();
   EXPECT_EQ(run.s().enemies[0].unit.hp, 97);
   EXPECT_EQ(run.s().enemies[2].unit.hp, 100);
+}
+
+// A dead unit does nothing: an enemy's delayed trigger fires (DelayedFired) after the enemy died
+// but runs no op, where the same trigger of a living enemy hits the player.
+TEST(DeckbuilderRulesDelayed, ATriggerOfADeadSourceFiresAndRunsNoOp) {
+  const auto catalog =
+      build({.deck = R"({ "card": "jab", "count": 10 })",
+             .enemies = R"({ "id": "bomber", "hp": 1, "moves": [{ "id": "plant", "intent": "unknown",
+               "effects": [{ "op": "delayed", "timing": "player_turn_end", "effects": [{ "op": "damage", "amount": 10 }] }] }],
+               "behavior": { "kind": "sequence", "moves": ["plant"] } })",
+             .foes = R"("bomber", "dummy")"});
+  for (const bool kill : {false, true}) {
+    SCOPED_TRACE(kill ? "the bomber dies" : "the bomber lives");
+    Fight run(catalog);
+    run.end_turn();  // the bomber plants a trigger for the end of the player's next turn
+    ASSERT_EQ(run.s().delayed.size(), 1u);
+    if (kill) run.play("jab", 0);
+    EXPECT_EQ(run.s().enemies[0].unit.alive(), !kill);
+    const std::size_t from = run.mark();
+    run.end_turn();
+    const std::vector<Event> ev = run.events_since(from);
+    EXPECT_EQ(count(ev, EventType::DelayedFired), 1u);
+    const std::vector<Event> hits = of_type(ev, EventType::DamageDealt);
+    if (kill) {
+      EXPECT_TRUE(hits.empty());
+      EXPECT_EQ(run.s().player.hp, 50);
+    } else {
+      ASSERT_EQ(hits.size(), 1u);
+      EXPECT_EQ(hits[0].source, enemy_unit(0));
+      EXPECT_EQ(run.s().player.hp, 40);
+    }
+  }
+}
+
+// Hooks stay registered when their owner dies: its play-blocking hook goes on blocking, while
+// its on_card_played hook runs no op.
+TEST(DeckbuilderRulesHook, HooksOfADeadOwnerStillBlockButRunNoOp) {
+  const auto catalog = build(
+      {.cards = R"(
+      { "id": "smite", "type": "skill", "cost": 0, "target": "enemy", "effects": [{ "op": "damage", "amount": 6 }] })",
+       .deck = R"({ "card": "smite" }, { "card": "jab" }, { "card": "noop", "count": 3 })",
+       .hooks =
+           R"({ "id": "sting", "kind": "on_card_played", "effects": [{ "op": "lose_hp", "amount": 3, "target": "all_enemies" }] },
+                         { "id": "calm", "kind": "refuse_play", "card_type": "attack" })",
+       .enemies = R"({ "id": "warden", "hp": 1, "moves": [{ "id": "bind", "intent": "unknown",
+               "effects": [{ "op": "hook", "hook": "sting" }, { "op": "hook", "hook": "calm" }] }],
+               "behavior": { "kind": "sequence", "moves": ["bind"] } })",
+       .foes = R"("warden", "dummy")"});
+  Fight run(catalog);
+  run.end_turn();  // the warden registers both hooks; the five cards of the deck are drawn again
+  ASSERT_EQ(run.s().hooks.size(), 2u);
+  ASSERT_TRUE(run.s().enemies[0].unit.alive());
+  const std::int32_t hp = run.s().player.hp;
+  run.play("noop");
+  EXPECT_EQ(run.s().player.hp, hp - 3);  // Sting, its owner alive
+  EXPECT_EQ(run.battle.can_play_card(run.card("jab")), PlayCheck::RefusedByPlayableHook);
+  run.play("smite", 0);  // the warden dies by the card's own effect, before the hooks fire
+  EXPECT_FALSE(run.s().enemies[0].unit.alive());
+  EXPECT_EQ(run.s().hooks.size(), 2u);
+  EXPECT_EQ(run.s().player.hp, hp - 3);
+  EXPECT_EQ(run.battle.can_play_card(run.card("jab")), PlayCheck::RefusedByPlayableHook);
 }
 
 constexpr std::string_view kCostCards = R"(

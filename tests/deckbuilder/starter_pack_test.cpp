@@ -171,7 +171,7 @@ TEST(StarterCard, Defend) {
   EXPECT_EQ(b.state().energy, 2);
   EXPECT_TRUE(b.state().enemies[0].unit == gnasher);
   EXPECT_TRUE(in_discard(b, card));
-  EXPECT_EVENTS(events_since(b, from), card_played(card, "defend", kNoUnit, 1), armor(kPlayerUnit, 5),
+  EXPECT_EVENTS(events_since(b, from), card_played(card, "defend", kEnemy0, 1), armor(kPlayerUnit, 5),
                 to_discard(card, "defend"));
   // Two Defends stack.
   if (const std::optional<CardRef> second = in_hand(b, "defend")) {
@@ -218,7 +218,7 @@ TEST(StarterCard, QuickStudy) {
   EXPECT_EQ(b.state().hand()[4], top);
   EXPECT_EQ(b.state().hand()[5], next);
   EXPECT_TRUE(in_discard(b, card));
-  EXPECT_EVENTS(events_since(b, from), card_played(card, "quick_study", kNoUnit, 1),
+  EXPECT_EVENTS(events_since(b, from), card_played(card, "quick_study", kEnemy0, 1),
                 drawn(top, b.state().cards[top].def), drawn(next, b.state().cards[next].def),
                 to_discard(card, "quick_study"));
 }
@@ -238,7 +238,7 @@ TEST(StarterCard, Cleave) {
   EXPECT_EQ(b.state().enemies[1].unit.hp, hp1 - 8);
   EXPECT_EQ(b.state().energy, 2);
   EXPECT_TRUE(in_discard(b, card));
-  EXPECT_EVENTS(events_since(b, from), card_played(card, "cleave", kNoUnit, 1),
+  EXPECT_EVENTS(events_since(b, from), card_played(card, "cleave", kEnemy0, 1),
                 damage(kPlayerUnit, kEnemy0, 8), damage(kPlayerUnit, kEnemy1, 8), to_discard(card, "cleave"));
 }
 

@@ -73,6 +73,7 @@ enum class PlayCheck : std::uint8_t {
   CancelledByOnPlayHook,  ///< an on-play hook cancels the play
   Unplayable,             ///< the card has the Unplayable keyword
   RefusedByPlayableHook,  ///< a playable hook cancels or returns false
+  TurnPlayLimit,          ///< kMaxCards cards were played this turn (the engine's limit)
 };
 std::string_view play_check_name(PlayCheck c);
 

@@ -28,7 +28,8 @@ void run(OpContext& ctx, const Op& op) {
       UnitState& to = unit(x, targets[i]);
       take_damage(x, ctx.source, targets[i], to, attack_damage(x, from, to, amount));
       if (!reactive) run_status_timing(x, targets[i], to, StatusTiming::OnAttacked, ctx.source);
-      if (outcome(x.s) || !from.alive()) return;
+      // What run_flat checks before each op; battle-end behaviour runs to its end.
+      if ((outcome(x.s) || !from.alive()) && x.battle.is_battle_active()) return;
     }
   }
 }
