@@ -2038,6 +2038,27 @@ TEST(DeckbuilderRulesStatus, BattleEndBehaviourRunsToItsEndAfterAWin) {
   EXPECT_EQ(run.s().player.hp, 45);
 }
 
+// The battle is decided when battle-end behaviour runs, and a damage op there still runs every
+// hit (elsewhere a decided battle stops it after the hit that decided it).
+TEST(DeckbuilderRulesStatus, BattleEndDamageRunsEveryHit) {
+  const auto catalog = build(
+      {.cards = R"(
+      { "id": "brand", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"],
+        "effects": [{ "op": "apply_status", "status": "scar", "amount": 1, "target": "self" }] })",
+       .deck = R"({ "card": "brand" }, { "card": "jab", "count": 9 })",
+       .statuses =
+           R"({ "id": "scar", "timings": { "battle_end": [{ "op": "damage", "amount": 2, "times": 3, "target": "self" }] } })",
+       .foes = R"("wisp")",
+       .player = R"("max_hp": 50, "hp": 40)"});
+  Fight run(catalog);
+  run.play("brand");
+  const std::size_t from = run.mark();
+  run.play("jab", 0);
+  EXPECT_EQ(run.since(from), seq({"CardPlayed", "DamageDealt", "UnitDied", "CardMoved",
+                                  "PhaseChanged(PlayerPhase->BattleWon)", "DamageDealt*3", "BattleEnded"}));
+  EXPECT_EQ(run.s().player.hp, 34);
+}
+
 TEST(DeckbuilderRulesStatus, BattleEndBehaviourOfAliveEnemiesRunsAfterTheirWin) {
   const auto catalog = build(
       {.statuses =
