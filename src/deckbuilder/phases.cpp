@@ -150,7 +150,7 @@ std::optional<Trigger> run_player_turn_start(Ctx& x) {
   if (x.s.player_turns > 0 && !outcome(x.s)) {  // the first turn's hand was drawn at battle start
     emit_turn_event(x, EventType::DrawPhase);
     run_status_timing(x, kPlayerUnit, StatusTiming::DrawPhase);
-    draw_cards(x, rules(x).draw_per_turn);
+    if (!outcome(x.s)) draw_cards(x, rules(x).draw_per_turn);
   }
   x.s.attacks_this_turn = 0;
   ++x.s.player_turns;

@@ -2038,6 +2038,27 @@ TEST(DeckbuilderRulesStatus, BattleEndBehaviourRunsToItsEndAfterAWin) {
   EXPECT_EQ(run.s().player.hp, 45);
 }
 
+// A draw_phase timing that decides the battle leaves the draw out (turn start steps 6 to 8).
+TEST(DeckbuilderRulesStatus, ADrawPhaseTimingThatDecidesTheBattleLeavesTheDrawOut) {
+  const auto catalog = build(
+      {.cards = R"(
+      { "id": "doom", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"],
+        "effects": [{ "op": "apply_status", "status": "wither", "amount": 1, "target": "self" }] })",
+       .deck = R"({ "card": "doom" }, { "card": "noop", "count": 9 })",
+       .statuses =
+           R"({ "id": "wither", "timings": { "draw_phase": [{ "op": "lose_hp", "amount": 99, "target": "self" }] } })"});
+  Fight run(catalog);
+  run.play("doom");
+  const std::size_t from = run.mark();
+  run.end_turn();
+  const std::vector<std::string> trace = run.since(from);
+  EXPECT_EQ(slice(trace, "DrawPhase", "BattleEnded"),
+            seq({"DrawPhase", "HpLost", "UnitDied", "TurnStarted",
+                 "PhaseChanged(PlayerTurnStart->BattleLost)", "BattleEnded"}));
+  EXPECT_EQ(run.battle.phase(), Phase::BattleLost);
+  EXPECT_TRUE(run.s().hand().empty());
+}
+
 // The battle is decided when battle-end behaviour runs, and a damage op there still runs every
 // hit (elsewhere a decided battle stops it after the hit that decided it).
 TEST(DeckbuilderRulesStatus, BattleEndDamageRunsEveryHit) {
