@@ -29,7 +29,9 @@ void run(OpContext& ctx, const Op& op) {
       take_damage(x, ctx.source, targets[i], to, attack_damage(x, from, to, amount));
       if (!reactive) run_status_timing(x, targets[i], to, StatusTiming::OnAttacked, ctx.source);
       // What run_flat checks before each op; battle-end behaviour runs to its end.
-      if ((outcome(x.s) || !from.alive()) && x.battle.is_battle_active()) return;
+      if (outcome(x.s) || !from.alive()) [[unlikely]] {
+        if (x.battle.is_battle_active()) return;
+      }
     }
   }
 }
