@@ -180,8 +180,9 @@ int main(int argc, char** argv) {
     }
   }
 
-  // `sim` counts a battle's engine error and goes on; anywhere else (a battle played in the
-  // terminal, a replay) it ends the command with its message rather than an abort.
+  // `sim` counts a battle's engine error and goes on, `play` ends the session with it (and records
+  // it), `replay` reports it; one raised anywhere else ends the command with its message rather
+  // than an abort.
   try {
     if (graph->parsed()) return set->graph(options, io);
     if (validate->parsed()) return set->validate(options, io);

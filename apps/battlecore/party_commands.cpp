@@ -122,8 +122,8 @@ class PartyCommands final : public RuleSetCommands {
     party::Battle& battle = started.value();
     io.out << fmt::format("battle '{}' with seed {}{} (type 'help' for commands)\n", encounter.value(),
                           start.seed, scenario->is_null() ? "" : " from scenario " + options.scenario);
-    const int code = party::play(battle, io.in, io.out);
-    return sim::write_session_replay<R>(catalog, start, battle, options.record, code, io.out, io.err);
+    return sim::run_recorded_session<R>(catalog, start, battle, options.record, io.out, io.err,
+                                        [&] { return party::play(battle, io.in, io.out); });
   }
 
   int replay(const Options& options, Io io) override {

@@ -44,41 +44,21 @@ void show(const Battle& battle, std::ostream& out) {
     out << fmt::format("  {}) {}\n", i, action_label(battle, d.options[i]));
 }
 
-}  // namespace
-
-int play_deckbuilder(const std::shared_ptr<const Catalog>& catalog, const PlayConfig& config,
-                     std::istream& in, std::ostream& out, std::ostream& err, const PlayRecording& recording) {
-  auto found = resolve_encounter_id(*catalog, config.encounter, recording.scenario);
-  if (!found) {
-    err << "battlecore: " << found.error().message << "\n";
-    return 2;
-  }
-  const std::string& encounter = found.value();
-  const BattleStart start{encounter, config.seed, recording.scenario};
-  auto started = DeckbuilderRules::start(catalog, start);
-  if (!started) {
-    err << "battlecore: " << started.error().message << "\n";
-    return 2;
-  }
-  Battle& battle = started.value();
-  // Every way out of the session writes the replay first, when one was asked for.
-  auto leave = [&](int code) {
-    return write_session_replay<DeckbuilderRules>(catalog, start, battle, recording.record, code, out, err);
-  };
-  out << fmt::format("battle '{}' with seed {} (type 'help' for commands)\n", encounter, config.seed);
+/// The session's read-act loop, to the end of the battle or of the input: the exit code.
+int play_turns(Battle& battle, std::istream& in, std::ostream& out) {
   show(battle, out);
   std::string line;
   while (battle.status() == Status::AwaitingDecision) {
     out << "> " << std::flush;
     if (!std::getline(in, line)) {
       out << "\nend of input: leaving the battle\n";
-      return leave(0);
+      return 0;
     }
     const std::string cmd = trim(line);
     if (cmd.empty()) continue;
     if (cmd == "quit" || cmd == "exit" || cmd == "q") {
       out << "you leave the battle\n";
-      return leave(0);
+      return 0;
     }
     if (cmd == "help" || cmd == "?") {
       out << kHelp;
@@ -130,7 +110,30 @@ int play_deckbuilder(const std::shared_ptr<const Catalog>& catalog, const PlayCo
   out << (battle.won()
               ? fmt::format("victory on turn {} with {} HP left\n", battle.turn(), battle.state().player.hp)
               : fmt::format("defeat on turn {}\n", battle.turn()));
-  return leave(0);
+  return 0;
+}
+
+}  // namespace
+
+int play_deckbuilder(const std::shared_ptr<const Catalog>& catalog, const PlayConfig& config,
+                     std::istream& in, std::ostream& out, std::ostream& err, const PlayRecording& recording) {
+  auto found = resolve_encounter_id(*catalog, config.encounter, recording.scenario);
+  if (!found) {
+    err << "battlecore: " << found.error().message << "\n";
+    return 2;
+  }
+  const std::string& encounter = found.value();
+  const BattleStart start{encounter, config.seed, recording.scenario};
+  auto started = DeckbuilderRules::start(catalog, start);
+  if (!started) {
+    err << "battlecore: " << started.error().message << "\n";
+    return 2;
+  }
+  Battle& battle = started.value();
+  out << fmt::format("battle '{}' with seed {} (type 'help' for commands)\n", encounter, config.seed);
+  // Every way out of the session, an engine error included, writes the replay when one was asked for.
+  return run_recorded_session<DeckbuilderRules>(catalog, start, battle, recording.record, out, err,
+                                                [&] { return play_turns(battle, in, out); });
 }
 
 int play_clash(const std::shared_ptr<const clash::Catalog>& catalog, const clash::PlayConfig& config,
@@ -146,8 +149,9 @@ int play_clash(const std::shared_ptr<const clash::Catalog>& catalog, const clash
     err << "battlecore: " << started.error().message << "\n";
     return 2;
   }
-  const int code = clash::play_battle(started.value(), config, in, out, err);
-  return write_session_replay<ClashRules>(catalog, start, started.value(), recording.record, code, out, err);
+  return run_recorded_session<ClashRules>(catalog, start, started.value(), recording.record, out, err, [&] {
+    return clash::play_battle(started.value(), config, in, out, err);
+  });
 }
 
 }  // namespace battlecore::sim

@@ -153,16 +153,28 @@ TEST(CliDeterminism, RecordFailuresWritesTheBattlesThatHitAnEngineError) {
   EXPECT_TRUE(has(r.out, "raises the recorded engine error again")) << r.explain();
 }
 
-// A battle played in the terminal that hits an engine error ends the command with the error's
-// message and exit code 1, not an abort.
-TEST(CliDeterminism, PlayReportsAnEngineErrorAndExitsOne) {
+// A battle played in the terminal that hits an engine error ends the session with the error's
+// message and exit code 1, not an abort; its replay ends with the action that raised it, and
+// `replay` raises it again.
+TEST(CliDeterminism, PlayReportsAnEngineErrorExitsOneAndRecordsIt) {
   TempDir dir;
   const fs::path pack = write_overload_pack(dir.path());
-  const CliRun r = cli("play --rules deckbuilder --seed 1 --content " + quoted(pack.string()), "0\n");
+  const fs::path file = dir.path() / "session.json";
+  const CliRun r = cli("play --rules deckbuilder --seed 1 --content " + quoted(pack.string()) + " --record " +
+                           quoted(file.string()),
+                       "0\n");
   EXPECT_EQ(r.code, 1) << r.explain();
   EXPECT_TRUE(has(r.out, "-> play")) << r.explain();
   EXPECT_TRUE(has(r.err, "engine error, the battle cannot go on")) << r.explain();
   EXPECT_TRUE(has(r.err, "capacity")) << r.explain();
+  ASSERT_TRUE(fs::exists(file)) << r.explain();
+  const json replay = json::parse(read_file(file));
+  EXPECT_EQ(replay["actions"].size(), 1u);
+  ASSERT_TRUE(replay.contains("engine_error")) << replay.dump(2);
+  EXPECT_TRUE(has(replay["engine_error"].get<std::string>(), "capacity")) << replay.dump(2);
+  const CliRun again = cli("replay " + quoted(file.string()) + " --content " + quoted(pack.string()));
+  EXPECT_EQ(again.code, 1) << again.explain();
+  EXPECT_TRUE(has(again.out, "raises the recorded engine error again")) << again.explain();
 }
 
 TEST(CliDeterminism, AnEditedActionExitsOneNamingIt) {

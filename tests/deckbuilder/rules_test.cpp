@@ -1050,6 +1050,12 @@ TEST(DeckbuilderRulesPlayCheck, TheTurnPlayLimitComesAfterTheSeedsChecksAndLeave
   EXPECT_EQ(run.battle.can_play_card(run.card("heavy")), PlayCheck::CannotPayCost);  // the seed's first
   EXPECT_EQ(run.battle.decision().options, std::vector<Action>{Action::end_turn()});
   expect_refused(run.battle, Action::play(flow), RefusalReason::CannotPlayCard, PlayCheck::TurnPlayLimit);
+  // A snapshot holds the full record: the restored battle is at the limit too.
+  const auto restored = restore(catalog, snapshot(run.battle));
+  ASSERT_TRUE(restored.ok()) << restored.error().message;
+  EXPECT_EQ(restored.value().state_hash(), run.battle.state_hash());
+  EXPECT_EQ(restored.value().can_play_card(flow), PlayCheck::TurnPlayLimit);
+  EXPECT_EQ(restored.value().decision().options, std::vector<Action>{Action::end_turn()});
   run.end_turn();
   EXPECT_TRUE(run.s().played_this_turn.empty());
   EXPECT_EQ(run.battle.can_play_card(run.card("flow")), PlayCheck::Ok);
@@ -2038,7 +2044,7 @@ TEST(DeckbuilderRulesStatus, BattleEndBehaviourRunsToItsEndAfterAWin) {
   EXPECT_EQ(run.s().player.hp, 45);
 }
 
-// A draw_phase timing that decides the battle leaves the draw out (turn start steps 6 to 8).
+// A draw_phase timing that decides the battle leaves the draw of turn start step 8 out.
 TEST(DeckbuilderRulesStatus, ADrawPhaseTimingThatDecidesTheBattleLeavesTheDrawOut) {
   const auto catalog = build(
       {.cards = R"(

@@ -61,7 +61,8 @@ static_assert(sizeof(Action) == 4 && std::is_trivially_copyable_v<Action>, "Acti
 static_assert(Action::play(7, 2) == Action{ActionKind::PlayCard, 7, 2, 0});
 static_assert(Action::play(9) == Action{ActionKind::PlayCard, 9, -1, 0});
 
-/// The seed's nine reasons a card play fails, plus Ok (GCSApi.CanPlayCard).
+/// The seed's nine reasons a card play fails, in its order, then the engine's own limit on plays
+/// per turn; plus Ok (GCSApi.CanPlayCard).
 enum class PlayCheck : std::uint8_t {
   Ok,
   WrongPhase,             ///< the phase is not PlayerPhase
@@ -82,7 +83,7 @@ enum class RefusalReason : std::uint8_t {
   NoBattle,          ///< no battle is active
   BattleOver,        ///< the battle is over
   NotYourDecision,   ///< the pending decision is of another kind
-  CannotPlayCard,    ///< can_play_card failed; the message says which of the nine reasons
+  CannotPlayCard,    ///< can_play_card failed; the message says which PlayCheck
   InvalidTarget,     ///< the target is missing, not an enemy, or not alive
   WaitingForChoice,  ///< a Choice is pending: only its options (or skip) are accepted
   WaitingForReward,  ///< a reward is offered: only taking one or skipping is accepted

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "battlecore/core/invariant.hpp"
 #include "battlecore/core/result.hpp"
 #include "battlecore/sim/replay.hpp"
 
@@ -30,6 +31,25 @@ int write_session_replay(const std::shared_ptr<const typename R::Catalog>& catal
   }
   out << fmt::format("replay written to {}\n", path);
   return code;
+}
+
+/// Runs a terminal session, `play()` giving its exit code, then writes its replay as
+/// write_session_replay does. An engine error ends the session with its message on `err` and
+/// code 1; the replay then ends with the action that raised it, and names the error
+/// (`engine_error`), so that `battlecore replay` reproduces it.
+template <class R, class Play>
+int run_recorded_session(const std::shared_ptr<const typename R::Catalog>& catalog, const BattleStart& start,
+                         const typename R::Battle& battle, const std::string& path, std::ostream& out,
+                         std::ostream& err, Play play) {
+  int code = 0;
+  try {
+    code = play();
+  } catch (const InvariantError& e) {
+    out.flush();
+    err << "\nbattlecore: engine error, the battle cannot go on: " << e.what() << "\n";
+    code = 1;
+  }
+  return write_session_replay<R>(catalog, start, battle, path, code, out, err);
 }
 
 }  // namespace battlecore::sim
