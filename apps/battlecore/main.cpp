@@ -10,6 +10,7 @@
 
 #include "battlecore/core/invariant.hpp"
 #include "battlecore/sim/report.hpp"
+#include "battlecore/sim/session_replay.hpp"
 #include "commands.hpp"
 
 namespace {
@@ -181,8 +182,8 @@ int main(int argc, char** argv) {
   }
 
   // `sim` counts a battle's engine error and goes on, `play` ends the session with it (and records
-  // it), `replay` reports it; one raised anywhere else ends the command with its message rather
-  // than an abort.
+  // it), `replay` reports it; one raised anywhere else (a battle that breaks while it starts)
+  // ends the command with its message rather than an abort.
   try {
     if (graph->parsed()) return set->graph(options, io);
     if (validate->parsed()) return set->validate(options, io);
@@ -191,8 +192,7 @@ int main(int argc, char** argv) {
     if (play->parsed()) return set->play(options, io);
     if (replay->parsed()) return set->replay(options, io);
   } catch (const battlecore::InvariantError& e) {
-    std::cout.flush();
-    std::cerr << "\nbattlecore: engine error, the battle cannot go on: " << e.what() << "\n";
+    battlecore::sim::report_engine_error(std::cout, std::cerr, e);
     return kFailure;
   }
   return kUsageError;

@@ -71,6 +71,14 @@ std::string joined(std::string_view a, std::string_view b) {
   return std::string(a) + "," + std::string(b);
 }
 
+/// An innate skill of cost 0 that gives the player one stack of `status`: how the tests of
+/// status timings put a status on the player.
+std::string self_status_card(std::string_view id, std::string_view status) {
+  return R"({ "id": ")" + std::string(id) +
+         R"(", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "apply_status", "status": ")" +
+         std::string(status) + R"(", "amount": 1, "target": "self" }] })";
+}
+
 std::shared_ptr<const Catalog> build(const Spec& s) {
   std::string text = R"({ "pack": { "id": "rules", "rules": "deckbuilder" },)";
   text += "\n\"cards\": [" + joined(kBaseCards, s.cards) + "],";
@@ -1995,9 +2003,7 @@ TEST(DeckbuilderRulesStatus, APlayersSkipsTurnStatusDoesNotSkipTheTurn) {
 
 TEST(DeckbuilderRulesStatus, BattleEndBehaviourRunsWhenTheTurnLimitEndsTheBattle) {
   const auto catalog = build(
-      {.cards = R"(
-      { "id": "glow", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"],
-        "effects": [{ "op": "apply_status", "status": "afterglow", "amount": 1, "target": "self" }] })",
+      {.cards = self_status_card("glow", "afterglow"),
        .deck = R"({ "card": "glow" }, { "card": "noop", "count": 19 })",
        .statuses =
            R"({ "id": "afterglow", "timings": { "battle_end": [{ "op": "heal", "amount": 5, "target": "self" }] } })",
@@ -2024,9 +2030,7 @@ TEST(DeckbuilderRulesStatus, BattleEndBehaviourRunsToItsEndAfterAWin) {
   // docs/deckbuilder.md: battle-end behaviour is the one effect that runs once the battle is
   // decided, to its end (for the player when alive and each alive enemy).
   const auto catalog = build(
-      {.cards = R"(
-      { "id": "glow", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"],
-        "effects": [{ "op": "apply_status", "status": "afterglow", "amount": 1, "target": "self" }] },
+      {.cards = self_status_card("glow", "afterglow") + R"(,
       { "id": "zap", "type": "attack", "cost": 0, "target": "enemy", "keywords": ["innate"], "effects": [{ "op": "damage", "amount": 6 }] })",
        .deck = R"({ "card": "glow" }, { "card": "zap" }, { "card": "noop", "count": 8 })",
        .statuses =
@@ -2047,9 +2051,7 @@ TEST(DeckbuilderRulesStatus, BattleEndBehaviourRunsToItsEndAfterAWin) {
 // A draw_phase timing that decides the battle leaves the draw of turn start step 8 out.
 TEST(DeckbuilderRulesStatus, ADrawPhaseTimingThatDecidesTheBattleLeavesTheDrawOut) {
   const auto catalog = build(
-      {.cards = R"(
-      { "id": "doom", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"],
-        "effects": [{ "op": "apply_status", "status": "wither", "amount": 1, "target": "self" }] })",
+      {.cards = self_status_card("doom", "wither"),
        .deck = R"({ "card": "doom" }, { "card": "noop", "count": 9 })",
        .statuses =
            R"({ "id": "wither", "timings": { "draw_phase": [{ "op": "lose_hp", "amount": 99, "target": "self" }] } })"});
@@ -2069,9 +2071,7 @@ TEST(DeckbuilderRulesStatus, ADrawPhaseTimingThatDecidesTheBattleLeavesTheDrawOu
 // hit (elsewhere a decided battle stops it after the hit that decided it).
 TEST(DeckbuilderRulesStatus, BattleEndDamageRunsEveryHit) {
   const auto catalog = build(
-      {.cards = R"(
-      { "id": "brand", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"],
-        "effects": [{ "op": "apply_status", "status": "scar", "amount": 1, "target": "self" }] })",
+      {.cards = self_status_card("brand", "scar"),
        .deck = R"({ "card": "brand" }, { "card": "jab", "count": 9 })",
        .statuses =
            R"({ "id": "scar", "timings": { "battle_end": [{ "op": "damage", "amount": 2, "times": 3, "target": "self" }] } })",

@@ -33,6 +33,12 @@ int write_session_replay(const std::shared_ptr<const typename R::Catalog>& catal
   return code;
 }
 
+/// How a command that cannot go on reports an engine error: after what it printed so far.
+inline void report_engine_error(std::ostream& out, std::ostream& err, const InvariantError& e) {
+  out.flush();
+  err << "\nbattlecore: engine error, the battle cannot go on: " << e.what() << "\n";
+}
+
 /// Runs a terminal session, `play()` giving its exit code, then writes its replay as
 /// write_session_replay does. An engine error ends the session with its message on `err` and
 /// code 1; the replay then ends with the action that raised it, and names the error
@@ -45,8 +51,7 @@ int run_recorded_session(const std::shared_ptr<const typename R::Catalog>& catal
   try {
     code = play();
   } catch (const InvariantError& e) {
-    out.flush();
-    err << "\nbattlecore: engine error, the battle cannot go on: " << e.what() << "\n";
+    report_engine_error(out, err, e);
     code = 1;
   }
   return write_session_replay<R>(catalog, start, battle, path, code, out, err);
