@@ -46,7 +46,7 @@ struct Options {
   std::string versus_policy;  ///< paired A/B: policy B on the same seeds
   std::uint32_t mcts_iterations = 200;
   double mcts_exploration = 0.7;
-  bool no_enemy_damage = false;            ///< skip the enemy damage columns (and the events they need)
+  bool no_enemy_damage = false;            ///< leave the enemy damage columns out of the report
   std::string report;                      ///< write the HTML report here
   std::vector<std::string> files;          ///< report merge: the shard reports (sim --json outputs)
   std::uint32_t block_rate = 60;           ///< party sim: percent of enemy hits a bot blocks

@@ -89,7 +89,7 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   sim->add_option("--report", options.report, "also write a self-contained HTML report to this file");
   sim->add_flag("--no-enemy-damage", options.no_enemy_damage,
-                "do not count the damage each enemy deals (the battles then build no events)");
+                "leave the damage each enemy deals out of the report");
   sim->add_option("--record", options.record, "write a replay of every battle into DIR");
   sim->add_flag("--record-failures", options.record_failures,
                 "with --record: only the battles that hit an engine error");

@@ -85,6 +85,7 @@ Result<Status> Battle::start_battle(EncounterId encounter, std::uint64_t seed,
                              kMaxCards)};
   driver_.reset();
   events_.clear_log();
+  damage_stats_ = DamageStats{};
   actions_.clear();
   master_deck_.assign(master_deck.begin(), master_deck.end());
   // Initialize (run_initialize) builds the whole state afresh from the seed and the encounter.
@@ -422,8 +423,8 @@ bool Battle::operator==(const Battle& o) const {
   return (catalog_ == o.catalog_ || catalog_->content_hash == o.catalog_->content_hash) &&
          options_.event_log == o.options_.event_log && options_.record_history == o.options_.record_history &&
          state_ == o.state_ && driver_ == o.driver_ && events_.log_enabled() == o.events_.log_enabled() &&
-         events_.log() == o.events_.log() && actions_ == o.actions_ && master_deck_ == o.master_deck_ &&
-         has_pending_trigger_ == o.has_pending_trigger_ &&
+         events_.log() == o.events_.log() && damage_stats_ == o.damage_stats_ && actions_ == o.actions_ &&
+         master_deck_ == o.master_deck_ && has_pending_trigger_ == o.has_pending_trigger_ &&
          (!has_pending_trigger_ || pending_trigger_ == o.pending_trigger_);
 }
 

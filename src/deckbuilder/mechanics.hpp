@@ -18,9 +18,10 @@ struct Battle::Access {
   BattleState& s;
   const Catalog& c;
   EventLog& ev;
+  DamageStats& damage;
   const Battle& battle;
 
-  static Access of(Battle& b) { return Access{b.state_, *b.catalog_, b.events_, b}; }
+  static Access of(Battle& b) { return Access{b.state_, *b.catalog_, b.events_, b.damage_stats_, b}; }
   /// The master deck given to start_battle (empty: the player unit's deck).
   const std::vector<CardId>& master_deck() const { return battle.master_deck_; }
 };
@@ -120,7 +121,9 @@ inline std::int32_t attack_damage(const Ctx& x, const UnitState& from, const Uni
 inline std::int32_t attack_damage(const Ctx& x, UnitRef source, UnitRef target, std::int32_t base) {
   return attack_damage(x, unit(x.s, source), unit(x.s, target), base);
 }
-/// Armor absorbs first, then HP (never below 0); emits DamageDealt and UnitDied. `u` is unit `target`.
+/// Armor absorbs first, then HP (never below 0); counts the damage in the source's DamageStats
+/// when it hits the other side; emits DamageDealt and UnitDied. `u` is unit `target`; `source`
+/// is a unit of the battle (the damage op has looked it up).
 inline void take_damage(Ctx& x, UnitRef source, UnitRef target, UnitState& u, std::int32_t damage) {
   if (!u.alive() || damage <= 0) return;
   const std::int32_t absorbed = std::min(damage, u.armor);
@@ -129,6 +132,11 @@ inline void take_damage(Ctx& x, UnitRef source, UnitRef target, UnitState& u, st
   const std::int32_t lost = std::min(damage - absorbed, u.hp);
   u.hp -= lost;
   if (!u.alive() && target != kPlayerUnit) --x.s.enemies_alive;
+  // Counted when it hits the other side: the player an enemy, or an enemy the player.
+  if ((source == kPlayerUnit) != (target == kPlayerUnit)) {
+    x.damage.hp[static_cast<std::uint8_t>(source)] += lost;
+    x.damage.armor[static_cast<std::uint8_t>(source)] += absorbed;
+  }
   x.ev.emit_with(EventType::DamageDealt, [&] {
     return Event{.type = EventType::DamageDealt,
                  .source = source,

@@ -3,6 +3,7 @@
 #include "battlecore/deckbuilder/snapshot.hpp"
 
 #include <array>
+#include <limits>
 #include <string>
 #include <utility>
 
@@ -187,6 +188,11 @@ json BattleIo::snapshot(const Battle& b) {
     events.push_back({event_type_name(e.type), e.source, e.target, e.subject, e.value, e.amount, e.extra});
   json master = json::array();
   for (CardId id : b.master_deck_) master.push_back(c.cards[id].id);
+  json damage_hp = json::array(), damage_armor = json::array();
+  for (std::size_t u = 0; u <= s.enemies.size(); ++u) {
+    damage_hp.push_back(b.damage_stats_.hp[u]);
+    damage_armor.push_back(b.damage_stats_.armor[u]);
+  }
   json out = content::snapshot_header(kSnapshotFormatVersion, Machine::kRules, c.content_hash);
   out.update(json{
       {"options", {{"event_log", b.options_.event_log}, {"record_history", b.options_.record_history}}},
@@ -195,6 +201,7 @@ json BattleIo::snapshot(const Battle& b) {
       {"pending_trigger", b.has_pending_trigger_ ? json(trigger_name(b.pending_trigger_)) : json(nullptr)},
       {"state", state},
       {"master_deck", master},
+      {"damage_stats", {{"hp", damage_hp}, {"armor", damage_armor}}},
       {"history", content::history_to_json<Machine>(b.driver_.history())},
       {"actions", actions},
       {"events", events}});
@@ -347,6 +354,22 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
   s.reward_taken = taken.is_null() ? -1 : find_id(c.cards, taken, in.ptr("reward_taken"), "card");
 }
 
+// One entry per unit, the player first; a snapshot without the key (written before the stats
+// were kept) restores them as zeros.
+void read_damage_stats(const In& in, const BattleState& s, DamageStats& out) {
+  const std::size_t units = s.enemies.size() + 1;
+  for (const std::string_view key : {"hp", "armor"}) {
+    const json& values = in.arr(key);
+    if (values.size() != units)
+      throw Bad{in.ptr(key), fmt::format("expected {} entries (the player and {} enemies), got {}", units,
+                                         s.enemies.size(), values.size())};
+    auto& counts = key == "hp" ? out.hp : out.armor;
+    for (std::size_t u = 0; u < units; ++u)
+      counts[u] = In::number(values[u], content::child_pointer(in.ptr(key), u), 0,
+                             std::numeric_limits<std::int64_t>::max());
+  }
+}
+
 }  // namespace
 
 Result<Battle> BattleIo::restore(const std::shared_ptr<const Catalog>& catalog, const json& j) {
@@ -364,6 +387,7 @@ Result<Battle> BattleIo::restore(const std::shared_ptr<const Catalog>& catalog, 
                                                static_cast<std::size_t>(EventType::BattleRewardSkipped) + 1,
                                                event_type_name, content::read_event_row<Event>);
         b.events_.restore_log(std::move(log));
+        if (root.has("damage_stats")) read_damage_stats(root.obj("damage_stats"), b.state_, b.damage_stats_);
         return b;
       });
 }

@@ -40,21 +40,13 @@ class DeckbuilderAdapter {
     void recover();
 
    private:
-    /// Damage dealt by each enemy to the player, from the battle's DamageDealt events.
-    struct DamageCounter final : deckbuilder::Listener {
-      std::array<std::uint64_t, deckbuilder::kMaxEnemies> hp{}, armor{};
-      void on_event(const deckbuilder::Event& e) override;
-      std::uint64_t interest() const override { return event_bit(deckbuilder::EventType::DamageDealt); }
-    };
-
     std::shared_ptr<const deckbuilder::Catalog> catalog_;
     deckbuilder::EncounterId encounter_;
-    bool count_enemy_damage_;         ///< listen to the battle's events (they are built only then)
+    bool count_enemy_damage_;         ///< write down each enemy's damage (Battle::damage_stats)
     const nlohmann::json& scenario_;  ///< the adapter's
     std::unique_ptr<deckbuilder::Policy> policy_;
     deckbuilder::RandomPolicy* random_ = nullptr;  ///< policy_, when it is the random policy
     deckbuilder::Battle battle_;
-    DamageCounter damage_;
     std::vector<deckbuilder::Action> options_;
     std::vector<deckbuilder::Action> actions_;  ///< of the battle being played
   };

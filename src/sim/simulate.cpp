@@ -28,24 +28,13 @@ DeckbuilderAdapter::Player::Player(std::shared_ptr<const Catalog> catalog, Encou
       policy_(std::move(policy)),
       random_(dynamic_cast<RandomPolicy*>(policy_.get())),
       battle_(catalog_, kQuiet) {
-  if (count_enemy_damage_) battle_.events().attach(&damage_);
   options_.reserve(64);
   actions_.reserve(256);
-}
-
-void DeckbuilderAdapter::Player::DamageCounter::on_event(const Event& e) {
-  if (e.type == EventType::DamageDealt && e.target == kPlayerUnit && e.source > 0 &&
-      static_cast<std::size_t>(e.source) <= kMaxEnemies) {
-    hp[static_cast<std::size_t>(e.source - 1)] += static_cast<std::uint64_t>(std::max(0, e.amount));
-    armor[static_cast<std::size_t>(e.source - 1)] += static_cast<std::uint64_t>(std::max(0, e.extra));
-  }
 }
 
 void DeckbuilderAdapter::Player::play(std::uint64_t seed, BattleRecord& out) {
   out.clear();
   actions_.clear();
-  damage_.hp.fill(0);
-  damage_.armor.fill(0);
   policy_->reset(policy_seed(seed));
   if (scenario_.is_null()) {
     const auto started = battle_.start_battle(encounter_, seed);
@@ -57,7 +46,6 @@ void DeckbuilderAdapter::Player::play(std::uint64_t seed, BattleRecord& out) {
     BATTLECORE_ENSURE(started.ok(), "the battle did not start: {}",
                       started.ok() ? "" : started.error().message);
     battle_ = std::move(started).value();
-    if (count_enemy_damage_) battle_.events().attach(&damage_);
   }
   while (battle_.status() == Status::AwaitingDecision) {
     battle_.legal_actions(options_);
@@ -77,10 +65,12 @@ void DeckbuilderAdapter::Player::play(std::uint64_t seed, BattleRecord& out) {
   out.won = battle_.won();
   out.turns = s.player_turns;
   out.hp_left = out.won ? static_cast<std::uint32_t>(std::max(0, s.player.hp)) : 0;
+  const DamageStats& damage = battle_.damage_stats();
   for (std::size_t e = 0; e < s.enemies.size(); ++e) {
     out.enemies.push_back(s.enemies[e].def);
-    out.enemy_damage.push_back(damage_.hp[e]);
-    out.enemy_armor.push_back(damage_.armor[e]);
+    if (!count_enemy_damage_) continue;
+    out.enemy_damage.push_back(static_cast<std::uint64_t>(damage.hp[e + 1]));
+    out.enemy_armor.push_back(static_cast<std::uint64_t>(damage.armor[e + 1]));
   }
 }
 
@@ -92,7 +82,6 @@ nlohmann::json DeckbuilderAdapter::Player::actions_json() const {
 
 void DeckbuilderAdapter::Player::recover() {
   battle_ = Battle(catalog_, kQuiet);  // start the next battle from a clean object
-  if (count_enemy_damage_) battle_.events().attach(&damage_);
 }
 
 void DeckbuilderAdapter::describe(SimReport& header) const {

@@ -1097,6 +1097,40 @@ TEST(DeckbuilderRulesPlay, ACardPlayedWithoutATargetAimsAtTheFirstAliveEnemy) {
   EXPECT_EQ(run.s().enemies[2].unit.hp, 100);
 }
 
+TEST(DeckbuilderRulesPlay, DamageStatsCountHitsOnTheOtherSideOnly) {
+  const auto catalog = build(
+      {.cards = R"(
+      { "id": "cut", "type": "attack", "cost": 0, "target": "enemy", "keywords": ["innate"], "effects": [{ "op": "damage", "amount": 6 }] },
+      { "id": "self_hit", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "damage", "amount": 3, "target": "self" }] },
+      { "id": "shield", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "armor", "amount": 4 }] })",
+       .deck =
+           R"({ "card": "cut" }, { "card": "self_hit" }, { "card": "shield" }, { "card": "noop", "count": 7 })",
+       .foes = R"("dummy", "brute")"});
+  Fight run(catalog);
+  const std::size_t from = run.mark();
+  run.play("cut", 1);  // the player hits the brute: counted for the player
+  const Battle clone = run.battle;
+  run.play("self_hit");  // the player hits itself: a DamageDealt, not counted
+  run.play("shield");
+  run.end_turn();  // the brute hits for 5: 4 into the armor, 1 HP, counted for the brute
+  const std::vector<Event> hits = of_type(run.events_since(from), EventType::DamageDealt);
+  ASSERT_EQ(hits.size(), 3u);
+  EXPECT_EQ(hits[1].source, kPlayerUnit);
+  EXPECT_EQ(hits[1].target, kPlayerUnit);
+  EXPECT_EQ(run.s().player.hp, 50 - 3 - 1);
+  DamageStats expected;
+  expected.hp[kPlayerUnit] = 6;
+  expected.hp[static_cast<std::size_t>(enemy_unit(1))] = 1;
+  expected.armor[static_cast<std::size_t>(enemy_unit(1))] = 4;
+  EXPECT_TRUE(run.battle.damage_stats() == expected)
+      << "player " << run.battle.damage_stats().hp[0] << "/" << run.battle.damage_stats().armor[0]
+      << ", brute " << run.battle.damage_stats().hp[2] << "/" << run.battle.damage_stats().armor[2];
+  // A clone carries the stats; the original's later hits leave the clone's as they were.
+  DamageStats at_clone;
+  at_clone.hp[kPlayerUnit] = 6;
+  EXPECT_TRUE(clone.damage_stats() == at_clone);
+}
+
 // =============================================================================================
 // Keywords
 // =============================================================================================
@@ -2238,9 +2272,16 @@ struct SweepCounter final : Listener {
   void on_event(const Event& e) override {
     created += e.type == EventType::CardCreated ? 1u : 0u;
     ended += e.type == EventType::BattleEnded ? 1u : 0u;
+    // Battle::damage_stats, from the events: a unit's hits on the other side.
+    if (e.type == EventType::DamageDealt && e.source >= 0 &&
+        (e.source == kPlayerUnit) != (e.target == kPlayerUnit)) {
+      damage.hp[static_cast<std::size_t>(e.source)] += e.amount;
+      damage.armor[static_cast<std::size_t>(e.source)] += e.extra;
+    }
   }
   std::size_t created = 0;
   std::size_t ended = 0;
+  DamageStats damage;
 };
 
 /// The first broken invariant of a reachable state, or "" when they all hold.
@@ -2293,6 +2334,7 @@ TEST(DeckbuilderRulesSweep, EveryStarterEncounterEndsWonOrLostWithItsInvariantsH
     const EncounterDef& encounter = catalog->encounters[e];
     std::uint64_t won = 0;
     std::uint64_t decisions = 0;
+    std::int64_t dealt = 0;  // by the player, over the encounter's battles
     for (std::uint64_t seed = 1; seed <= kBattles; ++seed) {
       const std::string where = encounter.id + " seed " + std::to_string(seed);
       SweepCounter counter;
@@ -2324,11 +2366,14 @@ TEST(DeckbuilderRulesSweep, EveryStarterEncounterEndsWonOrLostWithItsInvariantsH
       ASSERT_TRUE(b.phase() == Phase::BattleWon || b.phase() == Phase::BattleLost)
           << where << " stopped in " << phase_name(b.phase());
       ASSERT_EQ(counter.ended, 1u) << where;
+      ASSERT_TRUE(b.damage_stats() == counter.damage) << where << ": the damage stats are not the hits' sums";
+      dealt += counter.damage.hp[kPlayerUnit];
       ASSERT_EQ(b.status(), Status::Finished) << where;
       b.events().detach(&counter);
       won += b.won() ? 1u : 0u;
       decisions += static_cast<std::uint64_t>(actions);
     }
+    EXPECT_GT(dealt, 0) << encounter.id;
     RecordProperty(encounter.id + "_won", std::to_string(won));
     RecordProperty(encounter.id + "_decisions", std::to_string(decisions));
   }

@@ -212,6 +212,41 @@ TEST(DeckbuilderSnapshot, OtherContentAndBrokenFieldsAreRefusedWithTheirPointer)
   expect_refused(missing, "", "missing key 'energy'");
 }
 
+TEST(DeckbuilderSnapshot, DamageStatsRoundTripAndAreCheckedOnRestore) {
+  Battle a = started("w1", 21);
+  Battle unused = a;
+  play_both_to_the_end(a, unused, 3);
+  const DamageStats dealt = a.damage_stats();
+  ASSERT_GT(dealt.hp[0], 0);  // the player's hits
+  ASSERT_GT(dealt.hp[1], 0);  // the enemy's
+  const json s = snapshot(a);
+  ASSERT_EQ(s["damage_stats"]["hp"].size(), 2u);  // the player and the one enemy
+  EXPECT_EQ(s["damage_stats"]["hp"][0], dealt.hp[0]);
+  EXPECT_TRUE(round_trip(a).damage_stats() == dealt);
+
+  // A snapshot without the key (written before the stats were kept) restores them as zeros.
+  json old = s;
+  old.erase("damage_stats");
+  auto r = restore(starter(), old);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_TRUE(r.value().damage_stats() == DamageStats{});
+  EXPECT_EQ(r.value().state_hash(), a.state_hash());  // not rules state: the hash leaves them out
+
+  json short_list = s;
+  short_list["damage_stats"]["armor"].erase(1);
+  expect_refused(short_list, "/damage_stats/armor", "expected 2 entries (the player and 1 enemies), got 1");
+  json negative = s;
+  negative["damage_stats"]["hp"][1] = -5;
+  expect_refused(negative, "/damage_stats/hp/1", "expected an integer in [0, ");
+  json not_a_list = s;
+  not_a_list["damage_stats"]["hp"] = 3;
+  expect_refused(not_a_list, "/damage_stats/hp", "expected an array");
+
+  // The next battle counts from zero.
+  ASSERT_TRUE(a.start_battle("w1", 22).ok());
+  EXPECT_TRUE(a.damage_stats() == DamageStats{});
+}
+
 TEST(DeckbuilderSnapshot, AStateTheRulesNeverReachIsRefused) {
   const json s = snapshot(from_scenario(
       {{"encounter", "w1"}, {"player", {{"statuses", {{{"status", "strength"}, {"stacks", 2}}}}}}}));

@@ -46,6 +46,8 @@ class SnapshotIn {
     return *it;
   }
   std::string ptr(std::string_view key) const { return child_pointer(ptr_, key); }
+  /// True when the object has `key` (for keys a snapshot may leave out).
+  bool has(std::string_view key) const { return j_.find(key) != j_.end(); }
   std::int64_t num(std::string_view key, std::int64_t lo, std::int64_t hi) const {
     return number(at(key), ptr(key), lo, hi);
   }

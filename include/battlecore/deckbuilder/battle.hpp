@@ -236,6 +236,18 @@ struct BattleState {
   std::span<const CardRef> exhaust_pile() const { return piles.exhaust(); }
 };
 
+/// Damage each unit dealt to the other side since its battle started (the player to enemies,
+/// an enemy to the player): what DamageDealt events report, summed. Hosts read it instead of
+/// listening to every hit, so counting costs no event (the simulator's per-enemy damage).
+/// Bookkeeping, not rules state: state_hash leaves it out; snapshots carry it.
+struct DamageStats {
+  /// [unit] (0 the player, 1 + i enemy i): HP its attacks took.
+  std::array<std::int64_t, kMaxEnemies + 1> hp{};
+  /// [unit]: armor its attacks broke (damage the armor absorbed).
+  std::array<std::int64_t, kMaxEnemies + 1> armor{};
+  friend bool operator==(const DamageStats&, const DamageStats&) = default;
+};
+
 /// The pending decision: who decides and what they may do.
 struct Decision {
   Decider who;
@@ -315,12 +327,14 @@ class Battle {
   bool won() const { return phase() == Phase::BattleWon; }
   EventLog& events() { return events_; }
   const EventLog& events() const { return events_; }
+  /// Damage dealt per unit to the other side, since start_battle (or as the snapshot restored had it).
+  const DamageStats& damage_stats() const { return damage_stats_; }
   /// A 64-bit hash of the rules state, the phase and the move counter.
   std::uint64_t state_hash() const;
 
   /// Field-by-field equality: the rules state, the phase, the move counter and history, the
-  /// action list, the event log, the bookkeeping options, the master deck and the queued
-  /// trigger; the catalogs must have the same content hash. Listeners are not compared.
+  /// action list, the event log, the damage stats, the bookkeeping options, the master deck and
+  /// the queued trigger; the catalogs must have the same content hash. Listeners are not compared.
   bool operator==(const Battle& other) const;
 
   /// Internal: gives phase handlers and ops access to the state. Not for hosts.
@@ -347,6 +361,7 @@ class Battle {
   BattleState state_;
   PhaseDriver<Machine> driver_;
   EventLog events_;
+  DamageStats damage_stats_;
   std::vector<Action> actions_;
   std::vector<CardId> master_deck_;  ///< empty: the player unit's starting deck
   bool has_pending_trigger_ = false;
