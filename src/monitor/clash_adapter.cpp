@@ -1,8 +1,8 @@
 // The clash's monitor adapter: the state view of view.hpp seen from the human seats (the bots'
 // hands as counts), plus the ring, the last round's duels and the ranking. Bot seats are played
 // by the server: after the battle starts and after every human action, the bots' decisions are
-// answered by the random policy seeded with policy_seed(battle seed), as `battlecore clash play`
-// does, up to the next human decision. The action list holds the human seats' actions only, so a
+// answered by the random policy seeded with policy_seed(battle seed), as `battlecore play --rules
+// clash` does, up to the next human decision. The action list holds the human seats' actions only, so a
 // replay (encounter, seed, human actions) plays the same bot moves again.
 
 #include "battlecore/monitor/clash_adapter.hpp"
