@@ -43,6 +43,7 @@ std::optional<nlohmann::json> clash_scenario(const Options& options,
 class ClashCommands final : public RuleSetCommands {
  public:
   std::string_view name() const override { return "clash"; }
+  std::vector<std::string_view> own_sim_options() const override { return {"--seat-policy"}; }
   std::vector<std::string> policies() const override {
     std::vector<std::string> names;
     for (std::string_view n : clash::policy_names()) names.emplace_back(n);

@@ -68,6 +68,8 @@ class RuleSetCommands {
   virtual std::string_view name() const = 0;
   /// The policy names `sim --policy` accepts.
   virtual std::vector<std::string> policies() const = 0;
+  /// The `sim` options only this rule set takes (`--seat-policy`); the others refuse them.
+  virtual std::vector<std::string_view> own_sim_options() const { return {}; }
   virtual int graph(const Options& options, Io io) = 0;
   virtual int validate(const Options& options, Io io) = 0;
   virtual int list(const Options& options, Io io) = 0;
@@ -136,8 +138,10 @@ std::function<void(std::uint64_t, std::uint64_t, double)> terminal_progress(std:
 /// The run's configuration from the command line: battles, seeds, policies, threads, shard and
 /// the progress bar.
 sim::SimConfig sim_config(const Options& options, Io io);
-/// False (with the message on io.err) when --seat-policy is given to a rule set without seats.
-bool seatless_options_ok(const Options& options, std::string_view rules, Io io);
+/// False (with the reason on io.err) when a file cannot be written at `path`, the value of
+/// `option`: it is a directory, its directory does not exist, or it is not writable. An empty
+/// path (the option not given) is fine.
+bool output_file_ok(std::string_view option, const std::string& path, Io io);
 /// Prints the report (text or --json), writes --report FILE.html; the exit code of the run.
 int finish_sim(const Options& options, const sim::SimReport& report, Io io);
 /// finish_sim, or the error of a run that could not start (exit 2).

@@ -75,7 +75,6 @@ class DeckbuilderCommands final : public RuleSetCommands {
   int sim(const Options& options, Io io) override {
     const auto catalog = load_content(options.content, io.err);
     if (!catalog) return kUsageError;
-    if (!seatless_options_ok(options, "deckbuilder", io)) return kUsageError;
     const auto scenario = deckbuilder_scenario(options, *catalog, catalog, io.err);
     if (!scenario) return kUsageError;
     sim::SimConfig config = sim_config(options, io);

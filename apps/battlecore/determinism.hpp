@@ -22,7 +22,8 @@
 namespace battlecore::cli {
 
 /// The scenario of --scenario, checked against the catalog by `start_scenario(catalog, doc)`
-/// (every problem printed): null when none was given, nullopt when it is refused.
+/// (every problem printed): null when none was given, nullopt when it is refused, or when
+/// --encounter names another encounter than the scenario's.
 template <class Catalog, class StartScenario>
 std::optional<nlohmann::json> scenario_option(const Options& options,
                                               const std::shared_ptr<const Catalog>& catalog,
@@ -31,9 +32,21 @@ std::optional<nlohmann::json> scenario_option(const Options& options,
   content::Diagnostics diags;
   auto doc = content::parse_json_file(options.scenario, diags);
   if (doc) {
+    // A duplicate key found while parsing refuses the scenario as much as a bad override does.
     auto started = start_scenario(catalog, *doc);
-    if (started) return doc->root;
-    diags = started.error();
+    if (started && diags.empty()) {
+      // The scenario's encounter is the one played: a different --encounter is refused, not ignored.
+      const auto named = doc->root.find("encounter");
+      if (options.encounter.empty() || named == doc->root.end() || !named->is_string() ||
+          *named == options.encounter)
+        return doc->root;
+      err << fmt::format(
+          "battlecore: --encounter '{}' but scenario {} starts encounter '{}'; give one of them\n",
+          options.encounter, options.scenario, named->get<std::string>());
+      return std::nullopt;
+    }
+    if (!started)
+      for (const content::Diagnostic& d : started.error().items()) diags.add(d);
   }
   err << diags.to_string();
   err << fmt::format("battlecore: {} problem(s) in scenario {} (pack '{}'); nothing was started\n",
@@ -48,16 +61,21 @@ std::uint64_t scenario_seed(const nlohmann::json& scenario, std::uint64_t fallba
 /// malformed file or other content. `load` gives the catalog (null after printing why not).
 template <class R, class Load>
 int replay_file(const Options& options, Io io, Load load) {
-  auto replay = sim::read_replay(options.replay);
-  if (!replay) {
-    io.err << replay.error().to_string();
+  const auto malformed = [&](const content::Diagnostics& problems) {
+    io.err << problems.to_string();
     io.err << fmt::format("battlecore: malformed replay {}: {} problem(s)\n", options.replay,
-                          replay.error().size());
+                          problems.size());
     return kUsageError;
-  }
+  };
+  auto file = sim::read_replay_file(options.replay, sim::action_check<R>());
+  if (!file) return malformed(file.error());
   const auto catalog = load();
   if (!catalog) return kUsageError;
-  const sim::ReplayCheck check = sim::check_replay<R>(catalog, replay.value());
+  const sim::Replay& replay = file.value().replay;
+  if (const content::Diagnostics problems = sim::replay_scenario_problems<R>(catalog, file.value());
+      !problems.empty())
+    return malformed(problems);
+  const sim::ReplayCheck check = sim::check_replay<R>(catalog, replay);
   switch (check.kind) {
     case sim::ReplayCheck::Kind::Match:
     case sim::ReplayCheck::Kind::Diverged:

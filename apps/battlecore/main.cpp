@@ -3,9 +3,14 @@
 // Exit codes: 0 success, 1 a run that found a failure, 2 bad arguments or bad content.
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
 #include <iostream>
+#include <limits>
 #include <string>
 
+#include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
 #include "battlecore/core/invariant.hpp"
@@ -16,6 +21,35 @@
 namespace {
 
 using namespace battlecore::cli;
+
+/// A whole number from `min` to `max` in decimal digits, checked before CLI11 converts it (which
+/// would wrap "-5" around and clamp a number past 2^64 to its largest value).
+CLI::Validator whole_number(std::uint64_t min, std::uint64_t max) {
+  return CLI::Validator(
+      [min, max](std::string& text) {
+        std::uint64_t value = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (text.empty() || ec != std::errc{} || end != text.data() + text.size() || value < min ||
+            value > max)
+          return fmt::format("expected a whole number from {} to {}, got '{}'", min, max, text);
+        return std::string();
+      },
+      fmt::format("[{} - {}]", min, max));
+}
+
+/// A finite number, 0 or more ("nan" and "inf" are refused).
+CLI::Validator finite_non_negative() {
+  return CLI::Validator(
+      [](std::string& text) {
+        double value = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (text.empty() || ec != std::errc{} || end != text.data() + text.size() || !std::isfinite(value) ||
+            value < 0)
+          return fmt::format("expected a finite number, 0 or more, got '{}'", text);
+        return std::string();
+      },
+      "NUMBER >= 0");
+}
 
 /// Every rule set the command line knows, one line each.
 std::vector<std::unique_ptr<RuleSetCommands>> rule_sets() {
@@ -64,8 +98,11 @@ int main(int argc, char** argv) {
   add_rules(sim);
   sim->add_option("--content", options.content, "pack directory (default: the bundled pack)");
   sim->add_option("--encounter", options.encounter, "encounter id (default: the pack's default)");
-  sim->add_option("--battles", options.battles, "number of battles (at least 1)")->check(CLI::PositiveNumber);
-  sim->add_option("--seed", options.seed, "run seed");
+  sim->add_option("--battles", options.battles,
+                  fmt::format("number of battles (1 to {})", battlecore::sim::kMaxBattles))
+      ->check(whole_number(1, battlecore::sim::kMaxBattles));
+  const CLI::Validator seed_range = whole_number(0, std::numeric_limits<std::uint64_t>::max());
+  sim->add_option("--seed", options.seed, "run seed (0 to 2^64 - 1)")->check(seed_range);
   sim->add_option("--policy", options.policy, "policy")->check(CLI::IsMember(policy_names));
   sim->add_flag("--json", options.json, "print one JSON object");
   sim->add_option("--threads", options.threads,
@@ -86,7 +123,7 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   sim->add_option("--mcts-exploration", options.mcts_exploration,
                   "mcts: UCB1 exploration constant (0 or more)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(finite_non_negative());
   sim->add_option("--report", options.report, "also write a self-contained HTML report to this file");
   sim->add_flag("--no-enemy-damage", options.no_enemy_damage,
                 "leave the damage each enemy deals out of the report");
@@ -114,7 +151,7 @@ int main(int argc, char** argv) {
   add_rules(play);
   play->add_option("--content", options.content, "pack directory (default: the bundled pack)");
   play->add_option("--encounter", options.encounter, "encounter id (default: the pack's default)");
-  play->add_option("--seed", options.seed, "battle seed");
+  play->add_option("--seed", options.seed, "battle seed (0 to 2^64 - 1)")->check(seed_range);
   play->add_option("--record", options.record, "write the battle's replay to FILE when the session ends");
   play->add_option("--scenario", options.scenario, "start from a scenario file");
 
@@ -162,6 +199,10 @@ int main(int argc, char** argv) {
     return kUsageError;
   }
   Io io{std::cin, std::cout, std::cerr};
+  // Files written at the end are checked now, so that a long run is not lost to a bad path.
+  if (((sim->parsed() || merge->parsed()) && !output_file_ok("--report", options.report, io)) ||
+      (play->parsed() && !output_file_ok("--record", options.record, io)))
+    return kUsageError;
   if (merge->parsed()) return report_merge(options, io);
   if (serve_cmd->parsed()) return serve(serve_options, io);
 
@@ -171,6 +212,16 @@ int main(int argc, char** argv) {
   if (set == nullptr) return kUsageError;  // CLI11 checked the name already
 
   if (sim->parsed()) {
+    // An option of another rule set (--seat-policy, --block-rate, ...) would be ignored: refuse it.
+    const auto own = set->own_sim_options();
+    for (const auto& other : sets)
+      for (std::string_view flag : other->own_sim_options())
+        if (std::find(own.begin(), own.end(), flag) == own.end() && sim->count(std::string(flag)) > 0) {
+          std::cerr << "battlecore: " << flag << " is a " << other->name() << " option; the " << options.rules
+                    << " rule set does not take it\n\n"
+                    << sim->help();
+          return kUsageError;
+        }
     const auto accepted = set->policies();
     for (const std::string* p : {&options.policy, &options.versus_policy}) {
       if (p->empty() && p == &options.versus_policy) continue;

@@ -45,6 +45,9 @@ std::shared_ptr<const Catalog> load_content(const std::string& path, std::ostrea
 class PartyCommands final : public RuleSetCommands {
  public:
   std::string_view name() const override { return "party"; }
+  std::vector<std::string_view> own_sim_options() const override {
+    return {"--block-rate", "--super-block-rate"};
+  }
   std::vector<std::string> policies() const override {
     std::vector<std::string> names;
     for (std::string_view n : party::policy_names()) names.emplace_back(n);
@@ -94,7 +97,6 @@ class PartyCommands final : public RuleSetCommands {
   int sim(const Options& options, Io io) override {
     const auto catalog = load_content(options.content, io.err);
     if (!catalog) return kUsageError;
-    if (!seatless_options_ok(options, "party", io)) return kUsageError;
     const auto scenario = party_scenario(options, catalog, io.err);
     if (!scenario) return kUsageError;
     sim::SimConfig config = sim_config(options, io);

@@ -3,9 +3,11 @@
 
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -56,10 +58,23 @@ sim::SimConfig sim_config(const Options& options, Io io) {
   return config;
 }
 
-bool seatless_options_ok(const Options& options, std::string_view rules, Io io) {
-  if (options.seat_policies.empty()) return true;
-  io.err << "battlecore: --seat-policy is for rule sets with seats (clash); " << rules
-         << " has one side, whose policy is --policy\n";
+bool output_file_ok(std::string_view option, const std::string& path, Io io) {
+  if (path.empty()) return true;
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path file(path);
+  const fs::path dir = file.parent_path().empty() ? fs::path(".") : file.parent_path();
+  std::string problem;
+  if (fs::is_directory(file, ec))
+    problem = "it is a directory";
+  else if (!fs::exists(dir, ec))
+    problem = fmt::format("there is no directory '{}'", dir.string());
+  else if (!fs::is_directory(dir, ec))
+    problem = fmt::format("'{}' is not a directory", dir.string());
+  else if (::access(fs::exists(file, ec) ? file.c_str() : dir.c_str(), W_OK) != 0)
+    problem = std::strerror(errno);
+  if (problem.empty()) return true;
+  io.err << fmt::format("battlecore: cannot write {} '{}': {}\n", option, path, problem);
   return false;
 }
 
@@ -91,22 +106,11 @@ int finish_sim(const Options& options, const sim::SimReport& report, Io io) {
 int report_merge(const Options& options, Io io) {
   std::vector<sim::SimReport> shards;
   for (const std::string& file : options.files) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) {
-      io.err << "battlecore: cannot read " << file << "\n";
-      return kUsageError;
-    }
-    std::stringstream text;
-    text << in.rdbuf();
-    // A file holds one sim --json line (a trailing newline or blank lines are fine).
-    nlohmann::json j = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
-    if (j.is_discarded()) {
-      io.err << "battlecore: " << file << " is not one JSON object (the output of sim --json)\n";
-      return kUsageError;
-    }
-    auto report = sim::SimReport::from_json(j);
+    auto report = sim::read_report(file);
     if (!report) {
-      io.err << "battlecore: " << file << ": " << report.error().message << "\n";
+      io.err << report.error().to_string();
+      io.err << fmt::format("battlecore: {} problem(s) in {} (a sim --json report); nothing was merged\n",
+                            report.error().size(), file);
       return kUsageError;
     }
     shards.push_back(std::move(report.value()));

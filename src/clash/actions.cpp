@@ -1,8 +1,28 @@
 #include "battlecore/clash/actions.hpp"
 
+#include <array>
+#include <span>
+
 #include <nlohmann/json.hpp>
 
+#include "battlecore/content/json_reader.hpp"
+
 namespace battlecore::clash {
+
+namespace {
+
+/// The keys action_to_json writes for an action type; empty for a type that does not exist.
+std::span<const std::string_view> action_keys(std::string_view type) {
+  static constexpr std::array<std::string_view, 2> kRoll = {"type", "seat"};
+  static constexpr std::array<std::string_view, 3> kChooseRock = {"type", "seat", "rock"};
+  static constexpr std::array<std::string_view, 3> kPlay = {"type", "seat", "slot"};
+  if (type == "roll") return kRoll;
+  if (type == "choose_rock") return kChooseRock;
+  if (type == "play_card") return kPlay;
+  return {};
+}
+
+}  // namespace
 
 std::string_view action_kind_name(ActionKind k) {
   switch (k) {
@@ -49,6 +69,10 @@ Result<Action> action_from_json(const nlohmann::json& j) {
   if (type == j.end() || !type->is_string())
     return Error{"an action needs \"type\": roll, choose_rock or play_card"};
   const auto& t = type->get_ref<const std::string&>();
+  const std::span<const std::string_view> allowed = action_keys(t);
+  if (allowed.empty())
+    return Error{"unknown action type '" + t + "'; expected roll, choose_rock or play_card"};
+  if (auto unknown = content::unknown_key(j, allowed)) return Error{*unknown};
   const auto seat = j.find("seat");
   if (seat == j.end() || !seat->is_number_integer() || seat->get<std::int64_t>() < 0 ||
       seat->get<std::int64_t>() > 3)
@@ -66,12 +90,9 @@ Result<Action> action_from_json(const nlohmann::json& j) {
     if (!rock) return Error{"choose_rock needs \"rock\": a rock index in [0, 255]"};
     return Action::choose_rock(s, *rock);
   }
-  if (t == "play_card") {
-    const auto slot = number("slot", 255);
-    if (!slot) return Error{"play_card needs \"slot\": a hand slot in [0, 255]"};
-    return Action::play(s, *slot);
-  }
-  return Error{"unknown action type '" + t + "'; expected roll, choose_rock or play_card"};
+  const auto slot = number("slot", 255);  // play_card
+  if (!slot) return Error{"play_card needs \"slot\": a hand slot in [0, 255]"};
+  return Action::play(s, *slot);
 }
 
 }  // namespace battlecore::clash

@@ -329,6 +329,21 @@ bool check_invariants(const Battle& battle, std::string* why, std::string* where
   if (cur.acted)
     return fail(seat_at(current) + "/acted",
                 fmt::format("seat {} is taking its turn: expected false", current));
+  // A round's turns go down the turn order, one to each seat still in: the seats before the
+  // current one have acted, the seats after it have not, and a seat out takes no turn.
+  bool before = true;
+  for (const std::uint8_t o : s.order) {
+    const SeatState& seat = s.seats[o];
+    if (o == current) {
+      before = false;
+    } else if (seat.acted != (before && !seat.out)) {
+      return fail(seat_at(o) + "/acted",
+                  seat.out
+                      ? fmt::format("seat {} is out: expected false", o)
+                      : fmt::format("seat {} comes {} the current seat {} in the turn order: expected {}", o,
+                                    before ? "before" : "after", current, before));
+    }
+  }
   if (s.step == TurnStep::Rock && (s.dice < 1 || s.dice > 6))
     return fail("/state/dice", fmt::format("a rock is to be chosen after a roll of {}", s.dice));
   const Element rock = rock_element(cur.rock);

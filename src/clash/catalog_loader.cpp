@@ -38,8 +38,8 @@ class Loader {
     c_->encounters.resize(ids_.size());
     for (const Item& it : encounters_) read_encounter(it);
     read_pack();
-    c_->content_hash = content::canonical_content_hash(docs_);
     if (!diags_.empty()) return nullptr;
+    c_->content_hash = content::canonical_content_hash(docs_);
     return catalog;
   }
 
@@ -85,7 +85,10 @@ class Loader {
       return;
     }
     ObjectReader r(*pack_->doc, *pack_->value, pack_->pointer, diags_);
-    c_->pack.id = r.required_string("id").value_or("");
+    const auto id = r.required_string("id");
+    if (id && !content::valid_id(*id))
+      r.error_at("id", "expected an id of 1 to 64 characters a-z, 0-9, '_' or '-', got '" + *id + "'");
+    c_->pack.id = id.value_or("");
     c_->pack.name = r.optional_string("name").value_or(c_->pack.id);
     if (const auto rules = r.optional_string("rules"); rules && *rules != "clash")
       r.error_at("rules", "expected \"clash\", got '" + *rules + "'");
@@ -246,16 +249,28 @@ CatalogResult load_catalog(const std::filesystem::path& path) {
   std::vector<content::JsonDocument> docs;
   for (const auto& file : content::content_files(path, diags))
     if (auto doc = content::parse_json_file(file, diags)) docs.push_back(std::move(*doc));
-  if (!diags.empty()) return diags;
+  if (!diags.empty()) {
+    // Report the problems of the files that parsed too, so every problem is listed at once.
+    if (!docs.empty()) {
+      Loader loader(docs, diags);
+      (void)loader.run();
+    }
+    return diags;
+  }
   return load_catalog(docs);
 }
 
 CatalogResult load_catalog_text(std::string file, std::string text) {
   Diagnostics diags;
   auto doc = content::parse_json_text(std::move(file), std::move(text), diags);
-  if (!doc || !diags.empty()) return diags;
+  if (!doc) return diags;
   std::vector<content::JsonDocument> docs;
   docs.push_back(std::move(*doc));
+  if (!diags.empty()) {  // a duplicate key: report the text's other problems too
+    Loader loader(docs, diags);
+    (void)loader.run();
+    return diags;
+  }
   return load_catalog(docs);
 }
 

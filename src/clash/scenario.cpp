@@ -23,6 +23,9 @@ using nlohmann::json;
 
 namespace {
 
+/// The keys the overrides read, in the order they read them.
+constexpr std::array<std::string_view, 3> kOverrideKeys = {"round", "order", "seats"};
+
 /// A hand override: the cards, at most the encounter's hand size. With a listed deck each card
 /// is taken from the seat's own copy of the list (its hand is put back first), so every card of
 /// the list stays accounted for.
@@ -145,7 +148,7 @@ Result<Battle, Diagnostics> start_scenario(std::shared_ptr<const Catalog> catalo
     detail::BattleIo::begin(battle, s);
     return true;
   };
-  return content::start_scenario_frame(c, doc, Machine::kRules, kScenarioFormatVersion, seed,
+  return content::start_scenario_frame(c, doc, Machine::kRules, kScenarioFormatVersion, kOverrideKeys, seed,
                                        Battle(catalog, options), start, overrides);
 }
 

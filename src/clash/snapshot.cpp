@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -105,6 +106,27 @@ void read_roll(const In& in, const BattleState& s, std::int64_t rocks) {
                                                    count, count, s.offered_count)};
 }
 
+/// A seat of a listed deck draws from its own copy of the list: what it holds in hand, in its
+/// pile and on the table are cards of the list, no more of one than the list has.
+void check_listed_cards(const In& seat, const EncounterDef& e, const SeatState& st, std::size_t i) {
+  std::vector<Card> left = e.rules.listed_deck;
+  const auto take = [&](Card card, const std::string& pointer) {
+    const auto it = std::find(left.begin(), left.end(), card);
+    if (it != left.end()) {
+      left.erase(it);
+      return;
+    }
+    const auto listed = std::count(e.rules.listed_deck.begin(), e.rules.listed_deck.end(), card);
+    throw Bad{pointer, fmt::format("seat {} holds more {} {} cards than the encounter's deck lists ({})", i,
+                                   element_name(card.element), card.value, listed)};
+  };
+  for (std::size_t k = 0; k < st.hand.size(); ++k)
+    take(st.hand[k], content::child_pointer(seat.ptr("hand"), k));
+  for (std::size_t k = 0; k < st.pile.size(); ++k)
+    take(st.pile[k], content::child_pointer(seat.ptr("pile"), k));
+  if (!st.choice.empty()) take(st.choice, seat.ptr("choice"));
+}
+
 void read_state(const In& in, const Catalog& c, BattleState& s) {
   s.seed = in.u64("seed");
   content::read_rng(in.obj("rng"), s.rng);
@@ -154,6 +176,7 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
     st.acted = seat.flag("acted");
     if (!st.acted && !st.choice.empty())  // a card is played as the seat acts
       throw Bad{seat.ptr("choice"), fmt::format("seat {} has not acted this round: expected null", i)};
+    if (e->rules.deck == DeckSource::Listed) check_listed_cards(seat, *e, st, i);
     s.seats.push_back(st);
   }
   const json& order = in.arr("order");

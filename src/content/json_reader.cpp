@@ -1,9 +1,9 @@
 #include "battlecore/content/json_reader.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <fstream>
-#include <iterator>
 #include <limits>
 #include <set>
 #include <system_error>
@@ -324,6 +324,37 @@ std::string describe_int_range(std::int64_t min, std::int64_t max) {
   return fmt::format("an integer in [{}, {}]", min, max);
 }
 
+/// Thrown by the parser callback when a container opens deeper than kMaxJsonDepth.
+struct NestingTooDeep {};
+
+/// nlohmann::json's parser callback: throws NestingTooDeep at an array or object that would be
+/// level kMaxJsonDepth + 1 (the parser counts the root container as depth 0), so no deeper
+/// document is ever built. Every other value is kept.
+bool refuse_deep_nesting(int depth, Json::parse_event_t event, Json& /*parsed*/) {
+  if ((event == Json::parse_event_t::object_start || event == Json::parse_event_t::array_start) &&
+      static_cast<std::size_t>(depth) >= kMaxJsonDepth)
+    throw NestingTooDeep{};
+  return true;
+}
+
+/// The offset of the first '[' or '{' outside strings that opens level kMaxJsonDepth + 1. The
+/// parser has read the text up to there without a syntax error, so counting brackets is exact.
+std::size_t deep_nesting_offset(std::string_view text) {
+  std::size_t depth = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '"') {  // skip the string, escapes included
+      for (++i; i < text.size() && text[i] != '"'; ++i)
+        if (text[i] == '\\') ++i;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth) return i;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return text.size();
+}
+
 /// The status of a path that exists; a missing or inaccessible path is reported instead.
 std::optional<fs::file_status> existing_status(const fs::path& path, Diagnostics& diags) {
   std::error_code error;
@@ -420,7 +451,14 @@ Diagnostic JsonDocument::diagnostic(std::string pointer, std::string message) co
 std::optional<JsonDocument> parse_json_text(std::string file, std::string text, Diagnostics& diags) {
   JsonDocument doc{.file = std::move(file), .text = std::move(text), .root = {}};
   try {
-    doc.root = Json::parse(doc.text);
+    doc.root = Json::parse(doc.text, refuse_deep_nesting);
+  } catch (const NestingTooDeep&) {
+    const auto [line, column] = line_column(doc.text, deep_nesting_offset(doc.text));
+    diags.add({doc.file, line, column, "",
+               fmt::format("nesting deeper than {} levels; an array or object may hold at most {} levels "
+                           "of arrays and objects",
+                           kMaxJsonDepth, kMaxJsonDepth)});
+    return std::nullopt;
   } catch (const Json::parse_error& error) {
     // `byte` is 1-based: the last character read, which is where the parser gave up.
     const std::size_t offset = error.byte > 0 ? error.byte - 1 : 0;
@@ -447,12 +485,31 @@ std::optional<JsonDocument> parse_json_file(const std::filesystem::path& path, D
     diags.add({file, 0, 0, "", "is a directory, expected a JSON file"});
     return std::nullopt;
   }
+  // A FIFO, a device or a socket may never end (/dev/zero) or block the reader forever.
+  if (!fs::is_regular_file(*status)) {
+    diags.add({file, 0, 0, "", "not a regular file; expected a JSON file"});
+    return std::nullopt;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     diags.add({file, 0, 0, "", "cannot open file for reading"});
     return std::nullopt;
   }
-  std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  // The size is checked as the file is read too, as it may grow after fs::file_size looked.
+  const auto too_large = [&] {
+    diags.add({file, 0, 0, "",
+               fmt::format("larger than {} bytes, the most a JSON file may have", kMaxJsonFileBytes)});
+    return std::nullopt;
+  };
+  std::error_code error;
+  if (const std::uintmax_t size = fs::file_size(path, error); !error && size > kMaxJsonFileBytes)
+    return too_large();
+  std::string text;
+  std::array<char, 1 << 16> chunk{};
+  while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0) {
+    text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxJsonFileBytes) return too_large();
+  }
   if (in.bad()) {
     diags.add({file, 0, 0, "", "cannot read file"});
     return std::nullopt;
@@ -509,6 +566,16 @@ std::string child_pointer(std::string_view base, std::string_view key) {
 
 std::string child_pointer(std::string_view base, std::size_t index) {
   return fmt::format("{}/{}", base, index);
+}
+
+std::optional<std::string> unknown_key(const nlohmann::json& object,
+                                       std::span<const std::string_view> allowed) {
+  if (!object.is_object()) return std::nullopt;
+  for (const auto& [key, value] : object.items()) {
+    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
+      return fmt::format("unknown key '{}'; allowed keys: {}", key, fmt::join(allowed, ", "));
+  }
+  return std::nullopt;
 }
 
 std::string describe_json_type(const nlohmann::json& value) {

@@ -1,10 +1,30 @@
 #include "battlecore/deckbuilder/actions.hpp"
 
+#include <array>
+#include <span>
+
 #include <nlohmann/json.hpp>
 
+#include "battlecore/content/json_reader.hpp"
 #include "battlecore/deckbuilder/piles.hpp"
 
 namespace battlecore::deckbuilder {
+
+namespace {
+
+/// The keys action_to_json writes for an action type (card_id names the card for a reader and
+/// is not checked); empty for a type that does not exist.
+std::span<const std::string_view> action_keys(std::string_view type) {
+  static constexpr std::array<std::string_view, 1> kTypeOnly = {"type"};
+  static constexpr std::array<std::string_view, 2> kIndexed = {"type", "index"};
+  static constexpr std::array<std::string_view, 4> kPlay = {"type", "card", "card_id", "target"};
+  if (type == "play_card") return kPlay;
+  if (type == "choose" || type == "take_reward") return kIndexed;
+  if (type == "end_turn" || type == "skip_choice" || type == "skip_reward") return kTypeOnly;
+  return {};
+}
+
+}  // namespace
 
 std::string_view action_kind_name(ActionKind k) {
   switch (k) {
@@ -93,6 +113,11 @@ Result<Action> action_from_json(const nlohmann::json& j) {
     return Error{
         "an action needs \"type\": play_card, end_turn, choose, skip_choice, take_reward or skip_reward"};
   const auto& t = type->get_ref<const std::string&>();
+  const std::span<const std::string_view> allowed = action_keys(t);
+  if (allowed.empty())
+    return Error{"unknown action type '" + t +
+                 "'; expected play_card, end_turn, choose, skip_choice, take_reward or skip_reward"};
+  if (auto unknown = content::unknown_key(j, allowed)) return Error{*unknown};
   if (t == "end_turn") return Action::end_turn();
   if (t == "skip_choice") return Action::skip_choice();
   if (t == "skip_reward") return Action::skip_reward();
@@ -104,9 +129,6 @@ Result<Action> action_from_json(const nlohmann::json& j) {
     const auto i = static_cast<std::uint8_t>(index->get<std::int64_t>());
     return t == "choose" ? Action::choose(i) : Action::take_reward(i);
   }
-  if (t != "play_card")
-    return Error{"unknown action type '" + t +
-                 "'; expected play_card, end_turn, choose, skip_choice, take_reward or skip_reward"};
   const auto card = j.find("card");
   if (card == j.end() || !card->is_number_integer() || card->get<std::int64_t>() < 0 ||
       card->get<std::int64_t>() >= kNoCard)

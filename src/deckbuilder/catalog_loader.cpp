@@ -86,8 +86,8 @@ class Loader {
     }
 
     index_card_play(*c_);
-    c_->content_hash = content::canonical_content_hash(docs_);
     if (!diags_.empty()) return nullptr;
+    c_->content_hash = content::canonical_content_hash(docs_);
     return catalog;
   }
 
@@ -682,7 +682,10 @@ class Loader {
   void read_pack() {
     if (!pack_) return;
     ObjectReader r(*pack_->doc, *pack_->value, pack_->pointer, diags_);
-    c_->pack.id = r.required_string("id").value_or("");
+    const auto id = r.required_string("id");
+    if (id && !content::valid_id(*id))
+      r.error_at("id", "expected an id of 1 to 64 characters a-z, 0-9, '_' or '-', got '" + *id + "'");
+    c_->pack.id = id.value_or("");
     c_->pack.name = r.optional_string("name").value_or(c_->pack.id);
     if (const auto rules = r.optional_string("rules"); rules && *rules != "deckbuilder")
       r.error_at("rules", "expected \"deckbuilder\", got '" + *rules + "'");
@@ -726,10 +729,16 @@ CatalogResult load_catalog(const std::vector<content::JsonDocument>& documents) 
 CatalogResult load_catalog(const std::filesystem::path& path) {
   Diagnostics diags;
   std::vector<content::JsonDocument> docs;
-  for (const auto& file : content::content_files(path, diags)) {
+  for (const auto& file : content::content_files(path, diags))
     if (auto doc = content::parse_json_file(file, diags)) docs.push_back(std::move(*doc));
+  if (!diags.empty()) {
+    // Report the problems of the files that parsed too, so every problem is listed at once.
+    if (!docs.empty()) {
+      Loader loader(docs, diags);
+      (void)loader.run();
+    }
+    return diags;
   }
-  if (!diags.empty()) return diags;
   return load_catalog(docs);
 }
 

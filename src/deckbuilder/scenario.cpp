@@ -22,6 +22,10 @@ using nlohmann::json;
 
 namespace {
 
+/// The keys the overrides read, in the order they read them.
+constexpr std::array<std::string_view, 9> kOverrideKeys = {
+    "turn", "energy", "player", "enemies", "counters", "draw_pile", "hand", "discard_pile", "exhaust_pile"};
+
 constexpr std::array<std::string_view, 4> kPiles = {"draw_pile", "hand", "discard_pile", "exhaust_pile"};
 constexpr std::array<Pile, 4> kPileOf = {Pile::Draw, Pile::Hand, Pile::Discard, Pile::Exhaust};
 
@@ -180,7 +184,7 @@ Result<Battle, Diagnostics> start_scenario(std::shared_ptr<const Catalog> catalo
     detail::BattleIo::state(battle) = s;
     return true;
   };
-  return content::start_scenario_frame(c, doc, Machine::kRules, kScenarioFormatVersion, seed,
+  return content::start_scenario_frame(c, doc, Machine::kRules, kScenarioFormatVersion, kOverrideKeys, seed,
                                        Battle(catalog, options), start, overrides);
 }
 

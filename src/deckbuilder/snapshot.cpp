@@ -29,6 +29,16 @@ constexpr std::array<std::string_view, 3> kDelayedTimings = {"player_turn_start"
 using Bad = content::SnapshotError;
 using In = content::SnapshotIn;
 
+// The bounds the rules and the content keep, which restore holds a snapshot to.
+constexpr std::int64_t kMaxUnitHp = 9999;      // max HP: the loader's and the scenarios' 1 to 9999
+constexpr std::int64_t kMaxEnergy = 999;       // a scenario's bound; the rules keep gains within 0 to 99
+constexpr std::int64_t kMaxHookTurns = 99;     // a hook's duration
+constexpr std::int64_t kMaxDelayedTurns = 20;  // the delayed op's after_turns
+constexpr std::int64_t kMaxRepeatLeft = 19;    // the repeat op runs 1 to 20 times
+constexpr std::int64_t kMaxHandPicks = 10;     // discard and exhaust take 1 to 10 cards
+constexpr std::int64_t kMinOptions = 2;        // the choice op offers 2 to 4 options
+constexpr std::int64_t kMaxOptions = 4;
+
 template <class Defs>
 std::uint16_t find_id(const Defs& defs, const json& v, const std::string& pointer, std::string_view what) {
   if (!v.is_string())
@@ -46,11 +56,13 @@ json unit_json(const UnitState& u, const Catalog& c) {
   return {{"hp", u.hp}, {"max_hp", u.max_hp}, {"armor", u.armor}, {"statuses", statuses}};
 }
 
-UnitState read_unit(const In& in, const Catalog& c) {
+/// A unit: max HP in [`min_max_hp`, 9999] (it never changes in battle; 0 only for a player not
+/// built yet), HP in [0, max HP] (damage stops at 0, healing at the max), armor in [0, kMaxArmor].
+UnitState read_unit(const In& in, const Catalog& c, std::int64_t min_max_hp) {
   UnitState u;
-  u.hp = static_cast<std::int32_t>(in.num("hp", INT32_MIN, INT32_MAX));
-  u.max_hp = static_cast<std::int32_t>(in.num("max_hp", INT32_MIN, INT32_MAX));
-  u.armor = static_cast<std::int32_t>(in.num("armor", INT32_MIN, INT32_MAX));
+  u.max_hp = static_cast<std::int32_t>(in.num("max_hp", min_max_hp, kMaxUnitHp));
+  u.hp = static_cast<std::int32_t>(in.num("hp", 0, u.max_hp));
+  u.armor = static_cast<std::int32_t>(in.num("armor", 0, kMaxArmor));
   const json& sts = in.arr("statuses");
   if (sts.size() > kMaxStatusSlots)
     throw Bad{in.ptr("statuses"), fmt::format("more than {} statuses", kMaxStatusSlots)};
@@ -84,10 +96,23 @@ void read_refs(const In& in, std::string_view key, Vec& out, std::int64_t lo, st
         In::number(a[i], content::child_pointer(in.ptr(key), i), lo, hi)));
 }
 
-std::uint8_t move_or_none(const In& in, std::string_view key) {
+/// `key` in [lo, hi]; a refusal says `why` the range is what it is.
+std::int64_t num_because(const In& in, std::string_view key, std::int64_t lo, std::int64_t hi,
+                         std::string_view why) {
+  try {
+    return in.num(key, lo, hi);
+  } catch (Bad& bad) {
+    bad.message = fmt::format("{}: {}", why, bad.message);
+    throw;
+  }
+}
+
+/// A move of enemy `def`, or null for none.
+MoveIndex move_or_none(const In& in, std::string_view key, const EnemyDef& def) {
   const json& v = in.at(key);
   if (v.is_null()) return kNoMove;
-  return static_cast<std::uint8_t>(In::number(v, in.ptr(key), 0, kNoMove - 1));
+  return static_cast<MoveIndex>(
+      In::number(v, in.ptr(key), 0, static_cast<std::int64_t>(def.moves.size()) - 1));
 }
 
 json move_json(MoveIndex m) { return m == kNoMove ? json(nullptr) : json(m); }
@@ -210,20 +235,51 @@ json BattleIo::snapshot(const Battle& b) {
 
 namespace {
 
-CardRef card_ref_or_none(const In& in, std::string_view key) {
+/// A card instance of this battle (an index into `s.cards`), or null for none.
+CardRef card_ref_or_none(const In& in, std::string_view key, const BattleState& s) {
   const json& v = in.at(key);
   if (v.is_null()) return kNoCard;
-  return static_cast<CardRef>(In::number(v, in.ptr(key), 0, kMaxCards - 1));
+  return static_cast<CardRef>(In::number(v, in.ptr(key), 0, static_cast<std::int64_t>(s.cards.size()) - 1));
 }
 
-UnitRef unit_ref(const In& in, std::string_view key) {
-  return static_cast<UnitRef>(in.num(key, -1, static_cast<std::int64_t>(kMaxEnemies)));
+/// A unit of this battle (0 the player, 1 + i enemy i); -1 too when `none_legal`.
+UnitRef unit_ref(const In& in, std::string_view key, const BattleState& s, bool none_legal) {
+  return static_cast<UnitRef>(in.num(key, none_legal ? -1 : 0, static_cast<std::int64_t>(s.enemies.size())));
 }
 
-void read_state(const In& in, const Catalog& c, BattleState& s) {
+/// An enemy's intent, last move, streak, sequence position and used rules, as its definition and
+/// the rules allow them.
+void read_enemy_ai(const In& e, const Catalog& c, Phase phase, EnemyState& es) {
+  const EnemyDef& def = c.enemies[es.def];
+  es.intent = move_or_none(e, "intent", def);
+  // Every enemy picks an intent in Initialize (step 10) and an alive one a new intent after each
+  // enemy phase: only a battle still being built has an alive enemy without one.
+  if (es.intent == kNoMove && es.unit.alive() && phase != Phase::None && phase != Phase::Initialize)
+    throw Bad{e.ptr("intent"), fmt::format("enemy '{}' is alive in phase {}: expected a move, got null",
+                                           def.id, phase_name(phase))};
+  es.last_move = move_or_none(e, "last_move", def);
+  // The streak counts the turns in a row the enemy made last_move: 0 before its first move.
+  const bool moved = es.last_move != kNoMove;
+  es.streak = static_cast<std::uint8_t>(moved ? e.num("streak", 1, 255)
+                                              : num_because(e, "streak", 0, 0, "no last move yet"));
+  const std::size_t positions = def.sequence.empty() ? 1 : def.sequence.size();
+  es.sequence_pos =
+      static_cast<std::uint8_t>(e.num("sequence_pos", 0, static_cast<std::int64_t>(positions) - 1));
+  es.rules_used = static_cast<std::uint8_t>(e.num("rules_used", 0, 255));
+  for (std::size_t r = 0; r < 8; ++r)  // bit r: the `once` rule r has fired
+    if ((es.rules_used & (1u << r)) != 0 && (r >= def.rules.size() || !def.rules[r].once))
+      throw Bad{e.ptr("rules_used"), fmt::format("bit {} names no once rule of enemy '{}'", r, def.id)};
+}
+
+void read_state(const In& in, const Catalog& c, Phase phase, BattleState& s) {
   s.seed = in.u64("seed");
   content::read_rng(in.obj("rng"), s.rng);
   // null: a battle never started in content without encounters
+  if (in.at("encounter").is_null() && (phase != Phase::None || !c.encounters.empty()))
+    throw Bad{in.ptr("encounter"),
+              phase != Phase::None
+                  ? fmt::format("a battle in phase {} has an encounter: expected its id", phase_name(phase))
+                  : std::string("the content has encounters: expected an encounter id")};
   s.encounter = in.at("encounter").is_null()
                     ? EncounterId{0}
                     : find_id(c.encounters, in.at("encounter"), in.ptr("encounter"), "encounter");
@@ -234,21 +290,19 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
   s.extra_turns = static_cast<std::uint8_t>(in.num("extra_turns", 0, 255));
   s.skipped_turns = static_cast<std::uint8_t>(in.num("skipped_turns", 0, 255));
   s.attacks_this_turn = static_cast<std::uint8_t>(in.num("attacks_this_turn", 0, 255));
-  s.energy = static_cast<std::int32_t>(in.num("energy", INT32_MIN, INT32_MAX));
-  s.player = read_unit(in.obj("player"), c);
+  s.energy = static_cast<std::int32_t>(in.num("energy", 0, kMaxEnergy));
+  // Initialize builds the player (step 2): until then it may have no max HP.
+  const bool built = phase != Phase::None && phase != Phase::Initialize;
+  s.player = read_unit(in.obj("player"), c, built ? 1 : 0);
   const json& enemies = in.arr("enemies");
   if (enemies.size() > kMaxEnemies)
     throw Bad{in.ptr("enemies"), fmt::format("more than {} enemies", kMaxEnemies)};
   for (std::size_t i = 0; i < enemies.size(); ++i) {
     const In e(enemies[i], content::child_pointer(in.ptr("enemies"), i));
     EnemyState es;
-    es.unit = read_unit(e, c);
+    es.unit = read_unit(e, c, 1);
     es.def = find_id(c.enemies, e.at("enemy"), e.ptr("enemy"), "enemy");
-    es.intent = move_or_none(e, "intent");
-    es.last_move = move_or_none(e, "last_move");
-    es.streak = static_cast<std::uint8_t>(e.num("streak", 0, 255));
-    es.sequence_pos = static_cast<std::uint8_t>(e.num("sequence_pos", 0, 255));
-    es.rules_used = static_cast<std::uint8_t>(e.num("rules_used", 0, 255));
+    read_enemy_ai(e, c, phase, es);
     s.enemies.push_back(es);
   }
   s.enemies_alive = count_alive_enemies(s);
@@ -295,8 +349,9 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
   if (hooks.size() > kMaxHooks) throw Bad{in.ptr("hooks"), fmt::format("more than {} hooks", kMaxHooks)};
   for (std::size_t i = 0; i < hooks.size(); ++i) {
     const In h(hooks[i], content::child_pointer(in.ptr("hooks"), i));
-    s.hooks.push_back(ActiveHook{find_id(c.hooks, h.at("hook"), h.ptr("hook"), "hook"), unit_ref(h, "owner"),
-                                 static_cast<std::uint8_t>(h.num("turns_left", 0, 255))});
+    s.hooks.push_back(ActiveHook{find_id(c.hooks, h.at("hook"), h.ptr("hook"), "hook"),
+                                 unit_ref(h, "owner", s, false),
+                                 static_cast<std::uint8_t>(h.num("turns_left", 0, kMaxHookTurns))});
   }
   const auto max_block = static_cast<std::int64_t>(c.blocks.size()) - 1;
   const json& delayed = in.arr("delayed");
@@ -304,10 +359,11 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
     throw Bad{in.ptr("delayed"), fmt::format("more than {} delayed triggers", kMaxDelayed)};
   for (std::size_t i = 0; i < delayed.size(); ++i) {
     const In d(delayed[i], content::child_pointer(in.ptr("delayed"), i));
-    s.delayed.push_back(DelayedTrigger{static_cast<std::uint16_t>(d.num("block", 0, max_block)),
-                                       static_cast<DelayedTiming>(d.name("timing", kDelayedTimings)),
-                                       static_cast<std::uint8_t>(d.num("occurrences_left", 0, 255)),
-                                       unit_ref(d, "source"), unit_ref(d, "target")});
+    s.delayed.push_back(
+        DelayedTrigger{static_cast<std::uint16_t>(d.num("block", 0, max_block)),
+                       static_cast<DelayedTiming>(d.name("timing", kDelayedTimings)),
+                       static_cast<std::uint8_t>(d.num("occurrences_left", 0, kMaxDelayedTurns)),
+                       unit_ref(d, "source", s, false), unit_ref(d, "target", s, true)});
   }
   const auto op_count = static_cast<std::int64_t>(c.ops.size());
   const json& effects = in.arr("effects");
@@ -320,10 +376,10 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
     fr.end = static_cast<std::uint32_t>(f.num("end", fr.begin, op_count));
     fr.pc = static_cast<std::uint32_t>(f.num("pc", fr.begin, fr.end));
     fr.kind = static_cast<EffectFrame::Kind>(f.name("kind", kFrameKinds));
-    fr.source = unit_ref(f, "source");
-    fr.target = unit_ref(f, "target");
-    fr.card = card_ref_or_none(f, "card");
-    fr.repeat_left = static_cast<std::uint8_t>(f.num("repeat_left", 0, 255));
+    fr.source = unit_ref(f, "source", s, false);  // an effect always has a source unit
+    fr.target = unit_ref(f, "target", s, true);
+    fr.card = card_ref_or_none(f, "card", s);
+    fr.repeat_left = static_cast<std::uint8_t>(f.num("repeat_left", 0, kMaxRepeatLeft));
     fr.status =
         f.at("status").is_null() ? kNoStatus : find_id(c.statuses, f.at("status"), f.ptr("status"), "status");
     s.effects.push_back(fr);
@@ -331,18 +387,30 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
   const In ch = in.obj("choice");
   s.choice.kind = static_cast<PendingChoice::Kind>(ch.name("kind", kChoiceKinds));
   s.choice.skippable = ch.flag("skippable");
-  s.choice.picks_left = static_cast<std::uint8_t>(ch.num("picks_left", 0, 255));
+  // A choice of hand cards has cards left to pick, a choice of options 2 to 4 options; a choice
+  // made or skipped is cleared whole.
+  const bool waiting = s.choice.kind != PendingChoice::Kind::None;
+  const bool hand_choice = waiting && s.choice.kind != PendingChoice::Kind::Options;
+  s.choice.picks_left = static_cast<std::uint8_t>(
+      hand_choice ? num_because(ch, "picks_left", 1, kMaxHandPicks, "a choice of hand cards waits")
+                  : num_because(ch, "picks_left", 0, 0, "no choice of hand cards waits"));
   s.choice.first_block = static_cast<std::uint16_t>(ch.num("first_block", 0, 65535));
-  s.choice.option_count = static_cast<std::uint8_t>(ch.num("option_count", 0, 255));
+  s.choice.option_count = static_cast<std::uint8_t>(
+      s.choice.kind == PendingChoice::Kind::Options
+          ? num_because(ch, "option_count", kMinOptions, kMaxOptions, "a choice of options waits")
+          : num_because(ch, "option_count", 0, 0, "no choice of options waits"));
   if (s.choice.kind == PendingChoice::Kind::Options &&
       std::int64_t{s.choice.first_block} + s.choice.option_count > max_block + 1)
     throw Bad{ch.ptr("option_count"), "the options run past the catalog's blocks"};
-  s.choice.source = unit_ref(ch, "source");
-  s.choice.target = unit_ref(ch, "target");
-  s.choice.card = card_ref_or_none(ch, "card");
+  s.choice.source = unit_ref(ch, "source", s, !waiting);
+  s.choice.target = unit_ref(ch, "target", s, true);
+  s.choice.card = card_ref_or_none(ch, "card", s);
   const In pl = in.obj("playing");
-  s.playing.card = card_ref_or_none(pl, "card");
-  s.playing.target = unit_ref(pl, "target");
+  s.playing.card = card_ref_or_none(pl, "card", s);
+  // A card's play targets the chosen enemy or, without one, the first alive enemy.
+  s.playing.target = unit_ref(pl, "target", s, s.playing.card == kNoCard);
+  if (waiting && s.playing.card == kNoCard)  // only a card's effect pauses on a choice
+    throw Bad{pl.ptr("card"), "a choice waits in a card's play: expected the card being played, got null"};
   const json& rewards = in.arr("reward_options");
   if (rewards.size() > kMaxRewardChoices)
     throw Bad{in.ptr("reward_options"), fmt::format("more than {} reward options", kMaxRewardChoices)};
@@ -376,7 +444,8 @@ Result<Battle> BattleIo::restore(const std::shared_ptr<const Catalog>& catalog, 
   return content::restore_snapshot<Machine, Battle, BattleOptions>(
       catalog, j, kSnapshotFormatVersion, [&](const In& root, BattleOptions options) -> Result<Battle> {
         Battle b(catalog, options);
-        read_state(root.obj("state"), *catalog, b.state_);
+        const Phase phase = content::snapshot_phase<Machine>(root.at("phase"), root.ptr("phase"));
+        read_state(root.obj("state"), *catalog, phase, b.state_);
         content::restore_driver<Machine>(root, b.driver_, b.has_pending_trigger_, b.pending_trigger_);
         b.actions_ = content::read_actions<Action>(root, [](const json& a) { return action_from_json(a); });
         const json& master = root.arr("master_deck");

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 #include <httplib.h>
 
+#include "battlecore/content/json_reader.hpp"
 #include "page_files.hpp"
 
 namespace battlecore::monitor {
@@ -47,13 +48,19 @@ void send_error(httplib::Response& res, int status, std::string_view code, std::
   send_json(res, status, {{"error", code}, {"message", message}});
 }
 
-/// The request body as a JSON object, or an error reply (and nullopt).
+/// The request body as a JSON object, or an error reply (and nullopt). The body is read as content
+/// is: nesting deeper than content::kMaxJsonDepth and repeated keys are refused with the reason.
 std::optional<json> body_object(const httplib::Request& req, httplib::Response& res) {
-  json body = json::parse(req.body, nullptr, /*allow_exceptions=*/false);
-  if (body.is_discarded()) {
-    send_error(res, 400, "malformed_json", "the request body is not valid JSON");
+  content::Diagnostics problems;
+  auto doc = content::parse_json_text("", req.body, problems);
+  if (!doc || !problems.empty()) {
+    const content::Diagnostic& first = problems.items().front();
+    send_error(res, 400, "malformed_json",
+               fmt::format("the request body is not valid JSON: line {}, column {}: {}", first.line,
+                           first.column, first.message));
     return std::nullopt;
   }
+  json body = std::move(doc->root);
   if (!body.is_object()) {
     send_error(res, 400, "bad_request", "the request body must be a JSON object");
     return std::nullopt;

@@ -1,8 +1,11 @@
 #include "battlecore/party/actions.hpp"
 
 #include <array>
+#include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "battlecore/content/json_reader.hpp"
 
 namespace battlecore::party {
 
@@ -74,6 +77,10 @@ Result<Action> action_from_json(const nlohmann::json& j) {
   for (std::size_t i = 0; i < kKindNames.size(); ++i)
     if (kKindNames[i] == t) kind = static_cast<ActionKind>(i);
   if (!kind) return Error{"unknown action type '" + t + "'; expected one of " + known};
+  std::vector<std::string_view> allowed = {"type"};
+  if (uses_index(*kind)) allowed.emplace_back("index");
+  if (uses_target(*kind)) allowed.emplace_back("target");
+  if (auto unknown = content::unknown_key(j, allowed)) return Error{*unknown};
   Action a{*kind, 0, -1};
   if (uses_index(*kind)) {
     const auto index = j.find("index");

@@ -669,6 +669,10 @@ bool check_invariants(const Battle& battle, std::string* why, std::string* where
   if (s.enemies.size() > kMaxActiveEnemies) return fail("/state/enemies", "more than 4 active enemies");
   for (std::size_t i = 0; i < s.enemies.size(); ++i)
     if (!check_actor(s.enemies[i], false, i)) return false;
+  // The phases end the battle as soon as the field is clear, and the reserves fill the slots the
+  // fallen leave: a decision always faces an enemy.
+  if (deciding && s.enemies.empty())
+    return fail("/state/enemies", "no active enemy while a decision is pending: expected at least one");
   if (battle.decision_kind() == DecisionKind::MemberTurn) {
     const MemberState& m = s.members[static_cast<std::size_t>(s.current)];
     if (!m.alive() || m.cantmove > 0 || is_stopped(c, m.conditions, m.hp))

@@ -64,8 +64,8 @@ class Loader {
     for (const Item& it : items_[7]) read_party(it);
     for (const Item& it : items_[8]) read_encounter(it);
     read_pack();
-    c_->content_hash = content::canonical_content_hash(docs_);
     if (!diags_.empty()) return nullptr;
+    c_->content_hash = content::canonical_content_hash(docs_);
     return catalog;
   }
 
@@ -455,7 +455,10 @@ class Loader {
       return;
     }
     ObjectReader r(*pack_->doc, *pack_->value, pack_->pointer, diags_);
-    c_->pack.id = r.required_string("id").value_or("");
+    const auto id = r.required_string("id");
+    if (id && !content::valid_id(*id))
+      r.error_at("id", "expected an id of 1 to 64 characters a-z, 0-9, '_' or '-', got '" + *id + "'");
+    c_->pack.id = id.value_or("");
     c_->pack.name = r.optional_string("name").value_or(c_->pack.id);
     if (const auto rules = r.required_string("rules"); rules && *rules != "party")
       r.error_at("rules", "this pack is for rule set '" + *rules + "'; expected 'party'");

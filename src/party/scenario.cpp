@@ -4,6 +4,7 @@
 #include "battlecore/party/scenario.hpp"
 
 #include <algorithm>
+#include <array>
 #include <string>
 
 #include <fmt/format.h>
@@ -20,6 +21,10 @@ using content::ObjectReader;
 using nlohmann::json;
 
 namespace {
+
+/// The keys the overrides read, in the order they read them.
+constexpr std::array<std::string_view, 8> kOverrideKeys = {"turn",      "max_tp",  "tp",    "members",
+                                                           "formation", "enemies", "items", "counters"};
 
 /// Replaces `conds` with the list under "conditions" ([{"condition": id, "turns": 1..99}]).
 void read_conditions(ObjectReader& r, const Catalog& c, Conditions& conds) {
@@ -220,7 +225,7 @@ Result<Battle, Diagnostics> start_scenario(std::shared_ptr<const Catalog> catalo
     }
     return true;
   };
-  return content::start_scenario_frame(c, doc, Machine::kRules, kScenarioFormatVersion, seed,
+  return content::start_scenario_frame(c, doc, Machine::kRules, kScenarioFormatVersion, kOverrideKeys, seed,
                                        Battle(catalog, options), start, overrides);
 }
 

@@ -47,8 +47,14 @@ std::vector<std::string> ClashRules::encounters(const Catalog& catalog) { return
 Result<Battle> ClashRules::start(const std::shared_ptr<const Catalog>& catalog, const BattleStart& start,
                                  BattleOptions options) {
   return start_battle_or_scenario<Battle>(catalog, start, options, [](auto&&... args) {
-    return start_scenario(std::forward<decltype(args)>(args)...);
+    return clash::start_scenario(std::forward<decltype(args)>(args)...);
   });
+}
+
+Result<Battle, content::Diagnostics> ClashRules::start_scenario(const std::shared_ptr<const Catalog>& catalog,
+                                                                const content::JsonDocument& scenario,
+                                                                std::uint64_t seed) {
+  return clash::start_scenario(catalog, scenario, seed);
 }
 
 nlohmann::json ClashRules::snapshot(const Battle& battle) { return clash::snapshot(battle); }

@@ -28,8 +28,14 @@ std::vector<std::string> DeckbuilderRules::encounters(const Catalog& catalog) {
 Result<Battle> DeckbuilderRules::start(const std::shared_ptr<const Catalog>& catalog,
                                        const BattleStart& start, BattleOptions options) {
   return start_battle_or_scenario<Battle>(catalog, start, options, [](auto&&... args) {
-    return start_scenario(std::forward<decltype(args)>(args)...);
+    return deckbuilder::start_scenario(std::forward<decltype(args)>(args)...);
   });
+}
+
+Result<Battle, content::Diagnostics> DeckbuilderRules::start_scenario(
+    const std::shared_ptr<const Catalog>& catalog, const content::JsonDocument& scenario,
+    std::uint64_t seed) {
+  return deckbuilder::start_scenario(catalog, scenario, seed);
 }
 
 nlohmann::json DeckbuilderRules::action_to_json(const Battle& battle, const Action& action) {

@@ -26,8 +26,14 @@ std::vector<std::string> PartyRules::encounters(const Catalog& catalog) { return
 Result<Battle> PartyRules::start(const std::shared_ptr<const Catalog>& catalog, const BattleStart& start,
                                  BattleOptions options) {
   return start_battle_or_scenario<Battle>(catalog, start, options, [](auto&&... args) {
-    return start_scenario(std::forward<decltype(args)>(args)...);
+    return party::start_scenario(std::forward<decltype(args)>(args)...);
   });
+}
+
+Result<Battle, content::Diagnostics> PartyRules::start_scenario(const std::shared_ptr<const Catalog>& catalog,
+                                                                const content::JsonDocument& scenario,
+                                                                std::uint64_t seed) {
+  return party::start_scenario(catalog, scenario, seed);
 }
 
 nlohmann::json PartyRules::snapshot(const Battle& battle) { return party::snapshot(battle); }

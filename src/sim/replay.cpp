@@ -49,7 +49,7 @@ std::optional<std::uint64_t> read_hash(ObjectReader& r, std::string_view key) {
 
 }  // namespace
 
-Result<Replay, Diagnostics> replay_from_document(const JsonDocument& doc) {
+Result<Replay, Diagnostics> replay_from_document(const JsonDocument& doc, const ActionCheck& check_action) {
   Diagnostics diags;
   Replay replay;
   ObjectReader r(doc, doc.root, "", diags);
@@ -79,11 +79,13 @@ Result<Replay, Diagnostics> replay_from_document(const JsonDocument& doc) {
   replay.start_state_hash = read_hash(r, "start_state_hash").value_or(0);
   if (const json* actions = r.required_array("actions")) {
     for (std::size_t i = 0; i < actions->size(); ++i) {
-      if (!(*actions)[i].is_object())
-        diags.add(
-            doc.diagnostic(content::child_pointer("/actions", i),
-                           "expected an action object, got " + content::describe_json_type((*actions)[i])));
-      replay.actions.push_back((*actions)[i]);
+      const json& action = (*actions)[i];
+      if (!action.is_object())
+        diags.add(doc.diagnostic(content::child_pointer("/actions", i),
+                                 "expected an action object, got " + content::describe_json_type(action)));
+      else if (const auto problem = check_action ? check_action(action) : std::nullopt)
+        diags.add(doc.diagnostic(content::child_pointer("/actions", i), *problem));
+      replay.actions.push_back(action);
     }
   }
   if (const json* hashes = r.required_array("state_hashes")) {
@@ -114,11 +116,24 @@ Result<Replay, Diagnostics> replay_from_document(const JsonDocument& doc) {
   return replay;
 }
 
-Result<Replay, Diagnostics> read_replay(const std::filesystem::path& path) {
+Result<ReplayFile, Diagnostics> read_replay_file(const std::filesystem::path& path,
+                                                 const ActionCheck& check_action) {
   Diagnostics diags;
   auto doc = content::parse_json_file(path, diags);
   if (!doc) return diags;
-  return replay_from_document(*doc);
+  auto replay = replay_from_document(*doc, check_action);
+  // A duplicate key is a problem of the file even when the rest of the replay reads well.
+  if (!replay) {
+    for (const content::Diagnostic& d : replay.error().items()) diags.add(d);
+  }
+  if (!diags.empty()) return diags;
+  return ReplayFile{std::move(*doc), std::move(replay).value()};
+}
+
+Result<Replay, Diagnostics> read_replay(const std::filesystem::path& path, const ActionCheck& check_action) {
+  auto file = read_replay_file(path, check_action);
+  if (!file) return file.error();
+  return std::move(file).value().replay;
 }
 
 Result<void> write_replay(const std::filesystem::path& path, const Replay& replay) {
@@ -163,6 +178,13 @@ ReplayCheck check_header(const Replay& replay, std::string_view rules, std::uint
         fmt::format("content hash mismatch: the replay was recorded with content {}, the content given is {}",
                     content::hash_to_hex(replay.content_hash), content::hash_to_hex(content_hash))};
   return {Kind::Match, std::nullopt, ""};
+}
+
+Diagnostics place_in_replay(const Diagnostics& scenario_problems, const ReplayFile& file) {
+  Diagnostics placed;
+  for (const content::Diagnostic& d : scenario_problems.items())
+    placed.add(file.document.diagnostic("/scenario" + d.pointer, d.message));
+  return placed;
 }
 
 }  // namespace detail

@@ -4,8 +4,13 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
+#include <span>
+#include <string_view>
 
 #include <fmt/format.h>
+
+#include "battlecore/content/json_reader.hpp"
 
 namespace battlecore::sim {
 
@@ -312,134 +317,361 @@ void tally_json(nlohmann::json& j, const Tally& t, const SimReport& header, cons
   }
 }
 
-/// Reads the JSON of one policy's results; the first problem is reported with its key.
+/// The keys of one policy's results: at the top level for policy A, under "versus" for B. The
+/// derived ones (rates, means, percentiles, intervals) are recomputed from the counts, not read.
+constexpr std::string_view kTallyKeys[] = {
+    "battles",    "wins",      "win_rate",       "win_rate_ci95",
+    "mean_turns", "decisions", "mean_decisions", "mean_hp_left_on_wins",
+    "errors",     "turns",     "hp_left",        "cards",
+    "enemies",    "seats",     "mean_place",     "counters"};
+constexpr std::string_view kHeaderKeys[] = {
+    "rules", "encounter", "seed",      "policy",        "content_hash",   "settings", "enemy_damage_counted",
+    "shard", "versus",    "elapsed_s", "battles_per_s", "decisions_per_s"};
+constexpr std::string_view kVersusKeys[] = {"policy", "paired"};
+constexpr std::string_view kDistributionKeys[] = {"total", "mean", "p10", "p25",      "p50",
+                                                  "p75",   "p90",  "max", "histogram"};
+constexpr std::string_view kCardKeys[] = {
+    "id", "plays", "plays_per_battle", "battles_played", "wins_when_played", "win_rate_when_played"};
+constexpr std::string_view kEnemyKeys[] = {"id", "battles", "damage_dealt", "damage_per_battle",
+                                           "armor_removed"};
+constexpr std::string_view kSeatKeys[] = {"seat", "name",     "kind",      "policy",
+                                          "wins", "win_rate", "place_sum", "mean_place"};
+constexpr std::string_view kErrorKeys[] = {"index", "battle_seed", "policy", "message", "actions"};
+constexpr std::string_view kShardKeys[] = {"index", "count", "first_battle", "total_battles"};
+constexpr std::string_view kPairedKeys[] = {
+    "both_won",         "only_a_won",          "only_b_won",         "both_lost",
+    "difference",       "difference_ci95",     "mcnemar_chi2",       "p_value",
+    "hp_left_diff_sum", "hp_left_diff_sq_sum", "hp_left_difference", "hp_left_difference_ci95"};
+
+/// A JSON value as a message shows it: scalars as written (cut at 40 characters), the rest by
+/// their type.
+std::string shown(const nlohmann::json& v) {
+  if (v.is_object() || v.is_array() || v.is_null()) return content::describe_json_type(v);
+  std::string text = v.dump();
+  if (text.size() > 40) text = text.substr(0, 37) + "...";
+  return text;
+}
+
+/// Reads a report strictly: every problem is a diagnostic at the JSON pointer of the value (with
+/// its line and column when the document has its text), every key the format does not have is
+/// refused, and the counts must agree with each other (`check_tally`).
 class Reader {
  public:
-  explicit Reader(std::string where) : where_(std::move(where)) {}
-  const std::string& error() const { return error_; }
-  bool ok() const { return error_.empty(); }
+  Reader(const content::JsonDocument& doc, content::Diagnostics& diags) : doc_(doc), diags_(diags) {}
 
-  const nlohmann::json* field(const nlohmann::json& j, const char* key) {
-    if (!ok()) return nullptr;
-    if (!j.is_object() || !j.contains(key)) {
-      error_ = fmt::format("{}: missing key '{}'", where_, key);
+  void error(const std::string& at, std::string message) {
+    diags_.add(doc_.diagnostic(at, std::move(message)));
+  }
+
+  /// Whether `j` (at `at`) is an object; each of its keys not in `allowed` or `more` is reported.
+  bool object(const nlohmann::json& j, const std::string& at, std::span<const std::string_view> allowed,
+              std::span<const std::string_view> more = {}) {
+    if (!j.is_object()) {
+      error(at, "expected an object, got " + shown(j));
+      return false;
+    }
+    for (const auto& item : j.items()) {
+      const auto known = [&](std::span<const std::string_view> keys) {
+        return std::find(keys.begin(), keys.end(), item.key()) != keys.end();
+      };
+      if (known(allowed) || known(more)) continue;
+      std::string list;
+      for (auto keys : {allowed, more})
+        for (std::string_view k : keys) list += fmt::format("{}{}", list.empty() ? "" : ", ", k);
+      error(content::child_pointer(at, item.key()),
+            fmt::format("unknown key '{}'; allowed keys: {}", item.key(), list));
+    }
+    return true;
+  }
+  /// The value of `key` in the object `j`, or null after reporting it missing.
+  const nlohmann::json* field(const nlohmann::json& j, const std::string& at, std::string_view key) {
+    const auto it = j.find(std::string(key));
+    if (it == j.end()) {
+      error(at, fmt::format("missing key '{}'", key));
       return nullptr;
     }
-    return &j.at(key);
+    return &*it;
   }
-  std::uint64_t u64(const nlohmann::json& j, const char* key) {
-    const nlohmann::json* v = field(j, key);
+  std::uint64_t u64(const nlohmann::json& v, const std::string& at) {
+    if (v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0))
+      return v.get<std::uint64_t>();
+    error(at, "expected a non-negative integer, got " + shown(v));
+    return 0;
+  }
+  std::uint64_t u64(const nlohmann::json& j, const std::string& at, std::string_view key) {
+    const nlohmann::json* v = field(j, at, key);
+    return v ? u64(*v, content::child_pointer(at, key)) : 0;
+  }
+  std::int64_t i64(const nlohmann::json& j, const std::string& at, std::string_view key) {
+    const nlohmann::json* v = field(j, at, key);
     if (v == nullptr) return 0;
-    if (!v->is_number_unsigned() && !(v->is_number_integer() && v->get<std::int64_t>() >= 0)) {
-      error_ = fmt::format("{}: '{}' must be a non-negative integer", where_, key);
-      return 0;
-    }
-    return v->get<std::uint64_t>();
+    if (v->is_number_integer() && (!v->is_number_unsigned() || v->get<std::uint64_t>() <= INT64_MAX))
+      return v->get<std::int64_t>();
+    error(content::child_pointer(at, key), "expected a 64-bit integer, got " + shown(*v));
+    return 0;
   }
-  std::int64_t i64(const nlohmann::json& j, const char* key) {
-    const nlohmann::json* v = field(j, key);
-    if (v == nullptr) return 0;
-    if (!v->is_number_integer()) {
-      error_ = fmt::format("{}: '{}' must be an integer", where_, key);
-      return 0;
-    }
-    return v->get<std::int64_t>();
-  }
-  std::string str(const nlohmann::json& j, const char* key) {
-    const nlohmann::json* v = field(j, key);
+  std::string str(const nlohmann::json& j, const std::string& at, std::string_view key) {
+    const nlohmann::json* v = field(j, at, key);
     if (v == nullptr) return {};
-    if (!v->is_string()) {
-      error_ = fmt::format("{}: '{}' must be a string", where_, key);
-      return {};
-    }
-    return v->get<std::string>();
+    if (v->is_string()) return v->get<std::string>();
+    error(content::child_pointer(at, key), "expected a string, got " + shown(*v));
+    return {};
   }
-  std::vector<std::uint64_t> histogram(const nlohmann::json& j, const char* key) {
-    const nlohmann::json* v = field(j, key);
+  const nlohmann::json* array(const nlohmann::json& j, const std::string& at, std::string_view key) {
+    const nlohmann::json* v = field(j, at, key);
+    if (v == nullptr || v->is_array()) return v;
+    error(content::child_pointer(at, key), "expected an array, got " + shown(*v));
+    return nullptr;
+  }
+
+  /// A distribution (`turns`, `hp_left`): its histogram, and its total in `total`.
+  std::vector<std::uint64_t> distribution(const nlohmann::json& j, const std::string& at,
+                                          std::string_view key, std::uint64_t& total) {
     std::vector<std::uint64_t> out;
-    if (v == nullptr) return out;
-    const nlohmann::json* h = field(*v, "histogram");
-    if (h == nullptr) return out;
-    if (!h->is_array()) {
-      error_ = fmt::format("{}: '{}/histogram' must be an array", where_, key);
-      return out;
-    }
-    for (const auto& x : *h) {
-      if (!x.is_number_unsigned() && !(x.is_number_integer() && x.get<std::int64_t>() >= 0)) {
-        error_ = fmt::format("{}: '{}/histogram' must hold non-negative integers", where_, key);
-        return out;
-      }
-      out.push_back(x.get<std::uint64_t>());
-    }
+    const nlohmann::json* d = field(j, at, key);
+    const std::string here = content::child_pointer(at, key);
+    if (d == nullptr || !object(*d, here, kDistributionKeys)) return out;
+    total = u64(*d, here, "total");
+    if (const nlohmann::json* h = array(*d, here, "histogram"))
+      for (std::size_t i = 0; i < h->size(); ++i)
+        out.push_back(u64((*h)[i], content::child_pointer(content::child_pointer(here, "histogram"), i)));
     return out;
   }
-  const nlohmann::json* array(const nlohmann::json& j, const char* key) {
-    const nlohmann::json* v = field(j, key);
-    if (v != nullptr && !v->is_array()) {
-      error_ = fmt::format("{}: '{}' must be an array", where_, key);
-      return nullptr;
-    }
-    return v;
-  }
 
-  /// Reads one policy's results; `header` (for policy A) also gets the tables' names.
-  void tally(const nlohmann::json& j, Tally& t, SimReport* header) {
-    std::vector<std::string>* card_ids = header ? &header->card_ids : nullptr;
-    std::vector<std::string>* enemy_ids = header ? &header->enemy_ids : nullptr;
-    t.battles = u64(j, "battles");
-    const bool by_seat = j.is_object() && j.contains("seats");
-    if (!by_seat) t.wins = u64(j, "wins");  // with seats: seat 0's, read below
-    t.decisions = u64(j, "decisions");
-    t.turns_histogram = histogram(j, "turns");
-    t.hp_left_histogram = histogram(j, "hp_left");
-    if (const nlohmann::json* turns = field(j, "turns")) t.turns = u64(*turns, "total");
+  /// Reads one policy's results at `at` ("" or "/versus"); `header` (policy A's) also gets the
+  /// tables' names. `hp_total` gets the `hp_left` distribution's total.
+  void tally(const nlohmann::json& j, const std::string& at, Tally& t, SimReport* header,
+             std::uint64_t& hp_total) {
+    using content::child_pointer;
+    t.battles = u64(j, at, "battles");
+    const bool by_seat = j.contains("seats");
+    if (!by_seat) t.wins = u64(j, at, "wins");  // with seats: seat 0's, read below
+    t.decisions = u64(j, at, "decisions");
+    t.turns_histogram = distribution(j, at, "turns", t.turns);
+    t.hp_left_histogram = distribution(j, at, "hp_left", hp_total);
     t.hp_left_on_wins = weighted_sum(t.hp_left_histogram);
-    if (const nlohmann::json* cards = array(j, "cards"))
-      for (const auto& c : *cards) {
-        if (card_ids) card_ids->push_back(str(c, "id"));
-        t.cards.push_back({u64(c, "plays"), u64(c, "battles_played"), u64(c, "wins_when_played")});
+    if (const nlohmann::json* cards = array(j, at, "cards"))
+      for (std::size_t i = 0; i < cards->size(); ++i) {
+        const nlohmann::json& c = (*cards)[i];
+        const std::string here = child_pointer(child_pointer(at, "cards"), i);
+        if (!object(c, here, kCardKeys)) continue;
+        if (header) header->card_ids.push_back(str(c, here, "id"));
+        t.cards.push_back(
+            {u64(c, here, "plays"), u64(c, here, "battles_played"), u64(c, here, "wins_when_played")});
       }
-    if (const nlohmann::json* enemies = array(j, "enemies"))
-      for (const auto& e : *enemies) {
-        if (enemy_ids) enemy_ids->push_back(str(e, "id"));
-        t.enemies.push_back({u64(e, "battles"), u64(e, "damage_dealt"), u64(e, "armor_removed")});
+    if (const nlohmann::json* enemies = array(j, at, "enemies"))
+      for (std::size_t i = 0; i < enemies->size(); ++i) {
+        const nlohmann::json& e = (*enemies)[i];
+        const std::string here = child_pointer(child_pointer(at, "enemies"), i);
+        if (!object(e, here, kEnemyKeys)) continue;
+        if (header) header->enemy_ids.push_back(str(e, here, "id"));
+        t.enemies.push_back(
+            {u64(e, here, "battles"), u64(e, here, "damage_dealt"), u64(e, here, "armor_removed")});
       }
-    if (j.is_object() && j.contains("seats"))
-      if (const nlohmann::json* seats = array(j, "seats"))
-        for (const auto& s : *seats) {
-          if (header) {
-            header->seat_names.push_back(str(s, "name"));
-            header->seat_kinds.push_back(str(s, "kind"));
-            // seat 0 plays the run's policy, written out but kept empty in the header
-            header->seat_policies.push_back(header->seat_names.size() == 1 ? "" : str(s, "policy"));
-          }
-          t.seats.push_back({u64(s, "wins"), u64(s, "place_sum")});
-        }
-    if (by_seat) t.wins = t.seats.empty() ? 0 : t.seats[0].wins;
-    if (j.is_object() && j.contains("counters")) {
+    if (by_seat) seats(j, at, t, header);
+    if (j.contains("counters")) {
       const nlohmann::json& counters = j.at("counters");
+      const std::string here = child_pointer(at, "counters");
       if (!counters.is_object()) {
-        error_ = fmt::format("{}: 'counters' must be an object", where_);
-        return;
-      }
-      for (const auto& item : counters.items()) {
-        if (header) header->counter_names.push_back(item.key());
-        t.counters.push_back(u64(counters, item.key().c_str()));
+        error(here, "expected an object, got " + shown(counters));
+      } else {
+        for (const auto& item : counters.items()) {
+          if (header) header->counter_names.push_back(item.key());
+          t.counters.push_back(u64(item.value(), child_pointer(here, item.key())));
+        }
       }
     }
-    if (const nlohmann::json* errors = array(j, "errors"))
-      for (const auto& e : *errors) {
-        SimFailure f{u64(e, "index"), u64(e, "battle_seed"), str(e, "message"), str(e, "policy"),
-                     nlohmann::json::array()};
-        if (const nlohmann::json* actions = array(e, "actions")) f.actions = *actions;
+    if (const nlohmann::json* errors = array(j, at, "errors"))
+      for (std::size_t i = 0; i < errors->size(); ++i) {
+        const nlohmann::json& e = (*errors)[i];
+        const std::string here = child_pointer(child_pointer(at, "errors"), i);
+        if (!object(e, here, kErrorKeys)) continue;
+        SimFailure f{u64(e, here, "index"), u64(e, here, "battle_seed"), str(e, here, "message"),
+                     str(e, here, "policy"), nlohmann::json::array()};
+        if (const nlohmann::json* actions = array(e, here, "actions")) f.actions = *actions;
         t.failures.push_back(std::move(f));
       }
   }
 
+  /// The seats of a several-seat rule set, and the top-level `wins` object that repeats their wins.
+  void seats(const nlohmann::json& j, const std::string& at, Tally& t, SimReport* header) {
+    using content::child_pointer;
+    const nlohmann::json* seats = array(j, at, "seats");
+    if (seats == nullptr) return;
+    for (std::size_t i = 0; i < seats->size(); ++i) {
+      const nlohmann::json& s = (*seats)[i];
+      const std::string here = child_pointer(child_pointer(at, "seats"), i);
+      if (!object(s, here, kSeatKeys)) continue;
+      if (header) {
+        header->seat_names.push_back(str(s, here, "name"));
+        header->seat_kinds.push_back(str(s, here, "kind"));
+        // seat 0 plays the run's policy, written out but kept empty in the header
+        header->seat_policies.push_back(header->seat_names.size() == 1 ? "" : str(s, here, "policy"));
+      }
+      t.seats.push_back({u64(s, here, "wins"), u64(s, here, "place_sum")});
+    }
+    t.wins = t.seats.empty() ? 0 : t.seats[0].wins;
+    const nlohmann::json* wins = field(j, at, "wins");
+    const std::string here = child_pointer(at, "wins");
+    if (wins == nullptr) return;
+    if (!wins->is_object()) {
+      error(here, "expected an object keyed by seat index (the report has seats), got " + shown(*wins));
+      return;
+    }
+    for (const auto& item : wins->items()) {
+      const std::string seat_at = child_pointer(here, item.key());
+      std::size_t seat = 0;
+      const auto [end, ec] = std::from_chars(item.key().data(), item.key().data() + item.key().size(), seat);
+      if (ec != std::errc{} || end != item.key().data() + item.key().size() || seat >= t.seats.size()) {
+        error(seat_at, fmt::format("unknown key '{}'; the keys are the seat indices 0 to {}", item.key(),
+                                   t.seats.size() - 1));
+        continue;
+      }
+      const std::uint64_t n = u64(item.value(), seat_at);
+      if (ok() && n != t.seats[seat].wins)
+        error(seat_at, fmt::format("is {}, but {}/seats/{}/wins is {}", n, at, seat, t.seats[seat].wins));
+    }
+    if (wins->size() != t.seats.size())
+      error(here, fmt::format("expected one entry per seat ({}), got {}", t.seats.size(), wins->size()));
+  }
+
+  /// The counts of one policy's results must agree with each other: every battle is counted once
+  /// in each histogram unless it failed, wins are among the battles played, and so on.
+  void check_tally(const Tally& t, const std::string& at, std::uint64_t hp_total,
+                   std::uint64_t first_battle) {
+    using content::child_pointer;
+    if (t.failures.size() > t.battles) {
+      error(child_pointer(at, "errors"),
+            fmt::format("lists {} failed battles, more than the {} battles of the report", t.failures.size(),
+                        t.battles));
+      return;
+    }
+    const std::uint64_t played = t.battles - t.failures.size();  // a failed battle counts nowhere else
+    const std::string played_text =
+        t.failures.empty()
+            ? fmt::format("the {} battles", t.battles)
+            : fmt::format("the {} battles played ({} less {} errors)", played, t.battles, t.failures.size());
+    if (t.seats.empty() && t.wins > played)
+      error(child_pointer(at, "wins"), fmt::format("{} wins is more than {}", t.wins, played_text));
+    for (const char* key : {"turns", "hp_left"}) {
+      const auto& histogram = std::string_view(key) == "turns" ? t.turns_histogram : t.hp_left_histogram;
+      const std::uint64_t total = std::string_view(key) == "turns" ? t.turns : hp_total;
+      const std::string here = child_pointer(at, key);
+      std::uint64_t counted = 0;
+      for (std::uint64_t c : histogram) counted += c;
+      if (counted != played)
+        error(child_pointer(here, "histogram"),
+              fmt::format("counts {} battles, expected {}", counted, played_text));
+      if (total != weighted_sum(histogram))
+        error(child_pointer(here, "total"),
+              fmt::format("is {}, but the histogram adds up to {}", total, weighted_sum(histogram)));
+    }
+    for (std::size_t c = 0; c < t.cards.size(); ++c) {
+      const CardTally& card = t.cards[c];
+      const std::string here = child_pointer(child_pointer(at, "cards"), c);
+      if (card.battles_played > played)
+        error(child_pointer(here, "battles_played"),
+              fmt::format("{} is more than {}", card.battles_played, played_text));
+      else if (card.battles_played > card.plays)
+        error(child_pointer(here, "battles_played"),
+              fmt::format("{} is more than the card's {} plays", card.battles_played, card.plays));
+      if (card.wins_when_played > card.battles_played || card.wins_when_played > t.wins)
+        error(child_pointer(here, "wins_when_played"),
+              fmt::format("{} is more than the battles the card was played in ({}) or the wins ({})",
+                          card.wins_when_played, card.battles_played, t.wins));
+    }
+    std::uint64_t seat_wins = 0;
+    for (std::size_t s = 0; s < t.seats.size(); ++s) {
+      seat_wins += t.seats[s].wins;
+      if (t.seats[s].wins > played)
+        error(child_pointer(child_pointer(child_pointer(at, "seats"), s), "wins"),
+              fmt::format("{} wins is more than {}", t.seats[s].wins, played_text));
+    }
+    if (seat_wins > played)
+      error(child_pointer(at, "seats"),
+            fmt::format("the seats won {} battles in all, more than {} (a battle has at most one winner)",
+                        seat_wins, played_text));
+    // Failures are listed once each, by battle index, within the report's battles.
+    for (std::size_t i = 0; i < t.failures.size(); ++i) {
+      const std::uint64_t index = t.failures[i].index;
+      const std::string here = child_pointer(child_pointer(child_pointer(at, "errors"), i), "index");
+      if (index < first_battle || index - first_battle >= t.battles)
+        error(here, fmt::format("battle {} is not one of the report's battles {}..{}", index, first_battle,
+                                first_battle + t.battles));
+      else if (i > 0 && index <= t.failures[i - 1].index)
+        error(here,
+              fmt::format("battle {} comes after battle {}: expected each battle once, in increasing order",
+                          index, t.failures[i - 1].index));
+    }
+  }
+
+  bool ok() const { return diags_.empty(); }
+
  private:
-  std::string where_;
-  std::string error_;
+  const content::JsonDocument& doc_;
+  content::Diagnostics& diags_;
 };
+
+/// The shard a report covers, checked: a count from 1 to kMaxShardCount, an index from 1 to it,
+/// and the range of battles that shard of the run has.
+void read_shard(Reader& in, const nlohmann::json& j, SimReport& r) {
+  const nlohmann::json* s = in.field(j, "", "shard");
+  if (s == nullptr || !in.object(*s, "/shard", kShardKeys)) return;
+  const std::uint64_t index = in.u64(*s, "/shard", "index"), count = in.u64(*s, "/shard", "count");
+  r.first_battle = in.u64(*s, "/shard", "first_battle");
+  r.total_battles = in.u64(*s, "/shard", "total_battles");
+  if (!in.ok()) return;
+  if (count < 1 || count > kMaxShardCount) {
+    in.error("/shard/count",
+             fmt::format("expected a shard count from 1 to {}, got {}", kMaxShardCount, count));
+    return;
+  }
+  if (index < 1 || index > count) {
+    in.error("/shard/index",
+             fmt::format("expected a shard index from 1 to the count {}, got {}", count, index));
+    return;
+  }
+  if (r.total_battles > kMaxBattles) {
+    in.error("/shard/total_battles",
+             fmt::format("expected at most {} battles (the most one run plays), got {}", kMaxBattles,
+                         r.total_battles));
+    return;
+  }
+  r.shard_index = static_cast<std::uint32_t>(index);
+  r.shard_count = static_cast<std::uint32_t>(count);
+  const ShardRange range = shard_range(r.total_battles, r.shard_index, r.shard_count);
+  if (r.first_battle != range.first)
+    in.error("/shard/first_battle", fmt::format("shard {}/{} of {} battles starts at battle {}, not {}",
+                                                index, count, r.total_battles, range.first, r.first_battle));
+  else if (r.battles != range.count)
+    in.error("/battles", fmt::format("shard {}/{} of {} battles has {} battles, not {}", index, count,
+                                     r.total_battles, range.count, r.battles));
+}
+
+/// The paired counts of an A/B report, checked against both policies' results.
+void read_paired(Reader& in, const nlohmann::json& v, SimReport& r) {
+  const nlohmann::json* p = in.field(v, "/versus", "paired");
+  if (p == nullptr || !in.object(*p, "/versus/paired", kPairedKeys)) return;
+  const std::string at = "/versus/paired";
+  r.paired = {in.u64(*p, at, "both_won"),         in.u64(*p, at, "only_a_won"),
+              in.u64(*p, at, "only_b_won"),       in.u64(*p, at, "both_lost"),
+              in.i64(*p, at, "hp_left_diff_sum"), in.u64(*p, at, "hp_left_diff_sq_sum")};
+  if (!in.ok()) return;
+  // A seed counts in the paired table when neither policy failed on it.
+  const std::uint64_t fails = r.failures.size() + r.versus.failures.size();
+  const std::uint64_t most = r.battles - std::max(r.failures.size(), r.versus.failures.size());
+  const std::uint64_t least = r.battles > fails ? r.battles - fails : 0;
+  const std::uint64_t n = r.paired.both_won + r.paired.only_a_won + r.paired.only_b_won + r.paired.both_lost;
+  if (n < least || n > most)
+    in.error(at, least == most ? fmt::format("counts {} seeds, expected {}", n, most)
+                               : fmt::format("counts {} seeds, expected {} to {}", n, least, most));
+  else if (r.paired.both_won + r.paired.only_a_won > r.wins)
+    in.error(at + "/only_a_won", fmt::format("both_won + only_a_won is {}, more than policy A's {} wins",
+                                             r.paired.both_won + r.paired.only_a_won, r.wins));
+  else if (r.paired.both_won + r.paired.only_b_won > r.versus.wins)
+    in.error(at + "/only_b_won", fmt::format("both_won + only_b_won is {}, more than policy B's {} wins",
+                                             r.paired.both_won + r.paired.only_b_won, r.versus.wins));
+}
 
 }  // namespace
 
@@ -479,46 +711,93 @@ nlohmann::json SimReport::to_json() const {
   return j;
 }
 
-Result<SimReport> SimReport::from_json(const nlohmann::json& j) {
+Result<SimReport, content::Diagnostics> report_from_document(const content::JsonDocument& doc) {
+  content::Diagnostics diags;
+  Reader in(doc, diags);
   SimReport r;
-  Reader in("report");
-  if (!j.is_object()) return Error{"report: not a JSON object"};
-  r.rules = in.str(j, "rules");
-  r.encounter = in.str(j, "encounter");
-  r.policy = in.str(j, "policy");
-  r.seed = in.u64(j, "seed");
-  const std::string hash = in.str(j, "content_hash");
-  if (in.ok()) {
-    const auto [end, ec] = std::from_chars(hash.data(), hash.data() + hash.size(), r.content_hash, 16);
-    if (ec != std::errc{} || end != hash.data() + hash.size() || hash.empty())
-      return Error{"report: 'content_hash' must be 16 hexadecimal digits"};
+  const nlohmann::json& j = doc.root;
+  if (!in.object(j, "", kHeaderKeys, kTallyKeys)) return diags;
+  r.rules = in.str(j, "", "rules");
+  r.encounter = in.str(j, "", "encounter");
+  r.policy = in.str(j, "", "policy");
+  r.seed = in.u64(j, "", "seed");
+  if (const nlohmann::json* hash = in.field(j, "", "content_hash"); hash && hash->is_string()) {
+    const std::string& text = hash->get_ref<const std::string&>();
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), r.content_hash, 16);
+    if (ec != std::errc{} || end != text.data() + text.size() || text.size() != 16)
+      in.error("/content_hash", fmt::format("expected 16 hexadecimal digits, got {}", shown(*hash)));
+  } else if (hash) {
+    in.error("/content_hash", "expected 16 hexadecimal digits, got " + shown(*hash));
   }
-  in.tally(j, r, &r);
-  if (j.contains("settings")) {
-    if (!j.at("settings").is_object()) return Error{"report: 'settings' must be an object"};
-    r.settings = j.at("settings");
+  std::uint64_t hp_total = 0;
+  in.tally(j, "", r, &r, hp_total);
+  if (const auto it = j.find("settings"); it != j.end()) {
+    if (it->is_object())
+      r.settings = *it;
+    else
+      in.error("/settings", "expected an object, got " + shown(*it));
   }
-  r.enemy_damage_counted = !j.contains("enemy_damage_counted") || j.at("enemy_damage_counted") != false;
+  if (const auto it = j.find("enemy_damage_counted"); it != j.end()) {
+    if (it->is_boolean())
+      r.enemy_damage_counted = it->get<bool>();
+    else
+      in.error("/enemy_damage_counted", "expected true or false, got " + shown(*it));
+  }
+  if (const auto it = j.find("elapsed_s"); it != j.end()) {
+    if (it->is_number() && std::isfinite(it->get<double>()) && it->get<double>() >= 0)
+      r.elapsed_s = it->get<double>();
+    else
+      in.error("/elapsed_s", "expected a number of seconds, 0 or more, got " + shown(*it));
+  }
   r.total_battles = r.battles;
-  if (in.ok() && j.contains("shard")) {
-    const nlohmann::json& s = j.at("shard");
-    r.shard_index = static_cast<std::uint32_t>(in.u64(s, "index"));
-    r.shard_count = static_cast<std::uint32_t>(in.u64(s, "count"));
-    r.first_battle = in.u64(s, "first_battle");
-    r.total_battles = in.u64(s, "total_battles");
+  if (in.ok() && j.contains("shard"))
+    read_shard(in, j, r);
+  else if (in.ok() && r.battles > kMaxBattles)
+    in.error("/battles", fmt::format("expected at most {} battles (the most one run plays), got {}",
+                                     kMaxBattles, r.battles));
+  if (in.ok()) in.check_tally(r, "", hp_total, r.first_battle);
+  if (const auto it = j.find("versus"); it != j.end() && in.object(*it, "/versus", kVersusKeys, kTallyKeys)) {
+    const nlohmann::json& v = *it;
+    r.versus_policy = in.str(v, "/versus", "policy");
+    std::uint64_t versus_hp_total = 0;
+    in.tally(v, "/versus", r.versus, nullptr, versus_hp_total);
+    if (in.ok() && r.versus.battles != r.battles)
+      in.error("/versus/battles",
+               fmt::format("policy B played {} battles and policy A {}: expected the same seeds",
+                           r.versus.battles, r.battles));
+    // Policy B's tables are those of policy A's header.
+    const std::pair<const char*, std::pair<std::size_t, std::size_t>> tables[] = {
+        {"cards", {r.versus.cards.size(), r.cards.size()}},
+        {"enemies", {r.versus.enemies.size(), r.enemies.size()}},
+        {"seats", {r.versus.seats.size(), r.seats.size()}},
+        {"counters", {r.versus.counters.size(), r.counters.size()}}};
+    for (const auto& [key, sizes] : tables)
+      if (in.ok() && sizes.first != sizes.second)
+        in.error(content::child_pointer("/versus", key),
+                 fmt::format("has {} entries, expected {} as at the top level", sizes.first, sizes.second));
+    if (in.ok()) in.check_tally(r.versus, "/versus", versus_hp_total, r.first_battle);
+    if (in.ok()) read_paired(in, v, r);
   }
-  if (in.ok() && j.contains("versus")) {
-    const nlohmann::json& v = j.at("versus");
-    r.versus_policy = in.str(v, "policy");
-    in.tally(v, r.versus, nullptr);
-    if (const nlohmann::json* p = in.field(v, "paired"))
-      r.paired = {in.u64(*p, "both_won"),  in.u64(*p, "only_a_won"),       in.u64(*p, "only_b_won"),
-                  in.u64(*p, "both_lost"), in.i64(*p, "hp_left_diff_sum"), in.u64(*p, "hp_left_diff_sq_sum")};
-  }
-  if (in.ok() && j.contains("elapsed_s") && j.at("elapsed_s").is_number())
-    r.elapsed_s = j.at("elapsed_s").get<double>();
-  if (!in.ok()) return Error{in.error()};
+  if (!diags.empty()) return diags;
   return r;
+}
+
+Result<SimReport, content::Diagnostics> read_report(const std::filesystem::path& path) {
+  content::Diagnostics diags;
+  const auto doc = content::parse_json_file(path, diags);
+  if (!doc) return diags;
+  if (!diags.empty()) return diags;  // a repeated key: the parser kept one of its values
+  return report_from_document(*doc);
+}
+
+Result<SimReport> SimReport::from_json(const nlohmann::json& j) {
+  auto read = report_from_document(content::JsonDocument{"report", "", j});
+  if (!read) {
+    std::string message = read.error().to_string();
+    if (!message.empty() && message.back() == '\n') message.pop_back();
+    return Error{message};
+  }
+  return std::move(read.value());
 }
 
 std::string SimReport::to_text() const {
@@ -597,7 +876,7 @@ ShardRange shard_range(std::uint64_t total, std::uint32_t index, std::uint32_t c
 Result<std::pair<std::uint32_t, std::uint32_t>> parse_shard(const std::string& text) {
   const auto slash = text.find('/');
   auto number = [](std::string_view s, std::uint32_t& out) {
-    if (s.empty() || s.size() > 9) return false;
+    if (s.empty() || s.size() > 9) return false;  // so N <= kMaxShardCount
     const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
     return ec == std::errc{} && end == s.data() + s.size();
   };
@@ -643,26 +922,45 @@ Result<SimReport> merge_reports(const std::vector<SimReport>& shards) {
     if (s.settings != first.settings) return what("settings", first.settings.dump(), s.settings.dump());
     return {};
   };
-  std::vector<const SimReport*> by_index(n, nullptr);
+  // The shards in index order, checked without a table sized by the shard count: the count is
+  // only bounded by kMaxShardCount, and the files given are few.
+  std::vector<const SimReport*> by_index;
+  by_index.reserve(shards.size());
   for (std::size_t i = 0; i < shards.size(); ++i) {
     const SimReport& s = shards[i];
     if (std::string d = differs(s, i); !d.empty()) return Error{"cannot merge: " + d};
-    if (s.shard_index < 1 || s.shard_index > n)
+    if (n < 1 || n > kMaxShardCount || s.shard_index < 1 || s.shard_index > n)
       return Error{fmt::format("cannot merge: report {} is shard {}/{}", i + 1, s.shard_index, n)};
-    if (by_index[s.shard_index - 1] != nullptr)
-      return Error{fmt::format("cannot merge: shard {}/{} is given twice", s.shard_index, n)};
     const ShardRange range = shard_range(s.total_battles, s.shard_index, n);
     if (s.first_battle != range.first || s.battles != range.count ||
         (!s.versus_policy.empty() && s.versus.battles != range.count))
       return Error{fmt::format("cannot merge: shard {}/{} covers battles {}..{}, expected {}..{}",
                                s.shard_index, n, s.first_battle, s.first_battle + s.battles, range.first,
                                range.first + range.count)};
-    by_index[s.shard_index - 1] = &s;
+    by_index.push_back(&s);
   }
-  std::string missing;
-  for (std::uint32_t k = 0; k < n; ++k)
-    if (by_index[k] == nullptr) missing += fmt::format("{}{}/{}", missing.empty() ? "" : ", ", k + 1, n);
-  if (!missing.empty()) return Error{"cannot merge: missing shard(s) " + missing};
+  std::stable_sort(by_index.begin(), by_index.end(),
+                   [](const SimReport* a, const SimReport* b) { return a->shard_index < b->shard_index; });
+  for (std::size_t k = 1; k < by_index.size(); ++k)
+    if (by_index[k]->shard_index == by_index[k - 1]->shard_index)
+      return Error{fmt::format("cannot merge: shard {}/{} is given twice", by_index[k]->shard_index, n)};
+  if (by_index.size() != n) {
+    // Every index is in 1..n and given once, so n - size shards are missing; name the first few.
+    constexpr std::size_t kNamed = 10;
+    std::string missing;
+    std::size_t named = 0;
+    std::uint64_t expected = 1;
+    for (std::size_t k = 0; k <= by_index.size() && named < kNamed; ++k) {
+      const std::uint64_t upto = k < by_index.size() ? by_index[k]->shard_index : std::uint64_t{n} + 1;
+      for (; expected < upto && named < kNamed; ++expected, ++named)
+        missing += fmt::format("{}{}/{}", missing.empty() ? "" : ", ", expected, n);
+      expected = upto + 1;
+    }
+    const std::size_t count = n - by_index.size();
+    if (count > named) missing += fmt::format(" and {} more", count - named);
+    return Error{
+        fmt::format("cannot merge: missing shard(s) {} ({} of {} given)", missing, by_index.size(), n)};
+  }
 
   SimReport merged;
   static_cast<Tally&>(merged) = Tally{};

@@ -3,6 +3,7 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -17,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 #include "support/temp_dir.hpp"
+#include "support/text_position.hpp"
 
 #include "battlecore/clash/phases.hpp"
 
@@ -330,6 +332,38 @@ TEST(ClashCli, ReplayNamesTheDivergingActionAndRefusesBadFilesAndOtherContent) {
       cli("replay " + shell_quoted(file.string()) + " --content " + shell_quoted(pack.string()));
   EXPECT_EQ(other.code, 2) << explain(other);
   EXPECT_TRUE(contains(other.err, "content hash mismatch")) << explain(other);
+}
+
+using battlecore::test::position_of;
+
+TEST(ClashCli, AReplayIsReadStrictlyListingEveryProblemAtItsPosition) {
+  battlecore::test::TempDir dir;
+  ASSERT_EQ(cli("sim --rules clash --battles 1 --seed 3 --record " + shell_quoted(dir.path().string())).code,
+            0);
+  nlohmann::json j = nlohmann::json::parse(read_file(dir.path() / "battle-000000.json"));
+  // A repeated key: the parser keeps the last, so the replay would still match.
+  const fs::path twice = dir.path() / "twice.json";
+  nlohmann::json rest = j;
+  rest.erase("seed");
+  std::ofstream(twice) << "{\"seed\": 5,\n \"seed\": " << j["seed"].dump() << ", " << rest.dump().substr(1);
+  CliRun r = cli("replay " + shell_quoted(twice.string()));
+  EXPECT_EQ(r.code, 2) << explain(r);
+  EXPECT_TRUE(contains(r.err, twice.string() + ":2:2: /seed: duplicate key 'seed'")) << explain(r);
+  // Every bad action is listed at its own position, an unknown key naming the allowed ones.
+  j["actions"][0] = {{"type", "teleport"}};
+  j["actions"][1] = {{"type", "roll"}, {"seat", 0}, {"bogus", 1}};
+  const fs::path bad = dir.path() / "bad.json";
+  const std::string text = j.dump(2);
+  std::ofstream(bad) << text;
+  r = cli("replay " + shell_quoted(bad.string()));
+  EXPECT_EQ(r.code, 2) << explain(r);
+  EXPECT_TRUE(contains(r.err, bad.string() + ":" + position_of(text, "{\n      \"type\": \"teleport\"") +
+                                  ": /actions/0: unknown action type 'teleport'"))
+      << explain(r);
+  EXPECT_TRUE(contains(r.err, bad.string() + ":" + position_of(text, "{\n      \"bogus\"") +
+                                  ": /actions/1: unknown key 'bogus'; allowed keys: type, seat"))
+      << explain(r);
+  EXPECT_TRUE(contains(r.err, "2 problem(s)")) << explain(r);
 }
 
 TEST(ClashCli, PlayAndSimStartFromAScenarioAndBadScenariosAreRefused) {

@@ -4,6 +4,7 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/temp_dir.hpp"
+#include "support/text_position.hpp"
 
 namespace {
 
@@ -59,6 +61,8 @@ CliRun cli(const std::string& args, const std::string& input = "") {
 }
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+using battlecore::test::position_of;
 
 TEST(CliDeterminism, EveryRecordedBattleReplaysWithExitZero) {
   TempDir dir;
@@ -228,6 +232,70 @@ TEST(CliDeterminism, AMalformedReplayExitsTwoSayingWhy) {
   EXPECT_EQ(r.code, 2) << r.explain();
 }
 
+TEST(CliDeterminism, AReplayIsReadStrictlyListingEveryProblemAtItsPosition) {
+  TempDir dir;
+  ASSERT_EQ(cli("sim --rules deckbuilder --battles 1 --seed 2 --record " + quoted(dir.path().string())).code,
+            0);
+  json j = json::parse(read_file(dir.path() / "battle-000000.json"));
+  // A repeated key: the parser keeps the last, so the replay would still match.
+  const fs::path twice = dir.path() / "twice.json";
+  const std::string twice_text = "{\n  \"seed\": 5," + j.dump(2).substr(1);
+  std::ofstream(twice) << twice_text;
+  CliRun r = cli("replay " + quoted(twice.string()));
+  EXPECT_EQ(r.code, 2) << r.explain();
+  EXPECT_TRUE(has(
+      r.err, twice.string() + ":" + position_of(twice_text, "\"seed\"", 1) + ": /seed: duplicate key 'seed'"))
+      << r.explain();
+  // Every bad action is listed, each at its own position.
+  j["actions"][0] = {{"type", "teleport"}};
+  j["actions"][2] = {{"type", "end_turn"}, {"bogus", 1}};
+  const fs::path bad = dir.path() / "bad.json";
+  const std::string bad_text = j.dump(2);
+  std::ofstream(bad) << bad_text;
+  r = cli("replay " + quoted(bad.string()));
+  EXPECT_EQ(r.code, 2) << r.explain();
+  EXPECT_TRUE(has(r.err, bad.string() + ":" + position_of(bad_text, "{\n      \"type\": \"teleport\"") +
+                             ": /actions/0: unknown action type 'teleport'"))
+      << r.explain();
+  EXPECT_TRUE(has(r.err, bad.string() + ":" + position_of(bad_text, "{\n      \"bogus\"") +
+                             ": /actions/2: unknown key 'bogus'; allowed keys: type"))
+      << r.explain();
+  EXPECT_TRUE(has(r.err, "2 problem(s)")) << r.explain();
+}
+
+TEST(CliDeterminism, AReplaysScenarioIsReportedWhereItIsInTheReplay) {
+  TempDir dir;
+  const fs::path sc = dir.path() / "sc.json", file = dir.path() / "r.json";
+  std::ofstream(sc) << R"({"encounter": "w1", "seed": 5, "player": {"hp": 12}})";
+  ASSERT_EQ(
+      cli("play --rules deckbuilder --scenario " + quoted(sc.string()) + " --record " + quoted(file.string()),
+          "0\nquit\n")
+          .code,
+      0);
+  json j = json::parse(read_file(file));
+  j["scenario"]["player"]["hp"] = 999;
+  j["scenario"]["bogus"] = 1;
+  const std::string text = j.dump(2);
+  std::ofstream(file) << text;
+  const CliRun r = cli("replay " + quoted(file.string()));
+  EXPECT_EQ(r.code, 2) << r.explain();
+  EXPECT_TRUE(
+      has(r.err, file.string() + ":" + position_of(text, "999") + ": /scenario/player/hp: expected HP"))
+      << r.explain();
+  EXPECT_TRUE(has(r.err, file.string() + ":" + position_of(text, "1,\n    \"encounter\"") +
+                             ": /scenario/bogus: unknown key 'bogus'"))
+      << r.explain();
+}
+
+TEST(CliDeterminism, AScenarioWithARepeatedKeyIsRefused) {
+  TempDir dir;
+  const fs::path sc = dir.path() / "sc.json";
+  std::ofstream(sc) << "{\"encounter\": \"w1\",\n \"seed\": 5, \"seed\": 6}";
+  const CliRun r = cli("play --rules deckbuilder --scenario " + quoted(sc.string()), "quit\n");
+  EXPECT_EQ(r.code, 2) << r.explain();
+  EXPECT_TRUE(has(r.err, sc.string() + ":2:13: /seed: duplicate key 'seed'")) << r.explain();
+}
+
 TEST(CliDeterminism, PlayRecordsItsBattleForReplay) {
   TempDir dir;
   const fs::path file = dir.path() / "played.json";
@@ -260,6 +328,29 @@ TEST(CliDeterminism, ScenariosStartPlayAndSimFromTheStatedPosition) {
   const CliRun s = cli("sim --rules deckbuilder --battles 20 --json --scenario " + quoted(sc.string()));
   ASSERT_EQ(s.code, 0) << s.explain();
   EXPECT_EQ(json::parse(s.out)["battles"], 20);
+}
+
+TEST(CliDeterminism, AnEncounterOtherThanTheScenariosIsRefused) {
+  TempDir dir;
+  const fs::path sc = dir.path() / "sc.json";
+  std::ofstream(sc) << R"({"encounter": "sludge_pair", "seed": 5})";
+  // --encounter w1 once played sludge_pair without a word.
+  for (const std::string cmd : {"play", "sim"}) {
+    const std::string battles = cmd == "sim" ? " --battles 5" : "";
+    const CliRun r =
+        cli(cmd + " --rules deckbuilder" + battles + " --encounter w1 --scenario " + quoted(sc.string()),
+            "quit\n");
+    EXPECT_EQ(r.code, 2) << r.explain();
+    EXPECT_TRUE(
+        has(r.err, "--encounter 'w1' but scenario " + sc.string() + " starts encounter 'sludge_pair'"))
+        << r.explain();
+    EXPECT_TRUE(r.out.empty()) << r.explain();
+  }
+  // The same encounter, or none, is fine.
+  const CliRun same = cli("sim --rules deckbuilder --battles 5 --json --encounter sludge_pair --scenario " +
+                          quoted(sc.string()));
+  ASSERT_EQ(same.code, 0) << same.explain();
+  EXPECT_EQ(json::parse(same.out)["encounter"], "sludge_pair");
 }
 
 TEST(CliDeterminism, ABadScenarioIsRefusedWithEveryProblemAndItsPointer) {

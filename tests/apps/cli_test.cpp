@@ -305,6 +305,43 @@ TEST(Cli, ValidateReportsAMissingPath) {
   EXPECT_TRUE(contains(r.err, "no such file or directory")) << explain(r);
 }
 
+TEST(Cli, DeeplyNestedContentIsRefusedInEveryRuleSet) {
+  // 50,000 levels overflowed the stack of the code that copies and hashes documents.
+  const std::string deep = "{\"encounters\": " + std::string(50'000, '[') + std::string(50'000, ']') + "}";
+  for (const auto& [rules, pack] :
+       {std::pair{"deckbuilder", "starter"}, std::pair{"clash", "classic"}, std::pair{"party", "meadow"}}) {
+    TempDir dir;
+    const fs::path copy = dir.path() / "pack";
+    fs::copy(fs::path(BATTLECORE_DATA_DIR) / rules / pack, copy);
+    std::ofstream(copy / "zz.json") << deep;
+    for (const std::string command : {"validate --rules ", "list --rules "}) {
+      const CliRun r = cli(command + rules + (command == "list --rules " ? " --content " : " ") +
+                           shell_quoted(copy.string()));
+      EXPECT_EQ(r.code, 2) << explain(r);
+      // Level 257 opens at column 16 + 255: the root object is level 1.
+      EXPECT_TRUE(contains(r.err, (copy / "zz.json").string() + ":1:271: nesting deeper than 256 levels"))
+          << explain(r);
+    }
+  }
+  TempDir dir;
+  const fs::path replay = dir.path() / "deep_replay.json";
+  std::ofstream(replay) << R"({"rules": "clash", "scenario": {"seats": )" << std::string(50'000, '[')
+                        << std::string(50'000, ']') << "}}";
+  const CliRun r = cli("replay " + shell_quoted(replay.string()));
+  EXPECT_EQ(r.code, 2) << explain(r);
+  EXPECT_TRUE(contains(r.err, "nesting deeper than 256 levels")) << explain(r);
+}
+
+TEST(Cli, WhatIsNotARegularFileIsRefusedWithExitTwo) {
+  for (const std::string args : {"validate --rules deckbuilder /dev/null", "validate --rules clash /dev/null",
+                                 "validate --rules party /dev/null", "replay /dev/null",
+                                 "play --rules deckbuilder --scenario /dev/null"}) {
+    const CliRun r = cli(args);
+    EXPECT_EQ(r.code, 2) << explain(r);
+    EXPECT_TRUE(contains(r.err, "/dev/null: not a regular file")) << explain(r);
+  }
+}
+
 // --- list -----------------------------------------------------------------------------------
 
 bool has_id(const nlohmann::json& array, std::string_view id) {
@@ -420,6 +457,96 @@ TEST(Cli, BadArgumentsExitTwoAndPrintUsage) {
   }
 }
 
+/// Exit 2 with the subcommand's usage, the message on stderr and nothing on stdout.
+void expect_usage_error(const CliRun& r, std::string_view message) {
+  EXPECT_EQ(r.code, 2) << explain(r);
+  EXPECT_TRUE(r.err.starts_with("battlecore: ")) << explain(r);
+  EXPECT_TRUE(contains(r.err, message)) << message << "\n" << explain(r);
+  EXPECT_TRUE(contains(r.err, "Usage:")) << explain(r);
+  EXPECT_TRUE(r.out.empty()) << explain(r);
+}
+
+TEST(Cli, BattlesAndSeedsOutOfRangeAreRefusedWithUsage) {
+  // 2^64 - 1 battles once overflowed into a run of 0 battles; a larger number is clamped to it.
+  for (const char* rules : {"deckbuilder", "clash", "party"}) {
+    SCOPED_TRACE(rules);
+    // 2^64 - 1 overflowed to no battle at all; the last shard keeps 10^12 + 1 short (1000 battles).
+    for (const char* battles : {"18446744073709551615", "99999999999999999999999", "1000000000001"})
+      expect_usage_error(
+          cli(std::string("sim --rules ") + rules + " --battles " + battles +
+              (std::string_view(battles) == "1000000000001" ? " --shard 999999999/999999999" : "")),
+          std::string("expected a whole number from 1 to 1000000000000, got '") + battles + "'");
+  }
+  const CliRun zero = cli("sim --rules deckbuilder --battles 0");
+  expect_usage_error(zero, "--battles: expected a whole number from 1 to 1000000000000, got '0'");
+  EXPECT_FALSE(contains(zero.err, "17976931")) << explain(zero);
+  // Seeds: -5 once wrapped to 2^64 - 5, a number past 2^64 was clamped; both ran.
+  for (const char* command : {"sim --rules deckbuilder --battles 5", "sim --rules party --battles 5",
+                              "play --rules deckbuilder", "play --rules clash"})
+    for (const char* seed : {"-5", "99999999999999999999999", "18446744073709551616", "1.5"}) {
+      SCOPED_TRACE(std::string(command) + " --seed " + seed);
+      expect_usage_error(
+          cli(std::string(command) + " --seed " + seed, "quit\n"),
+          std::string("expected a whole number from 0 to 18446744073709551615, got '") + seed + "'");
+    }
+  const CliRun largest = cli("sim --rules deckbuilder --battles 3 --seed 18446744073709551615 --json");
+  ASSERT_EQ(largest.code, 0) << explain(largest);
+  EXPECT_EQ(nlohmann::json::parse(largest.out)["seed"], 18446744073709551615ull);
+}
+
+TEST(Cli, OptionsOfAnotherRuleSetAreRefusedWithUsage) {
+  // --block-rate was silently ignored outside party, while --seat-policy was refused.
+  for (const char* rules : {"deckbuilder", "clash"})
+    for (const char* option : {"--block-rate 10", "--super-block-rate 5"}) {
+      SCOPED_TRACE(std::string(rules) + " " + option);
+      expect_usage_error(cli(std::string("sim --rules ") + rules + " --battles 5 " + option),
+                         std::string(std::string_view(option).substr(0, std::string_view(option).find(' '))) +
+                             " is a party option; the " + rules + " rule set does not take it");
+    }
+  for (const char* rules : {"deckbuilder", "party"})
+    expect_usage_error(
+        cli(std::string("sim --rules ") + rules + " --battles 5 --seat-policy 1=greedy"),
+        std::string("--seat-policy is a clash option; the ") + rules + " rule set does not take it");
+}
+
+TEST(Cli, AnExplorationConstantThatIsNotAFiniteNumberIsRefusedWithUsage) {
+  for (const char* value : {"nan", "inf", "-1", "x"})
+    expect_usage_error(
+        cli(std::string("sim --rules deckbuilder --policy mcts --battles 1 --mcts-exploration ") + value),
+        std::string("expected a finite number, 0 or more, got '") + value + "'");
+}
+
+TEST(Cli, OutputPathsAreCheckedBeforeTheRun) {
+  TempDir dir;
+  const std::string missing_dir = shell_quoted((dir.path() / "no" / "such" / "r.html").string());
+  // The whole run once played first, and only then failed to write (exit 1).
+  for (const std::string& report : {shell_quoted(dir.path().string()), missing_dir}) {
+    const CliRun r = cli("sim --rules deckbuilder --battles 3000 --report " + report);
+    EXPECT_EQ(r.code, 2) << explain(r);
+    EXPECT_TRUE(contains(r.err, "battlecore: cannot write --report '")) << explain(r);
+    EXPECT_TRUE(r.out.empty()) << explain(r);
+  }
+  const CliRun is_dir =
+      cli("sim --rules deckbuilder --battles 3 --report " + shell_quoted(dir.path().string()));
+  EXPECT_TRUE(contains(is_dir.err, "': it is a directory")) << explain(is_dir);
+  const CliRun no_dir = cli("sim --rules deckbuilder --battles 3 --report " + missing_dir);
+  EXPECT_TRUE(contains(no_dir.err, "there is no directory '" + (dir.path() / "no" / "such").string() + "'"))
+      << explain(no_dir);
+  // report merge --report, before reading the shards.
+  const fs::path shard = dir.path() / "s.json";
+  std::ofstream(shard) << cli("sim --rules deckbuilder --battles 10 --json").out;
+  const CliRun merge = cli("report merge --report " + missing_dir + " " + shell_quoted(shard.string()));
+  EXPECT_EQ(merge.code, 2) << explain(merge);
+  EXPECT_TRUE(merge.out.empty()) << explain(merge);
+  // play --record: checked before the session, not when it ends.
+  const CliRun play = cli(
+      "play --rules deckbuilder --record " + shell_quoted((dir.path() / "no" / "dir" / "r.json").string()),
+      "quit\n");
+  EXPECT_EQ(play.code, 2) << explain(play);
+  EXPECT_TRUE(contains(play.err, "battlecore: cannot write --record '")) << explain(play);
+  EXPECT_TRUE(play.out.empty()) << explain(play);
+}
+
 // --- sim at scale ----------------------------------------------------------------------------
 
 /// The JSON of a run without its timing keys.
@@ -479,6 +606,85 @@ TEST(Cli, ReportMergeRefusesShardsOfDifferentRuns) {
   const CliRun bad = cli("report merge " + shell_quoted(junk.string()));
   EXPECT_EQ(bad.code, 2) << explain(bad);
   EXPECT_TRUE(contains(bad.err, "junk.json")) << explain(bad);
+}
+
+TEST(Cli, ReportMergeRefusesAShardCountNoRunHas) {
+  TempDir dir;
+  // Real output: one battle in 999,999,999 shards. Merging it once allocated a table of that size.
+  const fs::path one = dir.path() / "one.json";
+  const CliRun shard = cli("sim --rules deckbuilder --battles 1 --shard 1/999999999 --json");
+  ASSERT_EQ(shard.code, 0) << explain(shard);
+  std::ofstream(one) << shard.out;
+  const CliRun merged = cli("report merge " + shell_quoted(one.string()));
+  EXPECT_EQ(merged.code, 2) << explain(merged);
+  EXPECT_TRUE(contains(merged.err, "missing shard(s) 2/999999999, 3/999999999")) << explain(merged);
+  EXPECT_TRUE(contains(merged.err, " and 999999988 more (1 of 999999999 given)")) << explain(merged);
+  EXPECT_TRUE(merged.out.empty()) << explain(merged);
+  // 2^32 + 3 shards, read as 3 when cast to 32 bits: three files once merged with exit 0.
+  nlohmann::json j = nlohmann::json::parse(cli("sim --rules deckbuilder --battles 3 --json").out);
+  std::string files;
+  for (std::uint64_t k = 1; k <= 3; ++k) {
+    j["shard"] = {{"index", (std::uint64_t{1} << 32) + k},
+                  {"count", (std::uint64_t{1} << 32) + 3},
+                  {"first_battle", 0},
+                  {"total_battles", 3}};
+    const fs::path file = dir.path() / ("wide" + std::to_string(k) + ".json");
+    std::ofstream(file) << j.dump();
+    files += " " + shell_quoted(file.string());
+  }
+  const CliRun wide = cli("report merge" + files);
+  EXPECT_EQ(wide.code, 2) << explain(wide);
+  EXPECT_TRUE(contains(wide.err, "wide1.json:1:")) << explain(wide);
+  EXPECT_TRUE(
+      contains(wide.err, ": /shard/count: expected a shard count from 1 to 999999999, got 4294967299"))
+      << explain(wide);
+}
+
+TEST(Cli, ReportMergeNamesTheBadValueOfAShardWithItsPointerAndPosition) {
+  TempDir dir;
+  const std::string run = "sim --rules deckbuilder --battles 100 --seed 3 --json --shard ";
+  const fs::path a = dir.path() / "a.json", b = dir.path() / "b.json";
+  std::ofstream(a) << cli(run + "1/2").out;
+  const nlohmann::json second = nlohmann::json::parse(cli(run + "2/2").out);
+  ASSERT_EQ(cli("report merge " + shell_quoted(a.string()) + " " + shell_quoted(a.string())).code, 2);
+  auto merge_with = [&](const std::string& text) {
+    std::ofstream(b, std::ios::trunc) << text;
+    return cli("report merge --json " + shell_quoted(a.string()) + " " + shell_quoted(b.string()));
+  };
+  const CliRun good = merge_with(second.dump());
+  ASSERT_EQ(good.code, 0) << explain(good);
+  // More wins than battles once merged into a win rate above 1 with exit 0.
+  nlohmann::json j = second;
+  j["wins"] = 5000000;
+  CliRun r = merge_with(j.dump());
+  EXPECT_EQ(r.code, 2) << explain(r);
+  EXPECT_TRUE(contains(r.err, b.string() + ":1:")) << explain(r);
+  EXPECT_TRUE(contains(r.err, ": /wins: 5000000 wins is more than the 50 battles")) << explain(r);
+  EXPECT_TRUE(contains(r.err, "nothing was merged")) << explain(r);
+  EXPECT_TRUE(r.out.empty()) << explain(r);
+  j = second;
+  j["turns"]["histogram"][3] = j["turns"]["histogram"][3].get<std::uint64_t>() + 1;
+  r = merge_with(j.dump());
+  EXPECT_EQ(r.code, 2) << explain(r);
+  EXPECT_TRUE(contains(r.err, ": /turns/histogram: counts 51 battles, expected the 50 battles"))
+      << explain(r);
+  // An unknown key was merged silently.
+  j = second;
+  j["cards"][0]["favourite"] = true;
+  r = merge_with(j.dump());
+  EXPECT_EQ(r.code, 2) << explain(r);
+  EXPECT_TRUE(contains(r.err, ": /cards/0/favourite: unknown key 'favourite'; allowed keys: id, plays,"))
+      << explain(r);
+  j = second;
+  j["battles"] = -50;
+  r = merge_with(j.dump());
+  EXPECT_TRUE(contains(r.err, ": /battles: expected a non-negative integer, got -50")) << explain(r);
+  // A syntax error: the line, the column and what the parser found.
+  r = merge_with("{\"rules\": \"deckbuilder\",\n  \"battles\": 50,,\n}");
+  EXPECT_EQ(r.code, 2) << explain(r);
+  EXPECT_TRUE(contains(r.err, b.string() + ":2:17: syntax error while parsing object key - unexpected ','"))
+      << explain(r);
+  EXPECT_FALSE(contains(r.err, "is not one JSON object")) << explain(r);
 }
 
 TEST(Cli, SimVersusReportsThePairedDifference) {

@@ -21,6 +21,7 @@
 
 #include "battlecore/party/phases.hpp"
 #include "support/temp_dir.hpp"
+#include "support/text_position.hpp"
 
 namespace {
 
@@ -329,6 +330,37 @@ TEST(PartyCli, OtherContentAndMalformedReplaysExitTwo) {
   EXPECT_EQ(bad.code, 2) << explain(bad);
   EXPECT_TRUE(contains(bad.err, "/format_version")) << explain(bad);
   EXPECT_TRUE(contains(bad.err, "seed")) << explain(bad);
+}
+
+using battlecore::test::position_of;
+
+TEST(PartyCli, AReplayIsReadStrictlyListingEveryProblemAtItsPosition) {
+  battlecore::test::TempDir dir;
+  ASSERT_EQ(cli("sim --rules party --battles 1 --seed 3 --record " + quoted(dir.path())).code, 0);
+  nlohmann::json j = nlohmann::json::parse(read_file(dir.path() / "battle-000000.json"));
+  // A repeated key: the parser keeps the last, so the replay would still match.
+  const fs::path twice = dir.path() / "twice.json";
+  nlohmann::json rest = j;
+  rest.erase("seed");
+  std::ofstream(twice) << "{\"seed\": 5,\n \"seed\": " << j["seed"].dump() << ", " << rest.dump().substr(1);
+  CliRun r = cli("replay " + quoted(twice));
+  EXPECT_EQ(r.code, 2) << explain(r);
+  EXPECT_TRUE(contains(r.err, twice.string() + ":2:2: /seed: duplicate key 'seed'")) << explain(r);
+  // Every bad action is listed at its own position, an unknown key naming the allowed ones.
+  j["actions"][0] = {{"type", "teleport"}};
+  j["actions"][1] = {{"type", "flee"}, {"bogus", 1}};
+  const fs::path bad = dir.path() / "bad.json";
+  const std::string text = j.dump(2);
+  std::ofstream(bad) << text;
+  r = cli("replay " + quoted(bad));
+  EXPECT_EQ(r.code, 2) << explain(r);
+  EXPECT_TRUE(contains(r.err, bad.string() + ":" + position_of(text, "{\n      \"type\": \"teleport\"") +
+                                  ": /actions/0: unknown action type 'teleport'"))
+      << explain(r);
+  EXPECT_TRUE(contains(r.err, bad.string() + ":" + position_of(text, "{\n      \"bogus\"") +
+                                  ": /actions/1: unknown key 'bogus'; allowed keys: type"))
+      << explain(r);
+  EXPECT_TRUE(contains(r.err, "2 problem(s)")) << explain(r);
 }
 
 TEST(PartyCli, PlayRecordsItsBattleForReplay) {

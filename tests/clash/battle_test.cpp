@@ -470,6 +470,13 @@ TEST(ClashActions, JsonFormsRoundTripAndBadOnesAreNamed) {
     const auto r = action_from_json(nlohmann::json::parse(bad));
     EXPECT_FALSE(r.ok()) << bad;
   }
+  const auto bogus = action_from_json(nlohmann::json::parse(R"({"type":"roll","seat":0,"bogus":1})"));
+  ASSERT_FALSE(bogus.ok());
+  EXPECT_EQ(bogus.error().message, "unknown key 'bogus'; allowed keys: type, seat");
+  const auto rock =
+      action_from_json(nlohmann::json::parse(R"({"type":"play_card","seat":0,"slot":1,"rock":2})"));
+  ASSERT_FALSE(rock.ok());
+  EXPECT_EQ(rock.error().message, "unknown key 'rock'; allowed keys: type, seat, slot");
 }
 
 TEST(ClashView, StateViewShowsSeatsHandsAndTheDecision) {

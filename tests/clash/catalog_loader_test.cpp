@@ -1,10 +1,13 @@
 // Loading clash content: the bundled pack, every parameter read, and bad content refused with
 // every problem listed at its pointer.
 
+#include <fstream>
+
 #include <gtest/gtest.h>
 
 #include "battlecore/clash/load.hpp"
 #include "support/clash_pack.hpp"
+#include "support/temp_dir.hpp"
 
 namespace battlecore::clash {
 namespace {
@@ -141,6 +144,31 @@ TEST(ClashCatalogLoader, AListedDeckWithoutRefillMustFillAHand) {
   const auto d = problems(encounter(test::kTwoBots, R"({"refill": false, "hand_size": 3,
       "deck": [{"element": "fire", "value": 3}, {"element": "fire", "value": 4}]})"));
   EXPECT_TRUE(has(d, "/encounters/0/rules/deck", "needs at least")) << d.to_string();
+}
+
+TEST(ClashCatalogLoader, AFileThatDoesNotParseHidesNoProblemOfTheOthers) {
+  test::TempDir dir;
+  std::ofstream(dir.path() / "encounters.json")
+      << R"({"encounters": [{"id": "e", "id": "e", "seats": [{"kind": "bot"}, {"kind": "bot"}]}]})";
+  std::ofstream(dir.path() / "pack.json") << R"({"pack": {"id": "t", "rules": "clash", "colour": "red"}})";
+  std::ofstream(dir.path() / "zz.json") << "[1,";
+  CatalogResult r = load_catalog(dir.path());
+  ASSERT_FALSE(r.ok());
+  const content::Diagnostics& d = r.error();
+  EXPECT_TRUE(has(d, "/encounters/0/id", "duplicate key 'id'")) << d.to_string();
+  EXPECT_TRUE(has(d, "/pack/colour", "unknown key 'colour'")) << d.to_string();
+  EXPECT_TRUE(has(d, "", "syntax error")) << d.to_string();
+  EXPECT_EQ(d.size(), 3u) << d.to_string();
+}
+
+TEST(ClashCatalogLoader, ThePackIdFollowsTheIdRules) {
+  for (const char* id : {"Bad Id!", ""}) {
+    const auto d =
+        problems(std::string(R"({"pack": {"id": ")") + id +
+                 R"(", "rules": "clash"}, "encounters": [{"id": "e", "seats": )" + test::kTwoBots + "}]}");
+    EXPECT_TRUE(has(d, "/pack/id", "expected an id of 1 to 64 characters")) << d.to_string();
+    EXPECT_EQ(d.size(), 1u) << d.to_string();
+  }
 }
 
 TEST(ClashCatalogLoader, AMissingPathIsADiagnostic) {

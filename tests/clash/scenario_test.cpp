@@ -134,6 +134,16 @@ TEST(ClashScenario, RefusesAnotherFormatVersionRuleSetOrEncounter) {
   EXPECT_NE(text.find("/encounter: no encounter 'nope' in pack 'classic'"), std::string::npos);
 }
 
+TEST(ClashScenario, AnUnknownKeyIsReportedEvenWhenTheHeaderStopsTheReading) {
+  const auto r = start("{\"encounter\": \"trio\", \"seed\": \"x\",\n \"round\": 999, \"bogus\": 1}");
+  // The round is not checked without a battle to check it against; the unknown key is.
+  EXPECT_EQ(
+      problems(r),
+      "s.json:1:31: /seed: expected a seed: an integer in [0, 2^64)\n"
+      "s.json:2:25: /bogus: unknown key 'bogus'; allowed keys: format, format_version, rules, encounter, "
+      "seed, round, order, seats\n");
+}
+
 TEST(ClashScenario, ABattleFromAScenarioSnapshotsAndRestores) {
   const auto r = start(R"({"encounter": "classic", "seed": 8, "round": 3, "seats": [{"health": 1}]})");
   ASSERT_TRUE(r.ok()) << problems(r);

@@ -4,6 +4,7 @@
 
 #include "battlecore/clash/snapshot.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include <fmt/format.h>
@@ -222,13 +223,63 @@ TEST(ClashSnapshot, ASeatTheRulesNeverReachIsRefused) {
                  fmt::format("seat {} is still in: expected 0, got 1", other));
 }
 
+TEST(ClashSnapshot, CardsOutsideASeatsListedDeckAreRefused) {
+  const json s = snapshot(battle_at(TurnStep::Card, "listed_deck"));
+  expect_accepted(s);
+  const auto id = classic()->find_encounter("listed_deck");
+  ASSERT_TRUE(id.has_value());
+  const EncounterDef& e = classic()->encounters[*id];
+  const auto listed = [&](const json& card) {
+    return std::count_if(e.rules.listed_deck.begin(), e.rules.listed_deck.end(), [&](Card c) {
+      return element_name(c.element) == card[0].get<std::string>() && c.value == card[1].get<int>();
+    });
+  };
+  // The same card one value up or down, which the list does not have.
+  const auto off_by_one = [&](const json& card) {
+    json off = card;
+    for (const int d : {1, -1}) {
+      off[1] = card[1].get<int>() + d;
+      if (off[1].get<int>() >= 1 && off[1].get<int>() <= 10 && listed(off) == 0) return off;
+    }
+    ADD_FAILURE() << card.dump() << " has both neighbours in the list";
+    return off;
+  };
+  const int other = (s["state"]["current"].get<int>() + 1) % 3;
+  const std::string p = "/state/seats/" + std::to_string(other);
+  const json& hand = s[json::json_pointer(p + "/hand")];
+  const json& pile = s[json::json_pointer(p + "/pile")];
+  ASSERT_FALSE(hand.empty());
+  ASSERT_FALSE(pile.empty());
+  for (const std::string& at : {p + "/hand/0", p + "/pile/0"}) {
+    const json off = off_by_one(s[json::json_pointer(at)]);
+    expect_refused(with(s, at, off), at,
+                   fmt::format("seat {} holds more {} {} cards than the encounter's deck lists (0)", other,
+                               off[0].get<std::string>(), off[1].get<int>()));
+  }
+  // Each listed card once: a second copy is refused where it turns up, in hand, pile or on the table.
+  ASSERT_EQ(listed(hand[0]), 1);
+  const std::string twice = fmt::format("seat {} holds more {} {} cards than the encounter's deck lists (1)",
+                                        other, hand[0][0].get<std::string>(), hand[0][1].get<int>());
+  expect_refused(with(s, p + "/pile/0", hand[0]), p + "/pile/0", twice);
+  expect_refused(with(with(s, p + "/acted", true), p + "/choice", hand[0]), p + "/choice", twice);
+  // The list's cards anywhere among them are accepted: a hand card and a pile card swapped.
+  expect_accepted(with(with(s, p + "/hand/0", pile[0]), p + "/pile/0", hand[0]));
+}
+
 TEST(ClashSnapshot, ATurnOrderThatIsNotEverySeatOnceIsRefused) {
   const json s = snapshot(battle_at(TurnStep::Rock));
   const json& order = s["state"]["order"];
   ASSERT_EQ(order.size(), 4u);
   expect_refused(with(s, "/state/order/2", order[0]), "/state/order/2",
                  "seat " + order[0].dump() + " is already in the turn order");
-  expect_accepted(with(s, "/state/order", {order[3], order[2], order[1], order[0]}));
+  // Another order of the seats, with the turns taken this round those before the current seat.
+  json reversed = with(s, "/state/order", {order[3], order[2], order[1], order[0]});
+  bool before = true;
+  for (const json& o : reversed["state"]["order"]) {
+    before = before && o != s["state"]["current"];
+    reversed["state"]["seats"][o.get<std::size_t>()]["acted"] = before;
+  }
+  expect_accepted(reversed);
 }
 
 TEST(ClashSnapshot, ATurnTheRulesNeverPoseIsRefused) {
@@ -272,6 +323,43 @@ TEST(ClashSnapshot, ATurnTheRulesNeverPoseIsRefused) {
     if (card["phase"] == phase) continue;
     expect_refused(with(card, "/phase", phase), "/phase",
                    human ? "expected BattleTurn" : "expected BattleLoop");
+  }
+}
+
+TEST(ClashSnapshot, TurnsTakenOutOfTheTurnOrderAreRefused) {
+  // A card to play in the middle of a round: seats before and after the current one in the order.
+  Battle b = battle_at(TurnStep::Card);
+  std::vector<Action> options;
+  for (int i = 0; i < 400 && (b.state().step != TurnStep::Card || b.state().current == b.state().order[0] ||
+                              b.state().current == b.state().order.back());
+       ++i) {
+    b.legal_actions(options);
+    ASSERT_TRUE(b.submit(options[0]).ok());
+  }
+  const json s = snapshot(b);
+  expect_accepted(s);
+  const int current = s["state"]["current"].get<int>();
+  ASSERT_NE(s["state"]["order"][0], current);
+  ASSERT_NE(s["state"]["order"].back(), current);
+  // The seats before it in the turn order have taken their turns this round, those after it not;
+  // a seat out takes none.
+  bool before = true;
+  for (const json& o : s["state"]["order"]) {
+    const int seat = o.get<int>();
+    if (seat == current) {
+      before = false;
+      continue;
+    }
+    const std::string p = "/state/seats/" + std::to_string(seat);
+    ASSERT_EQ(s[json::json_pointer(p + "/acted")].get<bool>(), before);
+    // A seat that has not acted has no card on the table.
+    expect_refused(with(with(s, p + "/acted", !before), p + "/choice", nullptr), p + "/acted",
+                   fmt::format("seat {} comes {} the current seat {} in the turn order: expected {}", seat,
+                               before ? "before" : "after", current, before));
+    const json out = with(with(with_out(s, seat, 4, 1), p + "/acted", false), p + "/choice", nullptr);
+    expect_accepted(out);
+    expect_refused(with(out, p + "/acted", true), p + "/acted",
+                   fmt::format("seat {} is out: expected false", seat));
   }
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 namespace battlecore::content {
@@ -152,6 +153,32 @@ TEST(JsonParse, SameKeyInSeparateObjectsIsFine) {
   Diagnostics diags;
   ASSERT_TRUE(parse_json_text("f.json", R"([{"a": 1}, {"a": {"a": 2}}, "{\"a\": 1, \"a\": 2}"])", diags));
   EXPECT_TRUE(diags.empty()) << diags.to_string();
+}
+
+TEST(JsonParse, NestingDeeperThanTheLimitIsRefusedAtTheBracketThatPassesIt) {
+  // The root object is level 1; the string's brackets are not nesting.
+  const auto nested = [](std::size_t levels) {
+    return "{\"s\": \"[{\",\n \"a\": " + std::string(levels - 1, '[') + std::string(levels - 1, ']') + "}";
+  };
+  Diagnostics diags;
+  ASSERT_TRUE(parse_json_text("f.json", nested(kMaxJsonDepth), diags).has_value());
+  EXPECT_TRUE(diags.empty()) << diags.to_string();
+  EXPECT_FALSE(parse_json_text("f.json", nested(kMaxJsonDepth + 1), diags).has_value());
+  ASSERT_EQ(diags.size(), 1u) << diags.to_string();
+  EXPECT_EQ(
+      format_diagnostic(diags.items()[0]),
+      fmt::format("f.json:2:{}: nesting deeper than 256 levels; an array or object may hold at most 256 "
+                  "levels of arrays and objects",
+                  7 + kMaxJsonDepth - 1));
+}
+
+TEST(JsonParse, VeryDeepNestingIsRefusedWithoutExhaustingTheStack) {
+  Diagnostics diags;
+  const std::string text(200'000, '[');  // unterminated too, but the depth is passed first
+  EXPECT_FALSE(parse_json_text("f.json", text, diags).has_value());
+  ASSERT_EQ(diags.size(), 1u);
+  EXPECT_EQ(diags.items()[0].column, static_cast<int>(kMaxJsonDepth) + 1);
+  EXPECT_TRUE(diags.items()[0].message.starts_with("nesting deeper than 256 levels")) << diags.to_string();
 }
 
 // JsonDocument::locate --------------------------------------------------------------------------
@@ -741,6 +768,33 @@ TEST_F(ContentFiles, ParseFileReportsMissingFileAndDirectory) {
   ASSERT_EQ(diags.size(), 2u);
   EXPECT_EQ(diags.items()[0].message, "no such file or directory");
   EXPECT_EQ(diags.items()[1].message, "is a directory, expected a JSON file");
+}
+
+TEST_F(ContentFiles, ParseFileRefusesWhatIsNotARegularFile) {
+  Diagnostics diags;
+  EXPECT_FALSE(parse_json_file("/dev/null", diags).has_value());
+  ASSERT_EQ(diags.size(), 1u);
+  EXPECT_EQ(format_diagnostic(diags.items()[0]), "/dev/null: not a regular file; expected a JSON file");
+}
+
+TEST_F(ContentFiles, ParseFileRefusesAFileLargerThanTheLimit) {
+  const fs::path file = write("huge.json", "[]");
+  fs::resize_file(file, kMaxJsonFileBytes + 1);  // sparse: no disk is written
+  Diagnostics diags;
+  EXPECT_FALSE(parse_json_file(file, diags).has_value());
+  ASSERT_EQ(diags.size(), 1u);
+  EXPECT_EQ(diags.items()[0].message, "larger than 67108864 bytes, the most a JSON file may have");
+  fs::resize_file(file, kMaxJsonFileBytes);
+  diags = {};
+  (void)parse_json_file(file, diags);  // at the limit it is read
+  for (const Diagnostic& d : diags.items()) EXPECT_EQ(d.message.find("larger than"), std::string::npos);
+}
+
+TEST(JsonUnknownKey, NamesTheFirstKeyNotAllowedAndListsTheAllowedOnes) {
+  constexpr std::array<std::string_view, 2> kAllowed{"type", "index"};
+  EXPECT_EQ(unknown_key(nlohmann::json::parse(R"({"type": "x", "index": 1})"), kAllowed), std::nullopt);
+  EXPECT_EQ(unknown_key(nlohmann::json::parse(R"({"type": "x", "zz": 1, "bogus": 2})"), kAllowed),
+            "unknown key 'bogus'; allowed keys: type, index");
 }
 
 }  // namespace

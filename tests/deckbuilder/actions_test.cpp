@@ -89,11 +89,15 @@ TEST(DeckbuilderActionJson, ExplicitMinusOneTargetMeansNone) {
   EXPECT_EQ(a.value(), Action::play(2, -1));
 }
 
-TEST(DeckbuilderActionJson, EndTurnIgnoresCardFields) {
-  // end_turn carries no card; whatever else is present does not make it a play.
-  const Result<Action> a = action_from_json(json({{"type", "end_turn"}, {"card", 3}}));
-  ASSERT_TRUE(a.ok());
-  EXPECT_EQ(a.value(), Action::end_turn());
+TEST(DeckbuilderActionJson, RefusesAKeyItsTypeDoesNotTakeListingTheAllowedOnes) {
+  // end_turn carries no card: a card on it is a mistake, not a play.
+  EXPECT_EQ(parse_error(json({{"type", "end_turn"}, {"card", 3}})), "unknown key 'card'; allowed keys: type");
+  EXPECT_EQ(parse_error(json({{"type", "end_turn"}, {"bogus", 1}})),
+            "unknown key 'bogus'; allowed keys: type");
+  EXPECT_EQ(parse_error(json({{"type", "choose"}, {"index", 0}, {"target", 0}})),
+            "unknown key 'target'; allowed keys: type, index");
+  EXPECT_EQ(parse_error(json({{"type", "play_card"}, {"card", 1}, {"traget", 0}})),
+            "unknown key 'traget'; allowed keys: type, card, card_id, target");
 }
 
 // --- every error of action_from_json ---------------------------------------------------------

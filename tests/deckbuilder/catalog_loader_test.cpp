@@ -1,5 +1,6 @@
 #include <cstddef>
 #include <filesystem>
+#include <fstream>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -11,6 +12,7 @@
 #include "battlecore/content/json_reader.hpp"
 #include "battlecore/deckbuilder/catalog.hpp"
 #include "battlecore/deckbuilder/load.hpp"
+#include "support/temp_dir.hpp"
 
 namespace battlecore::deckbuilder {
 namespace {
@@ -478,6 +480,27 @@ TEST(DeckbuilderCatalogLoader, ASyntaxErrorInOneFileOfADirectoryMeansNoCatalog) 
   bool syntax = false;
   for (const Diagnostic& d : diags.items()) syntax |= contains(d.file, "syntax_error.json");
   EXPECT_TRUE(syntax) << diags.to_string();
+}
+
+TEST(DeckbuilderCatalogLoader, AFileThatDoesNotParseHidesNoProblemOfTheOthers) {
+  test::TempDir dir;
+  std::ofstream(dir.path() / "cards.json") << R"({"cards": [{ "id": "jab", "id": "jab", "type": "attack",
+    "cost": 1, "target": "enemy", "effects": [{ "op": "damage", "amount": 3 }] }]})";
+  std::ofstream(dir.path() / "players.json")
+      << R"({"players": [{ "id": "hero", "max_hp": -1, "deck": [{ "card": "jab", "count": 5 }] }]})";
+  std::ofstream(dir.path() / "zz.json") << "[1,";
+  const Diagnostics diags = refused(load_catalog(dir.path()));
+  EXPECT_EQ(diags.size(), 3u) << diags.to_string();
+  expect_diagnostic(diags, "/cards/0/id", {"duplicate key 'id'"}, (dir.path() / "cards.json").string());
+  expect_diagnostic(diags, "/players/0/max_hp", {"-1"}, (dir.path() / "players.json").string());
+}
+
+TEST(DeckbuilderCatalogLoader, ThePackIdFollowsTheIdRules) {
+  for (const char* id : {"Bad Id!", ""}) {
+    SCOPED_TRACE(id);
+    const Diagnostics diags = refused_text(with_good_bits(std::string(R"("pack": {"id": ")") + id + "\"}"));
+    expect_diagnostic(diags, "/pack/id", {"expected an id of 1 to 64 characters"});
+  }
 }
 
 TEST(DeckbuilderCatalogLoader, AMissingPathIsReported) {

@@ -3,10 +3,12 @@
 
 #include "battlecore/deckbuilder/snapshot.hpp"
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -282,6 +284,227 @@ TEST(DeckbuilderSnapshot, AStateTheRulesNeverReachIsRefused) {
   twice_in_hand["state"]["hand"].push_back(hand[0]);
   expect_refused(twice_in_hand, "/state/hand/" + std::to_string(hand.size()),
                  "card " + hand[0].dump() + " is already in hand");
+}
+
+/// The card instance in hand whose card is `id`.
+CardRef in_hand(const Battle& b, std::string_view id) {
+  for (CardRef card : b.state().hand())
+    if (b.catalog().cards[b.state().cards[card].def].id == id) return card;
+  ADD_FAILURE() << "no " << id << " in hand";
+  return 0;
+}
+
+/// Sets the field at `pointer` of a copy of `doc` to `value`.
+json with(const json& doc, std::string_view pointer, const json& value) {
+  json out = doc;
+  out[json::json_pointer(std::string(pointer))] = value;
+  return out;
+}
+
+/// A battle paused on a Choice with a hook and a delayed trigger registered: every unit
+/// reference of the state has a value to edit.
+json paused_with_everything() {
+  Battle a = from_scenario({{"encounter", "sludge_pair"},
+                            {"seed", 4},
+                            {"hand", {"battle_fury", "foresight", "tactics"}},
+                            {"energy", 9}});
+  EXPECT_TRUE(a.submit(Action::play(in_hand(a, "battle_fury"))).ok());
+  EXPECT_TRUE(a.submit(Action::play(in_hand(a, "foresight"))).ok());
+  EXPECT_TRUE(a.submit(Action::play(in_hand(a, "tactics"))).ok());
+  EXPECT_TRUE(a.is_waiting_for_choice());
+  return snapshot(a);
+}
+
+TEST(DeckbuilderSnapshot, UnitsOutsideTheRulesBoundsAreRefused) {
+  const json s = paused_with_everything();
+  ASSERT_TRUE(restore(starter(), s).ok());
+  ASSERT_EQ(s["phase"], "PlayerPhase");
+  ASSERT_EQ(s["state"]["enemies"].size(), 2u);
+  const std::int32_t max_hp = s["state"]["player"]["max_hp"];
+  const std::int32_t enemy_max_hp = s["state"]["enemies"][1]["max_hp"];
+  struct Case {
+    std::string pointer;
+    json bad;
+    std::string why;
+    json good;  // just inside the bound
+  };
+  const std::vector<Case> cases = {
+      // HP stops at 0 and at the max HP, which the content keeps in 1 to 9999.
+      {"/state/player/hp", -1, fmt::format("expected an integer in [0, {}], got -1", max_hp), 0},
+      {"/state/player/hp", max_hp + 1,
+       fmt::format("expected an integer in [0, {}], got {}", max_hp, max_hp + 1), max_hp},
+      {"/state/enemies/1/hp", enemy_max_hp + 1,
+       fmt::format("expected an integer in [0, {}], got {}", enemy_max_hp, enemy_max_hp + 1), enemy_max_hp},
+      {"/state/player/max_hp", -1, "expected an integer in [1, 9999], got -1", 9999},
+      {"/state/player/max_hp", 0, "expected an integer in [1, 9999], got 0", 9999},
+      {"/state/enemies/0/max_hp", 0, "expected an integer in [1, 9999], got 0", 9999},
+      {"/state/enemies/0/max_hp", 10000, "expected an integer in [1, 9999], got 10000", 9999},
+      // Armor absorbs down to 0 and stops at kMaxArmor; energy stays in 0 to 999.
+      {"/state/player/armor", -1, "expected an integer in [0, 999999], got -1", 0},
+      {"/state/enemies/0/armor", 2147483647, "expected an integer in [0, 999999], got 2147483647", kMaxArmor},
+      {"/state/energy", -3, "expected an integer in [0, 999], got -3", 0},
+      {"/state/energy", 1000, "expected an integer in [0, 999], got 1000", 999},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.pointer + " = " + c.bad.dump());
+    expect_refused(with(s, c.pointer, c.bad), c.pointer + ": " + c.why, "");
+    json good = with(s, c.pointer, c.good);
+    if (c.pointer.ends_with("max_hp"))
+      good[json::json_pointer(c.pointer.substr(0, c.pointer.size() - 6) + "hp")] = 1;
+    const auto r = restore(starter(), good);
+    EXPECT_TRUE(r.ok()) << r.error().message;
+  }
+}
+
+TEST(DeckbuilderSnapshot, EnemyMovesOutsideTheirDefinitionAreRefused) {
+  const json s = paused_with_everything();
+  const json& e = s["state"]["enemies"][0];
+  const auto& def = *std::find_if(starter()->enemies.begin(), starter()->enemies.end(),
+                                  [&](const EnemyDef& d) { return d.id == e["enemy"]; });
+  const std::size_t moves = def.moves.size();
+  const std::string last = std::to_string(moves - 1);
+  ASSERT_FALSE(e["intent"].is_null());
+  const std::string in_moves = "expected an integer in [0, " + last + "], got ";
+  expect_refused(with(s, "/state/enemies/0/intent", 200), "/state/enemies/0/intent: " + in_moves + "200", "");
+  expect_refused(with(s, "/state/enemies/0/intent", static_cast<int>(moves)),
+                 "/state/enemies/0/intent: " + in_moves + std::to_string(moves), "");
+  EXPECT_TRUE(restore(starter(), with(s, "/state/enemies/0/intent", moves - 1)).ok());
+  json moved = with(s, "/state/enemies/0/last_move", moves - 1);
+  moved["state"]["enemies"][0]["streak"] = 1;
+  EXPECT_TRUE(restore(starter(), moved).ok());
+  expect_refused(with(moved, "/state/enemies/0/last_move", static_cast<int>(moves)),
+                 "/state/enemies/0/last_move: " + in_moves + std::to_string(moves), "");
+
+  // An alive enemy has an intent once the battle is built; a dead one keeps its last.
+  expect_refused(
+      with(s, "/state/enemies/0/intent", nullptr),
+      "/state/enemies/0/intent: enemy '" + def.id + "' is alive in phase PlayerPhase: expected a move", "");
+  json dead = with(s, "/state/enemies/0/intent", nullptr);
+  dead["state"]["enemies"][0]["hp"] = 0;
+  EXPECT_TRUE(restore(starter(), dead).ok());
+
+  // The streak counts the turns in a row of last_move: 0 before the first move, then 1 and up.
+  ASSERT_TRUE(e["last_move"].is_null());
+  expect_refused(with(s, "/state/enemies/0/streak", 1),
+                 "/state/enemies/0/streak: no last move yet: expected an integer in [0, 0], got 1", "");
+  expect_refused(with(moved, "/state/enemies/0/streak", 0),
+                 "/state/enemies/0/streak: expected an integer in [1, 255], got 0", "");
+
+  // A sequence position is within the sequence (0 for an enemy without one); a used rule is one
+  // of its once rules.
+  const std::size_t positions = std::max<std::size_t>(def.sequence.size(), 1);
+  expect_refused(with(s, "/state/enemies/0/sequence_pos", static_cast<int>(positions)),
+                 "/state/enemies/0/sequence_pos: expected an integer in [0, " +
+                     std::to_string(positions - 1) + "], got " + std::to_string(positions),
+                 "");
+  EXPECT_TRUE(restore(starter(), with(s, "/state/enemies/0/sequence_pos", positions - 1)).ok());
+  std::size_t not_once = 0;
+  while (not_once < def.rules.size() && def.rules[not_once].once) ++not_once;
+  expect_refused(with(s, "/state/enemies/0/rules_used", 1u << not_once),
+                 "/state/enemies/0/rules_used: bit " + std::to_string(not_once) + " names no once rule", "");
+}
+
+TEST(DeckbuilderSnapshot, ReferencesToUnitsAndCardsOutsideTheBattleAreRefused) {
+  const json s = paused_with_everything();
+  ASSERT_EQ(s["state"]["hooks"].size(), 1u);
+  ASSERT_EQ(s["state"]["delayed"].size(), 1u);
+  ASSERT_FALSE(s["state"]["effects"].empty());
+  ASSERT_EQ(s["state"]["choice"]["kind"], "options");
+  const int cards = static_cast<int>(s["state"]["cards"].size());
+  const std::string card_range = "expected an integer in [0, " + std::to_string(cards - 1) + "], got ";
+  // Units: 0 the player, 1 and 2 the two enemies; -1 (none) only where the rules leave it.
+  const std::string unit = "expected an integer in [0, 2], got ";
+  const std::string unit_or_none = "expected an integer in [-1, 2], got ";
+  struct Case {
+    std::string pointer;
+    json bad;
+    std::string why;
+    json good;
+  };
+  const std::vector<Case> cases = {
+      {"/state/hooks/0/owner", -1, unit + "-1", 2},
+      {"/state/hooks/0/owner", 3, unit + "3", 0},
+      {"/state/hooks/0/turns_left", 100, "expected an integer in [0, 99], got 100", 99},
+      {"/state/delayed/0/source", -1, unit + "-1", 2},
+      {"/state/delayed/0/target", 3, unit_or_none + "3", -1},
+      {"/state/delayed/0/occurrences_left", 21, "expected an integer in [0, 20], got 21", 20},
+      {"/state/effects/0/source", -1, unit + "-1", 2},
+      {"/state/effects/0/target", 3, unit_or_none + "3", -1},
+      {"/state/effects/0/card", cards, card_range + std::to_string(cards), cards - 1},
+      {"/state/effects/0/repeat_left", 20, "expected an integer in [0, 19], got 20", 19},
+      {"/state/choice/source", -1, unit + "-1", 2},
+      {"/state/choice/target", 3, unit_or_none + "3", -1},
+      {"/state/choice/card", cards, card_range + std::to_string(cards), cards - 1},
+      {"/state/choice/option_count", 1, "a choice of options waits: expected an integer in [2, 4], got 1", 2},
+      {"/state/choice/picks_left", 1, "no choice of hand cards waits: expected an integer in [0, 0], got 1",
+       0},
+      {"/state/playing/target", -1, unit + "-1", 2},
+      {"/state/playing/card", cards, card_range + std::to_string(cards), s["state"]["playing"]["card"]},
+      {"/state/playing/card", nullptr,
+       "a choice waits in a card's play: expected the card being played, got null",
+       s["state"]["playing"]["card"]},
+      {"/state/encounter", nullptr, "a battle in phase PlayerPhase has an encounter", "sludge_pair"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.pointer + " = " + c.bad.dump());
+    expect_refused(with(s, c.pointer, c.bad), c.pointer + ": " + c.why, "");
+    const auto r = restore(starter(), with(s, c.pointer, c.good));
+    EXPECT_TRUE(r.ok()) << r.error().message;
+  }
+
+  // A battle never started names its encounter too, unless the content has none.
+  const json fresh = snapshot(Battle(starter()));
+  ASSERT_EQ(fresh["phase"], "None");
+  expect_refused(with(fresh, "/state/encounter", nullptr),
+                 "/state/encounter: the content has encounters: expected an encounter id", "");
+
+  // A choice of hand cards has 1 to 10 cards left to pick.
+  json hand_choice = with(s, "/state/choice/kind", "discard_from_hand");
+  hand_choice["state"]["choice"]["option_count"] = 0;
+  hand_choice["state"]["choice"]["picks_left"] = 10;
+  EXPECT_TRUE(restore(starter(), hand_choice).ok());
+  expect_refused(
+      with(hand_choice, "/state/choice/picks_left", 0),
+      "/state/choice/picks_left: a choice of hand cards waits: expected an integer in [1, 10], got 0", "");
+  // With no choice waiting, its source and the card being played may be none.
+  json no_choice = with(s, "/state/choice/kind", "none");
+  no_choice["state"]["choice"]["option_count"] = 0;
+  no_choice["state"]["choice"]["source"] = -1;
+  no_choice["state"]["playing"] = {{"card", nullptr}, {"target", -1}};
+  EXPECT_TRUE(restore(starter(), no_choice).ok());
+}
+
+TEST(DeckbuilderSnapshot, SnapshotsTakenAtEveryEventRestore) {
+  // A listener snapshots the battle at every event, in the middle of phases and effects, from
+  // the start of the battle to its end: each snapshot restores to the same snapshot.
+  struct Snapper : Listener {
+    const Battle* battle = nullptr;
+    std::size_t taken = 0;
+    void on_event(const Event&) override {
+      const json s = snapshot(*battle);
+      auto r = restore(starter(), s);
+      ASSERT_TRUE(r.ok()) << r.error().message;
+      EXPECT_EQ(snapshot(r.value()), s);
+      ++taken;
+    }
+  };
+  for (const EncounterDef& encounter : starter()->encounters) {
+    SCOPED_TRACE(encounter.id);
+    Snapper snapper;
+    Battle b(starter(), BattleOptions{.event_log = false, .record_history = false});
+    snapper.battle = &b;
+    b.events().attach(&snapper);
+    ASSERT_TRUE(b.start_battle(encounter.id, 1).ok());
+    RandomPolicy policy;
+    policy.reset(1);
+    std::vector<Action> options;
+    while (b.status() == Status::AwaitingDecision) {
+      b.legal_actions(options);
+      ASSERT_TRUE(b.submit(options[policy.pick(options.size())]).ok());
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+    EXPECT_GT(snapper.taken, 10u);
+  }
 }
 
 TEST(DeckbuilderClone, ACloneAndItsOriginalGivenTheSameActionsLogTheSameEvents) {

@@ -203,6 +203,19 @@ TEST_F(MonitorApi, RefusesIllegalActionsAndChangesNothing) {
   expect_error(post(client_, path, json{{"index", -1}}), 400, "bad_request");
   expect_error(post(client_, path, json{{"nothing", 1}}), 400, "bad_request");
   expect_error(post(client_, path, std::string("not json")), 400, "malformed_json");
+  const Reply bogus = post(client_, path, json{{"action", {{"type", "end_turn"}, {"bogus", 1}}}});
+  expect_error(bogus, 400, "bad_action");
+  EXPECT_EQ(bogus.body.value("message", ""), "unknown key 'bogus'; allowed keys: type");
+  // Nesting past content::kMaxJsonDepth, as a content file may not have it either.
+  const Reply deep =
+      post(client_, path, "{\"action\": " + std::string(50'000, '[') + std::string(50'000, ']') + "}");
+  expect_error(deep, 400, "malformed_json");
+  EXPECT_NE(deep.body.value("message", "").find("nesting deeper than 256 levels"), std::string::npos)
+      << deep.body.dump();
+  const Reply twice = post(client_, path, std::string(R"({"index": 0, "index": 1})"));
+  expect_error(twice, 400, "malformed_json");
+  EXPECT_NE(twice.body.value("message", "").find("duplicate key 'index'"), std::string::npos)
+      << twice.body.dump();
   const Reply after = get(client_, "/api/battles/" + id);
   EXPECT_EQ(after.body["state_hash"], before);
   EXPECT_EQ(after.body["actions"], 0);

@@ -34,6 +34,10 @@ TEST(PartyActions, BadJsonSaysWhatIsWrong) {
       {{{"type", "attack"}}, "needs \"target\""},
       {{{"type", "skill"}, {"target", 0}}, "needs \"index\""},
       {{{"type", "block"}, {"index", 300}}, "[0, 255]"},
+      {{{"type", "flee"}, {"bogus", 1}}, "unknown key 'bogus'; allowed keys: type"},
+      {{{"type", "attack"}, {"target", 0}, {"index", 1}}, "unknown key 'index'; allowed keys: type, target"},
+      {{{"type", "skill"}, {"index", 0}, {"target", 0}, {"bogus", 1}},
+       "unknown key 'bogus'; allowed keys: type, index, target"},
   };
   for (const auto& [j, words] : cases) {
     const auto r = action_from_json(j);

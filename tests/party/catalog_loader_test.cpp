@@ -127,6 +127,17 @@ TEST(PartyCatalogLoader, UnknownKeysWrongTypesAndDanglingIdsAreAllReported) {
     EXPECT_NE(all.find(words), std::string::npos) << words << "\n" << all;
 }
 
+TEST(PartyCatalogLoader, ThePackIdFollowsTheIdRules) {
+  for (const char* id : {"Bad Id!", ""}) {
+    const auto loaded = load_catalog(std::vector<content::JsonDocument>{
+        doc(std::string(R"({"pack": {"id": ")") + id + R"(", "rules": "party"}})")});
+    ASSERT_FALSE(loaded.ok());
+    EXPECT_NE(loaded.error().to_string().find("/pack/id: expected an id of 1 to 64 characters"),
+              std::string::npos)
+        << loaded.error().to_string();
+  }
+}
+
 TEST(PartyCatalogLoader, APackForAnotherRuleSetIsRefused) {
   const auto loaded = load_catalog(
       std::vector<content::JsonDocument>{doc(R"({"pack": {"id": "p", "rules": "deckbuilder"}})")});

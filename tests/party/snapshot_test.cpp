@@ -317,6 +317,12 @@ TEST(PartySnapshot, ADecisionTheRulesNeverPoseIsRefused) {
   expect_refused(with(s, "/state/enemies/0/hp", 0), "/state/enemies/0/hp",
                  "is down in a slot while a decision is pending: expected HP above 0");
   expect_accepted(with(s, "/state/enemies/0/hp", 1));
+  // A cleared field ends the battle before any decision.
+  expect_refused(with(s, "/state/enemies", json::array()), "/state/enemies",
+                 "no active enemy while a decision is pending: expected at least one");
+  json one_enemy = s;
+  one_enemy["state"]["enemies"].erase(1);
+  expect_accepted(one_enemy);
   // The selected member can act: up, not waiting, not asleep.
   const std::string selected = "/state/members/" + s["state"]["current"].dump();
   expect_refused(with(s, selected + "/cantmove", 1), "/state/current", "expected a member who can act");

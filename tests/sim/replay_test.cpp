@@ -4,6 +4,7 @@
 #include "battlecore/sim/replay.hpp"
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -167,6 +168,48 @@ TEST(SimReplay, AReplayStartedFromAScenarioChecksToo) {
   auto back = reparse(replay_to_json(replay.value()));
   ASSERT_TRUE(back.ok()) << back.error().to_string();
   EXPECT_EQ(check_replay<R>(starter(), back.value()).kind, ReplayCheck::Kind::Match);
+}
+
+TEST(SimReplay, ReadingAFileReportsItsDuplicateKeysAndEveryBadActionAtItsPosition) {
+  test::TempDir dir;
+  json j = replay_to_json(played("w1", 3));
+  j["actions"][0] = {{"type", "teleport"}};
+  j["actions"][1] = {{"type", "end_turn"}, {"bogus", 1}};
+  const std::string text = "{\"seed\": 5,\n" + j.dump().substr(1);
+  std::ofstream(dir.path() / "r.json") << text;
+  // Without a rule set's action check only the shape is read: the duplicate key alone.
+  auto plain = read_replay(dir.path() / "r.json");
+  ASSERT_FALSE(plain.ok());
+  ASSERT_EQ(plain.error().size(), 1u) << plain.error().to_string();
+  EXPECT_EQ(plain.error().items()[0].message,
+            "duplicate key 'seed'; a key may appear only once in an object");
+  auto checked = read_replay(dir.path() / "r.json", action_check<R>());
+  ASSERT_FALSE(checked.ok());
+  const std::vector<content::Diagnostic>& items = checked.error().items();
+  ASSERT_EQ(items.size(), 3u) << checked.error().to_string();
+  EXPECT_EQ(items[1].pointer, "/actions/0");
+  EXPECT_EQ(items[1].message.rfind("unknown action type 'teleport'", 0), 0u) << items[1].message;
+  EXPECT_EQ(items[2].pointer, "/actions/1");
+  EXPECT_EQ(items[2].message, "unknown key 'bogus'; allowed keys: type");
+  for (const content::Diagnostic& d : items) {
+    EXPECT_EQ(d.file, (dir.path() / "r.json").string());
+    EXPECT_EQ(d.line, 2) << d.message;
+  }
+  EXPECT_EQ(items[1].column, static_cast<int>(text.find("{\"type\":\"teleport\"") - text.find('\n')));
+}
+
+TEST(SimReplay, AScenariosProblemsArePlacedInTheReplay) {
+  content::Diagnostics diags;
+  auto doc = content::parse_json_text("r.json", "{\"seed\": 1,\n \"scenario\": {\"hand\": [\"x\"]}}", diags);
+  ASSERT_TRUE(doc.has_value());
+  ReplayFile file{*doc, {}};
+  content::Diagnostics found;
+  found.add({"scenario", 3, 11, "/hand/0", "no card 'x'"});
+  found.add({"scenario", 1, 1, "", "the pack names no default encounter"});
+  const content::Diagnostics placed = detail::place_in_replay(found, file);
+  EXPECT_EQ(placed.to_string(),
+            "r.json:2:24: /scenario/hand/0: no card 'x'\n"
+            "r.json:2:14: /scenario: the pack names no default encounter\n");
 }
 
 // The golden replay: recorded once and checked in. Its final hash must come out the same in

@@ -169,6 +169,85 @@ TEST(SimReport, FromJsonNamesAMissingKey) {
   EXPECT_NE(back.error().message.find("'wins'"), std::string::npos) << back.error().message;
 }
 
+/// The error of reading `j`, or "" when it is read.
+std::string read_error(const nlohmann::json& j) {
+  const auto back = SimReport::from_json(j);
+  return back.ok() ? "" : back.error().message;
+}
+
+TEST(SimReport, FromJsonNamesTheValueThatIsNotACount) {
+  nlohmann::json j = sample_shard(1, 1, 10).to_json();
+  j["battles"] = -1;
+  EXPECT_EQ(read_error(j), "report: /battles: expected a non-negative integer, got -1");
+  j = sample_shard(1, 1, 10).to_json();
+  j["cards"][1]["plays"] = "many";
+  EXPECT_EQ(read_error(j), "report: /cards/1/plays: expected a non-negative integer, got \"many\"");
+}
+
+TEST(SimReport, FromJsonRefusesUnknownKeysAtTheirPointer) {
+  nlohmann::json j = sample_shard(1, 1, 10).to_json();
+  j["winz"] = 3;
+  EXPECT_NE(read_error(j).find("report: /winz: unknown key 'winz'; allowed keys: rules,"), std::string::npos)
+      << read_error(j);
+  j = sample_shard(1, 1, 10).to_json();
+  j["turns"]["p99"] = 7;
+  EXPECT_NE(read_error(j).find("/turns/p99: unknown key 'p99'"), std::string::npos) << read_error(j);
+  j = sample_shard(2, 3, 30).to_json();
+  j["shard"]["of"] = 3;
+  EXPECT_NE(read_error(j).find("/shard/of: unknown key 'of'"), std::string::npos) << read_error(j);
+}
+
+TEST(SimReport, FromJsonRefusesCountsThatDisagree) {
+  const nlohmann::json good = sample_shard(1, 1, 30).to_json();
+  ASSERT_EQ(read_error(good), "");
+  auto with = [&](auto change) {
+    nlohmann::json j = good;
+    change(j);
+    return read_error(j);
+  };
+  // More wins than battles once merged into a win rate of 33333.9.
+  EXPECT_NE(
+      with([](nlohmann::json& j) { j["wins"] = 1000000; }).find("/wins: 1000000 wins is more than the 30"),
+      std::string::npos);
+  EXPECT_NE(
+      with([](nlohmann::json& j) { j["turns"]["histogram"][4] = 100; }).find("/turns/histogram: counts"),
+      std::string::npos);
+  EXPECT_NE(
+      with([](nlohmann::json& j) { j["hp_left"]["histogram"][0] = 0; }).find("/hp_left/histogram: counts"),
+      std::string::npos);
+  EXPECT_NE(with([](nlohmann::json& j) { j["turns"]["total"] = 1; }).find("/turns/total: is 1"),
+            std::string::npos);
+  EXPECT_NE(with([](nlohmann::json& j) {
+              j["cards"][0]["wins_when_played"] = 29;
+            }).find("/cards/0/wins_when_played"),
+            std::string::npos);
+  EXPECT_NE(
+      with([](nlohmann::json& j) { j["cards"][0]["battles_played"] = 31; }).find("/cards/0/battles_played"),
+      std::string::npos);
+  EXPECT_NE(with([](nlohmann::json& j) { j["battles"] = 31; }).find("/turns/histogram"), std::string::npos);
+}
+
+TEST(SimReport, FromJsonRefusesShardsNoRunHas) {
+  nlohmann::json j = sample_shard(2, 3, 30).to_json();
+  ASSERT_EQ(read_error(j), "");
+  // 2^32 + 3 shards once read as 3.
+  j["shard"]["count"] = 4294967299ull;
+  j["shard"]["index"] = 4294967298ull;
+  EXPECT_NE(read_error(j).find("/shard/count: expected a shard count from 1 to 999999999, got 4294967299"),
+            std::string::npos)
+      << read_error(j);
+  j["shard"]["count"] = 3;
+  j["shard"]["index"] = 4;
+  EXPECT_NE(read_error(j).find("/shard/index: expected a shard index from 1 to the count 3, got 4"),
+            std::string::npos)
+      << read_error(j);
+  j["shard"]["index"] = 2;
+  j["shard"]["first_battle"] = 11;
+  EXPECT_NE(read_error(j).find("/shard/first_battle: shard 2/3 of 30 battles starts at battle 10, not 11"),
+            std::string::npos)
+      << read_error(j);
+}
+
 TEST(SimReport, MergeOfShardsEqualsTheWholeRun) {
   const SimReport whole = sample_shard(1, 1, 101);
   std::vector<SimReport> parts;
@@ -207,6 +286,23 @@ TEST(SimReport, MergeRefusesMissingDuplicateAndForeignShards) {
   EXPECT_FALSE(with([](SimReport& r) { r.battles -= 1; }).ok());
   const auto seed = with([](SimReport& r) { r.seed = 8; });
   EXPECT_NE(seed.error().message.find("seed"), std::string::npos) << seed.error().message;
+}
+
+TEST(SimReport, MergeRefusesAShardCountNoRunHasWithoutATableOfThatSize) {
+  // 4,000,000,000 shards: a table of one pointer per shard once aborted with bad_alloc.
+  std::vector<SimReport> huge = {sample_shard(1, 4'000'000'000u, 1)};
+  const auto refused = merge_reports(huge);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("is shard 1/4000000000"), std::string::npos)
+      << refused.error().message;
+  // The most shards a run has, one of them given: the first missing ones are named, not all.
+  std::vector<SimReport> one = {sample_shard(3, kMaxShardCount, 5)};
+  const auto missing = merge_reports(one);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().message,
+            "cannot merge: missing shard(s) 1/999999999, 2/999999999, 4/999999999, 5/999999999, 6/999999999, "
+            "7/999999999, 8/999999999, 9/999999999, 10/999999999, 11/999999999 and 999999988 more (1 of "
+            "999999999 given)");
 }
 
 }  // namespace

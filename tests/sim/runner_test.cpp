@@ -122,6 +122,28 @@ TEST(SimRunner, FailedBattlesAreCountedWithSeedAndActionsAndTheRunGoesOn) {
   }
 }
 
+TEST(SimRunner, ReportsWithFailedBattlesAndAPairedRunPassTheReadersChecksAndMerge) {
+  // The reader checks that the counts agree (a failed battle is in `battles` and nowhere else,
+  // the paired table leaves out the seeds a policy failed on): real reports must pass.
+  const CoinAdapter coin{7};
+  RunOptions options{.battles = 1500, .seed = 3, .policy = "plain", .versus_policy = "lucky", .threads = 2};
+  const SimReport whole = run(coin, options);
+  ASSERT_FALSE(whole.failures.empty());
+  std::vector<SimReport> shards;
+  for (std::uint32_t k = 1; k <= 3; ++k) {
+    options.shard_index = k;
+    options.shard_count = 3;
+    auto back = SimReport::from_json(run(coin, options).to_json());
+    ASSERT_TRUE(back.ok()) << back.error().message;
+    shards.push_back(std::move(back.value()));
+  }
+  auto whole_back = SimReport::from_json(whole.to_json());
+  ASSERT_TRUE(whole_back.ok()) << whole_back.error().message;
+  const auto merged = merge_reports(shards);
+  ASSERT_TRUE(merged.ok()) << merged.error().message;
+  EXPECT_EQ(untimed(merged.value()), untimed(whole));
+}
+
 TEST(SimRunner, AfterBattleSeesEveryBattleOnceAndAnErrorStopsTheRun) {
   const CoinAdapter coin{7};
   std::mutex mutex;
@@ -171,6 +193,25 @@ TEST(SimRunner, RefusesZeroThreadsBadShardsAndUnknownPolicies) {
       run_simulation(coin, {.battles = 10, .policy = "plain", .shard_index = 3, .shard_count = 2}).ok());
   EXPECT_FALSE(run_simulation(coin, {.battles = 10, .policy = "nope"}).ok());
   EXPECT_FALSE(run_simulation(coin, {.battles = 10, .policy = "plain", .versus_policy = "nope"}).ok());
+}
+
+TEST(SimRunner, RefusesMoreBattlesThanARunPlaysAndPlaysAShardOfTheLargestRun) {
+  const CoinAdapter coin{0};
+  // 2^64 - 1 battles once overflowed the chunk count and gave a report of 0 battles.
+  const auto too_many = run_simulation(coin, {.battles = ~std::uint64_t{0}, .policy = "plain"});
+  ASSERT_FALSE(too_many.ok());
+  EXPECT_NE(too_many.error().message.find("at most 1000000000000 battles"), std::string::npos)
+      << too_many.error().message;
+  EXPECT_FALSE(run_simulation(coin, {.battles = kMaxBattles + 1, .policy = "plain"}).ok());
+  const RunOptions last{.battles = kMaxBattles,
+                        .policy = "plain",
+                        .shard_index = kMaxShardCount,
+                        .shard_count = kMaxShardCount};
+  const SimReport r = run(coin, last);
+  const ShardRange range = shard_range(kMaxBattles, kMaxShardCount, kMaxShardCount);
+  EXPECT_EQ(r.battles, range.count);
+  EXPECT_EQ(r.first_battle, range.first);
+  EXPECT_EQ(range.first + range.count, kMaxBattles);
 }
 
 TEST(SimRunner, ProgressIsReportedFromTheCallingThread) {

@@ -34,14 +34,24 @@ struct JsonDocument {
   Diagnostic diagnostic(std::string pointer, std::string message) const;
 };
 
+/// The most levels of arrays and objects a JSON document may nest (the root container is level
+/// 1). Far above any real content, it keeps recursive code over documents (copying, dumping,
+/// hashing) within the stack.
+inline constexpr std::size_t kMaxJsonDepth = 256;
+/// The largest JSON file read, in bytes (64 MiB).
+inline constexpr std::size_t kMaxJsonFileBytes = std::size_t{64} << 20;
+
 /// 1-based {line, column} of byte `offset` in `text` (clamped to its end); columns count bytes.
 std::pair<int, int> line_column(std::string_view text, std::size_t offset);
 
-/// Parses JSON text. A syntax error yields a diagnostic with its line and column, and nullopt.
-/// A key repeated within one object is reported at the repeated key, but the document is still
-/// returned (keeping the last value, as the parser does) so its other problems are found too.
+/// Parses JSON text. A syntax error, or nesting deeper than kMaxJsonDepth ("nesting deeper than
+/// 256 levels", at the bracket that passes the limit), yields a diagnostic with its line and
+/// column, and nullopt. A key repeated within one object is reported at the repeated key, but
+/// the document is still returned (keeping the last value, as the parser does) so its other
+/// problems are found too.
 std::optional<JsonDocument> parse_json_text(std::string file, std::string text, Diagnostics& diags);
-/// Reads and parses a file. An unreadable file or a syntax error yields a diagnostic.
+/// Reads and parses a file. A path that is not a regular file (a directory, a FIFO, a device),
+/// a file larger than kMaxJsonFileBytes, an unreadable file or a syntax error yields a diagnostic.
 std::optional<JsonDocument> parse_json_file(const std::filesystem::path& path, Diagnostics& diags);
 
 /// The JSON files of a content path: a directory gives its regular `*.json` files (extension
@@ -60,6 +70,11 @@ std::string child_pointer(std::string_view base, std::size_t index);
 /// A short description of a JSON value's type for messages: "a string", "an integer" (signed or
 /// unsigned), "a number" (floating point), "a boolean", "null", "an array", "an object".
 std::string describe_json_type(const nlohmann::json& value);
+
+/// For a JSON object read without an ObjectReader (an action): "unknown key 'x'; allowed keys:
+/// a, b" for its first key, in key order, that is not in `allowed`, or nullopt when there is none.
+std::optional<std::string> unknown_key(const nlohmann::json& object,
+                                       std::span<const std::string_view> allowed);
 
 /// Reads one JSON object strictly. Each accessor declares its key as allowed; `finish()`
 /// reports every key present but never asked for as unknown, listing the allowed keys.

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <utility>
 
@@ -78,20 +79,25 @@ bool read_entries(ObjectReader& r, std::string_view key, std::size_t count, std:
 /// The frame of every rule set's start_scenario. Reads the header, the encounter and the seed;
 /// `start(battle, encounter, seed, r)` brings `battle` to where a scenario begins (false once it
 /// has reported why it cannot); `overrides(r, battle)` reads the rest of the scenario into it
-/// (false on a problem). The battle comes back only when no problem was reported; otherwise
-/// every problem does.
+/// (false on a problem), the keys `override_keys` in that order. The battle comes back only when
+/// no problem was reported; otherwise every problem does.
 template <class Battle, class Catalog, class Start, class Overrides>
 Result<Battle, Diagnostics> start_scenario_frame(const Catalog& catalog, const JsonDocument& doc,
                                                  std::string_view rules, std::uint32_t version,
+                                                 std::span<const std::string_view> override_keys,
                                                  std::optional<std::uint64_t> seed, Battle battle,
                                                  Start start, Overrides overrides) {
   Diagnostics diags;
   ObjectReader r(doc, doc.root, "", diags);
   if (!r.valid()) return diags;
   // Without a battle the overrides cannot be checked (their ranges depend on it): stop here,
-  // without reporting the keys not read yet as unknown.
+  // reporting only the keys that are no override at all.
   const auto begin = read_scenario_start(r, catalog, rules, version, seed);
-  if (!begin || !start(battle, begin->first, begin->second, r)) return diags;
+  if (!begin || !start(battle, begin->first, begin->second, r)) {
+    for (std::string_view key : override_keys) (void)r.optional_value(key);
+    r.finish();
+    return diags;
+  }
   if (!overrides(r, battle) || !diags.empty()) return diags;
   return battle;
 }

@@ -44,6 +44,7 @@ inline constexpr std::size_t kMaxEnemies = 5;
 inline constexpr std::size_t kMaxStatusSlots = 8;      ///< different statuses on one unit
 inline constexpr std::int16_t kMaxStatusStacks = 999;  ///< a status on a unit has 1 to this many stacks
 inline constexpr MoveIndex kNoMove = 0xFF;
+inline constexpr std::int32_t kMaxArmor = 999'999;  ///< a unit's armor stops here (gains beyond are lost)
 inline constexpr std::size_t kMaxEffectDepth = 16;  ///< nested effect blocks in progress
 inline constexpr std::size_t kMaxHooks = 16;
 inline constexpr std::size_t kMaxDelayed = 16;

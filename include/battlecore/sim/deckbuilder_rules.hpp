@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "battlecore/content/diagnostics.hpp"
+#include "battlecore/content/json_reader.hpp"
 #include "battlecore/core/result.hpp"
 #include "battlecore/deckbuilder/battle.hpp"
 #include "battlecore/deckbuilder/phases.hpp"
@@ -41,6 +42,11 @@ struct DeckbuilderRules {
   /// A started battle: start_battle(encounter, seed), or the scenario with that seed.
   static Result<Battle> start(const std::shared_ptr<const Catalog>& catalog, const BattleStart& start,
                               deckbuilder::BattleOptions options = {});
+  /// The rule set's start_scenario: the battle a scenario document describes with `seed`, or
+  /// every problem in the document.
+  static Result<Battle, content::Diagnostics> start_scenario(const std::shared_ptr<const Catalog>& catalog,
+                                                             const content::JsonDocument& scenario,
+                                                             std::uint64_t seed);
   static nlohmann::json action_to_json(const Battle& battle, const Action& action);
   static Result<Action> action_from_json(const nlohmann::json& json) {
     return deckbuilder::action_from_json(json);

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "battlecore/content/diagnostics.hpp"
+#include "battlecore/content/json_reader.hpp"
 #include "battlecore/core/result.hpp"
 #include "battlecore/party/battle.hpp"
 #include "battlecore/party/phases.hpp"
@@ -39,6 +40,11 @@ struct PartyRules {
   /// A started battle: start_battle(encounter, seed), or the scenario with that seed.
   static Result<Battle> start(const std::shared_ptr<const Catalog>& catalog, const BattleStart& start,
                               party::BattleOptions options = {});
+  /// The rule set's start_scenario: the battle a scenario document describes with `seed`, or
+  /// every problem in the document.
+  static Result<Battle, content::Diagnostics> start_scenario(const std::shared_ptr<const Catalog>& catalog,
+                                                             const content::JsonDocument& scenario,
+                                                             std::uint64_t seed);
   static nlohmann::json action_to_json(const Battle&, const Action& action) {
     return party::action_to_json(action);
   }

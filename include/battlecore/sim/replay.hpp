@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -57,12 +58,38 @@ struct Replay {
   std::optional<std::string> engine_error;  ///< the InvariantError the last action raised
 };
 
+/// Reads the JSON form of one action (a rule set's action_from_json): why it is not an action,
+/// or nullopt when it is one.
+using ActionCheck = std::function<std::optional<std::string>(const nlohmann::json&)>;
+
+/// The ActionCheck of rule set R.
+template <class R>
+ActionCheck action_check() {
+  return [](const nlohmann::json& action) -> std::optional<std::string> {
+    auto read = R::action_from_json(action);
+    if (read) return std::nullopt;
+    return read.error().message;
+  };
+}
+
+/// A replay and the document it was read from, which places later problems in its file.
+struct ReplayFile {
+  content::JsonDocument document;
+  Replay replay;
+};
+
 /// The replay as its JSON document, keys in the order of the format's description.
 nlohmann::ordered_json replay_to_json(const Replay& replay);
-/// Reads a replay document strictly: every problem is listed with its pointer.
-Result<Replay, content::Diagnostics> replay_from_document(const content::JsonDocument& doc);
-/// Reads and parses a replay file.
-Result<Replay, content::Diagnostics> read_replay(const std::filesystem::path& path);
+/// Reads a replay document strictly: every problem is listed with its position and pointer,
+/// each action's too when `check_action` is given.
+Result<Replay, content::Diagnostics> replay_from_document(const content::JsonDocument& doc,
+                                                          const ActionCheck& check_action = {});
+/// Reads and parses a replay file: its syntax and duplicate keys, then replay_from_document.
+Result<ReplayFile, content::Diagnostics> read_replay_file(const std::filesystem::path& path,
+                                                          const ActionCheck& check_action = {});
+/// read_replay_file without the document.
+Result<Replay, content::Diagnostics> read_replay(const std::filesystem::path& path,
+                                                 const ActionCheck& check_action = {});
 /// Writes a replay file (2-space indented JSON); an error names the file.
 Result<void> write_replay(const std::filesystem::path& path, const Replay& replay);
 /// The `rules` field of a replay file, without checking the rest (to pick the rule set).
@@ -86,7 +113,27 @@ struct ReplayCheck {
 namespace detail {
 std::string action_text(const nlohmann::json& action);
 ReplayCheck check_header(const Replay& replay, std::string_view rules, std::uint64_t content_hash);
+/// The problems found in a replay's scenario (a document of its own), placed where the scenario
+/// is in the replay file: pointers from the replay's root, positions in its text.
+content::Diagnostics place_in_replay(const content::Diagnostics& scenario_problems, const ReplayFile& file);
 }  // namespace detail
+
+/// Every problem of the scenario a replay starts from, checked against `catalog` by
+/// R::start_scenario with the replay's seed, as place_in_replay reports them. Empty when the
+/// scenario starts, when there is none, and when the replay's header does not fit `catalog`
+/// (check_replay reports that; the scenario's problems would be those of other content).
+template <class R>
+content::Diagnostics replay_scenario_problems(const std::shared_ptr<const typename R::Catalog>& catalog,
+                                              const ReplayFile& file) {
+  const nlohmann::json& scenario = file.replay.start.scenario;
+  if (scenario.is_null() ||
+      detail::check_header(file.replay, R::kName, R::content_hash(*catalog)).kind != ReplayCheck::Kind::Match)
+    return {};
+  const content::JsonDocument doc{file.document.file, scenario.dump(), scenario};
+  auto started = R::start_scenario(catalog, doc, file.replay.start.seed);
+  if (started) return {};
+  return detail::place_in_replay(started.error(), file);
+}
 
 /// Plays `actions` from `start` on a fresh battle with history on, hashing after each one:
 /// the replay of that battle. An action that is refused is an error (it was never played); an

@@ -4,15 +4,24 @@
 /// comparison, and the merge of shard reports.
 
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "battlecore/content/diagnostics.hpp"
+#include "battlecore/content/json_reader.hpp"
 #include "battlecore/core/result.hpp"
 
 namespace battlecore::sim {
+
+/// The most battles one run plays (`sim --battles`): every sum a report keeps (turns, decisions,
+/// squared HP differences) stays far from 2^64 at that size.
+inline constexpr std::uint64_t kMaxBattles = 1'000'000'000'000;
+/// The most shards a run is split into (`sim --shard K/N`: N has at most nine digits).
+inline constexpr std::uint32_t kMaxShardCount = 999'999'999;
 
 /// A battle that broke an engine invariant: enough to replay it (its seed and its actions).
 struct SimFailure {
@@ -173,7 +182,8 @@ struct SimReport : Tally {
   /// win_rate, mean_turns, decisions, mean_decisions, mean_hp_left_on_wins, errors, elapsed_s,
   /// battles_per_s, decisions_per_s, then the detail (see docs/simulation.md).
   nlohmann::json to_json() const;
-  /// Reads what to_json wrote; every problem is an error naming the key.
+  /// Reads what to_json wrote (see report_from_document); the error lists every problem, one
+  /// `report: /pointer: message` line each.
   static Result<SimReport> from_json(const nlohmann::json& j);
   /// The report as aligned `key value` lines.
   std::string to_text() const;
@@ -182,6 +192,15 @@ struct SimReport : Tally {
     return {card_ids.size(), enemy_ids.size(), seat_names.size(), counter_names.size()};
   }
 };
+
+/// Reads what SimReport::to_json wrote, strictly: each problem is a diagnostic at the JSON pointer
+/// of the value (with its line and column): a wrong type, a key the format does not have, a
+/// shard that is not K/N of its battles, or counts that disagree (more wins than battles,
+/// histograms that do not count every battle once, ...). Derived values (rates, means,
+/// percentiles) are recomputed from the counts, not read.
+Result<SimReport, content::Diagnostics> report_from_document(const content::JsonDocument& doc);
+/// Reads and checks a report file (report_from_document); a syntax error gives its line and column.
+Result<SimReport, content::Diagnostics> read_report(const std::filesystem::path& path);
 
 /// The battles [first, first + count) of shard `index` (1-based) of `count` over `total`.
 struct ShardRange {
@@ -194,8 +213,9 @@ ShardRange shard_range(std::uint64_t total, std::uint32_t index, std::uint32_t c
 Result<std::pair<std::uint32_t, std::uint32_t>> parse_shard(const std::string& text);
 
 /// Merges shard reports of one run into the report the run would give in one piece. Refuses
-/// reports of different rules, content, encounter, seed, battles or policies, and shards that
-/// do not cover 1..N exactly once.
+/// reports of different rules, content, encounter, seed, battles or policies, a shard count
+/// outside 1..kMaxShardCount, and shards that do not cover 1..N exactly once (the missing ones
+/// are named, the first ten of them).
 Result<SimReport> merge_reports(const std::vector<SimReport>& shards);
 
 }  // namespace battlecore::sim

@@ -27,6 +27,7 @@
 #include <thread>
 #include <vector>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "battlecore/core/invariant.hpp"
@@ -82,13 +83,15 @@ bool play_counted(Player& player, std::uint64_t index, std::uint64_t seed, const
 }  // namespace detail
 
 /// Runs the battles of `options` with `adapter`. Errors (an unknown policy, a thread count of 0,
-/// a bad shard) are returned before any battle is played.
+/// a bad shard, more than kMaxBattles battles) are returned before any battle is played.
 template <class Adapter>
 Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& options) {
   using Player = typename Adapter::Player;
   if (options.threads == 0) return Error{"the thread count must be at least 1"};
   if (options.shard_count == 0 || options.shard_index == 0 || options.shard_index > options.shard_count)
     return Error{"the shard must be K/N with 1 <= K <= N"};
+  if (options.battles > kMaxBattles)
+    return Error{fmt::format("a run plays at most {} battles, not {}", kMaxBattles, options.battles)};
 
   SimReport report;
   adapter.describe(report);
@@ -136,7 +139,7 @@ Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& optio
 
   // Battles go out in chunks; which thread plays a chunk changes nothing in the result.
   const std::uint64_t chunk = std::clamp<std::uint64_t>(range.count / (std::uint64_t{threads} * 32), 1, 256);
-  const std::uint64_t chunks = (range.count + chunk - 1) / chunk;
+  const std::uint64_t chunks = range.count / chunk + (range.count % chunk != 0 ? 1 : 0);  // no overflow
   std::atomic<std::uint64_t> next_chunk{0}, done{0};
   std::atomic<unsigned> running{threads};
   std::mutex mutex;
