@@ -85,10 +85,7 @@ class Loader {
       return;
     }
     ObjectReader r(*pack_->doc, *pack_->value, pack_->pointer, diags_);
-    const auto id = r.required_string("id");
-    if (id && !content::valid_id(*id))
-      r.error_at("id", "expected an id of 1 to 64 characters a-z, 0-9, '_' or '-', got '" + *id + "'");
-    c_->pack.id = id.value_or("");
+    c_->pack.id = r.required_id("id").value_or("");
     c_->pack.name = r.optional_string("name").value_or(c_->pack.id);
     if (const auto rules = r.optional_string("rules"); rules && *rules != "clash")
       r.error_at("rules", "expected \"clash\", got '" + *rules + "'");
@@ -105,10 +102,8 @@ class Loader {
   void read_encounter(const Item& it) {
     ObjectReader r(*it.doc, *it.value, it.pointer, diags_);
     EncounterDef e;
-    const auto id = r.required_string("id");
+    const auto id = r.required_id("id");
     e.name = r.optional_string("name").value_or("");
-    if (id && !content::valid_id(*id))
-      r.error_at("id", "expected an id of 1 to 64 characters a-z, 0-9, '_' or '-', got '" + *id + "'");
     if (id) e.id = *id;
     if (e.name.empty()) e.name = e.id;
     if (const json* seats = r.required_array("seats")) {

@@ -661,6 +661,13 @@ std::optional<std::string> ObjectReader::required_string(std::string_view key) {
   return optional_string(key);
 }
 
+std::optional<std::string> ObjectReader::required_id(std::string_view key) {
+  auto id = required_string(key);
+  if (!id || valid_id(*id)) return id;
+  error_at(key, "expected an id of 1 to 64 characters a-z, 0-9, '_' or '-', got '" + *id + "'");
+  return std::nullopt;
+}
+
 std::optional<std::string> ObjectReader::optional_string(std::string_view key) {
   const nlohmann::json* value = find(key);
   if (value == nullptr) return std::nullopt;

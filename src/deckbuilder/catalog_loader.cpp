@@ -156,13 +156,9 @@ class Loader {
   /// Reads the common "id" and "name"; returns the item's dense index or nothing.
   std::optional<std::uint16_t> read_id(ObjectReader& r, const IdMap& ids, std::string& id,
                                        std::string& name) {
-    const auto s = r.required_string("id");
+    const auto s = r.required_id("id");
     name = r.optional_string("name").value_or("");
     if (!s) return std::nullopt;
-    if (!content::valid_id(*s)) {
-      r.error_at("id", "expected an id of 1 to 64 characters a-z, 0-9, '_' or '-', got '" + *s + "'");
-      return std::nullopt;
-    }
     id = *s;
     if (name.empty()) name = id;
     const auto it = ids.find(*s);
@@ -682,10 +678,7 @@ class Loader {
   void read_pack() {
     if (!pack_) return;
     ObjectReader r(*pack_->doc, *pack_->value, pack_->pointer, diags_);
-    const auto id = r.required_string("id");
-    if (id && !content::valid_id(*id))
-      r.error_at("id", "expected an id of 1 to 64 characters a-z, 0-9, '_' or '-', got '" + *id + "'");
-    c_->pack.id = id.value_or("");
+    c_->pack.id = r.required_id("id").value_or("");
     c_->pack.name = r.optional_string("name").value_or(c_->pack.id);
     if (const auto rules = r.optional_string("rules"); rules && *rules != "deckbuilder")
       r.error_at("rules", "expected \"deckbuilder\", got '" + *rules + "'");

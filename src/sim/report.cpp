@@ -438,6 +438,23 @@ class Reader {
     return out;
   }
 
+  /// Reads table `name` (cards or enemies) at `at`: each row's three `counts` into `rows`, and its
+  /// id into `ids` when given.
+  template <class Row>
+  void table(const nlohmann::json& j, const std::string& at, std::string_view name,
+             std::span<const std::string_view> allowed, const std::array<std::string_view, 3>& counts,
+             std::vector<std::string>* ids, std::vector<Row>& rows) {
+    const nlohmann::json* entries = array(j, at, name);
+    if (entries == nullptr) return;
+    for (std::size_t i = 0; i < entries->size(); ++i) {
+      const nlohmann::json& row = (*entries)[i];
+      const std::string here = content::child_pointer(content::child_pointer(at, name), i);
+      if (!object(row, here, allowed)) continue;
+      if (ids) ids->push_back(str(row, here, "id"));
+      rows.push_back({u64(row, here, counts[0]), u64(row, here, counts[1]), u64(row, here, counts[2])});
+    }
+  }
+
   /// Reads one policy's results at `at` ("" or "/versus"); `header` (policy A's) also gets the
   /// tables' names. `hp_total` gets the `hp_left` distribution's total.
   void tally(const nlohmann::json& j, const std::string& at, Tally& t, SimReport* header,
@@ -450,24 +467,10 @@ class Reader {
     t.turns_histogram = distribution(j, at, "turns", t.turns);
     t.hp_left_histogram = distribution(j, at, "hp_left", hp_total);
     t.hp_left_on_wins = weighted_sum(t.hp_left_histogram);
-    if (const nlohmann::json* cards = array(j, at, "cards"))
-      for (std::size_t i = 0; i < cards->size(); ++i) {
-        const nlohmann::json& c = (*cards)[i];
-        const std::string here = child_pointer(child_pointer(at, "cards"), i);
-        if (!object(c, here, kCardKeys)) continue;
-        if (header) header->card_ids.push_back(str(c, here, "id"));
-        t.cards.push_back(
-            {u64(c, here, "plays"), u64(c, here, "battles_played"), u64(c, here, "wins_when_played")});
-      }
-    if (const nlohmann::json* enemies = array(j, at, "enemies"))
-      for (std::size_t i = 0; i < enemies->size(); ++i) {
-        const nlohmann::json& e = (*enemies)[i];
-        const std::string here = child_pointer(child_pointer(at, "enemies"), i);
-        if (!object(e, here, kEnemyKeys)) continue;
-        if (header) header->enemy_ids.push_back(str(e, here, "id"));
-        t.enemies.push_back(
-            {u64(e, here, "battles"), u64(e, here, "damage_dealt"), u64(e, here, "armor_removed")});
-      }
+    table(j, at, "cards", kCardKeys, {"plays", "battles_played", "wins_when_played"},
+          header ? &header->card_ids : nullptr, t.cards);
+    table(j, at, "enemies", kEnemyKeys, {"battles", "damage_dealt", "armor_removed"},
+          header ? &header->enemy_ids : nullptr, t.enemies);
     if (by_seat) seats(j, at, t, header);
     if (j.contains("counters")) {
       const nlohmann::json& counters = j.at("counters");

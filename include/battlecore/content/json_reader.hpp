@@ -101,6 +101,9 @@ class ObjectReader {
 
   /// A string; missing or wrong type is reported.
   std::optional<std::string> required_string(std::string_view key);
+  /// A string that follows the id rules (valid_id); missing, wrong type or not an id is reported,
+  /// and gives nullopt.
+  std::optional<std::string> required_id(std::string_view key);
   /// A string when present; a wrong type is reported.
   std::optional<std::string> optional_string(std::string_view key);
   /// An integer in [min, max]; missing, a non-integer or out of range is reported.
