@@ -14,6 +14,7 @@
 #include <CLI/CLI.hpp>
 
 #include "battlecore/core/invariant.hpp"
+#include "battlecore/core/uct.hpp"
 #include "battlecore/sim/report.hpp"
 #include "battlecore/sim/session_replay.hpp"
 #include "commands.hpp"
@@ -106,8 +107,9 @@ int main(int argc, char** argv) {
   sim->add_option("--policy", options.policy, "policy")->check(CLI::IsMember(policy_names));
   sim->add_flag("--json", options.json, "print one JSON object");
   sim->add_option("--threads", options.threads,
-                  "threads to play on (at least 1; results do not depend on it)")
-      ->check(CLI::PositiveNumber);
+                  fmt::format("threads to play on (1 to {}; results do not depend on it)",
+                              battlecore::sim::kMaxThreads))
+      ->check(whole_number(1, battlecore::sim::kMaxThreads));
   sim->add_option("--shard", options.shard,
                   "K/N: play only the K-th of N seed ranges (merge with report merge)")
       ->check(CLI::Validator(
@@ -119,8 +121,9 @@ int main(int argc, char** argv) {
   sim->add_option("--versus-policy", options.versus_policy,
                   "paired A/B: also play this policy on the same seeds")
       ->check(CLI::IsMember(policy_names));
-  sim->add_option("--mcts-iterations", options.mcts_iterations, "mcts: iterations per decision (at least 1)")
-      ->check(CLI::PositiveNumber);
+  sim->add_option("--mcts-iterations", options.mcts_iterations,
+                  fmt::format("mcts: iterations per decision (1 to {})", battlecore::kMaxUctIterations))
+      ->check(whole_number(1, battlecore::kMaxUctIterations));
   sim->add_option("--mcts-exploration", options.mcts_exploration,
                   "mcts: UCB1 exploration constant (0 or more)")
       ->check(finite_non_negative());

@@ -450,6 +450,14 @@ Diagnostic JsonDocument::diagnostic(std::string pointer, std::string message) co
 
 std::optional<JsonDocument> parse_json_text(std::string file, std::string text, Diagnostics& diags) {
   JsonDocument doc{.file = std::move(file), .text = std::move(text), .root = {}};
+  // JSON text holds no NUL byte, not even in a string; the parser would stop at the first one
+  // and take the text before it for the whole file, dropping whatever follows.
+  if (const std::size_t nul = doc.text.find('\0'); nul != std::string::npos) {
+    const auto [line, column] = line_column(doc.text, nul);
+    diags.add(
+        {doc.file, line, column, "", "a NUL byte: JSON text holds none, expected a JSON value or the end"});
+    return std::nullopt;
+  }
   try {
     doc.root = Json::parse(doc.text, refuse_deep_nesting);
   } catch (const NestingTooDeep&) {

@@ -494,6 +494,25 @@ TEST(Cli, BattlesAndSeedsOutOfRangeAreRefusedWithUsage) {
   EXPECT_EQ(nlohmann::json::parse(largest.out)["seed"], 18446744073709551615ull);
 }
 
+TEST(Cli, ThreadCountsAndIterationsOutOfRangeAreRefusedWithUsage) {
+  // 100,000 threads once made the system refuse a thread: the run aborted (exit 134).
+  for (const char* rules : {"deckbuilder", "clash", "party"}) {
+    SCOPED_TRACE(rules);
+    for (const char* threads : {"257", "100000", "4294967296", "1.5"})
+      expect_usage_error(
+          cli(std::string("sim --rules ") + rules + " --battles 100000 --threads " + threads),
+          std::string("--threads: expected a whole number from 1 to 256, got '") + threads + "'");
+    for (const char* iterations : {"10000001", "4294967295", "1e3"})
+      expect_usage_error(
+          cli(std::string("sim --rules ") + rules + " --policy mcts --mcts-iterations " + iterations),
+          std::string("--mcts-iterations: expected a whole number from 1 to 10000000, got '") + iterations +
+              "'");
+  }
+  const CliRun most = cli("sim --rules deckbuilder --battles 300 --threads 256 --json");
+  ASSERT_EQ(most.code, 0) << explain(most);
+  EXPECT_EQ(nlohmann::json::parse(most.out)["battles"], 300);
+}
+
 TEST(Cli, OptionsOfAnotherRuleSetAreRefusedWithUsage) {
   // --block-rate was silently ignored outside party, while --seat-policy was refused.
   for (const char* rules : {"deckbuilder", "clash"})

@@ -181,6 +181,25 @@ TEST(JsonParse, VeryDeepNestingIsRefusedWithoutExhaustingTheStack) {
   EXPECT_TRUE(diags.items()[0].message.starts_with("nesting deeper than 256 levels")) << diags.to_string();
 }
 
+TEST(JsonParse, ANulByteIsRefusedWhereItStands) {
+  // The parser took the text before a NUL for the whole file: "[]" then anything was valid.
+  using namespace std::string_literals;
+  const std::array<std::pair<std::string, std::string_view>, 3> cases = {
+      {{"[]\0\0"s, "1:3"}, {"{\"a\": 1}\n  \0{\"b\": 2}"s, "2:3"}, {"[\"x\0y\"]"s, "1:4"}}};
+  for (const auto& [text, where] : cases) {
+    SCOPED_TRACE(where);
+    Diagnostics diags;
+    EXPECT_FALSE(parse_json_text("f.json", text, diags).has_value());
+    ASSERT_EQ(diags.size(), 1u) << diags.to_string();
+    EXPECT_EQ(
+        format_diagnostic(diags.items()[0]),
+        fmt::format("f.json:{}: a NUL byte: JSON text holds none, expected a JSON value or the end", where));
+  }
+  Diagnostics diags;
+  EXPECT_TRUE(parse_json_text("f.json", "[\"\\u0000\"]", diags).has_value()) << "an escaped NUL is text";
+  EXPECT_TRUE(diags.empty()) << diags.to_string();
+}
+
 // JsonDocument::locate --------------------------------------------------------------------------
 
 TEST(JsonLocate, RootIsFirstCharacterOfTheValue) {

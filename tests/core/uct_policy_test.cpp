@@ -61,12 +61,16 @@ class CountingPickPolicy final : public UctPolicy<PickPolicy, PickBattle, int, P
 
 constexpr std::array<int, 4> kOptions = {0, 1, 2, 3};
 
-TEST(UctOptions, RefusesNoIterationsAndANegativeExploration) {
+TEST(UctOptions, RefusesNoIterationsTooManyAndANegativeExploration) {
   EXPECT_TRUE(check_uct_options(UctOptions{}).ok());
   EXPECT_TRUE(check_uct_options(UctOptions{.iterations = 1, .exploration = 0}).ok());
   const auto none = check_uct_options(UctOptions{.iterations = 0});
   ASSERT_FALSE(none.ok());
   EXPECT_EQ(none.error().message, "mcts needs at least one iteration per decision");
+  EXPECT_TRUE(check_uct_options(UctOptions{.iterations = kMaxUctIterations}).ok());
+  const auto many = check_uct_options(UctOptions{.iterations = kMaxUctIterations + 1});
+  ASSERT_FALSE(many.ok());
+  EXPECT_EQ(many.error().message, "mcts makes at most 10000000 iterations per decision, not 10000001");
   const auto negative = check_uct_options(UctOptions{.iterations = 5, .exploration = -0.1});
   ASSERT_FALSE(negative.ok());
   EXPECT_EQ(negative.error().message, "the mcts exploration constant must be 0 or more");

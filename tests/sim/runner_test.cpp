@@ -186,9 +186,13 @@ TEST(SimRunner, PairedCountsAddUpToTheBattlesBothFinished) {
   EXPECT_LT(t.p_value, 1e-6);
 }
 
-TEST(SimRunner, RefusesZeroThreadsBadShardsAndUnknownPolicies) {
+TEST(SimRunner, RefusesZeroOrTooManyThreadsBadShardsAndUnknownPolicies) {
   const CoinAdapter coin{0};
   EXPECT_FALSE(run_simulation(coin, {.battles = 10, .policy = "plain", .threads = 0}).ok());
+  const auto too_many = run_simulation(coin, {.battles = 10, .policy = "plain", .threads = kMaxThreads + 1});
+  ASSERT_FALSE(too_many.ok());
+  EXPECT_EQ(too_many.error().message, "a run plays on at most 256 threads, not 257");
+  EXPECT_TRUE(run_simulation(coin, {.battles = 10, .policy = "plain", .threads = kMaxThreads}).ok());
   EXPECT_FALSE(
       run_simulation(coin, {.battles = 10, .policy = "plain", .shard_index = 3, .shard_count = 2}).ok());
   EXPECT_FALSE(run_simulation(coin, {.battles = 10, .policy = "nope"}).ok());

@@ -40,6 +40,7 @@
 #include <limits>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "battlecore/core/decision.hpp"
@@ -55,10 +56,18 @@ struct UctOptions {
   double exploration = 0.7;        ///< UCB1's exploration constant c (rewards are in [0, 1])
 };
 
-/// Refuses settings the search cannot run with: no iterations, or a negative (or NaN)
-/// exploration constant. The messages name the `mcts` policy, the only user of the settings.
+/// The most iterations one search makes: its tree holds about a node an iteration, so this
+/// bounds it to some hundreds of megabytes.
+inline constexpr std::uint32_t kMaxUctIterations = 10'000'000;
+
+/// Refuses settings the search cannot run with: no iterations or more than kMaxUctIterations,
+/// or a negative (or NaN) exploration constant. The messages name the `mcts` policy, the only
+/// user of the settings.
 inline Result<void> check_uct_options(const UctOptions& options) {
   if (options.iterations == 0) return Error{"mcts needs at least one iteration per decision"};
+  if (options.iterations > kMaxUctIterations)
+    return Error{"mcts makes at most " + std::to_string(kMaxUctIterations) +
+                 " iterations per decision, not " + std::to_string(options.iterations)};
   if (!(options.exploration >= 0)) return Error{"the mcts exploration constant must be 0 or more"};
   return {};
 }

@@ -20,6 +20,9 @@ namespace battlecore::sim {
 /// The most battles one run plays (`sim --battles`): every sum a report keeps (turns, decisions,
 /// squared HP differences) stays far from 2^64 at that size.
 inline constexpr std::uint64_t kMaxBattles = 1'000'000'000'000;
+/// The most threads one run plays on (`sim --threads`): more than any machine it runs on has
+/// cores; a larger count would only ask the system for threads it may not give.
+inline constexpr unsigned kMaxThreads = 256;
 /// The most shards a run is split into (`sim --shard K/N`: N has at most nine digits).
 inline constexpr std::uint32_t kMaxShardCount = 999'999'999;
 

@@ -24,6 +24,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -82,12 +83,16 @@ bool play_counted(Player& player, std::uint64_t index, std::uint64_t seed, const
 
 }  // namespace detail
 
-/// Runs the battles of `options` with `adapter`. Errors (an unknown policy, a thread count of 0,
-/// a bad shard, more than kMaxBattles battles) are returned before any battle is played.
+/// Runs the battles of `options` with `adapter`. Errors (an unknown policy, a thread count of 0
+/// or above kMaxThreads, a bad shard, more than kMaxBattles battles) are returned before any
+/// battle is played; so is a thread the system refuses to start (the threads already started
+/// stop after their chunk).
 template <class Adapter>
 Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& options) {
   using Player = typename Adapter::Player;
   if (options.threads == 0) return Error{"the thread count must be at least 1"};
+  if (options.threads > kMaxThreads)
+    return Error{fmt::format("a run plays on at most {} threads, not {}", kMaxThreads, options.threads)};
   if (options.shard_count == 0 || options.shard_index == 0 || options.shard_index > options.shard_count)
     return Error{"the shard must be K/N with 1 <= K <= N"};
   if (options.battles > kMaxBattles)
@@ -190,7 +195,20 @@ Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& optio
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<std::thread> pool;
   pool.reserve(threads);
-  for (auto& slot : workers) pool.emplace_back(work, std::ref(slot));
+  std::optional<Error> not_started;
+  for (auto& slot : workers) {
+    try {
+      pool.emplace_back(work, std::ref(slot));
+    } catch (const std::system_error& e) {
+      // The threads started stop after their chunk; those never started count as finished.
+      not_started =
+          Error{fmt::format("could not start thread {} of {}: {}", pool.size() + 1, threads, e.what())};
+      next_chunk.store(chunks);
+      const std::lock_guard lock(mutex);
+      running -= static_cast<unsigned>(threads - pool.size());
+      break;
+    }
+  }
   {
     std::unique_lock lock(mutex);
     while (running > 0) {
@@ -206,6 +224,7 @@ Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& optio
   for (std::thread& t : pool) t.join();
   report.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (error) std::rethrow_exception(error);
+  if (not_started) return *not_started;
   if (stopped) return *stopped;
 
   // Fixed order: worker 0 first. Every field is an integer sum, failures are sorted by index.
