@@ -258,19 +258,32 @@ inline std::int32_t op_amount(const OpContext& ctx, const Op& op) {
 bool compile_amount_to_target(const OpCompiler& oc, content::ObjectReader& r, Op& op);
 /// op_targets for the kinds that name several units or draw one at random.
 std::size_t op_targets_of_side(OpContext& ctx, OpTarget kind, std::array<UnitRef, kMaxEnemies + 1>& out);
+/// True for the target kinds that name one unit (the chosen target, the source itself).
+inline bool names_one_unit(OpTarget kind) { return kind == OpTarget::Chosen || kind == OpTarget::Self; }
+/// The unit a kind that names one unit names: the source or the chosen target (kNoUnit when
+/// there is none; it may be dead).
+inline UnitRef one_op_target(const OpContext& ctx, OpTarget kind) {
+  return kind == OpTarget::Self ? ctx.source : ctx.target;
+}
 /// The units an op's target kind names, alive only, into `out`; returns how many.
 inline std::size_t op_targets(OpContext& ctx, OpTarget kind, std::array<UnitRef, kMaxEnemies + 1>& out) {
-  if (kind != OpTarget::Chosen && kind != OpTarget::Self) return op_targets_of_side(ctx, kind, out);
-  const UnitRef u = kind == OpTarget::Self ? ctx.source : ctx.target;
+  if (!names_one_unit(kind)) return op_targets_of_side(ctx, kind, out);
+  const UnitRef u = one_op_target(ctx, kind);
   if (u == kNoUnit || !unit(ctx.x.s, u).alive()) return 0;
   out[0] = u;
   return 1;
 }
-/// Calls `apply(x, unit, amount)` for each unit the op targets, with the op's amount.
+/// Calls `apply(x, unit, amount)` for each unit the op targets, with the op's amount. A kind
+/// that names one unit goes straight to it, without the list of targets (most ops are so aimed).
 template <class Apply>
 void for_each_op_target(OpContext& ctx, const Op& op, Apply apply) {
+  if (names_one_unit(op.target)) {
+    const UnitRef u = one_op_target(ctx, op.target);
+    if (u != kNoUnit && unit(ctx.x.s, u).alive()) apply(ctx.x, u, op_amount(ctx, op));
+    return;
+  }
   std::array<UnitRef, kMaxEnemies + 1> targets{};
-  const std::size_t n = op_targets(ctx, op.target, targets);
+  const std::size_t n = op_targets_of_side(ctx, op.target, targets);
   for (std::size_t i = 0; i < n; ++i) apply(ctx.x, targets[i], op_amount(ctx, op));
 }
 /// The hand positions a hand-card choice may pick: every card but the one being played.

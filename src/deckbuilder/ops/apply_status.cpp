@@ -20,9 +20,9 @@ bool compile(const OpCompiler& oc, content::ObjectReader& r, Op& op) {
 }
 
 void run(OpContext& ctx, const Op& op) {
-  std::array<UnitRef, kMaxEnemies + 1> targets{};
-  const std::size_t n = op_targets(ctx, op.target, targets);
-  for (std::size_t i = 0; i < n; ++i) apply_status(ctx.x, ctx.source, targets[i], op.ref, op_amount(ctx, op));
+  for_each_op_target(ctx, op, [&](Ctx& x, UnitRef target, std::int32_t amount) {
+    apply_status(x, ctx.source, target, op.ref, amount);
+  });
 }
 
 }  // namespace

@@ -14,25 +14,38 @@ bool compile(const OpCompiler& oc, content::ObjectReader& r, Op& op) {
   return ok;
 }
 
+/// One hit on one unit (`to` is unit `target`); false when the effect must stop.
+inline bool hit(Ctx& x, const OpContext& ctx, UnitRef target, UnitState& to, std::int32_t amount,
+                bool reactive) {
+  const UnitState& from = unit(x.s, ctx.source);
+  take_damage(x, ctx.source, target, to, attack_damage(x, from, to, amount));
+  if (!reactive) run_status_timing(x, target, to, StatusTiming::OnAttacked, ctx.source);
+  // What run_flat checks before each op; battle-end behaviour runs to its end.
+  if (outcome(x.s) || !from.alive()) [[unlikely]] {
+    if (x.battle.is_battle_active()) return false;
+  }
+  return true;
+}
+
 void run(OpContext& ctx, const Op& op) {
   Ctx& x = ctx.x;
-  std::array<UnitRef, kMaxEnemies + 1> targets{};
   const std::int32_t amount = op_amount(ctx, op);
   // Damage done by a status's behaviour (thorns) does not itself count as being attacked.
   const bool reactive = ctx.status != kNoStatus;
-  for (std::int32_t hit = 0; hit < op.times; ++hit) {
+  // The most common attack, one hit on one unit, without the lists of targets and hits.
+  if (op.times == 1 && names_one_unit(op.target)) {
+    const UnitRef target = one_op_target(ctx, op.target);
+    if (target == kNoUnit) return;
+    UnitState& to = unit(x, target);
+    if (to.alive()) hit(x, ctx, target, to, amount, reactive);
+    return;
+  }
+  std::array<UnitRef, kMaxEnemies + 1> targets{};
+  for (std::int32_t h = 0; h < op.times; ++h) {
     const std::size_t n = op_targets(ctx, op.target, targets);
-    for (std::size_t i = 0; i < n; ++i) {
-      // Each unit is looked up once per hit; units never move in the state.
-      const UnitState& from = unit(x.s, ctx.source);
-      UnitState& to = unit(x, targets[i]);
-      take_damage(x, ctx.source, targets[i], to, attack_damage(x, from, to, amount));
-      if (!reactive) run_status_timing(x, targets[i], to, StatusTiming::OnAttacked, ctx.source);
-      // What run_flat checks before each op; battle-end behaviour runs to its end.
-      if (outcome(x.s) || !from.alive()) [[unlikely]] {
-        if (x.battle.is_battle_active()) return;
-      }
-    }
+    // Each unit is looked up once per hit; units never move in the state.
+    for (std::size_t i = 0; i < n; ++i)
+      if (!hit(x, ctx, targets[i], unit(x, targets[i]), amount, reactive)) return;
   }
 }
 
