@@ -105,22 +105,26 @@ Result<Status> Battle::start_battle(EncounterId encounter, std::uint64_t seed,
 
 Status Battle::advance() {
   Access x = Access::of(*this);
-  // While a Choice or a reward waits, queued transitions wait too.
-  while (has_pending_trigger_ && !is_waiting_for_choice() && !is_waiting_for_reward()) {
-    has_pending_trigger_ = false;
+  // While a Choice or a reward waits, queued transitions wait too. The trigger in hand is kept
+  // in a local between phases and queued again only when a wait holds it back.
+  std::optional<Trigger> trigger;
+  if (has_pending_trigger_) trigger = pending_trigger_;
+  has_pending_trigger_ = false;
+  while (trigger) {
+    if (is_waiting_for_choice() || is_waiting_for_reward()) {
+      pending_trigger_ = *trigger;
+      has_pending_trigger_ = true;
+      break;
+    }
     const Phase from = driver_.current();
-    const Trigger trigger = pending_trigger_;
-    const Phase to = driver_.fire(trigger, state_.turn);
+    const Phase to = driver_.fire(*trigger, state_.turn);
     events_.emit_with(EventType::PhaseChanged, [&] {
       return Event{.type = EventType::PhaseChanged,
                    .subject = static_cast<std::uint16_t>(from),
                    .value = static_cast<std::uint16_t>(to),
-                   .amount = static_cast<std::int32_t>(trigger)};
+                   .amount = static_cast<std::int32_t>(*trigger)};
     });
-    if (const std::optional<Trigger> next = detail::run_phase(x, to)) {
-      pending_trigger_ = *next;
-      has_pending_trigger_ = true;
-    }
+    trigger = detail::run_phase(x, to);
   }
   return status();
 }
