@@ -120,20 +120,51 @@ void heal(Ctx& x, UnitRef target, std::int32_t amount) {
                  [&] { return Event{.type = EventType::Healed, .target = target, .amount = healed}; });
 }
 
+std::int64_t scaled_by(std::int64_t amount, const Percents& percents) {
+  // The amount is kept as whole + num / den (num < den), and each percentage p makes it
+  // whole * p / 100 + num * p / (100 * den): exact, with den at most 100^16 and every product
+  // below 2^127. The percentages below 100 go first: once one of 100 or more is reached the
+  // amount can only grow, so it may stop at the cap there.
+  __extension__ using Wide = unsigned __int128;
+  std::array<std::int32_t, 2 * kMaxStatusSlots> sorted = percents.values;
+  std::sort(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(percents.count));
+  Wide whole = static_cast<Wide>(std::min(amount, kMaxModifiedAmount)), num = 0, den = 1;
+  for (std::size_t i = 0; i < percents.count; ++i) {
+    const auto p = static_cast<Wide>(sorted[i]);
+    const Wide scaled = whole * p;
+    num = (scaled % 100) * den + num * p;
+    den *= 100;
+    whole = scaled / 100 + num / den;
+    num %= den;
+    if (sorted[i] >= 100 && whole >= static_cast<Wide>(kMaxModifiedAmount)) return kMaxModifiedAmount;
+  }
+  return std::min(static_cast<std::int64_t>(whole), kMaxModifiedAmount);
+}
+
+std::int32_t attack_damage_with_many(const Ctx& x, const UnitState& from, const UnitState& to,
+                                     std::int64_t damage) {
+  Percents percents;
+  for (const StatusStack& st : from.statuses) {
+    const StatusDef& def = x.c.statuses[st.status];
+    if (st.stacks > 0 && def.damage_dealt_percent != 100) percents.add(def.damage_dealt_percent);
+  }
+  for (const StatusStack& st : to.statuses) {
+    const StatusDef& def = x.c.statuses[st.status];
+    if (st.stacks > 0 && def.damage_taken_percent != 100) percents.add(def.damage_taken_percent);
+  }
+  return static_cast<std::int32_t>(scaled_by(damage, percents));
+}
+
 std::int32_t modified_armor_gain(const Ctx& x, const UnitState& u, std::int32_t base) {
   std::int64_t armor = base;
-  std::int64_t num = 1, den = 1;
+  Percents percents;
   for (const StatusStack& st : u.statuses) {
     const StatusDef& def = x.c.statuses[st.status];
     armor += std::int64_t{def.armor_gained_per_stack} * st.stacks;
-    if (st.stacks > 0 && def.armor_gained_percent != 100) {
-      num *= def.armor_gained_percent;
-      den *= 100;
-    }
+    if (st.stacks > 0 && def.armor_gained_percent != 100) percents.add(def.armor_gained_percent);
   }
   if (armor < 0) armor = 0;
-  if (den == 1) return static_cast<std::int32_t>(armor);  // no multiplier: no division
-  return static_cast<std::int32_t>(armor * num / den);
+  return static_cast<std::int32_t>(scaled_by(armor, percents));
 }
 
 void gain_energy(Ctx& x, std::int32_t amount) {

@@ -88,19 +88,42 @@ inline std::int32_t effective_cost(const BattleState& s, const Catalog& c, CardR
 void tick_cost_rules(Ctx& x);
 
 // --- units ------------------------------------------------------------------------------
+/// The most attack damage or armor gain the status modifiers give: more than any unit can absorb
+/// and lose (kMaxArmor and the largest max HP together), so the cap changes no outcome.
+inline constexpr std::int64_t kMaxModifiedAmount = 1'000'000'000;
+
+/// The percentages (0 to 1000, none of them 100) that modify one amount: a unit's statuses and,
+/// for an attack, the target's, at most kMaxStatusSlots each.
+struct Percents {
+  std::array<std::int32_t, 2 * kMaxStatusSlots> values{};
+  std::size_t count = 0;
+  void add(std::int32_t percent) { values[count++] = percent; }
+};
+/// `amount` (0 to 1,000,000) times every percentage, rounded down once after all of them (75%
+/// and 150% together give 112.5%), capped at kMaxModifiedAmount; exact however many there are.
+std::int64_t scaled_by(std::int64_t amount, const Percents& percents);
+/// The most percentages attack_damage multiplies in 64 bits: an amount below 2^20 times four
+/// percentages stays below 2^60. With more it calls attack_damage_with_many.
+inline constexpr unsigned kPercentsIn64Bits = 4;
+/// attack_damage's last step for more than kPercentsIn64Bits percentages: `damage` is the base
+/// with the attacker's per-stack bonuses, at least 0.
+std::int32_t attack_damage_with_many(const Ctx& x, const UnitState& from, const UnitState& to,
+                                     std::int64_t damage);
+
 /// The attack damage unit `from` would deal to unit `to` from `base`, with every modifier.
 inline std::int32_t attack_damage(const Ctx& x, const UnitState& from, const UnitState& to,
                                   std::int32_t base) {
   std::int64_t damage = base;
   std::int64_t percent_num = 1;
   std::int64_t percent_den = 1;
+  unsigned percents = 0;
   if ((from.status_traits & status_trait::kChangesDamageDealt) == 0 &&
       (to.status_traits & status_trait::kChangesDamageTaken) == 0)
     return base < 0 ? 0 : base;
   for (const StatusStack& st : from.statuses) {
     const StatusDef& def = x.c.statuses[st.status];
     damage += std::int64_t{def.damage_dealt_per_stack} * st.stacks;
-    if (st.stacks > 0 && def.damage_dealt_percent != 100) {
+    if (st.stacks > 0 && def.damage_dealt_percent != 100 && ++percents <= kPercentsIn64Bits) {
       percent_num *= def.damage_dealt_percent;
       percent_den *= 100;
     }
@@ -108,15 +131,18 @@ inline std::int32_t attack_damage(const Ctx& x, const UnitState& from, const Uni
   if (damage < 0) damage = 0;
   for (const StatusStack& st : to.statuses) {
     const StatusDef& def = x.c.statuses[st.status];
-    if (st.stacks > 0 && def.damage_taken_percent != 100) {
+    if (st.stacks > 0 && def.damage_taken_percent != 100 && ++percents <= kPercentsIn64Bits) {
       percent_num *= def.damage_taken_percent;
       percent_den *= 100;
     }
   }
   // One rounding down after every multiplier, so 75% and 150% together give 112.5% of the base.
-  // No multiplier (the numerator is then 1 too): no division.
+  // No multiplier (the numerator is then 1 too): no division. More than kPercentsIn64Bits (the
+  // count goes on past them, the product does not): attack_damage_with_many.
   if (percent_den == 1) return static_cast<std::int32_t>(damage);
-  return static_cast<std::int32_t>(damage * percent_num / percent_den);
+  if (percents > kPercentsIn64Bits) [[unlikely]]
+    return attack_damage_with_many(x, from, to, damage);
+  return static_cast<std::int32_t>(std::min(damage * percent_num / percent_den, kMaxModifiedAmount));
 }
 inline std::int32_t attack_damage(const Ctx& x, UnitRef source, UnitRef target, std::int32_t base) {
   return attack_damage(x, unit(x.s, source), unit(x.s, target), base);

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <optional>
@@ -11,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "battlecore/content/json_reader.hpp"
@@ -188,6 +190,110 @@ TEST(DeckbuilderAttackDamage, VulnerableTakesHalfAgainRoundedDown) {
   // The stack count does not matter, only that there is one.
   detail::apply_status(x, kPlayerUnit, kGnasher, status(b.catalog(), "vulnerable"), 5);
   EXPECT_EQ(attack_damage(x, kPlayerUnit, kGnasher, 6), 9);
+}
+
+/// A pack whose statuses each change attack damage or armor gains by one percentage: `dealt_P_i`
+/// (damage dealt P%), `taken_P_i` (damage taken P%) and `armor_P_i` (armor gained P%) for each
+/// P in `percents` and i in 1..8, so a unit can hold eight of one kind.
+std::shared_ptr<const Catalog> percents_pack(std::initializer_list<int> percents) {
+  std::string statuses;
+  for (int p : percents)
+    for (int i = 1; i <= 8; ++i)
+      for (const char* kind : {"dealt", "taken", "armor"}) {
+        if (!statuses.empty()) statuses += ",\n";
+        const std::string key = std::string(kind) == "armor"   ? "armor_gained_percent"
+                                : std::string(kind) == "dealt" ? "damage_dealt_percent"
+                                                               : "damage_taken_percent";
+        statuses += fmt::format(R"({{ "id": "{}_{}_{}", "kind": "buff", "{}": {} }})", kind, p, i, key, p);
+      }
+  const std::string pack = fmt::format(R"({{
+  "pack": {{ "id": "percents", "rules": "deckbuilder" }},
+  "cards": [{{ "id": "guard", "type": "skill", "cost": 1, "target": "none",
+              "effects": [{{ "op": "armor", "amount": 5 }}] }}],
+  "statuses": [{}],
+  "enemies": [{{ "id": "turtle", "hp": 50,
+      "moves": [{{ "id": "shell", "intent": "defend", "effects": [{{ "op": "armor", "amount": 1 }}] }}],
+      "behavior": {{ "kind": "sequence", "moves": ["shell"] }} }}],
+  "players": [{{ "id": "tester", "max_hp": 50, "deck": [{{ "card": "guard", "count": 12 }}] }}],
+  "encounters": [{{ "id": "duel", "player": "tester", "enemies": ["turtle"] }}]
+}})",
+                                       statuses);
+  content::Diagnostics diags;
+  std::optional<content::JsonDocument> doc = content::parse_json_text("percents.json", pack, diags);
+  if (!doc) throw std::runtime_error("the percents pack does not parse:\n" + diags.to_string());
+  CatalogResult r = load_catalog(std::vector<content::JsonDocument>{std::move(*doc)});
+  if (!r.ok()) throw std::runtime_error("the percents pack does not load:\n" + r.error().to_string());
+  return r.value();
+}
+
+/// Gives `unit` statuses `kind`_`percent`_1 .. `kind`_`percent`_`count`.
+void give(Battle& b, UnitRef unit, std::string_view kind, int percent, int count) {
+  auto x = Battle::Access::of(b);
+  for (int i = 1; i <= count; ++i)
+    detail::apply_status(x, unit, unit, status(b.catalog(), fmt::format("{}_{}_{}", kind, percent, i)), 1);
+}
+
+TEST(DeckbuilderAttackDamage, ManyPercentagesAreExactAndCappedWithoutOverflow) {
+  // Up to sixteen percentages (eight statuses on each side) multiply an amount: their product
+  // once overflowed 64 bits (1000% seven times is 10^21), and a result above 2^31 wrapped.
+  const auto catalog = percents_pack({1, 150, 1000});
+  constexpr UnitRef kTurtle = enemy_unit(0);
+  {
+    Battle b = started(catalog, "duel", 1);
+    give(b, kPlayerUnit, "dealt", 150, 5);  // 7 x 1.5^5 = 53.15625: rounded down once, at the end
+    EXPECT_EQ(attack_damage(Battle::Access::of(b), kPlayerUnit, kTurtle, 7), 53);
+    give(b, kTurtle, "taken", 150, 3);  // 7 x 1.5^8 = 179.38...
+    EXPECT_EQ(attack_damage(Battle::Access::of(b), kPlayerUnit, kTurtle, 7), 179);
+  }
+  {
+    Battle b = started(catalog, "duel", 1);
+    give(b, kPlayerUnit, "dealt", 1000, 6);
+    EXPECT_EQ(attack_damage(Battle::Access::of(b), kPlayerUnit, kTurtle, 6), 6'000'000);
+    // 1% among them: 6 x 10^6 / 100, exactly, whatever the order the statuses came in.
+    give(b, kTurtle, "taken", 1, 1);
+    EXPECT_EQ(attack_damage(Battle::Access::of(b), kPlayerUnit, kTurtle, 6), 60'000);
+    give(b, kPlayerUnit, "dealt", 1000, 8);  // 6 x 10^8 / 100
+    EXPECT_EQ(attack_damage(Battle::Access::of(b), kPlayerUnit, kTurtle, 6), 6'000'000);
+    give(b, kTurtle, "taken", 1000, 7);  // with taken_1_1, eight: 6 x 10^8 x 10^7 / 100, capped
+    EXPECT_EQ(attack_damage(Battle::Access::of(b), kPlayerUnit, kTurtle, 6), detail::kMaxModifiedAmount);
+  }
+  {
+    // The cap holds for four percentages too, where the 64-bit product is exact.
+    Battle b = started(catalog, "duel", 1);
+    give(b, kPlayerUnit, "dealt", 1000, 4);
+    EXPECT_EQ(attack_damage(Battle::Access::of(b), kPlayerUnit, kTurtle, 999), 9'990'000);
+    auto x = Battle::Access::of(b);
+    detail::apply_status(x, kPlayerUnit, kPlayerUnit, status(b.catalog(), "dealt_1000_5"), 1);
+    EXPECT_EQ(attack_damage(x, kPlayerUnit, kTurtle, 999), 99'900'000);
+  }
+  {
+    // The hit itself: the turtle has 50 HP and loses them all, the report says 50.
+    Battle b = started(catalog, "duel", 1);
+    give(b, kPlayerUnit, "dealt", 1000, 8);
+    give(b, kTurtle, "taken", 1000, 8);
+    auto x = Battle::Access::of(b);
+    detail::take_damage(x, kPlayerUnit, kTurtle, attack_damage(x, kPlayerUnit, kTurtle, 6));
+    EXPECT_EQ(b.state().enemies[0].unit.hp, 0);
+    EXPECT_EQ(b.damage_stats().hp[0], 50);  // the HP the player's attacks took
+  }
+}
+
+TEST(DeckbuilderArmor, ManyPercentagesOfArmorGainedAreExactAndCapped) {
+  const auto catalog = percents_pack({1, 1000});
+  Battle b = started(catalog, "duel", 1);
+  const auto gain = [&](std::int32_t base) {
+    return detail::armor_gain(Battle::Access::of(b), b.state().player, base);
+  };
+  give(b, kPlayerUnit, "armor", 1000, 7);
+  EXPECT_EQ(gain(5), 50'000'000);
+  give(b, kPlayerUnit, "armor", 1, 1);  // 5 x 10^7 / 100
+  EXPECT_EQ(gain(5), 500'000);
+  Battle c = started(catalog, "duel", 1);
+  give(c, kPlayerUnit, "armor", 1000, 8);  // 999 x 10^8: capped (1000^8 once overflowed)
+  EXPECT_EQ(detail::armor_gain(Battle::Access::of(c), c.state().player, 999), detail::kMaxModifiedAmount);
+  auto x = Battle::Access::of(c);
+  detail::gain_armor(x, kPlayerUnit, detail::armor_gain(x, c.state().player, 999));
+  EXPECT_EQ(c.state().player.armor, kMaxArmor);
 }
 
 TEST(DeckbuilderAttackDamage, WeakDealsThreeQuartersRoundedDown) {
