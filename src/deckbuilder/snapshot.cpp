@@ -305,6 +305,20 @@ void read_state(const In& in, const Catalog& c, Phase phase, BattleState& s) {
     read_enemy_ai(e, c, phase, es);
     s.enemies.push_back(es);
   }
+  // From Initialize's third step on the enemies are the encounter's, in its order: no rule adds
+  // or removes one. Before it (a snapshot from a listener at the start) they may be the last
+  // battle's.
+  if (built) {
+    const EncounterDef& encounter = c.encounters[s.encounter];
+    if (s.enemies.size() != encounter.enemies.size())
+      throw Bad{in.ptr("enemies"), fmt::format("encounter '{}' has {} enemies, got {}", encounter.id,
+                                               encounter.enemies.size(), s.enemies.size())};
+    for (std::size_t i = 0; i < s.enemies.size(); ++i)
+      if (s.enemies[i].def != encounter.enemies[i])
+        throw Bad{content::child_pointer(in.ptr("enemies"), i) + "/enemy",
+                  fmt::format("encounter '{}' has enemy '{}' here, got '{}'", encounter.id,
+                              c.enemies[encounter.enemies[i]].id, c.enemies[s.enemies[i].def].id)};
+  }
   s.enemies_alive = count_alive_enemies(s);
   const json& cards = in.arr("cards");
   if (cards.size() > kMaxCards) throw Bad{in.ptr("cards"), fmt::format("more than {} cards", kMaxCards)};

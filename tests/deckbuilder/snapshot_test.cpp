@@ -315,6 +315,64 @@ json paused_with_everything() {
   return snapshot(a);
 }
 
+TEST(DeckbuilderSnapshot, EnemiesOtherThanTheEncountersAreRefused) {
+  // No rule adds, removes or swaps an enemy: once Initialize has built them they are the
+  // encounter's, in its order. These once restored and played on.
+  const json s = paused_with_everything();
+  ASSERT_EQ(s["state"]["enemies"].size(), 2u);
+  const std::string encounter = s["state"]["encounter"];
+  const std::string first = s["state"]["enemies"][0]["enemy"];
+  const std::string second = s["state"]["enemies"][1]["enemy"];
+  // A sentry moves like a sludge (a sequence of two moves), so only the enemy itself is wrong.
+  ASSERT_NE(first, "sentry");
+  json swapped = with(s, "/state/enemies/0/enemy", "sentry");
+  expect_refused(swapped, "/state/enemies/0/enemy",
+                 fmt::format("encounter '{}' has enemy '{}' here, got 'sentry'", encounter, first));
+  json fewer = s;
+  fewer["state"]["enemies"].erase(1);
+  for (const char* key : {"hp", "armor"}) fewer["damage_stats"][key].erase(2);
+  expect_refused(fewer, "/state/enemies", fmt::format("encounter '{}' has 2 enemies, got 1", encounter));
+  json more = s;
+  more["state"]["enemies"].push_back(s["state"]["enemies"][1]);
+  expect_refused(more, "/state/enemies", fmt::format("encounter '{}' has 2 enemies, got 3", encounter));
+  if (first != second) {
+    json reordered = s;
+    std::swap(reordered["state"]["enemies"][0], reordered["state"]["enemies"][1]);
+    expect_refused(reordered, "/state/enemies/0/enemy",
+                   fmt::format("encounter '{}' has enemy '{}' here, got '{}'", encounter, first, second));
+  }
+  // Until Initialize has built them, the last battle's enemies are still there: a battle of
+  // `w1` (a gnasher), then one of `sludge_pair`, snapshotted as it enters Initialize.
+  struct AtInitialize : Listener {
+    const Battle* battle = nullptr;
+    std::vector<json> snaps;
+    void on_event(const Event& e) override {
+      if (e.type == EventType::PhaseChanged && battle->phase() == Phase::Initialize)
+        snaps.push_back(snapshot(*battle));
+    }
+  } listener;
+  Battle b(starter());
+  ASSERT_TRUE(b.start_battle("w1", 1).ok());
+  RandomPolicy policy;
+  policy.reset(1);
+  std::vector<Action> options;
+  while (b.status() == Status::AwaitingDecision) {
+    b.legal_actions(options);
+    ASSERT_TRUE(b.submit(options[policy.pick(options.size())]).ok());
+  }
+  listener.battle = &b;
+  b.events().attach(&listener);
+  ASSERT_TRUE(b.start_battle("sludge_pair", 2).ok());
+  ASSERT_EQ(listener.snaps.size(), 1u);
+  const json& early = listener.snaps[0];
+  ASSERT_EQ(early["state"]["encounter"], "sludge_pair");
+  ASSERT_EQ(early["state"]["enemies"].size(), 1u);
+  EXPECT_EQ(early["state"]["enemies"][0]["enemy"], "gnasher");
+  const auto r = restore(starter(), early);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(snapshot(r.value()), early);
+}
+
 TEST(DeckbuilderSnapshot, UnitsOutsideTheRulesBoundsAreRefused) {
   const json s = paused_with_everything();
   ASSERT_TRUE(restore(starter(), s).ok());
