@@ -84,15 +84,20 @@ class Piles {
     for (std::size_t k = r; k < kRegions; ++k) --ends_[k];
     return card;
   }
-  /// Replaces the cards of `p` by `cards`, given in logical order.
+  /// Replaces the cards of `p` by `cards`, given in logical order (`cards` is not a view of
+  /// these piles).
   template <class Range>
   void assign(Pile p, const Range& cards) {
-    while (size(p) > 0) erase(p, size(p) - 1);
-    if (p == Pile::Draw) {  // the bottom is the region's end: from the last card, none moves
-      for (std::size_t k = std::size(cards); k-- > 0;) insert(p, 0, cards[k]);
-    } else {
-      for (CardRef c : cards) push(p, c);
+    if (p == Pile::Draw) {  // the array's last region: written in place, top first
+      const std::size_t n = std::size(cards);
+      BATTLECORE_ENSURE(ends_[kHand] + n <= kMaxCards, "the piles would hold {} cards, more than {}",
+                        ends_[kHand] + n, kMaxCards);
+      for (std::size_t k = 0; k < n; ++k) cards_[ends_[kHand] + k] = cards[n - 1 - k];
+      ends_[kDraw] = static_cast<std::uint8_t>(ends_[kHand] + n);
+      return;
     }
+    while (size(p) > 0) erase(p, size(p) - 1);
+    for (CardRef c : cards) push(p, c);
   }
   /// Empties every pile.
   void clear() { *this = Piles{}; }
