@@ -91,6 +91,23 @@ void BM_W1Clone(benchmark::State& st) {
 }
 BENCHMARK(BM_W1Clone);
 
+// Copying a battle into one that already exists, as the MCTS policy does at every iteration
+// (its scratch battle is assigned, not constructed): the same copy of the state, without the
+// catalog's reference count to take and give back.
+void BM_W1CloneInto(benchmark::State& st) {
+  const auto catalog = starter();
+  Battle root(catalog, kQuiet);
+  (void)root.start_battle("w1", battle_seed(1, 0));
+  Battle copy(catalog, kQuiet);
+  for (auto _ : st) {
+    benchmark::DoNotOptimize(root);
+    copy = root;
+    benchmark::DoNotOptimize(copy);
+  }
+  st.counters["sizeof_state"] = static_cast<double>(sizeof(BattleState));
+}
+BENCHMARK(BM_W1CloneInto);
+
 // Listing the legal options at the first decision.
 void BM_W1LegalActions(benchmark::State& st) {
   const auto catalog = starter();
