@@ -450,8 +450,8 @@ Diagnostic JsonDocument::diagnostic(std::string pointer, std::string message) co
 
 std::optional<JsonDocument> parse_json_text(std::string file, std::string text, Diagnostics& diags) {
   JsonDocument doc{.file = std::move(file), .text = std::move(text), .root = {}};
-  // JSON text holds no NUL byte, not even in a string; the parser would stop at the first one
-  // and take the text before it for the whole file, dropping whatever follows.
+  // JSON text holds no NUL byte, not even in a string. Outside a string the parser would stop
+  // at the first one and take the text before it for the whole file, dropping what follows.
   if (const std::size_t nul = doc.text.find('\0'); nul != std::string::npos) {
     const auto [line, column] = line_column(doc.text, nul);
     diags.add(

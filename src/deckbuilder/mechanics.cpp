@@ -125,6 +125,7 @@ std::int64_t scaled_by(std::int64_t amount, const Percents& percents) {
   // whole * p / 100 + num * p / (100 * den): exact, with den at most 100^16 and every product
   // below 2^127. The percentages below 100 go first: once one of 100 or more is reached the
   // amount can only grow, so it may stop at the cap there.
+  BATTLECORE_ENSURE(amount >= 0, "an amount to scale of {} (the modifiers clamp it at 0 first)", amount);
   __extension__ using Wide = unsigned __int128;
   std::array<std::int32_t, 2 * kMaxStatusSlots> sorted = percents.values;
   std::sort(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(percents.count));

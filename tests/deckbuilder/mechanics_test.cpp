@@ -194,9 +194,14 @@ TEST(DeckbuilderAttackDamage, VulnerableTakesHalfAgainRoundedDown) {
 
 /// A pack whose statuses each change attack damage or armor gains by one percentage: `dealt_P_i`
 /// (damage dealt P%), `taken_P_i` (damage taken P%) and `armor_P_i` (armor gained P%) for each
-/// P in `percents` and i in 1..8, so a unit can hold eight of one kind.
+/// P in `percents` and i in 1..8, so a unit can hold eight of one kind; and `might_i` (i in
+/// 1..4), +99 attack damage per stack.
 std::shared_ptr<const Catalog> percents_pack(std::initializer_list<int> percents) {
   std::string statuses;
+  for (int i = 1; i <= 4; ++i) {
+    if (!statuses.empty()) statuses += ",\n";
+    statuses += fmt::format(R"({{ "id": "might_{}", "kind": "buff", "damage_dealt_per_stack": 99 }})", i);
+  }
   for (int p : percents)
     for (int i = 1; i <= 8; ++i)
       for (const char* kind : {"dealt", "taken", "armor"}) {
@@ -242,7 +247,7 @@ TEST(DeckbuilderAttackDamage, ManyPercentagesAreExactAndCappedWithoutOverflow) {
     Battle b = started(catalog, "duel", 1);
     give(b, kPlayerUnit, "dealt", 150, 5);  // 7 x 1.5^5 = 53.15625: rounded down once, at the end
     EXPECT_EQ(attack_damage(Battle::Access::of(b), kPlayerUnit, kTurtle, 7), 53);
-    give(b, kTurtle, "taken", 150, 3);  // 7 x 1.5^8 = 179.38...
+    give(b, kTurtle, "taken", 150, 3);  // 7 x 1.5^8 = 179.40...
     EXPECT_EQ(attack_damage(Battle::Access::of(b), kPlayerUnit, kTurtle, 7), 179);
   }
   {
@@ -258,13 +263,25 @@ TEST(DeckbuilderAttackDamage, ManyPercentagesAreExactAndCappedWithoutOverflow) {
     EXPECT_EQ(attack_damage(Battle::Access::of(b), kPlayerUnit, kTurtle, 6), detail::kMaxModifiedAmount);
   }
   {
-    // The cap holds for four percentages too, where the 64-bit product is exact.
+    // The percentage that lowers the amount counts before the cap is tested, wherever it stands:
+    // 999 x 10^8 passes the cap, 999 x 10^8 / 100 does not.
+    Battle b = started(catalog, "duel", 1);
+    give(b, kPlayerUnit, "dealt", 1000, 8);
+    give(b, kTurtle, "taken", 1, 1);
+    EXPECT_EQ(attack_damage(Battle::Access::of(b), kPlayerUnit, kTurtle, 999), 999'000'000);
+  }
+  {
+    // Four percentages stay in 64 bits, and the cap holds there too: with 4 x 999 stacks of +99
+    // the amount is 396,603 before them, 3,966,030,000 after (it once wrapped past 2^31).
     Battle b = started(catalog, "duel", 1);
     give(b, kPlayerUnit, "dealt", 1000, 4);
     EXPECT_EQ(attack_damage(Battle::Access::of(b), kPlayerUnit, kTurtle, 999), 9'990'000);
     auto x = Battle::Access::of(b);
-    detail::apply_status(x, kPlayerUnit, kPlayerUnit, status(b.catalog(), "dealt_1000_5"), 1);
-    EXPECT_EQ(attack_damage(x, kPlayerUnit, kTurtle, 999), 99'900'000);
+    for (int i = 1; i <= 4; ++i)
+      detail::apply_status(x, kPlayerUnit, kPlayerUnit, status(b.catalog(), fmt::format("might_{}", i)), 999);
+    EXPECT_EQ(attack_damage(x, kPlayerUnit, kTurtle, 999), detail::kMaxModifiedAmount);
+    detail::apply_status(x, kPlayerUnit, kPlayerUnit, status(b.catalog(), "dealt_1000_1"), -1);  // three left
+    EXPECT_EQ(attack_damage(x, kPlayerUnit, kTurtle, 999), 396'603'000);
   }
   {
     // The hit itself: the turtle has 50 HP and loses them all, the report says 50.

@@ -24,7 +24,6 @@
 #include <mutex>
 #include <optional>
 #include <string>
-#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -85,8 +84,9 @@ bool play_counted(Player& player, std::uint64_t index, std::uint64_t seed, const
 
 /// Runs the battles of `options` with `adapter`. Errors (an unknown policy, a thread count of 0
 /// or above kMaxThreads, a bad shard, more than kMaxBattles battles) are returned before any
-/// battle is played; so is a thread the system refuses to start (the threads already started
-/// stop after their chunk).
+/// battle is played. A thread the system refuses to start is an error too, returned once the
+/// threads already started have finished their chunk (their battles may have been recorded by
+/// `after_battle`).
 template <class Adapter>
 Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& options) {
   using Player = typename Adapter::Player;
@@ -195,14 +195,15 @@ Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& optio
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<std::thread> pool;
   pool.reserve(threads);
-  std::optional<Error> not_started;
+  // A thread the system refuses to start (std::system_error, or std::bad_alloc for its state):
+  // the threads started stop after their chunk and those never started count as finished. The
+  // message is made once every thread is joined, so nothing here can throw past a joinable one.
+  std::exception_ptr not_started;
   for (auto& slot : workers) {
     try {
       pool.emplace_back(work, std::ref(slot));
-    } catch (const std::system_error& e) {
-      // The threads started stop after their chunk; those never started count as finished.
-      not_started =
-          Error{fmt::format("could not start thread {} of {}: {}", pool.size() + 1, threads, e.what())};
+    } catch (...) {
+      not_started = std::current_exception();
       next_chunk.store(chunks);
       const std::lock_guard lock(mutex);
       running -= static_cast<unsigned>(threads - pool.size());
@@ -224,7 +225,16 @@ Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& optio
   for (std::thread& t : pool) t.join();
   report.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (error) std::rethrow_exception(error);
-  if (not_started) return *not_started;
+  if (not_started) {
+    std::string why = "unknown error";
+    try {
+      std::rethrow_exception(not_started);
+    } catch (const std::exception& e) {
+      why = e.what();
+    } catch (...) {
+    }
+    return Error{fmt::format("could not start thread {} of {}: {}", pool.size() + 1, threads, why)};
+  }
   if (stopped) return *stopped;
 
   // Fixed order: worker 0 first. Every field is an integer sum, failures are sorted by index.
