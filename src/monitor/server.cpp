@@ -15,6 +15,7 @@
 #include <httplib.h>
 
 #include "battlecore/content/json_reader.hpp"
+#include "battlecore/core/invariant.hpp"
 #include "page_files.hpp"
 
 namespace battlecore::monitor {
@@ -269,14 +270,7 @@ void Server::Impl::routes() {
         return httplib::Server::HandlerResponse::Handled;
       }));
   http.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
-    std::string message = "unknown error";
-    try {
-      std::rethrow_exception(ep);
-    } catch (const std::exception& e) {
-      message = e.what();
-    } catch (...) {
-    }
-    send_error(res, 500, "engine_error", message);
+    send_error(res, 500, "engine_error", exception_message(ep));
   });
 }
 

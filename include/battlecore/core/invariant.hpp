@@ -2,6 +2,7 @@
 /// Engine invariants: a broken one throws InvariantError naming the file, the line and the
 /// values involved. A simulator catches it per battle and reports the seed and actions.
 
+#include <exception>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -15,6 +16,17 @@ class InvariantError : public std::logic_error {
  public:
   using std::logic_error::logic_error;
 };
+
+/// What a caught exception says: its what(), or "unknown error" for one that is no std::exception.
+inline std::string exception_message(const std::exception_ptr& caught) {
+  try {
+    std::rethrow_exception(caught);
+  } catch (const std::exception& e) {
+    return e.what();
+  } catch (...) {
+  }
+  return "unknown error";
+}
 
 namespace detail {
 [[noreturn]] void invariant_failed(const char* file, int line, const std::string& what);

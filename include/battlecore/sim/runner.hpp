@@ -225,16 +225,9 @@ Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& optio
   for (std::thread& t : pool) t.join();
   report.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (error) std::rethrow_exception(error);
-  if (not_started) {
-    std::string why = "unknown error";
-    try {
-      std::rethrow_exception(not_started);
-    } catch (const std::exception& e) {
-      why = e.what();
-    } catch (...) {
-    }
-    return Error{fmt::format("could not start thread {} of {}: {}", pool.size() + 1, threads, why)};
-  }
+  if (not_started)
+    return Error{fmt::format("could not start thread {} of {}: {}", pool.size() + 1, threads,
+                             exception_message(not_started))};
   if (stopped) return *stopped;
 
   // Fixed order: worker 0 first. Every field is an integer sum, failures are sorted by index.
