@@ -120,7 +120,7 @@ void heal(Ctx& x, UnitRef target, std::int32_t amount) {
                  [&] { return Event{.type = EventType::Healed, .target = target, .amount = healed}; });
 }
 
-std::int64_t scaled_by(std::int64_t amount, const Percents& percents) {
+std::int64_t scaled_by_many(std::int64_t amount, const Percents& percents) {
   // The amount is kept as whole + num / den (num < den), and each percentage p makes it
   // whole * p / 100 + num * p / (100 * den): exact, with den at most 100^16 and every product
   // below 2^127. The percentages below 100 go first: once one of 100 or more is reached the

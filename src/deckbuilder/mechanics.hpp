@@ -99,12 +99,24 @@ struct Percents {
   std::size_t count = 0;
   void add(std::int32_t percent) { values[count++] = percent; }
 };
+/// The most percentages multiplied in 64 bits: an amount below 2^20 times four percentages
+/// stays below 2^60. With more, attack_damage calls attack_damage_with_many and scaled_by
+/// scaled_by_many.
+inline constexpr unsigned kPercentsIn64Bits = 4;
+/// scaled_by for more than kPercentsIn64Bits percentages, in 128 bits.
+std::int64_t scaled_by_many(std::int64_t amount, const Percents& percents);
 /// `amount` (0 to 1,000,000) times every percentage, rounded down once after all of them (75%
 /// and 150% together give 112.5%), capped at kMaxModifiedAmount; exact however many there are.
-std::int64_t scaled_by(std::int64_t amount, const Percents& percents);
-/// The most percentages attack_damage multiplies in 64 bits: an amount below 2^20 times four
-/// percentages stays below 2^60. With more it calls attack_damage_with_many.
-inline constexpr unsigned kPercentsIn64Bits = 4;
+inline std::int64_t scaled_by(std::int64_t amount, const Percents& percents) {
+  if (percents.count > kPercentsIn64Bits) [[unlikely]]
+    return scaled_by_many(amount, percents);
+  std::int64_t num = amount, den = 1;
+  for (std::size_t i = 0; i < percents.count; ++i) {
+    num *= percents.values[i];
+    den *= 100;
+  }
+  return std::min(num / den, kMaxModifiedAmount);
+}
 /// attack_damage's last step for more than kPercentsIn64Bits percentages: `damage` is the base
 /// with the attacker's per-stack bonuses, at least 0.
 std::int32_t attack_damage_with_many(const Ctx& x, const UnitState& from, const UnitState& to,
