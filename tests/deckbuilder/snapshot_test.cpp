@@ -46,6 +46,19 @@ Battle round_trip(const Battle& b) {
   return std::move(r).value();
 }
 
+/// Plays `b` to its end with the random policy seeded `seed`; stops at the first fatal failure
+/// (a refused option, or one raised by a listener).
+void play_out(Battle& b, std::uint64_t seed) {
+  RandomPolicy policy;
+  policy.reset(seed);
+  std::vector<Action> options;
+  while (b.status() == Status::AwaitingDecision) {
+    b.legal_actions(options);
+    ASSERT_TRUE(b.submit(options[policy.pick(options.size())]).ok());
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+}
+
 /// Plays both battles with the same seeded random choices to the end, checking they stay equal.
 void play_both_to_the_end(Battle& a, Battle& b, std::uint64_t seed) {
   RandomPolicy policy;
@@ -106,13 +119,7 @@ TEST(DeckbuilderSnapshot, SnapshotsTakenInEveryPhaseRoundTrip) {
   snapper.battle = &b;
   b.events().attach(&snapper);
   ASSERT_TRUE(b.start_battle("w1", 3).ok());
-  RandomPolicy policy;
-  policy.reset(5);
-  std::vector<Action> options;
-  while (b.status() == Status::AwaitingDecision) {
-    b.legal_actions(options);
-    ASSERT_TRUE(b.submit(options[policy.pick(options.size())]).ok());
-  }
+  ASSERT_NO_FATAL_FAILURE(play_out(b, 5));
   std::set<std::string> phases;
   for (const json& s : snapper.snaps) {
     phases.insert(s["phase"].get<std::string>());
@@ -350,13 +357,7 @@ TEST(DeckbuilderSnapshot, EnemiesOtherThanTheEncountersAreRefused) {
   } listener;
   Battle b(starter());
   ASSERT_TRUE(b.start_battle("w1", 1).ok());
-  RandomPolicy policy;
-  policy.reset(1);
-  std::vector<Action> options;
-  while (b.status() == Status::AwaitingDecision) {
-    b.legal_actions(options);
-    ASSERT_TRUE(b.submit(options[policy.pick(options.size())]).ok());
-  }
+  ASSERT_NO_FATAL_FAILURE(play_out(b, 1));
   listener.battle = &b;
   b.events().attach(&listener);
   ASSERT_TRUE(b.start_battle("sludge_pair", 2).ok());
@@ -550,14 +551,7 @@ TEST(DeckbuilderSnapshot, SnapshotsTakenAtEveryEventRestore) {
     snapper.battle = &b;
     b.events().attach(&snapper);
     ASSERT_TRUE(b.start_battle(encounter.id, 1).ok());
-    RandomPolicy policy;
-    policy.reset(1);
-    std::vector<Action> options;
-    while (b.status() == Status::AwaitingDecision) {
-      b.legal_actions(options);
-      ASSERT_TRUE(b.submit(options[policy.pick(options.size())]).ok());
-      if (::testing::Test::HasFatalFailure()) return;
-    }
+    ASSERT_NO_FATAL_FAILURE(play_out(b, 1));
     EXPECT_GT(snapper.taken, 10u);
   }
 }
