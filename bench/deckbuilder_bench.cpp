@@ -67,7 +67,7 @@ void BM_W1Battles(benchmark::State& st) {
     (void)battle.start_battle(w1, seed);
     while (battle.status() == Status::AwaitingDecision) {
       battle.legal_actions(options);
-      (void)battle.submit(options[policy.pick(options.size())]);
+      battle.submit_listed(options[policy.pick(options.size())]);
       ++decisions;
     }
     benchmark::DoNotOptimize(battle.state().player.hp);
@@ -138,7 +138,7 @@ void BM_W1AllocationsPerDecision(benchmark::State& st) {
     (void)battle.start_battle(w1, seed);
     while (battle.status() == Status::AwaitingDecision) {
       battle.legal_actions(options);
-      (void)battle.submit(options[policy.pick(options.size())]);
+      battle.submit_listed(options[policy.pick(options.size())]);
       ++decisions;
     }
     return decisions;

@@ -261,10 +261,7 @@ Result<Status, Rejection> Battle::submit(const Action& action) {
   }
   switch (action.kind) {
     case ActionKind::EndTurn:
-      if (options_.record_history) actions_.push_back(canonical_action(action));
-      pending_trigger_ = Trigger::EndTurnRequested;
-      has_pending_trigger_ = true;
-      return advance();
+      return end_turn(action);
     case ActionKind::PlayCard:
       return play_card(action);
     case ActionKind::ChooseOption:
@@ -275,6 +272,30 @@ Result<Status, Rejection> Battle::submit(const Action& action) {
       return refuse(RefusalReason::NotYourDecision, action, phase(), "no reward is offered");
   }
   return refuse(RefusalReason::NotYourDecision, action, phase(), "unknown action");
+}
+
+Status Battle::submit_listed(const Action& action) {
+  // A listed play or End turn in the player phase goes straight to its steps; the rest (a
+  // Choice's or a reward's option, rare) takes the checked path.
+  if (!is_waiting_for_choice() && !is_waiting_for_reward()) {
+    if (action.kind == ActionKind::PlayCard) {
+      const CardDef& def = catalog_->cards[state_.cards[action.card].def];
+      const std::int32_t cost = detail::effective_cost(state_, *catalog_, action.card);
+      return perform_play(action, def, cost,
+                          action.target >= 0 ? enemy_unit(static_cast<std::size_t>(action.target)) : kNoUnit);
+    }
+    if (action.kind == ActionKind::EndTurn) return end_turn(action);
+  }
+  auto done = submit(action);
+  BATTLECORE_ENSURE(done.ok(), "a listed option was refused: {}", done.ok() ? "" : done.error().message);
+  return done.value();
+}
+
+Status Battle::end_turn(const Action& action) {
+  if (options_.record_history) actions_.push_back(canonical_action(action));
+  pending_trigger_ = Trigger::EndTurnRequested;
+  has_pending_trigger_ = true;
+  return advance();
 }
 
 Result<Status, Rejection> Battle::play_card(const Action& action) {
@@ -300,6 +321,10 @@ Result<Status, Rejection> Battle::play_card(const Action& action) {
     return refuse(RefusalReason::InvalidTarget, action, phase(),
                   fmt::format("target {} is not an enemy index or -1", action.target));
   }
+  return perform_play(action, def, cost, target);
+}
+
+Status Battle::perform_play(const Action& action, const CardDef& def, std::int32_t cost, UnitRef target) {
   if (options_.record_history) actions_.push_back(canonical_action(action));
   Access x = Access::of(*this);
   // The seed's nine steps of a successful play; 6 to 9 run once the effect has finished.
@@ -321,14 +346,14 @@ Result<Status, Rejection> Battle::play_card(const Action& action) {
   return continue_play();
 }
 
-Result<Status, Rejection> Battle::continue_play() {
+Status Battle::continue_play() {
   Access x = Access::of(*this);
   if (!state_.effects.empty()) detail::run_effect_stack(x, 0);
   if (is_waiting_for_choice()) return status();  // paused: the Choice is the pending decision
   return finish_play(*active_card(state_.playing.card));
 }
 
-Result<Status, Rejection> Battle::finish_play(const CardDef& def) {
+Status Battle::finish_play(const CardDef& def) {
   Access x = Access::of(*this);
   const CardRef card = state_.playing.card;
   if (!detail::outcome(state_)) detail::fire_card_played_hooks(x, def, state_.playing.target);

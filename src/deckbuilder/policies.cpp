@@ -102,6 +102,8 @@ struct MctsTraits : UctTraitsDefaults<Battle, deckbuilder::Action> {
             static_cast<std::int8_t>(b.effective_cost(a.card))};
   }
   std::size_t player(const Battle&) const { return 0; }
+  /// The search applies only options it has just listed on the same battle.
+  void submit(Battle& b, const Action& a) const { b.submit_listed(a); }
   /// Uniform among the options other than ending the turn (the last one, when offered): a
   /// rollout plays its cards before it ends the turn.
   std::size_t rollout_pick(const Battle&, std::span<const Action> options, Rng& rng) const {

@@ -55,9 +55,10 @@ void Tally::add(const BattleRecord& b) {
   decisions += b.decisions;
   bump(turns_histogram, b.turns);
   bump(hp_left_histogram, b.won ? b.hp_left : 0);
-  // Count the battle once per card, at the card's first play. A battle plays few distinct
-  // cards: each play is compared with all of them, no early exit, and the earlier plays are
-  // searched only once more distinct cards were played than `seen` holds.
+  // Count the battle once per card, at the card's first play. Ids below 64 have a bit each. A
+  // battle plays few distinct larger ids: each such play is compared with all of them, no early
+  // exit, and the earlier plays are searched only once more were played than `seen` holds.
+  std::uint64_t seen_below_64 = 0;
   std::array<std::uint32_t, 32> seen{};
   std::size_t distinct = 0;
   for (std::size_t i = 0; i < b.cards_played.size(); ++i) {
@@ -65,14 +66,20 @@ void Tally::add(const BattleRecord& b) {
     if (card >= cards.size()) continue;
     ++cards[card].plays;
     bool earlier = false;
-    for (std::size_t k = 0; k < distinct; ++k) earlier |= seen[k] == card;
-    if (!earlier && distinct == seen.size()) {
-      const auto from = b.cards_played.begin();
-      earlier = std::find(from, from + static_cast<std::ptrdiff_t>(i), card) !=
-                from + static_cast<std::ptrdiff_t>(i);
+    if (card < 64) {
+      const std::uint64_t bit = std::uint64_t{1} << card;
+      earlier = (seen_below_64 & bit) != 0;
+      seen_below_64 |= bit;
+    } else {
+      for (std::size_t k = 0; k < distinct; ++k) earlier |= seen[k] == card;
+      if (!earlier && distinct == seen.size()) {
+        const auto from = b.cards_played.begin();
+        earlier = std::find(from, from + static_cast<std::ptrdiff_t>(i), card) !=
+                  from + static_cast<std::ptrdiff_t>(i);
+      }
+      if (!earlier && distinct < seen.size()) seen[distinct++] = card;
     }
     if (earlier) continue;
-    if (distinct < seen.size()) seen[distinct++] = card;
     ++cards[card].battles_played;
     if (b.won) ++cards[card].wins_when_played;
   }

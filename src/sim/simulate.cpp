@@ -57,9 +57,7 @@ void DeckbuilderAdapter::Player::play(std::uint64_t seed, BattleRecord& out) {
     if (action.kind == ActionKind::PlayCard)
       out.cards_played.push_back(battle_.state().cards[action.card].def);
     ++out.decisions;
-    const auto applied = battle_.submit(action);
-    BATTLECORE_ENSURE(applied.ok(), "a legal option was refused: {}",
-                      applied.ok() ? "" : applied.error().message);
+    battle_.submit_listed(action);
   }
   const BattleState& s = battle_.state();
   out.won = battle_.won();

@@ -296,6 +296,38 @@ TEST(DeckbuilderDecision, MatchesTheRulesAtEveryStepOfRandomBattles) {
   }
 }
 
+// submit_listed skips the checks for an option just listed: it must leave the battle submit
+// leaves (the state, the phase history, the action list, the event log), at every step, plays,
+// End turn, a Choice's options and a reward's alike.
+TEST(DeckbuilderSubmitListed, LeavesTheBattleSubmitLeavesAtEveryStep) {
+  int choices = 0, rewards = 0, plays = 0;
+  for (const EncounterDef& encounter : starter()->encounters) {
+    for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+      Battle checked = started(encounter.id, seed);
+      Battle listed = checked;
+      RandomPolicy policy;
+      policy.reset(seed * 7 + 3);
+      std::vector<Action> options;
+      for (int step = 0; checked.status() == Status::AwaitingDecision && step < 5000; ++step) {
+        checked.legal_actions(options);
+        const Action a = options[policy.choose(checked, options)];
+        choices += checked.is_waiting_for_choice() ? 1 : 0;
+        rewards += checked.is_waiting_for_reward() ? 1 : 0;
+        plays += a.kind == ActionKind::PlayCard ? 1 : 0;
+        const Result<Status, Rejection> r = checked.submit(a);
+        ASSERT_TRUE(r.ok()) << r.error().message;
+        EXPECT_EQ(listed.submit_listed(a), r.value());
+        ASSERT_TRUE(listed == checked) << encounter.id << " seed " << seed << " step " << step;
+      }
+      EXPECT_TRUE(checked.is_battle_over()) << encounter.id << " seed " << seed;
+    }
+  }
+  // The pack's Choice cards and rewards were reached, so those paths were compared too.
+  EXPECT_GT(choices, 0);
+  EXPECT_GT(rewards, 0);
+  EXPECT_GT(plays, 1000);
+}
+
 // --- refusals --------------------------------------------------------------------------------
 
 TEST(DeckbuilderSubmit, RefusesEverythingBeforeAnyBattle) {

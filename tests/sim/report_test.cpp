@@ -18,27 +18,47 @@ TEST(SimReport, PercentileIsTheNearestRank) {
 
 TEST(SimTally, ABattleCountsOncePerCardPlayedEvenWithManyDistinctCards) {
   Tally t;
-  t.resize(TallyShape{.cards = 100});
+  t.resize(TallyShape{.cards = 200});
   BattleRecord b;
   b.won = true;
-  // 40 distinct cards (more than the tally compares directly), each played twice, interleaved,
-  // then card 3 again and card 99 once; card 200 is outside the table and ignored.
+  // 40 distinct cards, 60 to 99 (36 of them past the 64 with a bit each, more than the tally
+  // compares directly), each played twice, interleaved; then 63 and 70 again and 199 once; card
+  // 300 is outside the table and ignored.
   for (std::uint32_t round = 0; round < 2; ++round)
-    for (std::uint32_t c = 0; c < 40; ++c) b.cards_played.push_back(c);
-  b.cards_played.push_back(3);
-  b.cards_played.push_back(99);
-  b.cards_played.push_back(200);
+    for (std::uint32_t c = 60; c < 100; ++c) b.cards_played.push_back(c);
+  b.cards_played.push_back(63);
+  b.cards_played.push_back(70);
+  b.cards_played.push_back(199);
+  b.cards_played.push_back(300);
   t.add(b);
   b.won = false;
   t.add(b);
-  for (std::uint32_t c = 0; c < 40; ++c) {
-    EXPECT_EQ(t.cards[c].plays, c == 3 ? 6u : 4u) << c;
+  for (std::uint32_t c = 60; c < 100; ++c) {
+    EXPECT_EQ(t.cards[c].plays, c == 63 || c == 70 ? 6u : 4u) << c;
     EXPECT_EQ(t.cards[c].battles_played, 2u) << c;
     EXPECT_EQ(t.cards[c].wins_when_played, 1u) << c;
   }
-  EXPECT_EQ(t.cards[99].plays, 2u);
-  EXPECT_EQ(t.cards[99].battles_played, 2u);
-  EXPECT_EQ(t.cards[40].battles_played, 0u);
+  EXPECT_EQ(t.cards[199].plays, 2u);
+  EXPECT_EQ(t.cards[199].battles_played, 2u);
+  EXPECT_EQ(t.cards[59].battles_played, 0u);
+  EXPECT_EQ(t.cards[100].battles_played, 0u);
+}
+
+TEST(SimTally, ABattleCountsOncePerCardWithSmallIds) {
+  Tally t;
+  t.resize(TallyShape{.cards = 70});
+  BattleRecord b;
+  b.won = true;
+  for (std::uint32_t c : {0u, 5u, 0u, 63u, 5u, 64u, 63u, 0u}) b.cards_played.push_back(c);
+  t.add(b);
+  EXPECT_EQ(t.cards[0].plays, 3u);
+  EXPECT_EQ(t.cards[0].battles_played, 1u);
+  EXPECT_EQ(t.cards[5].plays, 2u);
+  EXPECT_EQ(t.cards[5].battles_played, 1u);
+  EXPECT_EQ(t.cards[63].battles_played, 1u);
+  EXPECT_EQ(t.cards[64].battles_played, 1u);
+  EXPECT_EQ(t.cards[64].wins_when_played, 1u);
+  EXPECT_EQ(t.cards[1].battles_played, 0u);
 }
 
 TEST(SimReport, WilsonIntervalMatchesTheFormula) {

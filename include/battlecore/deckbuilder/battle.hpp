@@ -289,6 +289,11 @@ class Battle {
   void legal_actions(std::vector<Action>& out) const;
   /// Applies a legal action and advances; refuses an illegal one, changing nothing.
   Result<Status, Rejection> submit(const Action& action);
+  /// submit for an action taken from legal_actions() of the battle as it is now, without checking
+  /// it again: the path of the simulator and the search, where every action comes from the
+  /// listing just made. The battle it leaves is the one submit leaves. Any other action breaks
+  /// the precondition (a host's input goes to submit, which refuses it).
+  Status submit_listed(const Action& action);
 
   // --- the seed's API ---------------------------------------------------------------------
   Phase phase() const { return driver_.current(); }
@@ -345,15 +350,20 @@ class Battle {
   friend struct Access;
   friend struct detail::BattleIo;
   Result<Status, Rejection> play_card(const Action& action);
+  /// End turn in the player phase: records it and queues the transition.
+  Status end_turn(const Action& action);
+  /// The play's steps 1 to 9 for a card that can be played at `cost` on `target` (a UnitRef, or
+  /// kNoUnit for the first alive enemy).
+  Status perform_play(const Action& action, const CardDef& def, std::int32_t cost, UnitRef target);
   /// can_play_card's checks after "the card is in hand" (for a card known to be there); sets
   /// `cost` to the card's effective cost once it is known.
   PlayCheck check_card_in_hand(CardRef card, std::int32_t& cost) const;
   /// can_play_card, also giving the effective cost of a card that can be played.
   PlayCheck check_play(CardRef card, std::int32_t& cost) const;
   /// Runs the effect in progress; when it finishes, the play's steps 6 to 9 (finish_play).
-  Result<Status, Rejection> continue_play();
+  Status continue_play();
   /// The play's steps 6 to 9, once its effect has run to its end; advance() when a transition is queued.
-  Result<Status, Rejection> finish_play(const CardDef& def);
+  Status finish_play(const CardDef& def);
   Result<Status, Rejection> resolve_choice(const Action& action);
   Result<Status, Rejection> resolve_reward(const Action& action);
 
