@@ -79,8 +79,7 @@ void add_card(Ctx& x, CardId card, Pile pile) {
   });
 }
 
-void tick_cost_rules(Ctx& x) {
-  if (x.s.turn_cost_cards == 0) return;  // most turns no card has a turn-limited rule
+void count_down_cost_rules(Ctx& x) {
   for (std::size_t i = 0; i < x.s.cards.size(); ++i) {
     CardInstance& ci = x.s.cards[i];
     if (ci.cost_turns == 0) continue;
@@ -203,10 +202,7 @@ void apply_status(Ctx& x, UnitRef source, UnitRef target, StatusId status, std::
   });
 }
 
-void decay_armor(Ctx& x, UnitRef u) {
-  if (rules(x).armor_decay != ArmorDecayRule::ResetOnTurnStart) return;
-  UnitState& unit_state = unit(x, u);
-  // An armor reset hook of this unit changes the value armor resets to.
+void reset_armor_with_hooks(Ctx& x, UnitRef u, UnitState& unit_state) {
   std::int32_t keep = 0;
   for (const ActiveHook& h : x.s.hooks) {
     const HookDef& def = x.c.hooks[h.hook];
@@ -244,9 +240,7 @@ void run_status_behaviours(Ctx& x, UnitRef u, StatusTiming timing, UnitRef other
   }
 }
 
-bool skips_turn(const Ctx& x, UnitRef u) {
-  const UnitState& unit_state = unit(x.s, u);
-  if ((unit_state.status_traits & status_trait::kSkipsTurn) == 0) return false;
+bool has_skipping_status(const Ctx& x, const UnitState& unit_state) {
   for (const StatusStack& st : unit_state.statuses)
     if (st.stacks > 0 && x.c.statuses[st.status].skips_turn) return true;
   return false;
@@ -280,7 +274,7 @@ void run_card_played_hooks(Ctx& x, const CardDef& card, UnitRef target) {
   }
 }
 
-void tick_hooks(Ctx& x, UnitRef owner) {
+void count_down_hooks(Ctx& x, UnitRef owner) {
   for (std::size_t i = x.s.hooks.size(); i-- > 0;) {
     ActiveHook& h = x.s.hooks[i];
     if (h.owner != owner || h.turns_left == 0) continue;
@@ -293,8 +287,7 @@ void tick_hooks(Ctx& x, UnitRef owner) {
   }
 }
 
-void tick_delayed(Ctx& x, DelayedTiming timing) {
-  if (x.s.delayed.empty()) return;
+void fire_due_delayed(Ctx& x, DelayedTiming timing) {
   // Due triggers are taken out first, then fired in the order they were scheduled.
   FixedVec<DelayedTrigger, kMaxDelayed> due;
   for (std::size_t i = 0; i < x.s.delayed.size();) {

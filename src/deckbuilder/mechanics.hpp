@@ -84,8 +84,12 @@ inline std::int32_t effective_cost(const BattleState& s, const Catalog& c, CardR
                                                       : c.card_play[ci.def].cost;
   return std::max(0, base + ci.battle_cost_change + ci.turn_cost_change);
 }
+/// tick_cost_rules for a battle with turn-limited cost rules.
+void count_down_cost_rules(Ctx& x);
 /// Cost rules lose a turn; expired ones are removed.
-void tick_cost_rules(Ctx& x);
+inline void tick_cost_rules(Ctx& x) {
+  if (x.s.turn_cost_cards != 0) count_down_cost_rules(x);  // most turns no card has one
+}
 
 // --- units ------------------------------------------------------------------------------
 /// The most attack damage or armor gain the status modifiers give: more than any unit can absorb
@@ -212,8 +216,18 @@ inline void gain_armor(Ctx& x, UnitRef target, std::int32_t amount) {
 }
 void gain_energy(Ctx& x, std::int32_t amount);
 void apply_status(Ctx& x, UnitRef source, UnitRef target, StatusId status, std::int32_t stacks);
+/// decay_armor for a unit whose armor resets while hooks are registered: an armor reset hook
+/// of the unit changes the value its armor resets to. `state` is unit `u`.
+void reset_armor_with_hooks(Ctx& x, UnitRef u, UnitState& state);
 /// Armor decay at the start of a unit's turn, per the ArmorDecayRule and armor reset hooks.
-void decay_armor(Ctx& x, UnitRef u);
+inline void decay_armor(Ctx& x, UnitRef u) {
+  if (rules(x).armor_decay != ArmorDecayRule::ResetOnTurnStart) return;
+  UnitState& state = unit(x, u);
+  if (x.s.hooks.empty())
+    state.armor = 0;
+  else
+    reset_armor_with_hooks(x, u, state);
+}
 /// tick_turn_end_statuses for a unit with such a status: `state` is unit `u`.
 void decay_turn_end_statuses(Ctx& x, UnitRef u, UnitState& state);
 /// Statuses that lose a stack at their owner's turn end lose one; expired ones go.
@@ -235,8 +249,13 @@ inline void run_status_timing(Ctx& x, UnitRef u, const UnitState& state, StatusT
 inline void run_status_timing(Ctx& x, UnitRef u, StatusTiming timing, UnitRef other = kNoUnit) {
   run_status_timing(x, u, unit(x.s, u), timing, other);
 }
+/// skips_turn for a unit with a status that may cost it its action.
+bool has_skipping_status(const Ctx& x, const UnitState& u);
 /// True when the unit has a status that costs it its action.
-bool skips_turn(const Ctx& x, UnitRef u);
+inline bool skips_turn(const Ctx& x, UnitRef u) {
+  const UnitState& state = unit(x.s, u);
+  return (state.status_traits & status_trait::kSkipsTurn) != 0 && has_skipping_status(x, state);
+}
 
 // --- hooks and delayed triggers ---------------------------------------------------------
 void register_hook(Ctx& x, std::uint16_t hook, UnitRef owner);
@@ -248,10 +267,18 @@ void run_card_played_hooks(Ctx& x, const CardDef& card, UnitRef target);
 inline void fire_card_played_hooks(Ctx& x, const CardDef& card, UnitRef target) {
   if (!x.s.hooks.empty()) run_card_played_hooks(x, card, target);
 }
+/// tick_hooks for a battle with registered hooks.
+void count_down_hooks(Ctx& x, UnitRef owner);
 /// Hooks owned by `owner` lose a turn; expired ones go.
-void tick_hooks(Ctx& x, UnitRef owner);
+inline void tick_hooks(Ctx& x, UnitRef owner) {
+  if (!x.s.hooks.empty()) count_down_hooks(x, owner);
+}
+/// tick_delayed for a battle with scheduled delayed triggers.
+void fire_due_delayed(Ctx& x, DelayedTiming timing);
 /// Delayed triggers at `timing`: due ones fire (in order scheduled), others count down.
-void tick_delayed(Ctx& x, DelayedTiming timing);
+inline void tick_delayed(Ctx& x, DelayedTiming timing) {
+  if (!x.s.delayed.empty()) fire_due_delayed(x, timing);
+}
 
 // --- conditions -------------------------------------------------------------------------
 bool holds(const Ctx& x, const Condition& c, UnitRef self, UnitRef target);
