@@ -356,7 +356,8 @@ Status Battle::continue_play() {
 Status Battle::finish_play(const CardDef& def) {
   Access x = Access::of(*this);
   const CardRef card = state_.playing.card;
-  if (!detail::outcome(state_)) detail::fire_card_played_hooks(x, def, state_.playing.target);
+  if (!state_.hooks.empty() && !detail::outcome(state_))
+    detail::run_card_played_hooks(x, def, state_.playing.target);
   for (std::uint16_t hook : def.hooks) detail::register_hook(x, hook, kPlayerUnit);  // 6
   for (std::size_t i = 0; i < state_.hand().size(); ++i)                             // 7
     if (state_.hand()[i] == card) {

@@ -261,12 +261,8 @@ inline bool skips_turn(const Ctx& x, UnitRef u) {
 void register_hook(Ctx& x, std::uint16_t hook, UnitRef owner);
 /// The first registered hook of `kind` that matches the card, or nullptr.
 const ActiveHook* matching_hook(const BattleState& s, const Catalog& c, HookKind kind, const CardDef& card);
-/// fire_card_played_hooks for a battle with registered hooks.
+/// Runs every on_card_played hook that matches (the caller has checked that hooks are registered).
 void run_card_played_hooks(Ctx& x, const CardDef& card, UnitRef target);
-/// Runs every on_card_played hook that matches.
-inline void fire_card_played_hooks(Ctx& x, const CardDef& card, UnitRef target) {
-  if (!x.s.hooks.empty()) run_card_played_hooks(x, card, target);
-}
 /// tick_hooks for a battle with registered hooks.
 void count_down_hooks(Ctx& x, UnitRef owner);
 /// Hooks owned by `owner` lose a turn; expired ones go.
