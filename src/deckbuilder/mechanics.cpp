@@ -287,7 +287,7 @@ void count_down_hooks(Ctx& x, UnitRef owner) {
   }
 }
 
-void fire_due_delayed(Ctx& x, DelayedTiming timing) {
+void count_down_delayed(Ctx& x, DelayedTiming timing) {
   // Due triggers are taken out first, then fired in the order they were scheduled.
   FixedVec<DelayedTrigger, kMaxDelayed> due;
   for (std::size_t i = 0; i < x.s.delayed.size();) {

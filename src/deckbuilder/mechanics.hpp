@@ -270,10 +270,10 @@ inline void tick_hooks(Ctx& x, UnitRef owner) {
   if (!x.s.hooks.empty()) count_down_hooks(x, owner);
 }
 /// tick_delayed for a battle with scheduled delayed triggers.
-void fire_due_delayed(Ctx& x, DelayedTiming timing);
+void count_down_delayed(Ctx& x, DelayedTiming timing);
 /// Delayed triggers at `timing`: due ones fire (in order scheduled), others count down.
 inline void tick_delayed(Ctx& x, DelayedTiming timing) {
-  if (!x.s.delayed.empty()) fire_due_delayed(x, timing);
+  if (!x.s.delayed.empty()) count_down_delayed(x, timing);
 }
 
 // --- conditions -------------------------------------------------------------------------

@@ -31,7 +31,9 @@
 ///   std::size_t rollout_pick(const Battle&, std::span<const Action>, Rng&);
 ///   void rewards(const Battle&, std::array<double, kMaxPlayers>&);  // each in [0, 1]
 /// UctTraitsDefaults gives the usual settle, over, legal, submit and rollout_pick; Traits that
-/// derive from it write only what differs.
+/// derive from it write only what differs. The search calls submit only with an option that
+/// `legal` has just listed on the same battle, so Traits may apply it unchecked (the
+/// deckbuilder's do, with Battle::submit_listed).
 
 #include <array>
 #include <cmath>

@@ -291,8 +291,8 @@ class Battle {
   Result<Status, Rejection> submit(const Action& action);
   /// submit for an action taken from legal_actions() of the battle as it is now, without checking
   /// it again: the path of the simulator and the search, where every action comes from the
-  /// listing just made. The battle it leaves is the one submit leaves. Any other action breaks
-  /// the precondition (a host's input goes to submit, which refuses it).
+  /// listing just made. The battle it leaves is the one submit leaves. Any other action is not
+  /// detected, and what it does is undefined: a host's input goes to submit, which refuses it.
   Status submit_listed(const Action& action);
 
   // --- the seed's API ---------------------------------------------------------------------
@@ -350,10 +350,10 @@ class Battle {
   friend struct Access;
   friend struct detail::BattleIo;
   Result<Status, Rejection> play_card(const Action& action);
-  /// End turn in the player phase: records it and queues the transition.
+  /// End turn in the player phase: records it, queues the transition and advances.
   Status end_turn(const Action& action);
-  /// The play's steps 1 to 9 for a card that can be played at `cost` on `target` (a UnitRef, or
-  /// kNoUnit for the first alive enemy).
+  /// A play that can be made at `cost` on `target` (a UnitRef, or kNoUnit for the first alive
+  /// enemy): records it and runs the play's steps 1 to 5, then 6 to 9 unless it pauses on a Choice.
   Status perform_play(const Action& action, const CardDef& def, std::int32_t cost, UnitRef target);
   /// can_play_card's checks after "the card is in hand" (for a card known to be there); sets
   /// `cost` to the card's effective cost once it is known.
