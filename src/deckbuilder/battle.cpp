@@ -24,21 +24,8 @@ std::uint8_t count_turn_cost_cards(const BattleState& s) {
 }
 
 std::uint16_t status_traits_of(const UnitState& u, const Catalog& c) {
-  static_assert(std::tuple_size_v<decltype(StatusDef::timings)> <= 7,
-                "the timings take bits 0 to 6 of status_traits; status_trait::kSkipsTurn is bit 7");
   std::uint16_t traits = 0;
-  for (const StatusStack& st : u.statuses) {
-    const StatusDef& def = c.statuses[st.status];
-    for (std::size_t t = 0; t < def.timings.size(); ++t)
-      if (!def.timings[t].empty()) traits |= static_cast<std::uint16_t>(1u << t);
-    if (def.skips_turn) traits |= status_trait::kSkipsTurn;
-    if (def.decay == Decay::OwnerTurnEnd) traits |= status_trait::kDecaysAtOwnerTurnEnd;
-    if (def.damage_dealt_per_stack != 0 || def.damage_dealt_percent != 100)
-      traits |= status_trait::kChangesDamageDealt;
-    if (def.damage_taken_percent != 100) traits |= status_trait::kChangesDamageTaken;
-    if (def.armor_gained_per_stack != 0 || def.armor_gained_percent != 100)
-      traits |= status_trait::kChangesArmorGained;
-  }
+  for (const StatusStack& st : u.statuses) traits |= c.status_traits[st.status];
   return traits;
 }
 
@@ -51,9 +38,10 @@ std::int32_t UnitState::stacks(StatusId status) const {
 Battle::Battle(std::shared_ptr<const Catalog> catalog, BattleOptions options)
     : catalog_(std::move(catalog)), options_(options) {
   BATTLECORE_ENSURE(catalog_ != nullptr, "a battle needs a catalog{}", "");
-  BATTLECORE_ENSURE(card_play_indexed(*catalog_),
-                    "the catalog's card_play index does not match its {} cards: call index_card_play",
-                    catalog_->cards.size());
+  BATTLECORE_ENSURE(
+      catalog_indexed(*catalog_),
+      "the catalog's derived tables do not match its {} cards and {} statuses: call index_catalog",
+      catalog_->cards.size(), catalog_->statuses.size());
   events_.set_log_enabled(options_.event_log);
   driver_.set_record_history(options_.record_history);
 }
@@ -341,7 +329,7 @@ Status Battle::perform_play(const Action& action, const CardDef& def, std::int32
   });
   state_.playing = PlayInProgress{action.card, target};
   // 5: a list that cannot pause runs straight through; any other goes on the effect stack.
-  if (detail::run_flat(x, def.effects, kPlayerUnit, target, action.card)) return finish_play(def);
+  if (detail::run_flat(x, def.effects, kPlayerUnit, target, action.card)) return finish_play(x, def);
   detail::push_block(x, def.effects, EffectFrame::Kind::Block, kPlayerUnit, target, action.card);
   return continue_play();
 }
@@ -350,11 +338,10 @@ Status Battle::continue_play() {
   Access x = Access::of(*this);
   if (!state_.effects.empty()) detail::run_effect_stack(x, 0);
   if (is_waiting_for_choice()) return status();  // paused: the Choice is the pending decision
-  return finish_play(*active_card(state_.playing.card));
+  return finish_play(x, *active_card(state_.playing.card));
 }
 
-Status Battle::finish_play(const CardDef& def) {
-  Access x = Access::of(*this);
+Status Battle::finish_play(Access& x, const CardDef& def) {
   const CardRef card = state_.playing.card;
   if (!state_.hooks.empty() && !detail::outcome(state_))
     detail::run_card_played_hooks(x, def, state_.playing.target);

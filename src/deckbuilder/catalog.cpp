@@ -25,15 +25,36 @@ CardPlayInfo play_info(const CardDef& d) {
 }
 }  // namespace
 
-void index_card_play(Catalog& catalog) {
-  catalog.card_play.clear();
-  for (const CardDef& d : catalog.cards) catalog.card_play.push_back(play_info(d));
+std::uint16_t status_def_traits(const StatusDef& def) {
+  static_assert(std::tuple_size_v<decltype(StatusDef::timings)> <= 7,
+                "the timings take bits 0 to 6 of the traits; status_trait::kSkipsTurn is bit 7");
+  std::uint16_t traits = 0;
+  for (std::size_t t = 0; t < def.timings.size(); ++t)
+    if (!def.timings[t].empty()) traits |= static_cast<std::uint16_t>(1u << t);
+  if (def.skips_turn) traits |= status_trait::kSkipsTurn;
+  if (def.decay == Decay::OwnerTurnEnd) traits |= status_trait::kDecaysAtOwnerTurnEnd;
+  if (def.damage_dealt_per_stack != 0 || def.damage_dealt_percent != 100)
+    traits |= status_trait::kChangesDamageDealt;
+  if (def.damage_taken_percent != 100) traits |= status_trait::kChangesDamageTaken;
+  if (def.armor_gained_per_stack != 0 || def.armor_gained_percent != 100)
+    traits |= status_trait::kChangesArmorGained;
+  return traits;
 }
 
-bool card_play_indexed(const Catalog& catalog) {
+void index_catalog(Catalog& catalog) {
+  catalog.card_play.clear();
+  for (const CardDef& d : catalog.cards) catalog.card_play.push_back(play_info(d));
+  catalog.status_traits.clear();
+  for (const StatusDef& d : catalog.statuses) catalog.status_traits.push_back(status_def_traits(d));
+}
+
+bool catalog_indexed(const Catalog& catalog) {
   if (catalog.card_play.size() != catalog.cards.size()) return false;
   for (std::size_t i = 0; i < catalog.cards.size(); ++i)
     if (!(catalog.card_play[i] == play_info(catalog.cards[i]))) return false;
+  if (catalog.status_traits.size() != catalog.statuses.size()) return false;
+  for (std::size_t i = 0; i < catalog.statuses.size(); ++i)
+    if (catalog.status_traits[i] != status_def_traits(catalog.statuses[i])) return false;
   return true;
 }
 

@@ -85,7 +85,7 @@ class Loader {
       c_->cards.push_back(std::move(plus));
     }
 
-    index_card_play(*c_);
+    index_catalog(*c_);
     if (!diags_.empty()) return nullptr;
     c_->content_hash = content::canonical_content_hash(docs_);
     return catalog;

@@ -936,7 +936,7 @@ TEST(DeckbuilderCardPlayIndex, ACatalogChangedInCodeIsReindexedOrRefused) {
   auto changed = std::make_shared<Catalog>(*starter());
   const CardId strike = *changed->find_card("strike");
   changed->cards[strike].cost = 3;
-  index_card_play(*changed);
+  index_catalog(*changed);
   Battle b(changed);
   ASSERT_TRUE(b.start_battle("w1", 1).ok());
   std::size_t strikes = 0;
@@ -949,8 +949,30 @@ TEST(DeckbuilderCardPlayIndex, ACatalogChangedInCodeIsReindexedOrRefused) {
 
   changed->cards[strike].cost = 2;  // not reindexed: a stale cost
   EXPECT_THROW(Battle{changed}, InvariantError);
-  index_card_play(*changed);
+  index_catalog(*changed);
   changed->cards.push_back(changed->cards[strike]);  // not reindexed: a card missing
+  EXPECT_THROW(Battle{changed}, InvariantError);
+}
+
+TEST(DeckbuilderCardPlayIndex, StatusTraitsAreIndexedWithTheCatalog) {
+  const Catalog& c = *starter();
+  ASSERT_EQ(c.status_traits.size(), c.statuses.size());
+  for (std::size_t i = 0; i < c.statuses.size(); ++i)
+    EXPECT_EQ(c.status_traits[i], status_def_traits(c.statuses[i])) << c.statuses[i].id;
+
+  auto changed = std::make_shared<Catalog>(c);
+  const StatusId vulnerable = *changed->find_status("vulnerable");
+  changed->statuses[vulnerable].damage_taken_percent = 100;  // not reindexed: a stale trait
+  EXPECT_THROW(Battle{changed}, InvariantError);
+  index_catalog(*changed);
+  EXPECT_EQ(changed->status_traits[vulnerable] & status_trait::kChangesDamageTaken, 0);
+  Battle b(changed);
+  ASSERT_TRUE(b.start_battle("w1", 1).ok());
+  Battle::Access x = Battle::Access::of(b);
+  detail::apply_status(x, kPlayerUnit, kGnasher, vulnerable, 2);
+  EXPECT_EQ(b.state().enemies[0].unit.status_traits,
+            status_trait::kDecaysAtOwnerTurnEnd);  // it still decays, and no longer changes damage
+  changed->statuses.push_back(changed->statuses[vulnerable]);  // not reindexed: a status missing
   EXPECT_THROW(Battle{changed}, InvariantError);
 }
 

@@ -58,17 +58,6 @@ struct StatusStack {
   friend bool operator==(const StatusStack&, const StatusStack&) = default;
 };
 
-/// What a unit's statuses can do, one bit per kind (UnitState::status_traits): the turn steps
-/// and the damage and armor helpers skip their loops over the statuses when no status has it.
-namespace status_trait {
-/// Bit t (0 to 6): a status has a behaviour at StatusTiming t.
-inline constexpr std::uint16_t kSkipsTurn = 1u << 7;
-inline constexpr std::uint16_t kDecaysAtOwnerTurnEnd = 1u << 8;
-inline constexpr std::uint16_t kChangesDamageDealt = 1u << 9;
-inline constexpr std::uint16_t kChangesDamageTaken = 1u << 10;
-inline constexpr std::uint16_t kChangesArmorGained = 1u << 11;
-}  // namespace status_trait
-
 /// HP, armor and statuses of the player or an enemy.
 struct UnitState {
   std::int32_t hp = 0;
@@ -363,7 +352,7 @@ class Battle {
   /// Runs the effect in progress; when it finishes, the play's steps 6 to 9 (finish_play).
   Status continue_play();
   /// The play's steps 6 to 9, once its effect has run to its end; advance() when a transition is queued.
-  Status finish_play(const CardDef& def);
+  Status finish_play(Access& x, const CardDef& def);
   Result<Status, Rejection> resolve_choice(const Action& action);
   Result<Status, Rejection> resolve_reward(const Action& action);
 

@@ -108,7 +108,7 @@ struct CardDef {
 
 /// What listing and playing a card read of its definition, packed: one entry per CardDef, in
 /// Catalog::card_play. The loader fills it; a catalog built or changed in code calls
-/// index_card_play after changing `cards` (a battle refuses a catalog whose index does not match).
+/// index_catalog after changing `cards` (a battle refuses a catalog whose index does not match).
 struct CardPlayInfo {
   std::int8_t cost = 0;
   CardTarget target = CardTarget::None;
@@ -148,6 +148,20 @@ struct StatusDef {
   /// Effects run at each timing, the owner as source (see StatusTiming).
   std::array<OpRange, 7> timings{};
 };
+
+/// What a status can do, one bit per kind (Catalog::status_traits; a unit's UnitState::status_traits
+/// is the union of its statuses'): the turn steps and the damage and armor helpers skip their
+/// loops over a unit's statuses when no status has it.
+namespace status_trait {
+/// Bit t (0 to 6): a status has a behaviour at StatusTiming t.
+inline constexpr std::uint16_t kSkipsTurn = 1u << 7;
+inline constexpr std::uint16_t kDecaysAtOwnerTurnEnd = 1u << 8;
+inline constexpr std::uint16_t kChangesDamageDealt = 1u << 9;
+inline constexpr std::uint16_t kChangesDamageTaken = 1u << 10;
+inline constexpr std::uint16_t kChangesArmorGained = 1u << 11;
+}  // namespace status_trait
+/// The status_trait bits of one status definition.
+std::uint16_t status_def_traits(const StatusDef& def);
 
 /// When a status's behaviour runs. The order is the index into StatusDef::timings.
 enum class StatusTiming : std::uint8_t {
@@ -291,6 +305,7 @@ struct Catalog {
   std::vector<CardDef> cards;
   std::vector<CardPlayInfo> card_play;  ///< by CardId: the fields of `cards` a play reads
   std::vector<StatusDef> statuses;
+  std::vector<std::uint16_t> status_traits;  ///< by StatusId: status_def_traits of `statuses`
   std::vector<EnemyDef> enemies;
   std::vector<PlayerUnitDef> players;
   std::vector<EncounterDef> encounters;
@@ -311,10 +326,11 @@ struct Catalog {
   std::optional<EncounterId> find_encounter(std::string_view id) const;
 };
 
-/// Rebuilds Catalog::card_play from Catalog::cards.
-void index_card_play(Catalog& catalog);
-/// True when Catalog::card_play holds exactly what index_card_play would put there.
-bool card_play_indexed(const Catalog& catalog);
+/// Rebuilds the derived tables: Catalog::card_play from Catalog::cards, Catalog::status_traits
+/// from Catalog::statuses.
+void index_catalog(Catalog& catalog);
+/// True when the derived tables hold exactly what index_catalog would put there.
+bool catalog_indexed(const Catalog& catalog);
 
 std::string_view card_type_name(CardType t);
 std::string_view status_timing_name(StatusTiming t);
