@@ -176,7 +176,8 @@ struct BattleState;
 std::uint8_t count_alive_enemies(const BattleState& s);
 /// The card instances of `s` with turn-limited cost rules (what BattleState::turn_cost_cards holds).
 std::uint8_t count_turn_cost_cards(const BattleState& s);
-/// The traits of the statuses of `u` (what UnitState::status_traits holds), from their definitions.
+/// The traits of the statuses of `u` (what UnitState::status_traits holds): the union of their
+/// entries in Catalog::status_traits (an indexed catalog, as every battle's is).
 std::uint16_t status_traits_of(const UnitState& u, const Catalog& c);
 /// Sets UnitState::status_traits after its statuses changed.
 inline void refresh_status_traits(UnitState& u, const Catalog& c) {
