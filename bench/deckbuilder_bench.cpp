@@ -59,7 +59,7 @@ void BM_W1Battles(benchmark::State& st) {
   const EncounterId w1 = *catalog->find_encounter("w1");
   Battle battle(catalog, kQuiet);
   RandomPolicy policy;
-  std::vector<Action> options;
+  Options options;
   std::uint64_t i = 0, decisions = 0;
   for (auto _ : st) {
     const std::uint64_t seed = battle_seed(1, i++);
@@ -113,7 +113,7 @@ void BM_W1LegalActions(benchmark::State& st) {
   const auto catalog = starter();
   Battle battle(catalog, kQuiet);
   (void)battle.start_battle("w1", battle_seed(1, 0));
-  std::vector<Action> options;
+  Options options;
   for (auto _ : st) {
     battle.legal_actions(options);
     benchmark::DoNotOptimize(options.data());
@@ -122,14 +122,14 @@ void BM_W1LegalActions(benchmark::State& st) {
 BENCHMARK(BM_W1LegalActions);
 
 // Heap allocations per decision after warm-up: W1 battles with the random policy, the battle
-// object and the options vector reused (as `battlecore sim` does). The figure is the counter
+// object and the options list reused (as `battlecore sim` does). The figure is the counter
 // allocations_per_decision; the target is 0.
 void BM_W1AllocationsPerDecision(benchmark::State& st) {
   const auto catalog = starter();
   const EncounterId w1 = *catalog->find_encounter("w1");
   Battle battle(catalog, kQuiet);
   RandomPolicy policy;
-  std::vector<Action> options;
+  Options options;
   std::uint64_t i = 0;
   auto play = [&] {
     std::uint64_t decisions = 0;

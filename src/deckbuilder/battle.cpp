@@ -119,14 +119,17 @@ Status Battle::advance() {
 
 // --- decisions --------------------------------------------------------------------------
 
-// Inline: listing the options calls it for every card in hand at every decision.
+// Inline: listing the options calls it for every card in hand at every decision. With
+// kHooks false the battle has no hooks (the caller has checked): the listing's loop then makes
+// no call, and the compiler keeps the catalog's tables in registers across it.
+template <bool kHooks>
 inline PlayCheck Battle::check_card_in_hand(CardRef card, std::int32_t& cost) const {
   const CardId id = state_.cards[card].def;
   if (id >= catalog_->card_play.size()) return PlayCheck::NoActiveDefinition;
   const CardPlayInfo& info = catalog_->card_play[id];
   cost = detail::effective_cost(state_, *catalog_, card);
   if (cost > state_.energy) return PlayCheck::CannotPayCost;
-  if (state_.hooks.empty()) return info.has(kUnplayable) ? PlayCheck::Unplayable : PlayCheck::Ok;
+  if (!kHooks || state_.hooks.empty()) return info.has(kUnplayable) ? PlayCheck::Unplayable : PlayCheck::Ok;
   const CardDef& def = catalog_->cards[id];
   if (detail::matching_hook(state_, *catalog_, HookKind::CancelPlay, def) != nullptr)
     return PlayCheck::CancelledByOnPlayHook;
@@ -136,51 +139,66 @@ inline PlayCheck Battle::check_card_in_hand(CardRef card, std::int32_t& cost) co
   return PlayCheck::Ok;
 }
 
-void Battle::legal_actions(std::vector<Action>& out) const {
-  out.clear();
+// `out` has room for kMaxOptions. Restricted: the compiler may keep the catalog's tables and
+// the state's fields in registers across the stores (Action is made of bytes, which could
+// otherwise alias anything and be read again after every option).
+std::size_t Battle::list_options(Action* __restrict out) const {
+  std::size_t n = 0;
   std::int32_t cost = 0;
   if (is_waiting_for_reward()) {
     for (std::size_t i = 0; i < state_.reward_options.size(); ++i)
-      out.push_back(Action::take_reward(static_cast<std::uint8_t>(i)));
-    out.push_back(Action::skip_reward());
-    return;
+      out[n++] = Action::take_reward(static_cast<std::uint8_t>(i));
+    out[n++] = Action::skip_reward();
+    return n;
   }
-  if (phase() != Phase::PlayerPhase) return;
+  if (phase() != Phase::PlayerPhase) return 0;
   if (is_waiting_for_choice()) {
     const PendingChoice& c = state_.choice;
-    std::size_t n = c.option_count;
+    std::size_t count = c.option_count;
     if (c.kind != PendingChoice::Kind::Options) {
       std::array<std::uint8_t, kMaxHand> eligible{};
-      n = detail::eligible_hand_cards(state_, eligible);
+      count = detail::eligible_hand_cards(state_, eligible);
     }
-    for (std::size_t i = 0; i < n; ++i) out.push_back(Action::choose(static_cast<std::uint8_t>(i)));
-    if (c.skippable) out.push_back(Action::skip_choice());
-    return;
+    for (std::size_t i = 0; i < count; ++i) out[n++] = Action::choose(static_cast<std::uint8_t>(i));
+    if (c.skippable) out[n++] = Action::skip_choice();
+    return n;
   }
   if (state_.played_this_turn.full()) {  // the turn's play limit: only End turn is left
-    out.push_back(Action::end_turn());
-    return;
+    out[n++] = Action::end_turn();
+    return n;
   }
-  if (state_.enemies_alive == 1) {  // one option per playable card: its target is chosen, not branched on
-    const auto alive = static_cast<std::int8_t>(detail::first_alive_enemy(state_) - 1);
+  const auto list_plays = [&]<bool kHooks>() {
+    if (state_.enemies_alive == 1) {  // one option per playable card: its target is chosen, not branched on
+      const auto alive = static_cast<std::int8_t>(detail::first_alive_enemy(state_) - 1);
+      for (CardRef card : state_.hand()) {
+        if (check_card_in_hand<kHooks>(card, cost) != PlayCheck::Ok) continue;
+        const bool aimed = catalog_->card_play[state_.cards[card].def].target == CardTarget::Enemy;
+        out[n++] = Action::play(card, aimed ? alive : std::int8_t{-1});
+      }
+      return;
+    }
     for (CardRef card : state_.hand()) {
-      if (check_card_in_hand(card, cost) != PlayCheck::Ok) continue;
-      const bool aimed = catalog_->card_play[state_.cards[card].def].target == CardTarget::Enemy;
-      out.push_back(Action::play(card, aimed ? alive : std::int8_t{-1}));
+      if (check_card_in_hand<kHooks>(card, cost) != PlayCheck::Ok) continue;
+      if (catalog_->card_play[state_.cards[card].def].target == CardTarget::Enemy) {
+        for (std::size_t e = 0; e < state_.enemies.size(); ++e)
+          if (state_.enemies[e].unit.alive()) out[n++] = Action::play(card, static_cast<std::int8_t>(e));
+      } else {
+        out[n++] = Action::play(card);
+      }
     }
-    out.push_back(Action::end_turn());
-    return;
-  }
-  for (CardRef card : state_.hand()) {
-    if (check_card_in_hand(card, cost) != PlayCheck::Ok) continue;
-    if (catalog_->card_play[state_.cards[card].def].target == CardTarget::Enemy) {
-      for (std::size_t e = 0; e < state_.enemies.size(); ++e)
-        if (state_.enemies[e].unit.alive()) out.push_back(Action::play(card, static_cast<std::int8_t>(e)));
-    } else {
-      out.push_back(Action::play(card));
-    }
-  }
-  out.push_back(Action::end_turn());
+  };
+  if (state_.hooks.empty())
+    list_plays.template operator()<false>();
+  else
+    list_plays.template operator()<true>();
+  out[n++] = Action::end_turn();
+  return n;
+}
+
+void Battle::legal_actions(std::vector<Action>& out) const {
+  Options listed;
+  legal_actions(listed);
+  out.assign(listed.begin(), listed.end());
 }
 
 Decision Battle::decision() const {
@@ -201,7 +219,7 @@ inline PlayCheck Battle::check_play(CardRef card, std::int32_t& cost) const {
   bool in_hand = false;
   for (CardRef c : state_.hand()) in_hand |= c == card;
   if (!in_hand) return PlayCheck::NotInHand;
-  const PlayCheck check = check_card_in_hand(card, cost);
+  const PlayCheck check = check_card_in_hand<true>(card, cost);
   // The engine's own limit, after the seed's checks: the record of the turn's plays is full.
   return check == PlayCheck::Ok && state_.played_this_turn.full() ? PlayCheck::TurnPlayLimit : check;
 }

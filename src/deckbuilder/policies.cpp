@@ -74,6 +74,7 @@ std::size_t GreedyPolicy::choose(const Battle& battle, std::span<const Action> o
 /// What the generic search needs of a deckbuilder battle: one player, rewards as in the notes
 /// of policies.hpp.
 struct MctsTraits : UctTraitsDefaults<Battle, deckbuilder::Action> {
+  using Options = deckbuilder::Options;
   /// An option known by what it does rather than by which copy of a card it plays: the kind,
   /// the card's definition, the target, the option index and the card's cost now.
   struct Key {

@@ -36,8 +36,8 @@ constexpr std::int64_t kMaxHookTurns = 99;     // a hook's duration
 constexpr std::int64_t kMaxDelayedTurns = 20;  // the delayed op's after_turns
 constexpr std::int64_t kMaxRepeatLeft = 19;    // the repeat op runs 1 to 20 times
 constexpr std::int64_t kMaxHandPicks = 10;     // discard and exhaust take 1 to 10 cards
-constexpr std::int64_t kMinOptions = 2;        // the choice op offers 2 to 4 options
-constexpr std::int64_t kMaxOptions = 4;
+constexpr std::int64_t kMinChoiceOptions = 2;  // the choice op offers 2 to 4 options
+constexpr std::int64_t kMaxChoiceOptions = 4;
 
 template <class Defs>
 std::uint16_t find_id(const Defs& defs, const json& v, const std::string& pointer, std::string_view what) {
@@ -411,7 +411,7 @@ void read_state(const In& in, const Catalog& c, Phase phase, BattleState& s) {
   s.choice.first_block = static_cast<std::uint16_t>(ch.num("first_block", 0, 65535));
   s.choice.option_count = static_cast<std::uint8_t>(
       s.choice.kind == PendingChoice::Kind::Options
-          ? num_because(ch, "option_count", kMinOptions, kMaxOptions, "a choice of options waits")
+          ? num_because(ch, "option_count", kMinChoiceOptions, kMaxChoiceOptions, "a choice of options waits")
           : num_because(ch, "option_count", 0, 0, "no choice of options waits"));
   if (s.choice.kind == PendingChoice::Kind::Options &&
       std::int64_t{s.choice.first_block} + s.choice.option_count > max_block + 1)

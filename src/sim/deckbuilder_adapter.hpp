@@ -47,7 +47,7 @@ class DeckbuilderAdapter {
     std::unique_ptr<deckbuilder::Policy> policy_;
     deckbuilder::RandomPolicy* random_ = nullptr;  ///< policy_, when it is the random policy
     deckbuilder::Battle battle_;
-    std::vector<deckbuilder::Action> options_;
+    deckbuilder::Options options_;
     std::vector<deckbuilder::Action> actions_;  ///< of the battle being played
   };
 

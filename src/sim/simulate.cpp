@@ -28,7 +28,6 @@ DeckbuilderAdapter::Player::Player(std::shared_ptr<const Catalog> catalog, Encou
       policy_(std::move(policy)),
       random_(dynamic_cast<RandomPolicy*>(policy_.get())),
       battle_(catalog_, kQuiet) {
-  options_.reserve(64);
   actions_.reserve(256);
 }
 
@@ -50,7 +49,7 @@ void DeckbuilderAdapter::Player::play(std::uint64_t seed, BattleRecord& out) {
   while (battle_.status() == Status::AwaitingDecision) {
     battle_.legal_actions(options_);
     const std::size_t pick =
-        random_ != nullptr ? random_->pick(options_.size()) : policy_->choose(battle_, options_);
+        random_ != nullptr ? random_->pick(options_.size()) : policy_->choose(battle_, options_.span());
     BATTLECORE_ENSURE(pick < options_.size(), "the policy picked option {} of {}", pick, options_.size());
     const Action action = options_[pick];
     actions_.push_back(action);

@@ -102,6 +102,22 @@ TEST(FixedVec, OutOfRangeRemovalsAndInsertsThrow) {
   EXPECT_EQ(items(v), (std::vector<int>{1}));
 }
 
+TEST(FixedVec, SetSizeKeepsWhatWasWrittenThroughData) {
+  FixedVec<int, 4> v;
+  v.push_back(1);
+  int* p = v.data();
+  p[1] = 5;
+  p[2] = 6;
+  v.set_size(3);  // grows over the values written in place
+  EXPECT_EQ(items(v), (std::vector<int>{1, 5, 6}));
+  v.set_size(1);  // and shrinks like truncate
+  EXPECT_EQ(items(v), (std::vector<int>{1}));
+  v.set_size(4);
+  EXPECT_EQ(v.size(), 4u);
+  EXPECT_THROW(v.set_size(5), InvariantError);
+  EXPECT_EQ(v.size(), 4u);
+}
+
 TEST(FixedVec, IsTriviallyCopyableForTriviallyCopyableElements) {
   static_assert(std::is_trivially_copyable_v<FixedVec<int, 8>>);
   static_assert(std::is_trivially_copyable_v<FixedVec<CardRef, 300>>);

@@ -32,6 +32,9 @@ class FixedVec {
   const T& operator[](std::size_t i) const { return items_[i]; }
   T& back() { return items_[size_ - 1u]; }
   const T& back() const { return items_[size_ - 1u]; }
+  /// The storage, for filling in place: write the elements through data(), then set_size.
+  T* data() { return items_.data(); }
+  const T* data() const { return items_.data(); }
   std::span<T> span() { return {items_.data(), size_}; }
   std::span<const T> span() const { return {items_.data(), size_}; }
 
@@ -44,6 +47,11 @@ class FixedVec {
     return items_[--size_];
   }
   void clear() { size_ = 0; }
+  /// The first n elements, as written through data() (n at most the capacity).
+  void set_size(std::size_t n) {
+    BATTLECORE_ENSURE(n <= N, "set_size {} past capacity {}", n, N);
+    size_ = static_cast<size_type>(n);
+  }
   /// Keeps the first n elements (n at most size()).
   void truncate(std::size_t n) {
     BATTLECORE_ENSURE(n <= size_, "truncate to {} with size {}", n, size());

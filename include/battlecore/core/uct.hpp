@@ -20,11 +20,13 @@
 ///
 /// The Traits object (it may carry state, e.g. what the battle looked like at the root):
 ///   using Action = ...; using Key = ...;  (Key: equality comparable, trivially copyable)
+///   using Options = ...;  (optional: the contiguous list of Action that legal fills; without
+///                          it, std::vector<Action>)
 ///   static constexpr std::size_t kMaxPlayers;
 ///   void resample(Battle&, std::uint64_t seed);          // hidden chance, for the searcher
 ///   void settle(Battle&);                                // answers decisions not searched
 ///   bool over(const Battle&);                            // the search stops here (end or cut-off)
-///   void legal(const Battle&, std::vector<Action>&);     // the options of the decision
+///   void legal(const Battle&, Options&);                 // the options of the decision
 ///   Key key(const Battle&, const Action&);               // what an option does
 ///   std::size_t player(const Battle&);                   // who decides now, < kMaxPlayers
 ///   void submit(Battle&, const Action&);                 // applies a legal option
@@ -83,13 +85,27 @@ struct UctTraitsDefaults {
   using Action = ActionT;
   void settle(Battle&) const {}
   bool over(const Battle& b) const { return b.status() != Status::AwaitingDecision; }
-  void legal(const Battle& b, std::vector<Action>& out) const { b.legal_actions(out); }
+  template <class List>
+  void legal(const Battle& b, List& out) const {
+    b.legal_actions(out);
+  }
   void submit(Battle& b, const Action& a) const {
     BATTLECORE_ENSURE(b.submit(a).ok(), "a legal option was refused in the search{}", "");
   }
   std::size_t rollout_pick(const Battle&, std::span<const Action> options, Rng& rng) const {
     return options.size() > 1 ? rng.below(static_cast<std::uint32_t>(options.size())) : 0;
   }
+};
+
+/// Traits::Options when the traits name one, else std::vector of their Action.
+template <class Traits>
+struct UctOptionList {
+  using type = std::vector<typename Traits::Action>;
+};
+template <class Traits>
+requires requires { typename Traits::Options; }
+struct UctOptionList<Traits> {
+  using type = typename Traits::Options;
 };
 
 template <class Battle, class Traits>
@@ -217,7 +233,7 @@ class UctSearch {
   std::optional<Battle> scratch_;
   std::vector<Node> nodes_;
   std::vector<std::uint32_t> path_;
-  std::vector<Action> legal_;
+  typename UctOptionList<Traits>::type legal_;
   std::vector<Key> keys_;
   std::vector<std::uint32_t> legal_children_;
 };

@@ -239,6 +239,13 @@ struct DamageStats {
   friend bool operator==(const DamageStats&, const DamageStats&) = default;
 };
 
+/// The most options one decision offers: a play of every card in hand at every enemy, and End
+/// turn (a Choice offers at most a hand and skip, a reward kMaxRewardChoices and skip).
+inline constexpr std::size_t kMaxOptions = kMaxHand * kMaxEnemies + 1;
+static_assert(kMaxOptions >= kMaxHand + 1 && kMaxOptions >= kMaxRewardChoices + 1);
+/// A decision's options in a fixed-capacity list.
+using Options = FixedVec<Action, kMaxOptions>;
+
 /// The pending decision: who decides and what they may do.
 struct Decision {
   Decider who;
@@ -277,6 +284,8 @@ class Battle {
   Decision decision() const;
   /// The legal options into `out` (cleared first); no allocation once `out` has grown.
   void legal_actions(std::vector<Action>& out) const;
+  /// The same into a fixed-capacity list, the simulator's and the search's: nothing to grow.
+  void legal_actions(Options& out) const { out.set_size(list_options(out.data())); }
   /// Applies a legal action and advances; refuses an illegal one, changing nothing.
   Result<Status, Rejection> submit(const Action& action);
   /// submit for an action taken from legal_actions() of the battle as it is now, without checking
@@ -347,7 +356,10 @@ class Battle {
   Status perform_play(const Action& action, const CardDef& def, std::int32_t cost, UnitRef target);
   /// can_play_card's checks after "the card is in hand" (for a card known to be there); sets
   /// `cost` to the card's effective cost once it is known.
+  template <bool kHooks>
   PlayCheck check_card_in_hand(CardRef card, std::int32_t& cost) const;
+  /// The legal options into `out`, which has room for kMaxOptions; their count.
+  std::size_t list_options(Action* __restrict out) const;
   /// can_play_card, also giving the effective cost of a card that can be played.
   PlayCheck check_play(CardRef card, std::int32_t& cost) const;
   /// Runs the effect in progress; when it finishes, the play's steps 6 to 9 (finish_play).
