@@ -457,25 +457,6 @@ void run_effect_stack(Ctx& x, std::size_t depth) {
   }
 }
 
-bool run_flat(Ctx& x, OpRange ops, UnitRef source, UnitRef target, CardRef card, StatusId status) {
-  if (!ops.flat || x.s.choice.kind != PendingChoice::Kind::None) return false;
-  OpContext ctx{x, source, target, card, status};
-  const std::size_t depth = x.s.effects.size();
-  // No op changes the phase (only the driver does, between phases): read once.
-  const bool active = x.battle.is_battle_active();
-  for (std::uint32_t pc = ops.begin; pc < ops.end; ++pc) {
-    // What run_effect_stack checks before each op: a decided battle stops the effect, and so
-    // does a dead source (after the battle it runs to its end).
-    if (active && (outcome(x.s) || (source != kNoUnit && !unit(x.s, source).alive()))) break;
-    const Op& op = x.c.ops[pc];
-    x.c.op_handlers[op.code](ctx, op);
-    BATTLECORE_ENSURE(x.s.effects.size() == depth && x.s.choice.kind == PendingChoice::Kind::None,
-                      "op '{}' pushed a frame or paused in a flat list: it must keep the flag kNests",
-                      x.c.op_names[op.code]);
-  }
-  return true;
-}
-
 void run_effects(Ctx& x, OpRange ops, UnitRef source, UnitRef target, CardRef card, StatusId status) {
   if (ops.empty() || run_flat(x, ops, source, target, card, status)) return;
   const std::size_t depth = x.s.effects.size();

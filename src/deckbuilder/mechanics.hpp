@@ -292,10 +292,6 @@ void push_block(Ctx& x, OpRange ops, EffectFrame::Kind kind, UnitRef source, Uni
 /// Runs the effect stack until it is back to `depth` frames, a Choice pauses it, or the battle
 /// is decided (then the frames above `depth` are dropped).
 void run_effect_stack(Ctx& x, std::size_t depth);
-/// Runs a flat list (OpRange::flat) straight through, with the checks run_effect_stack makes
-/// before each op, and returns true; returns false, running nothing, for any other list or while
-/// a choice is pending.
-bool run_flat(Ctx& x, OpRange ops, UnitRef source, UnitRef target, CardRef card, StatusId status = kNoStatus);
 /// Runs an effect list to its end (never pauses: lists that can pause belong to cards only).
 void run_effects(Ctx& x, OpRange ops, UnitRef source, UnitRef target, CardRef card,
                  StatusId status = kNoStatus);
@@ -308,6 +304,29 @@ struct OpContext {
   CardRef card;     ///< the card being played, or kNoCard
   StatusId status;  ///< the status whose timing runs ("stacks" amounts), or kNoStatus
 };
+
+/// Runs a flat list (OpRange::flat) straight through, with the checks run_effect_stack makes
+/// before each op, and returns true; returns false, running nothing, for any other list or while
+/// a choice is pending. Inline: every play and every enemy move runs one.
+inline bool run_flat(Ctx& x, OpRange ops, UnitRef source, UnitRef target, CardRef card,
+                     StatusId status = kNoStatus) {
+  if (!ops.flat || x.s.choice.kind != PendingChoice::Kind::None) return false;
+  OpContext ctx{x, source, target, card, status};
+  const std::size_t depth = x.s.effects.size();
+  // No op changes the phase (only the driver does, between phases): read once.
+  const bool active = x.battle.is_battle_active();
+  for (std::uint32_t pc = ops.begin; pc < ops.end; ++pc) {
+    // What run_effect_stack checks before each op: a decided battle stops the effect, and so
+    // does a dead source (after the battle it runs to its end).
+    if (active && (outcome(x.s) || (source != kNoUnit && !unit(x.s, source).alive()))) break;
+    const Op& op = x.c.ops[pc];
+    x.c.op_handlers[op.code](ctx, op);
+    BATTLECORE_ENSURE(x.s.effects.size() == depth && x.s.choice.kind == PendingChoice::Kind::None,
+                      "op '{}' pushed a frame or paused in a flat list: it must keep the flag kNests",
+                      x.c.op_names[op.code]);
+  }
+  return true;
+}
 
 /// The op's amount: its literal, or the source's stacks of the running status.
 inline std::int32_t op_amount(const OpContext& ctx, const Op& op) {
