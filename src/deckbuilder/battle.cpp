@@ -359,7 +359,7 @@ Status Battle::continue_play() {
   return finish_play(x, *active_card(state_.playing.card));
 }
 
-Status Battle::finish_play(Access& x, const CardDef& def) {
+inline Status Battle::finish_play(Access& x, const CardDef& def) {
   const CardRef card = state_.playing.card;
   if (!state_.hooks.empty() && !detail::outcome(state_))
     detail::run_card_played_hooks(x, def, state_.playing.target);
