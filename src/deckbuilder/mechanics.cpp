@@ -457,8 +457,8 @@ void run_effect_stack(Ctx& x, std::size_t depth) {
   }
 }
 
-void run_effects(Ctx& x, OpRange ops, UnitRef source, UnitRef target, CardRef card, StatusId status) {
-  if (ops.empty() || run_flat(x, ops, source, target, card, status)) return;
+void run_effects_on_stack(Ctx& x, OpRange ops, UnitRef source, UnitRef target, CardRef card,
+                          StatusId status) {
   const std::size_t depth = x.s.effects.size();
   push_block(x, ops, EffectFrame::Kind::Block, source, target, card, 0, status);
   run_effect_stack(x, depth);

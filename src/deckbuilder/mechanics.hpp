@@ -292,9 +292,8 @@ void push_block(Ctx& x, OpRange ops, EffectFrame::Kind kind, UnitRef source, Uni
 /// Runs the effect stack until it is back to `depth` frames, a Choice pauses it, or the battle
 /// is decided (then the frames above `depth` are dropped).
 void run_effect_stack(Ctx& x, std::size_t depth);
-/// Runs an effect list to its end (never pauses: lists that can pause belong to cards only).
-void run_effects(Ctx& x, OpRange ops, UnitRef source, UnitRef target, CardRef card,
-                 StatusId status = kNoStatus);
+/// run_effects for a list that is not flat: on the effect stack.
+void run_effects_on_stack(Ctx& x, OpRange ops, UnitRef source, UnitRef target, CardRef card, StatusId status);
 
 /// What an op handler sees.
 struct OpContext {
@@ -326,6 +325,14 @@ inline bool run_flat(Ctx& x, OpRange ops, UnitRef source, UnitRef target, CardRe
                       x.c.op_names[op.code]);
   }
   return true;
+}
+
+/// Runs an effect list to its end (never pauses: lists that can pause belong to cards only).
+/// Inline: a flat list (an enemy's move, most statuses' behaviour) runs where it is called.
+inline void run_effects(Ctx& x, OpRange ops, UnitRef source, UnitRef target, CardRef card,
+                        StatusId status = kNoStatus) {
+  if (ops.empty() || run_flat(x, ops, source, target, card, status)) return;
+  run_effects_on_stack(x, ops, source, target, card, status);
 }
 
 /// The op's amount: its literal, or the source's stacks of the running status.
