@@ -292,7 +292,8 @@ void push_block(Ctx& x, OpRange ops, EffectFrame::Kind kind, UnitRef source, Uni
 /// Runs the effect stack until it is back to `depth` frames, a Choice pauses it, or the battle
 /// is decided (then the frames above `depth` are dropped).
 void run_effect_stack(Ctx& x, std::size_t depth);
-/// run_effects for a list that is not flat: on the effect stack.
+/// run_effects for a list run_flat does not take (one that can nest, or any while a Choice
+/// waits): on the effect stack.
 void run_effects_on_stack(Ctx& x, OpRange ops, UnitRef source, UnitRef target, CardRef card, StatusId status);
 
 /// What an op handler sees.
