@@ -16,7 +16,6 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "battlecore/content/json_reader.hpp"
 #include "battlecore/deckbuilder/load.hpp"
 #include "battlecore/deckbuilder/policies.hpp"
 #include "battlecore/deckbuilder/snapshot.hpp"
@@ -299,42 +298,6 @@ TEST(DeckbuilderDecision, MatchesTheRulesAtEveryStepOfRandomBattles) {
       });
     }
   }
-}
-
-// The most options a decision can have, kMaxOptions: a full hand (12 cards) of targeted cards
-// the player can pay for, five enemies alive, and End turn.
-TEST(DeckbuilderDecision, TheLargestDecisionFillsTheOptionsList) {
-  constexpr std::string_view kPack = R"({
-    "pack": { "id": "crowd", "rules": "deckbuilder" },
-    "cards": [{ "id": "jab", "type": "attack", "cost": 0, "target": "enemy",
-                "effects": [{ "op": "damage", "amount": 1 }] }],
-    "enemies": [{ "id": "dummy", "hp": 30,
-                  "moves": [{ "id": "wait", "intent": "unknown", "effects": [] }],
-                  "behavior": { "kind": "sequence", "moves": ["wait"] } }],
-    "players": [{ "id": "boxer", "max_hp": 30, "deck": [{ "card": "jab", "count": 12 }] }],
-    "encounters": [{ "id": "crowd", "player": "boxer",
-                     "enemies": ["dummy", "dummy", "dummy", "dummy", "dummy"],
-                     "rules": { "opening_hand": 12, "hand_limit": 12 } }]
-  })";
-  content::Diagnostics diags;
-  std::optional<content::JsonDocument> doc =
-      content::parse_json_text("crowd.json", std::string(kPack), diags);
-  ASSERT_TRUE(doc.has_value()) << diags.to_string();
-  CatalogResult catalog = load_catalog(std::vector<content::JsonDocument>{std::move(*doc)});
-  ASSERT_TRUE(catalog.ok()) << catalog.error().to_string();
-  Battle b(catalog.value());
-  ASSERT_TRUE(b.start_battle("crowd", 1).ok());
-  ASSERT_EQ(b.state().hand().size(), kMaxHand);
-  Options listed;
-  b.legal_actions(listed);
-  ASSERT_EQ(listed.size(), kMaxOptions);
-  EXPECT_EQ(std::vector<Action>(listed.begin(), listed.end()), expected_options(b));
-  EXPECT_EQ(listed[kMaxOptions - 1], Action::end_turn());
-  // Listed again into a list that held more, the count is the new one.
-  ASSERT_TRUE(b.submit(listed[0]).ok());
-  b.legal_actions(listed);
-  EXPECT_EQ(listed.size(), kMaxOptions - kMaxEnemies);
-  EXPECT_EQ(std::vector<Action>(listed.begin(), listed.end()), b.decision().options);
 }
 
 // submit_listed skips the checks for an option just listed: it must leave the battle submit

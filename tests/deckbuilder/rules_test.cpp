@@ -916,6 +916,34 @@ TEST(DeckbuilderRulesPlayCheck, MissingPlayerOnlyThroughTheInternals) {
   expect_refused(run.battle, Action::play(scout), RefusalReason::CannotPlayCard, PlayCheck::MissingPlayer);
 }
 
+// The most options a decision can have, kMaxOptions: a full hand (12 jabs, each affordable)
+// at five enemies alive, one play per card and enemy in hand order, then End turn.
+TEST(DeckbuilderRulesDecision, TheLargestDecisionFillsTheOptionsList) {
+  Battle b(build(Spec{.deck = R"({ "card": "jab", "count": 12 })",
+                      .foes = R"("dummy", "dummy", "dummy", "dummy", "dummy")",
+                      .rules = R"("opening_hand": 12, "hand_limit": 12)"}));
+  ASSERT_TRUE(b.start_battle("e", 1).ok());
+  ASSERT_EQ(b.state().hand().size(), kMaxHand);
+  const auto all_plays = [&] {
+    std::vector<Action> out;
+    for (CardRef card : b.state().hand())
+      for (std::size_t e = 0; e < kMaxEnemies; ++e)
+        out.push_back(Action::play(card, static_cast<std::int8_t>(e)));
+    out.push_back(Action::end_turn());
+    return out;
+  };
+  Options listed;
+  b.legal_actions(listed);
+  ASSERT_EQ(listed.size(), kMaxOptions);
+  EXPECT_EQ(std::vector<Action>(listed.begin(), listed.end()), all_plays());
+  // Listed again into a list that held more, the count is the new one.
+  ASSERT_TRUE(b.submit(listed[0]).ok());
+  b.legal_actions(listed);
+  EXPECT_EQ(listed.size(), kMaxOptions - kMaxEnemies);
+  EXPECT_EQ(std::vector<Action>(listed.begin(), listed.end()), all_plays());
+  EXPECT_EQ(std::vector<Action>(listed.begin(), listed.end()), b.decision().options);
+}
+
 TEST(DeckbuilderRulesPlayCheck, NotInHandForEveryOtherPile) {
   const auto catalog = build({.cards = R"(
       { "id": "spent", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate", "exhaust"], "effects": [] })",
