@@ -119,17 +119,14 @@ Status Battle::advance() {
 
 // --- decisions --------------------------------------------------------------------------
 
-// Inline: listing the options calls it for every card in hand at every decision. With
-// kHooks false the battle has no hooks (the caller has checked): the listing's loop then makes
-// no call, and the compiler keeps the catalog's tables in registers across it.
-template <bool kHooks>
+// Inline: listing the options of a battle with hooks calls it for every card in hand.
 inline PlayCheck Battle::check_card_in_hand(CardRef card, std::int32_t& cost) const {
   const CardId id = state_.cards[card].def;
   if (id >= catalog_->card_play.size()) return PlayCheck::NoActiveDefinition;
   const CardPlayInfo& info = catalog_->card_play[id];
   cost = detail::effective_cost(state_, *catalog_, card);
   if (cost > state_.energy) return PlayCheck::CannotPayCost;
-  if (!kHooks || state_.hooks.empty()) return info.has(kUnplayable) ? PlayCheck::Unplayable : PlayCheck::Ok;
+  if (state_.hooks.empty()) return info.has(kUnplayable) ? PlayCheck::Unplayable : PlayCheck::Ok;
   const CardDef& def = catalog_->cards[id];
   if (detail::matching_hook(state_, *catalog_, HookKind::CancelPlay, def) != nullptr)
     return PlayCheck::CancelledByOnPlayHook;
@@ -137,6 +134,15 @@ inline PlayCheck Battle::check_card_in_hand(CardRef card, std::int32_t& cost) co
   if (detail::matching_hook(state_, *catalog_, HookKind::RefusePlay, def) != nullptr)
     return PlayCheck::RefusedByPlayableHook;
   return PlayCheck::Ok;
+}
+
+// The listing's test for a battle without hooks (the caller has checked): check_card_in_hand
+// answering only "Ok" or not, for a card whose definition `info` is. A card without a cost rule
+// is one comparison of its list_cost.
+inline bool Battle::listable_without_hooks(CardRef card, const CardPlayInfo& info) const {
+  const CardInstance& ci = state_.cards[card];
+  if (!ci.has_cost_rule()) return info.list_cost <= state_.energy;
+  return !info.has(kUnplayable) && detail::effective_cost(state_, *catalog_, card) <= state_.energy;
 }
 
 // `out` has room for kMaxOptions. Restricted: the compiler may keep the catalog's tables and
@@ -168,18 +174,29 @@ std::size_t Battle::list_options(Action* __restrict out) const {
     return n;
   }
   const auto list_plays = [&]<bool kHooks>() {
+    const auto playable = [&](CardRef card, const CardPlayInfo& info) {
+      if constexpr (kHooks)
+        return check_card_in_hand(card, cost) == PlayCheck::Ok;
+      else
+        return listable_without_hooks(card, info);
+    };
     if (state_.enemies_alive == 1) {  // one option per playable card: its target is chosen, not branched on
       const auto alive = static_cast<std::int8_t>(detail::first_alive_enemy(state_) - 1);
       for (CardRef card : state_.hand()) {
-        if (check_card_in_hand<kHooks>(card, cost) != PlayCheck::Ok) continue;
-        const bool aimed = catalog_->card_play[state_.cards[card].def].target == CardTarget::Enemy;
-        out[n++] = Action::play(card, aimed ? alive : std::int8_t{-1});
+        const CardId def = state_.cards[card].def;
+        if (def >= catalog_->card_play.size()) continue;  // no active definition: never listed
+        const CardPlayInfo& info = catalog_->card_play[def];
+        if (!playable(card, info)) continue;
+        out[n++] = Action::play(card, info.target == CardTarget::Enemy ? alive : std::int8_t{-1});
       }
       return;
     }
     for (CardRef card : state_.hand()) {
-      if (check_card_in_hand<kHooks>(card, cost) != PlayCheck::Ok) continue;
-      if (catalog_->card_play[state_.cards[card].def].target == CardTarget::Enemy) {
+      const CardId def = state_.cards[card].def;
+      if (def >= catalog_->card_play.size()) continue;
+      const CardPlayInfo& info = catalog_->card_play[def];
+      if (!playable(card, info)) continue;
+      if (info.target == CardTarget::Enemy) {
         for (std::size_t e = 0; e < state_.enemies.size(); ++e)
           if (state_.enemies[e].unit.alive()) out[n++] = Action::play(card, static_cast<std::int8_t>(e));
       } else {
@@ -219,7 +236,7 @@ inline PlayCheck Battle::check_play(CardRef card, std::int32_t& cost) const {
   bool in_hand = false;
   for (CardRef c : state_.hand()) in_hand |= c == card;
   if (!in_hand) return PlayCheck::NotInHand;
-  const PlayCheck check = check_card_in_hand<true>(card, cost);
+  const PlayCheck check = check_card_in_hand(card, cost);
   // The engine's own limit, after the seed's checks: the record of the turn's plays is full.
   return check == PlayCheck::Ok && state_.played_this_turn.full() ? PlayCheck::TurnPlayLimit : check;
 }
@@ -363,13 +380,10 @@ inline Status Battle::finish_play(Access& x, const CardDef& def) {
   const CardRef card = state_.playing.card;
   if (!state_.hooks.empty() && !detail::outcome(state_))
     detail::run_card_played_hooks(x, def, state_.playing.target);
-  for (std::uint16_t hook : def.hooks) detail::register_hook(x, hook, kPlayerUnit);  // 6
-  for (std::size_t i = 0; i < state_.hand().size(); ++i)                             // 7
-    if (state_.hand()[i] == card) {
-      detail::move_from_hand(
-          x, i, def.has(kExhaust) || def.type == CardType::Power ? Pile::Exhaust : Pile::Discard);
-      break;
-    }
+  for (std::uint16_t hook : def.hooks) detail::register_hook(x, hook, kPlayerUnit);   // 6
+  if (const std::size_t i = state_.piles.hand_index(card); i < state_.hand().size())  // 7
+    detail::move_from_hand(x, i,
+                           def.has(kExhaust) || def.type == CardType::Power ? Pile::Exhaust : Pile::Discard);
   state_.playing = PlayInProgress{};
   if (const auto decided = detail::outcome(state_)) {  // 8
     pending_trigger_ = *decided;

@@ -1,5 +1,7 @@
 #include "battlecore/deckbuilder/catalog.hpp"
 
+#include <limits>
+
 namespace battlecore::deckbuilder {
 
 namespace {
@@ -21,7 +23,8 @@ std::optional<EncounterId> Catalog::find_encounter(std::string_view id) const {
 
 namespace {
 CardPlayInfo play_info(const CardDef& d) {
-  return {d.cost, d.target, d.keywords, !d.in_hand_turn_start.empty()};
+  const std::int32_t list_cost = d.has(kUnplayable) ? std::numeric_limits<std::int32_t>::max() : d.cost;
+  return {list_cost, d.cost, d.target, d.keywords, !d.in_hand_turn_start.empty()};
 }
 }  // namespace
 

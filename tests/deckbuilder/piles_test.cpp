@@ -96,6 +96,57 @@ TEST(Piles, AHandCardLeavesForTheTopOfEachPileAndTheHandKeepsItsOrder) {
   }
 }
 
+/// Piles with `below` cards in the discard pile (the exhaust pile empty), a hand of `hand`
+/// cards and the rest of the battle's capacity, up to `draw` cards, in the draw pile; the model
+/// with the same piles. The cards are numbered 0, 1, 2, ... in that order, so a card's
+/// neighbours in the array are one above and one below it.
+Piles filled(std::size_t below, std::size_t hand, std::size_t draw, Model& m) {
+  Piles p;
+  CardRef c = 0;
+  const auto add = [&](Pile pile, std::size_t n) {
+    for (std::size_t k = 0; k < n && p.total() < kMaxCards; ++k, ++c) {
+      p.push(pile, c);
+      m[pile].push_back(c);
+    }
+  };
+  add(Pile::Discard, below);
+  add(Pile::Hand, hand);
+  add(Pile::Draw, draw);
+  return p;
+}
+
+// The hand is read as one word when it fits in 8 bytes inside the array, else card by card;
+// both at every offset the hand can start at, for every hand size and every place in it.
+TEST(Piles, HandIndexFindsEachCardAndGivesTheHandSizeForOneNotThere) {
+  for (std::size_t hand = 0; hand <= kMaxHand; ++hand)
+    for (std::size_t below = 0; below + hand <= kMaxCards; ++below) {
+      SCOPED_TRACE("hand " + std::to_string(hand) + " after " + std::to_string(below));
+      Model m;
+      const Piles p = filled(below, hand, 8, m);
+      for (std::size_t i = 0; i < hand; ++i) EXPECT_EQ(p.hand_index(m[Pile::Hand][i]), i);
+      for (CardRef absent : m[Pile::Discard]) EXPECT_EQ(p.hand_index(absent), hand);
+      for (CardRef absent : m[Pile::Draw]) EXPECT_EQ(p.hand_index(absent), hand);  // right after the hand
+      EXPECT_EQ(p.hand_index(255), hand);
+    }
+}
+
+TEST(Piles, AHandCardToTheDiscardPileMatchesTheListsFromEveryPlaceAndOffset) {
+  for (std::size_t hand = 1; hand <= kMaxHand; ++hand)
+    for (std::size_t below = 0; below + hand <= kMaxCards; ++below)
+      for (std::size_t i = 0; i < hand; ++i) {
+        Model m;
+        Piles p = filled(below, hand, 8, m);
+        const CardRef card = m[Pile::Hand][i];
+        EXPECT_EQ(p.hand_to(i, Pile::Discard), card);
+        m[Pile::Hand].erase(m[Pile::Hand].begin() + static_cast<std::ptrdiff_t>(i));
+        m[Pile::Discard].push_back(card);
+        expect_same(
+            p, m,
+            "card " + std::to_string(i) + " of " + std::to_string(hand) + " after " + std::to_string(below));
+        if (::testing::Test::HasFailure()) return;
+      }
+}
+
 TEST(Piles, TheDiscardPileShuffledGoesUnderTheDrawPile) {
   Piles p;
   Model m;

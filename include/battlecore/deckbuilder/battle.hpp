@@ -356,8 +356,9 @@ class Battle {
   Status perform_play(const Action& action, const CardDef& def, std::int32_t cost, UnitRef target);
   /// can_play_card's checks after "the card is in hand" (for a card known to be there); sets
   /// `cost` to the card's effective cost once it is known.
-  template <bool kHooks>
   PlayCheck check_card_in_hand(CardRef card, std::int32_t& cost) const;
+  /// check_card_in_hand == Ok, for a battle without hooks and a card whose definition is `info`.
+  bool listable_without_hooks(CardRef card, const CardPlayInfo& info) const;
   /// The legal options into `out`, which has room for kMaxOptions; their count.
   std::size_t list_options(Action* __restrict out) const;
   /// can_play_card, also giving the effective cost of a card that can be played.

@@ -110,6 +110,9 @@ struct CardDef {
 /// Catalog::card_play. The loader fills it; a catalog built or changed in code calls
 /// index_catalog after changing `cards` (a battle refuses a catalog whose index does not match).
 struct CardPlayInfo {
+  /// The cost when the card may be played at all, else more than any energy (an Unplayable
+  /// card): listing a card without a cost rule compares it with the energy, and that is all.
+  std::int32_t list_cost = 0;
   std::int8_t cost = 0;
   CardTarget target = CardTarget::None;
   std::uint8_t keywords = 0;

@@ -16,8 +16,10 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <iterator>
 #include <span>
 #include <utility>
@@ -115,6 +117,23 @@ class Piles {
   /// The whole hand goes on top of the discard pile in hand order: hand_to(0, Discard) until
   /// the hand is empty, in one step.
   void discard_hand() { ends_[kDiscard] = ends_[kHand]; }
+  /// Where `card` is in the hand (0 first), or the hand's size when it is not there.
+  std::size_t hand_index(CardRef card) const {
+    const std::size_t first = ends_[kDiscard];
+    const std::size_t n = ends_[kHand] - first;
+    if (fits_one_word(first, n)) {
+      // Without a loop, whose exit (where the card is) no branch predictor learns: the bytes
+      // of the word that equal `card` get their top bit set, and the lowest is the first.
+      // (A borrow can mark a byte wrongly, but only above a byte that matched.)
+      const std::uint64_t x = hand_word(first) ^ (kEveryByte * card);
+      const std::uint64_t matched = (x - kEveryByte) & ~x & (kEveryByte << 7);
+      const auto i = static_cast<std::size_t>(std::countr_zero(matched)) / 8;  // 8 when none did
+      return std::min(i, n);
+    }
+    std::size_t i = 0;
+    while (i < n && cards_[first + i] != card) ++i;
+    return i;
+  }
   /// Hand card `i` goes on top of `to` (discard, exhaust or draw pile); the rest of the hand
   /// keeps its order. Returns the card.
   CardRef hand_to(std::size_t i, Pile to) {
@@ -123,6 +142,15 @@ class Piles {
     const CardRef card = cards_[at];
     switch (to) {
       case Pile::Discard:  // the hand cards before it move up one; it ends the discard pile
+        if (fits_one_word(ends_[kDiscard], size(Pile::Hand))) {
+          // In one word, without a loop that runs i + 1 times: bytes 0 to i take the bytes
+          // below them, byte 0 the card, and the rest stay.
+          const std::size_t first = ends_[kDiscard]++;
+          const std::uint64_t w = hand_word(first);
+          const std::uint64_t moved = (std::uint64_t{2} << (8 * i + 7)) - 1;  // bytes 0 to i
+          store_word(first, (((w << 8) | card) & moved) | (w & ~moved));
+          return card;
+        }
         shift_up(ends_[kDiscard]++, at, card);
         return card;
       case Pile::Exhaust:  // the discard pile and the hand cards before it move up one
@@ -179,6 +207,18 @@ class Piles {
   std::span<const CardRef> range(std::size_t r) const {
     return {cards_.data() + begin(r), ends_[r] - begin(r)};
   }
+  // A hand of up to 8 cards read and written as one little-endian word (card 0 the lowest
+  // byte), when the word stays inside the array.
+  static constexpr std::uint64_t kEveryByte = 0x0101010101010101ull;
+  static bool fits_one_word(std::size_t first, std::size_t n) {
+    return std::endian::native == std::endian::little && n <= 8 && first + 8 <= kMaxCards;
+  }
+  std::uint64_t hand_word(std::size_t first) const {
+    std::uint64_t w;
+    std::memcpy(&w, cards_.data() + first, sizeof w);
+    return w;
+  }
+  void store_word(std::size_t first, std::uint64_t w) { std::memcpy(cards_.data() + first, &w, sizeof w); }
   // Moving cards one place: a chain of swaps carrying one card, cheaper for the few cards a
   // pile move shifts than a call to memmove.
   /// Puts `in` at `first`, moves cards_[first, last) up one place, returns what was at `last`.
