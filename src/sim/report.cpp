@@ -59,7 +59,7 @@ void Tally::add(const BattleRecord& b) {
   // battle plays few distinct larger ids: each such play is compared with all of them, no early
   // exit, and the earlier plays are searched only once more were played than `seen` holds.
   std::uint64_t seen_below_64 = 0;
-  std::array<std::uint32_t, 32> seen{};
+  std::array<std::uint32_t, 32> seen;  // not zeroed: only its first `distinct` ids are read
   std::size_t distinct = 0;
   for (std::size_t i = 0; i < b.cards_played.size(); ++i) {
     const std::uint32_t card = b.cards_played[i];
