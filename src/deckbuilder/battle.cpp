@@ -23,6 +23,13 @@ std::uint8_t count_turn_cost_cards(const BattleState& s) {
   return n;
 }
 
+std::uint8_t card_keywords_of(const BattleState& s, const Catalog& c) {
+  std::uint8_t keywords = 0;
+  for (const CardInstance& ci : s.cards)
+    if (ci.def < c.card_play.size()) keywords |= c.card_play[ci.def].keywords;
+  return keywords;
+}
+
 std::uint16_t status_traits_of(const UnitState& u, const Catalog& c) {
   std::uint16_t traits = 0;
   for (const StatusStack& st : u.statuses) traits |= c.status_traits[st.status];

@@ -52,6 +52,7 @@ void add_card(Ctx& x, CardId card, Pile pile) {
   if (x.s.cards.full()) return;  // a battle holds at most kMaxCards card instances
   const auto ref = static_cast<CardRef>(x.s.cards.size());
   x.s.cards.push_back(CardInstance{card});
+  x.s.card_keywords |= x.c.card_play[card].keywords;
   const std::size_t hand_limit = std::min<std::size_t>(kMaxHand, rules(x).hand_limit);
   if (pile == Pile::Hand && x.s.hand().size() >= hand_limit) pile = Pile::Discard;
   switch (pile) {

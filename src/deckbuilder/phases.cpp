@@ -63,6 +63,7 @@ void build_draw_pile(Ctx& x) {
   for (CardId card : deck) {
     if (x.s.cards.full()) break;
     x.s.cards.push_back(CardInstance{card});
+    x.s.card_keywords |= x.c.card_play[card].keywords;
   }
   // In deck order, bottom first: inserted at the bottom from the last card, none moves.
   for (std::size_t ref = x.s.cards.size(); ref-- > first;)
@@ -100,10 +101,14 @@ void run_hand_turn_start(Ctx& x) {
 // the events come, in the same order.
 void discard_hand(Ctx& x) {
   // With no CardMoved to log or hear and no card kept or exhausted, nothing tells the cards
-  // apart: the whole hand goes to the discard pile in one step, in the same order.
+  // apart: the whole hand goes to the discard pile in one step, in the same order. The hand is
+  // looked at only when some card of the battle is kept or exhausted.
   if (!x.ev.wants(EventType::CardMoved)) {
-    std::uint8_t keywords = 0;
-    for (CardRef card : x.s.hand()) keywords |= x.c.card_play[x.s.cards[card].def].keywords;
+    std::uint8_t keywords = x.s.card_keywords;
+    if ((keywords & (kRetain | kEthereal)) != 0) {
+      keywords = 0;
+      for (CardRef card : x.s.hand()) keywords |= x.c.card_play[x.s.cards[card].def].keywords;
+    }
     if ((keywords & (kRetain | kEthereal)) == 0) {
       x.s.piles.discard_hand();
       return;

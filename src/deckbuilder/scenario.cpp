@@ -181,6 +181,7 @@ Result<Battle, Diagnostics> start_scenario(std::shared_ptr<const Catalog> catalo
     r.finish();
     if (!diags.empty() || !ok) return false;
     s.enemies_alive = count_alive_enemies(s);
+    s.card_keywords = card_keywords_of(s, c);
     detail::BattleIo::state(battle) = s;
     return true;
   };

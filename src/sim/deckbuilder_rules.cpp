@@ -100,6 +100,9 @@ std::vector<std::string> DeckbuilderRules::invariants(const Battle& before, cons
   if (s.turn_cost_cards != count_turn_cost_cards(s))
     broken.push_back(fmt::format("the battle counts {} cards with turn-limited cost rules, but {} have them",
                                  s.turn_cost_cards, count_turn_cost_cards(s)));
+  if (s.card_keywords != card_keywords_of(s, after.catalog()))
+    broken.push_back(fmt::format("the battle's cards have keywords {:#x}, but it counts {:#x}",
+                                 card_keywords_of(s, after.catalog()), s.card_keywords));
   if (s.hand().size() > kMaxHand) broken.push_back(fmt::format("the hand has {} cards", s.hand().size()));
   return broken;
 }

@@ -1235,6 +1235,39 @@ TEST(DeckbuilderRulesKeyword, EtherealCardsLeftInHandAreExhausted) {
   EXPECT_EQ(run.s().exhaust_pile()[0], kept);
 }
 
+// The turn end looks at the hand's keywords only when a card of the battle has Retain or
+// Ethereal (BattleState::card_keywords); a quiet battle, where no one hears CardMoved, relies on
+// it. A retained card made during the battle must still stay in hand.
+TEST(DeckbuilderRulesKeyword, AQuietBattleKeepsARetainedCardMadeDuringIt) {
+  const auto catalog = build({.cards = R"(
+      { "id": "summon", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"],
+        "effects": [{ "op": "add_card", "card": "keeper", "pile": "hand" }] },
+      { "id": "keeper", "type": "skill", "cost": 0, "target": "none", "keywords": ["retain"], "effects": [] })",
+                              .deck = R"({ "card": "summon" }, { "card": "noop", "count": 9 })"});
+  Battle quiet(catalog, BattleOptions{.event_log = false, .record_history = false});
+  ASSERT_TRUE(quiet.start_battle(*catalog->find_encounter("e"), 1).ok());
+  ASSERT_FALSE(quiet.events().wants(EventType::CardMoved));
+  EXPECT_EQ(quiet.state().card_keywords & (kRetain | kEthereal), 0);
+  const auto summon = std::find_if(quiet.state().hand().begin(), quiet.state().hand().end(), [&](CardRef c) {
+    return catalog->cards[quiet.state().cards[c].def].id == "summon";
+  });
+  ASSERT_NE(summon, quiet.state().hand().end());
+  ASSERT_TRUE(quiet.submit(Action::play(*summon)).ok());
+  EXPECT_NE(quiet.state().card_keywords & kRetain, 0);
+  const CardRef keeper = quiet.state().hand().back();
+  ASSERT_EQ(catalog->cards[quiet.state().cards[keeper].def].id, "keeper");
+  ASSERT_TRUE(quiet.submit(Action::end_turn()).ok());
+  ASSERT_EQ(quiet.phase(), Phase::PlayerPhase);
+  const auto hand = quiet.state().hand();
+  EXPECT_NE(std::find(hand.begin(), hand.end(), keeper), hand.end());
+  EXPECT_EQ(std::find(quiet.state().discard_pile().begin(), quiet.state().discard_pile().end(), keeper),
+            quiet.state().discard_pile().end());
+  // A snapshot holds the cards, not the union: the restored battle makes it again.
+  const auto restored = restore(catalog, snapshot(quiet));
+  ASSERT_TRUE(restored.ok()) << restored.error().message;
+  EXPECT_EQ(restored.value().state().card_keywords, quiet.state().card_keywords);
+}
+
 TEST(DeckbuilderRulesKeyword, ExhaustAndPowerCardsGoToTheExhaustPileWhenPlayed) {
   const auto catalog =
       build({.cards = R"(
@@ -2336,6 +2369,7 @@ std::string first_broken_invariant(const Battle& b, std::size_t created) {
   for (std::size_t i = 0; i < s.cards.size(); ++i)
     if (seen[i] != 1)
       return "card instance " + std::to_string(i) + " is in " + std::to_string(seen[i]) + " piles";
+  if (s.card_keywords != card_keywords_of(s, b.catalog())) return "the card keywords are not the cards' own";
   if (s.energy < 0) return "energy " + std::to_string(s.energy);
   const auto unit_ok = [](const UnitState& u) { return u.hp >= 0 && u.hp <= u.max_hp; };
   if (!unit_ok(s.player))

@@ -176,6 +176,9 @@ struct BattleState;
 std::uint8_t count_alive_enemies(const BattleState& s);
 /// The card instances of `s` with turn-limited cost rules (what BattleState::turn_cost_cards holds).
 std::uint8_t count_turn_cost_cards(const BattleState& s);
+/// The keywords of the card instances of `s` together (what BattleState::card_keywords holds), from
+/// the catalog's card index.
+std::uint8_t card_keywords_of(const BattleState& s, const Catalog& c);
 /// The traits of the statuses of `u` (what UnitState::status_traits holds): the union of their
 /// entries in Catalog::status_traits (an indexed catalog, as every battle's is).
 std::uint16_t status_traits_of(const UnitState& u, const Catalog& c);
@@ -206,6 +209,10 @@ struct BattleState {
   /// How many cards have turn-limited cost rules (cost_turns not 0): kept by the rules and
   /// recounted by snapshots (count_turn_cost_cards); at 0 the turn end has nothing to tick.
   std::uint8_t turn_cost_cards = 0;
+  /// Every keyword some card instance has (a card keeps its definition): kept by the rules as
+  /// instances are made, recounted by snapshots and scenarios (card_keywords_of). The turn end
+  /// reads the hand's keywords only when this has Retain or Ethereal.
+  std::uint8_t card_keywords = 0;
   Piles piles;  ///< the rules keep every card instance in exactly one pile
   CardPile played_this_turn;
   FixedVec<ActiveHook, kMaxHooks> hooks;
