@@ -181,29 +181,28 @@ std::size_t Battle::list_options(Action* __restrict out) const {
     return n;
   }
   const auto list_plays = [&]<bool kHooks>() {
-    const auto playable = [&](CardRef card, const CardPlayInfo& info) {
+    // The card's entry in the card table when it can be played now, else nullptr (a card with
+    // no active definition is never listed).
+    const auto playable = [&](CardRef card) -> const CardPlayInfo* {
+      const CardId def = state_.cards[card].def;
+      if (def >= catalog_->card_play.size()) return nullptr;
+      const CardPlayInfo& info = catalog_->card_play[def];
       if constexpr (kHooks)
-        return check_card_in_hand(card, cost) == PlayCheck::Ok;
+        return check_card_in_hand(card, cost) == PlayCheck::Ok ? &info : nullptr;
       else
-        return listable_without_hooks(card, info);
+        return listable_without_hooks(card, info) ? &info : nullptr;
     };
     if (state_.enemies_alive == 1) {  // one option per playable card: its target is chosen, not branched on
       const auto alive = static_cast<std::int8_t>(detail::first_alive_enemy(state_) - 1);
-      for (CardRef card : state_.hand()) {
-        const CardId def = state_.cards[card].def;
-        if (def >= catalog_->card_play.size()) continue;  // no active definition: never listed
-        const CardPlayInfo& info = catalog_->card_play[def];
-        if (!playable(card, info)) continue;
-        out[n++] = Action::play(card, info.target == CardTarget::Enemy ? alive : std::int8_t{-1});
-      }
+      for (CardRef card : state_.hand())
+        if (const CardPlayInfo* info = playable(card))
+          out[n++] = Action::play(card, info->target == CardTarget::Enemy ? alive : std::int8_t{-1});
       return;
     }
     for (CardRef card : state_.hand()) {
-      const CardId def = state_.cards[card].def;
-      if (def >= catalog_->card_play.size()) continue;
-      const CardPlayInfo& info = catalog_->card_play[def];
-      if (!playable(card, info)) continue;
-      if (info.target == CardTarget::Enemy) {
+      const CardPlayInfo* info = playable(card);
+      if (info == nullptr) continue;
+      if (info->target == CardTarget::Enemy) {
         for (std::size_t e = 0; e < state_.enemies.size(); ++e)
           if (state_.enemies[e].unit.alive()) out[n++] = Action::play(card, static_cast<std::int8_t>(e));
       } else {
@@ -240,9 +239,7 @@ inline PlayCheck Battle::check_play(CardRef card, std::int32_t& cost) const {
   if (phase() != Phase::PlayerPhase || is_waiting_for_choice()) return PlayCheck::WrongPhase;
   if (card >= state_.cards.size()) return PlayCheck::NullCard;
   if (state_.player.max_hp <= 0) return PlayCheck::MissingPlayer;
-  bool in_hand = false;
-  for (CardRef c : state_.hand()) in_hand |= c == card;
-  if (!in_hand) return PlayCheck::NotInHand;
+  if (state_.piles.hand_index(card) == state_.hand().size()) return PlayCheck::NotInHand;
   const PlayCheck check = check_card_in_hand(card, cost);
   // The engine's own limit, after the seed's checks: the record of the turn's plays is full.
   return check == PlayCheck::Ok && state_.played_this_turn.full() ? PlayCheck::TurnPlayLimit : check;

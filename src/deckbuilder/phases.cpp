@@ -104,12 +104,13 @@ void discard_hand(Ctx& x) {
   // apart: the whole hand goes to the discard pile in one step, in the same order. The hand is
   // looked at only when some card of the battle is kept or exhausted.
   if (!x.ev.wants(EventType::CardMoved)) {
-    std::uint8_t keywords = x.s.card_keywords;
-    if ((keywords & (kRetain | kEthereal)) != 0) {
-      keywords = 0;
+    constexpr std::uint8_t kKeptOrExhausted = kRetain | kEthereal;
+    const auto hand_keywords = [&] {
+      std::uint8_t keywords = 0;
       for (CardRef card : x.s.hand()) keywords |= x.c.card_play[x.s.cards[card].def].keywords;
-    }
-    if ((keywords & (kRetain | kEthereal)) == 0) {
+      return keywords;
+    };
+    if ((x.s.card_keywords & kKeptOrExhausted) == 0 || (hand_keywords() & kKeptOrExhausted) == 0) {
       x.s.piles.discard_hand();
       return;
     }
