@@ -90,6 +90,23 @@ TEST(SimSimulate, DefaultEncounterIsUsedWhenNoneIsGiven) {
   EXPECT_EQ(untimed(by_default), untimed(named));
 }
 
+TEST(SimSimulate, AnEncounterOtherThanTheScenariosIsRefused) {
+  ASSERT_NE(starter(), nullptr);
+  SimConfig config{"w1", 5, 1, "random"};
+  config.scenario = nlohmann::json{{"encounter", "sludge_pair"}};
+  const auto refused = simulate_deckbuilder(starter(), config);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("encounter 'w1' was asked for, but the scenario starts encounter "
+                                         "'sludge_pair'"),
+            std::string::npos)
+      << refused.error().message;
+  // The same encounter, or none, plays the scenario's.
+  for (const std::string encounter : {"sludge_pair", ""}) {
+    config.encounter = encounter;
+    EXPECT_EQ(run(config).encounter, "sludge_pair") << encounter;
+  }
+}
+
 TEST(SimSimulate, OneAndTwoThreadsGiveTheSameReport) {
   ASSERT_NE(starter(), nullptr);
   SimConfig config{"w1", 600, 11, "random"};

@@ -12,13 +12,20 @@
 namespace battlecore::sim {
 
 /// The encounter to play: the scenario's when it names one, else `encounter`, else the pack's
-/// default; an error when there is none or the pack does not have it.
+/// default; an error when there is none, the pack does not have it, or `encounter` and the
+/// scenario name two different ones.
 template <class Catalog>
 auto resolve_encounter(const Catalog& catalog, std::string encounter, const nlohmann::json& scenario)
     -> Result<std::remove_cvref_t<decltype(*catalog.pack.default_encounter)>> {
   if (scenario.is_object())
-    if (const auto it = scenario.find("encounter"); it != scenario.end() && it->is_string())
-      encounter = it->get<std::string>();
+    if (const auto it = scenario.find("encounter"); it != scenario.end() && it->is_string()) {
+      const std::string& named = it->get_ref<const std::string&>();
+      if (!encounter.empty() && encounter != named)
+        return Error{fmt::format(
+            "encounter '{}' was asked for, but the scenario starts encounter '{}'; give one of them",
+            encounter, named)};
+      encounter = named;
+    }
   const auto found = encounter.empty() ? catalog.pack.default_encounter : catalog.find_encounter(encounter);
   if (!found) {
     if (encounter.empty()) return Error{"the pack names no default encounter; pass --encounter ID"};

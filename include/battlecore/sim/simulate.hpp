@@ -37,7 +37,8 @@ struct SimConfig {
   /// Called about ten times a second while the run goes on (see RunOptions::progress).
   std::function<void(std::uint64_t done, std::uint64_t total, double elapsed_s)> progress{};
   /// A scenario document every battle starts from, with the battle's own seed, or null
-  /// (docs/determinism.md#scenarios). Its encounter, when it names one, wins over `encounter`.
+  /// (docs/determinism.md#scenarios). When it names an encounter, `encounter` must be empty or
+  /// the same one (the run is refused otherwise).
   nlohmann::json scenario{};
   /// Called after each battle (see RunOptions::after_battle): `sim --record` writes replays.
   AfterBattle after_battle{};
