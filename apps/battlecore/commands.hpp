@@ -44,6 +44,8 @@ struct Options {
   unsigned threads = 1;
   std::string shard;          ///< "K/N": run the K-th of N seed ranges; empty: the whole run
   std::string versus_policy;  ///< paired A/B: policy B on the same seeds
+  std::string deck;           ///< deckbuilder sim: side A's master deck, "ID[*N],..."
+  std::string versus_deck;    ///< deckbuilder sim: paired A/B: side B's master deck
   std::uint32_t mcts_iterations = 200;
   double mcts_exploration = 0.7;
   bool no_enemy_damage = false;            ///< leave the enemy damage columns out of the report

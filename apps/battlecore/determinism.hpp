@@ -102,8 +102,13 @@ bool add_recording(const Options& options, Io io, const std::shared_ptr<const ty
     io.err << "battlecore: --record-failures needs --record DIR\n";
     return false;
   }
-  if (!options.versus_policy.empty()) {
-    io.err << "battlecore: --record records the battles of one policy; it does not go with --versus-policy\n";
+  if (!options.versus_policy.empty() || !options.versus_deck.empty()) {
+    io.err << "battlecore: --record records the battles of one side; it does not go with --versus-policy or "
+              "--versus-deck\n";
+    return false;
+  }
+  if (!options.deck.empty()) {
+    io.err << "battlecore: --record does not go with --deck: a replay starts from the encounter's own deck\n";
     return false;
   }
   const auto encounter = sim::resolve_encounter(*catalog, config.encounter, config.scenario);

@@ -17,6 +17,7 @@
 #include "battlecore/core/uct.hpp"
 #include "battlecore/sim/report.hpp"
 #include "battlecore/sim/session_replay.hpp"
+#include "battlecore/sim/simulate.hpp"
 #include "commands.hpp"
 
 namespace {
@@ -121,6 +122,19 @@ int main(int argc, char** argv) {
   sim->add_option("--versus-policy", options.versus_policy,
                   "paired A/B: also play this policy on the same seeds")
       ->check(CLI::IsMember(policy_names));
+  const CLI::Validator deck_form(
+      [](std::string& s) {
+        auto parsed = battlecore::sim::parse_deck(s);
+        return parsed ? std::string() : parsed.error().message;
+      },
+      "ID[*N],...");
+  sim->add_option("--deck", options.deck,
+                  "deckbuilder: the master deck, card ids in order, e.g. strike*5,defend*4,bash "
+                  "(default: the encounter's player deck)")
+      ->check(deck_form);
+  sim->add_option("--versus-deck", options.versus_deck,
+                  "deckbuilder: paired A/B: also play this deck on the same seeds")
+      ->check(deck_form);
   sim->add_option("--mcts-iterations", options.mcts_iterations,
                   fmt::format("mcts: iterations per decision (1 to {})", battlecore::kMaxUctIterations))
       ->check(whole_number(1, battlecore::kMaxUctIterations));

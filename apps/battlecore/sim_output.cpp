@@ -48,6 +48,11 @@ void end_progress_line(const Options&, Io io, double elapsed) {
 sim::SimConfig sim_config(const Options& options, Io io) {
   sim::SimConfig config{options.encounter, options.battles, options.seed, options.policy};
   config.versus_policy = options.versus_policy;
+  for (auto [text, deck] :
+       {std::pair{&options.deck, &config.deck}, std::pair{&options.versus_deck, &config.versus_deck}})
+    if (!text->empty())
+      if (auto parsed = sim::parse_deck(*text))
+        *deck = std::move(parsed).value();  // checked by the parser already
   config.threads = options.threads;
   if (!options.shard.empty())
     if (const auto shard = sim::parse_shard(options.shard))  // checked by the parser already

@@ -18,20 +18,23 @@ namespace battlecore::sim {
 class DeckbuilderAdapter {
  public:
   /// `scenario`: a scenario document every battle starts from (with its own seed), or null.
+  /// `deck`: the master deck every battle starts with (empty: the encounter's player deck).
   DeckbuilderAdapter(std::shared_ptr<const deckbuilder::Catalog> catalog, deckbuilder::EncounterId encounter,
-                     UctOptions policy_options, bool count_enemy_damage, nlohmann::json scenario = nullptr)
+                     UctOptions policy_options, bool count_enemy_damage, nlohmann::json scenario = nullptr,
+                     std::vector<deckbuilder::CardId> deck = {})
       : catalog_(std::move(catalog)),
         encounter_(encounter),
         policy_options_(policy_options),
         count_enemy_damage_(count_enemy_damage),
-        scenario_(std::move(scenario)) {}
+        scenario_(std::move(scenario)),
+        deck_(std::move(deck)) {}
 
   /// Plays deckbuilder battles one after another on one thread.
   class Player {
    public:
     Player(std::shared_ptr<const deckbuilder::Catalog> catalog, deckbuilder::EncounterId encounter,
            std::unique_ptr<deckbuilder::Policy> policy, bool count_enemy_damage,
-           const nlohmann::json& scenario);
+           const nlohmann::json& scenario, const std::vector<deckbuilder::CardId>& deck);
     Player(const Player&) = delete;
     Player& operator=(const Player&) = delete;
 
@@ -42,8 +45,9 @@ class DeckbuilderAdapter {
    private:
     std::shared_ptr<const deckbuilder::Catalog> catalog_;
     deckbuilder::EncounterId encounter_;
-    bool count_enemy_damage_;         ///< write down each enemy's damage (Battle::damage_stats)
-    const nlohmann::json& scenario_;  ///< the adapter's
+    bool count_enemy_damage_;                       ///< write down each enemy's damage (Battle::damage_stats)
+    const nlohmann::json& scenario_;                ///< the adapter's
+    const std::vector<deckbuilder::CardId>& deck_;  ///< the adapter's
     std::unique_ptr<deckbuilder::Policy> policy_;
     deckbuilder::RandomPolicy* random_ = nullptr;  ///< policy_, when it is the random policy
     deckbuilder::Battle battle_;
@@ -60,6 +64,7 @@ class DeckbuilderAdapter {
   UctOptions policy_options_;
   bool count_enemy_damage_;
   nlohmann::json scenario_;
+  std::vector<deckbuilder::CardId> deck_;
 };
 
 }  // namespace battlecore::sim

@@ -39,8 +39,10 @@ std::string win_rate_svg(const SimReport& r) {
     std::string label;
     std::uint64_t wins, battles;
   };
-  std::vector<Row> rows{{r.policy, r.wins, r.battles}};
-  if (!r.versus_policy.empty()) rows.push_back({r.versus_policy, r.versus.wins, r.versus.battles});
+  // A paired run names its sides: they may play one policy (two decks).
+  const bool paired = !r.versus_policy.empty();
+  std::vector<Row> rows{{paired ? "A: " + r.policy : r.policy, r.wins, r.battles}};
+  if (paired) rows.push_back({"B: " + r.versus_policy, r.versus.wins, r.versus.battles});
   const double left = 110, width = 460, row_h = 34;
   const double height = 30 + row_h * double(rows.size()) + 20;
   std::string svg = fmt::format(

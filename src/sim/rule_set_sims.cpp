@@ -287,6 +287,12 @@ class PartyAdapter {
   UctOptions options_;
 };
 
+/// A deck is the deckbuilder's setting: the other rule sets refuse it rather than ignore it.
+Result<void> no_deck(const SimConfig& config, std::string_view rules) {
+  if (config.deck.empty() && config.versus_deck.empty()) return {};
+  return Error{fmt::format("a deck is a deckbuilder setting; the {} rule set has none", rules)};
+}
+
 }  // namespace
 
 Result<SimReport> simulate_clash(const std::shared_ptr<const clash::Catalog>& catalog,
@@ -296,6 +302,7 @@ Result<SimReport> simulate_clash(const std::shared_ptr<const clash::Catalog>& ca
   if (auto checked = check_scenario<ClashRules>(catalog, catalog->encounters[encounter.value()].id, config);
       !checked)
     return checked.error();
+  if (auto checked = no_deck(config, "clash"); !checked) return checked.error();
   const std::size_t seats = catalog->encounters[encounter.value()].seats.size();
   if (seat_policies.size() > seats)
     return Error{fmt::format("encounter '{}' has {} seats; a policy was given for seat {}",
@@ -318,6 +325,7 @@ Result<SimReport> simulate_party(const std::shared_ptr<const party::Catalog>& ca
   if (auto checked = check_scenario<PartyRules>(catalog, catalog->encounters[encounter.value()].id, config);
       !checked)
     return checked.error();
+  if (auto checked = no_deck(config, "party"); !checked) return checked.error();
   if (block.super_block_percent > block.block_percent || block.block_percent > 100)
     return Error{"block rates must satisfy super block <= block <= 100 percent"};
   const PartyAdapter adapter(catalog, encounter.value(), block, config.scenario, config.policy_options);

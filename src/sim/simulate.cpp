@@ -1,6 +1,10 @@
 #include "battlecore/sim/simulate.hpp"
 
+#include <algorithm>
+#include <charconv>
+
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "battlecore/deckbuilder/battle.hpp"
 #include "battlecore/sim/deckbuilder_rules.hpp"
@@ -20,11 +24,12 @@ constexpr BattleOptions kQuiet{.event_log = false, .record_history = false};
 
 DeckbuilderAdapter::Player::Player(std::shared_ptr<const Catalog> catalog, EncounterId encounter,
                                    std::unique_ptr<Policy> policy, bool count_enemy_damage,
-                                   const nlohmann::json& scenario)
+                                   const nlohmann::json& scenario, const std::vector<CardId>& deck)
     : catalog_(std::move(catalog)),
       encounter_(encounter),
       count_enemy_damage_(count_enemy_damage),
       scenario_(scenario),
+      deck_(deck),
       policy_(std::move(policy)),
       random_(dynamic_cast<RandomPolicy*>(policy_.get())),
       battle_(catalog_, kQuiet) {
@@ -36,7 +41,7 @@ void DeckbuilderAdapter::Player::play(std::uint64_t seed, BattleRecord& out) {
   actions_.clear();
   policy_->reset(policy_seed(seed));
   if (scenario_.is_null()) {
-    const auto started = battle_.start_battle(encounter_, seed);
+    const auto started = battle_.start_battle(encounter_, seed, deck_);
     BATTLECORE_ENSURE(started.ok(), "the battle did not start: {}",
                       started.ok() ? "" : started.error().message);
   } else {
@@ -95,8 +100,74 @@ Result<std::unique_ptr<DeckbuilderAdapter::Player>> DeckbuilderAdapter::make_pla
   auto made = make_policy(policy, policy_options_);
   if (!made) return made.error();
   return std::make_unique<Player>(catalog_, encounter_, std::move(made.value()), count_enemy_damage_,
-                                  scenario_);
+                                  scenario_, deck_);
 }
+
+// --- decks -------------------------------------------------------------------------------
+
+Result<std::vector<std::string>> parse_deck(std::string_view text) {
+  std::vector<std::string> deck;
+  std::size_t item = 0;
+  for (std::size_t at = 0; at <= text.size(); ++item) {
+    const std::size_t comma = std::min(text.find(',', at), text.size());
+    const std::string_view part = text.substr(at, comma - at);
+    at = comma + 1;
+    const std::size_t star = part.find('*');
+    const std::string_view id = part.substr(0, star);
+    if (id.empty())
+      return Error{
+          fmt::format("deck '{}': item {} has no card id (the form is ID[*N],ID[*N],...)", text, item + 1)};
+    std::size_t copies = 1;
+    if (star != std::string_view::npos) {
+      const std::string_view count = part.substr(star + 1);
+      const auto [end, ec] = std::from_chars(count.data(), count.data() + count.size(), copies);
+      if (count.empty() || ec != std::errc{} || end != count.data() + count.size() || copies < 1 ||
+          copies > kMaxCards)
+        return Error{fmt::format("deck '{}': the count in '{}' must be a whole number from 1 to {}", text,
+                                 part, kMaxCards)};
+    }
+    if (deck.size() + copies > kMaxCards)
+      return Error{fmt::format("deck '{}' has more than {} cards, the most a battle holds", text, kMaxCards)};
+    deck.insert(deck.end(), copies, std::string(id));
+  }
+  return deck;
+}
+
+std::string deck_text(const std::vector<std::string>& deck) {
+  std::string out;
+  for (std::size_t i = 0; i < deck.size();) {
+    std::size_t j = i;
+    while (j < deck.size() && deck[j] == deck[i]) ++j;
+    if (!out.empty()) out += ',';
+    out += j - i == 1 ? deck[i] : fmt::format("{}*{}", deck[i], j - i);
+    i = j;
+  }
+  return out;
+}
+
+namespace {
+
+/// The card definitions of `deck`; an error names every id the pack does not have.
+Result<std::vector<CardId>> deck_cards(const Catalog& catalog, const std::vector<std::string>& deck,
+                                       std::string_view which) {
+  std::vector<CardId> cards;
+  std::vector<std::string> unknown;
+  for (const std::string& id : deck) {
+    if (const auto card = catalog.find_card(id))
+      cards.push_back(*card);
+    else if (std::find(unknown.begin(), unknown.end(), id) == unknown.end())
+      unknown.push_back(id);
+  }
+  if (!unknown.empty())
+    return Error{fmt::format("the {} names cards that pack '{}' does not have: {}", which, catalog.pack.id,
+                             fmt::join(unknown, ", "))};
+  if (cards.size() > kMaxCards)
+    return Error{
+        fmt::format("the {} has {} cards; a battle holds at most {}", which, cards.size(), kMaxCards)};
+  return cards;
+}
+
+}  // namespace
 
 // --- the deckbuilder's entry point --------------------------------------------------------
 
@@ -108,9 +179,21 @@ Result<SimReport> simulate_deckbuilder(const std::shared_ptr<const Catalog>& cat
           check_scenario<DeckbuilderRules>(catalog, catalog->encounters[encounter.value()].id, config);
       !checked)
     return checked.error();
+  if (!config.scenario.is_null() && (!config.deck.empty() || !config.versus_deck.empty()))
+    return Error{"a deck does not go with a scenario, which sets the piles itself"};
+  auto deck = deck_cards(*catalog, config.deck, "deck");
+  if (!deck) return deck.error();
+  auto versus_deck = deck_cards(*catalog, config.versus_deck, "versus deck");
+  if (!versus_deck) return versus_deck.error();
+  RunOptions run = run_options(config);
+  if (!config.deck.empty()) run.policy_settings["deck"] = deck_text(config.deck);
+  if (!config.versus_deck.empty()) run.policy_settings["versus_deck"] = deck_text(config.versus_deck);
   const DeckbuilderAdapter adapter(catalog, encounter.value(), config.policy_options,
-                                   config.count_enemy_damage, config.scenario);
-  return run_simulation(adapter, run_options(config));
+                                   config.count_enemy_damage, config.scenario, std::move(deck).value());
+  if (config.versus_deck.empty()) return run_simulation(adapter, run);
+  const DeckbuilderAdapter versus(catalog, encounter.value(), config.policy_options,
+                                  config.count_enemy_damage, config.scenario, std::move(versus_deck).value());
+  return run_simulation(adapter, run, &versus);
 }
 
 }  // namespace battlecore::sim

@@ -526,6 +526,11 @@ TEST(Cli, OptionsOfAnotherRuleSetAreRefusedWithUsage) {
     expect_usage_error(
         cli(std::string("sim --rules ") + rules + " --battles 5 --seat-policy 1=greedy"),
         std::string("--seat-policy is a clash option; the ") + rules + " rule set does not take it");
+  for (const char* rules : {"clash", "party"})
+    for (const char* option : {"--deck", "--versus-deck"})
+      expect_usage_error(
+          cli(std::string("sim --rules ") + rules + " --battles 5 " + option + " strike"),
+          std::string(option) + " is a deckbuilder option; the " + rules + " rule set does not take it");
 }
 
 TEST(Cli, AnExplorationConstantThatIsNotAFiniteNumberIsRefusedWithUsage) {
@@ -585,19 +590,28 @@ TEST(Cli, SimThreadsOneAndTwoGiveIdenticalJson) {
   EXPECT_EQ(untimed_json(one), untimed_json(two));
 }
 
+/// Runs shard k of `shards.size()` of `run` for each k of `shards`, in that order, writes each
+/// report to `dir`/NAME<k>.json and returns the files, each quoted after a space.
+std::string write_shards(const fs::path& dir, const std::string& run, const std::vector<int>& shards,
+                         const std::string& name) {
+  std::string files;
+  for (const int k : shards) {
+    const CliRun shard = cli(run + " --shard " + std::to_string(k) + "/" + std::to_string(shards.size()));
+    EXPECT_EQ(shard.code, 0) << explain(shard);
+    const fs::path file = dir / (name + std::to_string(k) + ".json");
+    std::ofstream(file) << shard.out;
+    files += " " + shell_quoted(file.string());
+  }
+  return files;
+}
+
 TEST(Cli, ReportMergeOfFourShardsEqualsOneRun) {
   TempDir dir;
   const std::string run = "sim --rules deckbuilder --encounter sludge_pair --battles 1001 --seed 9 --json";
   const CliRun whole = cli(run);
   ASSERT_EQ(whole.code, 0) << explain(whole);
-  std::string files;
-  for (int k = 4; k >= 1; --k) {  // any order
-    const CliRun shard = cli(run + " --threads 2 --shard " + std::to_string(k) + "/4");
-    ASSERT_EQ(shard.code, 0) << explain(shard);
-    const fs::path file = dir.path() / ("shard" + std::to_string(k) + ".json");
-    std::ofstream(file) << shard.out;
-    files += " " + shell_quoted(file.string());
-  }
+  const std::string files =
+      write_shards(dir.path(), run + " --threads 2", {4, 3, 2, 1}, "shard");  // any order
   const CliRun merged = cli("report merge --json" + files);
   ASSERT_EQ(merged.code, 0) << explain(merged);
   EXPECT_EQ(untimed_json(merged), untimed_json(whole));
@@ -727,6 +741,47 @@ TEST(Cli, SimVersusReportsThePairedDifference) {
       cli("sim --rules deckbuilder --battles 50 --seed 4 --policy greedy --versus-policy random");
   EXPECT_TRUE(contains(text.out, "mcnemar")) << text.out;
   EXPECT_TRUE(contains(text.out, "hp_difference")) << text.out;
+}
+
+TEST(Cli, SimVersusDeckPlaysTwoDecksOnTheSameSeedsAndShardsMerge) {
+  TempDir dir;
+  const std::string run =
+      "sim --rules deckbuilder --battles 600 --seed 4 --versus-deck strike*5,defend*4,bash*2 --json";
+  const CliRun whole = cli(run);
+  ASSERT_EQ(whole.code, 0) << explain(whole);
+  const nlohmann::json j = nlohmann::json::parse(whole.out, nullptr, false);
+  EXPECT_EQ(j["policy"], "random");
+  EXPECT_EQ(j["versus"]["policy"], "random");
+  EXPECT_EQ(j["settings"]["versus_deck"], "strike*5,defend*4,bash*2");
+  // Side A is the encounter's own deck: the run without a pair.
+  const CliRun own = cli("sim --rules deckbuilder --battles 600 --seed 4 --json");
+  EXPECT_EQ(j["wins"], nlohmann::json::parse(own.out)["wins"]);
+  const std::string files = write_shards(dir.path(), run, {1, 2}, "deck");
+  const CliRun merged = cli("report merge --json" + files);
+  ASSERT_EQ(merged.code, 0) << explain(merged);
+  EXPECT_EQ(untimed_json(merged), untimed_json(whole));
+  // A shard of another deck pair does not merge with them.
+  const fs::path other = dir.path() / "other.json";
+  std::ofstream(other)
+      << cli("sim --rules deckbuilder --battles 600 --seed 4 --versus-deck strike*5,defend*5 "
+             "--json --shard 2/2")
+             .out;
+  const CliRun mixed =
+      cli("report merge --json" + files.substr(0, files.rfind(' ')) + " " + shell_quoted(other.string()));
+  EXPECT_EQ(mixed.code, 2) << explain(mixed);
+  EXPECT_TRUE(mixed.out.empty());
+
+  expect_usage_error(cli("sim --rules deckbuilder --battles 5 --deck strike*0"),
+                     "the count in 'strike*0' must be a whole number from 1 to 64");
+  const CliRun unknown = cli("sim --rules deckbuilder --battles 5 --deck strike,nope");
+  EXPECT_EQ(unknown.code, 2) << explain(unknown);
+  EXPECT_TRUE(contains(unknown.err, "does not have: nope")) << explain(unknown);
+  for (const char* option : {"--deck strike", "--versus-deck strike"}) {
+    const CliRun recorded = cli(std::string("sim --rules deckbuilder --battles 5 ") + option + " --record " +
+                                shell_quoted((dir.path() / "replays").string()));
+    EXPECT_EQ(recorded.code, 2) << explain(recorded);
+    EXPECT_TRUE(contains(recorded.err, "--record")) << explain(recorded);
+  }
 }
 
 TEST(Cli, SimWritesTheHtmlReportAndNoProgressBarWhenNotATerminal) {

@@ -123,6 +123,13 @@ TEST(ClashSim, BadConfigurationsAreErrors) {
   EXPECT_FALSE(simulate_clash(test::classic(), config_of("duel", 1), {"", "random", "random"}).ok())
       << "a policy for a third seat of a duel";
   EXPECT_FALSE(simulate_clash(test::classic(), config_of("duel", 1), {"", "cleverest"}).ok());
+  for (const bool versus : {false, true}) {
+    SimConfig with_deck = config_of("duel", 1);
+    (versus ? with_deck.versus_deck : with_deck.deck) = {"strike"};
+    const auto refused = simulate_clash(test::classic(), with_deck);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.error().message, "a deck is a deckbuilder setting; the clash rule set has none");
+  }
 }
 
 // --- party --------------------------------------------------------------------------------
@@ -175,6 +182,11 @@ TEST(PartySim, BadConfigurationsAreErrors) {
   EXPECT_FALSE(simulate_party(meadow(), config_of("no_such", 10)).ok());
   EXPECT_FALSE(simulate_party(meadow(), config_of("", 10, "cleverest")).ok());
   EXPECT_FALSE(simulate_party(meadow(), config_of("", 10), {10, 50}).ok());
+  SimConfig with_deck = config_of("", 10);
+  with_deck.deck = {"strike"};
+  const auto refused = simulate_party(meadow(), with_deck);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().message, "a deck is a deckbuilder setting; the party rule set has none");
 }
 
 TEST(SimMerge, RefusesShardsWithOtherSeatsOrSettings) {

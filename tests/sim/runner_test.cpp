@@ -13,6 +13,8 @@ namespace {
 
 struct CoinAdapter {
   std::uint64_t failing_modulus = 0;  ///< battles whose seed % this == 0 throw (0: none)
+  bool lucky_coin = false;            ///< every policy plays as "lucky" (a setting of the toy rules)
+  bool three_sided = false;           ///< a third card in the tables
 
   class Player {
    public:
@@ -49,11 +51,12 @@ struct CoinAdapter {
     r.rules = "coin";
     r.encounter = "flip";
     r.card_ids = {"heads", "tails"};
+    if (three_sided) r.card_ids.push_back("edge");
     r.enemy_ids = {"coin"};
   }
   Result<std::unique_ptr<Player>> make_player(std::string_view policy) const {
     if (policy != "plain" && policy != "lucky") return Error{"unknown policy"};
-    return std::make_unique<Player>(*this, policy == "lucky");
+    return std::make_unique<Player>(*this, policy == "lucky" || lucky_coin);
   }
 };
 
@@ -79,6 +82,30 @@ TEST(SimRunner, ResultsDoNotDependOnTheThreadCount) {
     o.threads = t;
     EXPECT_EQ(untimed(run(coin, o)), untimed(one)) << t << " threads";
   }
+}
+
+TEST(SimRunner, APairedRunPlaysSideBWithTheVersusAdapterAndTheSamePolicyWhenNoneIsGiven) {
+  const CoinAdapter coin{}, lucky{.lucky_coin = true};
+  const RunOptions plain{.battles = 3000, .seed = 5, .policy = "plain"};
+  RunOptions by_policy = plain;
+  by_policy.versus_policy = "lucky";
+  for (unsigned threads : {1u, 2u}) {
+    RunOptions o = plain;
+    o.threads = threads;
+    auto by_adapter = run_simulation(coin, o, &lucky);
+    ASSERT_TRUE(by_adapter.ok()) << by_adapter.error().message;
+    // The lucky coin with policy "plain" plays as the lucky policy does: the same battles.
+    EXPECT_EQ(by_adapter.value().versus_policy, "plain");
+    nlohmann::json j = untimed(by_adapter.value());
+    j["versus"]["policy"] = "lucky";
+    EXPECT_EQ(j, untimed(run(coin, by_policy))) << threads << " threads";
+    EXPECT_GT(by_adapter.value().versus.wins, by_adapter.value().wins);
+  }
+  const CoinAdapter other_tables{.three_sided = true};
+  const auto refused = run_simulation(coin, plain, &other_tables);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("same card, enemy, seat and counter tables"), std::string::npos)
+      << refused.error().message;
 }
 
 TEST(SimRunner, BattleIUsesTheBattleSeedOfI) {

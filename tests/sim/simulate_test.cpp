@@ -107,6 +107,98 @@ TEST(SimSimulate, AnEncounterOtherThanTheScenariosIsRefused) {
   }
 }
 
+TEST(SimSimulate, ParseDeckReadsIdsWithCountsAndDeckTextWritesTheShortestForm) {
+  const auto deck = parse_deck("strike*2,defend,strike*1,bash*3");
+  ASSERT_TRUE(deck.ok()) << deck.error().message;
+  const std::vector<std::string> expected{"strike", "strike", "defend", "strike", "bash", "bash", "bash"};
+  EXPECT_EQ(deck.value(), expected);
+  EXPECT_EQ(deck_text(expected), "strike*2,defend,strike,bash*3");
+  EXPECT_EQ(parse_deck(deck_text(expected)).value(), expected);
+  EXPECT_EQ(parse_deck("strike*64").value().size(), 64u);
+}
+
+TEST(SimSimulate, ParseDeckRefusesAnEmptyIdABadCountAndMoreCardsThanABattleHolds) {
+  const std::pair<const char*, const char*> bad[] = {
+      {"", "item 1 has no card id"},
+      {"strike,,bash", "item 2 has no card id"},
+      {"strike,", "item 2 has no card id"},
+      {"*3", "item 1 has no card id"},
+      {"strike*0", "the count in 'strike*0' must be a whole number from 1 to 64"},
+      {"strike*", "the count in 'strike*'"},
+      {"strike*2x", "the count in 'strike*2x'"},
+      {"strike*-1", "the count in 'strike*-1'"},
+      {"strike*65", "the count in 'strike*65'"},
+      {"strike*40,defend*25", "more than 64 cards"},
+  };
+  for (const auto& [text, message] : bad) {
+    const auto deck = parse_deck(text);
+    ASSERT_FALSE(deck.ok()) << text;
+    EXPECT_NE(deck.error().message.find(message), std::string::npos) << text << ": " << deck.error().message;
+  }
+}
+
+TEST(SimSimulate, ADeckPairPlaysEachDeckOnTheSameSeeds) {
+  ASSERT_NE(starter(), nullptr);
+  const auto& player = starter()->players[starter()->encounters[*starter()->find_encounter("w1")].player];
+  std::vector<std::string> own;
+  for (const deckbuilder::CardId c : player.deck) own.push_back(starter()->cards[c].id);
+  std::vector<std::string> more_bash = own;
+  more_bash.push_back("bash");
+  const SimConfig plain{"w1", 3000, 3, "random"};
+  const SimReport a = run(plain);
+  // The encounter's own deck, given as a deck, plays the same battles.
+  SimConfig given = plain;
+  given.deck = own;
+  nlohmann::json with_deck = untimed(run(given));
+  EXPECT_EQ(with_deck["settings"]["deck"], deck_text(own));
+  with_deck.erase("settings");
+  EXPECT_EQ(with_deck, untimed(a));
+  // Side B of the pair plays what a run of its deck alone plays; both meet the same seeds.
+  SimConfig alone = plain;
+  alone.deck = more_bash;
+  const SimReport b_alone = run(alone);
+  SimConfig pair = plain;
+  pair.versus_deck = more_bash;
+  for (unsigned threads : {1u, 2u}) {
+    pair.threads = threads;
+    const SimReport r = run(pair);
+    EXPECT_EQ(r.versus_policy, "random");
+    EXPECT_EQ(r.settings["versus_deck"], deck_text(more_bash));
+    EXPECT_FALSE(r.settings.contains("deck"));
+    EXPECT_EQ(r.wins, a.wins);
+    EXPECT_EQ(r.versus.wins, b_alone.wins);
+    EXPECT_EQ(r.versus.turns, b_alone.turns);
+    EXPECT_EQ(r.versus.cards[*starter()->find_card("bash")].plays,
+              b_alone.cards[*starter()->find_card("bash")].plays);
+    EXPECT_EQ(r.paired.both_won + r.paired.only_a_won, r.wins);
+    EXPECT_EQ(r.paired.both_won + r.paired.only_b_won, r.versus.wins);
+    EXPECT_EQ(r.paired.both_won + r.paired.only_a_won + r.paired.only_b_won + r.paired.both_lost, r.battles);
+  }
+  // A deck and a policy for side B together.
+  pair.threads = 1;
+  pair.versus_policy = "greedy";
+  EXPECT_EQ(run(pair).versus_policy, "greedy");
+}
+
+TEST(SimSimulate, ADeckOfUnknownCardsOrWithAScenarioIsRefused) {
+  ASSERT_NE(starter(), nullptr);
+  SimConfig config{"w1", 5, 1, "random"};
+  config.versus_deck = {"strike", "nope", "zap", "nope"};
+  const auto unknown = simulate_deckbuilder(starter(), config);
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.error().message.find(
+                "the versus deck names cards that pack 'starter' does not have: nope, zap"),
+            std::string::npos)
+      << unknown.error().message;
+  config.versus_deck.clear();
+  config.deck = {"strike"};
+  config.scenario = nlohmann::json{{"encounter", "w1"}};
+  const auto with_scenario = simulate_deckbuilder(starter(), config);
+  ASSERT_FALSE(with_scenario.ok());
+  EXPECT_NE(with_scenario.error().message.find("a deck does not go with a scenario"), std::string::npos)
+      << with_scenario.error().message;
+}
+
 TEST(SimSimulate, OneAndTwoThreadsGiveTheSameReport) {
   ASSERT_NE(starter(), nullptr);
   SimConfig config{"w1", 600, 11, "random"};

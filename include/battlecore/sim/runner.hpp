@@ -82,13 +82,17 @@ bool play_counted(Player& player, std::uint64_t index, std::uint64_t seed, const
 
 }  // namespace detail
 
-/// Runs the battles of `options` with `adapter`. Errors (an unknown policy, a thread count of 0
-/// or above kMaxThreads, a bad shard, more than kMaxBattles battles) are returned before any
-/// battle is played. A thread the system refuses to start is an error too, returned once the
-/// threads already started have finished their chunk (their battles may have been recorded by
-/// `after_battle`).
+/// Runs the battles of `options` with `adapter`. A paired A/B plays side B, on the same seeds,
+/// with `versus_policy` (or, when it is empty, `policy` again) and `versus` (or, when it is
+/// null, `adapter`): two policies, or two settings of one rule set (the deckbuilder's decks).
+/// `versus` must describe the same tables as `adapter`. Errors (an unknown policy, a thread
+/// count of 0 or above kMaxThreads, a bad shard, more than kMaxBattles battles, a `versus` with
+/// other tables) are returned before any battle is played. A thread the system refuses to start
+/// is an error too, returned once the threads already started have finished their chunk (their
+/// battles may have been recorded by `after_battle`).
 template <class Adapter>
-Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& options) {
+Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& options,
+                                 const Adapter* versus = nullptr) {
   using Player = typename Adapter::Player;
   if (options.threads == 0) return Error{"the thread count must be at least 1"};
   if (options.threads > kMaxThreads)
@@ -100,8 +104,18 @@ Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& optio
 
   SimReport report;
   adapter.describe(report);
+  const bool paired_run = !options.versus_policy.empty() || versus != nullptr;
+  const Adapter& adapter_b = versus != nullptr ? *versus : adapter;
+  const std::string& policy_b = options.versus_policy.empty() ? options.policy : options.versus_policy;
+  if (versus != nullptr) {
+    SimReport b;
+    versus->describe(b);
+    if (b.card_ids != report.card_ids || b.enemy_ids != report.enemy_ids ||
+        b.seat_names != report.seat_names || b.counter_names != report.counter_names)
+      return Error{"the two sides of a paired run must have the same card, enemy, seat and counter tables"};
+  }
   report.policy = options.policy;
-  report.versus_policy = options.versus_policy;
+  report.versus_policy = paired_run ? policy_b : std::string();
   for (const auto& item : options.policy_settings.items()) report.settings[item.key()] = item.value();
   report.seed = options.seed;
   report.total_battles = options.battles;
@@ -110,7 +124,6 @@ Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& optio
   const ShardRange range = shard_range(options.battles, options.shard_index, options.shard_count);
   report.first_battle = range.first;
 
-  const bool versus = !options.versus_policy.empty();
   const unsigned threads = static_cast<unsigned>(std::clamp<std::uint64_t>(range.count, 1, options.threads));
   struct Worker {
     std::unique_ptr<Player> a, b;
@@ -119,11 +132,9 @@ Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& optio
     BattleRecord record_a, record_b;
   };
   // Refuse unknown policies before any thread starts.
-  for (const std::string* policy : {&options.policy, &options.versus_policy}) {
-    if (policy->empty()) continue;
-    auto made = adapter.make_player(*policy);
-    if (!made) return made.error();
-  }
+  if (auto made = adapter.make_player(options.policy); !made) return made.error();
+  if (paired_run)
+    if (auto made = adapter_b.make_player(policy_b); !made) return made.error();
   // Each thread builds its own worker (players, battles, tallies), so that what a thread writes
   // comes from its own allocations and no two threads write to one cache line.
   std::vector<std::unique_ptr<Worker>> workers(threads);
@@ -132,8 +143,8 @@ Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& optio
     auto a = adapter.make_player(options.policy);
     if (!a) throw InvariantError(a.error().message);
     w->a = std::move(a.value());
-    if (versus) {
-      auto b = adapter.make_player(options.versus_policy);
+    if (paired_run) {
+      auto b = adapter_b.make_player(policy_b);
       if (!b) throw InvariantError(b.error().message);
       w->b = std::move(b.value());
     }
@@ -171,9 +182,8 @@ Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& optio
               break;
             }
           }
-          if (versus) {
-            const bool ok_b =
-                detail::play_counted(*w.b, i, seed, options.versus_policy, w.record_b, w.tally_b);
+          if (paired_run) {
+            const bool ok_b = detail::play_counted(*w.b, i, seed, policy_b, w.record_b, w.tally_b);
             if (ok_a && ok_b)
               w.paired.add(w.record_a.won, w.record_b.won, w.record_a.hp_left, w.record_b.hp_left);
           }
@@ -232,11 +242,11 @@ Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& optio
 
   // Fixed order: worker 0 first. Every field is an integer sum, failures are sorted by index.
   static_cast<Tally&>(report).resize(report.shape());
-  if (versus) report.versus.resize(report.shape());
+  if (paired_run) report.versus.resize(report.shape());
   for (const auto& w : workers) {
     if (!w) continue;  // only when a thread failed, which rethrew above
     report.Tally::add(w->tally_a);
-    if (versus) report.versus.add(w->tally_b);
+    if (paired_run) report.versus.add(w->tally_b);
     report.paired.add(w->paired);
   }
   report.finish();

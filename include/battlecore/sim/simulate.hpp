@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "battlecore/clash/catalog.hpp"
@@ -41,8 +42,22 @@ struct SimConfig {
   /// the same one (the run is refused otherwise).
   nlohmann::json scenario{};
   /// Called after each battle (see RunOptions::after_battle): `sim --record` writes replays.
+  /// A replay starts from the encounter's own deck, so `sim --record` refuses `deck`.
   AfterBattle after_battle{};
+  /// Deckbuilder: the master deck side A's battles start with, card ids in order (empty: the
+  /// encounter's player deck). Not with a scenario, which sets the piles itself.
+  std::vector<std::string> deck{};
+  /// Deckbuilder: when not empty, a paired A/B of two decks: side B's battles start with this
+  /// deck and play `versus_policy`, or `policy` when that is empty.
+  std::vector<std::string> versus_deck{};
 };
+
+/// The card ids of a deck written "ID[*N],ID[*N],...", in order, N copies of each (1 to
+/// deckbuilder::kMaxCards, 1 when left out): "strike*5,defend*4,bash". An error says what is
+/// wrong: an empty id, a count that is not a whole number in range, more cards than a battle holds.
+Result<std::vector<std::string>> parse_deck(std::string_view text);
+/// The shortest text parse_deck reads back as `deck`: each run of one id as ID*N (ID alone for one).
+std::string deck_text(const std::vector<std::string>& deck);
 
 /// Plays the battles of `config`: battle i uses battle_seed(config.seed, i), whatever the thread
 /// count or the shard.
