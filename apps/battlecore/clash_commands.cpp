@@ -96,9 +96,12 @@ class ClashCommands final : public RuleSetCommands {
     }
     const auto scenario = clash_scenario(options, catalog, io.err);
     if (!scenario) return kUsageError;
+    std::shared_ptr<const Catalog> versus;
+    if (!options.versus_content.empty() && !(versus = load_clash_content(options.versus_content, io.err)))
+      return kUsageError;
     sim::SimConfig config = sim_config(options, io);
     if (!add_recording<sim::ClashRules>(options, io, catalog, *scenario, config)) return kUsageError;
-    return finish_sim(options, sim::simulate_clash(catalog, config, seats), io);
+    return finish_sim(options, sim::simulate_clash(catalog, config, seats, versus), io);
   }
 
   int play(const Options& options, Io io) override {

@@ -42,10 +42,11 @@ struct Options {
   std::string replay;            ///< replay: the replay file to check
   // sim at scale (docs/simulation.md)
   unsigned threads = 1;
-  std::string shard;          ///< "K/N": run the K-th of N seed ranges; empty: the whole run
-  std::string versus_policy;  ///< paired A/B: policy B on the same seeds
-  std::string deck;           ///< deckbuilder sim: side A's master deck, "ID[*N],..."
-  std::string versus_deck;    ///< deckbuilder sim: paired A/B: side B's master deck
+  std::string shard;           ///< "K/N": run the K-th of N seed ranges; empty: the whole run
+  std::string versus_policy;   ///< paired A/B: policy B on the same seeds
+  std::string deck;            ///< deckbuilder sim: side A's master deck, "ID[*N],..."
+  std::string versus_deck;     ///< deckbuilder sim: paired A/B: side B's master deck
+  std::string versus_content;  ///< sim: paired A/B: side B plays this pack
   std::uint32_t mcts_iterations = 200;
   double mcts_exploration = 0.7;
   bool no_enemy_damage = false;            ///< leave the enemy damage columns out of the report

@@ -78,9 +78,12 @@ class DeckbuilderCommands final : public RuleSetCommands {
     if (!catalog) return kUsageError;
     const auto scenario = deckbuilder_scenario(options, *catalog, catalog, io.err);
     if (!scenario) return kUsageError;
+    std::shared_ptr<const Catalog> versus;
+    if (!options.versus_content.empty() && !(versus = load_content(options.versus_content, io.err)))
+      return kUsageError;
     sim::SimConfig config = sim_config(options, io);
     if (!add_recording<sim::DeckbuilderRules>(options, io, catalog, *scenario, config)) return kUsageError;
-    return finish_sim(options, sim::simulate_deckbuilder(catalog, config), io);
+    return finish_sim(options, sim::simulate_deckbuilder(catalog, config, versus), io);
   }
 
   int play(const Options& options, Io io) override {

@@ -102,9 +102,9 @@ bool add_recording(const Options& options, Io io, const std::shared_ptr<const ty
     io.err << "battlecore: --record-failures needs --record DIR\n";
     return false;
   }
-  if (!options.versus_policy.empty() || !options.versus_deck.empty()) {
-    io.err << "battlecore: --record records the battles of one side; it does not go with --versus-policy or "
-              "--versus-deck\n";
+  if (!options.versus_policy.empty() || !options.versus_deck.empty() || !options.versus_content.empty()) {
+    io.err << "battlecore: --record records the battles of one side; it does not go with --versus-policy, "
+              "--versus-deck or --versus-content\n";
     return false;
   }
   if (!options.deck.empty()) {

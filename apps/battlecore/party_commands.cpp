@@ -99,10 +99,13 @@ class PartyCommands final : public RuleSetCommands {
     if (!catalog) return kUsageError;
     const auto scenario = party_scenario(options, catalog, io.err);
     if (!scenario) return kUsageError;
+    std::shared_ptr<const party::Catalog> versus;
+    if (!options.versus_content.empty() && !(versus = load_content(options.versus_content, io.err)))
+      return kUsageError;
     sim::SimConfig config = sim_config(options, io);
     if (!add_recording<R>(options, io, catalog, *scenario, config)) return kUsageError;
     const party::BlockSkill block{options.block_rate, options.super_block_rate};
-    return finish_sim(options, sim::simulate_party(catalog, config, block), io);
+    return finish_sim(options, sim::simulate_party(catalog, config, block, versus), io);
   }
 
   int play(const Options& options, Io io) override {

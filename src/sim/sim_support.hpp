@@ -25,6 +25,19 @@ Result<void> check_scenario(const std::shared_ptr<const typename R::Catalog>& ca
   return {};
 }
 
+/// Side B's encounter in a paired run of two packs: side A's, by its id, in pack `versus`; an
+/// error when that pack does not have it or refuses the run's scenario.
+template <class R>
+auto versus_encounter(const std::shared_ptr<const typename R::Catalog>& versus, const std::string& encounter,
+                      const SimConfig& config) {
+  auto found = resolve_encounter(*versus, encounter, config.scenario);
+  if (found)
+    if (auto checked = check_scenario<R>(versus, encounter, config); !checked)
+      return decltype(found){Error{"the versus pack: " + checked.error().message}};
+  if (!found) return decltype(found){Error{"the versus pack: " + found.error().message}};
+  return found;
+}
+
 /// The runner's options for `config`.
 /// Records the mcts settings in `run` when one of `policies` is mcts.
 inline void note_policy_settings(RunOptions& run, const SimConfig& config,

@@ -171,8 +171,8 @@ Result<std::vector<CardId>> deck_cards(const Catalog& catalog, const std::vector
 
 // --- the deckbuilder's entry point --------------------------------------------------------
 
-Result<SimReport> simulate_deckbuilder(const std::shared_ptr<const Catalog>& catalog,
-                                       const SimConfig& config) {
+Result<SimReport> simulate_deckbuilder(const std::shared_ptr<const Catalog>& catalog, const SimConfig& config,
+                                       const std::shared_ptr<const Catalog>& versus_catalog) {
   const auto encounter = resolve_encounter(*catalog, config.encounter, config.scenario);
   if (!encounter) return encounter.error();
   if (auto checked =
@@ -183,16 +183,23 @@ Result<SimReport> simulate_deckbuilder(const std::shared_ptr<const Catalog>& cat
     return Error{"a deck does not go with a scenario, which sets the piles itself"};
   auto deck = deck_cards(*catalog, config.deck, "deck");
   if (!deck) return deck.error();
-  auto versus_deck = deck_cards(*catalog, config.versus_deck, "versus deck");
-  if (!versus_deck) return versus_deck.error();
   RunOptions run = run_options(config);
   if (!config.deck.empty()) run.policy_settings["deck"] = deck_text(config.deck);
   if (!config.versus_deck.empty()) run.policy_settings["versus_deck"] = deck_text(config.versus_deck);
   const DeckbuilderAdapter adapter(catalog, encounter.value(), config.policy_options,
                                    config.count_enemy_damage, config.scenario, std::move(deck).value());
-  if (config.versus_deck.empty()) return run_simulation(adapter, run);
-  const DeckbuilderAdapter versus(catalog, encounter.value(), config.policy_options,
-                                  config.count_enemy_damage, config.scenario, std::move(versus_deck).value());
+  if (config.versus_deck.empty() && versus_catalog == nullptr) return run_simulation(adapter, run);
+  // Side B: another deck, another pack, or both.
+  const std::shared_ptr<const Catalog>& pack_b = versus_catalog != nullptr ? versus_catalog : catalog;
+  auto encounter_b =
+      versus_encounter<DeckbuilderRules>(pack_b, catalog->encounters[encounter.value()].id, config);
+  if (!encounter_b) return encounter_b.error();
+  const bool own_deck = !config.versus_deck.empty();
+  auto deck_b = deck_cards(*pack_b, own_deck ? config.versus_deck : config.deck,
+                           own_deck ? "versus deck" : "deck, in the versus pack,");
+  if (!deck_b) return deck_b.error();
+  const DeckbuilderAdapter versus(pack_b, encounter_b.value(), config.policy_options,
+                                  config.count_enemy_damage, config.scenario, std::move(deck_b).value());
   return run_simulation(adapter, run, &versus);
 }
 

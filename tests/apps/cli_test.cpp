@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -782,6 +783,46 @@ TEST(Cli, SimVersusDeckPlaysTwoDecksOnTheSameSeedsAndShardsMerge) {
     EXPECT_EQ(recorded.code, 2) << explain(recorded);
     EXPECT_TRUE(contains(recorded.err, "--record")) << explain(recorded);
   }
+}
+
+TEST(Cli, SimVersusContentPlaysTwoPacksOnTheSameSeeds) {
+  TempDir dir;
+  // Pack B: the starter pack with a Strike of 7.
+  const fs::path pack = dir.path() / "stronger";
+  fs::copy(kStarter, pack, fs::copy_options::recursive);
+  std::ifstream in(pack / "cards.json");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  in.close();
+  const std::string strike = R"("effects": [{ "op": "damage", "amount": 6 }])";
+  ASSERT_NE(text.find(strike), std::string::npos);
+  text.replace(text.find(strike), strike.size(), R"("effects": [{ "op": "damage", "amount": 7 }])");
+  std::ofstream(pack / "cards.json") << text;
+
+  const std::string run =
+      "sim --rules deckbuilder --battles 400 --seed 2 --json --versus-content " + shell_quoted(pack.string());
+  const CliRun r = cli(run);
+  ASSERT_EQ(r.code, 0) << explain(r);
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  const nlohmann::json b = nlohmann::json::parse(
+      cli("sim --rules deckbuilder --battles 400 --seed 2 --json --content " + shell_quoted(pack.string()))
+          .out);
+  EXPECT_EQ(j["settings"]["versus_content_hash"], b["content_hash"]);
+  EXPECT_NE(j["content_hash"], b["content_hash"]);
+  EXPECT_EQ(j["versus"]["wins"], b["wins"]);
+  EXPECT_GT(j["versus"]["wins"].get<int>(), j["wins"].get<int>());
+  const CliRun merged = cli("report merge --json" + write_shards(dir.path(), run, {2, 1}, "pair"));
+  ASSERT_EQ(merged.code, 0) << explain(merged);
+  EXPECT_EQ(untimed_json(merged), untimed_json(r));
+
+  const CliRun missing =
+      cli("sim --rules deckbuilder --battles 5 --versus-content /nonexistent/battlecore/pack");
+  EXPECT_EQ(missing.code, 2) << explain(missing);
+  EXPECT_TRUE(contains(missing.err, "/nonexistent/battlecore/pack")) << explain(missing);
+  const CliRun recorded =
+      cli("sim --rules deckbuilder --battles 5 --versus-content " + shell_quoted(pack.string()) +
+          " --record " + shell_quoted((dir.path() / "replays").string()));
+  EXPECT_EQ(recorded.code, 2) << explain(recorded);
+  EXPECT_TRUE(contains(recorded.err, "--versus-content")) << explain(recorded);
 }
 
 TEST(Cli, SimWritesTheHtmlReportAndNoProgressBarWhenNotATerminal) {

@@ -1,6 +1,9 @@
 // Clash and party on the generic runner: per-seat and per-rule-set tallies, thread counts,
 // shards, paired A/B and bad configurations.
 
+#include <memory>
+
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "battlecore/party/load.hpp"
@@ -117,6 +120,22 @@ TEST(ClashSim, ResultsDoNotDependOnThreadsAndShardsMergeIntoOneRun) {
   EXPECT_EQ(untimed(merged), untimed(one));
 }
 
+TEST(ClashSim, APairOfPacksPlaysTheSecondPackOnTheSameSeeds) {
+  // The same rules as another pack (its own hash): side B reports that pack, and every seat's
+  // results are the same.
+  auto other = std::make_shared<clash::Catalog>(*test::classic());
+  other->content_hash ^= 0x5157;
+  const auto r = simulate_clash(test::classic(), config_of("bots4", 200), {}, other);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r.value().settings["versus_content_hash"], fmt::format("{:016x}", other->content_hash));
+  EXPECT_EQ(r.value().versus.seats.size(), r.value().seats.size());
+  for (std::size_t s = 0; s < r.value().seats.size(); ++s) {
+    EXPECT_EQ(r.value().versus.seats[s].wins, r.value().seats[s].wins) << s;
+    EXPECT_EQ(r.value().versus.seats[s].place_sum, r.value().seats[s].place_sum) << s;
+  }
+  EXPECT_EQ(r.value().versus_policy, r.value().policy);
+}
+
 TEST(ClashSim, BadConfigurationsAreErrors) {
   EXPECT_FALSE(simulate_clash(test::classic(), config_of("nope", 1)).ok());
   EXPECT_FALSE(simulate_clash(test::classic(), config_of("", 1, "nope")).ok());
@@ -176,6 +195,17 @@ TEST(PartySim, ResultsDoNotDependOnThreadsAndShardsMergeIntoOneRun) {
       },
       4);
   EXPECT_EQ(untimed(merged), untimed(one));
+}
+
+TEST(PartySim, APairOfPacksPlaysTheSecondPackOnTheSameSeeds) {
+  auto other = std::make_shared<party::Catalog>(*meadow());
+  other->content_hash ^= 0x5157;
+  const auto r = simulate_party(meadow(), config_of("", 200), {}, other);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r.value().settings["versus_content_hash"], fmt::format("{:016x}", other->content_hash));
+  EXPECT_EQ(r.value().versus.wins, r.value().wins);
+  EXPECT_EQ(r.value().versus.counters, r.value().counters);
+  EXPECT_EQ(r.value().paired.only_a_won + r.value().paired.only_b_won, 0u);
 }
 
 TEST(PartySim, BadConfigurationsAreErrors) {

@@ -106,6 +106,10 @@ TEST(SimRunner, APairedRunPlaysSideBWithTheVersusAdapterAndTheSamePolicyWhenNone
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.error().message.find("same card, enemy, seat and counter tables"), std::string::npos)
       << refused.error().message;
+  EXPECT_NE(
+      refused.error().message.find("their cards differ first at row 2: none on side A, 'edge' on side B"),
+      std::string::npos)
+      << refused.error().message;
 }
 
 TEST(SimRunner, BattleIUsesTheBattleSeedOfI) {

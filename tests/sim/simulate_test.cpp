@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -197,6 +198,69 @@ TEST(SimSimulate, ADeckOfUnknownCardsOrWithAScenarioIsRefused) {
   ASSERT_FALSE(with_scenario.ok());
   EXPECT_NE(with_scenario.error().message.find("a deck does not go with a scenario"), std::string::npos)
       << with_scenario.error().message;
+}
+
+/// The starter pack with Strike dealing `damage`, as another pack (its own content hash).
+std::shared_ptr<const deckbuilder::Catalog> starter_with_strike(std::int32_t damage) {
+  auto pack = std::make_shared<deckbuilder::Catalog>(*starter());
+  const deckbuilder::OpRange effects = pack->cards[*pack->find_card("strike")].effects;
+  EXPECT_EQ(effects.end - effects.begin, 1u);
+  pack->ops[effects.begin].amount = damage;
+  pack->content_hash ^= 0x5157;
+  return pack;
+}
+
+TEST(SimSimulate, APairOfPacksPlaysEachPackOnTheSameSeeds) {
+  ASSERT_NE(starter(), nullptr);
+  const auto stronger = starter_with_strike(7);
+  const SimConfig plain{"w1", 3000, 3, "random"};
+  const SimReport a = run(plain);
+  const auto b = simulate_deckbuilder(stronger, plain);
+  ASSERT_TRUE(b.ok()) << b.error().message;
+  for (unsigned threads : {1u, 2u}) {
+    SimConfig config = plain;
+    config.threads = threads;
+    const auto r = simulate_deckbuilder(starter(), config, stronger);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_EQ(r.value().content_hash, starter()->content_hash);
+    EXPECT_EQ(r.value().settings["versus_content_hash"], fmt::format("{:016x}", stronger->content_hash));
+    EXPECT_EQ(r.value().wins, a.wins);
+    EXPECT_EQ(r.value().versus.wins, b.value().wins);
+    EXPECT_EQ(r.value().versus.turns, b.value().turns);
+    EXPECT_GT(r.value().versus.wins, r.value().wins) << "a stronger Strike wins more";
+  }
+  // The same pack on both sides: the same battles, and no second hash.
+  const auto same = simulate_deckbuilder(starter(), plain, starter());
+  ASSERT_TRUE(same.ok()) << same.error().message;
+  EXPECT_FALSE(same.value().settings.contains("versus_content_hash"));
+  EXPECT_EQ(same.value().paired.only_a_won + same.value().paired.only_b_won, 0u);
+  // With a deck: side B reads it in its own pack.
+  SimConfig with_deck = plain;
+  with_deck.deck = {"strike", "strike", "bash"};
+  const auto decked = simulate_deckbuilder(starter(), with_deck, stronger);
+  ASSERT_TRUE(decked.ok()) << decked.error().message;
+  EXPECT_EQ(decked.value().versus.wins, simulate_deckbuilder(stronger, with_deck).value().wins);
+}
+
+TEST(SimSimulate, APairOfPacksWithOtherTablesOrWithoutTheEncounterIsRefused) {
+  ASSERT_NE(starter(), nullptr);
+  auto more_cards = std::make_shared<deckbuilder::Catalog>(*starter());
+  more_cards->cards.push_back(more_cards->cards[*more_cards->find_card("strike")]);
+  more_cards->cards.back().id = "strike_again";
+  deckbuilder::index_catalog(*more_cards);
+  const auto tables = simulate_deckbuilder(starter(), {"w1", 5, 1, "random"}, more_cards);
+  ASSERT_FALSE(tables.ok());
+  EXPECT_NE(tables.error().message.find("their cards differ first at row " +
+                                        std::to_string(starter()->cards.size()) +
+                                        ": none on side A, 'strike_again'"),
+            std::string::npos)
+      << tables.error().message;
+  auto renamed = std::make_shared<deckbuilder::Catalog>(*starter());
+  for (auto& e : renamed->encounters) e.id += "_b";
+  const auto missing = simulate_deckbuilder(starter(), {"w1", 5, 1, "random"}, renamed);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.error().message.find("the versus pack: no encounter 'w1'"), std::string::npos)
+      << missing.error().message;
 }
 
 TEST(SimSimulate, OneAndTwoThreadsGiveTheSameReport) {

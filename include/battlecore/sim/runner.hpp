@@ -25,6 +25,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include <fmt/format.h>
@@ -84,8 +85,9 @@ bool play_counted(Player& player, std::uint64_t index, std::uint64_t seed, const
 
 /// Runs the battles of `options` with `adapter`. A paired A/B plays side B, on the same seeds,
 /// with `versus_policy` (or, when it is empty, `policy` again) and `versus` (or, when it is
-/// null, `adapter`): two policies, or two settings of one rule set (the deckbuilder's decks).
-/// `versus` must describe the same tables as `adapter`. Errors (an unknown policy, a thread
+/// null, `adapter`): two policies, two settings of one rule set (the deckbuilder's decks), or
+/// two content packs. `versus` must describe the same tables as `adapter`; when its content
+/// differs, the report's settings hold its `versus_content_hash`. Errors (an unknown policy, a thread
 /// count of 0 or above kMaxThreads, a bad shard, more than kMaxBattles battles, a `versus` with
 /// other tables) are returned before any battle is played. A thread the system refuses to start
 /// is an error too, returned once the threads already started have finished their chunk (their
@@ -110,9 +112,27 @@ Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& optio
   if (versus != nullptr) {
     SimReport b;
     versus->describe(b);
-    if (b.card_ids != report.card_ids || b.enemy_ids != report.enemy_ids ||
-        b.seat_names != report.seat_names || b.counter_names != report.counter_names)
-      return Error{"the two sides of a paired run must have the same card, enemy, seat and counter tables"};
+    // The first row that differs between the two sides' tables, named in the error.
+    const auto first_difference = [](const char* table, const std::vector<std::string>& a,
+                                     const std::vector<std::string>& other) -> std::optional<std::string> {
+      for (std::size_t i = 0; i < std::max(a.size(), other.size()); ++i)
+        if (i >= a.size() || i >= other.size() || a[i] != other[i])
+          return fmt::format("their {} differ first at row {}: {} on side A, {} on side B", table, i,
+                             i < a.size() ? "'" + a[i] + "'" : "none",
+                             i < other.size() ? "'" + other[i] + "'" : "none");
+      return std::nullopt;
+    };
+    for (const auto& [table, a, other] : {std::tuple{"cards", &report.card_ids, &b.card_ids},
+                                          std::tuple{"enemies", &report.enemy_ids, &b.enemy_ids},
+                                          std::tuple{"seats", &report.seat_names, &b.seat_names},
+                                          std::tuple{"counters", &report.counter_names, &b.counter_names}})
+      if (const auto d = first_difference(table, *a, *other))
+        return Error{
+            "the two sides of a paired run must have the same card, enemy, seat and counter tables (the "
+            "same ids in the same order); " +
+            *d};
+    if (b.content_hash != report.content_hash)
+      report.settings["versus_content_hash"] = fmt::format("{:016x}", b.content_hash);
   }
   report.policy = options.policy;
   report.versus_policy = paired_run ? policy_b : std::string();

@@ -60,20 +60,27 @@ Result<std::vector<std::string>> parse_deck(std::string_view text);
 std::string deck_text(const std::vector<std::string>& deck);
 
 /// Plays the battles of `config`: battle i uses battle_seed(config.seed, i), whatever the thread
-/// count or the shard.
-Result<SimReport> simulate_deckbuilder(const std::shared_ptr<const deckbuilder::Catalog>& catalog,
-                                       const SimConfig& config);
+/// count or the shard. With `versus_catalog`, a paired A/B of two content packs: side B plays
+/// the same encounter (by id) from that pack, which must have the same card and enemy ids in the
+/// same order; its deck (`versus_deck`, else `deck`) is read in that pack.
+Result<SimReport> simulate_deckbuilder(
+    const std::shared_ptr<const deckbuilder::Catalog>& catalog, const SimConfig& config,
+    const std::shared_ptr<const deckbuilder::Catalog>& versus_catalog = nullptr);
 
 /// Clash: seat k plays `seat_policies[k]` when that is given and not empty, else `config.policy`.
 /// Seat 0's policy is the run's policy A (the report's `policy`), replaced by
 /// `config.versus_policy` in the paired run, and seat 0's results are the report's wins and win
-/// rate. Every seat's wins and mean place are reported.
+/// rate. Every seat's wins and mean place are reported. `versus_catalog`: a paired A/B of two
+/// content packs, as for simulate_deckbuilder.
 Result<SimReport> simulate_clash(const std::shared_ptr<const clash::Catalog>& catalog,
-                                 const SimConfig& config, const std::vector<std::string>& seat_policies = {});
+                                 const SimConfig& config, const std::vector<std::string>& seat_policies = {},
+                                 const std::shared_ptr<const clash::Catalog>& versus_catalog = nullptr);
 
 /// Party: the policy plays the party (its members, companion and blocks, at the `block` rates);
 /// the enemies follow their behaviours. Defeats, flights and the party's HP left are counted.
+/// `versus_catalog`: a paired A/B of two content packs, as for simulate_deckbuilder.
 Result<SimReport> simulate_party(const std::shared_ptr<const party::Catalog>& catalog,
-                                 const SimConfig& config, party::BlockSkill block = {});
+                                 const SimConfig& config, party::BlockSkill block = {},
+                                 const std::shared_ptr<const party::Catalog>& versus_catalog = nullptr);
 
 }  // namespace battlecore::sim
