@@ -110,8 +110,11 @@ Result<std::vector<std::string>> parse_deck(std::string_view text) {
   std::size_t item = 0;
   for (std::size_t at = 0; at <= text.size(); ++item) {
     const std::size_t comma = std::min(text.find(',', at), text.size());
-    const std::string_view part = text.substr(at, comma - at);
+    std::string_view part = text.substr(at, comma - at);
     at = comma + 1;
+    // Spaces around an item ("strike*5, bash") are not part of it.
+    while (!part.empty() && (part.front() == ' ' || part.front() == '\t')) part.remove_prefix(1);
+    while (!part.empty() && (part.back() == ' ' || part.back() == '\t')) part.remove_suffix(1);
     const std::size_t star = part.find('*');
     const std::string_view id = part.substr(0, star);
     if (id.empty())

@@ -116,12 +116,14 @@ TEST(SimSimulate, ParseDeckReadsIdsWithCountsAndDeckTextWritesTheShortestForm) {
   EXPECT_EQ(deck_text(expected), "strike*2,defend,strike,bash*3");
   EXPECT_EQ(parse_deck(deck_text(expected)).value(), expected);
   EXPECT_EQ(parse_deck("strike*64").value().size(), 64u);
+  EXPECT_EQ(parse_deck(" strike*2 , defend,\tstrike,bash*3 ").value(), expected);
 }
 
 TEST(SimSimulate, ParseDeckRefusesAnEmptyIdABadCountAndMoreCardsThanABattleHolds) {
   const std::pair<const char*, const char*> bad[] = {
       {"", "item 1 has no card id"},
       {"strike,,bash", "item 2 has no card id"},
+      {"strike, ,bash", "item 2 has no card id"},
       {"strike,", "item 2 has no card id"},
       {"*3", "item 1 has no card id"},
       {"strike*0", "the count in 'strike*0' must be a whole number from 1 to 64"},

@@ -53,7 +53,8 @@ struct SimConfig {
 };
 
 /// The card ids of a deck written "ID[*N],ID[*N],...", in order, N copies of each (1 to
-/// deckbuilder::kMaxCards, 1 when left out): "strike*5,defend*4,bash". An error says what is
+/// deckbuilder::kMaxCards, 1 when left out; spaces around an item are dropped):
+/// "strike*5,defend*4,bash". An error says what is
 /// wrong: an empty id, a count that is not a whole number in range, more cards than a battle holds.
 Result<std::vector<std::string>> parse_deck(std::string_view text);
 /// The shortest text parse_deck reads back as `deck`: each run of one id as ID*N (ID alone for one).
