@@ -747,7 +747,7 @@ TEST(Cli, SimVersusReportsThePairedDifference) {
 TEST(Cli, SimVersusDeckPlaysTwoDecksOnTheSameSeedsAndShardsMerge) {
   TempDir dir;
   const std::string run =
-      "sim --rules deckbuilder --battles 600 --seed 4 --versus-deck strike*5,defend*4,bash*2 --json";
+      "sim --rules deckbuilder --battles 600 --seed 4 --versus-deck 'strike*5,defend*4,bash*2' --json";
   const CliRun whole = cli(run);
   ASSERT_EQ(whole.code, 0) << explain(whole);
   const nlohmann::json j = nlohmann::json::parse(whole.out, nullptr, false);
@@ -764,15 +764,16 @@ TEST(Cli, SimVersusDeckPlaysTwoDecksOnTheSameSeedsAndShardsMerge) {
   // A shard of another deck pair does not merge with them.
   const fs::path other = dir.path() / "other.json";
   std::ofstream(other)
-      << cli("sim --rules deckbuilder --battles 600 --seed 4 --versus-deck strike*5,defend*5 "
+      << cli("sim --rules deckbuilder --battles 600 --seed 4 --versus-deck 'strike*5,defend*5' "
              "--json --shard 2/2")
              .out;
   const CliRun mixed =
       cli("report merge --json" + files.substr(0, files.rfind(' ')) + " " + shell_quoted(other.string()));
   EXPECT_EQ(mixed.code, 2) << explain(mixed);
+  EXPECT_TRUE(contains(mixed.err, "settings")) << explain(mixed);
   EXPECT_TRUE(mixed.out.empty());
 
-  expect_usage_error(cli("sim --rules deckbuilder --battles 5 --deck strike*0"),
+  expect_usage_error(cli("sim --rules deckbuilder --battles 5 --deck 'strike*0'"),
                      "the count in 'strike*0' must be a whole number from 1 to 64");
   const CliRun unknown = cli("sim --rules deckbuilder --battles 5 --deck strike,nope");
   EXPECT_EQ(unknown.code, 2) << explain(unknown);
