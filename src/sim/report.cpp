@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -55,9 +56,10 @@ void Tally::add(const BattleRecord& b) {
   decisions += b.decisions;
   bump(turns_histogram, b.turns);
   bump(hp_left_histogram, b.won ? b.hp_left : 0);
-  // Count the battle once per card, at the card's first play. Ids below 64 have a bit each. A
-  // battle plays few distinct larger ids: each such play is compared with all of them, no early
-  // exit, and the earlier plays are searched only once more were played than `seen` holds.
+  // Count the battle once per card played. Ids below 64 have a bit each, set at every play
+  // (no branch on "played before?", whose answer follows the policy) and counted once after the
+  // plays. A battle plays few distinct larger ids: each such play is compared with all of them,
+  // no early exit, and the earlier plays are searched only once more were played than `seen` holds.
   std::uint64_t seen_below_64 = 0;
   std::array<std::uint32_t, 32> seen;  // not zeroed: only its first `distinct` ids are read
   std::size_t distinct = 0;
@@ -65,23 +67,26 @@ void Tally::add(const BattleRecord& b) {
     const std::uint32_t card = b.cards_played[i];
     if (card >= cards.size()) continue;
     ++cards[card].plays;
-    bool earlier = false;
     if (card < 64) {
-      const std::uint64_t bit = std::uint64_t{1} << card;
-      earlier = (seen_below_64 & bit) != 0;
-      seen_below_64 |= bit;
-    } else {
-      for (std::size_t k = 0; k < distinct; ++k) earlier |= seen[k] == card;
-      if (!earlier && distinct == seen.size()) {
-        const auto from = b.cards_played.begin();
-        earlier = std::find(from, from + static_cast<std::ptrdiff_t>(i), card) !=
-                  from + static_cast<std::ptrdiff_t>(i);
-      }
-      if (!earlier && distinct < seen.size()) seen[distinct++] = card;
+      seen_below_64 |= std::uint64_t{1} << card;
+      continue;
     }
+    bool earlier = false;
+    for (std::size_t k = 0; k < distinct; ++k) earlier |= seen[k] == card;
+    if (!earlier && distinct == seen.size()) {
+      const auto from = b.cards_played.begin();
+      earlier = std::find(from, from + static_cast<std::ptrdiff_t>(i), card) !=
+                from + static_cast<std::ptrdiff_t>(i);
+    }
+    if (!earlier && distinct < seen.size()) seen[distinct++] = card;
     if (earlier) continue;
     ++cards[card].battles_played;
     if (b.won) ++cards[card].wins_when_played;
+  }
+  for (std::uint64_t left = seen_below_64; left != 0; left &= left - 1) {
+    CardTally& c = cards[static_cast<std::size_t>(std::countr_zero(left))];
+    ++c.battles_played;
+    c.wins_when_played += b.won ? 1 : 0;
   }
   for (std::size_t i = 0; i < b.enemies.size(); ++i) {
     const std::uint32_t enemy = b.enemies[i];
