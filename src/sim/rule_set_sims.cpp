@@ -314,15 +314,11 @@ Result<SimReport> simulate_clash(const std::shared_ptr<const clash::Catalog>& ca
   RunOptions run = run_options(config);
   run.policy = policies[0];  // seat 0 plays the run's policy A
   for (const std::string& p : policies) note_policy_settings(run, config, {p});
-  if (versus_catalog == nullptr) {
-    const ClashAdapter adapter(catalog, encounter.value(), std::move(policies), config.scenario,
-                               config.policy_options);
-    return run_simulation(adapter, run);
-  }
+  const ClashAdapter adapter(catalog, encounter.value(), policies, config.scenario, config.policy_options);
+  if (versus_catalog == nullptr) return run_simulation(adapter, run);
   const auto encounter_b =
       versus_encounter<ClashRules>(versus_catalog, catalog->encounters[encounter.value()].id, config);
   if (!encounter_b) return encounter_b.error();
-  const ClashAdapter adapter(catalog, encounter.value(), policies, config.scenario, config.policy_options);
   const ClashAdapter versus(versus_catalog, encounter_b.value(), std::move(policies), config.scenario,
                             config.policy_options);
   return run_simulation(adapter, run, &versus);
@@ -340,13 +336,14 @@ Result<SimReport> simulate_party(const std::shared_ptr<const party::Catalog>& ca
   if (block.super_block_percent > block.block_percent || block.block_percent > 100)
     return Error{"block rates must satisfy super block <= block <= 100 percent"};
   const PartyAdapter adapter(catalog, encounter.value(), block, config.scenario, config.policy_options);
-  if (versus_catalog == nullptr) return run_simulation(adapter, run_options(config));
+  const RunOptions run = run_options(config);
+  if (versus_catalog == nullptr) return run_simulation(adapter, run);
   const auto encounter_b =
       versus_encounter<PartyRules>(versus_catalog, catalog->encounters[encounter.value()].id, config);
   if (!encounter_b) return encounter_b.error();
   const PartyAdapter versus(versus_catalog, encounter_b.value(), block, config.scenario,
                             config.policy_options);
-  return run_simulation(adapter, run_options(config), &versus);
+  return run_simulation(adapter, run, &versus);
 }
 
 }  // namespace battlecore::sim

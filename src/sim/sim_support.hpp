@@ -31,10 +31,9 @@ template <class R>
 auto versus_encounter(const std::shared_ptr<const typename R::Catalog>& versus, const std::string& encounter,
                       const SimConfig& config) {
   auto found = resolve_encounter(*versus, encounter, config.scenario);
-  if (found)
-    if (auto checked = check_scenario<R>(versus, encounter, config); !checked)
-      return decltype(found){Error{"the versus pack: " + checked.error().message}};
   if (!found) return decltype(found){Error{"the versus pack: " + found.error().message}};
+  if (auto checked = check_scenario<R>(versus, encounter, config); !checked)
+    return decltype(found){Error{"the versus pack: " + checked.error().message}};
   return found;
 }
 
