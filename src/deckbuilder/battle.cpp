@@ -45,10 +45,10 @@ std::int32_t UnitState::stacks(StatusId status) const {
 Battle::Battle(std::shared_ptr<const Catalog> catalog, BattleOptions options)
     : catalog_(std::move(catalog)), options_(options) {
   BATTLECORE_ENSURE(catalog_ != nullptr, "a battle needs a catalog{}", "");
-  BATTLECORE_ENSURE(
-      catalog_indexed(*catalog_),
-      "the catalog's derived tables do not match its {} cards and {} statuses: call index_catalog",
-      catalog_->cards.size(), catalog_->statuses.size());
+  BATTLECORE_ENSURE(catalog_indexed(*catalog_),
+                    "the catalog's derived tables do not match its {} cards, {} statuses and {} enemies: "
+                    "call index_catalog",
+                    catalog_->cards.size(), catalog_->statuses.size(), catalog_->enemies.size());
   events_.set_log_enabled(options_.event_log);
   driver_.set_record_history(options_.record_history);
 }

@@ -1,5 +1,6 @@
 #include "battlecore/deckbuilder/catalog.hpp"
 
+#include <algorithm>
 #include <limits>
 
 namespace battlecore::deckbuilder {
@@ -44,11 +45,60 @@ std::uint16_t status_def_traits(const StatusDef& def) {
   return traits;
 }
 
+namespace {
+/// The derived pick tables of `enemies` (WeightedPick).
+struct PickTables {
+  std::vector<WeightedPick> picks;
+  std::vector<PickSlot> slots;
+  std::vector<std::uint32_t> weights;
+};
+
+PickTables pick_tables(const std::vector<EnemyDef>& enemies) {
+  PickTables t;
+  for (const EnemyDef& d : enemies) {
+    WeightedPick pick;
+    const std::size_t n = d.weighted.size();
+    if (d.behavior == BehaviorKind::Random && n > 0 && n <= kMaxTabledWeights) {
+      pick.slots = static_cast<std::uint32_t>(t.slots.size());
+      pick.entries = static_cast<std::uint16_t>(n);
+      for (std::size_t slot = 0; slot <= d.moves.size(); ++slot) {
+        // Slot 0: no move yet, so no move is held back.
+        const bool moved = slot > 0;
+        const auto last = static_cast<MoveIndex>(moved ? slot - 1 : 0);
+        std::uint8_t cap = 0;
+        for (const WeightedMove& w : d.weighted)
+          if (moved && w.move == last) cap = std::max(cap, w.max_in_a_row);
+        t.slots.push_back(PickSlot{static_cast<std::uint32_t>(t.weights.size()), cap});
+        for (std::uint32_t streak = 0; streak <= cap; ++streak) {
+          // The rule resolve_intent applies without a table.
+          const auto allowed = [&](const WeightedMove& w) {
+            return w.max_in_a_row == 0 || !moved || w.move != last || streak < w.max_in_a_row;
+          };
+          bool any = false;
+          for (const WeightedMove& w : d.weighted) any = any || allowed(w);
+          std::uint32_t sum = 0;
+          for (const WeightedMove& w : d.weighted) {
+            if (!any || allowed(w)) sum += w.weight;
+            t.weights.push_back(sum);
+          }
+        }
+      }
+    }
+    t.picks.push_back(pick);
+  }
+  return t;
+}
+}  // namespace
+
 void index_catalog(Catalog& catalog) {
   catalog.card_play.clear();
   for (const CardDef& d : catalog.cards) catalog.card_play.push_back(play_info(d));
   catalog.status_traits.clear();
   for (const StatusDef& d : catalog.statuses) catalog.status_traits.push_back(status_def_traits(d));
+  PickTables picks = pick_tables(catalog.enemies);
+  catalog.enemy_picks = std::move(picks.picks);
+  catalog.pick_slots = std::move(picks.slots);
+  catalog.pick_weights = std::move(picks.weights);
 }
 
 bool catalog_indexed(const Catalog& catalog) {
@@ -58,7 +108,9 @@ bool catalog_indexed(const Catalog& catalog) {
   if (catalog.status_traits.size() != catalog.statuses.size()) return false;
   for (std::size_t i = 0; i < catalog.statuses.size(); ++i)
     if (catalog.status_traits[i] != status_def_traits(catalog.statuses[i])) return false;
-  return true;
+  const PickTables picks = pick_tables(catalog.enemies);
+  return catalog.enemy_picks == picks.picks && catalog.pick_slots == picks.slots &&
+         catalog.pick_weights == picks.weights;
 }
 
 std::string_view card_type_name(CardType t) {

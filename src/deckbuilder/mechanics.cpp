@@ -338,6 +338,49 @@ bool holds(const Ctx& x, const Condition& c, UnitRef self, UnitRef target) {
 
 // --- enemies ----------------------------------------------------------------------------
 
+namespace {
+// Slot 0 of a WeightedPick is "no move yet" (kNoMove + 1 wraps to 0), slot 1 + m follows move m.
+[[gnu::always_inline]] inline MoveIndex pick_by_table(const Catalog& c, const EnemyDef& def,
+                                                      const WeightedPick& pick, MoveIndex last,
+                                                      std::uint8_t streak, Rng& rng) {
+  const PickSlot& slot = c.pick_slots[pick.slots + static_cast<MoveIndex>(last + 1u)];
+  const std::uint32_t* sums =
+      c.pick_weights.data() + slot.row + std::size_t{std::min(streak, slot.cap)} * pick.entries;
+  const std::uint32_t r = rng.below(sums[pick.entries - 1u]);
+  std::size_t i = 0;
+  for (std::size_t k = 0; k < pick.entries; ++k) i += sums[k] <= r ? 1u : 0u;
+  return def.weighted[i].move;
+}
+
+MoveIndex pick_by_list(const EnemyDef& def, MoveIndex last, std::uint8_t streak, Rng& rng) {
+  // Weighted among the moves whose repeat limit allows them (all of them if none does).
+  const auto allowed = [&](const WeightedMove& w) {
+    return w.max_in_a_row == 0 || w.move != last || streak < w.max_in_a_row;
+  };
+  std::uint32_t total = 0;
+  for (const WeightedMove& w : def.weighted)
+    if (allowed(w)) total += w.weight;
+  const bool any = total > 0;
+  if (!any)
+    for (const WeightedMove& w : def.weighted) total += w.weight;
+  std::uint32_t r = rng.below(total);
+  for (const WeightedMove& w : def.weighted) {
+    if (any && !allowed(w)) continue;
+    if (r < w.weight) return w.move;
+    r -= w.weight;
+  }
+  return kNoMove;  // not reached: r is below the total of the moves walked
+}
+}  // namespace
+
+MoveIndex pick_weighted(const Catalog& c, EnemyId enemy, MoveIndex last, std::uint8_t streak, Rng& rng,
+                        bool use_table) {
+  const EnemyDef& def = c.enemies[enemy];
+  if (const WeightedPick& pick = c.enemy_picks[enemy]; pick.entries != 0 && use_table)
+    return pick_by_table(c, def, pick, last, streak, rng);
+  return pick_by_list(def, last, streak, rng);
+}
+
 void resolve_intent(Ctx& x, std::size_t index) {
   EnemyState& e = x.s.enemies[index];
   const EnemyDef& def = x.c.enemies[e.def];
@@ -358,25 +401,9 @@ void resolve_intent(Ctx& x, std::size_t index) {
     e.sequence_pos = static_cast<std::uint8_t>(e.sequence_pos + 1u);
     if (e.sequence_pos >= def.sequence.size()) e.sequence_pos = def.loop_from;
   } else {
-    // Weighted among the moves whose repeat limit allows them (all of them if none does).
-    const auto allowed = [&](const WeightedMove& w) {
-      return w.max_in_a_row == 0 || w.move != e.last_move || e.streak < w.max_in_a_row;
-    };
-    std::uint32_t total = 0;
-    for (const WeightedMove& w : def.weighted)
-      if (allowed(w)) total += w.weight;
-    const bool any = total > 0;
-    if (!any)
-      for (const WeightedMove& w : def.weighted) total += w.weight;
-    std::uint32_t r = x.s.rng[Stream::Ai].below(total);
-    for (const WeightedMove& w : def.weighted) {
-      if (any && !allowed(w)) continue;
-      if (r < w.weight) {
-        next = w.move;
-        break;
-      }
-      r -= w.weight;
-    }
+    const WeightedPick& pick = x.c.enemy_picks[e.def];
+    next = pick.entries != 0 ? pick_by_table(x.c, def, pick, e.last_move, e.streak, x.s.rng[Stream::Ai])
+                             : pick_by_list(def, e.last_move, e.streak, x.s.rng[Stream::Ai]);
   }
   e.intent = next;
   x.ev.emit_with(EventType::EnemyIntent, [&] {

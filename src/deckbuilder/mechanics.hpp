@@ -280,6 +280,12 @@ inline void tick_delayed(Ctx& x, DelayedTiming timing) {
 bool holds(const Ctx& x, const Condition& c, UnitRef self, UnitRef target);
 
 // --- enemies ----------------------------------------------------------------------------
+/// A Random behaviour's pick for enemy definition `enemy` after it made `last` (kNoMove: no
+/// move yet) `streak` times in a row: one draw of `rng`. With its WeightedPick table when it has
+/// one and `use_table`, else by walking the weighted list (the two pick alike: tests compare
+/// them).
+MoveIndex pick_weighted(const Catalog& c, EnemyId enemy, MoveIndex last, std::uint8_t streak, Rng& rng,
+                        bool use_table = true);
 /// Picks enemy `index`'s next move by its behaviour (AI stream) and emits EnemyIntent.
 void resolve_intent(Ctx& x, std::size_t index);
 /// Enemy `index` makes its intended move.

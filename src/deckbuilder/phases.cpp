@@ -60,14 +60,20 @@ void build_draw_pile(Ctx& x) {
   const std::vector<CardId>& deck =
       x.master_deck().empty() ? x.c.players[x.c.encounters[x.s.encounter].player].deck : x.master_deck();
   const std::size_t first = x.s.cards.size();
-  for (CardId card : deck) {
-    if (x.s.cards.full()) break;
-    x.s.cards.push_back(CardInstance{card});
-    x.s.card_keywords |= x.c.card_play[card].keywords;
+  const std::size_t n = std::min(deck.size(), kMaxCards - first);  // a longer deck is cut at kMaxCards
+  // Written in place, through restricted pointers: a store of a card instance (made of bytes)
+  // could otherwise alias the deck and the card table, read again after every card.
+  CardInstance* __restrict out = x.s.cards.data() + first;
+  const CardId* __restrict ids = deck.data();
+  const CardPlayInfo* __restrict play = x.c.card_play.data();
+  std::uint8_t keywords = x.s.card_keywords;
+  for (std::size_t k = 0; k < n; ++k) {
+    out[k] = CardInstance{ids[k]};
+    keywords = static_cast<std::uint8_t>(keywords | play[ids[k]].keywords);
   }
-  // In deck order, bottom first: inserted at the bottom from the last card, none moves.
-  for (std::size_t ref = x.s.cards.size(); ref-- > first;)
-    x.s.piles.insert(Pile::Draw, 0, static_cast<CardRef>(ref));
+  x.s.cards.set_size(first + n);
+  x.s.card_keywords = keywords;
+  x.s.piles.put_under_draw(static_cast<CardRef>(first), n);  // in deck order, bottom first
 }
 
 // Innate cards go to the top of the draw pile (the back), keeping their shuffled order.

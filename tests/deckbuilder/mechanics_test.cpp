@@ -976,5 +976,77 @@ TEST(DeckbuilderCardPlayIndex, StatusTraitsAreIndexedWithTheCatalog) {
   EXPECT_THROW(Battle{changed}, InvariantError);
 }
 
+// The compiled weighted pick (WeightedPick) against the walk of the weighted list it replaces:
+// random behaviours, with limits, moves listed twice and states where nothing is allowed, at
+// every last move and streak, must pick the same move with the same draw.
+TEST(DeckbuilderWeightedPick, TheTablePicksAsTheWeightedListDoesInEveryState) {
+  Rng maker = Rng::from_seed(77);
+  std::size_t states = 0;
+  std::size_t none_allowed = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    Catalog c = *starter();
+    EnemyDef& d = c.enemies[0];
+    d.behavior = BehaviorKind::Random;
+    const MoveDef move = d.moves[0];
+    d.moves.resize(1 + maker.below(6), move);
+    d.weighted.clear();
+    const std::size_t entries = 1 + maker.below(7);
+    for (std::size_t k = 0; k < entries; ++k)
+      d.weighted.push_back(WeightedMove{
+          static_cast<MoveIndex>(maker.below(static_cast<std::uint32_t>(d.moves.size()))),
+          static_cast<std::uint16_t>(1 + maker.below(9)), static_cast<std::uint8_t>(maker.below(4))});
+    index_catalog(c);
+    ASSERT_EQ(c.enemy_picks[0].entries, entries);
+    for (std::size_t last = 0; last <= d.moves.size(); ++last) {
+      const auto last_move = last == d.moves.size() ? kNoMove : static_cast<MoveIndex>(last);
+      for (std::uint8_t streak = last_move == kNoMove ? 0 : 1; streak < 7; ++streak) {
+        bool any = false;
+        for (const WeightedMove& w : d.weighted)
+          any = any || w.max_in_a_row == 0 || w.move != last_move || streak < w.max_in_a_row;
+        none_allowed += any ? 0 : 1;
+        for (std::uint64_t seed = 0; seed < 12; ++seed) {
+          Rng table = Rng::from_seed(seed);
+          Rng walk = table;
+          const MoveIndex by_table = detail::pick_weighted(c, 0, last_move, streak, table);
+          const MoveIndex by_walk = detail::pick_weighted(c, 0, last_move, streak, walk, false);
+          ASSERT_EQ(by_table, by_walk) << "trial " << trial << ", last move " << int{last_move} << ", streak "
+                                       << int{streak} << ", seed " << seed;
+          ASSERT_EQ(table, walk);
+          ASSERT_NE(by_table, kNoMove);
+          ++states;
+        }
+      }
+    }
+  }
+  EXPECT_GT(states, 10000u);
+  EXPECT_GT(none_allowed, 0u);  // the fallback to every move was reached
+}
+
+TEST(DeckbuilderWeightedPick, ALongListHasNoTableAndAChangedBehaviourIsReindexedOrRefused) {
+  const Catalog& c = *starter();
+  ASSERT_EQ(c.enemy_picks.size(), c.enemies.size());
+  const EnemyId gnasher = *c.find_enemy("gnasher");
+  EXPECT_EQ(c.enemy_picks[gnasher].entries, c.enemies[gnasher].weighted.size());
+
+  auto changed = std::make_shared<Catalog>(c);
+  EnemyDef& d = changed->enemies[gnasher];
+  d.weighted[0].max_in_a_row = 1;  // not reindexed: a stale table
+  EXPECT_THROW(Battle{changed}, InvariantError);
+  index_catalog(*changed);
+  EXPECT_NO_THROW(Battle{changed});
+
+  const WeightedMove more = d.weighted[1];
+  d.weighted.resize(kMaxTabledWeights + 1, more);
+  index_catalog(*changed);
+  EXPECT_EQ(changed->enemy_picks[gnasher].entries, 0u);  // walks the list
+  Rng table = Rng::from_seed(5);
+  Rng walk = table;
+  EXPECT_EQ(detail::pick_weighted(*changed, gnasher, 0, 1, table),
+            detail::pick_weighted(*changed, gnasher, 0, 1, walk, false));
+  EXPECT_EQ(table, walk);
+  Battle b(changed);
+  ASSERT_TRUE(b.start_battle("w1", 1).ok());
+}
+
 }  // namespace
 }  // namespace battlecore::deckbuilder

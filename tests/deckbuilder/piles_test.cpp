@@ -173,6 +173,30 @@ TEST(Piles, TheDiscardPileShuffledGoesUnderTheDrawPile) {
   EXPECT_EQ(p.draw().back(), 40);  // the old draw pile stays on top
 }
 
+TEST(Piles, CardsPutUnderTheDrawPileLieAsInsertsAtTheBottomFromTheLastLeaveThem) {
+  for (std::size_t below = 0; below < 4; ++below) {  // cards already in the draw pile
+    for (std::size_t n = 0; n <= 12; ++n) {
+      Piles put, inserted;
+      for (Piles* p : {&put, &inserted}) {
+        p->push(Pile::Hand, 60);
+        p->push(Pile::Discard, 61);
+        for (std::size_t k = 0; k < below; ++k) p->push(Pile::Draw, static_cast<CardRef>(50 + k));
+      }
+      const auto first = static_cast<CardRef>(3);
+      put.put_under_draw(first, n);
+      for (std::size_t ref = first + n; ref-- > first;)
+        inserted.insert(Pile::Draw, 0, static_cast<CardRef>(ref));
+      SCOPED_TRACE(testing::Message() << below << " cards in the draw pile, " << n << " put under");
+      EXPECT_EQ(list(put.draw()), list(inserted.draw()));
+      EXPECT_TRUE(put == inserted);
+      if (n > 0) EXPECT_EQ(put.draw().front(), first);  // the first card at the bottom
+    }
+  }
+  Piles full;
+  full.put_under_draw(0, kMaxCards);
+  EXPECT_THROW(full.put_under_draw(0, 1), InvariantError);
+}
+
 TEST(Piles, EqualityIgnoresPlacesNoPileUses) {
   Piles a;
   Piles b;

@@ -238,6 +238,32 @@ struct WeightedMove {
   std::uint8_t max_in_a_row = 0;  ///< 0: no limit
 };
 
+/// A Random behaviour's pick, compiled by index_catalog (Catalog::enemy_picks, by EnemyId).
+/// Which weighted moves are allowed depends only on the enemy's last move and its streak, so
+/// each (last move, streak) has a row of Catalog::pick_weights: for each weighted move in list
+/// order, the sum of the allowed weights up to and including it (a move not allowed adds 0),
+/// all moves counted when none is allowed. The pick draws r below the row's last sum and takes
+/// the first move whose sum exceeds r: the number of sums at most r, counted without a branch.
+struct WeightedPick {
+  /// The first of the enemy's slots in Catalog::pick_slots: one for "no move yet", then one
+  /// per move (slot 1 + m after move m).
+  std::uint32_t slots = 0;
+  /// The weighted moves, the length of a row; 0 when the enemy has no table (not Random, or
+  /// more than kMaxTabledWeights weighted moves): resolve_intent walks the list.
+  std::uint16_t entries = 0;
+  friend bool operator==(const WeightedPick&, const WeightedPick&) = default;
+};
+/// A last move's rows: streaks 0 to `cap` each have one, and a longer streak uses row `cap`
+/// (the largest max_in_a_row of the weighted entries of that move; 0 when none has one).
+struct PickSlot {
+  std::uint32_t row = 0;  ///< index in Catalog::pick_weights of the row for streak 0
+  std::uint8_t cap = 0;
+  friend bool operator==(const PickSlot&, const PickSlot&) = default;
+};
+/// Weighted lists longer than this keep no table (their rows would grow with the square of the
+/// list); no bundled enemy comes near it.
+inline constexpr std::size_t kMaxTabledWeights = 32;
+
 struct EnemyDef {
   std::string id;
   std::string name;
@@ -310,6 +336,9 @@ struct Catalog {
   std::vector<StatusDef> statuses;
   std::vector<std::uint16_t> status_traits;  ///< by StatusId: status_def_traits of `statuses`
   std::vector<EnemyDef> enemies;
+  std::vector<WeightedPick> enemy_picks;    ///< by EnemyId: the compiled Random pick
+  std::vector<PickSlot> pick_slots;         ///< WeightedPick::slots
+  std::vector<std::uint32_t> pick_weights;  ///< the rows of PickSlot::row
   std::vector<PlayerUnitDef> players;
   std::vector<EncounterDef> encounters;
   std::vector<HookDef> hooks;
@@ -330,7 +359,7 @@ struct Catalog {
 };
 
 /// Rebuilds the derived tables: Catalog::card_play from Catalog::cards, Catalog::status_traits
-/// from Catalog::statuses.
+/// from Catalog::statuses, Catalog::enemy_picks and its rows from Catalog::enemies.
 void index_catalog(Catalog& catalog);
 /// True when the derived tables hold exactly what index_catalog would put there.
 bool catalog_indexed(const Catalog& catalog);

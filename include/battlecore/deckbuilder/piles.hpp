@@ -101,6 +101,15 @@ class Piles {
     while (size(p) > 0) erase(p, size(p) - 1);
     for (CardRef c : cards) push(p, c);
   }
+  /// Puts cards `first` to `first + n - 1` under the draw pile in that order, `first` at the
+  /// bottom: what inserting each at the bottom, from the last one, gives.
+  void put_under_draw(CardRef first, std::size_t n) {
+    BATTLECORE_ENSURE(total() + n <= kMaxCards, "the piles would hold {} cards, more than {}", total() + n,
+                      kMaxCards);
+    const std::size_t bottom = total();  // the bottom of the draw pile is the array's end
+    for (std::size_t j = 0; j < n; ++j) cards_[bottom + j] = static_cast<CardRef>(first + n - 1 - j);
+    ends_[kDraw] = static_cast<std::uint8_t>(ends_[kDraw] + n);
+  }
   /// Empties every pile.
   void clear() { *this = Piles{}; }
 
