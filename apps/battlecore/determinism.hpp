@@ -107,10 +107,6 @@ bool add_recording(const Options& options, Io io, const std::shared_ptr<const ty
               "--versus-deck or --versus-content\n";
     return false;
   }
-  if (!options.deck.empty()) {
-    io.err << "battlecore: --record does not go with --deck: a replay starts from the encounter's own deck\n";
-    return false;
-  }
   const auto encounter = sim::resolve_encounter(*catalog, config.encounter, config.scenario);
   if (!encounter) {
     io.err << "battlecore: " << encounter.error().message << "\n";
@@ -123,7 +119,7 @@ bool add_recording(const Options& options, Io io, const std::shared_ptr<const ty
     return false;
   }
   config.after_battle = sim::replay_writer<R>(catalog, catalog->encounters[encounter.value()].id, scenario,
-                                              options.record, options.record_failures);
+                                              options.record, options.record_failures, config.deck);
   return true;
 }
 

@@ -6,6 +6,7 @@
 #include "battlecore/deckbuilder/scenario.hpp"
 #include "battlecore/deckbuilder/snapshot.hpp"
 #include "battlecore/sim/rules_support.hpp"
+#include "battlecore/sim/simulate.hpp"
 
 namespace battlecore::sim {
 
@@ -27,6 +28,19 @@ std::vector<std::string> DeckbuilderRules::encounters(const Catalog& catalog) {
 
 Result<Battle> DeckbuilderRules::start(const std::shared_ptr<const Catalog>& catalog,
                                        const BattleStart& start, BattleOptions options) {
+  if (!start.deck.empty()) {
+    if (!start.scenario.is_null())
+      return Error{"a deck does not go with a scenario, which sets the piles itself"};
+    const auto encounter = catalog->find_encounter(start.encounter);
+    if (!encounter)
+      return Error{fmt::format("no encounter '{}' in pack '{}'", start.encounter, catalog->pack.id)};
+    auto cards = deck_cards(*catalog, start.deck, "deck");
+    if (!cards) return cards.error();
+    Battle battle(catalog, options);
+    auto started = battle.start_battle(*encounter, start.seed, cards.value());
+    if (!started) return started.error();
+    return battle;
+  }
   return start_battle_or_scenario<Battle>(catalog, start, options, [](auto&&... args) {
     return deckbuilder::start_scenario(std::forward<decltype(args)>(args)...);
   });

@@ -29,6 +29,7 @@ nlohmann::ordered_json replay_to_json(const Replay& r) {
              {"seed", r.start.seed},
              {"encounter", r.start.encounter}};
   if (!r.start.scenario.is_null()) j["scenario"] = ojson::parse(r.start.scenario.dump());
+  if (!r.start.deck.empty()) j["deck"] = r.start.deck;
   j["start_state_hash"] = content::hash_to_hex(r.start_state_hash);
   j["actions"] = std::move(actions);
   j["state_hashes"] = std::move(hashes);
@@ -76,6 +77,21 @@ Result<Replay, Diagnostics> replay_from_document(const JsonDocument& doc, const 
     r.error_at("seed", "expected a seed: an integer in [0, 2^64), got " + content::describe_json_type(*s));
   replay.start.encounter = r.required_string("encounter").value_or("");
   if (const json* s = r.optional_object("scenario")) replay.start.scenario = *s;
+  if (const json* deck = r.optional_array("deck")) {
+    for (std::size_t i = 0; i < deck->size(); ++i) {
+      const json& card = (*deck)[i];
+      if (card.is_string() && !card.get_ref<const std::string&>().empty())
+        replay.start.deck.push_back(card.get<std::string>());
+      else
+        diags.add(doc.diagnostic(
+            content::child_pointer("/deck", i),
+            "expected a card id (a non-empty string), got " + content::describe_json_type(card)));
+    }
+    if (deck->empty())
+      r.error_at("deck", "expected at least one card (leave the key out for the encounter's deck)");
+    if (!replay.start.scenario.is_null())
+      r.error_at("deck", "a deck does not go with a scenario, which sets the piles itself");
+  }
   replay.start_state_hash = read_hash(r, "start_state_hash").value_or(0);
   if (const json* actions = r.required_array("actions")) {
     for (std::size_t i = 0; i < actions->size(); ++i) {

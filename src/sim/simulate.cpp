@@ -148,9 +148,6 @@ std::string deck_text(const std::vector<std::string>& deck) {
   return out;
 }
 
-namespace {
-
-/// The card definitions of `deck`; an error names every id the pack does not have.
 Result<std::vector<CardId>> deck_cards(const Catalog& catalog, const std::vector<std::string>& deck,
                                        std::string_view which) {
   std::vector<CardId> cards;
@@ -169,8 +166,6 @@ Result<std::vector<CardId>> deck_cards(const Catalog& catalog, const std::vector
         fmt::format("the {} has {} cards; a battle holds at most {}", which, cards.size(), kMaxCards)};
   return cards;
 }
-
-}  // namespace
 
 // --- the deckbuilder's entry point --------------------------------------------------------
 

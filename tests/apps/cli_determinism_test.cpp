@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -179,6 +180,54 @@ TEST(CliDeterminism, PlayReportsAnEngineErrorExitsOneAndRecordsIt) {
   const CliRun again = cli("replay " + quoted(file.string()) + " --content " + quoted(pack.string()));
   EXPECT_EQ(again.code, 1) << again.explain();
   EXPECT_TRUE(has(again.out, "raises the recorded engine error again")) << again.explain();
+}
+
+TEST(CliDeterminism, ARunWithADeckRecordsItAndItsReplaysMatch) {
+  TempDir dir;
+  const CliRun sim =
+      cli("sim --rules deckbuilder --battles 6 --seed 5 --deck 'strike*6,bash*2' --json --record " +
+          quoted(dir.path().string()));
+  ASSERT_EQ(sim.code, 0) << sim.explain();
+  const std::vector<std::string> deck = {"strike", "strike", "strike", "strike",
+                                         "strike", "strike", "bash",   "bash"};
+  for (int i = 0; i < 6; ++i) {
+    const fs::path file = dir.path() / fmt::format("battle-{:06}.json", i);
+    const json j = json::parse(read_file(file));
+    EXPECT_EQ(j["deck"], json(deck)) << file;
+    const CliRun r = cli("replay " + quoted(file.string()));
+    EXPECT_EQ(r.code, 0) << r.explain();
+    EXPECT_TRUE(has(r.out, "replay matches")) << r.explain();
+  }
+  // The deck is part of the start: without it, or with another, the battle is another one.
+  const json recorded = json::parse(read_file(dir.path() / "battle-000000.json"));
+  const auto replay_of = [&](const json& j, const std::string& name) {
+    const fs::path file = dir.path() / name;
+    std::ofstream(file) << j.dump(2);
+    return cli("replay " + quoted(file.string()));
+  };
+  json edited = recorded;
+  edited.erase("deck");
+  CliRun r = replay_of(edited, "no_deck.json");
+  EXPECT_EQ(r.code, 1) << r.explain();
+  EXPECT_TRUE(has(r.out, "diverges before the first action")) << r.explain();
+  edited = recorded;
+  edited["deck"][0] = "defend";
+  r = replay_of(edited, "other_deck.json");
+  EXPECT_EQ(r.code, 1) << r.explain();
+  // A deck the pack cannot deal, or that is not a list of card ids: malformed, exit 2.
+  edited["deck"][1] = "nope";
+  r = replay_of(edited, "unknown_card.json");
+  EXPECT_EQ(r.code, 2) << r.explain();
+  EXPECT_TRUE(has(r.err, "does not have: nope")) << r.explain();
+  edited = recorded;
+  edited["deck"] = json::array({"strike", 5});
+  r = replay_of(edited, "not_an_id.json");
+  EXPECT_EQ(r.code, 2) << r.explain();
+  EXPECT_TRUE(has(r.err, "/deck/1: expected a card id (a non-empty string), got an integer")) << r.explain();
+  edited["deck"] = json::array();
+  r = replay_of(edited, "empty.json");
+  EXPECT_EQ(r.code, 2) << r.explain();
+  EXPECT_TRUE(has(r.err, "/deck: expected at least one card")) << r.explain();
 }
 
 TEST(CliDeterminism, AnEditedActionExitsOneNamingIt) {

@@ -50,6 +50,12 @@ TEST(ClashReplay, ARecordedBattleChecksAndAnEditedActionIsNamed) {
   auto back = replay_from_document(text);
   ASSERT_TRUE(back.ok()) << back.error().to_string();
   EXPECT_EQ(check_replay<R>(classic(), back.value()).exit_code(), 0);
+  // A deck is a deckbuilder start: a clash replay with one does not start.
+  Replay with_deck = replay.value();
+  with_deck.start.deck = {"strike"};
+  const ReplayCheck no_deck = check_replay<R>(classic(), with_deck);
+  EXPECT_EQ(no_deck.exit_code(), 2);
+  EXPECT_NE(no_deck.message.find("has no deck to start from"), std::string::npos) << no_deck.message;
   // A hash edited at action 5: that action is named.
   Replay edited = replay.value();
   edited.state_hashes[5] ^= 1;

@@ -25,31 +25,33 @@ inline std::string replay_file_name(std::uint64_t index) { return fmt::format("b
 
 /// Writes the replay of every battle (or, with `failures_only`, of every battle that hit an
 /// engine error) into `dir`, which must exist, as replay_file_name(index). The battles start at
-/// `encounter` with their own seed, from `scenario` when it is not null. Thread-safe: each
-/// battle writes its own file.
+/// `encounter` with their own seed, from `scenario` when it is not null, with `deck` as the
+/// master deck when it is not empty (BattleStart::deck). Thread-safe: each battle writes its
+/// own file.
 template <class R>
 AfterBattle replay_writer(std::shared_ptr<const typename R::Catalog> catalog, std::string encounter,
-                          nlohmann::json scenario, std::filesystem::path dir, bool failures_only) {
-  return
-      [catalog = std::move(catalog), encounter = std::move(encounter), scenario = std::move(scenario),
-       dir = std::move(dir), failures_only](std::uint64_t index, std::uint64_t seed,
-                                            const nlohmann::json& actions_json, bool failed) -> Result<void> {
-        if (failures_only && !failed) return {};
-        if (actions_json.empty() && failed) return {};  // it broke while starting: nothing to replay
-        std::vector<typename R::Action> actions;
-        actions.reserve(actions_json.size());
-        for (const nlohmann::json& j : actions_json) {
-          auto action = R::action_from_json(j);
-          if (!action)
-            return Error{fmt::format("battle {}: action {} cannot be read back: {}", index, j.dump(),
-                                     action.error().message)};
-          actions.push_back(action.value());
-        }
-        auto replay = record_replay<R>(catalog, BattleStart{encounter, seed, scenario}, actions);
-        if (!replay)
-          return Error{fmt::format("battle {}: cannot record its replay: {}", index, replay.error().message)};
-        return write_replay(dir / replay_file_name(index), replay.value());
-      };
+                          nlohmann::json scenario, std::filesystem::path dir, bool failures_only,
+                          std::vector<std::string> deck = {}) {
+  return [catalog = std::move(catalog), encounter = std::move(encounter), scenario = std::move(scenario),
+          dir = std::move(dir), failures_only,
+          deck = std::move(deck)](std::uint64_t index, std::uint64_t seed, const nlohmann::json& actions_json,
+                                  bool failed) -> Result<void> {
+    if (failures_only && !failed) return {};
+    if (actions_json.empty() && failed) return {};  // it broke while starting: nothing to replay
+    std::vector<typename R::Action> actions;
+    actions.reserve(actions_json.size());
+    for (const nlohmann::json& j : actions_json) {
+      auto action = R::action_from_json(j);
+      if (!action)
+        return Error{fmt::format("battle {}: action {} cannot be read back: {}", index, j.dump(),
+                                 action.error().message)};
+      actions.push_back(action.value());
+    }
+    auto replay = record_replay<R>(catalog, BattleStart{encounter, seed, scenario, deck}, actions);
+    if (!replay)
+      return Error{fmt::format("battle {}: cannot record its replay: {}", index, replay.error().message)};
+    return write_replay(dir / replay_file_name(index), replay.value());
+  };
 }
 
 }  // namespace battlecore::sim

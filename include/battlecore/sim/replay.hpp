@@ -41,6 +41,10 @@ struct BattleStart {
   std::uint64_t seed = 0;
   /// A scenario document (docs/determinism.md#scenarios), or null for a plain start.
   nlohmann::json scenario;
+  /// The master deck, card ids in order (one per card), for rule sets with decks (the
+  /// deckbuilder); empty: the encounter's own deck. Not with a scenario, which sets the piles.
+  /// (Its initializer lets a start be written with the first three fields only.)
+  std::vector<std::string> deck = {};
 };
 
 /// One replay file, in memory.

@@ -23,11 +23,13 @@ std::vector<std::string> encounter_ids(const Catalog& catalog) {
 }
 
 /// A started battle: `start_scenario(catalog, document, seed, options)` when `start` carries a
-/// scenario, else start_battle(encounter, seed).
+/// scenario, else start_battle(encounter, seed). A deck is refused: the rule sets that have
+/// decks start such a battle themselves.
 template <class Battle, class Catalog, class Options, class StartScenario>
 Result<Battle> start_battle_or_scenario(const std::shared_ptr<const Catalog>& catalog,
                                         const BattleStart& start, Options options,
                                         StartScenario start_scenario) {
+  if (!start.deck.empty()) return Error{"a battle of these rules has no deck to start from"};
   if (!start.scenario.is_null()) {
     content::JsonDocument doc{"scenario", start.scenario.dump(2), start.scenario};
     auto started = start_scenario(catalog, doc, start.seed, options);

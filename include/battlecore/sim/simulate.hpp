@@ -59,6 +59,11 @@ struct SimConfig {
 Result<std::vector<std::string>> parse_deck(std::string_view text);
 /// The shortest text parse_deck reads back as `deck`: each run of one id as ID*N (ID alone for one).
 std::string deck_text(const std::vector<std::string>& deck);
+/// The card definitions of `deck` (card ids) in `catalog`: an error names every id the pack does
+/// not have, `which` saying what the deck is ("deck", "versus deck"...).
+Result<std::vector<deckbuilder::CardId>> deck_cards(const deckbuilder::Catalog& catalog,
+                                                    const std::vector<std::string>& deck,
+                                                    std::string_view which);
 
 /// Plays the battles of `config`: battle i uses battle_seed(config.seed, i), whatever the thread
 /// count or the shard. With `versus_catalog`, a paired A/B of two content packs: side B plays
