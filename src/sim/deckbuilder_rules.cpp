@@ -29,8 +29,7 @@ std::vector<std::string> DeckbuilderRules::encounters(const Catalog& catalog) {
 Result<Battle> DeckbuilderRules::start(const std::shared_ptr<const Catalog>& catalog,
                                        const BattleStart& start, BattleOptions options) {
   if (!start.deck.empty()) {
-    if (!start.scenario.is_null())
-      return Error{"a deck does not go with a scenario, which sets the piles itself"};
+    if (!start.scenario.is_null()) return Error{std::string(kDeckWithScenario)};
     const auto encounter = catalog->find_encounter(start.encounter);
     if (!encounter)
       return Error{fmt::format("no encounter '{}' in pack '{}'", start.encounter, catalog->pack.id)};

@@ -85,12 +85,12 @@ Result<Replay, Diagnostics> replay_from_document(const JsonDocument& doc, const 
       else
         diags.add(doc.diagnostic(
             content::child_pointer("/deck", i),
-            "expected a card id (a non-empty string), got " + content::describe_json_type(card)));
+            "expected a card id (a non-empty string), got " +
+                (card.is_string() ? std::string("an empty string") : content::describe_json_type(card))));
     }
     if (deck->empty())
       r.error_at("deck", "expected at least one card (leave the key out for the encounter's deck)");
-    if (!replay.start.scenario.is_null())
-      r.error_at("deck", "a deck does not go with a scenario, which sets the piles itself");
+    if (!replay.start.scenario.is_null()) r.error_at("deck", std::string(kDeckWithScenario));
   }
   replay.start_state_hash = read_hash(r, "start_state_hash").value_or(0);
   if (const json* actions = r.required_array("actions")) {

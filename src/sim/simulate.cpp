@@ -178,7 +178,7 @@ Result<SimReport> simulate_deckbuilder(const std::shared_ptr<const Catalog>& cat
       !checked)
     return checked.error();
   if (!config.scenario.is_null() && (!config.deck.empty() || !config.versus_deck.empty()))
-    return Error{"a deck does not go with a scenario, which sets the piles itself"};
+    return Error{std::string(kDeckWithScenario)};
   auto deck = deck_cards(*catalog, config.deck, "deck");
   if (!deck) return deck.error();
   RunOptions run = run_options(config);

@@ -220,10 +220,12 @@ TEST(CliDeterminism, ARunWithADeckRecordsItAndItsReplaysMatch) {
   EXPECT_EQ(r.code, 2) << r.explain();
   EXPECT_TRUE(has(r.err, "does not have: nope")) << r.explain();
   edited = recorded;
-  edited["deck"] = json::array({"strike", 5});
+  edited["deck"] = json::array({"strike", 5, ""});
   r = replay_of(edited, "not_an_id.json");
   EXPECT_EQ(r.code, 2) << r.explain();
   EXPECT_TRUE(has(r.err, "/deck/1: expected a card id (a non-empty string), got an integer")) << r.explain();
+  EXPECT_TRUE(has(r.err, "/deck/2: expected a card id (a non-empty string), got an empty string"))
+      << r.explain();
   edited["deck"] = json::array();
   r = replay_of(edited, "empty.json");
   EXPECT_EQ(r.code, 2) << r.explain();

@@ -35,6 +35,10 @@ inline constexpr std::uint32_t kReplayFormatVersion = 1;
 /// The engine's version (the project version), written into replays.
 std::string_view engine_version();
 
+/// Why a start with both a deck and a scenario is refused (a replay, a run, a start).
+inline constexpr std::string_view kDeckWithScenario =
+    "a deck does not go with a scenario, which sets the piles itself";
+
 /// Where a battle starts: an encounter and a seed, optionally with scenario overrides.
 struct BattleStart {
   std::string encounter;

@@ -42,7 +42,8 @@ struct SimConfig {
   /// the same one (the run is refused otherwise).
   nlohmann::json scenario{};
   /// Called after each battle (see RunOptions::after_battle): `sim --record` writes replays.
-  /// A replay starts from the encounter's own deck, so `sim --record` refuses `deck`.
+  /// A replay writer for a run with `deck` takes the deck too (replay_writer's `deck`), so that
+  /// its replays start from it.
   AfterBattle after_battle{};
   /// Deckbuilder: the master deck side A's battles start with, card ids in order (empty: the
   /// encounter's player deck). Not with a scenario, which sets the piles itself.
