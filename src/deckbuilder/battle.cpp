@@ -55,10 +55,11 @@ Battle::Battle(std::shared_ptr<const Catalog> catalog, BattleOptions options)
 
 // --- starting ---------------------------------------------------------------------------
 
-Result<Status> Battle::start_battle(std::string_view encounter_id, std::uint64_t seed) {
+Result<Status> Battle::start_battle(std::string_view encounter_id, std::uint64_t seed,
+                                    std::span<const CardId> master_deck) {
   const auto id = catalog_->find_encounter(encounter_id);
   if (!id) return Error{fmt::format("no encounter '{}' in pack '{}'", encounter_id, catalog_->pack.id)};
-  return start_battle(*id, seed);
+  return start_battle(*id, seed, master_deck);
 }
 
 Result<Status> Battle::start_battle(EncounterId encounter, std::uint64_t seed) {

@@ -62,23 +62,17 @@ PickTables pick_tables(const std::vector<EnemyDef>& enemies) {
       pick.slots = static_cast<std::uint32_t>(t.slots.size());
       pick.entries = static_cast<std::uint16_t>(n);
       for (std::size_t slot = 0; slot <= d.moves.size(); ++slot) {
-        // Slot 0: no move yet, so no move is held back.
-        const bool moved = slot > 0;
-        const auto last = static_cast<MoveIndex>(moved ? slot - 1 : 0);
+        const auto last = slot == 0 ? kNoMove : static_cast<MoveIndex>(slot - 1);  // slot 0: no move yet
         std::uint8_t cap = 0;
         for (const WeightedMove& w : d.weighted)
-          if (moved && w.move == last) cap = std::max(cap, w.max_in_a_row);
+          if (w.move == last) cap = std::max(cap, w.max_in_a_row);
         t.slots.push_back(PickSlot{static_cast<std::uint32_t>(t.weights.size()), cap});
         for (std::uint32_t streak = 0; streak <= cap; ++streak) {
-          // The rule resolve_intent applies without a table.
-          const auto allowed = [&](const WeightedMove& w) {
-            return w.max_in_a_row == 0 || !moved || w.move != last || streak < w.max_in_a_row;
-          };
           bool any = false;
-          for (const WeightedMove& w : d.weighted) any = any || allowed(w);
+          for (const WeightedMove& w : d.weighted) any = any || allowed_after(w, last, streak);
           std::uint32_t sum = 0;
           for (const WeightedMove& w : d.weighted) {
-            if (!any || allowed(w)) sum += w.weight;
+            if (!any || allowed_after(w, last, streak)) sum += w.weight;
             t.weights.push_back(sum);
           }
         }

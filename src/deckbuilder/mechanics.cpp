@@ -354,9 +354,7 @@ namespace {
 
 MoveIndex pick_by_list(const EnemyDef& def, MoveIndex last, std::uint8_t streak, Rng& rng) {
   // Weighted among the moves whose repeat limit allows them (all of them if none does).
-  const auto allowed = [&](const WeightedMove& w) {
-    return w.max_in_a_row == 0 || w.move != last || streak < w.max_in_a_row;
-  };
+  const auto allowed = [&](const WeightedMove& w) { return allowed_after(w, last, streak); };
   std::uint32_t total = 0;
   for (const WeightedMove& w : def.weighted)
     if (allowed(w)) total += w.weight;

@@ -30,13 +30,10 @@ Result<Battle> DeckbuilderRules::start(const std::shared_ptr<const Catalog>& cat
                                        const BattleStart& start, BattleOptions options) {
   if (!start.deck.empty()) {
     if (!start.scenario.is_null()) return Error{std::string(kDeckWithScenario)};
-    const auto encounter = catalog->find_encounter(start.encounter);
-    if (!encounter)
-      return Error{fmt::format("no encounter '{}' in pack '{}'", start.encounter, catalog->pack.id)};
     auto cards = deck_cards(*catalog, start.deck, "deck");
     if (!cards) return cards.error();
     Battle battle(catalog, options);
-    auto started = battle.start_battle(*encounter, start.seed, cards.value());
+    auto started = battle.start_battle(start.encounter, start.seed, cards.value());
     if (!started) return started.error();
     return battle;
   }

@@ -43,9 +43,8 @@ struct BattleIo;  // snapshots and scenarios (src/deckbuilder/snapshot.cpp, scen
 inline constexpr std::size_t kMaxEnemies = 5;
 inline constexpr std::size_t kMaxStatusSlots = 8;      ///< different statuses on one unit
 inline constexpr std::int16_t kMaxStatusStacks = 999;  ///< a status on a unit has 1 to this many stacks
-inline constexpr MoveIndex kNoMove = 0xFF;
-inline constexpr std::int32_t kMaxArmor = 999'999;  ///< a unit's armor stops here (gains beyond are lost)
-inline constexpr std::size_t kMaxEffectDepth = 16;  ///< nested effect blocks in progress
+inline constexpr std::int32_t kMaxArmor = 999'999;     ///< a unit's armor stops here (gains beyond are lost)
+inline constexpr std::size_t kMaxEffectDepth = 16;     ///< nested effect blocks in progress
 inline constexpr std::size_t kMaxHooks = 16;
 inline constexpr std::size_t kMaxDelayed = 16;
 inline constexpr std::size_t kMaxRewardChoices = 5;
@@ -274,7 +273,8 @@ class Battle {
 
   // --- starting -------------------------------------------------------------------------
   /// The seed's StartBattle: a missing encounter is an error and starts nothing.
-  Result<Status> start_battle(std::string_view encounter_id, std::uint64_t seed);
+  Result<Status> start_battle(std::string_view encounter_id, std::uint64_t seed,
+                              std::span<const CardId> master_deck = {});
   Result<Status> start_battle(EncounterId encounter, std::uint64_t seed);
   /// Starts with the run's master deck instead of the player unit's starting deck.
   Result<Status> start_battle(EncounterId encounter, std::uint64_t seed, std::span<const CardId> master_deck);

@@ -18,6 +18,8 @@ using PlayerUnitId = std::uint16_t;  ///< index into Catalog::players
 using EncounterId = std::uint16_t;   ///< index into Catalog::encounters
 using MoveIndex = std::uint8_t;      ///< index into EnemyDef::moves
 inline constexpr StatusId kNoStatus = 0xFFFF;
+/// No move (yet): an enemy's last move before its first, or no intent.
+inline constexpr MoveIndex kNoMove = 0xFF;
 
 enum class CardType : std::uint8_t { Attack, Skill, Power, Status, Curse };
 /// Who a card is aimed at when played.
@@ -237,6 +239,13 @@ struct WeightedMove {
   std::uint16_t weight = 1;
   std::uint8_t max_in_a_row = 0;  ///< 0: no limit
 };
+
+/// The repeat limit of a weighted move: it may be picked unless it is the last move and that
+/// move has been made `streak` times in a row, its max_in_a_row or more (`last` kNoMove: no
+/// move yet, nothing held back).
+inline bool allowed_after(const WeightedMove& w, MoveIndex last, std::uint32_t streak) {
+  return w.max_in_a_row == 0 || w.move != last || streak < w.max_in_a_row;
+}
 
 /// A Random behaviour's pick, compiled by index_catalog (Catalog::enemy_picks, by EnemyId).
 /// Which weighted moves are allowed depends only on the enemy's last move and its streak, so
