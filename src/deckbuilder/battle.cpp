@@ -30,6 +30,13 @@ std::uint8_t card_keywords_of(const BattleState& s, const Catalog& c) {
   return keywords;
 }
 
+CardRef stale_listing(const BattleState& s, const Catalog& c) {
+  for (std::size_t i = 0; i < s.cards.size(); ++i)
+    if (s.cards[i].def < c.card_play.size() && s.cards[i].listing != listing_of(s.cards[i], c))
+      return static_cast<CardRef>(i);
+  return kNoCard;
+}
+
 std::uint16_t status_traits_of(const UnitState& u, const Catalog& c) {
   std::uint16_t traits = 0;
   for (const StatusStack& st : u.statuses) traits |= c.status_traits[st.status];
@@ -144,15 +151,6 @@ inline PlayCheck Battle::check_card_in_hand(CardRef card, std::int32_t& cost) co
   return PlayCheck::Ok;
 }
 
-// The listing's test for a battle without hooks (the caller has checked): check_card_in_hand
-// answering only "Ok" or not, for a card whose definition `info` is. A card without a cost rule
-// is one comparison of its list_cost.
-inline bool Battle::listable_without_hooks(CardRef card, const CardPlayInfo& info) const {
-  const CardInstance& ci = state_.cards[card];
-  if (!ci.has_cost_rule()) return info.list_cost <= state_.energy;
-  return !info.has(kUnplayable) && detail::effective_cost(state_, *catalog_, card) <= state_.energy;
-}
-
 // `out` has room for kMaxOptions. Restricted: the compiler may keep the catalog's tables and
 // the state's fields in registers across the stores (Action is made of bytes, which could
 // otherwise alias anything and be read again after every option).
@@ -166,44 +164,34 @@ std::size_t Battle::list_options(Action* __restrict out) const {
     return n;
   }
   if (phase() != Phase::PlayerPhase) return 0;
-  if (is_waiting_for_choice()) {
-    const PendingChoice& c = state_.choice;
-    std::size_t count = c.option_count;
-    if (c.kind != PendingChoice::Kind::Options) {
-      std::array<std::uint8_t, kMaxHand> eligible{};
-      count = detail::eligible_hand_cards(state_, eligible);
-    }
-    for (std::size_t i = 0; i < count; ++i) out[n++] = Action::choose(static_cast<std::uint8_t>(i));
-    if (c.skippable) out[n++] = Action::skip_choice();
-    return n;
-  }
+  if (is_waiting_for_choice()) return list_choice_options(out);
   if (state_.played_this_turn.full()) {  // the turn's play limit: only End turn is left
     out[n++] = Action::end_turn();
     return n;
   }
-  const auto list_plays = [&]<bool kHooks>() {
-    // The card's entry in the card table when it can be played now, else nullptr (a card with
-    // no active definition is never listed).
-    const auto playable = [&](CardRef card) -> const CardPlayInfo* {
-      const CardId def = state_.cards[card].def;
-      if (def >= catalog_->card_play.size()) return nullptr;
-      const CardPlayInfo& info = catalog_->card_play[def];
-      if constexpr (kHooks)
-        return check_card_in_hand(card, cost) == PlayCheck::Ok ? &info : nullptr;
+  // Without hooks, each card's listing byte (CardInstance::listing) says whether it is listed and
+  // at whom: its cost is at most the energy (kListingCostUnknown and kListingUnplayable never are
+  // while the energy is at most kMaxListedCost). With hooks, or more energy than that, each card
+  // takes check_card_in_hand.
+  const CardInstance* __restrict cards = state_.cards.data();
+  const std::int32_t energy = state_.energy;
+  const auto list_plays = [&]<bool kByByte>() {
+    const auto listed = [&](CardRef card) {
+      if constexpr (kByByte)
+        return (cards[card].listing & kListingCost) <= energy;
       else
-        return listable_without_hooks(card, info) ? &info : nullptr;
+        return check_card_in_hand(card, cost) == PlayCheck::Ok;
     };
-    if (state_.enemies_alive == 1) {  // one option per playable card: its target is chosen, not branched on
+    const auto aimed = [&](CardRef card) { return (cards[card].listing & kListingAimed) != 0; };
+    if (state_.enemies_alive == 1) {  // one option per listed card: its target is chosen, not branched on
       const auto alive = static_cast<std::int8_t>(detail::first_alive_enemy(state_) - 1);
       for (CardRef card : state_.hand())
-        if (const CardPlayInfo* info = playable(card))
-          out[n++] = Action::play(card, info->target == CardTarget::Enemy ? alive : std::int8_t{-1});
+        if (listed(card)) out[n++] = Action::play(card, aimed(card) ? alive : std::int8_t{-1});
       return;
     }
     for (CardRef card : state_.hand()) {
-      const CardPlayInfo* info = playable(card);
-      if (info == nullptr) continue;
-      if (info->target == CardTarget::Enemy) {
+      if (!listed(card)) continue;
+      if (aimed(card)) {
         for (std::size_t e = 0; e < state_.enemies.size(); ++e)
           if (state_.enemies[e].unit.alive()) out[n++] = Action::play(card, static_cast<std::int8_t>(e));
       } else {
@@ -211,11 +199,25 @@ std::size_t Battle::list_options(Action* __restrict out) const {
       }
     }
   };
-  if (state_.hooks.empty())
-    list_plays.template operator()<false>();
-  else
+  if (state_.hooks.empty() && energy <= kMaxListedCost)
     list_plays.template operator()<true>();
+  else
+    list_plays.template operator()<false>();
   out[n++] = Action::end_turn();
+  return n;
+}
+
+// Out of line: the listing of plays, at every decision, then keeps its frame small.
+[[gnu::noinline]] std::size_t Battle::list_choice_options(Action* out) const {
+  const PendingChoice& c = state_.choice;
+  std::size_t count = c.option_count;
+  if (c.kind != PendingChoice::Kind::Options) {
+    std::array<std::uint8_t, kMaxHand> eligible{};
+    count = detail::eligible_hand_cards(state_, eligible);
+  }
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < count; ++i) out[n++] = Action::choose(static_cast<std::uint8_t>(i));
+  if (c.skippable) out[n++] = Action::skip_choice();
   return n;
 }
 

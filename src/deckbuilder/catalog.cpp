@@ -1,7 +1,6 @@
 #include "battlecore/deckbuilder/catalog.hpp"
 
 #include <algorithm>
-#include <limits>
 
 namespace battlecore::deckbuilder {
 
@@ -24,8 +23,8 @@ std::optional<EncounterId> Catalog::find_encounter(std::string_view id) const {
 
 namespace {
 CardPlayInfo play_info(const CardDef& d) {
-  const std::int32_t list_cost = d.has(kUnplayable) ? std::numeric_limits<std::int32_t>::max() : d.cost;
-  return {list_cost, d.cost, d.target, d.keywords, !d.in_hand_turn_start.empty()};
+  return {d.cost, d.target, d.keywords, !d.in_hand_turn_start.empty(),
+          card_listing(d.target, d.keywords, d.cost)};
 }
 }  // namespace
 

@@ -51,7 +51,7 @@ void draw_cards(Ctx& x, int count) {
 void add_card(Ctx& x, CardId card, Pile pile) {
   if (x.s.cards.full()) return;  // a battle holds at most kMaxCards card instances
   const auto ref = static_cast<CardRef>(x.s.cards.size());
-  x.s.cards.push_back(CardInstance{card});
+  x.s.cards.push_back(CardInstance{.def = card, .listing = x.c.card_play[card].listing});
   x.s.card_keywords |= x.c.card_play[card].keywords;
   const std::size_t hand_limit = std::min<std::size_t>(kMaxHand, rules(x).hand_limit);
   if (pile == Pile::Hand && x.s.hand().size() >= hand_limit) pile = Pile::Discard;
@@ -88,6 +88,7 @@ void count_down_cost_rules(Ctx& x) {
       --x.s.turn_cost_cards;
       ci.turn_cost_set = -1;
       ci.turn_cost_change = 0;
+      refresh_listing(ci, x.c);
       x.ev.emit_with(EventType::CostChanged, [&] {
         return Event{.type = EventType::CostChanged,
                      .subject = static_cast<std::uint16_t>(i),

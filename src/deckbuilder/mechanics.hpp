@@ -78,11 +78,7 @@ void add_card(Ctx& x, CardId card, Pile pile);
 /// The energy a card instance costs now.
 inline std::int32_t effective_cost(const BattleState& s, const Catalog& c, CardRef card) {
   const CardInstance& ci = s.cards[card];
-  if (!ci.has_cost_rule()) return c.card_play[ci.def].cost;  // the loader keeps costs in 0..9
-  const std::int32_t base = ci.turn_cost_set >= 0     ? ci.turn_cost_set
-                            : ci.battle_cost_set >= 0 ? ci.battle_cost_set
-                                                      : c.card_play[ci.def].cost;
-  return std::max(0, base + ci.battle_cost_change + ci.turn_cost_change);
+  return ci.cost(c.card_play[ci.def].cost);  // the loader keeps costs in 0..9
 }
 /// tick_cost_rules for a battle with turn-limited cost rules.
 void count_down_cost_rules(Ctx& x);
@@ -220,21 +216,23 @@ void apply_status(Ctx& x, UnitRef source, UnitRef target, StatusId status, std::
 /// of the unit changes the value its armor resets to. `state` is unit `u`.
 void reset_armor_with_hooks(Ctx& x, UnitRef u, UnitState& state);
 /// Armor decay at the start of a unit's turn, per the ArmorDecayRule and armor reset hooks.
-inline void decay_armor(Ctx& x, UnitRef u) {
+/// `state` is unit `u`.
+inline void decay_armor(Ctx& x, UnitRef u, UnitState& state) {
   if (rules(x).armor_decay != ArmorDecayRule::ResetOnTurnStart) return;
-  UnitState& state = unit(x, u);
   if (x.s.hooks.empty())
     state.armor = 0;
   else
     reset_armor_with_hooks(x, u, state);
 }
+inline void decay_armor(Ctx& x, UnitRef u) { decay_armor(x, u, unit(x, u)); }
 /// tick_turn_end_statuses for a unit with such a status: `state` is unit `u`.
 void decay_turn_end_statuses(Ctx& x, UnitRef u, UnitState& state);
-/// Statuses that lose a stack at their owner's turn end lose one; expired ones go.
-inline void tick_turn_end_statuses(Ctx& x, UnitRef u) {
-  UnitState& state = unit(x, u);
+/// Statuses that lose a stack at their owner's turn end lose one; expired ones go. `state` is
+/// unit `u`.
+inline void tick_turn_end_statuses(Ctx& x, UnitRef u, UnitState& state) {
   if ((state.status_traits & status_trait::kDecaysAtOwnerTurnEnd) != 0) decay_turn_end_statuses(x, u, state);
 }
+inline void tick_turn_end_statuses(Ctx& x, UnitRef u) { tick_turn_end_statuses(x, u, unit(x, u)); }
 /// run_status_timing for a unit with a status that has a behaviour at `timing`.
 void run_status_behaviours(Ctx& x, UnitRef u, StatusTiming timing, UnitRef other);
 /// Runs the behaviour of each of the unit's statuses at `timing` (in the order they were applied).
@@ -251,9 +249,8 @@ inline void run_status_timing(Ctx& x, UnitRef u, StatusTiming timing, UnitRef ot
 }
 /// skips_turn for a unit with a status that may cost it its action.
 bool has_skipping_status(const Ctx& x, const UnitState& u);
-/// True when the unit has a status that costs it its action.
-inline bool skips_turn(const Ctx& x, UnitRef u) {
-  const UnitState& state = unit(x.s, u);
+/// True when the unit (`state`) has a status that costs it its action.
+inline bool skips_turn(const Ctx& x, const UnitState& state) {
   return (state.status_traits & status_trait::kSkipsTurn) != 0 && has_skipping_status(x, state);
 }
 
@@ -319,12 +316,14 @@ inline bool run_flat(Ctx& x, OpRange ops, UnitRef source, UnitRef target, CardRe
   if (!ops.flat || x.s.choice.kind != PendingChoice::Kind::None) return false;
   OpContext ctx{x, source, target, card, status};
   const std::size_t depth = x.s.effects.size();
-  // No op changes the phase (only the driver does, between phases): read once.
+  // No op changes the phase (only the driver does, between phases): read once. Units never
+  // move in the state: the source is looked up once.
   const bool active = x.battle.is_battle_active();
+  const UnitState* const from = source != kNoUnit ? &unit(x.s, source) : nullptr;
   for (std::uint32_t pc = ops.begin; pc < ops.end; ++pc) {
     // What run_effect_stack checks before each op: a decided battle stops the effect, and so
     // does a dead source (after the battle it runs to its end).
-    if (active && (outcome(x.s) || (source != kNoUnit && !unit(x.s, source).alive()))) break;
+    if (active && (outcome(x.s) || (from != nullptr && !from->alive()))) break;
     const Op& op = x.c.ops[pc];
     x.c.op_handlers[op.code](ctx, op);
     BATTLECORE_ENSURE(x.s.effects.size() == depth && x.s.choice.kind == PendingChoice::Kind::None,

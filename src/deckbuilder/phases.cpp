@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <new>
 
 namespace battlecore::deckbuilder::detail {
 
@@ -25,8 +26,10 @@ void run_timing_for_everyone(Ctx& x, StatusTiming timing) {
 void create_fresh_state(Ctx& x) {
   const std::uint64_t seed = x.s.seed;
   const EncounterId encounter = x.s.encounter;
-  std::destroy_at(&x.s);  // value-initialized in place: no temporary of the whole state
-  std::construct_at(&x.s);
+  // Default-initialized in place: no temporary of the whole state, and no zeroing of it either;
+  // every field takes its initializer and the FixedVecs are empty (their storage unwritten).
+  std::destroy_at(&x.s);
+  ::new (static_cast<void*>(&x.s)) BattleState;
   x.s.seed = seed;
   x.s.encounter = encounter;
   x.s.rng = RngStreams(seed);
@@ -68,7 +71,7 @@ void build_draw_pile(Ctx& x) {
   const CardPlayInfo* __restrict play = x.c.card_play.data();
   std::uint8_t keywords = x.s.card_keywords;
   for (std::size_t k = 0; k < n; ++k) {
-    out[k] = CardInstance{ids[k]};
+    out[k] = CardInstance{.def = ids[k], .listing = play[ids[k]].listing};
     keywords = static_cast<std::uint8_t>(keywords | play[ids[k]].keywords);
   }
   x.s.cards.set_size(first + n);
@@ -203,17 +206,18 @@ std::optional<Trigger> run_enemy_phase(Ctx& x) {
   x.s.player_owned = false;
   emit_turn_event(x, EventType::EnemyTurnStarted);
   for (std::size_t i = 0; i < x.s.enemies.size(); ++i) {
-    if (!x.s.enemies[i].unit.alive()) continue;
+    UnitState& u = x.s.enemies[i].unit;  // units never move in the state
+    if (!u.alive()) continue;
     const UnitRef self = enemy_unit(i);
-    decay_armor(x, self);
-    run_status_timing(x, self, StatusTiming::TurnStart);
+    decay_armor(x, self, u);
+    run_status_timing(x, self, u, StatusTiming::TurnStart);
     if (auto decided = outcome(x.s)) return decided;
-    if (!x.s.enemies[i].unit.alive()) continue;
-    if (!skips_turn(x, self)) perform_intent(x, i);
+    if (!u.alive()) continue;
+    if (!skips_turn(x, u)) perform_intent(x, i);
     if (auto decided = outcome(x.s)) return decided;
-    run_status_timing(x, self, StatusTiming::TurnEnd);
+    run_status_timing(x, self, u, StatusTiming::TurnEnd);
     if (auto decided = outcome(x.s)) return decided;
-    tick_turn_end_statuses(x, self);
+    tick_turn_end_statuses(x, self, u);
     tick_hooks(x, self);
   }
   tick_delayed(x, DelayedTiming::EnemyPhaseEnd);

@@ -173,7 +173,7 @@ Result<Battle, Diagnostics> start_scenario(std::shared_ptr<const Catalog> catalo
         for (std::size_t k = 0; k < piles.size(); ++k)
           for (CardId id : piles[k]) {
             const auto ref = static_cast<CardRef>(s.cards.size());
-            s.cards.push_back(CardInstance{id});
+            s.cards.push_back(CardInstance{.def = id, .listing = c.card_play[id].listing});
             s.piles.push(kPileOf[k], ref);
           }
       }

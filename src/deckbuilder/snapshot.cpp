@@ -331,6 +331,7 @@ void read_state(const In& in, const Catalog& c, Phase phase, BattleState& s) {
     inst.turn_cost_set = static_cast<std::int8_t>(ci.num("turn_cost_set", -128, 127));
     inst.turn_cost_change = static_cast<std::int8_t>(ci.num("turn_cost_change", -128, 127));
     inst.cost_turns = static_cast<std::uint8_t>(ci.num("cost_turns", 0, 255));
+    refresh_listing(inst, c);
     s.cards.push_back(inst);
   }
   s.turn_cost_cards = count_turn_cost_cards(s);

@@ -113,6 +113,10 @@ std::vector<std::string> DeckbuilderRules::invariants(const Battle& before, cons
   if (s.card_keywords != card_keywords_of(s, after.catalog()))
     broken.push_back(fmt::format("the battle's cards have keywords {:#x}, but it counts {:#x}",
                                  card_keywords_of(s, after.catalog()), s.card_keywords));
+  if (const CardRef stale = stale_listing(s, after.catalog()); stale != kNoCard)
+    broken.push_back(
+        fmt::format("card {} has listing byte {:#x}, but its definition and cost rules give {:#x}", stale,
+                    s.cards[stale].listing, listing_of(s.cards[stale], after.catalog())));
   if (s.hand().size() > kMaxHand) broken.push_back(fmt::format("the hand has {} cards", s.hand().size()));
   return broken;
 }

@@ -1633,6 +1633,36 @@ TEST(DeckbuilderRulesCostRule, ATurnRuleEndingLeavesTheBattleRuleInPlace) {
   EXPECT_EQ(run.s().turn_cost_cards, 0);
 }
 
+TEST(DeckbuilderRulesCostRule, TheListingByteFollowsTheRulesAndTheListingWithIt) {
+  const auto catalog =
+      build({.cards = R"(
+      { "id": "quicken", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"],
+        "effects": [{ "op": "cost_rule", "scope": "hand", "set": 0, "turns": 1 }] },
+      { "id": "heavy", "type": "attack", "cost": 4, "target": "enemy", "keywords": ["innate"],
+        "effects": [{ "op": "damage", "amount": 1 }] })",
+             .deck = R"({ "card": "quicken" }, { "card": "heavy" }, { "card": "noop", "count": 3 })"});
+  Fight run(catalog);
+  const CardRef heavy = run.card("heavy");
+  const auto listed = [&] {
+    for (const Action& a : run.battle.decision().options)
+      if (a.kind == ActionKind::PlayCard && a.card == heavy) return true;
+    return false;
+  };
+  EXPECT_EQ(run.s().cards[heavy].listing, kListingAimed | 4);  // aimed at an enemy, cost 4
+  EXPECT_FALSE(listed());                                      // 4 > 3 energy
+  run.play("quicken");
+  EXPECT_EQ(run.s().cards[heavy].listing, kListingAimed | 0);
+  EXPECT_TRUE(listed());
+  // A snapshot holds the rules, not the byte: the restored battle makes it again.
+  const auto restored = restore(catalog, snapshot(run.battle));
+  ASSERT_TRUE(restored.ok()) << restored.error().message;
+  EXPECT_EQ(restored.value().state().cards[heavy].listing, kListingAimed | 0);
+  EXPECT_TRUE(restored.value() == run.battle);
+  run.end_turn();  // the rule for one turn expires at the turn end
+  EXPECT_EQ(run.s().cards[heavy].listing, kListingAimed | 4);
+  EXPECT_EQ(stale_listing(run.s(), *catalog), kNoCard);
+}
+
 // =============================================================================================
 // Hand-card ops: discard and exhaust, chosen and random
 // =============================================================================================
@@ -2370,6 +2400,7 @@ std::string first_broken_invariant(const Battle& b, std::size_t created) {
     if (seen[i] != 1)
       return "card instance " + std::to_string(i) + " is in " + std::to_string(seen[i]) + " piles";
   if (s.card_keywords != card_keywords_of(s, b.catalog())) return "the card keywords are not the cards' own";
+  if (stale_listing(s, b.catalog()) != kNoCard) return "a card's listing byte is not its own";
   if (s.energy < 0) return "energy " + std::to_string(s.energy);
   const auto unit_ok = [](const UnitState& u) { return u.hp >= 0 && u.hp <= u.max_hp; };
   if (!unit_ok(s.player))

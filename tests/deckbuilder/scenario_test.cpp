@@ -3,6 +3,7 @@
 #include "battlecore/deckbuilder/scenario.hpp"
 
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -59,6 +60,22 @@ TEST(DeckbuilderScenario, OverridesReplaceTheStatedFields) {
   EXPECT_EQ(s.player_turns, 4u);
   EXPECT_EQ(s.attacks_this_turn, 1);
   EXPECT_EQ(s.enemies_alive, 1);
+}
+
+TEST(DeckbuilderScenario, MoreEnergyThanTheListingByteHoldsStillListsExactly) {
+  // Above kMaxListedCost energy the listing checks each card in full: an Unplayable card (its
+  // byte kListingUnplayable, 127) is still not listed however much energy there is.
+  const auto r = start(R"({
+    "format": "battlecore-scenario", "format_version": 1, "rules": "deckbuilder",
+    "encounter": "w1", "seed": 3, "energy": 999, "hand": ["dazed", "bash", "doubt", "defend"]
+  })");
+  ASSERT_TRUE(r.ok()) << problems(r);
+  const Battle& b = r.value();
+  ASSERT_GT(b.state().energy, kMaxListedCost);
+  std::vector<std::string> listed;
+  for (const Action& a : b.decision().options)
+    if (a.kind == ActionKind::PlayCard) listed.push_back(b.catalog().cards[b.state().cards[a.card].def].id);
+  EXPECT_EQ(listed, (std::vector<std::string>{"bash", "defend"}));
 }
 
 TEST(DeckbuilderScenario, AnEnemyThatStartsAtZeroHpIsNotCountedAlive) {

@@ -18,33 +18,34 @@ class FixedVec {
   using value_type = T;
   using size_type = std::conditional_t<(N < 256), std::uint8_t, std::uint16_t>;
   static_assert(N < 65536, "FixedVec capacity must fit its 16-bit size");
+  static_assert(std::is_trivially_copyable_v<T>, "FixedVec holds trivially copyable values");
 
   static constexpr std::size_t capacity() { return N; }
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   bool full() const { return size_ == N; }
 
-  T* begin() { return items_.data(); }
-  T* end() { return items_.data() + size_; }
-  const T* begin() const { return items_.data(); }
-  const T* end() const { return items_.data() + size_; }
-  T& operator[](std::size_t i) { return items_[i]; }
-  const T& operator[](std::size_t i) const { return items_[i]; }
-  T& back() { return items_[size_ - 1u]; }
-  const T& back() const { return items_[size_ - 1u]; }
+  T* begin() { return store_.items; }
+  T* end() { return store_.items + size_; }
+  const T* begin() const { return store_.items; }
+  const T* end() const { return store_.items + size_; }
+  T& operator[](std::size_t i) { return store_.items[i]; }
+  const T& operator[](std::size_t i) const { return store_.items[i]; }
+  T& back() { return store_.items[size_ - 1u]; }
+  const T& back() const { return store_.items[size_ - 1u]; }
   /// The storage, for filling in place: write the elements through data(), then set_size.
-  T* data() { return items_.data(); }
-  const T* data() const { return items_.data(); }
-  std::span<T> span() { return {items_.data(), size_}; }
-  std::span<const T> span() const { return {items_.data(), size_}; }
+  T* data() { return store_.items; }
+  const T* data() const { return store_.items; }
+  std::span<T> span() { return {store_.items, size_}; }
+  std::span<const T> span() const { return {store_.items, size_}; }
 
   void push_back(const T& v) {
     BATTLECORE_ENSURE(size_ < N, "capacity {} exceeded", N);
-    items_[size_++] = v;
+    store_.items[size_++] = v;
   }
   T pop_back() {
     BATTLECORE_ENSURE(size_ > 0, "pop_back on an empty FixedVec");
-    return items_[--size_];
+    return store_.items[--size_];
   }
   void clear() { size_ = 0; }
   /// The first n elements, as written through data() (n at most the capacity).
@@ -60,27 +61,33 @@ class FixedVec {
   /// Removes element i, keeping the order of the rest.
   void erase_at(std::size_t i) {
     BATTLECORE_ENSURE(i < size_, "erase_at index {} with size {}", i, size());
-    for (std::size_t k = i + 1; k < size_; ++k) items_[k - 1] = items_[k];
+    for (std::size_t k = i + 1; k < size_; ++k) store_.items[k - 1] = store_.items[k];
     --size_;
   }
   /// Inserts at position i, shifting the rest up.
   void insert_at(std::size_t i, const T& v) {
     BATTLECORE_ENSURE(size_ < N, "capacity {} exceeded", N);
     BATTLECORE_ENSURE(i <= size_, "insert_at index {} with size {}", i, size());
-    for (std::size_t k = size_; k > i; --k) items_[k] = items_[k - 1];
-    items_[i] = v;
+    for (std::size_t k = size_; k > i; --k) store_.items[k] = store_.items[k - 1];
+    store_.items[i] = v;
     ++size_;
   }
 
   friend bool operator==(const FixedVec& a, const FixedVec& b) {
     if (a.size_ != b.size_) return false;
     for (std::size_t i = 0; i < a.size_; ++i)
-      if (!(a.items_[i] == b.items_[i])) return false;
+      if (!(a.store_.items[i] == b.store_.items[i])) return false;
     return true;
   }
 
  private:
-  std::array<T, N> items_{};
+  // The elements past size() are never read, so they are never written either: making a
+  // FixedVec (a battle state holds a dozen, some of 64 elements) sets its size and nothing else.
+  // Copies copy the whole storage, as for any trivially copyable value.
+  union Storage {
+    Storage() {}  // leaves the elements unwritten
+    T items[N];
+  } store_;
   size_type size_ = 0;
 };
 

@@ -13,6 +13,7 @@
 ///   percents, rounded down once; armor absorbs before HP.
 /// - The battle is a value: copying it clones it (listeners are not copied; see EventBus).
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstddef>
@@ -93,6 +94,11 @@ struct CardInstance {
   std::int8_t turn_cost_set = -1;      ///< a fixed cost for `cost_turns` turns, or -1
   std::int8_t turn_cost_change = 0;    ///< a change to the cost for `cost_turns` turns
   std::uint8_t cost_turns = 0;         ///< turns the turn-limited rules last; 0 = none
+  /// What listing the options reads of the card (card_listing): whether it is aimed at an enemy
+  /// and what it costs now. Derived from the definition and the cost rules, kept by whatever
+  /// makes the instance or changes its rules (refresh_listing); snapshots and state_hash leave
+  /// it out.
+  std::uint8_t listing = 0;
   friend bool operator==(const CardInstance&, const CardInstance&) = default;
 
   /// True when a cost rule applies: the four rule bytes differ from "no set, no change".
@@ -101,6 +107,15 @@ struct CardInstance {
     std::uint32_t rules;
     std::memcpy(&rules, &battle_cost_set, sizeof rules);
     return rules != kNoCostRule;
+  }
+  /// The energy the instance costs now, its definition costing `base`: a fixed cost (for some
+  /// turns first, else for the battle) replaces `base`, then the changes add up, never below 0.
+  std::int32_t cost(std::int32_t base) const {
+    if (!has_cost_rule()) return base;
+    const std::int32_t fixed = turn_cost_set >= 0     ? turn_cost_set
+                               : battle_cost_set >= 0 ? battle_cost_set
+                                                      : base;
+    return std::max(0, fixed + battle_cost_change + turn_cost_change);
   }
 
  private:
@@ -178,6 +193,16 @@ std::uint8_t count_turn_cost_cards(const BattleState& s);
 /// The keywords of the card instances of `s` together (what BattleState::card_keywords holds), from
 /// the catalog's card index.
 std::uint8_t card_keywords_of(const BattleState& s, const Catalog& c);
+/// What CardInstance::listing holds for `ci` (whose definition is in the catalog's card index).
+inline std::uint8_t listing_of(const CardInstance& ci, const Catalog& c) {
+  const CardPlayInfo& info = c.card_play[ci.def];
+  if (!ci.has_cost_rule()) return info.listing;
+  return card_listing(info.target, info.keywords, ci.cost(info.cost));
+}
+/// Sets CardInstance::listing after the instance was made or its cost rules changed.
+inline void refresh_listing(CardInstance& ci, const Catalog& c) { ci.listing = listing_of(ci, c); }
+/// The first card instance of `s` whose listing byte is not listing_of it, or kNoCard.
+CardRef stale_listing(const BattleState& s, const Catalog& c);
 /// The traits of the statuses of `u` (what UnitState::status_traits holds): the union of their
 /// entries in Catalog::status_traits (an indexed catalog, as every battle's is).
 std::uint16_t status_traits_of(const UnitState& u, const Catalog& c);
@@ -364,10 +389,10 @@ class Battle {
   /// can_play_card's checks after "the card is in hand" (for a card known to be there); sets
   /// `cost` to the card's effective cost once it is known.
   PlayCheck check_card_in_hand(CardRef card, std::int32_t& cost) const;
-  /// check_card_in_hand == Ok, for a battle without hooks and a card whose definition is `info`.
-  bool listable_without_hooks(CardRef card, const CardPlayInfo& info) const;
   /// The legal options into `out`, which has room for kMaxOptions; their count.
   std::size_t list_options(Action* __restrict out) const;
+  /// list_options while a Choice waits.
+  std::size_t list_choice_options(Action* out) const;
   /// can_play_card, also giving the effective cost of a card that can be played.
   PlayCheck check_play(CardRef card, std::int32_t& cost) const;
   /// Runs the effect in progress; when it finishes, the play's steps 6 to 9 (finish_play).

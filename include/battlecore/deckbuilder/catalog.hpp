@@ -112,16 +112,30 @@ struct CardDef {
 /// Catalog::card_play. The loader fills it; a catalog built or changed in code calls
 /// index_catalog after changing `cards` (a battle refuses a catalog whose index does not match).
 struct CardPlayInfo {
-  /// The cost when the card may be played at all, else more than any energy (an Unplayable
-  /// card): listing a card without a cost rule compares it with the energy, and that is all.
-  std::int32_t list_cost = 0;
   std::int8_t cost = 0;
   CardTarget target = CardTarget::None;
   std::uint8_t keywords = 0;
   bool in_hand_turn_start = false;  ///< CardDef::in_hand_turn_start is not empty
+  /// CardInstance::listing of an instance of the card without cost rules (card_listing).
+  std::uint8_t listing = 0;
   bool has(Keyword k) const { return (keywords & k) != 0; }
   friend bool operator==(const CardPlayInfo&, const CardPlayInfo&) = default;
 };
+
+/// CardInstance::listing, the byte the listing of options reads for each card in hand: bit 7
+/// when the card is aimed at an enemy, bits 0 to 6 the energy it costs now (`cost`, cost rules
+/// applied), kListingCostUnknown for a cost above kMaxListedCost, kListingUnplayable for an
+/// Unplayable card.
+inline constexpr std::uint8_t kListingAimed = 0x80;
+inline constexpr std::uint8_t kListingCost = 0x7F;
+inline constexpr std::uint8_t kMaxListedCost = 125;
+inline constexpr std::uint8_t kListingCostUnknown = 126;
+inline constexpr std::uint8_t kListingUnplayable = 127;
+constexpr std::uint8_t card_listing(CardTarget target, std::uint8_t keywords, std::int32_t cost) {
+  const std::uint8_t aimed = target == CardTarget::Enemy ? kListingAimed : 0;
+  if ((keywords & kUnplayable) != 0) return static_cast<std::uint8_t>(aimed | kListingUnplayable);
+  return static_cast<std::uint8_t>(aimed | (cost > kMaxListedCost ? kListingCostUnknown : cost));
+}
 
 enum class StatusKind : std::uint8_t { Buff, Debuff };
 /// How new stacks combine: Intensity adds to the amount, Duration adds turns.

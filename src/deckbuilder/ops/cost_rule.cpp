@@ -48,6 +48,7 @@ void apply_rule(OpContext& ctx, const Op& op, CardRef card) {
     if (ci.cost_turns == 0) ++ctx.x.s.turn_cost_cards;
     ci.cost_turns = std::max(ci.cost_turns, static_cast<std::uint8_t>(op.times));
   }
+  refresh_listing(ci, ctx.x.c);
   ctx.x.ev.emit_with(EventType::CostChanged, [&] {
     return Event{
         .type = EventType::CostChanged, .subject = card, .amount = effective_cost(ctx.x.s, ctx.x.c, card)};
