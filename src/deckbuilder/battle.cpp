@@ -383,14 +383,20 @@ Status Battle::continue_play() {
   return finish_play(x, *active_card(state_.playing.card));
 }
 
-inline Status Battle::finish_play(Access& x, const CardDef& def) {
+// Always inlined into perform_play and continue_play: left to the compiler's size limits it
+// became a call at every play.
+[[gnu::always_inline]] inline Status Battle::finish_play(Access& x, const CardDef& def) {
   const CardRef card = state_.playing.card;
   if (!state_.hooks.empty() && !detail::outcome(state_))
     detail::run_card_played_hooks(x, def, state_.playing.target);
-  for (std::uint16_t hook : def.hooks) detail::register_hook(x, hook, kPlayerUnit);   // 6
-  if (const std::size_t i = state_.piles.hand_index(card); i < state_.hand().size())  // 7
-    detail::move_from_hand(x, i,
-                           def.has(kExhaust) || def.type == CardType::Power ? Pile::Exhaust : Pile::Discard);
+  for (std::uint16_t hook : def.hooks) detail::register_hook(x, hook, kPlayerUnit);  // 6
+  // 7: to the exhaust pile or the discard pile, when the effect left it in the hand.
+  if (def.has(kExhaust) || def.type == CardType::Power) {
+    if (const std::size_t i = state_.piles.hand_index(card); i < state_.hand().size())
+      detail::move_from_hand(x, i, Pile::Exhaust);
+  } else if (state_.piles.discard_from_hand(card)) {
+    detail::card_moved_from_hand(x, card, Pile::Discard);
+  }
   state_.playing = PlayInProgress{};
   if (const auto decided = detail::outcome(state_)) {  // 8
     pending_trigger_ = *decided;

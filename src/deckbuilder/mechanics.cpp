@@ -385,7 +385,8 @@ void resolve_intent(Ctx& x, std::size_t index) {
   const EnemyDef& def = x.c.enemies[e.def];
   MoveIndex next = kNoMove;
   if (e.last_move == kNoMove && def.first_move) next = *def.first_move;
-  for (std::size_t r = 0; next == kNoMove && r < def.rules.size(); ++r) {
+  const std::size_t rule_count = def.rules.empty() ? 0 : def.rules.size();  // most enemies have none
+  for (std::size_t r = 0; next == kNoMove && r < rule_count; ++r) {
     const BehaviorRule& rule = def.rules[r];
     const auto bit = static_cast<std::uint8_t>(1u << r);
     if (rule.once && (e.rules_used & bit)) continue;

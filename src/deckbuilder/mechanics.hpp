@@ -54,17 +54,15 @@ inline UnitRef first_alive_enemy(const BattleState& s) {
     if (s.enemies[i].unit.alive()) return enemy_unit(i);
   return kNoUnit;
 }
-inline const BattleRules& rules(const Ctx& x) { return x.c.encounters[x.s.encounter].rules; }
+inline const BattleRules& rules(const Ctx& x) { return x.s.rules; }
 
 // --- cards ------------------------------------------------------------------------------
 /// Draws up to `count` cards; an empty draw pile is refilled by shuffling the discard pile;
 /// a full hand stops the draw.
 void draw_cards(Ctx& x, int count);
 void shuffle_discard_into_draw(Ctx& x);
-/// Moves a card from the hand to the top of another pile (discard, exhaust or draw pile),
-/// keeping the hand's order, and emits CardMoved.
-inline void move_from_hand(Ctx& x, std::size_t hand_index, Pile to) {
-  const CardRef card = x.s.piles.hand_to(hand_index, to);
+/// Emits CardMoved for `card`, which has just left the hand for `to`.
+inline void card_moved_from_hand(Ctx& x, CardRef card, Pile to) {
   x.ev.emit_with(EventType::CardMoved, [&] {
     return Event{.type = EventType::CardMoved,
                  .subject = card,
@@ -72,6 +70,11 @@ inline void move_from_hand(Ctx& x, std::size_t hand_index, Pile to) {
                  .amount = static_cast<std::int32_t>(Pile::Hand),
                  .extra = static_cast<std::int32_t>(to)};
   });
+}
+/// Moves a card from the hand to the top of another pile (discard, exhaust or draw pile),
+/// keeping the hand's order, and emits CardMoved.
+inline void move_from_hand(Ctx& x, std::size_t hand_index, Pile to) {
+  card_moved_from_hand(x, x.s.piles.hand_to(hand_index, to), to);
 }
 /// Creates a new card instance in `pile` (a full hand sends it to the discard pile).
 void add_card(Ctx& x, CardId card, Pile pile);

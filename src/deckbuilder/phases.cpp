@@ -32,6 +32,7 @@ void create_fresh_state(Ctx& x) {
   ::new (static_cast<void*>(&x.s)) BattleState;
   x.s.seed = seed;
   x.s.encounter = encounter;
+  x.s.rules = x.c.encounters[encounter].rules;
   x.s.rng = RngStreams(seed);
   x.s.turn = 1;
 }
@@ -81,6 +82,7 @@ void build_draw_pile(Ctx& x) {
 
 // Innate cards go to the top of the draw pile (the back), keeping their shuffled order.
 void prioritize_innate(Ctx& x) {
+  if ((x.s.card_keywords & kInnate) == 0) return;  // no card of the battle is Innate
   const auto is_innate = [&](CardRef c) { return x.c.card_play[x.s.cards[c].def].has(kInnate); };
   if (std::none_of(x.s.draw_pile().begin(), x.s.draw_pile().end(), is_innate)) return;
   CardPile ordinary, innate;

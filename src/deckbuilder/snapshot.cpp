@@ -283,6 +283,7 @@ void read_state(const In& in, const Catalog& c, Phase phase, BattleState& s) {
   s.encounter = in.at("encounter").is_null()
                     ? EncounterId{0}
                     : find_id(c.encounters, in.at("encounter"), in.ptr("encounter"), "encounter");
+  s.rules = rules_of(c, s.encounter);
   s.turn = static_cast<std::uint32_t>(in.num("turn", 0, UINT32_MAX));
   s.player_turns = static_cast<std::uint32_t>(in.num("player_turns", 0, UINT32_MAX));
   s.player_owned = in.flag("player_owned");

@@ -113,6 +113,8 @@ std::vector<std::string> DeckbuilderRules::invariants(const Battle& before, cons
   if (s.card_keywords != card_keywords_of(s, after.catalog()))
     broken.push_back(fmt::format("the battle's cards have keywords {:#x}, but it counts {:#x}",
                                  card_keywords_of(s, after.catalog()), s.card_keywords));
+  if (s.rules != rules_of(after.catalog(), s.encounter))
+    broken.push_back(fmt::format("the battle's rules are not those of encounter {}", s.encounter));
   if (const CardRef stale = stale_listing(s, after.catalog()); stale != kNoCard)
     broken.push_back(
         fmt::format("card {} has listing byte {:#x}, but its definition and cost rules give {:#x}", stale,

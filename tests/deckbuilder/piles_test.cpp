@@ -147,6 +147,30 @@ TEST(Piles, AHandCardToTheDiscardPileMatchesTheListsFromEveryPlaceAndOffset) {
       }
 }
 
+TEST(Piles, DiscardFromHandMovesTheCardWhereverItIsAndLeavesThePilesWhenItIsNotThere) {
+  for (std::size_t hand = 0; hand <= kMaxHand; ++hand)
+    for (std::size_t below = 0; below + hand <= kMaxCards; ++below) {
+      const std::string where = std::to_string(hand) + " after " + std::to_string(below);
+      for (std::size_t i = 0; i < hand; ++i) {  // as hand_to(i, Discard)
+        Model m;
+        Piles p = filled(below, hand, 8, m);
+        const CardRef card = m[Pile::Hand][i];
+        EXPECT_TRUE(p.discard_from_hand(card));
+        m[Pile::Hand].erase(m[Pile::Hand].begin() + static_cast<std::ptrdiff_t>(i));
+        m[Pile::Discard].push_back(card);
+        expect_same(p, m, "card " + std::to_string(i) + " of " + where);
+      }
+      Model m;
+      Piles p = filled(below, hand, 8, m);
+      const Piles before = p;
+      for (CardRef absent : m[Pile::Draw]) EXPECT_FALSE(p.discard_from_hand(absent)) << where;
+      for (CardRef absent : m[Pile::Discard]) EXPECT_FALSE(p.discard_from_hand(absent)) << where;
+      EXPECT_FALSE(p.discard_from_hand(255)) << where;
+      EXPECT_TRUE(p == before) << where;
+      if (::testing::Test::HasFailure()) return;
+    }
+}
+
 TEST(Piles, TheDiscardPileShuffledGoesUnderTheDrawPile) {
   Piles p;
   Model m;

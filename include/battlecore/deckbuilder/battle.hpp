@@ -186,6 +186,11 @@ struct DelayedTrigger {
 
 using CardPile = FixedVec<CardRef, kMaxCards>;
 struct BattleState;
+/// The rules of encounter `encounter` (what BattleState::rules holds): the defaults when the
+/// catalog has no such encounter (a battle never started in content without encounters).
+inline BattleRules rules_of(const Catalog& c, EncounterId encounter) {
+  return encounter < c.encounters.size() ? c.encounters[encounter].rules : BattleRules{};
+}
 /// The alive enemies of `s`, counted from their HP (what BattleState::enemies_alive holds).
 std::uint8_t count_alive_enemies(const BattleState& s);
 /// The card instances of `s` with turn-limited cost rules (what BattleState::turn_cost_cards holds).
@@ -216,6 +221,9 @@ struct BattleState {
   std::uint64_t seed = 0;
   RngStreams rng;
   EncounterId encounter = 0;
+  /// The encounter's rules, read at every turn: derived from `encounter` and set with it
+  /// (Initialize, snapshots; rules_of); snapshots and state_hash leave it out.
+  BattleRules rules;
   std::uint32_t turn = 0;          ///< the seed's TurnNumber: 1 on the first player turn
   std::uint32_t player_turns = 0;  ///< player turns begun (extra turns included)
   bool player_owned = false;

@@ -325,6 +325,7 @@ struct BattleRules {
   std::uint8_t hand_limit = 10;
   /// A battle still running after this many turns is lost (so stalemates end).
   std::uint16_t turn_limit = 100;
+  friend bool operator==(const BattleRules&, const BattleRules&) = default;
 };
 
 enum class EncounterKind : std::uint8_t { Normal, Elite, Boss };

@@ -130,18 +130,28 @@ class Piles {
   std::size_t hand_index(CardRef card) const {
     const std::size_t first = ends_[kDiscard];
     const std::size_t n = ends_[kHand] - first;
-    if (fits_one_word(first, n)) {
-      // Without a loop, whose exit (where the card is) no branch predictor learns: the bytes
-      // of the word that equal `card` get their top bit set, and the lowest is the first.
-      // (A borrow can mark a byte wrongly, but only above a byte that matched.)
-      const std::uint64_t x = hand_word(first) ^ (kEveryByte * card);
-      const std::uint64_t matched = (x - kEveryByte) & ~x & (kEveryByte << 7);
-      const auto i = static_cast<std::size_t>(std::countr_zero(matched)) / 8;  // 8 when none did
-      return std::min(i, n);
-    }
+    if (fits_one_word(first, n)) return std::min(first_byte_equal(hand_word(first), card), n);
     std::size_t i = 0;
     while (i < n && cards_[first + i] != card) ++i;
     return i;
+  }
+  /// `card` goes from the hand to the top of the discard pile when it is in the hand: hand_index
+  /// and hand_to(i, Discard) in one, the hand read as one word once. Returns whether it was there.
+  bool discard_from_hand(CardRef card) {
+    const std::size_t first = ends_[kDiscard];
+    const std::size_t n = ends_[kHand] - first;
+    if (!fits_one_word(first, n)) {
+      const std::size_t i = hand_index(card);
+      if (i == n) return false;
+      hand_to(i, Pile::Discard);
+      return true;
+    }
+    const std::uint64_t w = hand_word(first);
+    const std::size_t i = first_byte_equal(w, card);
+    if (i >= n) return false;
+    move_up_to(first, w, i, card);
+    ++ends_[kDiscard];
+    return true;
   }
   /// Hand card `i` goes on top of `to` (discard, exhaust or draw pile); the rest of the hand
   /// keeps its order. Returns the card.
@@ -152,12 +162,8 @@ class Piles {
     switch (to) {
       case Pile::Discard:  // the hand cards before it move up one; it ends the discard pile
         if (fits_one_word(ends_[kDiscard], size(Pile::Hand))) {
-          // In one word, without a loop that runs i + 1 times: bytes 0 to i take the bytes
-          // below them, byte 0 the card, and the rest stay.
           const std::size_t first = ends_[kDiscard]++;
-          const std::uint64_t w = hand_word(first);
-          const std::uint64_t moved = (std::uint64_t{2} << (8 * i + 7)) - 1;  // bytes 0 to i
-          store_word(first, (((w << 8) | card) & moved) | (w & ~moved));
+          move_up_to(first, hand_word(first), i, card);
           return card;
         }
         shift_up(ends_[kDiscard]++, at, card);
@@ -228,6 +234,21 @@ class Piles {
     return w;
   }
   void store_word(std::size_t first, std::uint64_t w) { std::memcpy(cards_.data() + first, &w, sizeof w); }
+  /// The place of the first byte of `w` equal to `card` (8 when none is), without a loop, whose
+  /// exit (where the card is) no branch predictor learns: the bytes of the word that equal
+  /// `card` get their top bit set, and the lowest is the first. (A borrow can mark a byte
+  /// wrongly, but only above a byte that matched.)
+  static std::size_t first_byte_equal(std::uint64_t w, CardRef card) {
+    const std::uint64_t x = w ^ (kEveryByte * card);
+    const std::uint64_t matched = (x - kEveryByte) & ~x & (kEveryByte << 7);
+    return static_cast<std::size_t>(std::countr_zero(matched)) / 8;
+  }
+  /// Byte i of the word `w` at `first` (a hand that fits one word) goes to byte 0 as `card` and
+  /// bytes 0 to i - 1 move up one, the rest staying: without a loop that runs i + 1 times.
+  void move_up_to(std::size_t first, std::uint64_t w, std::size_t i, CardRef card) {
+    const std::uint64_t moved = (std::uint64_t{2} << (8 * i + 7)) - 1;  // bytes 0 to i
+    store_word(first, (((w << 8) | card) & moved) | (w & ~moved));
+  }
   // Moving cards one place: a chain of swaps carrying one card, cheaper for the few cards a
   // pile move shifts than a call to memmove.
   /// Puts `in` at `first`, moves cards_[first, last) up one place, returns what was at `last`.
