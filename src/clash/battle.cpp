@@ -223,7 +223,7 @@ std::uint64_t Battle::state_hash() const {
   h.add(started_);
   h.add(state_.seed);
   for (std::size_t k = 0; k < kStreamCount; ++k)
-    for (std::uint64_t w : state_.rng[static_cast<Stream>(k)].state()) h.add(w);
+    for (std::uint64_t w : state_.rng.words(static_cast<Stream>(k))) h.add(w);
   h.add(state_.encounter);
   h.add(state_.round);
   h.add(state_.seats.size());

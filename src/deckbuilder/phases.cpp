@@ -33,7 +33,7 @@ void create_fresh_state(Ctx& x) {
   x.s.seed = seed;
   x.s.encounter = encounter;
   x.s.rules = x.c.encounters[encounter].rules;
-  x.s.rng = RngStreams(seed);
+  x.s.rng.reseed(seed);
   x.s.turn = 1;
 }
 

@@ -548,7 +548,7 @@ std::uint64_t Battle::state_hash() const {
   h.add(has_pending_trigger_ ? 1u + static_cast<unsigned>(pending_trigger_) : 0u);
   h.add(s.seed);
   for (std::size_t k = 0; k < kStreamCount; ++k)
-    for (std::uint64_t w : s.rng[static_cast<Stream>(k)].state()) h.add(w);
+    for (std::uint64_t w : s.rng.words(static_cast<Stream>(k))) h.add(w);
   h.add(s.encounter);
   h.add(s.turn);
   h.add(s.main_turns);

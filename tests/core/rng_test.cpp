@@ -233,6 +233,38 @@ TEST(RngStreams, CopyIsEqualAndIndependent) {
   EXPECT_NE(RngStreams(31), RngStreams(32));
 }
 
+TEST(RngStreams, AStreamSeededWhenFirstDrawnIsTheOneSeededAtOnce) {
+  // Stream k is seeded from SplitMix64 outputs 4k .. 4k+3 when it is first drawn from; drawing
+  // the streams in any order gives what seeding them all in order gives.
+  for (std::uint64_t seed : {0ull, 1ull, 99ull, ~0ull}) {
+    SplitMix64 sm{seed};
+    std::array<Rng, kStreamCount> at_once;
+    for (Rng& r : at_once) r.seed_from(sm);
+    RngStreams lazy(seed);
+    for (std::size_t k = kStreamCount; k-- > 0;) {  // the last stream first
+      const auto s = static_cast<Stream>(k);
+      Rng expected = at_once[k];
+      EXPECT_EQ(lazy[s].next(), expected.next()) << seed << " stream " << k;
+    }
+  }
+}
+
+TEST(RngStreams, EqualityAndReadingIgnoreWhichStreamsWereSeededYet) {
+  RngStreams drawn(7);
+  const RngStreams untouched(7);
+  for (std::size_t k = 0; k < kStreamCount; ++k) drawn[static_cast<Stream>(k)];  // seeds it, draws nothing
+  EXPECT_EQ(drawn, untouched);
+  for (std::size_t k = 0; k < kStreamCount; ++k)
+    EXPECT_EQ(drawn.words(static_cast<Stream>(k)), untouched.words(static_cast<Stream>(k))) << k;
+  RngStreams reseeded(3);
+  reseeded[Stream::Ai].next();
+  reseeded.reseed(7);
+  EXPECT_EQ(reseeded, untouched);
+  EXPECT_EQ(reseeded[Stream::Ai].next(), RngStreams(7)[Stream::Ai].next());
+  EXPECT_NE(RngStreams{}, untouched);
+  EXPECT_EQ(RngStreams{}.words(Stream::Setup), (std::array<std::uint64_t, 4>{}));  // all zero
+}
+
 TEST(RngStreams, NamesFollowTheEnum) {
   EXPECT_EQ(stream_name(Stream::Setup), "setup");
   EXPECT_EQ(stream_name(Stream::Shuffle), "shuffle");

@@ -165,7 +165,7 @@ inline nlohmann::json rng_to_json(const RngStreams& rng) {
   nlohmann::json out = nlohmann::json::object();
   for (std::size_t k = 0; k < kStreamCount; ++k) {
     nlohmann::json words = nlohmann::json::array();
-    for (std::uint64_t w : rng[static_cast<Stream>(k)].state()) words.push_back(hash_to_hex(w));
+    for (std::uint64_t w : rng.words(static_cast<Stream>(k))) words.push_back(hash_to_hex(w));
     out[std::string(kSnapshotStreamKeys[k])] = words;
   }
   return out;

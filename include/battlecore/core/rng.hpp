@@ -139,19 +139,54 @@ std::string_view stream_name(Stream s);
 
 /// One generator per stream, all derived from the battle's seed: stream k takes SplitMix64
 /// outputs 4k .. 4k+3, so appending a stream never changes the existing ones.
+///
+/// A stream is seeded when it is first drawn from, not when the seed is given: a battle seeds
+/// only the streams its rules use. Nothing can tell the difference: reading a stream not yet
+/// seeded (the const operator[], equality) gives the generator it would have been seeded with.
 class RngStreams {
  public:
+  /// Every stream's state zero.
   constexpr RngStreams() = default;
-  constexpr explicit RngStreams(std::uint64_t seed) {
-    SplitMix64 sm{seed};
-    for (Rng& r : streams_) r.seed_from(sm);
+  constexpr explicit RngStreams(std::uint64_t seed) { reseed(seed); }
+  /// The streams of `seed`, as RngStreams(seed) has them, without building a new value.
+  constexpr void reseed(std::uint64_t seed) {
+    seed_ = seed;
+    seeded_ = 0;
   }
-  constexpr Rng& operator[](Stream s) { return streams_[static_cast<std::size_t>(s)]; }
-  constexpr const Rng& operator[](Stream s) const { return streams_[static_cast<std::size_t>(s)]; }
-  friend constexpr bool operator==(const RngStreams&, const RngStreams&) = default;
+  /// Stream `s`, to draw from.
+  constexpr Rng& operator[](Stream s) {
+    const auto k = static_cast<std::size_t>(s);
+    if ((seeded_ & (1u << k)) == 0) [[unlikely]] {
+      streams_[k] = seeded(k);
+      seeded_ = static_cast<std::uint8_t>(seeded_ | (1u << k));
+    }
+    return streams_[k];
+  }
+  /// Stream `s` as it is now.
+  constexpr Rng operator[](Stream s) const {
+    const auto k = static_cast<std::size_t>(s);
+    return (seeded_ & (1u << k)) != 0 ? streams_[k] : seeded(k);
+  }
+  /// The four state words of stream `s` as it is now (a value, so a range-for may read it).
+  constexpr std::array<std::uint64_t, 4> words(Stream s) const { return (*this)[s].state(); }
+  friend constexpr bool operator==(const RngStreams& a, const RngStreams& b) {
+    for (std::size_t k = 0; k < kStreamCount; ++k)
+      if (a[static_cast<Stream>(k)] != b[static_cast<Stream>(k)]) return false;
+    return true;
+  }
 
  private:
+  static constexpr std::uint8_t kEverySeeded = (1u << kStreamCount) - 1;
+  /// Stream k as the seed starts it: SplitMix64 outputs 4k .. 4k+3, whose state before the first
+  /// of them is the seed plus 4k increments.
+  constexpr Rng seeded(std::size_t k) const {
+    SplitMix64 sm{seed_ + 4 * k * kGolden};
+    return Rng(sm);
+  }
+
   std::array<Rng, kStreamCount> streams_{};
+  std::uint64_t seed_ = 0;
+  std::uint8_t seeded_ = kEverySeeded;  ///< bit k: streams_[k] is stream k's state
 };
 
 }  // namespace battlecore
