@@ -2,6 +2,7 @@
 /// The deckbuilder's content, loaded and frozen: cards, statuses, enemies, player units,
 /// encounters. Ids are dense indices; effects are compiled ops in one flat array.
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -134,7 +135,8 @@ inline constexpr std::uint8_t kListingUnplayable = 127;
 constexpr std::uint8_t card_listing(CardTarget target, std::uint8_t keywords, std::int32_t cost) {
   const std::uint8_t aimed = target == CardTarget::Enemy ? kListingAimed : 0;
   if ((keywords & kUnplayable) != 0) return static_cast<std::uint8_t>(aimed | kListingUnplayable);
-  return static_cast<std::uint8_t>(aimed | (cost > kMaxListedCost ? kListingCostUnknown : cost));
+  // A negative cost (a catalog built in code) is listed as 0, as the energy compares it.
+  return static_cast<std::uint8_t>(aimed | (cost > kMaxListedCost ? kListingCostUnknown : std::max(cost, 0)));
 }
 
 enum class StatusKind : std::uint8_t { Buff, Debuff };
