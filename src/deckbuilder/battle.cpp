@@ -154,7 +154,7 @@ inline PlayCheck Battle::check_card_in_hand(CardRef card, std::int32_t& cost) co
 // `out` has room for kMaxOptions. Restricted: the compiler may keep the catalog's tables and
 // the state's fields in registers across the stores (Action is made of bytes, which could
 // otherwise alias anything and be read again after every option).
-std::size_t Battle::list_options(Action* __restrict out) const {
+std::size_t Battle::list_other_options(Action* __restrict out) const {
   std::size_t n = 0;
   std::int32_t cost = 0;
   if (is_waiting_for_reward()) {
@@ -304,18 +304,7 @@ Result<Status, Rejection> Battle::submit(const Action& action) {
   return refuse(RefusalReason::NotYourDecision, action, phase(), "unknown action");
 }
 
-Status Battle::submit_listed(const Action& action) {
-  // A listed play or End turn in the player phase goes straight to its steps; the rest (a
-  // Choice's or a reward's option, rare) takes the checked path.
-  if (!is_waiting_for_choice() && !is_waiting_for_reward()) {
-    if (action.kind == ActionKind::PlayCard) {
-      const CardDef& def = catalog_->cards[state_.cards[action.card].def];
-      const std::int32_t cost = detail::effective_cost(state_, *catalog_, action.card);
-      return perform_play(action, def, cost,
-                          action.target >= 0 ? enemy_unit(static_cast<std::size_t>(action.target)) : kNoUnit);
-    }
-    if (action.kind == ActionKind::EndTurn) return end_turn(action);
-  }
+Status Battle::submit_checked(const Action& action) {
   auto done = submit(action);
   BATTLECORE_ENSURE(done.ok(), "a listed option was refused: {}", done.ok() ? "" : done.error().message);
   return done.value();

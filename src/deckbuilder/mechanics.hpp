@@ -302,13 +302,25 @@ void run_effect_stack(Ctx& x, std::size_t depth);
 /// waits): on the effect stack.
 void run_effects_on_stack(Ctx& x, OpRange ops, UnitRef source, UnitRef target, CardRef card, StatusId status);
 
-/// What an op handler sees.
+/// What an op handler sees. The two units are looked up once per list (flat) or per op (on the
+/// stack), not by every op: units never move in the state.
 struct OpContext {
   Ctx& x;
   UnitRef source;
   UnitRef target;   ///< the resolved chosen target (the player for enemy moves)
   CardRef card;     ///< the card being played, or kNoCard
   StatusId status;  ///< the status whose timing runs ("stacks" amounts), or kNoStatus
+  UnitState* from;  ///< unit `source`, or nullptr when it is kNoUnit
+  UnitState* to;    ///< unit `target`, or nullptr when it is kNoUnit
+
+  OpContext(Ctx& x_, UnitRef source_, UnitRef target_, CardRef card_, StatusId status_)
+      : x(x_),
+        source(source_),
+        target(target_),
+        card(card_),
+        status(status_),
+        from(source_ != kNoUnit ? &unit(x_, source_) : nullptr),
+        to(target_ != kNoUnit ? &unit(x_, target_) : nullptr) {}
 };
 
 /// Runs a flat list (OpRange::flat) straight through, with the checks run_effect_stack makes
@@ -322,7 +334,7 @@ inline bool run_flat(Ctx& x, OpRange ops, UnitRef source, UnitRef target, CardRe
   // No op changes the phase (only the driver does, between phases): read once. Units never
   // move in the state: the source is looked up once.
   const bool active = x.battle.is_battle_active();
-  const UnitState* const from = source != kNoUnit ? &unit(x.s, source) : nullptr;
+  const UnitState* const from = ctx.from;
   for (std::uint32_t pc = ops.begin; pc < ops.end; ++pc) {
     // What run_effect_stack checks before each op: a decided battle stops the effect, and so
     // does a dead source (after the battle it runs to its end).
@@ -346,8 +358,8 @@ inline void run_effects(Ctx& x, OpRange ops, UnitRef source, UnitRef target, Car
 
 /// The op's amount: its literal, or the source's stacks of the running status.
 inline std::int32_t op_amount(const OpContext& ctx, const Op& op) {
-  if ((op.flags & kAmountFromStacks) != 0 && ctx.source != kNoUnit && ctx.status != kNoStatus)
-    return unit(ctx.x.s, ctx.source).stacks(ctx.status);
+  if ((op.flags & kAmountFromStacks) != 0 && ctx.from != nullptr && ctx.status != kNoStatus)
+    return ctx.from->stacks(ctx.status);
   return op.amount;
 }
 /// Reads {"amount": 1..999, "target": ... (default self)}: the shape of armor, heal, lose_hp.
@@ -361,26 +373,31 @@ inline bool names_one_unit(OpTarget kind) { return kind == OpTarget::Chosen || k
 inline UnitRef one_op_target(const OpContext& ctx, OpTarget kind) {
   return kind == OpTarget::Self ? ctx.source : ctx.target;
 }
+/// The state of that unit, or nullptr when there is none.
+inline UnitState* one_op_unit(const OpContext& ctx, OpTarget kind) {
+  return kind == OpTarget::Self ? ctx.from : ctx.to;
+}
 /// The units an op's target kind names, alive only, into `out`; returns how many.
 inline std::size_t op_targets(OpContext& ctx, OpTarget kind, std::array<UnitRef, kMaxEnemies + 1>& out) {
   if (!names_one_unit(kind)) return op_targets_of_side(ctx, kind, out);
-  const UnitRef u = one_op_target(ctx, kind);
-  if (u == kNoUnit || !unit(ctx.x.s, u).alive()) return 0;
-  out[0] = u;
+  const UnitState* const u = one_op_unit(ctx, kind);
+  if (u == nullptr || !u->alive()) return 0;
+  out[0] = one_op_target(ctx, kind);
   return 1;
 }
-/// Calls `apply(x, unit, amount)` for each unit the op targets, with the op's amount. A kind
-/// that names one unit goes straight to it, without the list of targets (most ops are so aimed).
+/// Calls `apply(x, ref, unit, amount)` for each unit the op targets (`unit` is the state of
+/// `ref`), with the op's amount. A kind that names one unit goes straight to it, without the
+/// list of targets (most ops are so aimed).
 template <class Apply>
 void for_each_op_target(OpContext& ctx, const Op& op, Apply apply) {
   if (names_one_unit(op.target)) {
-    const UnitRef u = one_op_target(ctx, op.target);
-    if (u != kNoUnit && unit(ctx.x.s, u).alive()) apply(ctx.x, u, op_amount(ctx, op));
+    UnitState* const u = one_op_unit(ctx, op.target);
+    if (u != nullptr && u->alive()) apply(ctx.x, one_op_target(ctx, op.target), *u, op_amount(ctx, op));
     return;
   }
   std::array<UnitRef, kMaxEnemies + 1> targets{};
   const std::size_t n = op_targets_of_side(ctx, op.target, targets);
-  for (std::size_t i = 0; i < n; ++i) apply(ctx.x, targets[i], op_amount(ctx, op));
+  for (std::size_t i = 0; i < n; ++i) apply(ctx.x, targets[i], unit(ctx.x, targets[i]), op_amount(ctx, op));
 }
 /// The hand positions a hand-card choice may pick: every card but the one being played.
 std::size_t eligible_hand_cards(const BattleState& s, std::array<std::uint8_t, kMaxHand>& out);

@@ -300,6 +300,44 @@ TEST(DeckbuilderDecision, MatchesTheRulesAtEveryStepOfRandomBattles) {
   }
 }
 
+// The plays listed in the player phase are exactly those can_play_card accepts, in hand order,
+// each aimed card once per alive enemy, then End turn: for every encounter of the starter pack
+// (hooks, cost rules, Unplayable cards, several enemies), so that the listing by the cards'
+// listing bytes (one enemy, no hooks) and the checked listing agree with the rules alike.
+TEST(DeckbuilderDecision, ListsExactlyThePlaysCanPlayCardAcceptsInEveryEncounter) {
+  Options listed;
+  int one_enemy_decisions = 0, other_decisions = 0;
+  for (const EncounterDef& encounter : starter()->encounters) {
+    for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+      Battle b = started(encounter.id, seed);
+      play_randomly(b, seed * 3 + 1, [&](const Battle& now) {
+        if (now.phase() != Phase::PlayerPhase || now.is_waiting_for_choice() || now.is_waiting_for_reward())
+          return;
+        const BattleState& s = now.state();
+        std::vector<Action> expected;
+        for (CardRef c : s.hand()) {
+          if (now.can_play_card(c) != PlayCheck::Ok) continue;
+          if (def_of(now, c).target != CardTarget::Enemy) {
+            expected.push_back(Action::play(c));
+            continue;
+          }
+          for (std::size_t e = 0; e < s.enemies.size(); ++e)
+            if (s.enemies[e].unit.alive()) expected.push_back(Action::play(c, static_cast<std::int8_t>(e)));
+        }
+        expected.push_back(Action::end_turn());
+        now.legal_actions(listed);
+        EXPECT_EQ(std::vector<Action>(listed.begin(), listed.end()), expected)
+            << encounter.id << " seed " << seed;
+        EXPECT_EQ(now.decision().options, expected) << encounter.id << " seed " << seed;
+        (s.enemies_alive == 1 && s.hooks.empty() ? one_enemy_decisions : other_decisions) += 1;
+      });
+    }
+  }
+  // Both listings were reached many times.
+  EXPECT_GT(one_enemy_decisions, 500);
+  EXPECT_GT(other_decisions, 500);
+}
+
 // submit_listed skips the checks for an option just listed: it must leave the battle submit
 // leaves (the state, the phase history, the action list, the event log), at every step, plays,
 // End turn, a Choice's options and a reward's alike.

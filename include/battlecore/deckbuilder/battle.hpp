@@ -332,7 +332,18 @@ class Battle {
   /// it again: the path of the simulator and the search, where every action comes from the
   /// listing just made. The battle it leaves is the one submit leaves. Any other action is not
   /// detected, and what it does is undefined: a host's input goes to submit, which refuses it.
-  Status submit_listed(const Action& action);
+  /// Inline: a listed play or End turn in the player phase goes straight to its steps; the rest
+  /// (a Choice's or a reward's option, rare) takes the checked path.
+  Status submit_listed(const Action& action) {
+    if (is_waiting_for_choice() || is_waiting_for_reward()) return submit_checked(action);
+    if (action.kind == ActionKind::PlayCard) {
+      const CardInstance& card = state_.cards[action.card];
+      return perform_play(action, catalog_->cards[card.def], card.cost(catalog_->card_play[card.def].cost),
+                          action.target >= 0 ? enemy_unit(static_cast<std::size_t>(action.target)) : kNoUnit);
+    }
+    if (action.kind == ActionKind::EndTurn) return end_turn(action);
+    return submit_checked(action);
+  }
 
   // --- the seed's API ---------------------------------------------------------------------
   Phase phase() const { return driver_.current(); }
@@ -389,6 +400,8 @@ class Battle {
   friend struct Access;
   friend struct detail::BattleIo;
   Result<Status, Rejection> play_card(const Action& action);
+  /// submit_listed for an action it does not take straight to its steps: submit, which must accept it.
+  Status submit_checked(const Action& action);
   /// End turn in the player phase: records it, queues the transition and advances.
   Status end_turn(const Action& action);
   /// A play that can be made at `cost` on `target` (a UnitRef, or kNoUnit for the first alive
@@ -397,8 +410,32 @@ class Battle {
   /// can_play_card's checks after "the card is in hand" (for a card known to be there); sets
   /// `cost` to the card's effective cost once it is known.
   PlayCheck check_card_in_hand(CardRef card, std::int32_t& cost) const;
-  /// The legal options into `out`, which has room for kMaxOptions; their count.
-  std::size_t list_options(Action* __restrict out) const;
+  /// The legal options into `out`, which has room for kMaxOptions; their count. Inline, for the
+  /// decision of most turns: the player phase with nothing waiting, no hooks, one enemy alive
+  /// and at most kMaxListedCost energy. There each card in hand is listed by its listing byte
+  /// (CardInstance::listing) in one pass without a branch: every card's play is written, and
+  /// the count moves on past it only when its cost is at most the energy. Anything else is
+  /// list_other_options.
+  std::size_t list_options(Action* __restrict out) const {
+    const BattleState& s = state_;
+    if (phase() != Phase::PlayerPhase || s.reward_pending || s.choice.kind != PendingChoice::Kind::None ||
+        s.played_this_turn.full() || !s.hooks.empty() || s.energy > kMaxListedCost || s.enemies_alive != 1)
+      return list_other_options(out);
+    std::int8_t alive = 0;  // the one enemy alive, by index
+    while (!s.enemies[static_cast<std::size_t>(alive)].unit.alive()) ++alive;
+    const CardInstance* __restrict cards = s.cards.data();
+    const std::span<const CardRef> hand = s.hand();
+    std::size_t n = 0;
+    for (const CardRef card : hand) {
+      const std::uint8_t listing = cards[card].listing;
+      out[n] = Action::play(card, (listing & kListingAimed) != 0 ? alive : std::int8_t{-1});
+      n += (listing & kListingCost) <= s.energy ? 1 : 0;
+    }
+    out[n++] = Action::end_turn();
+    return n;
+  }
+  /// list_options for every other decision.
+  std::size_t list_other_options(Action* __restrict out) const;
   /// list_options while a Choice waits.
   std::size_t list_choice_options(Action* out) const;
   /// can_play_card, also giving the effective cost of a card that can be played.

@@ -7,8 +7,7 @@ namespace battlecore::deckbuilder::detail {
 namespace {
 
 void run(OpContext& ctx, const Op& op) {
-  for_each_op_target(ctx, op, [](Ctx& x, UnitRef target, std::int32_t amount) {
-    UnitState& u = unit(x, target);
+  for_each_op_target(ctx, op, [](Ctx& x, UnitRef target, UnitState& u, std::int32_t amount) {
     gain_armor(x, target, u, armor_gain(x, u, amount));
   });
 }

@@ -18,7 +18,9 @@ bool compile(const OpCompiler& oc, content::ObjectReader& r, Op& op) {
 /// run calls it in two places, and a call per hit costs more than the second copy.
 [[gnu::always_inline]] inline bool hit(Ctx& x, const OpContext& ctx, UnitRef target, UnitState& to,
                                        std::int32_t amount, bool reactive) {
-  const UnitState& from = unit(x.s, ctx.source);
+  if (ctx.from == nullptr) [[unlikely]]
+    bad_unit(x.s, ctx.source);
+  const UnitState& from = *ctx.from;
   take_damage(x, ctx.source, target, to, attack_damage(x, from, to, amount));
   if (!reactive) run_status_timing(x, target, to, StatusTiming::OnAttacked, ctx.source);
   // What run_flat checks before each op; battle-end behaviour runs to its end.
@@ -35,10 +37,8 @@ void run(OpContext& ctx, const Op& op) {
   const bool reactive = ctx.status != kNoStatus;
   // The most common attack, one hit on one unit, without the lists of targets and hits.
   if (op.times == 1 && names_one_unit(op.target)) {
-    const UnitRef target = one_op_target(ctx, op.target);
-    if (target == kNoUnit) return;
-    UnitState& to = unit(x, target);
-    if (to.alive()) hit(x, ctx, target, to, amount, reactive);
+    UnitState* const to = one_op_unit(ctx, op.target);
+    if (to != nullptr && to->alive()) hit(x, ctx, one_op_target(ctx, op.target), *to, amount, reactive);
     return;
   }
   std::array<UnitRef, kMaxEnemies + 1> targets{};

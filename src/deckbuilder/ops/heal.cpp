@@ -5,7 +5,10 @@
 namespace battlecore::deckbuilder::detail {
 namespace {
 
-void run(OpContext& ctx, const Op& op) { for_each_op_target(ctx, op, heal); }
+void run(OpContext& ctx, const Op& op) {
+  for_each_op_target(
+      ctx, op, [](Ctx& x, UnitRef target, UnitState&, std::int32_t amount) { heal(x, target, amount); });
+}
 
 }  // namespace
 

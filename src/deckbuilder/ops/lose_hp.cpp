@@ -5,7 +5,10 @@
 namespace battlecore::deckbuilder::detail {
 namespace {
 
-void run(OpContext& ctx, const Op& op) { for_each_op_target(ctx, op, lose_hp); }
+void run(OpContext& ctx, const Op& op) {
+  for_each_op_target(
+      ctx, op, [](Ctx& x, UnitRef target, UnitState&, std::int32_t amount) { lose_hp(x, target, amount); });
+}
 
 }  // namespace
 
