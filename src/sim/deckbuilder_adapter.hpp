@@ -52,7 +52,9 @@ class DeckbuilderAdapter {
     deckbuilder::RandomPolicy* random_ = nullptr;  ///< policy_, when it is the random policy
     deckbuilder::Battle battle_;
     deckbuilder::Options options_;
-    std::vector<deckbuilder::Action> actions_;  ///< of the battle being played
+    std::vector<deckbuilder::Action> actions_;       ///< of the battle being played
+    std::vector<std::uint32_t> plays_of_;            ///< per card definition, in the battle being played
+    std::vector<deckbuilder::CardId> first_played_;  ///< the cards played, in order of first play
   };
 
   void describe(SimReport& header) const;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -28,6 +27,15 @@ void BattleRecord::clear() {
   enemy_armor.clear();
   places.clear();
   std::fill(counters.begin(), counters.end(), 0);
+}
+
+void BattleRecord::add_play(std::uint32_t card) {
+  for (CardPlays& p : cards_played)
+    if (p.card == card) {
+      ++p.plays;
+      return;
+    }
+  cards_played.push_back(CardPlays{card, 1});
 }
 
 void Tally::resize(const TallyShape& shape) {
@@ -56,35 +64,11 @@ void Tally::add(const BattleRecord& b) {
   decisions += b.decisions;
   bump(turns_histogram, b.turns);
   bump(hp_left_histogram, b.won ? b.hp_left : 0);
-  // Count the battle once per card played. Ids below 64 have a bit each, set at every play
-  // (no branch on "played before?", whose answer follows the policy) and counted once after the
-  // plays. A battle plays few distinct larger ids: each such play is compared with all of them,
-  // no early exit, and the earlier plays are searched only once more were played than `seen` holds.
-  std::uint64_t seen_below_64 = 0;
-  std::array<std::uint32_t, 32> seen;  // not zeroed: only its first `distinct` ids are read
-  std::size_t distinct = 0;
-  for (std::size_t i = 0; i < b.cards_played.size(); ++i) {
-    const std::uint32_t card = b.cards_played[i];
-    if (card >= cards.size()) continue;
-    ++cards[card].plays;
-    if (card < 64) {
-      seen_below_64 |= std::uint64_t{1} << card;
-      continue;
-    }
-    bool earlier = false;
-    for (std::size_t k = 0; k < distinct; ++k) earlier |= seen[k] == card;
-    if (!earlier && distinct == seen.size()) {
-      const auto from = b.cards_played.begin();
-      earlier = std::find(from, from + static_cast<std::ptrdiff_t>(i), card) !=
-                from + static_cast<std::ptrdiff_t>(i);
-    }
-    if (!earlier && distinct < seen.size()) seen[distinct++] = card;
-    if (earlier) continue;
-    ++cards[card].battles_played;
-    if (b.won) ++cards[card].wins_when_played;
-  }
-  for (std::uint64_t left = seen_below_64; left != 0; left &= left - 1) {
-    CardTally& c = cards[static_cast<std::size_t>(std::countr_zero(left))];
+  // Each card of the record once: its plays, and the battle once (won or not).
+  for (const CardPlays& p : b.cards_played) {
+    if (p.card >= cards.size()) continue;
+    CardTally& c = cards[p.card];
+    c.plays += p.plays;
     ++c.battles_played;
     c.wins_when_played += b.won ? 1 : 0;
   }

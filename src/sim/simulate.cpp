@@ -32,7 +32,9 @@ DeckbuilderAdapter::Player::Player(std::shared_ptr<const Catalog> catalog, Encou
       deck_(deck),
       policy_(std::move(policy)),
       random_(dynamic_cast<RandomPolicy*>(policy_.get())),
-      battle_(catalog_, kQuiet) {
+      battle_(catalog_, kQuiet),
+      plays_of_(catalog_->cards.size(), 0),
+      first_played_(catalog_->cards.size()) {
   actions_.reserve(256);
 }
 
@@ -51,6 +53,7 @@ void DeckbuilderAdapter::Player::play(std::uint64_t seed, BattleRecord& out) {
                       started.ok() ? "" : started.error().message);
     battle_ = std::move(started).value();
   }
+  std::size_t distinct_played = 0;
   while (battle_.status() == Status::AwaitingDecision) {
     battle_.legal_actions(options_);
     const std::size_t pick =
@@ -58,10 +61,19 @@ void DeckbuilderAdapter::Player::play(std::uint64_t seed, BattleRecord& out) {
     BATTLECORE_ENSURE(pick < options_.size(), "the policy picked option {} of {}", pick, options_.size());
     const Action action = options_[pick];
     actions_.push_back(action);
-    if (action.kind == ActionKind::PlayCard)
-      out.cards_played.push_back(battle_.state().cards[action.card].def);
+    if (action.kind == ActionKind::PlayCard) {
+      // Counted per card as the battle goes; a card's first play also writes it down.
+      const CardId card = battle_.state().cards[action.card].def;
+      first_played_[distinct_played] = card;
+      distinct_played += plays_of_[card]++ == 0 ? 1 : 0;
+    }
     ++out.decisions;
     battle_.submit_listed(action);
+  }
+  for (std::size_t i = 0; i < distinct_played; ++i) {
+    const CardId card = first_played_[i];
+    out.cards_played.push_back(CardPlays{card, plays_of_[card]});
+    plays_of_[card] = 0;
   }
   const BattleState& s = battle_.state();
   out.won = battle_.won();
@@ -84,6 +96,7 @@ nlohmann::json DeckbuilderAdapter::Player::actions_json() const {
 
 void DeckbuilderAdapter::Player::recover() {
   battle_ = Battle(catalog_, kQuiet);  // start the next battle from a clean object
+  std::fill(plays_of_.begin(), plays_of_.end(), 0);
 }
 
 void DeckbuilderAdapter::describe(SimReport& header) const {

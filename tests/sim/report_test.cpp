@@ -21,15 +21,15 @@ TEST(SimTally, ABattleCountsOncePerCardPlayedEvenWithManyDistinctCards) {
   t.resize(TallyShape{.cards = 200});
   BattleRecord b;
   b.won = true;
-  // 40 distinct cards, 60 to 99 (36 of them past the 64 with a bit each, more than the tally
-  // compares directly), each played twice, interleaved; then 63 and 70 again and 199 once; card
-  // 300 is outside the table and ignored.
+  // 40 distinct cards, 60 to 99, each played twice, interleaved; then 63 and 70 again and 199
+  // once; card 300 is outside the table and ignored.
   for (std::uint32_t round = 0; round < 2; ++round)
-    for (std::uint32_t c = 60; c < 100; ++c) b.cards_played.push_back(c);
-  b.cards_played.push_back(63);
-  b.cards_played.push_back(70);
-  b.cards_played.push_back(199);
-  b.cards_played.push_back(300);
+    for (std::uint32_t c = 60; c < 100; ++c) b.add_play(c);
+  b.add_play(63);
+  b.add_play(70);
+  b.add_play(199);
+  b.add_play(300);
+  ASSERT_EQ(b.cards_played.size(), 42u);  // each card once
   t.add(b);
   b.won = false;
   t.add(b);
@@ -44,12 +44,13 @@ TEST(SimTally, ABattleCountsOncePerCardPlayedEvenWithManyDistinctCards) {
   EXPECT_EQ(t.cards[100].battles_played, 0u);
 }
 
-TEST(SimTally, ABattleCountsOncePerCardWithSmallIds) {
+TEST(SimTally, AddPlayKeepsEachCardOnceInTheOrderOfItsFirstPlay) {
+  BattleRecord b;
+  for (std::uint32_t c : {0u, 5u, 0u, 63u, 5u, 64u, 63u, 0u}) b.add_play(c);
+  EXPECT_EQ(b.cards_played, (std::vector<CardPlays>{{0, 3}, {5, 2}, {63, 2}, {64, 1}}));
   Tally t;
   t.resize(TallyShape{.cards = 70});
-  BattleRecord b;
   b.won = true;
-  for (std::uint32_t c : {0u, 5u, 0u, 63u, 5u, 64u, 63u, 0u}) b.cards_played.push_back(c);
   t.add(b);
   EXPECT_EQ(t.cards[0].plays, 3u);
   EXPECT_EQ(t.cards[0].battles_played, 1u);
@@ -59,6 +60,8 @@ TEST(SimTally, ABattleCountsOncePerCardWithSmallIds) {
   EXPECT_EQ(t.cards[64].battles_played, 1u);
   EXPECT_EQ(t.cards[64].wins_when_played, 1u);
   EXPECT_EQ(t.cards[1].battles_played, 0u);
+  b.clear();
+  EXPECT_TRUE(b.cards_played.empty());
 }
 
 TEST(SimReport, WilsonIntervalMatchesTheFormula) {
@@ -164,7 +167,7 @@ SimReport sample_shard(std::uint32_t k, std::uint32_t n, std::uint64_t total) {
     b.turns = static_cast<std::uint32_t>(3 + i % 5);
     b.decisions = 10 + i % 4;
     b.hp_left = b.won ? static_cast<std::uint32_t>(20 + i % 7) : 0;
-    b.cards_played = {0, 1, 0};
+    b.cards_played = {{0, 2}, {1, 1}};
     b.enemies = {0};
     b.enemy_damage = {i % 11};
     b.enemy_armor = {1};

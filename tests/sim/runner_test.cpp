@@ -26,7 +26,7 @@ struct CoinAdapter {
       out.turns = 1 + rng.below(6);
       for (std::uint32_t t = 0; t < out.turns; ++t) {
         actions_.push_back(t);
-        out.cards_played.push_back(rng.below(2));
+        out.add_play(rng.below(2));
         ++out.decisions;
       }
       out.won = rng.below(lucky_ ? 4 : 2) != 0;

@@ -67,19 +67,31 @@ struct TallyShape {
   std::size_t counters = 0;
 };
 
+/// A card definition played in one battle, and how many times.
+struct CardPlays {
+  std::uint32_t card = 0;
+  std::uint32_t plays = 0;
+  friend bool operator==(const CardPlays&, const CardPlays&) = default;
+};
+
 /// What one battle showed, filled by a rule set's adapter; reused from battle to battle.
 struct BattleRecord {
   bool won = false;
   std::uint32_t turns = 0;
   std::uint64_t decisions = 0;
-  std::uint32_t hp_left = 0;                ///< the player's side's HP at the end (0 when lost)
-  std::vector<std::uint32_t> cards_played;  ///< card definition per play, in play order
+  std::uint32_t hp_left = 0;  ///< the player's side's HP at the end (0 when lost)
+  /// Each card definition played, once, with its plays, in the order of first play. The
+  /// adapter counts the plays as the battle goes, so the tally touches each card once per
+  /// battle (add_play, or its own count per card).
+  std::vector<CardPlays> cards_played;
   std::vector<std::uint32_t> enemies;       ///< enemy definition per enemy in the battle
   std::vector<std::uint64_t> enemy_damage;  ///< per enemy in the battle (same order): damage dealt
   std::vector<std::uint64_t> enemy_armor;   ///< per enemy in the battle: armor broken
   std::vector<std::uint8_t> places;         ///< per seat (several-seat rule sets): 1 = first
   std::vector<std::uint64_t> counters;      ///< the rule set's own counts (SimReport::counter_names)
   void clear();
+  /// Counts one play of `card` in cards_played.
+  void add_play(std::uint32_t card);
 };
 
 /// Sums over battles. Every field is an integer count, so adding tallies in any order gives the
