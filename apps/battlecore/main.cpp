@@ -135,9 +135,9 @@ int main(int argc, char** argv) {
   sim->add_option("--versus-deck", options.versus_deck,
                   "deckbuilder: paired A/B: also play this deck on the same seeds")
       ->check(deck_form);
-  sim->add_option(
-      "--versus-content", options.versus_content,
-      "paired A/B: also play this pack on the same seeds (the same encounter, card and enemy ids)");
+  sim->add_option("--versus-content", options.versus_content,
+                  "paired A/B: also play this pack on the same seeds (the same encounter; cards and enemies "
+                  "matched by id)");
   sim->add_option("--mcts-iterations", options.mcts_iterations,
                   fmt::format("mcts: iterations per decision (1 to {})", battlecore::kMaxUctIterations))
       ->check(whole_number(1, battlecore::kMaxUctIterations));

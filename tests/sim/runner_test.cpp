@@ -14,7 +14,9 @@ namespace {
 struct CoinAdapter {
   std::uint64_t failing_modulus = 0;  ///< battles whose seed % this == 0 throw (0: none)
   bool lucky_coin = false;            ///< every policy plays as "lucky" (a setting of the toy rules)
-  bool three_sided = false;           ///< a third card in the tables
+  bool three_sided = false;           ///< a third card, "edge", which each battle's first "tails" becomes
+  bool mirrored = false;              ///< the cards in the other order: "tails", "heads"
+  bool counted = false;               ///< a counter of its own, "flips"
 
   class Player {
    public:
@@ -24,11 +26,18 @@ struct CoinAdapter {
       actions_.clear();
       Rng rng = Rng::from_seed(seed);
       out.turns = 1 + rng.below(6);
+      bool edge_left = adapter_.three_sided;
       for (std::uint32_t t = 0; t < out.turns; ++t) {
         actions_.push_back(t);
-        out.add_play(rng.below(2));
+        std::uint32_t face = rng.below(2);  // 0 heads, 1 tails
+        if (face == 1 && edge_left) {
+          face = 2;
+          edge_left = false;
+        }
+        out.add_play(adapter_.mirrored && face < 2 ? 1 - face : face);
         ++out.decisions;
       }
+      if (adapter_.counted) out.counters.assign(1, out.turns);
       out.won = rng.below(lucky_ ? 4 : 2) != 0;
       out.hp_left = out.won ? rng.below(10) : 0;
       out.enemies = {0};
@@ -50,9 +59,11 @@ struct CoinAdapter {
   void describe(SimReport& r) const {
     r.rules = "coin";
     r.encounter = "flip";
-    r.card_ids = {"heads", "tails"};
+    r.card_ids =
+        mirrored ? std::vector<std::string>{"tails", "heads"} : std::vector<std::string>{"heads", "tails"};
     if (three_sided) r.card_ids.push_back("edge");
     r.enemy_ids = {"coin"};
+    if (counted) r.counter_names = {"flips"};
   }
   Result<std::unique_ptr<Player>> make_player(std::string_view policy) const {
     if (policy != "plain" && policy != "lucky") return Error{"unknown policy"};
@@ -101,13 +112,59 @@ TEST(SimRunner, APairedRunPlaysSideBWithTheVersusAdapterAndTheSamePolicyWhenNone
     EXPECT_EQ(j, untimed(run(coin, by_policy))) << threads << " threads";
     EXPECT_GT(by_adapter.value().versus.wins, by_adapter.value().wins);
   }
-  const CoinAdapter other_tables{.three_sided = true};
-  const auto refused = run_simulation(coin, plain, &other_tables);
+}
+
+// Side B's cards are matched to side A's by id: in another order they land in side A's rows, and
+// a card only side B has gets a row of its own after side A's, which side A never plays.
+TEST(SimRunner, APairedRunPutsSideBsCardsInSideAsRowsByIdAndAddsTheRowsOnlySideBHas) {
+  const CoinAdapter coin{}, mirrored{.mirrored = true}, edged{.three_sided = true};
+  const RunOptions plain{.battles = 2000, .seed = 8, .policy = "plain"};
+  for (unsigned threads : {1u, 2u}) {
+    RunOptions o = plain;
+    o.threads = threads;
+    const auto m = run_simulation(coin, o, &mirrored);
+    ASSERT_TRUE(m.ok()) << m.error().message;
+    EXPECT_EQ(m.value().card_ids, (std::vector<std::string>{"heads", "tails"}));
+    EXPECT_EQ(m.value().versus.cards, m.value().cards) << "the same flips, counted in the same rows";
+    EXPECT_GT(m.value().cards[1].plays, 0u);
+
+    const auto e = run_simulation(coin, o, &edged);
+    ASSERT_TRUE(e.ok()) << e.error().message;
+    const SimReport& r = e.value();
+    EXPECT_EQ(r.card_ids, (std::vector<std::string>{"heads", "tails", "edge"}));
+    ASSERT_EQ(r.cards.size(), 3u);
+    ASSERT_EQ(r.versus.cards.size(), 3u);
+    EXPECT_EQ(r.cards[2], CardTally{}) << "side A has no edge";
+    EXPECT_EQ(r.versus.cards[0], r.cards[0]);
+    EXPECT_EQ(r.versus.cards[1].plays + r.versus.cards[2].plays, r.cards[1].plays);
+    EXPECT_EQ(r.versus.cards[2].battles_played, r.cards[1].battles_played) << "each first tails is an edge";
+    // Read back from its JSON with the three rows; and two shards merge into the whole run.
+    const auto back = SimReport::from_json(r.to_json());
+    ASSERT_TRUE(back.ok()) << back.error().message;
+    EXPECT_EQ(untimed(back.value()), untimed(r));
+    std::vector<SimReport> shards;
+    for (std::uint32_t k = 1; k <= 2; ++k) {
+      RunOptions shard = o;
+      shard.shard_index = k;
+      shard.shard_count = 2;
+      const auto part = run_simulation(coin, shard, &edged);
+      ASSERT_TRUE(part.ok()) << part.error().message;
+      shards.push_back(part.value());
+    }
+    const auto merged = merge_reports(shards);
+    ASSERT_TRUE(merged.ok()) << merged.error().message;
+    EXPECT_EQ(untimed(merged.value()), untimed(r));
+  }
+}
+
+TEST(SimRunner, APairedRunRefusesSidesWithOtherSeatsOrCounters) {
+  const CoinAdapter coin{}, counted{.counted = true};
+  const auto refused = run_simulation(coin, RunOptions{.battles = 10, .policy = "plain"}, &counted);
   ASSERT_FALSE(refused.ok());
-  EXPECT_NE(refused.error().message.find("same card, enemy, seat and counter tables"), std::string::npos)
+  EXPECT_NE(refused.error().message.find("same seat and counter tables"), std::string::npos)
       << refused.error().message;
   EXPECT_NE(
-      refused.error().message.find("their cards differ first at row 2: none on side A, 'edge' on side B"),
+      refused.error().message.find("their counters differ first at row 0: none on side A, 'flips' on side B"),
       std::string::npos)
       << refused.error().message;
 }

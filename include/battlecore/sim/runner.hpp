@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -64,13 +65,52 @@ struct RunOptions {
 
 namespace detail {
 
-/// Plays one battle with `player` and adds it to `tally`; an engine error is recorded as a
-/// failure (with the seed and the actions) and the player made ready for the next battle.
+/// Where a side's card and enemy ids land in the report's tables, when they are not the same
+/// rows (side B of a paired run whose pack has cards or enemies side A's has not). Empty: the
+/// same rows.
+struct SideRows {
+  std::vector<std::uint32_t> cards;
+  std::vector<std::uint32_t> enemies;
+  /// Puts the record's ids in the report's rows (an id outside the side's table stays outside).
+  void apply(BattleRecord& record) const {
+    const auto row = [](const std::vector<std::uint32_t>& rows, std::uint32_t id) {
+      return id < rows.size() ? rows[id] : std::numeric_limits<std::uint32_t>::max();
+    };
+    if (!cards.empty())
+      for (CardPlays& p : record.cards_played) p.card = row(cards, p.card);
+    if (!enemies.empty())
+      for (std::uint32_t& e : record.enemies) e = row(enemies, e);
+  }
+};
+
+/// The rows of `side`'s ids in `rows`: the row of the same id, or a new row appended for an id
+/// `rows` has not. Empty when every id is in its own row already.
+inline std::vector<std::uint32_t> rows_of(std::vector<std::string>& rows,
+                                          const std::vector<std::string>& side) {
+  std::vector<std::uint32_t> out(side.size());
+  bool moved = false;
+  for (std::size_t i = 0; i < side.size(); ++i) {
+    auto at = std::find(rows.begin(), rows.end(), side[i]);
+    if (at == rows.end()) {
+      rows.push_back(side[i]);
+      at = rows.end() - 1;
+    }
+    out[i] = static_cast<std::uint32_t>(at - rows.begin());
+    moved |= out[i] != i;
+  }
+  if (!moved) out.clear();
+  return out;
+}
+
+/// Plays one battle with `player` and adds it to `tally` (its ids put in the report's rows by
+/// `rows`); an engine error is recorded as a failure (with the seed and the actions) and the
+/// player made ready for the next battle.
 template <class Player>
 bool play_counted(Player& player, std::uint64_t index, std::uint64_t seed, const std::string& policy,
-                  BattleRecord& record, Tally& tally) {
+                  BattleRecord& record, Tally& tally, const SideRows& rows = {}) {
   try {
     player.play(seed, record);
+    rows.apply(record);
     tally.add(record);
     return true;
   } catch (const InvariantError& e) {
@@ -86,10 +126,12 @@ bool play_counted(Player& player, std::uint64_t index, std::uint64_t seed, const
 /// Runs the battles of `options` with `adapter`. A paired A/B plays side B, on the same seeds,
 /// with `versus_policy` (or, when it is empty, `policy` again) and `versus` (or, when it is
 /// null, `adapter`): two policies, two settings of one rule set (the deckbuilder's decks), or
-/// two content packs. `versus` must describe the same tables as `adapter`; when its content
+/// two content packs. Side B's cards and enemies are matched to side A's by id; the report's
+/// tables are side A's rows followed by those only side B has (a card one pack adds is a row
+/// side A never plays). The seats and counters must be the same. When `versus`'s content
 /// differs, the report's settings hold its `versus_content_hash`. Errors (an unknown policy, a thread
 /// count of 0 or above kMaxThreads, a bad shard, more than kMaxBattles battles, a `versus` with
-/// other tables) are returned before any battle is played. A thread the system refuses to start
+/// other seats or counters) are returned before any battle is played. A thread the system refuses to start
 /// is an error too, returned once the threads already started have finished their chunk (their
 /// battles may have been recorded by `after_battle`).
 template <class Adapter>
@@ -109,6 +151,7 @@ Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& optio
   const bool paired_run = !options.versus_policy.empty() || versus != nullptr;
   const Adapter& adapter_b = versus != nullptr ? *versus : adapter;
   const std::string& policy_b = options.versus_policy.empty() ? options.policy : options.versus_policy;
+  detail::SideRows rows_b;
   if (versus != nullptr) {
     SimReport b;
     versus->describe(b);
@@ -122,15 +165,15 @@ Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& optio
                              i < other.size() ? "'" + other[i] + "'" : "none");
       return std::nullopt;
     };
-    for (const auto& [table, a, other] : {std::tuple{"cards", &report.card_ids, &b.card_ids},
-                                          std::tuple{"enemies", &report.enemy_ids, &b.enemy_ids},
-                                          std::tuple{"seats", &report.seat_names, &b.seat_names},
+    for (const auto& [table, a, other] : {std::tuple{"seats", &report.seat_names, &b.seat_names},
                                           std::tuple{"counters", &report.counter_names, &b.counter_names}})
       if (const auto d = first_difference(table, *a, *other))
         return Error{
-            "the two sides of a paired run must have the same card, enemy, seat and counter tables (the "
-            "same ids in the same order); " +
+            "the two sides of a paired run must have the same seat and counter tables (the same "
+            "names in the same order); " +
             *d};
+    rows_b.cards = detail::rows_of(report.card_ids, b.card_ids);
+    rows_b.enemies = detail::rows_of(report.enemy_ids, b.enemy_ids);
     if (b.content_hash != report.content_hash)
       report.settings["versus_content_hash"] = fmt::format("{:016x}", b.content_hash);
   }
@@ -203,7 +246,7 @@ Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& optio
             }
           }
           if (paired_run) {
-            const bool ok_b = detail::play_counted(*w.b, i, seed, policy_b, w.record_b, w.tally_b);
+            const bool ok_b = detail::play_counted(*w.b, i, seed, policy_b, w.record_b, w.tally_b, rows_b);
             if (ok_a && ok_b)
               w.paired.add(w.record_a.won, w.record_b.won, w.record_a.hp_left, w.record_b.hp_left);
           }

@@ -68,8 +68,8 @@ Result<std::vector<deckbuilder::CardId>> deck_cards(const deckbuilder::Catalog& 
 
 /// Plays the battles of `config`: battle i uses battle_seed(config.seed, i), whatever the thread
 /// count or the shard. With `versus_catalog`, a paired A/B of two content packs: side B plays
-/// the same encounter (by id) from that pack, which must have the same card and enemy ids in the
-/// same order; its deck (`versus_deck`, else `deck`) is read in that pack.
+/// the same encounter (by id) from that pack, whose cards and enemies are matched to this one's
+/// by id (run_simulation); its deck (`versus_deck`, else `deck`) is read in that pack.
 Result<SimReport> simulate_deckbuilder(
     const std::shared_ptr<const deckbuilder::Catalog>& catalog, const SimConfig& config,
     const std::shared_ptr<const deckbuilder::Catalog>& versus_catalog = nullptr);
