@@ -151,16 +151,27 @@ std::string summary_table(const SimReport& r) {
 }
 
 std::string card_table(const SimReport& r) {
-  std::string t =
-      "<table class=\"data\"><thead><tr><th>card</th><th>plays</th><th>plays per battle</th>"
-      "<th>battles played</th><th>win rate when played</th></tr></thead><tbody>\n";
+  // A paired run shows both sides per card (a card one pack adds has plays on side B only).
+  const bool paired = !r.versus_policy.empty();
+  std::string t = "<table class=\"data\"><thead><tr><th>card</th>";
+  t += paired ? "<th>A: plays per battle</th><th>A: win rate when played</th><th>B: plays per battle</th>"
+                "<th>B: win rate when played</th>"
+              : "<th>plays</th><th>plays per battle</th><th>battles played</th><th>win rate when played</th>";
+  t += "</tr></thead><tbody>\n";
+  const CardTally none{};
   for (std::size_t c = 0; c < r.cards.size(); ++c) {
-    const CardTally& ct = r.cards[c];
-    if (ct.plays == 0) continue;
-    t +=
-        fmt::format("<tr><td>{}</td><td>{}</td><td>{:.3f}</td><td>{}</td><td>{:.4f}</td></tr>\n",
-                    escape(c < r.card_ids.size() ? r.card_ids[c] : "?"), ct.plays, ratio(ct.plays, r.battles),
-                    ct.battles_played, ratio(ct.wins_when_played, ct.battles_played));
+    const CardTally& a = r.cards[c];
+    const CardTally& b = paired && c < r.versus.cards.size() ? r.versus.cards[c] : none;
+    if (a.plays == 0 && b.plays == 0) continue;
+    const std::string id = escape(c < r.card_ids.size() ? r.card_ids[c] : "?");
+    if (paired)
+      t += fmt::format("<tr><td>{}</td><td>{:.3f}</td><td>{:.4f}</td><td>{:.3f}</td><td>{:.4f}</td></tr>\n",
+                       id, ratio(a.plays, r.battles), ratio(a.wins_when_played, a.battles_played),
+                       ratio(b.plays, r.versus.battles), ratio(b.wins_when_played, b.battles_played));
+    else
+      t += fmt::format("<tr><td>{}</td><td>{}</td><td>{:.3f}</td><td>{}</td><td>{:.4f}</td></tr>\n", id,
+                       a.plays, ratio(a.plays, r.battles), a.battles_played,
+                       ratio(a.wins_when_played, a.battles_played));
   }
   return t + "</tbody></table>\n";
 }

@@ -54,6 +54,23 @@ TEST(SimHtmlReport, HasThePlotsAndTablesAndNothingFromTheNetwork) {
   EXPECT_EQ(count(html, "class=\"turns\""), bins);
 }
 
+// A paired run's card table has both sides; a card only side B's pack has is a row of its own,
+// with side A's plays at 0.
+TEST(SimHtmlReport, APairedCardTableShowsBothSidesAndACardOnlyPackBHas) {
+  const auto more_cards = test::starter_with_strike_again();
+  const auto r = simulate_deckbuilder(test::starter(), SimConfig{"w1", 200, 5, "random"}, more_cards);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const std::string html = render_html(r.value());
+  EXPECT_NE(html.find("<th>B: plays per battle</th>"), std::string::npos);
+  const std::regex row("<tr><td>strike_again</td><td>0\\.000</td><td>0\\.0000</td><td>[1-9][0-9.]*</td>");
+  EXPECT_TRUE(std::regex_search(html, row)) << html;
+  // Unpaired: the one-side table.
+  const auto alone = simulate_deckbuilder(test::starter(), SimConfig{"w1", 50, 5, "random"});
+  ASSERT_TRUE(alone.ok());
+  EXPECT_EQ(render_html(alone.value()).find("B: plays"), std::string::npos);
+  EXPECT_NE(render_html(alone.value()).find("<th>battles played</th>"), std::string::npos);
+}
+
 TEST(SimHtmlReport, AClashReportShowsEverySeatAndTheCountersAndNoEmptyTables) {
   SimConfig config{"trio", 100, 3, "greedy"};
   auto r = simulate_clash(test::classic(), config);

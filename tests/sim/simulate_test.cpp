@@ -248,16 +248,8 @@ TEST(SimSimulate, APairOfPacksPlaysEachPackOnTheSameSeeds) {
 // with the card a copy of Strike under another id in place of one Strike, the battles are the same.
 TEST(SimSimulate, APairOfPacksWhereOneAddsACardGivesThatCardARowOfItsOwn) {
   ASSERT_NE(starter(), nullptr);
-  auto more_cards = std::make_shared<deckbuilder::Catalog>(*starter());
+  const auto more_cards = test::starter_with_strike_again();
   const deckbuilder::CardId strike = *more_cards->find_card("strike");
-  const auto again = static_cast<deckbuilder::CardId>(more_cards->cards.size());
-  more_cards->cards.push_back(more_cards->cards[strike]);
-  more_cards->cards.back().id = "strike_again";
-  std::vector<deckbuilder::CardId>& deck =
-      more_cards->players[more_cards->encounters[*more_cards->find_encounter("w1")].player].deck;
-  *std::find(deck.begin(), deck.end(), strike) = again;
-  more_cards->content_hash ^= 0xA6A1;
-  deckbuilder::index_catalog(*more_cards);
   for (unsigned threads : {1u, 2u}) {
     SimConfig config{"w1", 3000, 4, "random"};
     config.threads = threads;

@@ -1,9 +1,11 @@
 #pragma once
 // The bundled deckbuilder starter pack, loaded once per test program.
 
+#include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <stdexcept>
+#include <vector>
 
 #include "battlecore/deckbuilder/load.hpp"
 
@@ -18,6 +20,22 @@ inline std::shared_ptr<const deckbuilder::Catalog> starter() {
     return r.value();
   }();
   return catalog;
+}
+
+/// The starter pack with one more card, "strike_again", a copy of Strike under another id, in
+/// place of one Strike in W1's deck: a pack that adds a card and plays the same battles.
+inline std::shared_ptr<const deckbuilder::Catalog> starter_with_strike_again() {
+  auto pack = std::make_shared<deckbuilder::Catalog>(*starter());
+  const deckbuilder::CardId strike = *pack->find_card("strike");
+  const auto again = static_cast<deckbuilder::CardId>(pack->cards.size());
+  pack->cards.push_back(pack->cards[strike]);
+  pack->cards.back().id = "strike_again";
+  std::vector<deckbuilder::CardId>& deck =
+      pack->players[pack->encounters[*pack->find_encounter("w1")].player].deck;
+  *std::find(deck.begin(), deck.end(), strike) = again;
+  pack->content_hash ^= 0xA6A1;
+  deckbuilder::index_catalog(*pack);
+  return pack;
 }
 
 }  // namespace battlecore::test
