@@ -103,14 +103,14 @@ inline std::vector<std::uint32_t> rows_of(std::vector<std::string>& rows,
 }
 
 /// Plays one battle with `player` and adds it to `tally` (its ids put in the report's rows by
-/// `rows`); an engine error is recorded as a failure (with the seed and the actions) and the
+/// `rows`, when given); an engine error is recorded as a failure (with the seed and the actions) and the
 /// player made ready for the next battle.
 template <class Player>
 bool play_counted(Player& player, std::uint64_t index, std::uint64_t seed, const std::string& policy,
-                  BattleRecord& record, Tally& tally, const SideRows& rows = {}) {
+                  BattleRecord& record, Tally& tally, const SideRows* rows = nullptr) {
   try {
     player.play(seed, record);
-    rows.apply(record);
+    if (rows != nullptr) rows->apply(record);
     tally.add(record);
     return true;
   } catch (const InvariantError& e) {
@@ -246,7 +246,7 @@ Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& optio
             }
           }
           if (paired_run) {
-            const bool ok_b = detail::play_counted(*w.b, i, seed, policy_b, w.record_b, w.tally_b, rows_b);
+            const bool ok_b = detail::play_counted(*w.b, i, seed, policy_b, w.record_b, w.tally_b, &rows_b);
             if (ok_a && ok_b)
               w.paired.add(w.record_a.won, w.record_b.won, w.record_a.hp_left, w.record_b.hp_left);
           }
