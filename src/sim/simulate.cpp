@@ -34,7 +34,7 @@ DeckbuilderAdapter::Player::Player(std::shared_ptr<const Catalog> catalog, Encou
       random_(dynamic_cast<RandomPolicy*>(policy_.get())),
       battle_(catalog_, kQuiet),
       plays_of_(catalog_->cards.size(), 0),
-      first_played_(catalog_->cards.size()) {
+      first_played_(catalog_->cards.size() + 1) {  // every card, and the slot each later play writes
   actions_.reserve(256);
 }
 

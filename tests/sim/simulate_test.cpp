@@ -3,12 +3,15 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "battlecore/content/json_reader.hpp"
 #include "battlecore/deckbuilder/load.hpp"
 #include "support/starter_pack.hpp"
 
@@ -266,6 +269,39 @@ TEST(SimSimulate, APairOfPacksWhereOneAddsACardGivesThatCardARowOfItsOwn) {
     EXPECT_EQ(report.paired.only_a_won + report.paired.only_b_won, 0u);
     EXPECT_EQ(report.versus.turns, report.turns);
   }
+}
+
+// A pack of one card: every battle plays every card of the pack, and plays it again after that
+// (the count per card keeps a slot for the play after the last new card; the test build's
+// address sanitizer would catch a write past it).
+TEST(SimSimulate, APackWhoseEveryCardIsPlayedCountsEachPlay) {
+  const std::string text = R"({
+    "pack": {"id": "one_card", "name": "One card", "rules": "deckbuilder"},
+    "cards": [{"id": "jab", "name": "Jab", "type": "attack", "cost": 1, "target": "enemy",
+               "effects": [{"op": "damage", "amount": 3}]}],
+    "enemies": [{"id": "post", "name": "Post", "hp": {"min": 30, "max": 30},
+                 "moves": [{"id": "stand", "name": "Stand", "intent": "defend",
+                            "effects": [{"op": "armor", "amount": 1}]}],
+                 "behavior": {"kind": "sequence", "moves": ["stand"]}}],
+    "players": [{"id": "boxer", "name": "Boxer", "max_hp": 10, "deck": [{"card": "jab", "count": 5}]}],
+    "encounters": [{"id": "bout", "name": "Bout", "player": "boxer", "enemies": ["post"]}]
+  })";
+  content::Diagnostics parse;
+  std::optional<content::JsonDocument> doc = content::parse_json_text("one_card.json", text, parse);
+  ASSERT_TRUE(doc.has_value()) << parse.to_string();
+  std::vector<content::JsonDocument> docs;
+  docs.push_back(std::move(*doc));
+  const deckbuilder::CatalogResult pack = deckbuilder::load_catalog(docs);
+  ASSERT_TRUE(pack.ok()) << pack.error().to_string();
+  const auto r = simulate_deckbuilder(pack.value(), SimConfig{"bout", 50, 2, "greedy"});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r.value().cards.size(), 1u);
+  EXPECT_EQ(r.value().cards[0].battles_played, 50u);
+  // Greedy plays a jab whenever it can: 3 energy a turn, 3 damage each, against 30 HP and 1
+  // armor a turn: every battle plays more jabs than the pack has cards.
+  EXPECT_GE(r.value().cards[0].plays, 50u * 10u);
+  // Every decision is a jab or an End turn, and each turn but a won battle's last ends with one.
+  EXPECT_EQ(r.value().cards[0].plays, r.value().decisions - r.value().turns + r.value().wins);
 }
 
 TEST(SimSimulate, APairOfPacksWithoutTheEncounterIsRefused) {
