@@ -4,6 +4,7 @@
 
 #include <array>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -11,6 +12,7 @@
 
 #include "battlecore/deckbuilder/battle.hpp"
 #include "battlecore/deckbuilder/policies.hpp"
+#include "battlecore/deckbuilder/scenario.hpp"
 #include "battlecore/sim/report.hpp"
 
 namespace battlecore::sim {
@@ -27,6 +29,7 @@ class DeckbuilderAdapter {
         policy_options_(policy_options),
         count_enemy_damage_(count_enemy_damage),
         scenario_(std::move(scenario)),
+        scenario_start_(read_scenario(catalog_, scenario_)),
         deck_(std::move(deck)) {}
 
   /// Plays deckbuilder battles one after another on one thread.
@@ -34,7 +37,8 @@ class DeckbuilderAdapter {
    public:
     Player(std::shared_ptr<const deckbuilder::Catalog> catalog, deckbuilder::EncounterId encounter,
            std::unique_ptr<deckbuilder::Policy> policy, bool count_enemy_damage,
-           const nlohmann::json& scenario, const std::vector<deckbuilder::CardId>& deck);
+           const nlohmann::json& scenario, const std::optional<deckbuilder::ScenarioStart>& scenario_start,
+           const std::vector<deckbuilder::CardId>& deck);
     Player(const Player&) = delete;
     Player& operator=(const Player&) = delete;
 
@@ -45,9 +49,10 @@ class DeckbuilderAdapter {
    private:
     std::shared_ptr<const deckbuilder::Catalog> catalog_;
     deckbuilder::EncounterId encounter_;
-    bool count_enemy_damage_;                       ///< write down each enemy's damage (Battle::damage_stats)
-    const nlohmann::json& scenario_;                ///< the adapter's
-    const std::vector<deckbuilder::CardId>& deck_;  ///< the adapter's
+    bool count_enemy_damage_;         ///< write down each enemy's damage (Battle::damage_stats)
+    const nlohmann::json& scenario_;  ///< the adapter's
+    const std::optional<deckbuilder::ScenarioStart>& scenario_start_;  ///< the adapter's
+    const std::vector<deckbuilder::CardId>& deck_;                     ///< the adapter's
     std::unique_ptr<deckbuilder::Policy> policy_;
     deckbuilder::RandomPolicy* random_ = nullptr;  ///< policy_, when it is the random policy
     deckbuilder::Battle battle_;
@@ -61,11 +66,17 @@ class DeckbuilderAdapter {
   Result<std::unique_ptr<Player>> make_player(std::string_view policy) const;
 
  private:
+  /// The scenario read once (null: none, or one whose own seed's start does not fit it, which
+  /// each battle then reads from the document again).
+  static std::optional<deckbuilder::ScenarioStart> read_scenario(
+      const std::shared_ptr<const deckbuilder::Catalog>& catalog, const nlohmann::json& scenario);
+
   std::shared_ptr<const deckbuilder::Catalog> catalog_;
   deckbuilder::EncounterId encounter_;
   UctOptions policy_options_;
   bool count_enemy_damage_;
   nlohmann::json scenario_;
+  std::optional<deckbuilder::ScenarioStart> scenario_start_;
   std::vector<deckbuilder::CardId> deck_;
 };
 

@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -11,9 +13,11 @@
 #include "battlecore/clash/actions.hpp"
 #include "battlecore/clash/battle.hpp"
 #include "battlecore/clash/policies.hpp"
+#include "battlecore/clash/scenario.hpp"
 #include "battlecore/party/actions.hpp"
 #include "battlecore/party/battle.hpp"
 #include "battlecore/party/policies.hpp"
+#include "battlecore/party/scenario.hpp"
 #include "battlecore/sim/clash_rules.hpp"
 #include "battlecore/sim/party_rules.hpp"
 #include "battlecore/sim/runner.hpp"
@@ -42,22 +46,29 @@ void play_out(Battle& battle, std::vector<Action>& options, std::vector<Action>&
   BATTLECORE_ENSURE(battle.is_battle_over(), "the battle stopped before its end");
 }
 
-/// Starts `battle` for `seed`: at the encounter, or from `scenario` (with that seed) when it is not
-/// null (the battle is then replaced: true, and its event listeners must be attached again).
-template <class R, class Options>
-bool start_battle(typename R::Battle& battle, const std::shared_ptr<const typename R::Catalog>& catalog,
-                  std::uint32_t encounter, std::uint64_t seed, const nlohmann::json& scenario,
-                  Options quiet) {
-  if (scenario.is_null()) {
+/// A run's scenario document, made once for all its battles (none when `scenario` is null).
+std::optional<content::JsonDocument> scenario_document(const nlohmann::json& scenario) {
+  if (scenario.is_null()) return std::nullopt;
+  return content::JsonDocument{"scenario", scenario.dump(2), scenario};
+}
+
+/// Starts `battle` for `seed`: at the encounter, or from `scenario` (with that seed) with
+/// `start_scenario` (the rule set's) when there is one (the battle is then replaced: true, and
+/// its event listeners must be attached again).
+template <class Battle, class Catalog, class Options, class StartScenario>
+bool start_battle(Battle& battle, const std::shared_ptr<const Catalog>& catalog, std::uint32_t encounter,
+                  std::uint64_t seed, const std::optional<content::JsonDocument>& scenario, Options quiet,
+                  StartScenario start_scenario) {
+  if (!scenario) {
     const auto started =
         battle.start_battle(static_cast<decltype(battle.state().encounter)>(encounter), seed);
     BATTLECORE_ENSURE(started.ok(), "the battle did not start: {}",
                       started.ok() ? "" : started.error().message);
     return false;
   }
-  auto started = R::start(catalog, BattleStart{catalog->encounters[encounter].id, seed, scenario}, quiet);
-  BATTLECORE_ENSURE(started.ok(), "the battle did not start: {}",
-                    started.ok() ? "" : started.error().message);
+  auto started = start_scenario(catalog, *scenario, seed, quiet);
+  BATTLECORE_ENSURE(started.ok(), "the battle did not start: the scenario is refused:\n{}",
+                    started.ok() ? "" : started.error().to_string());
   battle = std::move(started).value();
   return true;
 }
@@ -82,13 +93,14 @@ class ClashAdapter {
       : catalog_(std::move(catalog)),
         encounter_(encounter),
         seat_policies_(std::move(seat_policies)),
-        scenario_(std::move(scenario)),
+        scenario_(scenario_document(scenario)),
         options_(options) {}
 
   class Player {
    public:
     Player(std::shared_ptr<const clash::Catalog> catalog, clash::EncounterId encounter,
-           std::vector<std::unique_ptr<clash::Policy>> policies, const nlohmann::json& scenario)
+           std::vector<std::unique_ptr<clash::Policy>> policies,
+           const std::optional<content::JsonDocument>& scenario)
         : catalog_(std::move(catalog)),
           encounter_(encounter),
           scenario_(scenario),
@@ -103,7 +115,9 @@ class ClashAdapter {
       actions_.clear();
       for (std::size_t s = 0; s < policies_.size(); ++s)
         policies_[s]->reset(splitmix64_mix(policy_seed(seed) + s));
-      start_battle<ClashRules>(battle_, catalog_, encounter_, seed, scenario_, kClashQuiet);
+      start_battle(battle_, catalog_, encounter_, seed, scenario_, kClashQuiet, [](auto&&... args) {
+        return clash::start_scenario(std::forward<decltype(args)>(args)...);
+      });
       play_out(battle_, options_, actions_, out,
                [&](const clash::Battle& b, const std::vector<clash::Action>& o) {
                  return policies_[std::min(static_cast<std::size_t>(b.state().current), policies_.size() - 1)]
@@ -126,7 +140,7 @@ class ClashAdapter {
    private:
     std::shared_ptr<const clash::Catalog> catalog_;
     clash::EncounterId encounter_;
-    const nlohmann::json& scenario_;                        ///< the adapter's
+    const std::optional<content::JsonDocument>& scenario_;  ///< the adapter's
     std::vector<std::unique_ptr<clash::Policy>> policies_;  ///< per seat
     clash::Battle battle_;
     std::vector<clash::Action> options_;
@@ -160,7 +174,7 @@ class ClashAdapter {
   std::shared_ptr<const clash::Catalog> catalog_;
   clash::EncounterId encounter_;
   std::vector<std::string> seat_policies_;  ///< per seat; [0] is unused (the run's policy)
-  nlohmann::json scenario_;
+  std::optional<content::JsonDocument> scenario_;
   UctOptions options_;
 };
 
@@ -175,13 +189,13 @@ class PartyAdapter {
       : catalog_(std::move(catalog)),
         encounter_(encounter),
         block_(block),
-        scenario_(std::move(scenario)),
+        scenario_(scenario_document(scenario)),
         options_(options) {}
 
   class Player {
    public:
     Player(std::shared_ptr<const party::Catalog> catalog, party::EncounterId encounter,
-           std::unique_ptr<party::Policy> policy, const nlohmann::json& scenario)
+           std::unique_ptr<party::Policy> policy, const std::optional<content::JsonDocument>& scenario)
         : catalog_(std::move(catalog)),
           encounter_(encounter),
           scenario_(scenario),
@@ -199,7 +213,9 @@ class PartyAdapter {
       actions_.clear();
       damage_.clear();
       policy_->reset(policy_seed(seed));
-      if (start_battle<PartyRules>(battle_, catalog_, encounter_, seed, scenario_, kPartyQuiet))
+      if (start_battle(battle_, catalog_, encounter_, seed, scenario_, kPartyQuiet, [](auto&&... args) {
+            return party::start_scenario(std::forward<decltype(args)>(args)...);
+          }))
         battle_.events().attach(&damage_);
       for (const party::EnemyState& e : battle_.state().enemies) damage_.joined(e.uid, e.def);
       play_out(
@@ -255,7 +271,7 @@ class PartyAdapter {
 
     std::shared_ptr<const party::Catalog> catalog_;
     party::EncounterId encounter_;
-    const nlohmann::json& scenario_;  ///< the adapter's
+    const std::optional<content::JsonDocument>& scenario_;  ///< the adapter's
     std::unique_ptr<party::Policy> policy_;
     party::Battle battle_;
     DamageCounter damage_;
@@ -283,7 +299,7 @@ class PartyAdapter {
   std::shared_ptr<const party::Catalog> catalog_;
   party::EncounterId encounter_;
   party::BlockSkill block_;
-  nlohmann::json scenario_;
+  std::optional<content::JsonDocument> scenario_;
   UctOptions options_;
 };
 

@@ -24,11 +24,14 @@ constexpr BattleOptions kQuiet{.event_log = false, .record_history = false};
 
 DeckbuilderAdapter::Player::Player(std::shared_ptr<const Catalog> catalog, EncounterId encounter,
                                    std::unique_ptr<Policy> policy, bool count_enemy_damage,
-                                   const nlohmann::json& scenario, const std::vector<CardId>& deck)
+                                   const nlohmann::json& scenario,
+                                   const std::optional<ScenarioStart>& scenario_start,
+                                   const std::vector<CardId>& deck)
     : catalog_(std::move(catalog)),
       encounter_(encounter),
       count_enemy_damage_(count_enemy_damage),
       scenario_(scenario),
+      scenario_start_(scenario_start),
       deck_(deck),
       policy_(std::move(policy)),
       random_(dynamic_cast<RandomPolicy*>(policy_.get())),
@@ -46,7 +49,8 @@ void DeckbuilderAdapter::Player::play(std::uint64_t seed, BattleRecord& out) {
     const auto started = battle_.start_battle(encounter_, seed, deck_);
     BATTLECORE_ENSURE(started.ok(), "the battle did not start: {}",
                       started.ok() ? "" : started.error().message);
-  } else {
+  } else if (!scenario_start_ || !scenario_start_->start(battle_, seed)) {
+    // Read from the document: a seed whose start does not fit the scenario is refused with why.
     auto started =
         DeckbuilderRules::start(catalog_, {catalog_->encounters[encounter_].id, seed, scenario_}, kQuiet);
     BATTLECORE_ENSURE(started.ok(), "the battle did not start: {}",
@@ -99,6 +103,14 @@ void DeckbuilderAdapter::Player::recover() {
   std::fill(plays_of_.begin(), plays_of_.end(), 0);
 }
 
+std::optional<ScenarioStart> DeckbuilderAdapter::read_scenario(const std::shared_ptr<const Catalog>& catalog,
+                                                               const nlohmann::json& scenario) {
+  if (scenario.is_null()) return std::nullopt;
+  auto read = ScenarioStart::read(catalog, content::JsonDocument{"scenario", scenario.dump(2), scenario});
+  if (!read) return std::nullopt;
+  return std::move(read).value();
+}
+
 void DeckbuilderAdapter::describe(SimReport& header) const {
   header.rules = "deckbuilder";
   header.encounter = catalog_->encounters[encounter_].id;
@@ -113,7 +125,7 @@ Result<std::unique_ptr<DeckbuilderAdapter::Player>> DeckbuilderAdapter::make_pla
   auto made = make_policy(policy, policy_options_);
   if (!made) return made.error();
   return std::make_unique<Player>(catalog_, encounter_, std::move(made.value()), count_enemy_damage_,
-                                  scenario_, deck_);
+                                  scenario_, scenario_start_, deck_);
 }
 
 // --- decks -------------------------------------------------------------------------------

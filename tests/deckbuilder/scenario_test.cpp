@@ -2,6 +2,7 @@
 
 #include "battlecore/deckbuilder/scenario.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "battlecore/content/json_reader.hpp"
+#include "battlecore/deckbuilder/policies.hpp"
 #include "support/starter_pack.hpp"
 
 namespace battlecore::deckbuilder {
@@ -171,6 +173,97 @@ TEST(DeckbuilderScenario, AnotherFormatVersionOrRuleSetIsRefused) {
       << text;
   EXPECT_NE(text.find("/rules: the scenario is of rule set 'clash'"), std::string::npos) << text;
   EXPECT_NE(text.find("/encounter: no encounter 'nowhere'"), std::string::npos) << text;
+}
+
+content::JsonDocument document(const std::string& text) {
+  content::Diagnostics diags;
+  auto doc = content::parse_json_text("s.json", text, diags);
+  EXPECT_TRUE(doc.has_value()) << diags.to_string();
+  return doc.value_or(content::JsonDocument{});
+}
+
+/// Plays `b` to its end with the random policy.
+void play_out(Battle& b, std::uint64_t seed) {
+  RandomPolicy policy;
+  policy.reset(seed);
+  while (b.status() == Status::AwaitingDecision) {
+    const std::vector<Action> options = b.decision().options;
+    ASSERT_TRUE(b.submit(options[policy.pick(options.size())]).ok());
+  }
+}
+
+TEST(DeckbuilderScenario, AScenarioReadOnceStartsForEachSeedTheBattleTheDocumentStarts) {
+  // The overrides of every kind; a max HP without an HP; enemies whose HP is rolled per seed.
+  for (const std::string text : {
+           R"({"encounter": "sludge_pair", "turn": 4, "energy": 2,
+               "player": {"hp": 20, "armor": 5, "statuses": [{"status": "strength", "stacks": 2}]},
+               "enemies": [{"hp": 3}, {"hp": 0, "armor": 0}],
+               "draw_pile": ["defend", "bash"], "hand": ["strike", "strike"], "discard_pile": ["defend"],
+               "counters": {"player_turns": 4, "attacks_this_turn": 1, "extra_turns": 1, "skipped_turns": 0}})",
+           R"({"encounter": "w1", "player": {"max_hp": 90}, "enemies": [{"armor": 7,
+               "statuses": [{"status": "vulnerable", "stacks": 2}]}]})",
+           R"({"encounter": "w1", "seed": 9})"}) {
+    const content::JsonDocument doc = document(text);
+    const auto read = ScenarioStart::read(starter(), doc);
+    ASSERT_TRUE(read.ok()) << read.error().to_string();
+    const ScenarioStart& scenario = read.value();
+    EXPECT_EQ(scenario.encounter(), start(text).value().state().encounter);
+    // One battle started again and again, with the event log and the history on, as a host's.
+    Battle battle(starter());
+    for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+      ASSERT_TRUE(scenario.start(battle, seed)) << text << " seed " << seed;
+      const auto expected = start(text, seed);
+      ASSERT_TRUE(expected.ok()) << problems(expected);
+      ASSERT_TRUE(battle == expected.value()) << text << " seed " << seed;
+      EXPECT_EQ(battle.state_hash(), expected.value().state_hash());
+      play_out(battle, seed);
+    }
+  }
+}
+
+TEST(DeckbuilderScenario, AScenarioReadOnceRefusesExactlyTheSeedsTheDocumentRefuses) {
+  // W1's enemy rolls 40 to 44 HP: an HP of 42 fits some seeds and not others.
+  const std::string text = R"({"encounter": "w1", "seed": 1, "enemies": [{"hp": 42}]})";
+  const content::JsonDocument doc = document(text);
+  std::optional<std::uint64_t> fits;
+  for (std::uint64_t seed = 1; seed <= 60 && !fits; ++seed)
+    if (start(text, seed).ok()) fits = seed;
+  ASSERT_TRUE(fits.has_value());
+  const auto read = ScenarioStart::read(starter(), doc, fits);
+  ASSERT_TRUE(read.ok()) << read.error().to_string();
+  EXPECT_EQ(read.value().seed(), *fits);
+  Battle battle(starter(), BattleOptions{.event_log = false, .record_history = false});
+  int refused = 0;
+  for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+    const auto expected = start(text, seed);
+    const bool started = read.value().start(battle, seed);
+    ASSERT_EQ(started, expected.ok()) << "seed " << seed << ": " << problems(expected);
+    if (!started) {
+      ++refused;
+      EXPECT_NE(problems(expected).find("/enemies/0/hp: expected HP in [0, "), std::string::npos);
+      EXPECT_FALSE(battle.is_battle_active()) << "a start that does not fit leaves no battle in progress";
+      ASSERT_TRUE(battle.start_battle("w1", seed).ok());
+    }
+    play_out(battle, seed);
+  }
+  EXPECT_GT(refused, 0);
+  EXPECT_LT(refused, 60);
+}
+
+TEST(DeckbuilderScenario, AScenarioReadOnceDoesNotStartABattleInProgressAndReadsBadDocumentsAsStartDoes) {
+  const content::JsonDocument doc = document(R"({"encounter": "w1", "player": {"hp": 30}})");
+  const auto read = ScenarioStart::read(starter(), doc);
+  ASSERT_TRUE(read.ok());
+  Battle battle(starter());
+  ASSERT_TRUE(read.value().start(battle, 2));
+  EXPECT_FALSE(read.value().start(battle, 3)) << "the battle of seed 2 is still in progress";
+  EXPECT_EQ(battle.state().seed, 2u);
+
+  const std::string bad = R"({"encounter": "w1", "turn": 0, "player": {"hp": 9999}, "colour": "red"})";
+  const auto refused = ScenarioStart::read(starter(), document(bad));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().to_string(), problems(start(bad)));
+  EXPECT_EQ(refused.error().size(), 3u) << refused.error().to_string();
 }
 
 }  // namespace
