@@ -305,6 +305,30 @@ bool ScenarioStart::start(Battle& battle, std::uint64_t seed) const {
   return false;
 }
 
+std::string ScenarioStart::fits_only_some_seeds() const {
+  const std::vector<EnemyId>& enemies = catalog_->encounters[encounter_].enemies;
+  for (std::size_t i = 0; i < overrides_->enemies.size() && i < enemies.size(); ++i) {
+    if (!overrides_->enemies[i]) continue;
+    const UnitOverride& o = *overrides_->enemies[i];
+    const EnemyDef& def = catalog_->enemies[enemies[i]];
+    if (o.max_hp) {
+      // A given max HP is the same for every seed; without an HP, the HP starts at the one rolled.
+      if (!o.hp_given && *o.max_hp < def.hp_max)
+        return fmt::format(
+            "/enemies/{}/max_hp: enemy '{}' starts at the max HP it rolls, {} to {}, above {} for some "
+            "seeds; "
+            "give \"hp\" too",
+            i, def.id, def.hp_min, def.hp_max, *o.max_hp);
+    } else if (o.hp && *o.hp > def.hp_min) {
+      return fmt::format(
+          "/enemies/{}/hp: enemy '{}' rolls a max HP of {} to {}, so an HP of {} fits some seeds only; give "
+          "\"max_hp\" too, or an HP of at most {}",
+          i, def.id, def.hp_min, def.hp_max, *o.hp, def.hp_min);
+    }
+  }
+  return {};
+}
+
 Result<Battle, Diagnostics> start_scenario(std::shared_ptr<const Catalog> catalog, const JsonDocument& doc,
                                            std::optional<std::uint64_t> seed, BattleOptions options) {
   Battle battle(catalog, options);

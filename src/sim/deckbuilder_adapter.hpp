@@ -19,17 +19,19 @@ namespace battlecore::sim {
 
 class DeckbuilderAdapter {
  public:
-  /// `scenario`: a scenario document every battle starts from (with its own seed), or null.
+  /// `scenario`: a scenario document every battle starts from (with its own seed), or null, and
+  /// `scenario_start` the same scenario read (each battle reads the document when it is null).
   /// `deck`: the master deck every battle starts with (empty: the encounter's player deck).
   DeckbuilderAdapter(std::shared_ptr<const deckbuilder::Catalog> catalog, deckbuilder::EncounterId encounter,
                      UctOptions policy_options, bool count_enemy_damage, nlohmann::json scenario = nullptr,
+                     std::optional<deckbuilder::ScenarioStart> scenario_start = std::nullopt,
                      std::vector<deckbuilder::CardId> deck = {})
       : catalog_(std::move(catalog)),
         encounter_(encounter),
         policy_options_(policy_options),
         count_enemy_damage_(count_enemy_damage),
         scenario_(std::move(scenario)),
-        scenario_start_(read_scenario(catalog_, scenario_)),
+        scenario_start_(std::move(scenario_start)),
         deck_(std::move(deck)) {}
 
   /// Plays deckbuilder battles one after another on one thread.
@@ -66,11 +68,6 @@ class DeckbuilderAdapter {
   Result<std::unique_ptr<Player>> make_player(std::string_view policy) const;
 
  private:
-  /// The scenario read once (null: none, or one whose own seed's start does not fit it, which
-  /// each battle then reads from the document again).
-  static std::optional<deckbuilder::ScenarioStart> read_scenario(
-      const std::shared_ptr<const deckbuilder::Catalog>& catalog, const nlohmann::json& scenario);
-
   std::shared_ptr<const deckbuilder::Catalog> catalog_;
   deckbuilder::EncounterId encounter_;
   UctOptions policy_options_;

@@ -799,6 +799,57 @@ Result<SimReport> SimReport::from_json(const nlohmann::json& j) {
   return std::move(read.value());
 }
 
+namespace {
+
+/// The text report's card table: the cards played, in the pack's order, each with its plays and
+/// the win rate of the battles it was played in; a paired run gives both sides per card (a card
+/// one pack adds is played on that side only).
+void append_card_table(std::string& out, const SimReport& r) {
+  const bool paired = !r.versus_policy.empty();
+  const CardTally none{};
+  std::string rows;
+  for (std::size_t c = 0; c < r.cards.size(); ++c) {
+    const CardTally& a = r.cards[c];
+    const CardTally& b = paired && c < r.versus.cards.size() ? r.versus.cards[c] : none;
+    if (a.plays == 0 && b.plays == 0) continue;
+    const std::string id = at_or_empty(r.card_ids, c);
+    if (paired)
+      rows += fmt::format("{:<20} {:>14.3f} {:>14.4f} {:>14.3f} {:>14.4f}\n", id, ratio(a.plays, r.battles),
+                          ratio(a.wins_when_played, a.battles_played), ratio(b.plays, r.versus.battles),
+                          ratio(b.wins_when_played, b.battles_played));
+    else
+      rows +=
+          fmt::format("{:<20} {:>10} {:>12.3f} {:>16} {:>12.4f}\n", id, a.plays, ratio(a.plays, r.battles),
+                      a.battles_played, ratio(a.wins_when_played, a.battles_played));
+  }
+  if (rows.empty()) return;
+  if (paired)
+    out += fmt::format("{:<20} {:>14} {:>14} {:>14} {:>14}\n", "card", "A_per_battle", "A_win_played",
+                       "B_per_battle", "B_win_played");
+  else
+    out += fmt::format("{:<20} {:>10} {:>12} {:>16} {:>12}\n", "card", "plays", "per_battle",
+                       "battles_played", "win_played");
+  out += rows;
+}
+
+/// The text report's enemy table: each enemy that fought, with the damage its attacks dealt.
+void append_enemy_table(std::string& out, const SimReport& r) {
+  std::string rows;
+  for (std::size_t e = 0; e < r.enemies.size(); ++e) {
+    const EnemyTally& et = r.enemies[e];
+    if (et.battles == 0) continue;
+    rows += fmt::format("{:<20} {:>10} {:>12} {:>12.3f} {:>14}\n", at_or_empty(r.enemy_ids, e), et.battles,
+                        et.damage_dealt, ratio(et.damage_dealt, et.battles), et.armor_removed);
+  }
+  if (rows.empty()) return;
+  out += fmt::format("{:<20} {:>10} {:>12} {:>12} {:>14}\n", "enemy", "battles", "damage", "per_battle",
+                     "armor_broken");
+  out += rows;
+  if (!r.enemy_damage_counted) out += "(enemy damage not counted: --no-enemy-damage)\n";
+}
+
+}  // namespace
+
 std::string SimReport::to_text() const {
   std::string out;
   auto line = [&](std::string_view key, const std::string& value) {
@@ -832,6 +883,8 @@ std::string SimReport::to_text() const {
                          seat_policy(*this, i, policy), seats[i].wins, ratio(seats[i].wins, battles),
                          ratio(seats[i].place_sum, battles), at_or_empty(seat_names, i));
   }
+  append_card_table(out, *this);
+  append_enemy_table(out, *this);
   if (!versus_policy.empty()) {
     const PairedTest t = paired_test(paired);
     const Interval vci = wilson_interval(versus.wins, versus.battles);

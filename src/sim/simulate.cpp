@@ -103,14 +103,6 @@ void DeckbuilderAdapter::Player::recover() {
   std::fill(plays_of_.begin(), plays_of_.end(), 0);
 }
 
-std::optional<ScenarioStart> DeckbuilderAdapter::read_scenario(const std::shared_ptr<const Catalog>& catalog,
-                                                               const nlohmann::json& scenario) {
-  if (scenario.is_null()) return std::nullopt;
-  auto read = ScenarioStart::read(catalog, content::JsonDocument{"scenario", scenario.dump(2), scenario});
-  if (!read) return std::nullopt;
-  return std::move(read).value();
-}
-
 void DeckbuilderAdapter::describe(SimReport& header) const {
   header.rules = "deckbuilder";
   header.encounter = catalog_->encounters[encounter_].id;
@@ -194,6 +186,24 @@ Result<std::vector<CardId>> deck_cards(const Catalog& catalog, const std::vector
 
 // --- the deckbuilder's entry point --------------------------------------------------------
 
+namespace {
+
+/// The run's scenario read once (none without one), checked already by check_scenario with the
+/// seed of battle 0; refused when its overrides fit the start of some battles only.
+Result<std::optional<ScenarioStart>> read_scenario(const std::shared_ptr<const Catalog>& catalog,
+                                                   const SimConfig& config) {
+  if (config.scenario.is_null()) return std::optional<ScenarioStart>{};
+  auto read = ScenarioStart::read(catalog,
+                                  content::JsonDocument{"scenario", config.scenario.dump(2), config.scenario},
+                                  battle_seed(config.seed, 0));
+  if (!read) return Error{"the scenario is refused:\n" + read.error().to_string()};
+  if (const std::string unfit = read.value().fits_only_some_seeds(); !unfit.empty())
+    return Error{"the scenario cannot start every battle: " + unfit};
+  return std::optional<ScenarioStart>{std::move(read).value()};
+}
+
+}  // namespace
+
 Result<SimReport> simulate_deckbuilder(const std::shared_ptr<const Catalog>& catalog, const SimConfig& config,
                                        const std::shared_ptr<const Catalog>& versus_catalog) {
   const auto encounter = resolve_encounter(*catalog, config.encounter, config.scenario);
@@ -204,13 +214,16 @@ Result<SimReport> simulate_deckbuilder(const std::shared_ptr<const Catalog>& cat
     return checked.error();
   if (!config.scenario.is_null() && (!config.deck.empty() || !config.versus_deck.empty()))
     return Error{std::string(kDeckWithScenario)};
+  auto scenario = read_scenario(catalog, config);
+  if (!scenario) return scenario.error();
   auto deck = deck_cards(*catalog, config.deck, "deck");
   if (!deck) return deck.error();
   RunOptions run = run_options(config);
   if (!config.deck.empty()) run.policy_settings["deck"] = deck_text(config.deck);
   if (!config.versus_deck.empty()) run.policy_settings["versus_deck"] = deck_text(config.versus_deck);
   const DeckbuilderAdapter adapter(catalog, encounter.value(), config.policy_options,
-                                   config.count_enemy_damage, config.scenario, std::move(deck).value());
+                                   config.count_enemy_damage, config.scenario, std::move(scenario).value(),
+                                   std::move(deck).value());
   if (config.versus_deck.empty() && versus_catalog == nullptr) return run_simulation(adapter, run);
   // Side B: another deck, another pack, or both.
   const std::shared_ptr<const Catalog>& pack_b = versus_catalog != nullptr ? versus_catalog : catalog;
@@ -221,8 +234,11 @@ Result<SimReport> simulate_deckbuilder(const std::shared_ptr<const Catalog>& cat
   auto deck_b = deck_cards(*pack_b, own_deck ? config.versus_deck : config.deck,
                            own_deck ? "versus deck" : "deck, in the versus pack,");
   if (!deck_b) return deck_b.error();
+  auto scenario_b = read_scenario(pack_b, config);
+  if (!scenario_b) return Error{"the versus pack: " + scenario_b.error().message};
   const DeckbuilderAdapter versus(pack_b, encounter_b.value(), config.policy_options,
-                                  config.count_enemy_damage, config.scenario, std::move(deck_b).value());
+                                  config.count_enemy_damage, config.scenario, std::move(scenario_b).value(),
+                                  std::move(deck_b).value());
   return run_simulation(adapter, run, &versus);
 }
 

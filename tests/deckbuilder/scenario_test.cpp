@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -208,6 +209,7 @@ TEST(DeckbuilderScenario, AScenarioReadOnceStartsForEachSeedTheBattleTheDocument
     ASSERT_TRUE(read.ok()) << read.error().to_string();
     const ScenarioStart& scenario = read.value();
     EXPECT_EQ(scenario.encounter(), start(text).value().state().encounter);
+    EXPECT_EQ(scenario.fits_only_some_seeds(), "") << text;
     // One battle started again and again, with the event log and the history on, as a host's.
     Battle battle(starter());
     for (std::uint64_t seed = 1; seed <= 40; ++seed) {
@@ -248,6 +250,39 @@ TEST(DeckbuilderScenario, AScenarioReadOnceRefusesExactlyTheSeedsTheDocumentRefu
   }
   EXPECT_GT(refused, 0);
   EXPECT_LT(refused, 60);
+  EXPECT_EQ(read.value().fits_only_some_seeds(),
+            "/enemies/0/hp: enemy 'gnasher' rolls a max HP of 40 to 44, so an HP of 42 fits some seeds only; "
+            "give \"max_hp\" too, or an HP of at most 40");
+}
+
+TEST(DeckbuilderScenario, AnEnemyHpOrMaxHpThatFitsSomeRollsOnlyIsNamed) {
+  // W1's enemy rolls 40 to 44 HP. Each scenario is read with a seed it fits; whether every seed
+  // fits is then checked against start() over many seeds.
+  const std::pair<std::string, bool> cases[] = {
+      {R"({"encounter": "w1", "enemies": [{"hp": 40}]})", true},
+      {R"({"encounter": "w1", "enemies": [{"hp": 41}]})", false},
+      {R"({"encounter": "w1", "enemies": [{"max_hp": 44}]})", true},
+      {R"({"encounter": "w1", "enemies": [{"max_hp": 43}]})", false},
+      {R"({"encounter": "w1", "enemies": [{"max_hp": 50, "hp": 45}]})", true},
+      {R"({"encounter": "w1", "enemies": [{"armor": 3}]})", true},
+  };
+  for (const auto& [text, every_seed] : cases) {
+    std::optional<std::uint64_t> fits;
+    for (std::uint64_t seed = 1; seed <= 200 && !fits; ++seed)
+      if (start(text, seed).ok()) fits = seed;
+    ASSERT_TRUE(fits.has_value()) << text;
+    const auto read = ScenarioStart::read(starter(), document(text), fits);
+    ASSERT_TRUE(read.ok()) << text;
+    const std::string unfit = read.value().fits_only_some_seeds();
+    EXPECT_EQ(unfit.empty(), every_seed) << text << ": " << unfit;
+    bool all_started = true;
+    Battle battle(starter(), BattleOptions{.event_log = false, .record_history = false});
+    for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+      all_started = read.value().start(battle, seed) && all_started;
+      if (battle.is_battle_active()) play_out(battle, seed);
+    }
+    EXPECT_EQ(all_started, every_seed) << text;
+  }
 }
 
 TEST(DeckbuilderScenario, AScenarioReadOnceDoesNotStartABattleInProgressAndReadsBadDocumentsAsStartDoes) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -470,6 +471,85 @@ TEST(SimSimulate, ToTextNamesTheEncounterAndTheWins) {
   const std::string text = r.to_text();
   EXPECT_NE(text.find("w1"), std::string::npos) << text;
   EXPECT_NE(text.find("wins            " + std::to_string(r.wins)), std::string::npos) << text;
+}
+
+TEST(SimSimulate, AScenarioWhoseEnemyHpFitsSomeRollsOnlyIsRefusedBeforeTheRun) {
+  ASSERT_NE(starter(), nullptr);
+  // W1's enemy rolls 40 to 44 HP: an HP of 44 fits the seeds that roll 44 only. Battle 0 of
+  // seed 1 may or may not be one of them: either way nothing is played.
+  SimConfig config{"", 200, 1, "random"};
+  config.scenario = nlohmann::json::parse(R"({"encounter": "w1", "enemies": [{"hp": 44}]})");
+  const auto refused = simulate_deckbuilder(starter(), config);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("/enemies/0/hp"), std::string::npos) << refused.error().message;
+  // With the max HP given too, every battle starts from it.
+  config.scenario = nlohmann::json::parse(R"({"encounter": "w1", "enemies": [{"hp": 44, "max_hp": 44}]})");
+  const SimReport r = run(config);
+  EXPECT_EQ(r.battles, 200u);
+  EXPECT_TRUE(r.failures.empty());
+}
+
+/// The line of `text` that starts with `id` and a space, or "".
+std::string line_of(const std::string& text, const std::string& id) {
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind(id + " ", 0) == 0) return line;
+  return "";
+}
+
+/// The whitespace-separated fields of `line`.
+std::vector<std::string> fields_of(const std::string& line) {
+  std::istringstream in(line);
+  std::vector<std::string> out;
+  for (std::string f; in >> f;) out.push_back(f);
+  return out;
+}
+
+TEST(SimSimulate, ToTextHasACardTableAndAnEnemyTable) {
+  ASSERT_NE(starter(), nullptr);
+  const SimReport r = run({"sludge_pair", 300, 2, "random"});
+  const std::string text = r.to_text();
+  ASSERT_NE(line_of(text, "card"), "") << text;
+  std::size_t listed = 0;
+  for (std::size_t c = 0; c < r.cards.size(); ++c) {
+    const std::string line = line_of(text, r.card_ids[c]);
+    if (r.cards[c].plays == 0) {
+      EXPECT_EQ(line, "") << "a card never played has no row: " << r.card_ids[c];
+      continue;
+    }
+    ++listed;
+    const std::vector<std::string> f = fields_of(line);
+    ASSERT_EQ(f.size(), 5u) << line;
+    EXPECT_EQ(f[1], std::to_string(r.cards[c].plays));
+    EXPECT_EQ(f[2], fmt::format("{:.3f}", double(r.cards[c].plays) / double(r.battles)));
+    EXPECT_EQ(f[3], std::to_string(r.cards[c].battles_played));
+    EXPECT_EQ(f[4],
+              fmt::format("{:.4f}", double(r.cards[c].wins_when_played) / double(r.cards[c].battles_played)));
+  }
+  EXPECT_GE(listed, 3u);
+  const std::size_t sludge = *starter()->find_enemy("sludge");
+  const std::vector<std::string> e = fields_of(line_of(text, "sludge"));
+  ASSERT_EQ(e.size(), 5u) << text;
+  EXPECT_EQ(e[1], std::to_string(r.enemies[sludge].battles));
+  EXPECT_EQ(e[2], std::to_string(r.enemies[sludge].damage_dealt));
+  EXPECT_GT(r.enemies[sludge].damage_dealt, 0u);
+  EXPECT_EQ(e[4], std::to_string(r.enemies[sludge].armor_removed));
+  EXPECT_EQ(text.find("not counted"), std::string::npos);
+
+  // A paired run gives each card's plays per battle and win rate when played on both sides;
+  // without the enemies' damage, the enemy table says so.
+  SimConfig pair{"w1", 300, 2, "random"};
+  pair.versus_deck = {"strike", "strike", "defend", "defend", "bash", "bash"};
+  pair.count_enemy_damage = false;
+  const SimReport p = run(pair);
+  const std::string ptext = p.to_text();
+  const std::size_t bash = *starter()->find_card("bash");
+  const std::vector<std::string> b = fields_of(line_of(ptext, "bash"));
+  ASSERT_EQ(b.size(), 5u) << ptext;
+  EXPECT_EQ(b[1], fmt::format("{:.3f}", double(p.cards[bash].plays) / double(p.battles)));
+  EXPECT_EQ(b[3], fmt::format("{:.3f}", double(p.versus.cards[bash].plays) / double(p.versus.battles)));
+  EXPECT_NE(b[1], b[3]) << "two Bash in six cards are played more often than one in ten";
+  EXPECT_NE(ptext.find("(enemy damage not counted: --no-enemy-damage)"), std::string::npos) << ptext;
 }
 
 // W1 is specified rule by rule in tools/w1-limit/README.md, and the starter pack's w1

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "battlecore/content/diagnostics.hpp"
@@ -51,6 +52,11 @@ class ScenarioStart {
   /// seed's start does not fit the overrides (an HP above the max HP an enemy rolled, say):
   /// start_scenario with that seed lists why.
   bool start(Battle& battle, std::uint64_t seed) const;
+  /// Empty when start() fits every seed; otherwise which override fits some seeds only, and what
+  /// to give instead: an enemy's HP above the lowest max HP it rolls, or a max HP below the
+  /// highest (the HP starts at the max HP rolled). Batch simulation refuses such a scenario
+  /// before the run.
+  std::string fits_only_some_seeds() const;
 
  private:
   struct Overrides;
