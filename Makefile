@@ -22,7 +22,7 @@ FUZZ_CONFIG := -DCMAKE_CXX_COMPILER=clang++ $(SANITIZE_FLAGS) -DBATTLECORE_BUILD
 # The invariant sweep: SWEEP_BATTLES random battles per encounter of every bundled pack.
 SWEEP_BATTLES ?= 500
 
-.PHONY: all deps build run test bench pgo clean format fuzz sweep
+.PHONY: all deps build run test bench pgo clean format fuzz sweep yardstick
 
 all: build
 
@@ -71,6 +71,13 @@ sweep: deps $(TEST_DIR)/CMakeCache.txt
 
 bench: build
 	$(RELEASE_DIR)/bench/battlecore_bench
+
+# W1 beside the hand-coded yardstick (../shared/tools/w1-limit, or W1_LIMIT_SOURCE), pinned and
+# alternating: YARDSTICK_ROUNDS rounds of YARDSTICK_BATTLES battles each.
+YARDSTICK_ROUNDS ?= 4
+YARDSTICK_BATTLES ?= 1000000
+yardstick: build
+	bash scripts/yardstick.sh $(YARDSTICK_ROUNDS) $(YARDSTICK_BATTLES)
 
 # Profile-guided: an instrumented build plays the bundled content (scripts/pgo-train.sh), then
 # everything is compiled again with that profile. Same rules, same battles; the binaries are in
