@@ -15,8 +15,6 @@ out=$(bash "$here/scripts/yardstick.sh" 1 2000 extra 2>&1); rc=$?
 [[ $rc == 2 && $out == *usage:* ]] || fail "three arguments: rc $rc, $out"
 out=$(W1_LIMIT_SOURCE=$work/none.cpp BATTLECORE=$cli bash "$here/scripts/yardstick.sh" 1 2000 2>&1); rc=$?
 [[ $rc == 2 && $out == *"no w1_limit.cpp at $work/none.cpp"* ]] || fail "missing source: rc $rc, $out"
-out=$(BATTLECORE=$work/none bash "$here/scripts/yardstick.sh" 1 2000 2>&1); rc=$?
-[[ $rc == 2 && $out == *"no battlecore binary"* ]] || fail "missing binary: rc $rc, $out"
 
 # The stand-in reports 4,000,000 battles a second, so every ratio is 4,000,000 over battlecore's rate.
 cat > "$work/w1_limit.cpp" <<'CPP'
@@ -26,6 +24,8 @@ int main() {
               "mean_hp_left_on_wins 40.5000\nbattles_per_s 4000000\n");
 }
 CPP
+out=$(W1_LIMIT_SOURCE=$work/w1_limit.cpp BATTLECORE=$work/none bash "$here/scripts/yardstick.sh" 1 2000 2>&1); rc=$?
+[[ $rc == 2 && $out == *"no battlecore binary at $work/none"* ]] || fail "missing binary: rc $rc, $out"
 out=$(W1_LIMIT_SOURCE=$work/w1_limit.cpp BATTLECORE=$cli bash "$here/scripts/yardstick.sh" 2 2000 2>&1); rc=$?
 [[ $rc == 0 ]] || fail "run: rc $rc, $out"
 rounds=$(grep -cE '^[12] +4000000 +[0-9]+ +[0-9.]+x$' <<< "$out")
