@@ -285,6 +285,87 @@ TEST(DeckbuilderScenario, AnEnemyHpOrMaxHpThatFitsSomeRollsOnlyIsNamed) {
   }
 }
 
+/// A scenario document of random overrides, in range or not (the starter pack's ids, and some
+/// that are not), from `rng`.
+json random_scenario(Rng& rng, const Catalog& c) {
+  const auto chance = [&](std::uint32_t percent) { return rng.below(100) < percent; };
+  const auto number = [&](std::int32_t lo, std::int32_t hi) {
+    return lo + static_cast<std::int32_t>(rng.below(static_cast<std::uint32_t>(hi - lo + 1)));
+  };
+  const auto card = [&]() -> json {
+    return chance(3) ? json("nope") : json(c.cards[rng.below(static_cast<std::uint32_t>(c.cards.size()))].id);
+  };
+  // HP and max HP around `lo` to `hi` (an enemy's roll), or anywhere up to `hi` + 10.
+  const auto unit = [&](std::int32_t lo, std::int32_t hi) {
+    const auto hp = [&] { return chance(50) ? number(lo - 1, hi + 1) : number(-1, hi + 10); };
+    json u = json::object();
+    if (chance(50)) u["hp"] = hp();
+    if (chance(25)) u["max_hp"] = hp();
+    if (chance(30)) u["armor"] = number(-1, 20);
+    if (chance(25)) {
+      u["statuses"] = json::array();
+      for (std::int32_t i = number(0, 3); i > 0; --i)
+        u["statuses"].push_back(
+            {{"status", c.statuses[rng.below(static_cast<std::uint32_t>(c.statuses.size()))].id},
+             {"stacks", number(0, 12)}});
+    }
+    return u;
+  };
+  const EncounterDef& encounter = c.encounters[rng.below(static_cast<std::uint32_t>(c.encounters.size()))];
+  json doc = {{"encounter", encounter.id}};
+  if (chance(30)) doc["turn"] = number(0, 12);
+  if (chance(30)) doc["energy"] = number(-1, 12);
+  if (chance(50)) doc["player"] = unit(60, 90);
+  if (chance(60)) {
+    doc["enemies"] = json::array();
+    for (std::size_t i = 0, n = rng.below(4); i < n; ++i) {
+      const EnemyDef* e = i < encounter.enemies.size() ? &c.enemies[encounter.enemies[i]] : nullptr;
+      doc["enemies"].push_back(e != nullptr ? unit(e->hp_min, e->hp_max) : unit(10, 40));
+    }
+  }
+  for (const char* pile : {"draw_pile", "hand", "discard_pile", "exhaust_pile"})
+    if (chance(25)) {
+      doc[pile] = json::array();
+      for (std::int32_t i = number(0, 11); i > 0; --i) doc[pile].push_back(card());
+    }
+  if (chance(20)) doc["counters"] = {{"player_turns", number(0, 6)}, {"extra_turns", number(0, 2)}};
+  return doc;
+}
+
+TEST(DeckbuilderScenario, RandomScenariosReadOnceStartWhatTheDocumentStartsForEverySeed) {
+  Rng rng = Rng::from_seed(2026);
+  int read_ok = 0, fit_some = 0;
+  for (int n = 0; n < 300; ++n) {
+    const json scenario = random_scenario(rng, *starter());
+    const std::string text = scenario.dump();
+    const content::JsonDocument doc = document(text);
+    const std::uint64_t read_seed = 1 + rng.below(50);
+    const auto read = ScenarioStart::read(starter(), doc, read_seed);
+    const auto direct = start_scenario(starter(), doc, read_seed);
+    ASSERT_EQ(read.ok(), direct.ok()) << text;
+    if (!read.ok()) {
+      EXPECT_EQ(read.error().to_string(), direct.error().to_string()) << text;
+      continue;
+    }
+    ++read_ok;
+    const bool every_seed = read.value().fits_only_some_seeds().empty();
+    fit_some += every_seed ? 0 : 1;
+    Battle battle(starter());
+    for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+      const auto expected = start_scenario(starter(), doc, seed);
+      ASSERT_EQ(read.value().start(battle, seed), expected.ok()) << text << " seed " << seed;
+      if (every_seed) EXPECT_TRUE(expected.ok()) << text << " seed " << seed << ": " << problems(expected);
+      if (!expected.ok()) continue;
+      ASSERT_TRUE(battle == expected.value()) << text << " seed " << seed;
+      play_out(battle, seed);
+    }
+  }
+  // Both outcomes are reached often enough to mean something.
+  EXPECT_GT(read_ok, 30);
+  EXPECT_LT(read_ok, 300);
+  EXPECT_GT(fit_some, 0) << read_ok << " read";
+}
+
 TEST(DeckbuilderScenario, AScenarioReadOnceDoesNotStartABattleInProgressAndReadsBadDocumentsAsStartDoes) {
   const content::JsonDocument doc = document(R"({"encounter": "w1", "player": {"hp": 30}})");
   const auto read = ScenarioStart::read(starter(), doc);
