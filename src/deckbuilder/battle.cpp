@@ -16,6 +16,11 @@ std::uint8_t count_alive_enemies(const BattleState& s) {
   return n;
 }
 
+std::uint8_t down_of(const BattleState& s) {
+  return static_cast<std::uint8_t>((s.player.alive() ? 0 : kPlayerDown) |
+                                   (s.enemies_alive == 0 ? kEnemiesDown : 0));
+}
+
 std::uint8_t count_turn_cost_cards(const BattleState& s) {
   std::uint8_t n = 0;
   for (const CardInstance& c : s.cards)

@@ -105,7 +105,7 @@ void lose_hp(Ctx& x, UnitRef target, std::int32_t amount) {
   if (!u.alive() || amount <= 0) return;
   const std::int32_t lost = std::min(amount, u.hp);
   u.hp -= lost;
-  if (!u.alive() && target != kPlayerUnit) --x.s.enemies_alive;
+  count_if_died(x.s, target, u);
   x.ev.emit_with(EventType::HpLost,
                  [&] { return Event{.type = EventType::HpLost, .target = target, .amount = lost}; });
   if (!u.alive())

@@ -44,9 +44,17 @@ inline UnitState& unit(Ctx& x, UnitRef u) { return const_cast<UnitState&>(unit(s
 inline bool all_enemies_dead(const BattleState& s) { return s.enemies_alive == 0; }
 /// Victory or Defeat when the battle is decided (the player's death first), else nothing.
 inline std::optional<Trigger> outcome(const BattleState& s) {
-  if (!s.player.alive()) return Trigger::Defeat;
-  if (all_enemies_dead(s)) return Trigger::Victory;
-  return std::nullopt;
+  if (s.down == 0) [[likely]]
+    return std::nullopt;
+  return (s.down & kPlayerDown) != 0 ? Trigger::Defeat : Trigger::Victory;
+}
+/// Keeps enemies_alive and down after unit `target` (`u`) lost HP.
+inline void count_if_died(BattleState& s, UnitRef target, const UnitState& u) {
+  if (u.alive()) return;
+  if (target == kPlayerUnit)
+    s.down |= kPlayerDown;
+  else if (--s.enemies_alive == 0)
+    s.down |= kEnemiesDown;
 }
 /// The first alive enemy as a UnitRef, or kNoUnit.
 inline UnitRef first_alive_enemy(const BattleState& s) {
@@ -172,7 +180,7 @@ inline void take_damage(Ctx& x, UnitRef source, UnitRef target, UnitState& u, st
   // HP stops at 0: the event reports the HP actually lost.
   const std::int32_t lost = std::min(damage - absorbed, u.hp);
   u.hp -= lost;
-  if (!u.alive() && target != kPlayerUnit) --x.s.enemies_alive;
+  count_if_died(x.s, target, u);
   // Counted when it hits the other side: the player an enemy, or an enemy the player.
   if ((source == kPlayerUnit) != (target == kPlayerUnit)) {
     x.damage.hp[static_cast<std::uint8_t>(source)] += lost;

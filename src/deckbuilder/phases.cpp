@@ -53,6 +53,7 @@ void build_enemies(Ctx& x) {
     x.s.enemies.push_back(e);
   }
   x.s.enemies_alive = count_alive_enemies(x.s);
+  x.s.down = down_of(x.s);  // the player is built first
   // Starting statuses (a shell of armor plates, a ritual), each with its StatusApplied event.
   for (std::size_t i = 0; i < x.s.enemies.size(); ++i)
     for (const auto& [status, stacks] : x.c.enemies[x.s.enemies[i].def].statuses)

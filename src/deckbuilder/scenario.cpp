@@ -231,6 +231,7 @@ struct ScenarioStart::Overrides {
         }
     }
     s.enemies_alive = count_alive_enemies(s);
+    s.down = down_of(s);
     s.card_keywords = card_keywords_of(s, c);
     return s.enemies_alive > 0;
   }

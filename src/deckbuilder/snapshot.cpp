@@ -321,6 +321,7 @@ void read_state(const In& in, const Catalog& c, Phase phase, BattleState& s) {
                               c.enemies[encounter.enemies[i]].id, c.enemies[s.enemies[i].def].id)};
   }
   s.enemies_alive = count_alive_enemies(s);
+  s.down = built ? down_of(s) : 0;  // the rules read it once Initialize has built the units
   const json& cards = in.arr("cards");
   if (cards.size() > kMaxCards) throw Bad{in.ptr("cards"), fmt::format("more than {} cards", kMaxCards)};
   for (std::size_t i = 0; i < cards.size(); ++i) {

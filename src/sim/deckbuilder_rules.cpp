@@ -107,6 +107,9 @@ std::vector<std::string> DeckbuilderRules::invariants(const Battle& before, cons
   if (s.enemies_alive != count_alive_enemies(s))
     broken.push_back(fmt::format("the battle counts {} alive enemies, but {} have HP", s.enemies_alive,
                                  count_alive_enemies(s)));
+  if (s.down != down_of(s))
+    broken.push_back(
+        fmt::format("the battle has down bits {:#x}, but its HP give {:#x}", s.down, down_of(s)));
   if (s.turn_cost_cards != count_turn_cost_cards(s))
     broken.push_back(fmt::format("the battle counts {} cards with turn-limited cost rules, but {} have them",
                                  s.turn_cost_cards, count_turn_cost_cards(s)));

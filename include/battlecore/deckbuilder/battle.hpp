@@ -193,6 +193,11 @@ inline BattleRules rules_of(const Catalog& c, EncounterId encounter) {
 }
 /// The alive enemies of `s`, counted from their HP (what BattleState::enemies_alive holds).
 std::uint8_t count_alive_enemies(const BattleState& s);
+/// BattleState::down's bits.
+inline constexpr std::uint8_t kPlayerDown = 1;
+inline constexpr std::uint8_t kEnemiesDown = 2;
+/// Who is down in `s`, from the player's HP and enemies_alive (what BattleState::down holds).
+std::uint8_t down_of(const BattleState& s);
 /// The card instances of `s` with turn-limited cost rules (what BattleState::turn_cost_cards holds).
 std::uint8_t count_turn_cost_cards(const BattleState& s);
 /// The keywords of the card instances of `s` together (what BattleState::card_keywords holds), from
@@ -237,6 +242,12 @@ struct BattleState {
   /// How many enemies are alive: derived from their HP, kept by the rules (a death counts
   /// down) and recounted by whatever sets HP directly (count_alive_enemies).
   std::uint8_t enemies_alive = 0;
+  /// Who is down, what decides the battle: kPlayerDown (the player's HP is 0 or less) and
+  /// kEnemiesDown (enemies_alive is 0). Derived like enemies_alive: kept where HP is lost (a
+  /// death) and recounted by whatever sets HP directly (down_of), from Initialize on (before, no
+  /// rule reads it, and it stays 0); snapshots and state_hash leave it out. outcome() reads this
+  /// one byte, where it asked two questions, a hundred times a battle.
+  std::uint8_t down = 0;
   FixedVec<CardInstance, kMaxCards> cards;
   /// How many cards have turn-limited cost rules (cost_turns not 0): kept by the rules and
   /// recounted by snapshots (count_turn_cost_cards); at 0 the turn end has nothing to tick.
