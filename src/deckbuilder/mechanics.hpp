@@ -41,7 +41,6 @@ inline const UnitState& unit(const BattleState& s, UnitRef u) {
   return u == kPlayerUnit ? s.player : s.enemies[static_cast<std::size_t>(u - 1)].unit;
 }
 inline UnitState& unit(Ctx& x, UnitRef u) { return const_cast<UnitState&>(unit(std::as_const(x.s), u)); }
-inline bool all_enemies_dead(const BattleState& s) { return s.enemies_alive == 0; }
 /// Victory or Defeat when the battle is decided (the player's death first), else nothing.
 inline std::optional<Trigger> outcome(const BattleState& s) {
   if (s.down == 0) [[likely]]

@@ -158,12 +158,10 @@ std::string card_table(const SimReport& r) {
                 "<th>B: win rate when played</th>"
               : "<th>plays</th><th>plays per battle</th><th>battles played</th><th>win rate when played</th>";
   t += "</tr></thead><tbody>\n";
-  const CardTally none{};
-  for (std::size_t c = 0; c < r.cards.size(); ++c) {
-    const CardTally& a = r.cards[c];
-    const CardTally& b = paired && c < r.versus.cards.size() ? r.versus.cards[c] : none;
-    if (a.plays == 0 && b.plays == 0) continue;
-    const std::string id = escape(c < r.card_ids.size() ? r.card_ids[c] : "?");
+  for (const ShownCard& shown : shown_cards(r)) {
+    const CardTally& a = *shown.a;
+    const CardTally& b = *shown.b;
+    const std::string id = escape(shown.row < r.card_ids.size() ? r.card_ids[shown.row] : "?");
     if (paired)
       t += fmt::format("<tr><td>{}</td><td>{:.3f}</td><td>{:.4f}</td><td>{:.3f}</td><td>{:.4f}</td></tr>\n",
                        id, ratio(a.plays, r.battles), ratio(a.wins_when_played, a.battles_played),

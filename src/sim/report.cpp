@@ -799,6 +799,17 @@ Result<SimReport> SimReport::from_json(const nlohmann::json& j) {
   return std::move(read.value());
 }
 
+std::vector<ShownCard> shown_cards(const SimReport& r) {
+  static const CardTally kNoPlays{};
+  const bool paired = !r.versus_policy.empty();
+  std::vector<ShownCard> shown;
+  for (std::size_t c = 0; c < r.cards.size(); ++c) {
+    const CardTally* b = paired && c < r.versus.cards.size() ? &r.versus.cards[c] : &kNoPlays;
+    if (r.cards[c].plays != 0 || b->plays != 0) shown.push_back(ShownCard{c, &r.cards[c], b});
+  }
+  return shown;
+}
+
 namespace {
 
 /// The text report's card table: the cards played, in the pack's order, each with its plays and
@@ -806,13 +817,11 @@ namespace {
 /// one pack adds is played on that side only).
 void append_card_table(std::string& out, const SimReport& r) {
   const bool paired = !r.versus_policy.empty();
-  const CardTally none{};
   std::string rows;
-  for (std::size_t c = 0; c < r.cards.size(); ++c) {
-    const CardTally& a = r.cards[c];
-    const CardTally& b = paired && c < r.versus.cards.size() ? r.versus.cards[c] : none;
-    if (a.plays == 0 && b.plays == 0) continue;
-    const std::string id = at_or_empty(r.card_ids, c);
+  for (const ShownCard& shown : shown_cards(r)) {
+    const CardTally& a = *shown.a;
+    const CardTally& b = *shown.b;
+    const std::string id = at_or_empty(r.card_ids, shown.row);
     if (paired)
       rows += fmt::format("{:<20} {:>14.3f} {:>14.4f} {:>14.3f} {:>14.4f}\n", id, ratio(a.plays, r.battles),
                           ratio(a.wins_when_played, a.battles_played), ratio(b.plays, r.versus.battles),

@@ -208,6 +208,16 @@ struct SimReport : Tally {
   }
 };
 
+/// A card row of the text and HTML reports: a card played on side A, or on side B of a paired
+/// run (a card only one pack has is played on that side only).
+struct ShownCard {
+  std::size_t row = 0;           ///< in SimReport::cards and card_ids
+  const CardTally* a = nullptr;  ///< side A's tally
+  const CardTally* b = nullptr;  ///< side B's; a tally of no plays when the run is not paired
+};
+/// The card rows the reports list, in the pack's order.
+std::vector<ShownCard> shown_cards(const SimReport& r);
+
 /// Reads what SimReport::to_json wrote, strictly: each problem is a diagnostic at the JSON pointer
 /// of the value (with its line and column): a wrong type, a key the format does not have, a
 /// shard that is not K/N of its battles, or counts that disagree (more wins than battles,
