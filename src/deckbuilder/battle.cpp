@@ -365,7 +365,8 @@ Status Battle::perform_play(const Action& action, const CardDef& def, std::int32
   });
   state_.playing = PlayInProgress{action.card, target};
   // 5: a list that cannot pause runs straight through; any other goes on the effect stack.
-  if (detail::run_flat(x, def.effects, kPlayerUnit, target, action.card)) return finish_play(x, def);
+  // A play is made in the player phase of an undecided battle, by the player, who is alive.
+  if (detail::run_flat<true>(x, def.effects, kPlayerUnit, target, action.card)) return finish_play(x, def);
   detail::push_block(x, def.effects, EffectFrame::Kind::Block, kPlayerUnit, target, action.card);
   return continue_play();
 }

@@ -421,7 +421,8 @@ void perform_intent(Ctx& x, std::size_t index) {
   x.ev.emit_with(EventType::EnemyActed, [&] {
     return Event{.type = EventType::EnemyActed, .source = enemy_unit(index), .subject = move, .value = e.def};
   });
-  run_effects(x, x.c.enemies[e.def].moves[move].effects, enemy_unit(index), kPlayerUnit, kNoCard);
+  // The enemy phase has checked that the battle is undecided and the enemy alive.
+  run_effects<true>(x, x.c.enemies[e.def].moves[move].effects, enemy_unit(index), kPlayerUnit, kNoCard);
 }
 
 // --- effects ----------------------------------------------------------------------------
@@ -483,6 +484,17 @@ void run_effect_stack(Ctx& x, std::size_t depth) {
       if (top.kind == EffectFrame::Kind::Block && top.pc >= top.end) x.s.effects.pop_back();
     }
   }
+}
+
+void flat_list_nested(const Ctx& x, OpRange ops, std::size_t depth) {
+  std::string names;
+  for (std::uint32_t pc = ops.begin; pc < ops.end; ++pc)
+    names += fmt::format("{}'{}'", names.empty() ? "" : ", ", x.c.op_names[x.c.ops[pc].code]);
+  ::battlecore::detail::invariant_failed(
+      __FILE__, __LINE__,
+      fmt::format("a flat list (ops {}) left {} effect frames where it began with {}, or paused on a "
+                  "choice: an op that can do either must keep the flag kNests",
+                  names, x.s.effects.size(), depth));
 }
 
 void run_effects_on_stack(Ctx& x, OpRange ops, UnitRef source, UnitRef target, CardRef card,

@@ -330,36 +330,50 @@ struct OpContext {
         to(target_ != kNoUnit ? &unit(x_, target_) : nullptr) {}
 };
 
+/// Throws the InvariantError of a flat list (`ops`, begun with `depth` effect frames) whose run
+/// pushed an effect frame or paused on a choice: one of its ops lacks the flag kNests it needs.
+/// Names the list's ops.
+[[noreturn]] void flat_list_nested(const Ctx& x, OpRange ops, std::size_t depth);
+
 /// Runs a flat list (OpRange::flat) straight through, with the checks run_effect_stack makes
 /// before each op, and returns true; returns false, running nothing, for any other list or while
-/// a choice is pending. Inline: every play and every enemy move runs one.
+/// a choice is pending. Inline: every play and every enemy move runs one. `kLive`: the caller
+/// has checked that the battle is in progress, undecided, and that the source is alive (a play
+/// in the player phase, an enemy's move), so the check before the first op is left out.
+template <bool kLive = false>
 inline bool run_flat(Ctx& x, OpRange ops, UnitRef source, UnitRef target, CardRef card,
                      StatusId status = kNoStatus) {
   if (!ops.flat || x.s.choice.kind != PendingChoice::Kind::None) return false;
+  if (ops.empty()) return true;
   OpContext ctx{x, source, target, card, status};
   const std::size_t depth = x.s.effects.size();
   // No op changes the phase (only the driver does, between phases): read once. Units never
   // move in the state: the source is looked up once.
-  const bool active = x.battle.is_battle_active();
+  const bool active = kLive || x.battle.is_battle_active();
   const UnitState* const from = ctx.from;
-  for (std::uint32_t pc = ops.begin; pc < ops.end; ++pc) {
-    // What run_effect_stack checks before each op: a decided battle stops the effect, and so
-    // does a dead source (after the battle it runs to its end).
-    if (active && (outcome(x.s) || (from != nullptr && !from->alive()))) break;
-    const Op& op = x.c.ops[pc];
-    x.c.op_handlers[op.code](ctx, op);
-    BATTLECORE_ENSURE(x.s.effects.size() == depth && x.s.choice.kind == PendingChoice::Kind::None,
-                      "op '{}' pushed a frame or paused in a flat list: it must keep the flag kNests",
-                      x.c.op_names[op.code]);
+  // What run_effect_stack checks before each op: a decided battle stops the effect, and so
+  // does a dead source (after the battle it runs to its end).
+  const auto stops = [&] { return active && (outcome(x.s) || (from != nullptr && !from->alive())); };
+  if (kLive || !stops()) {
+    const Op* op = x.c.ops.data() + ops.begin;
+    const Op* const last = x.c.ops.data() + ops.end;
+    do x.c.op_handlers[op->code](ctx, *op);
+    while (++op != last && !stops());
   }
+  // An op of a flat list neither pushes frames nor pauses: checked once, after the list (the
+  // battle is then an engine error, whatever the ops after the culprit did).
+  if (x.s.effects.size() != depth || x.s.choice.kind != PendingChoice::Kind::None) [[unlikely]]
+    flat_list_nested(x, ops, depth);
   return true;
 }
 
 /// Runs an effect list to its end (never pauses: lists that can pause belong to cards only).
 /// Inline: a flat list (an enemy's move, most statuses' behaviour) runs where it is called.
+/// `kLive` as for run_flat.
+template <bool kLive = false>
 inline void run_effects(Ctx& x, OpRange ops, UnitRef source, UnitRef target, CardRef card,
                         StatusId status = kNoStatus) {
-  if (ops.empty() || run_flat(x, ops, source, target, card, status)) return;
+  if (ops.empty() || run_flat<kLive>(x, ops, source, target, card, status)) return;
   run_effects_on_stack(x, ops, source, target, card, status);
 }
 

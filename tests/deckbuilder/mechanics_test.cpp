@@ -1,7 +1,9 @@
 #include "deckbuilder/mechanics.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <initializer_list>
 #include <map>
 #include <memory>
@@ -974,6 +976,43 @@ TEST(DeckbuilderCardPlayIndex, StatusTraitsAreIndexedWithTheCatalog) {
             status_trait::kDecaysAtOwnerTurnEnd);  // it still decays, and no longer changes damage
   changed->statuses.push_back(changed->statuses[vulnerable]);  // not reindexed: a status missing
   EXPECT_THROW(Battle{changed}, InvariantError);
+}
+
+// A flat list runs without the effect stack, so none of its ops may push a frame or pause: an
+// op kind that can must keep the flag kNests. One that breaks this is an engine error naming the
+// list's ops, for a play and for an enemy's move (both run their list as a flat one).
+TEST(DeckbuilderFlatList, AnOpThatPushesAFrameInAFlatListIsAnEngineError) {
+  auto changed = std::make_shared<Catalog>(*starter());
+  const auto damage = static_cast<std::size_t>(
+      std::find(changed->op_names.begin(), changed->op_names.end(), "damage") - changed->op_names.begin());
+  ASSERT_LT(damage, changed->op_handlers.size());
+  changed->op_handlers[damage] = [](detail::OpContext& ctx, const Op& op) {
+    detail::push_block(ctx.x, OpRange{0, 1, false}, EffectFrame::Kind::Block, ctx.source, ctx.target,
+                       ctx.card);
+    (void)op;
+  };
+  const auto expect_refused = [](const std::function<void()>& step) {
+    try {
+      step();
+      ADD_FAILURE() << "no engine error";
+    } catch (const InvariantError& e) {
+      EXPECT_NE(std::string(e.what()).find("ops 'damage'"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("kNests"), std::string::npos) << e.what();
+    }
+  };
+
+  Battle play(changed);
+  ASSERT_TRUE(play.start_battle("w1", 1).ok());
+  const CardId strike = *changed->find_card("strike");
+  std::optional<Action> strike_play;
+  for (const Action& a : play.decision().options)
+    if (a.kind == ActionKind::PlayCard && play.state().cards[a.card].def == strike) strike_play = a;
+  ASSERT_TRUE(strike_play.has_value());
+  expect_refused([&] { (void)play.submit(*strike_play); });
+
+  Battle move(changed);  // the gnasher opens with Chomp, one damage op
+  ASSERT_TRUE(move.start_battle("w1", 1).ok());
+  expect_refused([&] { (void)move.submit(Action::end_turn()); });
 }
 
 // The compiled weighted pick (WeightedPick) against the walk of the weighted list it replaces:
