@@ -45,8 +45,12 @@ class DeckbuilderAdapter {
     Player& operator=(const Player&) = delete;
 
     void play(std::uint64_t battle_seed, BattleRecord& out);
-    nlohmann::json actions_json() const;
+    /// The actions of the last battle; when they were not kept, found by playing it again.
+    nlohmann::json actions_json();
     void recover();
+    /// Whether play keeps each battle's actions (on at first; the runner turns it off when
+    /// nothing asks for the actions of a battle that went well).
+    void keep_actions(bool on) { keep_actions_ = on; }
 
    private:
     std::shared_ptr<const deckbuilder::Catalog> catalog_;
@@ -59,7 +63,9 @@ class DeckbuilderAdapter {
     deckbuilder::RandomPolicy* random_ = nullptr;  ///< policy_, when it is the random policy
     deckbuilder::Battle battle_;
     deckbuilder::Options options_;
-    std::vector<deckbuilder::Action> actions_;       ///< of the battle being played
+    std::vector<deckbuilder::Action> actions_;  ///< of the battle being played, when kept
+    bool keep_actions_ = true;
+    std::uint64_t last_seed_ = 0;                    ///< of the battle being played
     std::vector<std::uint32_t> plays_of_;            ///< per card definition, in the battle being played
     std::vector<deckbuilder::CardId> first_played_;  ///< the cards played, in order of first play
   };

@@ -44,6 +44,7 @@ DeckbuilderAdapter::Player::Player(std::shared_ptr<const Catalog> catalog, Encou
 void DeckbuilderAdapter::Player::play(std::uint64_t seed, BattleRecord& out) {
   out.clear();
   actions_.clear();
+  last_seed_ = seed;
   policy_->reset(policy_seed(seed));
   if (scenario_.is_null()) {
     const auto started = battle_.start_battle(encounter_, seed, deck_);
@@ -58,13 +59,14 @@ void DeckbuilderAdapter::Player::play(std::uint64_t seed, BattleRecord& out) {
     battle_ = std::move(started).value();
   }
   std::size_t distinct_played = 0;
+  const bool keep_actions = keep_actions_;
   while (battle_.status() == Status::AwaitingDecision) {
     battle_.legal_actions(options_);
     const std::size_t pick =
         random_ != nullptr ? random_->pick(options_.size()) : policy_->choose(battle_, options_.span());
     BATTLECORE_ENSURE(pick < options_.size(), "the policy picked option {} of {}", pick, options_.size());
     const Action action = options_[pick];
-    actions_.push_back(action);
+    if (keep_actions) actions_.push_back(action);
     if (action.kind == ActionKind::PlayCard) {
       // Counted per card as the battle goes; a card's first play also writes it down.
       const CardId card = battle_.state().cards[action.card].def;
@@ -92,7 +94,19 @@ void DeckbuilderAdapter::Player::play(std::uint64_t seed, BattleRecord& out) {
   }
 }
 
-nlohmann::json DeckbuilderAdapter::Player::actions_json() const {
+nlohmann::json DeckbuilderAdapter::Player::actions_json() {
+  if (!keep_actions_) {
+    // The same seed gives the same battle (the policy is reset from it too): played again from
+    // a fresh battle with its actions kept, up to its end or to the engine error it raised.
+    keep_actions_ = true;
+    BattleRecord again;
+    try {
+      recover();
+      play(last_seed_, again);
+    } catch (const InvariantError&) {
+    }
+    keep_actions_ = false;
+  }
   nlohmann::json out = nlohmann::json::array();
   for (const Action& a : actions_) out.push_back(action_to_json(a));
   return out;

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -13,7 +15,11 @@
 #include <nlohmann/json.hpp>
 
 #include "battlecore/content/json_reader.hpp"
+#include "battlecore/core/invariant.hpp"
+#include "battlecore/deckbuilder/actions.hpp"
+#include "battlecore/deckbuilder/battle.hpp"
 #include "battlecore/deckbuilder/load.hpp"
+#include "deckbuilder/mechanics.hpp"
 #include "support/starter_pack.hpp"
 
 namespace battlecore::sim {
@@ -214,6 +220,68 @@ std::shared_ptr<const deckbuilder::Catalog> starter_with_strike(std::int32_t dam
   pack->ops[effects.begin].amount = damage;
   pack->content_hash ^= 0x5157;
   return pack;
+}
+
+// A failed battle's actions: kept as it is played when after_battle asks for every battle's,
+// else found by playing the failed battle again. Both give the same actions, which end with the
+// action that raised the error; on both sides of a paired run, at every thread count.
+TEST(SimSimulate, AFailedBattlesActionsAreTheSameWhetherKeptOrFoundAgain) {
+  auto pack = std::make_shared<deckbuilder::Catalog>(*starter());
+  const auto damage = static_cast<std::size_t>(
+      std::find(pack->op_names.begin(), pack->op_names.end(), "damage") - pack->op_names.begin());
+  ASSERT_LT(damage, pack->op_handlers.size());
+  static const deckbuilder::OpHandler hit = pack->op_handlers[damage];
+  pack->op_handlers[damage] = [](deckbuilder::detail::OpContext& ctx, const deckbuilder::Op& op) {
+    if (ctx.to != nullptr && ctx.to->hp < 15) throw InvariantError("a test failure below 15 HP");
+    hit(ctx, op);
+  };
+  SimConfig config{"w1", 40, 5, "random"};
+  config.versus_policy = "greedy";
+  std::mutex mutex;
+  std::map<std::uint64_t, nlohmann::json> kept;
+  config.after_battle = [&](std::uint64_t index, std::uint64_t, const nlohmann::json& actions,
+                            bool failed) -> Result<void> {
+    const std::lock_guard lock(mutex);
+    if (failed) kept[index] = actions;
+    return {};
+  };
+  const auto with_kept = simulate_deckbuilder(pack, config);
+  ASSERT_TRUE(with_kept.ok()) << with_kept.error().message;
+  const std::vector<SimFailure>& failures = with_kept.value().failures;
+  const std::vector<SimFailure>& failures_b = with_kept.value().versus.failures;
+  ASSERT_GT(failures.size(), 10u);
+  ASSERT_GT(failures_b.size(), 10u);
+  EXPECT_EQ(failures.size(), kept.size());
+  for (const SimFailure& f : failures) {
+    EXPECT_NE(f.message.find("a test failure"), std::string::npos) << f.message;
+    EXPECT_EQ(f.policy, "random");
+    EXPECT_FALSE(f.actions.empty());
+    EXPECT_EQ(f.actions, kept[f.index]) << "battle " << f.index;
+  }
+  config.after_battle = {};
+  for (unsigned threads : {1u, 2u}) {
+    config.threads = threads;
+    const auto found_again = simulate_deckbuilder(pack, config);
+    ASSERT_TRUE(found_again.ok()) << found_again.error().message;
+    EXPECT_EQ(found_again.value().failures, failures) << threads << " threads";
+    EXPECT_EQ(found_again.value().versus.failures, failures_b) << threads << " threads";
+  }
+  // Each failure's actions, submitted to its battle, end with the one that raises the error (the
+  // random policy looks at no battle; the greedy policy's look ahead raises it before its pick).
+  for (const SimFailure& f : failures) {
+    SCOPED_TRACE(f.index);
+    deckbuilder::Battle battle(pack);
+    ASSERT_TRUE(battle.start_battle("w1", f.battle_seed).ok());
+    for (std::size_t i = 0; i < f.actions.size(); ++i) {
+      const auto action = deckbuilder::action_from_json(f.actions[i]);
+      ASSERT_TRUE(action.ok());
+      if (i + 1 < f.actions.size()) {
+        ASSERT_TRUE(battle.submit(action.value()).ok());
+      } else {
+        EXPECT_THROW((void)battle.submit(action.value()), InvariantError);
+      }
+    }
+  }
 }
 
 TEST(SimSimulate, APairOfPacksPlaysEachPackOnTheSameSeeds) {

@@ -10,8 +10,12 @@
 ///   Result<std::unique_ptr<Player>> make_player(std::string_view policy) const;
 /// and `Player` offering:
 ///   void play(std::uint64_t battle_seed, BattleRecord& out);  // one battle; may throw InvariantError
-///   nlohmann::json actions_json() const;                      // the actions of the last battle
+///   nlohmann::json actions_json();                            // the actions of the last battle
 ///   void recover();                                           // ready for a new battle after a throw
+/// and, optionally,
+///   void keep_actions(bool on);  // off: play need not keep the actions as it goes; actions_json()
+///                                // then finds them (the battle played again gives the same ones)
+/// which the runner turns off when only a failed battle's actions are asked for.
 
 #include <algorithm>
 #include <atomic>
@@ -100,6 +104,12 @@ inline std::vector<std::uint32_t> rows_of(std::vector<std::string>& rows,
   }
   if (!moved) out.clear();
   return out;
+}
+
+/// Player::keep_actions(on) for a player that has it.
+template <class Player>
+void keep_actions(Player& player, bool on) {
+  if constexpr (requires { player.keep_actions(on); }) player.keep_actions(on);
 }
 
 /// Plays one battle with `player` and adds it to `tally` (its ids put in the report's rows by
@@ -206,10 +216,13 @@ Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& optio
     auto a = adapter.make_player(options.policy);
     if (!a) throw InvariantError(a.error().message);
     w->a = std::move(a.value());
+    // after_battle sees the actions of every battle of side A; otherwise only a failure needs them.
+    detail::keep_actions(*w->a, static_cast<bool>(options.after_battle));
     if (paired_run) {
       auto b = adapter_b.make_player(policy_b);
       if (!b) throw InvariantError(b.error().message);
       w->b = std::move(b.value());
+      detail::keep_actions(*w->b, false);
     }
     w->tally_a.resize(report.shape());
     w->tally_b.resize(report.shape());
