@@ -53,6 +53,12 @@ class DeckbuilderAdapter {
     void keep_actions(bool on) { keep_actions_ = on; }
 
    private:
+    /// Plays the battle started to its end: the policy's decisions, counted in `out` and per
+    /// card (plays_of_, first_played_); returns how many card definitions were played.
+    /// `kRandom`: the policy is random_; `kKeepActions`: keep_actions_.
+    template <bool kRandom, bool kKeepActions>
+    std::size_t decide(BattleRecord& out);
+
     std::shared_ptr<const deckbuilder::Catalog> catalog_;
     deckbuilder::EncounterId encounter_;
     bool count_enemy_damage_;         ///< write down each enemy's damage (Battle::damage_stats)

@@ -58,24 +58,10 @@ void DeckbuilderAdapter::Player::play(std::uint64_t seed, BattleRecord& out) {
                       started.ok() ? "" : started.error().message);
     battle_ = std::move(started).value();
   }
-  std::size_t distinct_played = 0;
-  const bool keep_actions = keep_actions_;
-  while (battle_.status() == Status::AwaitingDecision) {
-    battle_.legal_actions(options_);
-    const std::size_t pick =
-        random_ != nullptr ? random_->pick(options_.size()) : policy_->choose(battle_, options_.span());
-    BATTLECORE_ENSURE(pick < options_.size(), "the policy picked option {} of {}", pick, options_.size());
-    const Action action = options_[pick];
-    if (keep_actions) actions_.push_back(action);
-    if (action.kind == ActionKind::PlayCard) {
-      // Counted per card as the battle goes; a card's first play also writes it down.
-      const CardId card = battle_.state().cards[action.card].def;
-      first_played_[distinct_played] = card;
-      distinct_played += plays_of_[card]++ == 0 ? 1 : 0;
-    }
-    ++out.decisions;
-    battle_.submit_listed(action);
-  }
+  // The loop made for the policy and for whether the actions are kept, each known here once.
+  const std::size_t distinct_played =
+      random_ != nullptr ? (keep_actions_ ? decide<true, true>(out) : decide<true, false>(out))
+                         : (keep_actions_ ? decide<false, true>(out) : decide<false, false>(out));
   for (std::size_t i = 0; i < distinct_played; ++i) {
     const CardId card = first_played_[i];
     out.cards_played.push_back(CardPlays{card, plays_of_[card]});
@@ -92,6 +78,31 @@ void DeckbuilderAdapter::Player::play(std::uint64_t seed, BattleRecord& out) {
     out.enemy_damage.push_back(static_cast<std::uint64_t>(damage.hp[e + 1]));
     out.enemy_armor.push_back(static_cast<std::uint64_t>(damage.armor[e + 1]));
   }
+}
+
+template <bool kRandom, bool kKeepActions>
+std::size_t DeckbuilderAdapter::Player::decide(BattleRecord& out) {
+  std::size_t distinct_played = 0;
+  while (battle_.status() == Status::AwaitingDecision) {
+    battle_.legal_actions(options_);
+    std::size_t pick = 0;
+    if constexpr (kRandom)
+      pick = random_->pick(options_.size());
+    else
+      pick = policy_->choose(battle_, options_.span());
+    BATTLECORE_ENSURE(pick < options_.size(), "the policy picked option {} of {}", pick, options_.size());
+    const Action action = options_[pick];
+    if constexpr (kKeepActions) actions_.push_back(action);
+    if (action.kind == ActionKind::PlayCard) {
+      // Counted per card as the battle goes; a card's first play also writes it down.
+      const CardId card = battle_.state().cards[action.card].def;
+      first_played_[distinct_played] = card;
+      distinct_played += plays_of_[card]++ == 0 ? 1 : 0;
+    }
+    ++out.decisions;
+    battle_.submit_listed(action);
+  }
+  return distinct_played;
 }
 
 nlohmann::json DeckbuilderAdapter::Player::actions_json() {

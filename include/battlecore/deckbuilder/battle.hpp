@@ -343,10 +343,10 @@ class Battle {
   /// it again: the path of the simulator and the search, where every action comes from the
   /// listing just made. The battle it leaves is the one submit leaves. Any other action is not
   /// detected, and what it does is undefined: a host's input goes to submit, which refuses it.
-  /// Inline: a listed play or End turn in the player phase goes straight to its steps; the rest
-  /// (a Choice's or a reward's option, rare) takes the checked path.
+  /// Inline: a listed play or End turn goes straight to its steps (the listing offers them only
+  /// in the player phase with no Choice or reward waiting); the rest (a Choice's or a reward's
+  /// option, rare) takes the checked path.
   Status submit_listed(const Action& action) {
-    if (is_waiting_for_choice() || is_waiting_for_reward()) return submit_checked(action);
     if (action.kind == ActionKind::PlayCard) {
       const CardInstance& card = state_.cards[action.card];
       return perform_play(action, catalog_->cards[card.def], card.cost(catalog_->card_play[card.def].cost),
