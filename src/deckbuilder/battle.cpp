@@ -188,7 +188,9 @@ std::size_t Battle::list_other_options(Action* __restrict out) const {
         return check_card_in_hand(card, cost) == PlayCheck::Ok;
     };
     const auto aimed = [&](CardRef card) { return (cards[card].listing & kListingAimed) != 0; };
-    if (state_.enemies_alive == 1) {  // one option per listed card: its target is chosen, not branched on
+    // One enemy alive: one option per listed card, its target chosen, not branched on. By the
+    // listing byte, list_options has listed that case already (the loop below would list it too).
+    if (!kByByte && state_.enemies_alive == 1) {
       const auto alive = static_cast<std::int8_t>(detail::first_alive_enemy(state_) - 1);
       for (CardRef card : state_.hand())
         if (listed(card)) out[n++] = Action::play(card, aimed(card) ? alive : std::int8_t{-1});

@@ -31,8 +31,6 @@ std::string escape(std::string_view s) {
   return out;
 }
 
-double ratio(std::uint64_t a, std::uint64_t b) { return b ? double(a) / double(b) : 0.0; }
-
 /// Horizontal bars from 0 to 1 with the 95% Wilson interval as a whisker, one row per policy.
 std::string win_rate_svg(const SimReport& r) {
   struct Row {

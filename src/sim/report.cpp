@@ -214,8 +214,6 @@ constexpr double kPercentiles[] = {10, 25, 50, 75, 90};
 
 std::string hex64(std::uint64_t v) { return fmt::format("{:016x}", v); }
 
-double ratio(std::uint64_t a, std::uint64_t b) { return b ? double(a) / double(b) : 0.0; }
-
 nlohmann::json distribution_json(const std::vector<std::uint64_t>& histogram, std::uint64_t total,
                                  std::uint64_t battles) {
   nlohmann::json j = {{"total", total}, {"mean", ratio(total, battles)}};

@@ -217,6 +217,8 @@ struct ShownCard {
 };
 /// The card rows the reports list, in the pack's order.
 std::vector<ShownCard> shown_cards(const SimReport& r);
+/// a / b, the reports' means and rates; 0 when b is 0.
+inline double ratio(std::uint64_t a, std::uint64_t b) { return b != 0 ? double(a) / double(b) : 0.0; }
 
 /// Reads what SimReport::to_json wrote, strictly: each problem is a diagnostic at the JSON pointer
 /// of the value (with its line and column): a wrong type, a key the format does not have, a
