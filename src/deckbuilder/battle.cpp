@@ -317,13 +317,6 @@ Status Battle::submit_checked(const Action& action) {
   return done.value();
 }
 
-Status Battle::end_turn(const Action& action) {
-  if (options_.record_history) actions_.push_back(canonical_action(action));
-  pending_trigger_ = Trigger::EndTurnRequested;
-  has_pending_trigger_ = true;
-  return advance();
-}
-
 Result<Status, Rejection> Battle::play_card(const Action& action) {
   std::int32_t cost = 0;
   const PlayCheck check = check_play(action.card, cost);

@@ -124,16 +124,16 @@ class PhaseDriver {
 
   /// Follows the edge (current, trigger); throws UndeclaredTransition when there is none.
   Phase fire(Trigger trigger, std::uint32_t turn) {
-    const std::optional<Phase> to = Machine::target(current_, trigger);
-    if (!to) [[unlikely]] {
-      throw UndeclaredTransition(std::string(Traits::kRules) + ": no transition from phase " +
-                                 std::string(Machine::phase_name(current_)) + " on trigger " +
-                                 std::string(Machine::trigger_name(trigger)));
-    }
+    // The table's byte itself, not target()'s optional: one compare on every transition.
+    const std::uint8_t edge =
+        Machine::kLookup[static_cast<std::size_t>(current_)][static_cast<std::size_t>(trigger)];
+    if (edge == Machine::kNoEdge) [[unlikely]]
+      undeclared(trigger);
+    const auto to = static_cast<Phase>(edge);
     ++sequence_;
-    if (record_history_) history_.push_back(Record{sequence_, turn, current_, trigger, *to});
-    current_ = *to;
-    return *to;
+    if (record_history_) history_.push_back(Record{sequence_, turn, current_, trigger, to});
+    current_ = to;
+    return to;
   }
 
   /// Puts the driver back to the initial phase with an empty history.
@@ -153,6 +153,12 @@ class PhaseDriver {
   friend bool operator==(const PhaseDriver&, const PhaseDriver&) = default;
 
  private:
+  [[noreturn, gnu::cold, gnu::noinline]] void undeclared(Trigger trigger) const {
+    throw UndeclaredTransition(std::string(Traits::kRules) + ": no transition from phase " +
+                               std::string(Machine::phase_name(current_)) + " on trigger " +
+                               std::string(Machine::trigger_name(trigger)));
+  }
+
   Phase current_ = Traits::kInitial;
   std::uint32_t sequence_ = 0;
   bool record_history_ = true;

@@ -413,8 +413,14 @@ class Battle {
   Result<Status, Rejection> play_card(const Action& action);
   /// submit_listed for an action it does not take straight to its steps: submit, which must accept it.
   Status submit_checked(const Action& action);
-  /// End turn in the player phase: records it, queues the transition and advances.
-  Status end_turn(const Action& action);
+  /// End turn in the player phase: records it, queues the transition and advances. Inline:
+  /// submit_listed then calls advance itself.
+  Status end_turn(const Action& action) {
+    if (options_.record_history) actions_.push_back(canonical_action(action));
+    pending_trigger_ = Trigger::EndTurnRequested;
+    has_pending_trigger_ = true;
+    return advance();
+  }
   /// A play that can be made at `cost` on `target` (a UnitRef, or kNoUnit for the first alive
   /// enemy): records it and runs the play's steps 1 to 5, then 6 to 9 unless it pauses on a Choice.
   Status perform_play(const Action& action, const CardDef& def, std::int32_t cost, UnitRef target);
