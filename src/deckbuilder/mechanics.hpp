@@ -328,6 +328,18 @@ struct OpContext {
         status(status_),
         from(source_ != kNoUnit ? &unit(x_, source_) : nullptr),
         to(target_ != kNoUnit ? &unit(x_, target_) : nullptr) {}
+  /// For two units known to be units of the battle (run_flat's kLive): looked up unchecked.
+  struct Known {};
+  OpContext(Ctx& x_, UnitRef source_, UnitRef target_, CardRef card_, StatusId status_, Known)
+      : x(x_),
+        source(source_),
+        target(target_),
+        card(card_),
+        status(status_),
+        from(source_ == kPlayerUnit ? &x_.s.player
+                                    : &x_.s.enemies[static_cast<std::size_t>(source_ - 1)].unit),
+        to(target_ == kPlayerUnit ? &x_.s.player
+                                  : &x_.s.enemies[static_cast<std::size_t>(target_ - 1)].unit) {}
 };
 
 /// Throws the InvariantError of a flat list (`ops`, begun with `depth` effect frames) whose run
@@ -339,13 +351,15 @@ struct OpContext {
 /// before each op, and returns true; returns false, running nothing, for any other list or while
 /// a choice is pending. Inline: every play and every enemy move runs one. `kLive`: the caller
 /// has checked that the battle is in progress, undecided, and that the source is alive (a play
-/// in the player phase, an enemy's move), so the check before the first op is left out.
+/// in the player phase, an enemy's move), so the check before the first op is left out; the
+/// source and the target are units of the battle, looked up unchecked.
 template <bool kLive = false>
 inline bool run_flat(Ctx& x, OpRange ops, UnitRef source, UnitRef target, CardRef card,
                      StatusId status = kNoStatus) {
   if (!ops.flat || x.s.choice.kind != PendingChoice::Kind::None) return false;
   if (ops.empty()) return true;
-  OpContext ctx{x, source, target, card, status};
+  OpContext ctx = kLive ? OpContext{x, source, target, card, status, OpContext::Known{}}
+                        : OpContext{x, source, target, card, status};
   const std::size_t depth = x.s.effects.size();
   // No op changes the phase (only the driver does, between phases): read once. Units never
   // move in the state: the source is looked up once.
