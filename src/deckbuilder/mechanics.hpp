@@ -34,11 +34,15 @@ struct OpCompiler;
 /// Reports a UnitRef that names no unit of the battle (an engine invariant).
 [[noreturn]] void bad_unit(const BattleState& s, UnitRef u);
 
+/// The unit a UnitRef known to name a unit of the battle names (0 player, 1 + i enemy i).
+inline UnitState& unit_unchecked(BattleState& s, UnitRef u) {
+  return u == kPlayerUnit ? s.player : s.enemies[static_cast<std::size_t>(u - 1)].unit;
+}
 /// The unit a UnitRef names (0 player, 1 + i enemy i).
 inline const UnitState& unit(const BattleState& s, UnitRef u) {
   if (static_cast<std::uint8_t>(u) > s.enemies.size()) [[unlikely]]
     bad_unit(s, u);
-  return u == kPlayerUnit ? s.player : s.enemies[static_cast<std::size_t>(u - 1)].unit;
+  return unit_unchecked(const_cast<BattleState&>(s), u);
 }
 inline UnitState& unit(Ctx& x, UnitRef u) { return const_cast<UnitState&>(unit(std::as_const(x.s), u)); }
 /// Victory or Defeat when the battle is decided (the player's death first), else nothing.
@@ -336,10 +340,8 @@ struct OpContext {
         target(target_),
         card(card_),
         status(status_),
-        from(source_ == kPlayerUnit ? &x_.s.player
-                                    : &x_.s.enemies[static_cast<std::size_t>(source_ - 1)].unit),
-        to(target_ == kPlayerUnit ? &x_.s.player
-                                  : &x_.s.enemies[static_cast<std::size_t>(target_ - 1)].unit) {}
+        from(&unit_unchecked(x_.s, source_)),
+        to(&unit_unchecked(x_.s, target_)) {}
 };
 
 /// Throws the InvariantError of a flat list (`ops`, begun with `depth` effect frames) whose run
