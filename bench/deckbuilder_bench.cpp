@@ -53,7 +53,8 @@ std::shared_ptr<const Catalog> starter() {
 
 constexpr BattleOptions kQuiet{.event_log = false, .record_history = false};
 
-// Whole W1 battles, setup from the loaded catalog included.
+// Whole W1 battles, setup from the loaded catalog included, played as `battlecore sim` plays them
+// (the random policy's pick by pick_option).
 void BM_W1Battles(benchmark::State& st) {
   const auto catalog = starter();
   const EncounterId w1 = *catalog->find_encounter("w1");
@@ -66,8 +67,7 @@ void BM_W1Battles(benchmark::State& st) {
     policy.reset(policy_seed(seed));
     (void)battle.start_battle(w1, seed);
     while (battle.status() == Status::AwaitingDecision) {
-      battle.legal_actions(options);
-      battle.submit_listed(options[policy.pick(options.size())]);
+      battle.submit_listed(battle.pick_option(options, [&](std::size_t n) { return policy.pick(n); }));
       ++decisions;
     }
     benchmark::DoNotOptimize(battle.state().player.hp);
@@ -137,8 +137,7 @@ void BM_W1AllocationsPerDecision(benchmark::State& st) {
     policy.reset(policy_seed(seed));
     (void)battle.start_battle(w1, seed);
     while (battle.status() == Status::AwaitingDecision) {
-      battle.legal_actions(options);
-      battle.submit_listed(options[policy.pick(options.size())]);
+      battle.submit_listed(battle.pick_option(options, [&](std::size_t n) { return policy.pick(n); }));
       ++decisions;
     }
     return decisions;

@@ -35,6 +35,12 @@ std::uint8_t card_keywords_of(const BattleState& s, const Catalog& c) {
   return keywords;
 }
 
+ListingCosts listing_costs_of(const BattleState& s) {
+  ListingCosts costs;
+  for (const CardInstance& ci : s.cards) costs.add(ci.listing);
+  return costs;
+}
+
 CardRef stale_listing(const BattleState& s, const Catalog& c) {
   for (std::size_t i = 0; i < s.cards.size(); ++i)
     if (s.cards[i].def < c.card_play.size() && s.cards[i].listing != listing_of(s.cards[i], c))
@@ -138,6 +144,11 @@ Status Battle::advance() {
 }
 
 // --- decisions --------------------------------------------------------------------------
+
+void Battle::bad_pick(std::size_t pick, std::size_t options) {
+  battlecore::detail::invariant_failed(__FILE__, __LINE__,
+                                       fmt::format("the policy picked option {} of {}", pick, options));
+}
 
 // Inline: listing the options of a battle with hooks calls it for every card in hand.
 inline PlayCheck Battle::check_card_in_hand(CardRef card, std::int32_t& cost) const {

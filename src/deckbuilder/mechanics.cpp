@@ -53,6 +53,7 @@ void add_card(Ctx& x, CardId card, Pile pile) {
   const auto ref = static_cast<CardRef>(x.s.cards.size());
   x.s.cards.push_back(CardInstance{.def = card, .listing = x.c.card_play[card].listing});
   x.s.card_keywords |= x.c.card_play[card].keywords;
+  x.s.listing_costs.add(x.c.card_play[card].listing);
   const std::size_t hand_limit = std::min<std::size_t>(kMaxHand, rules(x).hand_limit);
   if (pile == Pile::Hand && x.s.hand().size() >= hand_limit) pile = Pile::Discard;
   switch (pile) {
@@ -89,6 +90,7 @@ void count_down_cost_rules(Ctx& x) {
       ci.turn_cost_set = -1;
       ci.turn_cost_change = 0;
       refresh_listing(ci, x.c);
+      x.s.listing_costs = listing_costs_of(x.s);  // the card's cost may have been the lowest or highest
       x.ev.emit_with(EventType::CostChanged, [&] {
         return Event{.type = EventType::CostChanged,
                      .subject = static_cast<std::uint16_t>(i),

@@ -72,12 +72,15 @@ void build_draw_pile(Ctx& x) {
   const CardId* __restrict ids = deck.data();
   const CardPlayInfo* __restrict play = x.c.card_play.data();
   std::uint8_t keywords = x.s.card_keywords;
+  ListingCosts costs = x.s.listing_costs;
   for (std::size_t k = 0; k < n; ++k) {
     out[k] = CardInstance{.def = ids[k], .listing = play[ids[k]].listing};
     keywords = static_cast<std::uint8_t>(keywords | play[ids[k]].keywords);
+    costs.add(play[ids[k]].listing);
   }
   x.s.cards.set_size(first + n);
   x.s.card_keywords = keywords;
+  x.s.listing_costs = costs;
   x.s.piles.put_under_draw(static_cast<CardRef>(first), n);  // in deck order, bottom first
 }
 

@@ -233,6 +233,7 @@ struct ScenarioStart::Overrides {
     s.enemies_alive = count_alive_enemies(s);
     s.down = down_of(s);
     s.card_keywords = card_keywords_of(s, c);
+    s.listing_costs = listing_costs_of(s);
     return s.enemies_alive > 0;
   }
 };

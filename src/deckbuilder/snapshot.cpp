@@ -338,6 +338,7 @@ void read_state(const In& in, const Catalog& c, Phase phase, BattleState& s) {
   }
   s.turn_cost_cards = count_turn_cost_cards(s);
   s.card_keywords = card_keywords_of(s, c);
+  s.listing_costs = listing_costs_of(s);
   const std::int64_t last_card = static_cast<std::int64_t>(s.cards.size()) - 1;
   // The piles share one array of kMaxCards places; the hand holds at most kMaxHand; every card
   // is in exactly one pile, once.

@@ -116,6 +116,11 @@ std::vector<std::string> DeckbuilderRules::invariants(const Battle& before, cons
   if (s.card_keywords != card_keywords_of(s, after.catalog()))
     broken.push_back(fmt::format("the battle's cards have keywords {:#x}, but it counts {:#x}",
                                  card_keywords_of(s, after.catalog()), s.card_keywords));
+  if (s.listing_costs != listing_costs_of(s))
+    broken.push_back(
+        fmt::format("the battle's cards cost {} to {} in their listing bytes, but it counts {} to {}",
+                    listing_costs_of(s).lowest, listing_costs_of(s).highest, s.listing_costs.lowest,
+                    s.listing_costs.highest));
   if (s.rules != rules_of(after.catalog(), s.encounter))
     broken.push_back(fmt::format("the battle's rules are not those of encounter {}", s.encounter));
   if (const CardRef stale = stale_listing(s, after.catalog()); stale != kNoCard)

@@ -84,14 +84,17 @@ template <bool kRandom, bool kKeepActions>
 std::size_t DeckbuilderAdapter::Player::decide(BattleRecord& out) {
   std::size_t distinct_played = 0;
   while (battle_.status() == Status::AwaitingDecision) {
-    battle_.legal_actions(options_);
-    std::size_t pick = 0;
-    if constexpr (kRandom)
-      pick = random_->pick(options_.size());
-    else
-      pick = policy_->choose(battle_, options_.span());
-    BATTLECORE_ENSURE(pick < options_.size(), "the policy picked option {} of {}", pick, options_.size());
-    const Action action = options_[pick];
+    Action action;
+    if constexpr (kRandom) {
+      // The random policy picks by index alone: the options are listed only where the hand does
+      // not give them.
+      action = battle_.pick_option(options_, [&](std::size_t n) { return random_->pick(n); });
+    } else {
+      battle_.legal_actions(options_);
+      const std::size_t pick = policy_->choose(battle_, options_.span());
+      BATTLECORE_ENSURE(pick < options_.size(), "the policy picked option {} of {}", pick, options_.size());
+      action = options_[pick];
+    }
     if constexpr (kKeepActions) actions_.push_back(action);
     if (action.kind == ActionKind::PlayCard) {
       // Counted per card as the battle goes; a card's first play also writes it down.

@@ -338,6 +338,117 @@ TEST(DeckbuilderDecision, ListsExactlyThePlaysCanPlayCardAcceptsInEveryEncounter
   EXPECT_GT(other_decisions, 500);
 }
 
+// pick_option gives the random policy's action without listing the options where the hand gives
+// them: at every decision of every encounter (cost rules that raise and lower costs, Unplayable
+// cards, several enemies, Choices and rewards), the action, the counts of options the pick is
+// asked for and the policy's draws must be those of listing the options and picking from them.
+TEST(DeckbuilderPickOption, GivesTheActionAndTheDrawsOfListingThenPicking) {
+  int every_card = 0, no_card = 0, listed = 0, with_cost_rules = 0;
+  for (const EncounterDef& encounter : starter()->encounters) {
+    for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+      Battle by_listing = started(encounter.id, seed);
+      Battle by_pick = by_listing;
+      RandomPolicy listing_policy, pick_policy;
+      listing_policy.reset(seed * 5 + 1);
+      pick_policy.reset(seed * 5 + 1);
+      Options options, scratch;
+      for (int step = 0; by_listing.status() == Status::AwaitingDecision && step < 5000; ++step) {
+        by_listing.legal_actions(options);
+        const Action expected = options[listing_policy.pick(options.size())];
+        const BattleState& s = by_pick.state();
+        // The decision list_options lists by the listing byte.
+        const bool by_byte = by_pick.phase() == Phase::PlayerPhase && !by_pick.is_waiting_for_choice() &&
+                             !by_pick.is_waiting_for_reward() && !s.played_this_turn.full() &&
+                             s.hooks.empty() && s.energy <= kMaxListedCost && s.enemies_alive == 1;
+        if (by_byte && s.energy >= s.listing_costs.highest)
+          ++every_card;
+        else if (by_byte && s.energy < s.listing_costs.lowest)
+          ++no_card;
+        else
+          ++listed;
+        with_cost_rules += std::any_of(s.cards.begin(), s.cards.end(),
+                                       [](const CardInstance& c) { return c.has_cost_rule(); })
+                               ? 1
+                               : 0;
+        std::vector<std::size_t> asked;
+        const Action got = by_pick.pick_option(scratch, [&](std::size_t n) {
+          asked.push_back(n);
+          return pick_policy.pick(n);
+        });
+        ASSERT_EQ(got, expected) << encounter.id << " seed " << seed << " step " << step;
+        EXPECT_EQ(asked, std::vector<std::size_t>{options.size()}) << encounter.id << " seed " << seed;
+        by_listing.submit_listed(expected);
+        by_pick.submit_listed(got);
+      }
+      EXPECT_TRUE(by_pick == by_listing) << encounter.id << " seed " << seed;
+      // The same draws: the two policies' generators are in the same place.
+      EXPECT_EQ(pick_policy.pick(1u << 20), listing_policy.pick(1u << 20))
+          << encounter.id << " seed " << seed;
+    }
+  }
+  // All three ways were taken many times.
+  EXPECT_GT(every_card, 1000);
+  EXPECT_GT(no_card, 100);
+  EXPECT_GT(listed, 1000);
+  EXPECT_GT(with_cost_rules, 100);  // decisions made after a cost rule changed a card
+}
+
+// A pick at or past the number of options is the policy's error, whichever way pick_option
+// takes: the hand and End turn, End turn alone, or the listing. The energy is set through a
+// snapshot, whose restore recounts the listing costs.
+TEST(DeckbuilderPickOption, RefusesAPickPastTheOptionsAsAnEngineError) {
+  const std::uint64_t seed = seed_where("w1", [](const Battle& b) { return in_hand(b, "bash").has_value(); });
+  const auto with_energy = [&](std::int32_t energy) {
+    nlohmann::json doc = snapshot(started("w1", seed));
+    doc["state"]["energy"] = energy;
+    auto restored = restore(starter(), doc);
+    if (!restored.ok()) throw std::runtime_error(restored.error().message);
+    return std::move(restored).value();
+  };
+  const auto past_the_end = [](std::size_t n) { return n; };
+  const auto last = [](std::size_t n) { return n - 1; };
+  Options scratch;
+  for (const std::int32_t energy : {3, 0, 1}) {  // every card's cost (1 and 2) and more, none, some
+    SCOPED_TRACE(energy);
+    const Battle b = with_energy(energy);
+    EXPECT_EQ(b.state().listing_costs, (ListingCosts{.lowest = 1, .highest = 2}));
+    EXPECT_THROW((void)b.pick_option(scratch, past_the_end), InvariantError);
+    std::vector<Action> options;
+    b.legal_actions(options);
+    EXPECT_EQ(b.pick_option(scratch, last), Action::end_turn());
+    EXPECT_EQ(b.pick_option(scratch, [](std::size_t) { return std::size_t{0}; }), options.front());
+  }
+}
+
+// A cost rule moves the listing costs: a card made to cost 3 is not listed at 2 energy, and one
+// made to cost 0 is listed at 0 energy, by pick_option as by legal_actions.
+TEST(DeckbuilderPickOption, FollowsCostRulesPastTheDeckCosts) {
+  const std::uint64_t seed =
+      seed_where("w1", [](const Battle& b) { return in_hand(b, "strike").has_value(); });
+  const Battle fresh = started("w1", seed);
+  const CardRef strike = *in_hand(fresh, "strike");
+  for (const auto& [cost, energy] : {std::pair{3, 2}, std::pair{0, 0}}) {
+    SCOPED_TRACE(cost);
+    nlohmann::json doc = snapshot(fresh);
+    doc["state"]["energy"] = energy;
+    doc["state"]["cards"][strike]["battle_cost_set"] = cost;
+    auto restored = restore(starter(), doc);
+    ASSERT_TRUE(restored.ok()) << restored.error().message;
+    const Battle b = std::move(restored).value();
+    EXPECT_EQ(b.state().listing_costs, listing_costs_of(b.state()));
+    EXPECT_EQ(cost == 3 ? b.state().listing_costs.highest : b.state().listing_costs.lowest, cost);
+    std::vector<Action> options;
+    b.legal_actions(options);
+    const bool strike_listed =
+        std::find(options.begin(), options.end(), Action::play(strike, 0)) != options.end();
+    EXPECT_EQ(strike_listed, cost == 0);
+    Options scratch;
+    for (std::size_t i = 0; i < options.size(); ++i)
+      EXPECT_EQ(b.pick_option(scratch, [&](std::size_t n) { return n == options.size() ? i : n; }),
+                options[i]);
+  }
+}
+
 // submit_listed skips the checks for an option just listed: it must leave the battle submit
 // leaves (the state, the phase history, the action list, the event log), at every step, plays,
 // End turn, a Choice's options and a reward's alike.

@@ -2401,6 +2401,7 @@ std::string first_broken_invariant(const Battle& b, std::size_t created) {
       return "card instance " + std::to_string(i) + " is in " + std::to_string(seen[i]) + " piles";
   if (s.card_keywords != card_keywords_of(s, b.catalog())) return "the card keywords are not the cards' own";
   if (stale_listing(s, b.catalog()) != kNoCard) return "a card's listing byte is not its own";
+  if (s.listing_costs != listing_costs_of(s)) return "the listing costs are not the cards' own";
   if (s.rules != rules_of(b.catalog(), s.encounter)) return "the battle's rules are not its encounter's";
   if (s.energy < 0) return "energy " + std::to_string(s.energy);
   const auto unit_ok = [](const UnitState& u) { return u.hp >= 0 && u.hp <= u.max_hp; };

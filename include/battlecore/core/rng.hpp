@@ -76,8 +76,9 @@ class Rng {
   }
 
   /// Unbiased integer in [0, range), range >= 1: Lemire's multiply-and-reject method on the
-  /// top 32 bits of one output (one output per call except on a rare rejection).
-  constexpr std::uint32_t below(std::uint32_t range) {
+  /// top 32 bits of one output (one output per call except on a rare rejection). Always inlined:
+  /// a policy's pick made a call of it where the compiler weighed the caller too large.
+  [[gnu::always_inline]] constexpr std::uint32_t below(std::uint32_t range) {
     std::uint64_t m = (next() >> 32) * std::uint64_t{range};
     auto low = static_cast<std::uint32_t>(m);
     if (low < range) [[unlikely]] {

@@ -203,6 +203,19 @@ std::uint8_t count_turn_cost_cards(const BattleState& s);
 /// The keywords of the card instances of `s` together (what BattleState::card_keywords holds), from
 /// the catalog's card index.
 std::uint8_t card_keywords_of(const BattleState& s, const Catalog& c);
+/// The span of the costs in the listing bytes of a battle's card instances (BattleState::
+/// listing_costs). Unplayable cards count as kListingUnplayable, above any energy listed.
+struct ListingCosts {
+  std::uint8_t lowest = kListingUnplayable;  ///< with no card instance, above every cost
+  std::uint8_t highest = 0;
+  /// Counts an instance with listing byte `listing`.
+  void add(std::uint8_t listing) {
+    const auto cost = static_cast<std::uint8_t>(listing & kListingCost);
+    lowest = std::min(lowest, cost);
+    highest = std::max(highest, cost);
+  }
+  friend bool operator==(const ListingCosts&, const ListingCosts&) = default;
+};
 /// What CardInstance::listing holds for `ci` (whose definition is in the catalog's card index).
 inline std::uint8_t listing_of(const CardInstance& ci, const Catalog& c) {
   const CardPlayInfo& info = c.card_play[ci.def];
@@ -211,6 +224,9 @@ inline std::uint8_t listing_of(const CardInstance& ci, const Catalog& c) {
 }
 /// Sets CardInstance::listing after the instance was made or its cost rules changed.
 inline void refresh_listing(CardInstance& ci, const Catalog& c) { ci.listing = listing_of(ci, c); }
+/// The span of the listing costs of the card instances of `s` (what BattleState::listing_costs
+/// holds), from their listing bytes.
+ListingCosts listing_costs_of(const BattleState& s);
 /// The first card instance of `s` whose listing byte is not listing_of it, or kNoCard.
 CardRef stale_listing(const BattleState& s, const Catalog& c);
 /// The traits of the statuses of `u` (what UnitState::status_traits holds): the union of their
@@ -256,6 +272,11 @@ struct BattleState {
   /// instances are made, recounted by snapshots and scenarios (card_keywords_of). The turn end
   /// reads the hand's keywords only when this has Retain or Ethereal.
   std::uint8_t card_keywords = 0;
+  /// The lowest and highest cost the card instances' listing bytes give: kept by the rules as
+  /// instances are made and their cost rules change, recounted by snapshots and scenarios
+  /// (listing_costs_of). With the energy at or above the highest, every card in hand can be
+  /// paid for; below the lowest, none can (pick_option).
+  ListingCosts listing_costs;
   Piles piles;  ///< the rules keep every card instance in exactly one pile
   CardPile played_this_turn;
   FixedVec<ActiveHook, kMaxHooks> hooks;
@@ -337,6 +358,40 @@ class Battle {
   void legal_actions(std::vector<Action>& out) const;
   /// The same into a fixed-capacity list, the simulator's and the search's: nothing to grow.
   void legal_actions(Options& out) const { out.set_size(list_options(out.data())); }
+  /// The option at index `pick(n)` of legal_actions, n being the number of options: for a
+  /// policy that picks by index alone (the random policy), the action and the calls of `pick`
+  /// are those of listing the options and picking from them. Where the options follow from the
+  /// hand, they are not listed: in a decision listed by the listing byte, with the energy at or
+  /// above every card's cost (BattleState::listing_costs) they are the hand in order and End
+  /// turn; below every card's cost, End turn alone. Otherwise they are listed into `scratch`.
+  template <class Pick>
+  Action pick_option(Options& scratch, Pick&& pick) const {
+    const BattleState& s = state_;
+    if (listed_by_byte()) {
+      if (s.energy >= s.listing_costs.highest) {
+        const std::span<const CardRef> hand = s.hand();
+        const std::size_t i = pick(hand.size() + 1);
+        if (i >= hand.size()) {
+          if (i > hand.size()) [[unlikely]]
+            bad_pick(i, hand.size() + 1);
+          return Action::end_turn();
+        }
+        const CardRef card = hand[i];
+        return Action::play(
+            card, (s.cards[card].listing & kListingAimed) != 0 ? only_alive_enemy() : std::int8_t{-1});
+      }
+      if (s.energy < s.listing_costs.lowest) {
+        if (const std::size_t i = pick(std::size_t{1}); i != 0) [[unlikely]]
+          bad_pick(i, 1);
+        return Action::end_turn();
+      }
+    }
+    legal_actions(scratch);
+    const std::size_t i = pick(scratch.size());
+    if (i >= scratch.size()) [[unlikely]]
+      bad_pick(i, scratch.size());
+    return scratch[i];
+  }
   /// Applies a legal action and advances; refuses an illegal one, changing nothing.
   Result<Status, Rejection> submit(const Action& action);
   /// submit for an action taken from legal_actions() of the battle as it is now, without checking
@@ -435,11 +490,8 @@ class Battle {
   /// list_other_options.
   std::size_t list_options(Action* __restrict out) const {
     const BattleState& s = state_;
-    if (phase() != Phase::PlayerPhase || s.reward_pending || s.choice.kind != PendingChoice::Kind::None ||
-        s.played_this_turn.full() || !s.hooks.empty() || s.energy > kMaxListedCost || s.enemies_alive != 1)
-      return list_other_options(out);
-    std::int8_t alive = 0;  // the one enemy alive, by index
-    while (!s.enemies[static_cast<std::size_t>(alive)].unit.alive()) ++alive;
+    if (!listed_by_byte()) return list_other_options(out);
+    const std::int8_t alive = only_alive_enemy();
     const CardInstance* __restrict cards = s.cards.data();
     const std::span<const CardRef> hand = s.hand();
     std::size_t n = 0;
@@ -451,8 +503,24 @@ class Battle {
     out[n++] = Action::end_turn();
     return n;
   }
+  /// True for the decision list_options lists by the listing byte: the player phase with nothing
+  /// waiting, no hooks, one enemy alive and at most kMaxListedCost energy.
+  bool listed_by_byte() const {
+    const BattleState& s = state_;
+    return phase() == Phase::PlayerPhase && !s.reward_pending && s.choice.kind == PendingChoice::Kind::None &&
+           !s.played_this_turn.full() && s.hooks.empty() && s.energy <= kMaxListedCost &&
+           s.enemies_alive == 1;
+  }
+  /// The index of the one enemy alive (while enemies_alive is 1).
+  std::int8_t only_alive_enemy() const {
+    std::int8_t alive = 0;
+    while (!state_.enemies[static_cast<std::size_t>(alive)].unit.alive()) ++alive;
+    return alive;
+  }
   /// list_options for every other decision.
   std::size_t list_other_options(Action* __restrict out) const;
+  /// Reports a policy's pick at or past the number of options (an engine error).
+  [[noreturn, gnu::cold]] static void bad_pick(std::size_t pick, std::size_t options);
   /// list_options while a Choice waits.
   std::size_t list_choice_options(Action* out) const;
   /// can_play_card, also giving the effective cost of a card that can be played.

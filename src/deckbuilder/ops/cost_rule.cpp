@@ -49,6 +49,7 @@ void apply_rule(OpContext& ctx, const Op& op, CardRef card) {
     ci.cost_turns = std::max(ci.cost_turns, static_cast<std::uint8_t>(op.times));
   }
   refresh_listing(ci, ctx.x.c);
+  ctx.x.s.listing_costs = listing_costs_of(ctx.x.s);  // the card's cost may have been the lowest or highest
   ctx.x.ev.emit_with(EventType::CostChanged, [&] {
     return Event{
         .type = EventType::CostChanged, .subject = card, .amount = effective_cost(ctx.x.s, ctx.x.c, card)};
