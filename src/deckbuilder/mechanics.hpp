@@ -136,6 +136,11 @@ inline std::int64_t scaled_by(std::int64_t amount, const Percents& percents) {
 std::int32_t attack_damage_with_many(const Ctx& x, const UnitState& from, const UnitState& to,
                                      std::int64_t damage);
 
+/// True when a status of `from` changes the damage it deals or one of `to` the damage it takes.
+inline bool damage_modified(const UnitState& from, const UnitState& to) {
+  return (from.status_traits & status_trait::kChangesDamageDealt) != 0 ||
+         (to.status_traits & status_trait::kChangesDamageTaken) != 0;
+}
 /// The attack damage unit `from` would deal to unit `to` from `base`, with every modifier.
 inline std::int32_t attack_damage(const Ctx& x, const UnitState& from, const UnitState& to,
                                   std::int32_t base) {
@@ -143,9 +148,7 @@ inline std::int32_t attack_damage(const Ctx& x, const UnitState& from, const Uni
   std::int64_t percent_num = 1;
   std::int64_t percent_den = 1;
   unsigned percents = 0;
-  if ((from.status_traits & status_trait::kChangesDamageDealt) == 0 &&
-      (to.status_traits & status_trait::kChangesDamageTaken) == 0)
-    return base < 0 ? 0 : base;
+  if (!damage_modified(from, to)) return base < 0 ? 0 : base;
   for (const StatusStack& st : from.statuses) {
     const StatusDef& def = x.c.statuses[st.status];
     damage += std::int64_t{def.damage_dealt_per_stack} * st.stacks;
@@ -176,12 +179,14 @@ inline std::int32_t attack_damage(const Ctx& x, UnitRef source, UnitRef target, 
 /// Armor absorbs first, then HP (never below 0); counts the damage in the source's DamageStats
 /// when it hits the other side; emits DamageDealt and UnitDied. `u` is unit `target`; `source`
 /// is a unit of the battle (the damage op has looked it up).
-inline void take_damage(Ctx& x, UnitRef source, UnitRef target, UnitState& u, std::int32_t damage) {
-  if (!u.alive() || damage <= 0) return;
-  const std::int32_t absorbed = std::min(damage, u.armor);
+/// What take_damage does but its events: `damage` (above 0) taken by the alive unit `u` (unit
+/// `target`), armor first; sets `absorbed` and `lost`.
+inline void take_damage_unheard(Ctx& x, UnitRef source, UnitRef target, UnitState& u, std::int32_t damage,
+                                std::int32_t& absorbed, std::int32_t& lost) {
+  absorbed = std::min(damage, u.armor);
   u.armor -= absorbed;
   // HP stops at 0: the event reports the HP actually lost.
-  const std::int32_t lost = std::min(damage - absorbed, u.hp);
+  lost = std::min(damage - absorbed, u.hp);
   u.hp -= lost;
   count_if_died(x.s, target, u);
   // Counted when it hits the other side: the player an enemy, or an enemy the player.
@@ -189,6 +194,11 @@ inline void take_damage(Ctx& x, UnitRef source, UnitRef target, UnitState& u, st
     x.damage.hp[static_cast<std::uint8_t>(source)] += lost;
     x.damage.armor[static_cast<std::uint8_t>(source)] += absorbed;
   }
+}
+inline void take_damage(Ctx& x, UnitRef source, UnitRef target, UnitState& u, std::int32_t damage) {
+  if (!u.alive() || damage <= 0) return;
+  std::int32_t absorbed = 0, lost = 0;
+  take_damage_unheard(x, source, target, u, damage, absorbed, lost);
   x.ev.emit_with(EventType::DamageDealt, [&] {
     return Event{.type = EventType::DamageDealt,
                  .source = source,

@@ -638,9 +638,11 @@ TEST(DeckbuilderDraw, AListenerAttachedAtAShuffleHearsTheDrawsAfterIt) {
 
 TEST(DeckbuilderQuietBattles, LogOnOrOffEveryEncounterPlaysTheSameBattle) {
   // With the log off and no listener, the draws move in runs and a hand without Retain or
-  // Ethereal cards is discarded in one step; with the log on, card by card. Every encounter of
-  // the starter pack (decks with and without Retain and Ethereal cards), random play in
-  // lockstep: the same options and the same state after every action.
+  // Ethereal cards is discarded in one step; with the log on, card by card. Likewise the damage
+  // and armor ops take their unheard paths (one unit, no event). Every encounter of the starter
+  // pack (decks with and without Retain and Ethereal cards, thorns, strength, vulnerable), random
+  // play in lockstep: the same options and the same state after every action, and the same
+  // damage counted.
   std::vector<Action> heard_options;
   std::vector<Action> quiet_options;
   std::size_t actions = 0;
@@ -668,6 +670,7 @@ TEST(DeckbuilderQuietBattles, LogOnOrOffEveryEncounterPlaysTheSameBattle) {
       ASSERT_TRUE(heard.is_battle_over()) << where;
       ASSERT_EQ(quiet.status(), heard.status()) << where;
       ASSERT_EQ(quiet.state_hash(), heard.state_hash()) << where;
+      ASSERT_EQ(quiet.damage_stats(), heard.damage_stats()) << where;
     }
   }
   EXPECT_GT(actions, 1000u);

@@ -6,10 +6,23 @@
 namespace battlecore::deckbuilder::detail {
 namespace {
 
-void run(OpContext& ctx, const Op& op) {
+// Every case: each unit the op names, the receiver's modifiers, the event.
+[[gnu::noinline]] void run_any(OpContext& ctx, const Op& op) {
   for_each_op_target(ctx, op, [](Ctx& x, UnitRef target, UnitState& u, std::int32_t amount) {
     gain_armor(x, target, u, armor_gain(x, u, amount));
   });
+}
+
+// The common case on its own: a literal amount for one unit without armor modifiers, no one
+// hearing ArmorGained. Everything else is a tail call of run_any, so that this path, with no
+// call of its own, saves no registers.
+void run(OpContext& ctx, const Op& op) {
+  UnitState* const u = one_op_unit(ctx, op.target);
+  if (!names_one_unit(op.target) || (op.flags & kAmountFromStacks) != 0 || u == nullptr ||
+      (u->status_traits & status_trait::kChangesArmorGained) != 0 || ctx.x.ev.wants(EventType::ArmorGained))
+    return run_any(ctx, op);
+  if (!u->alive()) return;
+  u->armor += std::clamp(op.amount, 0, kMaxArmor - u->armor);  // gain_armor's cap, armor_gain's floor
 }
 
 }  // namespace

@@ -30,7 +30,9 @@ bool compile(const OpCompiler& oc, content::ObjectReader& r, Op& op) {
   return true;
 }
 
-void run(OpContext& ctx, const Op& op) {
+// Every case: several hits or units, an amount from a status's stacks, behaviours when attacked,
+// the events.
+[[gnu::noinline]] void run_any(OpContext& ctx, const Op& op) {
   Ctx& x = ctx.x;
   const std::int32_t amount = op_amount(ctx, op);
   // Damage done by a status's behaviour (thorns) does not itself count as being attacked.
@@ -48,6 +50,37 @@ void run(OpContext& ctx, const Op& op) {
     for (std::size_t i = 0; i < n; ++i)
       if (!hit(x, ctx, targets[i], unit(x, targets[i]), amount, reactive)) return;
   }
+}
+
+// One hit of the op's literal amount on `to`, the alive unit it names, unheard.
+[[gnu::always_inline]] inline void hit_unheard(OpContext& ctx, const Op& op, UnitState& to) {
+  const std::int32_t damage = attack_damage(ctx.x, *ctx.from, to, op.amount);
+  if (damage <= 0) return;
+  std::int32_t absorbed = 0, lost = 0;
+  take_damage_unheard(ctx.x, ctx.source, one_op_target(ctx, op.target), to, damage, absorbed, lost);
+}
+
+// The common case with the attacker's or the target's damage modifiers.
+[[gnu::noinline]] void run_modified(OpContext& ctx, const Op& op) {
+  hit_unheard(ctx, op, *one_op_unit(ctx, op.target));
+}
+
+// The common case on its own: one hit of a literal amount on one unit with no behaviour when
+// attacked, no one hearing DamageDealt or UnitDied. Everything else is a tail call, of run_any or
+// (with damage modifiers, whose loops need registers) run_modified, so that this path saves no
+// registers. What follows the hit in `hit` (a decided battle or a dead attacker stops further
+// hits) has no hit left to stop.
+void run(OpContext& ctx, const Op& op) {
+  Ctx& x = ctx.x;
+  UnitState* const to = one_op_unit(ctx, op.target);
+  constexpr auto kOnAttacked = 1u << static_cast<unsigned>(StatusTiming::OnAttacked);
+  if (op.times != 1 || !names_one_unit(op.target) || (op.flags & kAmountFromStacks) != 0 || to == nullptr ||
+      ctx.from == nullptr || (to->status_traits & kOnAttacked) != 0 || x.ev.wants(EventType::DamageDealt) ||
+      x.ev.wants(EventType::UnitDied))
+    return run_any(ctx, op);
+  if (!to->alive()) return;
+  if (damage_modified(*ctx.from, *to)) return run_modified(ctx, op);
+  hit_unheard(ctx, op, *to);
 }
 
 }  // namespace
