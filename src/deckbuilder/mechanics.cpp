@@ -382,7 +382,9 @@ MoveIndex pick_weighted(const Catalog& c, EnemyId enemy, MoveIndex last, std::ui
   return pick_by_list(def, last, streak, rng);
 }
 
-void resolve_intent(Ctx& x, std::size_t index) {
+namespace {
+// Every case: the first move, behaviour rules, a sequence, a pick by list, the event.
+[[gnu::noinline]] void resolve_intent_any(Ctx& x, std::size_t index) {
   EnemyState& e = x.s.enemies[index];
   const EnemyDef& def = x.c.enemies[e.def];
   MoveIndex next = kNoMove;
@@ -412,6 +414,20 @@ void resolve_intent(Ctx& x, std::size_t index) {
     return Event{
         .type = EventType::EnemyIntent, .source = enemy_unit(index), .subject = next, .value = e.def};
   });
+}
+}  // namespace
+
+// The common case on its own: a Random behaviour's compiled pick, without behaviour rules, after
+// the first move, no one hearing EnemyIntent. Everything else is a tail call of
+// resolve_intent_any, so that this path saves no registers.
+void resolve_intent(Ctx& x, std::size_t index) {
+  EnemyState& e = x.s.enemies[index];
+  const EnemyDef& def = x.c.enemies[e.def];
+  const WeightedPick& pick = x.c.enemy_picks[e.def];
+  if (!def.rules.empty() || (e.last_move == kNoMove && def.first_move) ||
+      def.behavior != BehaviorKind::Random || pick.entries == 0 || x.ev.wants(EventType::EnemyIntent))
+    return resolve_intent_any(x, index);
+  e.intent = pick_by_table(x.c, def, pick, e.last_move, e.streak, x.s.rng[Stream::Ai]);
 }
 
 void perform_intent(Ctx& x, std::size_t index) {
