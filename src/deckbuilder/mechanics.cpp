@@ -189,13 +189,16 @@ void apply_status(Ctx& x, UnitRef source, UnitRef target, StatusId status, std::
     if (stacks < 0) return;  // nothing to remove
     u.statuses.push_back(StatusStack{status, 0});
     slot = &u.statuses.back();
+    u.status_traits |= x.c.status_traits[status];  // a status's traits are its definition's
   }
   // Stacks never go below 0: removing more than there is removes the status.
   slot->stacks =
       static_cast<std::int16_t>(std::clamp<std::int32_t>(slot->stacks + stacks, 0, kMaxStatusStacks));
   const std::int32_t now = slot->stacks;
-  if (now == 0) u.statuses.erase_at(static_cast<std::size_t>(slot - u.statuses.begin()));
-  refresh_status_traits(u, x.c);
+  if (now == 0) {
+    u.statuses.erase_at(static_cast<std::size_t>(slot - u.statuses.begin()));
+    refresh_status_traits(u, x.c);  // the traits of the statuses left
+  }
   x.ev.emit_with(EventType::StatusApplied, [&] {
     return Event{.type = EventType::StatusApplied,
                  .source = source,
