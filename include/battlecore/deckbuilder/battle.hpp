@@ -252,6 +252,12 @@ struct BattleState {
   std::uint8_t extra_turns = 0;    ///< extra player turns pending
   std::uint8_t skipped_turns = 0;  ///< player turns still to skip
   std::uint8_t attacks_this_turn = 0;
+  /// The lowest and highest cost the card instances' listing bytes give: kept by the rules as
+  /// instances are made and their cost rules change, recounted by snapshots and scenarios
+  /// (listing_costs_of). With the energy at or above the highest, every card in hand can be
+  /// paid for; below the lowest, none can (pick_option). Here, beside the energy it is compared
+  /// with, it takes bytes the energy's alignment left unused: the state is no larger.
+  ListingCosts listing_costs;
   std::int32_t energy = 0;
   UnitState player;
   FixedVec<EnemyState, kMaxEnemies> enemies;
@@ -272,11 +278,6 @@ struct BattleState {
   /// instances are made, recounted by snapshots and scenarios (card_keywords_of). The turn end
   /// reads the hand's keywords only when this has Retain or Ethereal.
   std::uint8_t card_keywords = 0;
-  /// The lowest and highest cost the card instances' listing bytes give: kept by the rules as
-  /// instances are made and their cost rules change, recounted by snapshots and scenarios
-  /// (listing_costs_of). With the energy at or above the highest, every card in hand can be
-  /// paid for; below the lowest, none can (pick_option).
-  ListingCosts listing_costs;
   Piles piles;  ///< the rules keep every card instance in exactly one pile
   CardPile played_this_turn;
   FixedVec<ActiveHook, kMaxHooks> hooks;
