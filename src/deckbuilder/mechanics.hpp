@@ -176,9 +176,6 @@ inline std::int32_t attack_damage(const Ctx& x, const UnitState& from, const Uni
 inline std::int32_t attack_damage(const Ctx& x, UnitRef source, UnitRef target, std::int32_t base) {
   return attack_damage(x, unit(x.s, source), unit(x.s, target), base);
 }
-/// Armor absorbs first, then HP (never below 0); counts the damage in the source's DamageStats
-/// when it hits the other side; emits DamageDealt and UnitDied. `u` is unit `target`; `source`
-/// is a unit of the battle (the damage op has looked it up).
 /// What take_damage does but its events: `damage` (above 0) taken by the alive unit `u` (unit
 /// `target`), armor first; sets `absorbed` and `lost`.
 inline void take_damage_unheard(Ctx& x, UnitRef source, UnitRef target, UnitState& u, std::int32_t damage,
@@ -195,6 +192,9 @@ inline void take_damage_unheard(Ctx& x, UnitRef source, UnitRef target, UnitStat
     x.damage.armor[static_cast<std::uint8_t>(source)] += absorbed;
   }
 }
+/// Armor absorbs first, then HP (never below 0); counts the damage in the source's DamageStats
+/// when it hits the other side; emits DamageDealt and UnitDied. `u` is unit `target`; `source`
+/// is a unit of the battle (the damage op has looked it up).
 inline void take_damage(Ctx& x, UnitRef source, UnitRef target, UnitState& u, std::int32_t damage) {
   if (!u.alive() || damage <= 0) return;
   std::int32_t absorbed = 0, lost = 0;
