@@ -82,6 +82,7 @@ void add_card(Ctx& x, CardId card, Pile pile) {
 }
 
 void count_down_cost_rules(Ctx& x) {
+  bool expired = false;
   for (std::size_t i = 0; i < x.s.cards.size(); ++i) {
     CardInstance& ci = x.s.cards[i];
     if (ci.cost_turns == 0) continue;
@@ -90,7 +91,7 @@ void count_down_cost_rules(Ctx& x) {
       ci.turn_cost_set = -1;
       ci.turn_cost_change = 0;
       refresh_listing(ci, x.c);
-      x.s.listing_costs = listing_costs_of(x.s);  // the card's cost may have been the lowest or highest
+      expired = true;
       x.ev.emit_with(EventType::CostChanged, [&] {
         return Event{.type = EventType::CostChanged,
                      .subject = static_cast<std::uint16_t>(i),
@@ -98,6 +99,8 @@ void count_down_cost_rules(Ctx& x) {
       });
     }
   }
+  // An expired card's cost may have been the lowest or highest: recounted once, after them all.
+  if (expired) x.s.listing_costs = listing_costs_of(x.s);
 }
 
 // --- units ------------------------------------------------------------------------------

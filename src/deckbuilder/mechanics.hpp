@@ -222,12 +222,19 @@ inline std::int32_t armor_gain(const Ctx& x, const UnitState& u, std::int32_t ba
   if ((u.status_traits & status_trait::kChangesArmorGained) == 0) return base < 0 ? 0 : base;
   return modified_armor_gain(x, u, base);
 }
+/// What gain_armor does but its event: the armor the unit `u` gains from `amount`, capped at
+/// kMaxArmor (0 for a dead unit or none to gain).
+inline std::int32_t gain_armor_unheard(UnitState& u, std::int32_t amount) {
+  amount = std::min(amount, kMaxArmor - u.armor);
+  if (!u.alive() || amount <= 0) return 0;
+  u.armor += amount;
+  return amount;
+}
 /// gain_armor for a unit already looked up: `u` is unit `target`. Armor stops at kMaxArmor, so
 /// it never wraps however long it persists; the event reports the armor actually gained.
 inline void gain_armor(Ctx& x, UnitRef target, UnitState& u, std::int32_t amount) {
-  amount = std::min(amount, kMaxArmor - u.armor);
-  if (!u.alive() || amount <= 0) return;
-  u.armor += amount;
+  amount = gain_armor_unheard(u, amount);
+  if (amount == 0) return;
   x.ev.emit_with(EventType::ArmorGained,
                  [&] { return Event{.type = EventType::ArmorGained, .target = target, .amount = amount}; });
 }

@@ -21,8 +21,7 @@ void run(OpContext& ctx, const Op& op) {
   if (!names_one_unit(op.target) || (op.flags & kAmountFromStacks) != 0 || u == nullptr ||
       (u->status_traits & status_trait::kChangesArmorGained) != 0 || ctx.x.ev.wants(EventType::ArmorGained))
     return run_any(ctx, op);
-  if (!u->alive()) return;
-  u->armor += std::clamp(op.amount, 0, kMaxArmor - u->armor);  // gain_armor's cap, armor_gain's floor
+  gain_armor_unheard(*u, armor_gain(ctx.x, *u, op.amount));
 }
 
 }  // namespace
