@@ -77,6 +77,8 @@ PickTables pick_tables(const std::vector<EnemyDef>& enemies) {
         }
       }
     }
+    pick.alone = pick.entries != 0 && d.rules.empty();
+    pick.forced_first = d.first_move.has_value();
     t.picks.push_back(pick);
   }
   return t;

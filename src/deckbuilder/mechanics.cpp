@@ -428,12 +428,10 @@ namespace {
 // resolve_intent_any, so that this path saves no registers.
 void resolve_intent(Ctx& x, std::size_t index) {
   EnemyState& e = x.s.enemies[index];
-  const EnemyDef& def = x.c.enemies[e.def];
   const WeightedPick& pick = x.c.enemy_picks[e.def];
-  if (!def.rules.empty() || (e.last_move == kNoMove && def.first_move) ||
-      def.behavior != BehaviorKind::Random || pick.entries == 0 || x.ev.wants(EventType::EnemyIntent))
+  if (!pick.alone || (e.last_move == kNoMove && pick.forced_first) || x.ev.wants(EventType::EnemyIntent))
     return resolve_intent_any(x, index);
-  e.intent = pick_by_table(x.c, def, pick, e.last_move, e.streak, x.s.rng[Stream::Ai]);
+  e.intent = pick_by_table(x.c, x.c.enemies[e.def], pick, e.last_move, e.streak, x.s.rng[Stream::Ai]);
 }
 
 void perform_intent(Ctx& x, std::size_t index) {

@@ -264,26 +264,26 @@ std::optional<Trigger> run_battle_lost(Ctx& x) {
   return std::nullopt;
 }
 
-std::optional<Trigger> run_phase(Ctx& x, Phase phase) {
-  switch (phase) {
-    case Phase::None:
-      return std::nullopt;
-    case Phase::Initialize:
-      return run_initialize(x);
-    case Phase::PlayerTurnStart:
-      return run_player_turn_start(x);
-    case Phase::PlayerPhase:
-      return run_player_phase(x);
-    case Phase::PlayerTurnEnd:
-      return run_player_turn_end(x);
-    case Phase::EnemyPhase:
-      return run_enemy_phase(x);
-    case Phase::BattleWon:
-      return run_battle_won(x);
-    case Phase::BattleLost:
-      return run_battle_lost(x);
-  }
-  return std::nullopt;
+namespace {
+std::optional<Trigger> run_no_phase(Ctx&) { return std::nullopt; }
+
+constexpr std::array<PhaseHandler, Machine::kPhaseNames.size()> phase_handlers() {
+  std::array<PhaseHandler, Machine::kPhaseNames.size()> h{};
+  const auto at = [&](Phase p) -> PhaseHandler& { return h[static_cast<std::size_t>(p)]; };
+  at(Phase::None) = run_no_phase;
+  at(Phase::Initialize) = run_initialize;
+  at(Phase::PlayerTurnStart) = run_player_turn_start;
+  at(Phase::PlayerPhase) = run_player_phase;
+  at(Phase::PlayerTurnEnd) = run_player_turn_end;
+  at(Phase::EnemyPhase) = run_enemy_phase;
+  at(Phase::BattleWon) = run_battle_won;
+  at(Phase::BattleLost) = run_battle_lost;
+  return h;
 }
+static_assert(std::ranges::none_of(phase_handlers(), [](PhaseHandler h) { return h == nullptr; }),
+              "every phase of the machine has a handler");
+}  // namespace
+
+constinit const std::array<PhaseHandler, Machine::kPhaseNames.size()> kPhaseHandlers = phase_handlers();
 
 }  // namespace battlecore::deckbuilder::detail

@@ -2,6 +2,7 @@
 // One handler per phase; each runs the seed's ordered steps and returns the trigger it asks
 // the machine for, or nothing when the phase waits for a decision (or is terminal).
 
+#include <array>
 #include <optional>
 
 #include "deckbuilder/mechanics.hpp"
@@ -16,7 +17,14 @@ std::optional<Trigger> run_enemy_phase(Ctx& x);
 std::optional<Trigger> run_battle_won(Ctx& x);
 std::optional<Trigger> run_battle_lost(Ctx& x);
 
-/// Dispatches to the handler of `phase`.
-std::optional<Trigger> run_phase(Ctx& x, Phase phase);
+/// The handler of each phase, by Phase.
+using PhaseHandler = std::optional<Trigger> (*)(Ctx& x);
+extern const std::array<PhaseHandler, Machine::kPhaseNames.size()> kPhaseHandlers;
+
+/// Dispatches to the handler of `phase` (a phase of the machine): one indirect call, made at
+/// every transition.
+inline std::optional<Trigger> run_phase(Ctx& x, Phase phase) {
+  return kPhaseHandlers[static_cast<std::size_t>(phase)](x);
+}
 
 }  // namespace battlecore::deckbuilder::detail

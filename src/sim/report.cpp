@@ -47,8 +47,14 @@ void Tally::resize(const TallyShape& shape) {
 
 namespace {
 
-void bump(std::vector<std::uint64_t>& histogram, std::size_t at, std::uint64_t by = 1) {
-  if (histogram.size() <= at) histogram.resize(at + 1, 0);
+[[gnu::noinline]] void grow(std::vector<std::uint64_t>& histogram, std::size_t at) {
+  histogram.resize(at + 1, 0);
+}
+
+// Inline, once per battle and histogram: the bar is there after the first battles.
+inline void bump(std::vector<std::uint64_t>& histogram, std::size_t at, std::uint64_t by = 1) {
+  if (histogram.size() <= at) [[unlikely]]
+    grow(histogram, at);
   histogram[at] += by;
 }
 

@@ -636,43 +636,86 @@ TEST(DeckbuilderDraw, AListenerAttachedAtAShuffleHearsTheDrawsAfterIt) {
   b.events().detach(&attach);
 }
 
+// Plays every starter encounter, seeds 1 to `seeds`, in two battles started by `make` (the
+// encounter and the seed) in lockstep with the random policy: the same options and the same state
+// before every action, and the same state and damage counted at the end. Returns the actions.
+std::size_t play_every_encounter_in_lockstep(
+    std::uint64_t seeds, const std::function<std::pair<Battle, Battle>(EncounterId, std::uint64_t)>& make) {
+  std::vector<Action> options_a;
+  std::vector<Action> options_b;
+  std::size_t actions = 0;
+  for (std::size_t e = 0; e < starter()->encounters.size(); ++e) {
+    for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
+      const auto encounter = static_cast<EncounterId>(e);
+      const std::string where = starter()->encounters[e].id + " seed " + std::to_string(seed);
+      auto [a, b] = make(encounter, seed);
+      RandomPolicy policy;
+      policy.reset(seed);
+      while (a.status() == Status::AwaitingDecision && actions < 200000) {
+        EXPECT_EQ(b.state_hash(), a.state_hash()) << where;
+        a.legal_actions(options_a);
+        b.legal_actions(options_b);
+        EXPECT_EQ(options_b, options_a) << where;
+        if (options_b != options_a || b.state_hash() != a.state_hash()) return actions;
+        const Action action = options_a[policy.pick(options_a.size())];
+        EXPECT_TRUE(a.submit(action).ok()) << where;
+        EXPECT_TRUE(b.submit(action).ok()) << where;
+        ++actions;
+      }
+      EXPECT_TRUE(a.is_battle_over()) << where;
+      EXPECT_EQ(b.status(), a.status()) << where;
+      EXPECT_EQ(b.state_hash(), a.state_hash()) << where;
+      EXPECT_EQ(b.damage_stats(), a.damage_stats()) << where;
+    }
+  }
+  return actions;
+}
+
 TEST(DeckbuilderQuietBattles, LogOnOrOffEveryEncounterPlaysTheSameBattle) {
   // With the log off and no listener, the draws move in runs and a hand without Retain or
   // Ethereal cards is discarded in one step; with the log on, card by card. Likewise the damage
   // and armor ops take their unheard paths (one unit, no event). Every encounter of the starter
-  // pack (decks with and without Retain and Ethereal cards, thorns, strength, vulnerable), random
-  // play in lockstep: the same options and the same state after every action, and the same
-  // damage counted.
-  std::vector<Action> heard_options;
-  std::vector<Action> quiet_options;
-  std::size_t actions = 0;
-  for (std::size_t e = 0; e < starter()->encounters.size(); ++e) {
-    for (std::uint64_t seed = 1; seed <= 12; ++seed) {
-      const auto encounter = static_cast<EncounterId>(e);
-      const std::string where = starter()->encounters[e].id + " seed " + std::to_string(seed);
-      Battle heard(starter());
-      Battle quiet(starter(), BattleOptions{.event_log = false, .record_history = false});
-      ASSERT_TRUE(heard.start_battle(encounter, seed).ok()) << where;
-      ASSERT_TRUE(quiet.start_battle(encounter, seed).ok()) << where;
-      ASSERT_FALSE(quiet.events().wants(EventType::CardMoved));
-      RandomPolicy policy;
-      policy.reset(seed);
-      while (heard.status() == Status::AwaitingDecision && actions < 200000) {
-        ASSERT_EQ(quiet.state_hash(), heard.state_hash()) << where;
-        heard.legal_actions(heard_options);
-        quiet.legal_actions(quiet_options);
-        ASSERT_EQ(quiet_options, heard_options) << where;
-        const Action a = heard_options[policy.pick(heard_options.size())];
-        ASSERT_TRUE(heard.submit(a).ok()) << where;
-        ASSERT_TRUE(quiet.submit(a).ok()) << where;
-        ++actions;
-      }
-      ASSERT_TRUE(heard.is_battle_over()) << where;
-      ASSERT_EQ(quiet.status(), heard.status()) << where;
-      ASSERT_EQ(quiet.state_hash(), heard.state_hash()) << where;
-      ASSERT_EQ(quiet.damage_stats(), heard.damage_stats()) << where;
-    }
+  // pack (decks with and without Retain and Ethereal cards, thorns, strength, vulnerable).
+  const std::size_t actions =
+      play_every_encounter_in_lockstep(12, [](EncounterId encounter, std::uint64_t seed) {
+        std::pair<Battle, Battle> battles{
+            Battle(starter()), Battle(starter(), BattleOptions{.event_log = false, .record_history = false})};
+        EXPECT_TRUE(battles.first.start_battle(encounter, seed).ok());
+        EXPECT_TRUE(battles.second.start_battle(encounter, seed).ok());
+        EXPECT_FALSE(battles.second.events().wants(EventType::CardMoved));
+        return battles;
+      });
+  EXPECT_GT(actions, 1000u);
+}
+
+// The damage op's compile marks one hit of the literal amount on one unit (kOneHit), the case
+// its handler runs without the general path. Every damage op of the starter pack is marked
+// exactly when it is such a hit, both kinds occur, and with every mark cleared (the general path
+// for every hit) every encounter plays the same battles, in lockstep.
+TEST(DeckbuilderDamageOp, MarksOneHitAndPlaysTheSameWithoutTheMark) {
+  auto unmarked = std::make_shared<Catalog>(*starter());
+  const auto damage = static_cast<std::uint8_t>(
+      std::find(unmarked->op_names.begin(), unmarked->op_names.end(), "damage") - unmarked->op_names.begin());
+  ASSERT_LT(damage, unmarked->op_handlers.size());
+  std::size_t marked = 0, other = 0;
+  for (Op& op : unmarked->ops) {
+    if (op.code != damage) continue;
+    const bool one_hit = op.times == 1 && (op.target == OpTarget::Chosen || op.target == OpTarget::Self) &&
+                         (op.flags & kAmountFromStacks) == 0;
+    EXPECT_EQ((op.flags & kOneHit) != 0, one_hit) << "op with " << op.times << " hits";
+    (one_hit ? marked : other) += 1;
+    op.flags = static_cast<std::uint8_t>(op.flags & ~kOneHit);
   }
+  EXPECT_GT(marked, 0u);
+  EXPECT_GT(other, 0u);
+  const std::size_t actions =
+      play_every_encounter_in_lockstep(8, [&](EncounterId encounter, std::uint64_t seed) {
+        const BattleOptions quiet{.event_log = false, .record_history = false};
+        std::pair<Battle, Battle> battles{Battle(starter(), quiet), Battle(unmarked, quiet)};
+        EXPECT_TRUE(battles.first.start_battle(encounter, seed).ok());
+        EXPECT_TRUE(battles.second.start_battle(encounter, seed).ok());
+        return battles;
+      });
   EXPECT_GT(actions, 1000u);
 }
 

@@ -54,6 +54,9 @@ enum OpFlag : std::uint8_t {
   /// The op may push effect frames or pause on a choice: the loader sets it from the op kind's
   /// OpSpec::nests, and the op's compile function clears it when its parameters rule both out.
   kNests = 1u << 2,
+  /// damage: one hit of the literal amount on the one unit the target kind names (set by its
+  /// compile function; without it, the op takes its general path, with the same result).
+  kOneHit = 1u << 3,
 };
 
 /// One compiled effect op. `code` indexes Catalog::op_handlers; the meaning of the other
@@ -276,6 +279,10 @@ struct WeightedPick {
   /// The weighted moves, the length of a row; 0 when the enemy has no table (not Random, or
   /// more than kMaxTabledWeights weighted moves): resolve_intent walks the list.
   std::uint16_t entries = 0;
+  /// A table and no behaviour rules: after the first move, the table alone picks the intent.
+  bool alone = false;
+  /// The enemy's first move is forced (EnemyDef::first_move).
+  bool forced_first = false;
   friend bool operator==(const WeightedPick&, const WeightedPick&) = default;
 };
 /// A last move's rows: streaks 0 to `cap` each have one, and a longer streak uses row `cap`

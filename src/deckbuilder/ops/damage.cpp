@@ -11,6 +11,8 @@ bool compile(const OpCompiler& oc, content::ObjectReader& r, Op& op) {
   const bool ok = oc.amount(r, "amount", 0, 999, op);
   op.times = static_cast<std::int32_t>(r.int_or("times", 1, 1, 99));
   op.target = oc.target(r, OpTarget::Chosen);
+  if (op.times == 1 && names_one_unit(op.target) && (op.flags & kAmountFromStacks) == 0)
+    op.flags = static_cast<std::uint8_t>(op.flags | kOneHit);
   return ok;
 }
 
@@ -74,8 +76,8 @@ void run(OpContext& ctx, const Op& op) {
   Ctx& x = ctx.x;
   UnitState* const to = one_op_unit(ctx, op.target);
   constexpr auto kOnAttacked = 1u << static_cast<unsigned>(StatusTiming::OnAttacked);
-  if (op.times != 1 || !names_one_unit(op.target) || (op.flags & kAmountFromStacks) != 0 || to == nullptr ||
-      ctx.from == nullptr || (to->status_traits & kOnAttacked) != 0 || x.ev.wants(EventType::DamageDealt) ||
+  if ((op.flags & kOneHit) == 0 || to == nullptr || ctx.from == nullptr ||
+      (to->status_traits & kOnAttacked) != 0 || x.ev.wants(EventType::DamageDealt) ||
       x.ev.wants(EventType::UnitDied))
     return run_any(ctx, op);
   if (!to->alive()) return;
