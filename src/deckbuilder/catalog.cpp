@@ -83,6 +83,20 @@ PickTables pick_tables(const std::vector<EnemyDef>& enemies) {
   }
   return t;
 }
+std::vector<DeckIndex> deck_indexes(const Catalog& catalog) {
+  std::vector<DeckIndex> decks;
+  for (const PlayerUnitDef& p : catalog.players) {
+    DeckIndex deck;
+    for (const CardId card : p.deck) {
+      if (card >= catalog.card_play.size()) continue;  // not a card of the pack: no battle starts with it
+      const CardPlayInfo& info = catalog.card_play[card];
+      deck.keywords = static_cast<std::uint8_t>(deck.keywords | info.keywords);
+      deck.costs.add(info.listing);
+    }
+    decks.push_back(deck);
+  }
+  return decks;
+}
 }  // namespace
 
 void index_catalog(Catalog& catalog) {
@@ -94,6 +108,7 @@ void index_catalog(Catalog& catalog) {
   catalog.enemy_picks = std::move(picks.picks);
   catalog.pick_slots = std::move(picks.slots);
   catalog.pick_weights = std::move(picks.weights);
+  catalog.player_decks = deck_indexes(catalog);  // after card_play, which it reads
 }
 
 bool catalog_indexed(const Catalog& catalog) {
@@ -103,6 +118,7 @@ bool catalog_indexed(const Catalog& catalog) {
   if (catalog.status_traits.size() != catalog.statuses.size()) return false;
   for (std::size_t i = 0; i < catalog.statuses.size(); ++i)
     if (catalog.status_traits[i] != status_def_traits(catalog.statuses[i])) return false;
+  if (catalog.player_decks != deck_indexes(catalog)) return false;  // card_play is checked above
   const PickTables picks = pick_tables(catalog.enemies);
   return catalog.enemy_picks == picks.picks && catalog.pick_slots == picks.slots &&
          catalog.pick_weights == picks.weights;

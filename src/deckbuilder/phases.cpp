@@ -60,10 +60,12 @@ void build_enemies(Ctx& x) {
       apply_status(x, enemy_unit(i), enemy_unit(i), status, stacks);
 }
 
-// The run's master deck when the host gave one, else the player unit's starting deck.
+// The run's master deck when the host gave one, else the player unit's starting deck, whose
+// keywords and listing costs the catalog has counted (Catalog::player_decks).
 void build_draw_pile(Ctx& x) {
-  const std::vector<CardId>& deck =
-      x.master_deck().empty() ? x.c.players[x.c.encounters[x.s.encounter].player].deck : x.master_deck();
+  const bool own = x.master_deck().empty();
+  const PlayerUnitId player = x.c.encounters[x.s.encounter].player;
+  const std::vector<CardId>& deck = own ? x.c.players[player].deck : x.master_deck();
   const std::size_t first = x.s.cards.size();
   const std::size_t n = std::min(deck.size(), kMaxCards - first);  // a longer deck is cut at kMaxCards
   // Written in place, through restricted pointers: a store of a card instance (made of bytes)
@@ -71,16 +73,22 @@ void build_draw_pile(Ctx& x) {
   CardInstance* __restrict out = x.s.cards.data() + first;
   const CardId* __restrict ids = deck.data();
   const CardPlayInfo* __restrict play = x.c.card_play.data();
-  std::uint8_t keywords = x.s.card_keywords;
-  ListingCosts costs = x.s.listing_costs;
-  for (std::size_t k = 0; k < n; ++k) {
-    out[k] = CardInstance{.def = ids[k], .listing = play[ids[k]].listing};
-    keywords = static_cast<std::uint8_t>(keywords | play[ids[k]].keywords);
-    costs.add(play[ids[k]].listing);
-  }
+  for (std::size_t k = 0; k < n; ++k) out[k] = CardInstance{.def = ids[k], .listing = play[ids[k]].listing};
   x.s.cards.set_size(first + n);
-  x.s.card_keywords = keywords;
-  x.s.listing_costs = costs;
+  if (own && n == deck.size()) {
+    const DeckIndex& index = x.c.player_decks[player];
+    x.s.card_keywords = static_cast<std::uint8_t>(x.s.card_keywords | index.keywords);
+    x.s.listing_costs.add(index.costs);
+  } else {
+    std::uint8_t keywords = x.s.card_keywords;
+    ListingCosts costs = x.s.listing_costs;
+    for (std::size_t k = 0; k < n; ++k) {
+      keywords = static_cast<std::uint8_t>(keywords | play[ids[k]].keywords);
+      costs.add(play[ids[k]].listing);
+    }
+    x.s.card_keywords = keywords;
+    x.s.listing_costs = costs;
+  }
   x.s.piles.put_under_draw(static_cast<CardRef>(first), n);  // in deck order, bottom first
 }
 

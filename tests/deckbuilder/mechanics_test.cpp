@@ -980,6 +980,38 @@ TEST(DeckbuilderCardPlayIndex, TheLoaderIndexesEveryCard) {
   }
 }
 
+// A battle's start takes the keywords and the listing costs of the player's own deck from the
+// catalog (player_decks); a master deck is counted card by card. Both give the state's recount.
+TEST(DeckbuilderCardPlayIndex, PlayerDecksAreIndexedWithTheCatalog) {
+  auto changed = std::make_shared<Catalog>(*starter());
+  const PlayerUnitId player = changed->encounters[*changed->find_encounter("w1")].player;
+  ASSERT_EQ(changed->player_decks.size(), changed->players.size());
+  EXPECT_EQ(changed->player_decks[player].costs,
+            (ListingCosts{.lowest = 1, .highest = 2}));  // strike, defend, bash
+  const CardId innate = [&] {
+    for (std::size_t i = 0; i < changed->cards.size(); ++i)
+      if (changed->card_play[i].has(kInnate) && changed->card_play[i].cost == 0)
+        return static_cast<CardId>(i);
+    return CardId{0};
+  }();
+  ASSERT_TRUE(changed->card_play[innate].has(kInnate));
+  changed->players[player].deck.push_back(innate);  // not reindexed: a stale deck index
+  EXPECT_THROW(Battle{changed}, InvariantError);
+  index_catalog(*changed);
+  EXPECT_EQ(changed->player_decks[player].costs, (ListingCosts{.lowest = 0, .highest = 2}));
+  EXPECT_NE(changed->player_decks[player].keywords & kInnate, 0);
+  Battle own(changed);
+  ASSERT_TRUE(own.start_battle("w1", 1).ok());
+  EXPECT_EQ(own.state().listing_costs, listing_costs_of(own.state()));
+  EXPECT_EQ(own.state().card_keywords, card_keywords_of(own.state(), *changed));
+  EXPECT_EQ(own.state().listing_costs, changed->player_decks[player].costs);
+  Battle given(changed);
+  const std::vector<CardId> master{*changed->find_card("bash"), *changed->find_card("bash")};
+  ASSERT_TRUE(given.start_battle(*changed->find_encounter("w1"), 1, master).ok());
+  EXPECT_EQ(given.state().listing_costs, (ListingCosts{.lowest = 2, .highest = 2}));
+  EXPECT_EQ(given.state().card_keywords, card_keywords_of(given.state(), *changed));
+}
+
 TEST(DeckbuilderCardPlayIndex, ACatalogChangedInCodeIsReindexedOrRefused) {
   auto changed = std::make_shared<Catalog>(*starter());
   const CardId strike = *changed->find_card("strike");

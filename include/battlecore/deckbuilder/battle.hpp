@@ -203,19 +203,6 @@ std::uint8_t count_turn_cost_cards(const BattleState& s);
 /// The keywords of the card instances of `s` together (what BattleState::card_keywords holds), from
 /// the catalog's card index.
 std::uint8_t card_keywords_of(const BattleState& s, const Catalog& c);
-/// The span of the costs in the listing bytes of a battle's card instances (BattleState::
-/// listing_costs). Unplayable cards count as kListingUnplayable, above any energy listed.
-struct ListingCosts {
-  std::uint8_t lowest = kListingUnplayable;  ///< with no card instance, above every cost
-  std::uint8_t highest = 0;
-  /// Counts an instance with listing byte `listing`.
-  void add(std::uint8_t listing) {
-    const auto cost = static_cast<std::uint8_t>(listing & kListingCost);
-    lowest = std::min(lowest, cost);
-    highest = std::max(highest, cost);
-  }
-  friend bool operator==(const ListingCosts&, const ListingCosts&) = default;
-};
 /// What CardInstance::listing holds for `ci` (whose definition is in the catalog's card index).
 inline std::uint8_t listing_of(const CardInstance& ci, const Catalog& c) {
   const CardPlayInfo& info = c.card_play[ci.def];

@@ -141,6 +141,25 @@ constexpr std::uint8_t card_listing(CardTarget target, std::uint8_t keywords, st
   // A negative cost (a catalog built in code) is listed as 0, as the energy compares it.
   return static_cast<std::uint8_t>(aimed | (cost > kMaxListedCost ? kListingCostUnknown : std::max(cost, 0)));
 }
+/// The span of the costs in some listing bytes (a battle's card instances: BattleState::
+/// listing_costs; a starting deck: DeckIndex). Unplayable cards count as kListingUnplayable, above any energy
+/// listed.
+struct ListingCosts {
+  std::uint8_t lowest = kListingUnplayable;  ///< with no card instance, above every cost
+  std::uint8_t highest = 0;
+  /// Counts an instance with listing byte `listing`.
+  void add(std::uint8_t listing) {
+    const auto cost = static_cast<std::uint8_t>(listing & kListingCost);
+    lowest = std::min(lowest, cost);
+    highest = std::max(highest, cost);
+  }
+  /// Counts the instances `other` counted.
+  void add(const ListingCosts& other) {
+    lowest = std::min(lowest, other.lowest);
+    highest = std::max(highest, other.highest);
+  }
+  friend bool operator==(const ListingCosts&, const ListingCosts&) = default;
+};
 
 enum class StatusKind : std::uint8_t { Buff, Debuff };
 /// How new stacks combine: Intensity adds to the amount, Duration adds turns.
@@ -361,6 +380,14 @@ struct OpContext;
 /// Runs one compiled op.
 using OpHandler = void (*)(detail::OpContext&, const Op&);
 
+/// What a battle's start derives from a starting deck's cards (Catalog::player_decks): their
+/// keywords together and the span of their listing costs.
+struct DeckIndex {
+  std::uint8_t keywords = 0;
+  ListingCosts costs;
+  friend bool operator==(const DeckIndex&, const DeckIndex&) = default;
+};
+
 /// Everything a deckbuilder battle reads, immutable once loaded (shared as shared_ptr<const>).
 struct Catalog {
   PackInfo pack;
@@ -373,6 +400,7 @@ struct Catalog {
   std::vector<PickSlot> pick_slots;         ///< WeightedPick::slots
   std::vector<std::uint32_t> pick_weights;  ///< the rows of PickSlot::row
   std::vector<PlayerUnitDef> players;
+  std::vector<DeckIndex> player_decks;  ///< by player unit: deck_index of its starting deck
   std::vector<EncounterDef> encounters;
   std::vector<HookDef> hooks;
   std::vector<RewardPool> reward_pools;
