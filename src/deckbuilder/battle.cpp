@@ -84,8 +84,8 @@ Result<Status> Battle::start_battle(EncounterId encounter, std::uint64_t seed) {
   return start_battle(encounter, seed, {});
 }
 
-Result<Status> Battle::start_battle(EncounterId encounter, std::uint64_t seed,
-                                    std::span<const CardId> master_deck) {
+[[gnu::hot]] Result<Status> Battle::start_battle(EncounterId encounter, std::uint64_t seed,
+                                                 std::span<const CardId> master_deck) {
   if (encounter >= catalog_->encounters.size())
     return Error{
         fmt::format("no encounter with index {} (the pack has {})", encounter, catalog_->encounters.size())};
@@ -117,7 +117,7 @@ Result<Status> Battle::start_battle(EncounterId encounter, std::uint64_t seed,
 
 // --- the driver -------------------------------------------------------------------------
 
-Status Battle::advance() {
+[[gnu::hot]] Status Battle::advance() {
   Access x = Access::of(*this);
   // While a Choice or a reward waits, queued transitions wait too. The trigger in hand is kept
   // in a local between phases and queued again only when a wait holds it back.
@@ -354,7 +354,8 @@ Result<Status, Rejection> Battle::play_card(const Action& action) {
   return perform_play(action, def, cost, target);
 }
 
-Status Battle::perform_play(const Action& action, const CardDef& def, std::int32_t cost, UnitRef target) {
+[[gnu::hot]] Status Battle::perform_play(const Action& action, const CardDef& def, std::int32_t cost,
+                                         UnitRef target) {
   if (options_.record_history) actions_.push_back(canonical_action(action));
   Access x = Access::of(*this);
   // The seed's nine steps of a successful play; 6 to 9 run once the effect has finished.

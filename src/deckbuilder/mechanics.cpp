@@ -14,7 +14,7 @@ void bad_unit(const BattleState& s, UnitRef u) {
 
 // --- cards ------------------------------------------------------------------------------
 
-void shuffle_discard_into_draw(Ctx& x) {
+[[gnu::hot]] void shuffle_discard_into_draw(Ctx& x) {
   const auto count = static_cast<std::int32_t>(x.s.discard_pile().size());
   // The discard pile goes under whatever is left in the draw pile, then the new cards are shuffled.
   x.s.piles.shuffle_discard_under_draw(x.s.rng[Stream::Shuffle]);
@@ -22,7 +22,7 @@ void shuffle_discard_into_draw(Ctx& x) {
                  [&] { return Event{.type = EventType::PileShuffled, .amount = count}; });
 }
 
-void draw_cards(Ctx& x, int count) {
+[[gnu::hot]] void draw_cards(Ctx& x, int count) {
   const std::size_t hand_limit = std::min<std::size_t>(kMaxHand, rules(x).hand_limit);
   std::size_t left = count > 0 ? static_cast<std::size_t>(count) : 0;
   while (left > 0) {
@@ -182,7 +182,7 @@ void gain_energy(Ctx& x, std::int32_t amount) {
   });
 }
 
-void apply_status(Ctx& x, UnitRef source, UnitRef target, StatusId status, std::int32_t stacks) {
+[[gnu::hot]] void apply_status(Ctx& x, UnitRef source, UnitRef target, StatusId status, std::int32_t stacks) {
   UnitState& u = unit(x, target);
   if (!u.alive() || stacks == 0) return;
   StatusStack* slot = nullptr;
@@ -224,7 +224,7 @@ void reset_armor_with_hooks(Ctx& x, UnitRef u, UnitState& unit_state) {
   unit_state.armor = keep;
 }
 
-void decay_turn_end_statuses(Ctx& x, UnitRef u, UnitState& unit_state) {
+[[gnu::hot]] void decay_turn_end_statuses(Ctx& x, UnitRef u, UnitState& unit_state) {
   for (std::size_t i = unit_state.statuses.size(); i-- > 0;) {
     StatusStack& st = unit_state.statuses[i];
     if (x.c.statuses[st.status].decay != Decay::OwnerTurnEnd) continue;
@@ -426,7 +426,7 @@ namespace {
 // The common case on its own: a Random behaviour's compiled pick, without behaviour rules, after
 // the first move, no one hearing EnemyIntent. Everything else is a tail call of
 // resolve_intent_any, so that this path saves no registers.
-void resolve_intent(Ctx& x, std::size_t index) {
+[[gnu::hot]] void resolve_intent(Ctx& x, std::size_t index) {
   EnemyState& e = x.s.enemies[index];
   const WeightedPick& pick = x.c.enemy_picks[e.def];
   if (!pick.alone || (e.last_move == kNoMove && pick.forced_first) || x.ev.wants(EventType::EnemyIntent))
@@ -434,7 +434,7 @@ void resolve_intent(Ctx& x, std::size_t index) {
   e.intent = pick_by_table(x.c, x.c.enemies[e.def], pick, e.last_move, e.streak, x.s.rng[Stream::Ai]);
 }
 
-void perform_intent(Ctx& x, std::size_t index) {
+[[gnu::hot]] void perform_intent(Ctx& x, std::size_t index) {
   EnemyState& e = x.s.enemies[index];
   const MoveIndex move = e.intent;
   BATTLECORE_ENSURE(move != kNoMove, "enemy {} has no intent", index);

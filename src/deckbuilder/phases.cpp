@@ -150,7 +150,7 @@ void discard_hand(Ctx& x) {
 
 }  // namespace
 
-std::optional<Trigger> run_initialize(Ctx& x) {
+[[gnu::hot]] std::optional<Trigger> run_initialize(Ctx& x) {
   create_fresh_state(x);                                    // 1
   build_player(x);                                          // 2
   build_enemies(x);                                         // 3
@@ -168,7 +168,7 @@ std::optional<Trigger> run_initialize(Ctx& x) {
   return Trigger::Initialized;  // 12
 }
 
-std::optional<Trigger> run_player_turn_start(Ctx& x) {
+[[gnu::hot]] std::optional<Trigger> run_player_turn_start(Ctx& x) {
   x.s.player_owned = true;
   decay_armor(x, kPlayerUnit);
   x.s.energy = rules(x).max_energy;
@@ -193,12 +193,12 @@ std::optional<Trigger> run_player_turn_start(Ctx& x) {
   return Trigger::TurnBegan;
 }
 
-std::optional<Trigger> run_player_phase(Ctx& x) {
+[[gnu::hot]] std::optional<Trigger> run_player_phase(Ctx& x) {
   x.s.end_turn_requested = false;
   return std::nullopt;  // waits for the player's decision
 }
 
-std::optional<Trigger> run_player_turn_end(Ctx& x) {
+[[gnu::hot]] std::optional<Trigger> run_player_turn_end(Ctx& x) {
   emit_turn_event(x, EventType::DiscardPhase);                                  // 1
   run_status_timing(x, kPlayerUnit, StatusTiming::DiscardPhase);                // 2
   discard_hand(x);                                                              // 3
@@ -216,7 +216,7 @@ std::optional<Trigger> run_player_turn_end(Ctx& x) {
   return Trigger::TurnOver;  // 11
 }
 
-std::optional<Trigger> run_enemy_phase(Ctx& x) {
+[[gnu::hot]] std::optional<Trigger> run_enemy_phase(Ctx& x) {
   x.s.player_owned = false;
   emit_turn_event(x, EventType::EnemyTurnStarted);
   for (std::size_t i = 0; i < x.s.enemies.size(); ++i) {
@@ -243,7 +243,7 @@ std::optional<Trigger> run_enemy_phase(Ctx& x) {
   return Trigger::EnemiesDone;
 }
 
-std::optional<Trigger> run_battle_won(Ctx& x) {
+[[gnu::hot]] std::optional<Trigger> run_battle_won(Ctx& x) {
   run_timing_for_everyone(x, StatusTiming::BattleEnd);  // 1
   // 2: reward candidates, distinct cards from the encounter's pool (loot stream).
   const EncounterDef& enc = x.c.encounters[x.s.encounter];
@@ -266,7 +266,7 @@ std::optional<Trigger> run_battle_won(Ctx& x) {
   return std::nullopt;
 }
 
-std::optional<Trigger> run_battle_lost(Ctx& x) {
+[[gnu::hot]] std::optional<Trigger> run_battle_lost(Ctx& x) {
   run_timing_for_everyone(x, StatusTiming::BattleEnd);
   x.ev.emit_with(EventType::BattleEnded, [] { return Event{.type = EventType::BattleEnded, .amount = 0}; });
   return std::nullopt;

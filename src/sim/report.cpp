@@ -60,7 +60,7 @@ inline void bump(std::vector<std::uint64_t>& histogram, std::size_t at, std::uin
 
 }  // namespace
 
-void Tally::add(const BattleRecord& b) {
+[[gnu::hot]] void Tally::add(const BattleRecord& b) {
   ++battles;
   if (b.won) {
     ++wins;

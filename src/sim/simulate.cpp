@@ -41,7 +41,7 @@ DeckbuilderAdapter::Player::Player(std::shared_ptr<const Catalog> catalog, Encou
   actions_.reserve(256);
 }
 
-void DeckbuilderAdapter::Player::play(std::uint64_t seed, BattleRecord& out) {
+[[gnu::hot]] void DeckbuilderAdapter::Player::play(std::uint64_t seed, BattleRecord& out) {
   out.clear();
   actions_.clear();
   last_seed_ = seed;
@@ -81,7 +81,7 @@ void DeckbuilderAdapter::Player::play(std::uint64_t seed, BattleRecord& out) {
 }
 
 template <bool kRandom, bool kKeepActions>
-std::size_t DeckbuilderAdapter::Player::decide(BattleRecord& out) {
+[[gnu::hot]] std::size_t DeckbuilderAdapter::Player::decide(BattleRecord& out) {
   std::size_t distinct_played = 0;
   while (battle_.status() == Status::AwaitingDecision) {
     Action action;

@@ -19,7 +19,7 @@ bool compile(const OpCompiler& oc, content::ObjectReader& r, Op& op) {
   return ok;
 }
 
-void run(OpContext& ctx, const Op& op) {
+[[gnu::hot]] void run(OpContext& ctx, const Op& op) {
   for_each_op_target(ctx, op, [&](Ctx& x, UnitRef target, UnitState&, std::int32_t amount) {
     apply_status(x, ctx.source, target, op.ref, amount);
   });

@@ -16,7 +16,7 @@ namespace {
 // The common case on its own: a literal amount for one unit without armor modifiers, no one
 // hearing ArmorGained. Everything else is a tail call of run_any, so that this path, with no
 // call of its own, saves no registers.
-void run(OpContext& ctx, const Op& op) {
+[[gnu::hot]] void run(OpContext& ctx, const Op& op) {
   UnitState* const u = one_op_unit(ctx, op.target);
   if (!names_one_unit(op.target) || (op.flags & kAmountFromStacks) != 0 || u == nullptr ||
       (u->status_traits & status_trait::kChangesArmorGained) != 0 || ctx.x.ev.wants(EventType::ArmorGained))

@@ -63,7 +63,7 @@ bool compile(const OpCompiler& oc, content::ObjectReader& r, Op& op) {
 }
 
 // The common case with the attacker's or the target's damage modifiers.
-[[gnu::noinline]] void run_modified(OpContext& ctx, const Op& op) {
+[[gnu::noinline, gnu::hot]] void run_modified(OpContext& ctx, const Op& op) {
   hit_unheard(ctx, op, *one_op_unit(ctx, op.target));
 }
 
@@ -72,7 +72,7 @@ bool compile(const OpCompiler& oc, content::ObjectReader& r, Op& op) {
 // (with damage modifiers, whose loops need registers) run_modified, so that this path saves no
 // registers. What follows the hit in `hit` (a decided battle or a dead attacker stops further
 // hits) has no hit left to stop.
-void run(OpContext& ctx, const Op& op) {
+[[gnu::hot]] void run(OpContext& ctx, const Op& op) {
   Ctx& x = ctx.x;
   UnitState* const to = one_op_unit(ctx, op.target);
   constexpr auto kOnAttacked = 1u << static_cast<unsigned>(StatusTiming::OnAttacked);
