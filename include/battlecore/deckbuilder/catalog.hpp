@@ -141,9 +141,9 @@ constexpr std::uint8_t card_listing(CardTarget target, std::uint8_t keywords, st
   // A negative cost (a catalog built in code) is listed as 0, as the energy compares it.
   return static_cast<std::uint8_t>(aimed | (cost > kMaxListedCost ? kListingCostUnknown : std::max(cost, 0)));
 }
-/// The span of the costs in some listing bytes (a battle's card instances: BattleState::
-/// listing_costs; a starting deck: DeckIndex). Unplayable cards count as kListingUnplayable, above any energy
-/// listed.
+/// The span of the costs in some listing bytes: a battle's card instances' (BattleState::
+/// listing_costs) or a starting deck's (DeckIndex). Unplayable cards count as
+/// kListingUnplayable, above any energy listed.
 struct ListingCosts {
   std::uint8_t lowest = kListingUnplayable;  ///< with no card instance, above every cost
   std::uint8_t highest = 0;
@@ -400,7 +400,7 @@ struct Catalog {
   std::vector<PickSlot> pick_slots;         ///< WeightedPick::slots
   std::vector<std::uint32_t> pick_weights;  ///< the rows of PickSlot::row
   std::vector<PlayerUnitDef> players;
-  std::vector<DeckIndex> player_decks;  ///< by player unit: deck_index of its starting deck
+  std::vector<DeckIndex> player_decks;  ///< by player unit: its starting deck's DeckIndex
   std::vector<EncounterDef> encounters;
   std::vector<HookDef> hooks;
   std::vector<RewardPool> reward_pools;
