@@ -85,19 +85,21 @@ PickTables pick_tables(const std::vector<EnemyDef>& enemies) {
 }
 std::vector<DeckIndex> deck_indexes(const Catalog& catalog) {
   std::vector<DeckIndex> decks;
-  for (const PlayerUnitDef& p : catalog.players) {
-    DeckIndex deck;
-    for (const CardId card : p.deck) {
-      if (card >= catalog.card_play.size()) continue;  // not a card of the pack: no battle starts with it
-      const CardPlayInfo& info = catalog.card_play[card];
-      deck.keywords = static_cast<std::uint8_t>(deck.keywords | info.keywords);
-      deck.costs.add(info.listing);
-    }
-    decks.push_back(deck);
-  }
+  for (const PlayerUnitDef& p : catalog.players) decks.push_back(deck_index_of(p.deck, catalog));
   return decks;
 }
 }  // namespace
+
+DeckIndex deck_index_of(std::span<const CardId> deck, const Catalog& catalog) {
+  DeckIndex index;
+  for (const CardId card : deck) {
+    if (card >= catalog.card_play.size()) continue;  // not a card of the pack: no battle starts with it
+    const CardPlayInfo& info = catalog.card_play[card];
+    index.keywords = static_cast<std::uint8_t>(index.keywords | info.keywords);
+    index.costs.add(info.listing);
+  }
+  return index;
+}
 
 void index_catalog(Catalog& catalog) {
   catalog.card_play.clear();

@@ -75,20 +75,9 @@ void build_draw_pile(Ctx& x) {
   const CardPlayInfo* __restrict play = x.c.card_play.data();
   for (std::size_t k = 0; k < n; ++k) out[k] = CardInstance{.def = ids[k], .listing = play[ids[k]].listing};
   x.s.cards.set_size(first + n);
-  if (own && n == deck.size()) {
-    const DeckIndex& index = x.c.player_decks[player];
-    x.s.card_keywords = static_cast<std::uint8_t>(x.s.card_keywords | index.keywords);
-    x.s.listing_costs.add(index.costs);
-  } else {
-    std::uint8_t keywords = x.s.card_keywords;
-    ListingCosts costs = x.s.listing_costs;
-    for (std::size_t k = 0; k < n; ++k) {
-      keywords = static_cast<std::uint8_t>(keywords | play[ids[k]].keywords);
-      costs.add(play[ids[k]].listing);
-    }
-    x.s.card_keywords = keywords;
-    x.s.listing_costs = costs;
-  }
+  const DeckIndex index = own && n == deck.size() ? x.c.player_decks[player] : deck_index_of({ids, n}, x.c);
+  x.s.card_keywords = static_cast<std::uint8_t>(x.s.card_keywords | index.keywords);
+  x.s.listing_costs.add(index.costs);
   x.s.piles.put_under_draw(static_cast<CardRef>(first), n);  // in deck order, bottom first
 }
 

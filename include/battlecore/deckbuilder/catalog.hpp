@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -420,8 +421,11 @@ struct Catalog {
 };
 
 /// Rebuilds the derived tables: Catalog::card_play from Catalog::cards, Catalog::status_traits
-/// from Catalog::statuses, Catalog::enemy_picks and its rows from Catalog::enemies.
+/// from Catalog::statuses, Catalog::enemy_picks and its rows from Catalog::enemies,
+/// Catalog::player_decks from Catalog::players.
 void index_catalog(Catalog& catalog);
+/// The DeckIndex of `deck`, from the catalog's card index (ids outside it are left out).
+DeckIndex deck_index_of(std::span<const CardId> deck, const Catalog& catalog);
 /// True when the derived tables hold exactly what index_catalog would put there.
 bool catalog_indexed(const Catalog& catalog);
 
