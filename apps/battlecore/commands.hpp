@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -42,11 +43,13 @@ struct Options {
   std::string replay;            ///< replay: the replay file to check
   // sim at scale (docs/simulation.md)
   unsigned threads = 1;
-  std::string shard;           ///< "K/N": run the K-th of N seed ranges; empty: the whole run
-  std::string versus_policy;   ///< paired A/B: policy B on the same seeds
-  std::string deck;            ///< deckbuilder sim: side A's master deck, "ID[*N],..."
-  std::string versus_deck;     ///< deckbuilder sim: paired A/B: side B's master deck
-  std::string versus_content;  ///< sim: paired A/B: side B plays this pack
+  /// --shard K/N, read: run the K-th of N seed ranges (1/1: the whole run).
+  std::pair<std::uint32_t, std::uint32_t> shard{1, 1};
+  std::string versus_policy;  ///< paired A/B: policy B on the same seeds
+  /// deckbuilder sim: side A's master deck, read from "ID[*N],..." (empty: not given).
+  std::vector<std::string> deck;
+  std::vector<std::string> versus_deck;  ///< deckbuilder sim: paired A/B: side B's master deck
+  std::string versus_content;            ///< sim: paired A/B: side B plays this pack
   std::uint32_t mcts_iterations = 200;
   double mcts_exploration = 0.7;
   bool no_enemy_damage = false;            ///< leave the enemy damage columns out of the report

@@ -53,6 +53,23 @@ CLI::Validator finite_non_negative() {
       "NUMBER >= 0");
 }
 
+/// An option whose text `read` turns into `out` (a Result): read once, as it is parsed; a text
+/// it refuses is a usage error with its message ("--deck: deck 'x*0': ...").
+template <class T, class Read>
+CLI::Option* add_read_option(CLI::App* app, const std::string& name, T& out, Read read,
+                             const std::string& form, const std::string& help) {
+  return app
+      ->add_option_function<std::string>(
+          name,
+          [&out, read, name](const std::string& text) {
+            auto value = read(text);
+            if (!value) throw CLI::ValidationError(name, value.error().message);
+            out = std::move(value).value();
+          },
+          help)
+      ->type_name(form);
+}
+
 /// Every rule set the command line knows, one line each.
 std::vector<std::unique_ptr<RuleSetCommands>> rule_sets() {
   std::vector<std::unique_ptr<RuleSetCommands>> sets;
@@ -111,30 +128,16 @@ int main(int argc, char** argv) {
                   fmt::format("threads to play on (1 to {}; results do not depend on it)",
                               battlecore::sim::kMaxThreads))
       ->check(whole_number(1, battlecore::sim::kMaxThreads));
-  sim->add_option("--shard", options.shard,
-                  "K/N: play only the K-th of N seed ranges (merge with report merge)")
-      ->check(CLI::Validator(
-          [](std::string& s) {
-            auto parsed = battlecore::sim::parse_shard(s);
-            return parsed ? std::string() : parsed.error().message;
-          },
-          "K/N"));
+  add_read_option(sim, "--shard", options.shard, battlecore::sim::parse_shard, "K/N",
+                  "K/N: play only the K-th of N seed ranges (merge with report merge)");
   sim->add_option("--versus-policy", options.versus_policy,
                   "paired A/B: also play this policy on the same seeds")
       ->check(CLI::IsMember(policy_names));
-  const CLI::Validator deck_form(
-      [](std::string& s) {
-        auto parsed = battlecore::sim::parse_deck(s);
-        return parsed ? std::string() : parsed.error().message;
-      },
-      "ID[*N],...");
-  sim->add_option("--deck", options.deck,
+  add_read_option(sim, "--deck", options.deck, battlecore::sim::parse_deck, "ID[*N],...",
                   "deckbuilder: the master deck, card ids in order, e.g. strike*5,defend*4,bash "
-                  "(default: the encounter's player deck)")
-      ->check(deck_form);
-  sim->add_option("--versus-deck", options.versus_deck,
-                  "deckbuilder: paired A/B: also play this deck on the same seeds")
-      ->check(deck_form);
+                  "(default: the encounter's player deck)");
+  add_read_option(sim, "--versus-deck", options.versus_deck, battlecore::sim::parse_deck, "ID[*N],...",
+                  "deckbuilder: paired A/B: also play this deck on the same seeds");
   sim->add_option("--versus-content", options.versus_content,
                   "paired A/B: also play this pack on the same seeds (the same encounter; cards and enemies "
                   "matched by id)");

@@ -48,15 +48,10 @@ void end_progress_line(const Options&, Io io, double elapsed) {
 sim::SimConfig sim_config(const Options& options, Io io) {
   sim::SimConfig config{options.encounter, options.battles, options.seed, options.policy};
   config.versus_policy = options.versus_policy;
-  for (auto [text, deck] :
-       {std::pair{&options.deck, &config.deck}, std::pair{&options.versus_deck, &config.versus_deck}})
-    if (!text->empty())
-      if (auto parsed = sim::parse_deck(*text))
-        *deck = std::move(parsed).value();  // checked by the parser already
+  config.deck = options.deck;
+  config.versus_deck = options.versus_deck;
   config.threads = options.threads;
-  if (!options.shard.empty())
-    if (const auto shard = sim::parse_shard(options.shard))  // checked by the parser already
-      std::tie(config.shard_index, config.shard_count) = shard.value();
+  std::tie(config.shard_index, config.shard_count) = options.shard;
   config.policy_options = {options.mcts_iterations, options.mcts_exploration};
   config.count_enemy_damage = !options.no_enemy_damage;
   config.progress = terminal_progress(io.err);
