@@ -3,11 +3,15 @@
 
 #include "battlecore/clash/scenario.hpp"
 
+#include <array>
+#include <span>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
 #include "battlecore/clash/snapshot.hpp"
+#include "battlecore/core/rng.hpp"
 #include "support/clash_pack.hpp"
 
 namespace battlecore::clash {
@@ -150,6 +154,55 @@ TEST(ClashScenario, ABattleFromAScenarioSnapshotsAndRestores) {
   auto restored = restore(classic(), snapshot(r.value()));
   ASSERT_TRUE(restored.ok()) << restored.error().message;
   EXPECT_TRUE(restored.value() == r.value());
+}
+
+/// A scenario of random overrides for an encounter of the classic pack, from `rng`: the round,
+/// the turn order, each seat's health, rock and hand. Some are out of range (health 0 where it
+/// ends a seat, a rock past the ring, a card a listed deck does not hold), so that some
+/// scenarios are refused.
+nlohmann::json random_scenario(Rng& rng, const Catalog& c) {
+  using nlohmann::json;
+  const auto any = [&](std::size_t n) { return rng.below(static_cast<std::uint32_t>(n)); };
+  constexpr std::array<const char*, 5> kElements = {"air", "earth", "energy", "fire", "water"};
+  const EncounterDef& e = c.encounters[any(c.encounters.size())];
+  json doc = {{"encounter", e.id}, {"seats", json::array()}};
+  if (any(3) == 0) doc["round"] = 1 + any(e.rules.round_limit);
+  if (any(3) == 0) {
+    std::vector<std::size_t> order(e.seats.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    rng.shuffle(std::span<std::size_t>(order));
+    doc["order"] = order;
+  }
+  for (std::size_t i = 0; i < e.seats.size(); ++i) {
+    json seat = json::object();
+    if (any(2) != 0) seat["health"] = any(static_cast<std::size_t>(e.rules.health) + 1);
+    if (any(3) == 0) seat["rock"] = any(e.rules.rocks + 1);
+    if (any(3) == 0) {
+      seat["hand"] = json::array();
+      for (std::size_t k = any(std::size_t{e.rules.hand_size} + 1); k > 0; --k)
+        seat["hand"].push_back(
+            {{"element", kElements[any(kElements.size())]}, {"value", 1 + any(kMaxCardValue)}});
+    }
+    doc["seats"].push_back(seat);
+  }
+  return doc;
+}
+
+TEST(ClashScenario, AScenarioStartsEveryBattleOrNone) {
+  // Every override is checked against the encounter, none against what the seed dealt (a
+  // listed deck's hand is taken from the whole list): `sim --scenario` checks a scenario once,
+  // with the first battle's seed, and then starts every battle from it.
+  Rng rng = Rng::from_seed(11);
+  int accepted = 0, refused = 0;
+  for (int k = 0; k < 150; ++k) {
+    const std::string scenario = random_scenario(rng, *classic()).dump();
+    const bool first = start(scenario, 1).ok();
+    (first ? accepted : refused) += 1;
+    for (std::uint64_t seed = 2; seed <= 20; ++seed)
+      ASSERT_EQ(start(scenario, seed).ok(), first) << "seed " << seed << ": " << scenario;
+  }
+  EXPECT_GT(accepted, 30);
+  EXPECT_GT(refused, 30);
 }
 
 }  // namespace
