@@ -19,8 +19,15 @@ CLANG_FUZZ := -DCMAKE_CXX_COMPILER=clang++ -DBATTLECORE_FUZZ=ON -DBATTLECORE_FUZ
 FUZZ_DIR := build/fuzz
 FUZZ_SECONDS ?= 120
 FUZZ_CONFIG := -DCMAKE_CXX_COMPILER=clang++ $(SANITIZE_FLAGS) -DBATTLECORE_BUILD_TESTS=OFF -DBATTLECORE_FUZZ=ON
-# The invariant sweep: SWEEP_BATTLES random battles per encounter of every bundled pack.
+# The invariant sweep: SWEEP_BATTLES random battles per encounter of every bundled pack, in a
+# build of its own: optimised, checks and assertions on, without the sanitizers, whose
+# allocator takes most of the time of a sweep (each step round-trips a JSON snapshot), which
+# runs about 11 times faster there. `make test` sweeps 3 battles per encounter in the sanitizer
+# build.
 SWEEP_BATTLES ?= 500
+SWEEP_DIR := build/sweep
+SWEEP_CONFIG := -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1" \
+  -DBATTLECORE_BUILD_TESTS=ON -DBATTLECORE_BUILD_BENCHMARKS=OFF -DBATTLECORE_WERROR=ON
 
 .PHONY: all deps build run test bench pgo clean format fuzz sweep yardstick
 
@@ -65,9 +72,10 @@ fuzz: deps
 	done
 
 # The invariant sweep with many battles (make test runs it with 3 per encounter).
-sweep: deps $(TEST_DIR)/CMakeCache.txt
-	cmake --build $(TEST_DIR) -j $(JOBS) --target sim_sweep_test
-	BATTLECORE_SWEEP_BATTLES=$(SWEEP_BATTLES) $(TEST_DIR)/tests/sim_sweep_test
+sweep: deps
+	cmake -S . -B $(SWEEP_DIR) $(SWEEP_CONFIG) >/dev/null
+	cmake --build $(SWEEP_DIR) -j $(JOBS) --target sim_sweep_test
+	BATTLECORE_SWEEP_BATTLES=$(SWEEP_BATTLES) $(SWEEP_DIR)/tests/sim_sweep_test
 
 bench: build
 	$(RELEASE_DIR)/bench/battlecore_bench
