@@ -20,10 +20,10 @@ FUZZ_DIR := build/fuzz
 FUZZ_SECONDS ?= 120
 FUZZ_CONFIG := -DCMAKE_CXX_COMPILER=clang++ $(SANITIZE_FLAGS) -DBATTLECORE_BUILD_TESTS=OFF -DBATTLECORE_FUZZ=ON
 # The invariant sweep: SWEEP_BATTLES random battles per encounter of every bundled pack, in a
-# build of its own: optimised, checks and assertions on, without the sanitizers, whose
-# allocator takes most of the time of a sweep (each step round-trips a JSON snapshot), which
-# runs about 11 times faster there. `make test` sweeps 3 battles per encounter in the sanitizer
-# build.
+# build of its own: optimised, with the checks and assertions on and without the sanitizers.
+# Each step round-trips a JSON snapshot, and the sanitizers' allocator would take most of the
+# time: the sweep runs about 11 times faster there. `make test` sweeps 3 battles per encounter
+# in the sanitizer build.
 SWEEP_BATTLES ?= 500
 SWEEP_DIR := build/sweep
 SWEEP_CONFIG := -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1" \
