@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "battlecore/clash/snapshot.hpp"
 #include "battlecore/core/rng.hpp"
