@@ -14,6 +14,7 @@
 #include "battlecore/clash/snapshot.hpp"
 #include "battlecore/core/rng.hpp"
 #include "support/clash_pack.hpp"
+#include "support/scenario_seeds.hpp"
 
 namespace battlecore::clash {
 namespace {
@@ -193,17 +194,9 @@ TEST(ClashScenario, AScenarioStartsEveryBattleOrNone) {
   // Every override is checked against the encounter, none against what the seed dealt (a
   // listed deck's hand is taken from the whole list): `sim --scenario` checks a scenario once,
   // with the first battle's seed, and then starts every battle from it.
-  Rng rng = Rng::from_seed(11);
-  int accepted = 0, refused = 0;
-  for (int k = 0; k < 150; ++k) {
-    const std::string scenario = random_scenario(rng, *classic()).dump();
-    const bool first = start(scenario, 1).ok();
-    (first ? accepted : refused) += 1;
-    for (std::uint64_t seed = 2; seed <= 20; ++seed)
-      ASSERT_EQ(start(scenario, seed).ok(), first) << "seed " << seed << ": " << scenario;
-  }
-  EXPECT_GT(accepted, 30);
-  EXPECT_GT(refused, 30);
+  test::expect_scenarios_start_every_seed_or_none(
+      11, [](Rng& rng) { return random_scenario(rng, *classic()).dump(); },
+      [](const std::string& scenario, std::uint64_t seed) { return start(scenario, seed).ok(); });
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "battlecore/core/rng.hpp"
 #include "battlecore/party/snapshot.hpp"
 #include "party_support.hpp"
+#include "support/scenario_seeds.hpp"
 
 namespace battlecore::party {
 namespace {
@@ -178,17 +179,9 @@ TEST(PartyScenario, AScenarioStartsEveryBattleOrNone) {
   // seed or for none: `sim --scenario` checks a scenario once, with the first battle's seed,
   // and then starts every battle from it.
   const auto c = meadow_pack();
-  Rng rng = Rng::from_seed(7);
-  int accepted = 0, refused = 0;
-  for (int k = 0; k < 150; ++k) {
-    const json scenario = random_scenario(rng, *c);
-    const bool first = run(scenario, 1).ok();
-    (first ? accepted : refused) += 1;
-    for (std::uint64_t seed = 2; seed <= 20; ++seed)
-      ASSERT_EQ(run(scenario, seed).ok(), first) << "seed " << seed << ": " << scenario.dump();
-  }
-  EXPECT_GT(accepted, 30);
-  EXPECT_GT(refused, 30);
+  battlecore::test::expect_scenarios_start_every_seed_or_none(
+      7, [&](Rng& rng) { return random_scenario(rng, *c).dump(); },
+      [](const std::string& scenario, std::uint64_t seed) { return run(json::parse(scenario), seed).ok(); });
 }
 
 }  // namespace
