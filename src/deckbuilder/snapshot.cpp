@@ -2,6 +2,7 @@
 
 #include "battlecore/deckbuilder/snapshot.hpp"
 
+#include <algorithm>
 #include <array>
 #include <limits>
 #include <string>
@@ -439,6 +440,19 @@ void read_state(const In& in, const Catalog& c, Phase phase, BattleState& s) {
   s.reward_pending = in.flag("reward_pending");
   const json& taken = in.at("reward_taken");
   s.reward_taken = taken.is_null() ? -1 : find_id(c.cards, taken, in.ptr("reward_taken"), "card");
+  // Rewards are offered once the battle is won (phase BattleWon); one waits only while options
+  // are offered, and the card taken is one of them. (A listener of BattleRewardSelected sees the
+  // card taken while the reward still waits.)
+  if (!s.reward_options.empty() && phase != Phase::BattleWon)
+    throw Bad{in.ptr("reward_options"),
+              fmt::format("a battle in phase {} offers no reward: expected [], got {} option(s)",
+                          phase_name(phase), s.reward_options.size())};
+  if (s.reward_pending && s.reward_options.empty())
+    throw Bad{in.ptr("reward_pending"), "no reward options are offered: expected false, got true"};
+  if (s.reward_taken >= 0 &&
+      std::ranges::find(s.reward_options, static_cast<CardId>(s.reward_taken)) == s.reward_options.end())
+    throw Bad{in.ptr("reward_taken"), fmt::format("expected one of the reward options, got '{}'",
+                                                  c.cards[static_cast<std::size_t>(s.reward_taken)].id)};
 }
 
 // One entry per unit, the player first; a snapshot without the key (written before the stats

@@ -322,6 +322,33 @@ json paused_with_everything() {
   return snapshot(a);
 }
 
+TEST(DeckbuilderSnapshot, ARewardOutsideTheWonBattleIsRefused) {
+  const json scenario = {
+      {"encounter", "cultist_rite"}, {"seed", 8}, {"hand", {"strike"}}, {"enemies", {{{"hp", 1}}}}};
+  Battle b = from_scenario(scenario);
+  const json playing = snapshot(b);
+  ASSERT_TRUE(b.submit(Action::play(0, 0)).ok());
+  ASSERT_TRUE(b.is_waiting_for_reward());
+  const json waiting = snapshot(b);
+  const json offered = waiting["state"]["reward_options"];
+  ASSERT_FALSE(offered.empty());
+  ASSERT_TRUE(b.submit(Action::take_reward(0)).ok());
+  const json taken = snapshot(b);
+  ASSERT_EQ(taken["state"]["reward_taken"], offered[0]);
+  EXPECT_TRUE(restore(starter(), waiting).ok());
+  EXPECT_TRUE(restore(starter(), taken).ok());
+
+  // Rewards are offered only once the battle is won.
+  expect_refused(with(playing, "/state/reward_options", offered), "/state/reward_options",
+                 "a battle in phase PlayerPhase offers no reward: expected [], got");
+  // A reward waits only with options to take.
+  expect_refused(with(waiting, "/state/reward_options", json::array()), "/state/reward_pending",
+                 "no reward options are offered: expected false, got true");
+  // The card taken is one of the options.
+  expect_refused(with(taken, "/state/reward_taken", "bash"), "/state/reward_taken",
+                 "expected one of the reward options, got 'bash'");
+}
+
 TEST(DeckbuilderSnapshot, EnemiesOtherThanTheEncountersAreRefused) {
   // No rule adds, removes or swaps an enemy: once Initialize has built them they are the
   // encounter's, in its order. These once restored and played on.
