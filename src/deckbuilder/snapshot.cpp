@@ -431,6 +431,9 @@ void read_state(const In& in, const Catalog& c, Phase phase, BattleState& s) {
   s.playing.target = unit_ref(pl, "target", s, s.playing.card == kNoCard);
   if (waiting && s.playing.card == kNoCard)  // only a card's effect pauses on a choice
     throw Bad{pl.ptr("card"), "a choice waits in a card's play: expected the card being played, got null"};
+  if (s.playing.card != kNoCard && phase != Phase::PlayerPhase)  // a card is played only there
+    throw Bad{pl.ptr("card"), fmt::format("no card is played in phase {}: expected null, got {}",
+                                          phase_name(phase), s.playing.card)};
   const json& rewards = in.arr("reward_options");
   if (rewards.size() > kMaxRewardChoices)
     throw Bad{in.ptr("reward_options"), fmt::format("more than {} reward options", kMaxRewardChoices)};

@@ -349,6 +349,17 @@ TEST(DeckbuilderSnapshot, ARewardOutsideTheWonBattleIsRefused) {
                  "expected one of the reward options, got 'bash'");
 }
 
+TEST(DeckbuilderSnapshot, APlayOutsideThePlayerPhaseIsRefused) {
+  const json paused = paused_with_everything();
+  ASSERT_FALSE(paused["state"]["playing"]["card"].is_null());
+  ASSERT_TRUE(restore(starter(), paused).ok());
+  // A card is played, and a Choice waits in its play, only in the player phase.
+  for (const std::string phase : {"PlayerTurnStart", "PlayerTurnEnd", "EnemyPhase", "BattleWon"})
+    expect_refused(with(paused, "/phase", phase), "/state/playing/card",
+                   "no card is played in phase " + phase + ": expected null, got " +
+                       paused["state"]["playing"]["card"].dump());
+}
+
 TEST(DeckbuilderSnapshot, EnemiesOtherThanTheEncountersAreRefused) {
   // No rule adds, removes or swaps an enemy: once Initialize has built them they are the
   // encounter's, in its order. These once restored and played on.
