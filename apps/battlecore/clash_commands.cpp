@@ -92,6 +92,11 @@ class ClashCommands final : public RuleSetCommands {
         return kUsageError;
       }
       if (seats.size() <= seat) seats.resize(seat + 1);
+      if (!seats[seat].empty()) {  // the last one given would otherwise win silently
+        io.err << "battlecore: --seat-policy gives seat " << seat << " a policy twice ('" << seat << "="
+               << seats[seat] << "' and '" << given << "')\n";
+        return kUsageError;
+      }
       seats[seat] = given.substr(eq + 1);
     }
     const auto scenario = clash_scenario(options, catalog, io.err);

@@ -26,6 +26,7 @@ namespace battlecore::cli {
 inline constexpr int kOk = 0;
 inline constexpr int kFailure = 1;     ///< a run that found a failure (engine error, divergence)
 inline constexpr int kUsageError = 2;  ///< bad arguments or bad content
+inline constexpr int kWriteError = 3;  ///< the output could not be written (stdout, the --report file)
 
 /// Everything the subcommands parse; a command reads the fields it needs.
 struct Options {
@@ -148,6 +149,10 @@ sim::SimConfig sim_config(const Options& options, Io io);
 /// `option`: it is a directory, its directory does not exist, or it is not writable. An empty
 /// path (the option not given) is fine.
 bool output_file_ok(std::string_view option, const std::string& path, Io io);
+/// For an output directory (sim --record DIR): true when `path` is a directory that can be
+/// written, or does not exist and its nearest existing ancestor is one (in which it can then be
+/// made); otherwise false, with the reason on io.err.
+bool output_dir_ok(std::string_view option, const std::string& path, Io io);
 /// Prints the report (text or --json), writes --report FILE.html; the exit code of the run.
 int finish_sim(const Options& options, const sim::SimReport& report, Io io);
 /// finish_sim, or the error of a run that could not start (exit 2).

@@ -32,7 +32,9 @@ std::shared_ptr<const Catalog> load_content(const std::string& path, std::ostrea
 class DeckbuilderCommands final : public RuleSetCommands {
  public:
   std::string_view name() const override { return "deckbuilder"; }
-  std::vector<std::string_view> own_sim_options() const override { return {"--deck", "--versus-deck"}; }
+  std::vector<std::string_view> own_sim_options() const override {
+    return {"--deck", "--versus-deck", "--no-enemy-damage"};
+  }
   std::vector<std::string> policies() const override {
     const auto names = deckbuilder::policy_names();
     return {names.begin(), names.end()};

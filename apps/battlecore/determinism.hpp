@@ -112,12 +112,15 @@ bool add_recording(const Options& options, Io io, const std::shared_ptr<const ty
     io.err << "battlecore: " << encounter.error().message << "\n";
     return false;
   }
-  std::error_code ec;
-  std::filesystem::create_directories(options.record, ec);
-  if (ec) {
-    io.err << fmt::format("battlecore: cannot create directory '{}': {}\n", options.record, ec.message());
-    return false;
-  }
+  if (!output_dir_ok("--record", options.record, io)) return false;
+  // Made once the run has passed its checks: a run refused (a deck naming an unknown card, say)
+  // leaves no directory behind.
+  config.before_run = [dir = std::filesystem::path(options.record)]() -> Result<void> {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) return Error{fmt::format("cannot create directory '{}': {}", dir.string(), ec.message())};
+    return {};
+  };
   config.after_battle = sim::replay_writer<R>(catalog, catalog->encounters[encounter.value()].id, scenario,
                                               options.record, options.record_failures, config.deck);
   return true;

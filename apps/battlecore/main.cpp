@@ -24,8 +24,10 @@ namespace {
 
 using namespace battlecore::cli;
 
-/// A whole number from `min` to `max` in decimal digits, checked before CLI11 converts it (which
-/// would wrap "-5" around and clamp a number past 2^64 to its largest value).
+/// A whole number from `min` to `max` in decimal digits, read before CLI11 converts it (which
+/// would wrap "-5" around, clamp a number past 2^64 to its largest value, and read "010" as octal
+/// and "0x10" as hexadecimal). A transform: the text CLI11 converts is the number written back
+/// without leading zeros, so "010" is ten.
 CLI::Validator whole_number(std::uint64_t min, std::uint64_t max) {
   return CLI::Validator(
       [min, max](std::string& text) {
@@ -34,6 +36,7 @@ CLI::Validator whole_number(std::uint64_t min, std::uint64_t max) {
         if (text.empty() || ec != std::errc{} || end != text.data() + text.size() || value < min ||
             value > max)
           return fmt::format("expected a whole number from {} to {}, got '{}'", min, max, text);
+        text = std::to_string(value);
         return std::string();
       },
       fmt::format("[{} - {}]", min, max));
@@ -79,9 +82,8 @@ std::vector<std::unique_ptr<RuleSetCommands>> rule_sets() {
   return sets;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+/// The command line's command; its exit status.
+int run_command(int argc, char** argv) {
   const auto sets = rule_sets();
   std::vector<std::string> rule_names;
   std::vector<std::string> policy_names;
@@ -119,15 +121,15 @@ int main(int argc, char** argv) {
   sim->add_option("--encounter", options.encounter, "encounter id (default: the pack's default)");
   sim->add_option("--battles", options.battles,
                   fmt::format("number of battles (1 to {})", battlecore::sim::kMaxBattles))
-      ->check(whole_number(1, battlecore::sim::kMaxBattles));
+      ->transform(whole_number(1, battlecore::sim::kMaxBattles));
   const CLI::Validator seed_range = whole_number(0, std::numeric_limits<std::uint64_t>::max());
-  sim->add_option("--seed", options.seed, "run seed (0 to 2^64 - 1)")->check(seed_range);
+  sim->add_option("--seed", options.seed, "run seed (0 to 2^64 - 1)")->transform(seed_range);
   sim->add_option("--policy", options.policy, "policy")->check(CLI::IsMember(policy_names));
   sim->add_flag("--json", options.json, "print one JSON object");
   sim->add_option("--threads", options.threads,
                   fmt::format("threads to play on (1 to {}; results do not depend on it)",
                               battlecore::sim::kMaxThreads))
-      ->check(whole_number(1, battlecore::sim::kMaxThreads));
+      ->transform(whole_number(1, battlecore::sim::kMaxThreads));
   add_read_option(sim, "--shard", options.shard, battlecore::sim::parse_shard, "K/N",
                   "K/N: play only the K-th of N seed ranges (merge with report merge)");
   sim->add_option("--versus-policy", options.versus_policy,
@@ -143,23 +145,23 @@ int main(int argc, char** argv) {
                   "matched by id)");
   sim->add_option("--mcts-iterations", options.mcts_iterations,
                   fmt::format("mcts: iterations per decision (1 to {})", battlecore::kMaxUctIterations))
-      ->check(whole_number(1, battlecore::kMaxUctIterations));
+      ->transform(whole_number(1, battlecore::kMaxUctIterations));
   sim->add_option("--mcts-exploration", options.mcts_exploration,
                   "mcts: UCB1 exploration constant (0 or more)")
       ->check(finite_non_negative());
   sim->add_option("--report", options.report, "also write a self-contained HTML report to this file");
   sim->add_flag("--no-enemy-damage", options.no_enemy_damage,
-                "leave the damage each enemy deals out of the report");
+                "deckbuilder, party: leave the damage each enemy deals out of the report");
   sim->add_option("--record", options.record, "write a replay of every battle into DIR");
   sim->add_flag("--record-failures", options.record_failures,
                 "with --record: only the battles that hit an engine error");
   sim->add_option("--scenario", options.scenario,
                   "start every battle from a scenario file (with its own seed)");
   sim->add_option("--block-rate", options.block_rate, "party: percent of enemy hits a bot blocks (0-100)")
-      ->check(CLI::Range(0, 100));
+      ->transform(whole_number(0, 100));
   sim->add_option("--super-block-rate", options.super_block_rate,
                   "party: percent of enemy hits a bot super blocks (0-100, at most --block-rate)")
-      ->check(CLI::Range(0, 100));
+      ->transform(whole_number(0, 100));
   sim->add_option("--seat-policy", options.seat_policies,
                   "clash: K=NAME gives seat K its own policy (repeatable; seat 0's is the run's policy)");
 
@@ -174,7 +176,7 @@ int main(int argc, char** argv) {
   add_rules(play);
   play->add_option("--content", options.content, "pack directory (default: the bundled pack)");
   play->add_option("--encounter", options.encounter, "encounter id (default: the pack's default)");
-  play->add_option("--seed", options.seed, "battle seed (0 to 2^64 - 1)")->check(seed_range);
+  play->add_option("--seed", options.seed, "battle seed (0 to 2^64 - 1)")->transform(seed_range);
   play->add_option("--record", options.record, "write the battle's replay to FILE when the session ends");
   play->add_option("--scenario", options.scenario, "start from a scenario file");
 
@@ -185,7 +187,7 @@ int main(int argc, char** argv) {
   ServeOptions serve_options;
   CLI::App* serve_cmd = app.add_subcommand("serve", "serve the battle monitor (a web page and JSON API)");
   serve_cmd->add_option("--port", serve_options.port, "TCP port (0: any free port)")
-      ->check(CLI::Range(0, 65535));
+      ->transform(whole_number(0, 65535));
   serve_cmd->add_option("--host", serve_options.host, "address to listen on (default: loopback only)");
 
   // An unknown command word would otherwise read as "a subcommand is required".
@@ -270,4 +272,18 @@ int main(int argc, char** argv) {
     return kFailure;
   }
   return kUsageError;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int status = run_command(argc, argv);
+  // What the command printed must have reached standard output: on a full disk, say, a report
+  // lost is an error, not a success.
+  std::cout.flush();
+  if (!std::cout) {
+    std::cerr << "battlecore: could not write to standard output\n";
+    return kWriteError;
+  }
+  return status;
 }

@@ -46,7 +46,7 @@ class PartyCommands final : public RuleSetCommands {
  public:
   std::string_view name() const override { return "party"; }
   std::vector<std::string_view> own_sim_options() const override {
-    return {"--block-rate", "--super-block-rate"};
+    return {"--block-rate", "--super-block-rate", "--no-enemy-damage"};
   }
   std::vector<std::string> policies() const override {
     std::vector<std::string> names;

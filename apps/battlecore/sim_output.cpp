@@ -78,6 +78,26 @@ bool output_file_ok(std::string_view option, const std::string& path, Io io) {
   return false;
 }
 
+bool output_dir_ok(std::string_view option, const std::string& path, Io io) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path dir = fs::absolute(path, ec);
+  std::string problem;
+  if (ec) {
+    problem = ec.message();
+  } else {
+    // The directory, or the nearest ancestor that exists: the one a file or a directory goes in.
+    while (!fs::exists(dir, ec) && dir.has_relative_path()) dir = dir.parent_path();
+    if (!fs::is_directory(dir, ec))
+      problem = fmt::format("'{}' is not a directory", dir.string());
+    else if (::access(dir.c_str(), W_OK | X_OK) != 0)
+      problem = fmt::format("'{}': {}", dir.string(), std::strerror(errno));
+  }
+  if (problem.empty()) return true;
+  io.err << fmt::format("battlecore: cannot write {} '{}': {}\n", option, path, problem);
+  return false;
+}
+
 int finish_sim(const Options& options, const Result<sim::SimReport>& report, Io io) {
   if (!report) {
     io.err << "battlecore: " << report.error().message << "\n";
@@ -95,9 +115,10 @@ int finish_sim(const Options& options, const sim::SimReport& report, Io io) {
   if (!options.report.empty()) {
     std::ofstream html(options.report, std::ios::binary);
     html << sim::render_html(report);
+    html.flush();
     if (!html.good()) {
       io.err << "battlecore: could not write the HTML report to " << options.report << "\n";
-      return kFailure;
+      return kWriteError;
     }
   }
   return report.failures.empty() && report.versus.failures.empty() ? kOk : kFailure;

@@ -122,7 +122,7 @@ std::string summary_table(const SimReport& r) {
   row("seed", std::to_string(r.seed));
   row("content hash", fmt::format("{:016x}", r.content_hash));
   if (r.shard_count > 1) row("shard", fmt::format("{}/{}", r.shard_index, r.shard_count));
-  const Interval ci = wilson_interval(r.wins, r.battles);
+  const Interval ci = wilson_interval(r.wins, r.played());
   row("wins", fmt::format("{} ({:.4f}, 95% CI {:.4f} .. {:.4f})", r.wins, r.win_rate(), ci.low, ci.high));
   row("turns",
       fmt::format("mean {:.3f}, p10 {}, median {}, p90 {}", r.mean_turns(), percentile(r.turns_histogram, 10),
@@ -134,7 +134,7 @@ std::string summary_table(const SimReport& r) {
   for (const auto& item : r.settings.items()) row(item.key(), item.value().dump());
   for (std::size_t c = 0; c < r.counters.size(); ++c)
     row(c < r.counter_names.size() ? r.counter_names[c] : "?",
-        fmt::format("{} ({:.3f} per battle)", r.counters[c], ratio(r.counters[c], r.battles)));
+        fmt::format("{} ({:.3f} per battle)", r.counters[c], ratio(r.counters[c], r.played())));
   if (!r.versus_policy.empty()) {
     const PairedTest p = paired_test(r.paired);
     row("difference A - B",
@@ -162,11 +162,11 @@ std::string card_table(const SimReport& r) {
     const std::string id = escape(shown.row < r.card_ids.size() ? r.card_ids[shown.row] : "?");
     if (paired)
       t += fmt::format("<tr><td>{}</td><td>{:.3f}</td><td>{:.4f}</td><td>{:.3f}</td><td>{:.4f}</td></tr>\n",
-                       id, ratio(a.plays, r.battles), ratio(a.wins_when_played, a.battles_played),
-                       ratio(b.plays, r.versus.battles), ratio(b.wins_when_played, b.battles_played));
+                       id, ratio(a.plays, r.played()), ratio(a.wins_when_played, a.battles_played),
+                       ratio(b.plays, r.versus.played()), ratio(b.wins_when_played, b.battles_played));
     else
       t += fmt::format("<tr><td>{}</td><td>{}</td><td>{:.3f}</td><td>{}</td><td>{:.4f}</td></tr>\n", id,
-                       a.plays, ratio(a.plays, r.battles), a.battles_played,
+                       a.plays, ratio(a.plays, r.played()), a.battles_played,
                        ratio(a.wins_when_played, a.battles_played));
   }
   return t + "</tbody></table>\n";
@@ -182,7 +182,7 @@ std::string seat_table(const SimReport& r) {
     t += fmt::format(
         "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.4f}</td><td>{:.3f}</td></tr>\n", s,
         escape(at(r.seat_names, s)), escape(at(r.seat_kinds, s)), escape(policy), r.seats[s].wins,
-        ratio(r.seats[s].wins, r.battles), ratio(r.seats[s].place_sum, r.battles));
+        ratio(r.seats[s].wins, r.played()), ratio(r.seats[s].place_sum, r.played()));
   }
   return t + "</tbody></table>\n";
 }

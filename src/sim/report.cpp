@@ -255,7 +255,7 @@ void tally_json(nlohmann::json& j, const Tally& t, const SimReport& header, cons
                       {"policy", f.policy},
                       {"message", f.message},
                       {"actions", f.actions}});
-  const Interval ci = wilson_interval(t.wins, t.battles);
+  const Interval ci = wilson_interval(t.wins, t.played());
   j["wins"] = t.wins;
   j["win_rate"] = t.win_rate();
   j["win_rate_ci95"] = {ci.low, ci.high};
@@ -264,14 +264,14 @@ void tally_json(nlohmann::json& j, const Tally& t, const SimReport& header, cons
   j["mean_decisions"] = t.mean_decisions();
   j["mean_hp_left_on_wins"] = ratio(t.hp_left_on_wins, t.wins);
   j["errors"] = errors;
-  j["turns"] = distribution_json(t.turns_histogram, t.turns, t.battles);
-  j["hp_left"] = distribution_json(t.hp_left_histogram, weighted_sum(t.hp_left_histogram), t.battles);
+  j["turns"] = distribution_json(t.turns_histogram, t.turns, t.played());
+  j["hp_left"] = distribution_json(t.hp_left_histogram, weighted_sum(t.hp_left_histogram), t.played());
   nlohmann::json cards = nlohmann::json::array();
   for (std::size_t c = 0; c < t.cards.size(); ++c) {
     const CardTally& ct = t.cards[c];
     cards.push_back({{"id", c < card_ids.size() ? card_ids[c] : fmt::format("#{}", c)},
                      {"plays", ct.plays},
-                     {"plays_per_battle", ratio(ct.plays, t.battles)},
+                     {"plays_per_battle", ratio(ct.plays, t.played())},
                      {"battles_played", ct.battles_played},
                      {"wins_when_played", ct.wins_when_played},
                      {"win_rate_when_played", ratio(ct.wins_when_played, ct.battles_played)}});
@@ -295,15 +295,15 @@ void tally_json(nlohmann::json& j, const Tally& t, const SimReport& header, cons
                        {"kind", at_or_empty(header.seat_kinds, i)},
                        {"policy", seat_policy(header, i, policy)},
                        {"wins", t.seats[i].wins},
-                       {"win_rate", ratio(t.seats[i].wins, t.battles)},
+                       {"win_rate", ratio(t.seats[i].wins, t.played())},
                        {"place_sum", t.seats[i].place_sum},
-                       {"mean_place", ratio(t.seats[i].place_sum, t.battles)}});
+                       {"mean_place", ratio(t.seats[i].place_sum, t.played())}});
     j["seats"] = seats;
     // With seats, `wins` and `mean_place` are objects keyed by seat index; `win_rate` is seat 0's.
     nlohmann::json wins = nlohmann::json::object(), places = nlohmann::json::object();
     for (std::size_t i = 0; i < t.seats.size(); ++i) {
       wins[std::to_string(i)] = t.seats[i].wins;
-      places[std::to_string(i)] = ratio(t.seats[i].place_sum, t.battles);
+      places[std::to_string(i)] = ratio(t.seats[i].place_sum, t.played());
     }
     j["wins"] = wins;
     j["mean_place"] = places;
@@ -549,7 +549,7 @@ class Reader {
                         t.battles));
       return;
     }
-    const std::uint64_t played = t.battles - t.failures.size();  // a failed battle counts nowhere else
+    const std::uint64_t played = t.played();
     const std::string played_text =
         t.failures.empty()
             ? fmt::format("the {} battles", t.battles)
@@ -827,12 +827,12 @@ void append_card_table(std::string& out, const SimReport& r) {
     const CardTally& b = *shown.b;
     const std::string id = at_or_empty(r.card_ids, shown.row);
     if (paired)
-      rows += fmt::format("{:<20} {:>14.3f} {:>14.4f} {:>14.3f} {:>14.4f}\n", id, ratio(a.plays, r.battles),
-                          ratio(a.wins_when_played, a.battles_played), ratio(b.plays, r.versus.battles),
+      rows += fmt::format("{:<20} {:>14.3f} {:>14.4f} {:>14.3f} {:>14.4f}\n", id, ratio(a.plays, r.played()),
+                          ratio(a.wins_when_played, a.battles_played), ratio(b.plays, r.versus.played()),
                           ratio(b.wins_when_played, b.battles_played));
     else
       rows +=
-          fmt::format("{:<20} {:>10} {:>12.3f} {:>16} {:>12.4f}\n", id, a.plays, ratio(a.plays, r.battles),
+          fmt::format("{:<20} {:>10} {:>12.3f} {:>16} {:>12.4f}\n", id, a.plays, ratio(a.plays, r.played()),
                       a.battles_played, ratio(a.wins_when_played, a.battles_played));
   }
   if (rows.empty()) return;
@@ -874,9 +874,11 @@ std::string SimReport::to_text() const {
   line("battles", std::to_string(battles));
   line("seed", std::to_string(seed));
   if (shard_count > 1)
-    line("shard", fmt::format("{}/{} (battles {}..{} of {})", shard_index, shard_count, first_battle,
-                              first_battle + battles, total_battles));
-  const Interval ci = wilson_interval(wins, battles);
+    line("shard", battles == 0
+                      ? fmt::format("{}/{} (no battle of {})", shard_index, shard_count, total_battles)
+                      : fmt::format("{}/{} (battles {}..{} of {}, counted from 0)", shard_index, shard_count,
+                                    first_battle, first_battle + battles - 1, total_battles));
+  const Interval ci = wilson_interval(wins, played());
   line("wins", std::to_string(wins));
   line("win_rate", fmt::format("{:.4f}  (95% CI {:.4f} .. {:.4f})", win_rate(), ci.low, ci.high));
   line("mean_turns",
@@ -887,20 +889,20 @@ std::string SimReport::to_text() const {
   line("mean_hp_on_wins", fmt::format("{:.4f}", ratio(hp_left_on_wins, wins)));
   for (const auto& item : settings.items()) line(item.key(), item.value().dump());
   for (std::size_t c = 0; c < counters.size() && c < counter_names.size(); ++c)
-    line(counter_names[c], fmt::format("{}  ({:.4f} per battle)", counters[c], ratio(counters[c], battles)));
+    line(counter_names[c], fmt::format("{}  ({:.4f} per battle)", counters[c], ratio(counters[c], played())));
   if (!seats.empty()) {
     out += fmt::format("{:<5} {:<6} {:<8} {:<9} {:<9} {:<11} {}\n", "seat", "kind", "policy", "wins",
                        "win_rate", "mean_place", "name");
     for (std::size_t i = 0; i < seats.size(); ++i)
       out += fmt::format("{:<5} {:<6} {:<8} {:<9} {:<9.4f} {:<11.4f} {}\n", i, at_or_empty(seat_kinds, i),
-                         seat_policy(*this, i, policy), seats[i].wins, ratio(seats[i].wins, battles),
-                         ratio(seats[i].place_sum, battles), at_or_empty(seat_names, i));
+                         seat_policy(*this, i, policy), seats[i].wins, ratio(seats[i].wins, played()),
+                         ratio(seats[i].place_sum, played()), at_or_empty(seat_names, i));
   }
   append_card_table(out, *this);
   append_enemy_table(out, *this);
   if (!versus_policy.empty()) {
     const PairedTest t = paired_test(paired);
-    const Interval vci = wilson_interval(versus.wins, versus.battles);
+    const Interval vci = wilson_interval(versus.wins, versus.played());
     line("versus_policy", versus_policy);
     line("versus_wins", std::to_string(versus.wins));
     line("versus_win_rate",

@@ -185,19 +185,22 @@ constexpr party::BattleOptions kPartyQuiet{.event_log = false, .record_history =
 class PartyAdapter {
  public:
   PartyAdapter(std::shared_ptr<const party::Catalog> catalog, party::EncounterId encounter,
-               party::BlockSkill block, nlohmann::json scenario, UctOptions options)
+               party::BlockSkill block, nlohmann::json scenario, UctOptions options, bool count_enemy_damage)
       : catalog_(std::move(catalog)),
         encounter_(encounter),
         block_(block),
         scenario_(scenario_document(scenario)),
-        options_(options) {}
+        options_(options),
+        count_enemy_damage_(count_enemy_damage) {}
 
   class Player {
    public:
     Player(std::shared_ptr<const party::Catalog> catalog, party::EncounterId encounter,
-           std::unique_ptr<party::Policy> policy, const std::optional<content::JsonDocument>& scenario)
+           std::unique_ptr<party::Policy> policy, const std::optional<content::JsonDocument>& scenario,
+           bool count_enemy_damage)
         : catalog_(std::move(catalog)),
           encounter_(encounter),
+          count_enemy_damage_(count_enemy_damage),
           scenario_(scenario),
           policy_(std::move(policy)),
           battle_(catalog_, kPartyQuiet) {
@@ -231,6 +234,7 @@ class PartyAdapter {
       out.counters = {end == party::Phase::Defeat ? 1u : 0u, end == party::Phase::Fled ? 1u : 0u, hp};
       for (std::size_t u = 0; u < damage_.defs.size(); ++u) {
         out.enemies.push_back(damage_.defs[u]);
+        if (!count_enemy_damage_) continue;  // --no-enemy-damage: the battle counts alone
         out.enemy_damage.push_back(damage_.hp[u]);
         out.enemy_armor.push_back(0);
       }
@@ -271,6 +275,7 @@ class PartyAdapter {
 
     std::shared_ptr<const party::Catalog> catalog_;
     party::EncounterId encounter_;
+    bool count_enemy_damage_;
     const std::optional<content::JsonDocument>& scenario_;  ///< the adapter's
     std::unique_ptr<party::Policy> policy_;
     party::Battle battle_;
@@ -285,6 +290,7 @@ class PartyAdapter {
     header.content_hash = catalog_->content_hash;
     for (const party::EnemyDef& e : catalog_->enemies) header.enemy_ids.push_back(e.id);
     header.counter_names = {"defeats", "fled", "party_hp_left"};
+    header.enemy_damage_counted = count_enemy_damage_;
     header.settings = {{"block_percent", block_.block_percent},
                        {"super_block_percent", block_.super_block_percent}};
   }
@@ -292,7 +298,8 @@ class PartyAdapter {
   Result<std::unique_ptr<Player>> make_player(std::string_view policy) const {
     auto made = party::make_policy(policy, block_, options_);
     if (!made) return made.error();
-    return std::make_unique<Player>(catalog_, encounter_, std::move(made.value()), scenario_);
+    return std::make_unique<Player>(catalog_, encounter_, std::move(made.value()), scenario_,
+                                    count_enemy_damage_);
   }
 
  private:
@@ -301,6 +308,7 @@ class PartyAdapter {
   party::BlockSkill block_;
   std::optional<content::JsonDocument> scenario_;
   UctOptions options_;
+  bool count_enemy_damage_;
 };
 
 /// A deck is the deckbuilder's setting: the other rule sets refuse it rather than ignore it.
@@ -351,14 +359,15 @@ Result<SimReport> simulate_party(const std::shared_ptr<const party::Catalog>& ca
   if (auto checked = no_deck(config, "party"); !checked) return checked.error();
   if (block.super_block_percent > block.block_percent || block.block_percent > 100)
     return Error{"block rates must satisfy super block <= block <= 100 percent"};
-  const PartyAdapter adapter(catalog, encounter.value(), block, config.scenario, config.policy_options);
+  const PartyAdapter adapter(catalog, encounter.value(), block, config.scenario, config.policy_options,
+                             config.count_enemy_damage);
   const RunOptions run = run_options(config);
   if (versus_catalog == nullptr) return run_simulation(adapter, run);
   const auto encounter_b =
       versus_encounter<PartyRules>(versus_catalog, catalog->encounters[encounter.value()].id, config);
   if (!encounter_b) return encounter_b.error();
   const PartyAdapter versus(versus_catalog, encounter_b.value(), block, config.scenario,
-                            config.policy_options);
+                            config.policy_options, config.count_enemy_damage);
   return run_simulation(adapter, run, &versus);
 }
 

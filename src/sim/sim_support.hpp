@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "battlecore/content/content_hash.hpp"
 #include "battlecore/sim/replay.hpp"
 #include "battlecore/sim/runner.hpp"
 #include "battlecore/sim/simulate.hpp"
@@ -48,11 +49,18 @@ inline void note_policy_settings(RunOptions& run, const SimConfig& config,
     }
 }
 
+/// A run from a scenario records the scenario's hash (its JSON dumped canonically, FNV-1a) in
+/// the settings: the report says the battles did not start from the encounter, and shards of
+/// runs from different scenarios do not merge.
 inline RunOptions run_options(const SimConfig& config) {
   RunOptions run{config.battles, config.seed,        config.policy,      config.versus_policy,
                  config.threads, config.shard_index, config.shard_count, config.progress};
   run.after_battle = config.after_battle;
+  run.before_run = config.before_run;
   note_policy_settings(run, config, {config.policy, config.versus_policy});
+  if (!config.scenario.is_null())
+    run.policy_settings["scenario_hash"] =
+        content::hash_to_hex(content::fnv1a(content::kFnvOffset, config.scenario.dump()));
   return run;
 }
 

@@ -177,6 +177,12 @@ TEST(ClashCli, SeatPolicyGivesOneSeatItsOwnPolicyAndBadOnesExitTwo) {
   ASSERT_EQ(zero.code, 0) << explain(zero);
   EXPECT_EQ(nlohmann::json::parse(zero.out)["policy"], "greedy");
   EXPECT_EQ(nlohmann::json::parse(zero.out)["seats"][1]["policy"], "random") << "the others keep --policy";
+  const CliRun twice =
+      cli("sim --rules clash --encounter bots4 --battles 5 --seat-policy 1=greedy --seat-policy 1=random");
+  EXPECT_EQ(twice.code, 2) << explain(twice);
+  EXPECT_NE(twice.err.find("--seat-policy gives seat 1 a policy twice ('1=greedy' and '1=random')"),
+            std::string::npos)
+      << explain(twice);
   for (const char* bad : {"2", "x=greedy", "9=greedy", "1=", "=greedy", "4=greedy", "1=cleverest"}) {
     const CliRun b = cli(std::string("sim --rules clash --encounter bots4 --battles 5 --seat-policy ") + bad);
     EXPECT_EQ(b.code, 2) << bad << "\n" << explain(b);

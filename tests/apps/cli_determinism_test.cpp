@@ -104,6 +104,29 @@ TEST(CliDeterminism, RecordedRunsGiveTheSameFilesOnAnyThreadCountAndShard) {
   EXPECT_TRUE(has(versus.err, "--versus-policy")) << versus.explain();
 }
 
+TEST(CliDeterminism, ARecordDirectoryIsCheckedBeforeTheRunAndARefusedRunLeavesNone) {
+  TempDir dir;
+  // Under a file: refused before any battle, as --report is (it once failed at the first replay).
+  const fs::path file = dir.path() / "file";
+  std::ofstream(file) << "x";
+  const CliRun under_file =
+      cli("sim --rules deckbuilder --battles 5 --record " + quoted((file / "replays").string()));
+  EXPECT_EQ(under_file.code, 2) << under_file.explain();
+  EXPECT_TRUE(has(under_file.err, "cannot write --record '")) << under_file.explain();
+  EXPECT_TRUE(has(under_file.err, "is not a directory")) << under_file.explain();
+  EXPECT_TRUE(under_file.out.empty()) << under_file.explain();
+  // A run refused after the options were read (an unknown card in the deck) makes no directory.
+  const fs::path nested = dir.path() / "a" / "b";
+  const CliRun refused =
+      cli("sim --rules deckbuilder --battles 5 --deck nope --record " + quoted(nested.string()));
+  EXPECT_EQ(refused.code, 2) << refused.explain();
+  EXPECT_FALSE(fs::exists(dir.path() / "a")) << refused.explain();
+  // A run that records makes the whole path.
+  const CliRun made = cli("sim --rules deckbuilder --battles 2 --record " + quoted(nested.string()));
+  ASSERT_EQ(made.code, 0) << made.explain();
+  EXPECT_TRUE(fs::exists(nested / "battle-000001.json"));
+}
+
 TEST(CliDeterminism, RecordFailuresWritesNothingWhenNoBattleFails) {
   TempDir dir;
   const CliRun sim = cli("sim --rules deckbuilder --battles 5 --record " +

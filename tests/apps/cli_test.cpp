@@ -532,6 +532,29 @@ TEST(Cli, OptionsOfAnotherRuleSetAreRefusedWithUsage) {
       expect_usage_error(
           cli(std::string("sim --rules ") + rules + " --battles 5 " + option + " strike"),
           std::string(option) + " is a deckbuilder option; the " + rules + " rule set does not take it");
+  // The clash has no enemies: --no-enemy-damage was accepted and meant nothing.
+  expect_usage_error(cli("sim --rules clash --battles 5 --no-enemy-damage"),
+                     "--no-enemy-damage is a deckbuilder option; the clash rule set does not take it");
+}
+
+TEST(Cli, NoEnemyDamageLeavesThePartysDamageColumnsOut) {
+  // The party counted its enemies' damage with --no-enemy-damage, and said nothing.
+  const CliRun counted = cli("sim --rules party --battles 40 --json");
+  const CliRun left_out = cli("sim --rules party --battles 40 --json --no-enemy-damage");
+  ASSERT_EQ(counted.code, 0) << explain(counted);
+  ASSERT_EQ(left_out.code, 0) << explain(left_out);
+  const nlohmann::json a = nlohmann::json::parse(counted.out), b = nlohmann::json::parse(left_out.out);
+  EXPECT_FALSE(a.contains("enemy_damage_counted"));
+  EXPECT_EQ(b["enemy_damage_counted"], false);
+  EXPECT_EQ(a["wins"], b["wins"]);
+  std::uint64_t dealt = 0;
+  ASSERT_EQ(a["enemies"].size(), b["enemies"].size());
+  for (std::size_t e = 0; e < a["enemies"].size(); ++e) {
+    dealt += a["enemies"][e]["damage_dealt"].get<std::uint64_t>();
+    EXPECT_EQ(b["enemies"][e]["battles"], a["enemies"][e]["battles"]) << e;
+    EXPECT_EQ(b["enemies"][e]["damage_dealt"], 0) << e;
+  }
+  EXPECT_GT(dealt, 0u);
 }
 
 TEST(Cli, AnExplorationConstantThatIsNotAFiniteNumberIsRefusedWithUsage) {
@@ -572,6 +595,28 @@ TEST(Cli, OutputPathsAreCheckedBeforeTheRun) {
   EXPECT_TRUE(play.out.empty()) << explain(play);
 }
 
+TEST(Cli, OutputThatCannotBeWrittenExitsThree) {
+  // A report lost to a full disk once exited 0: a job array took it for a success.
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  TempDir dir;
+  const fs::path err = dir.path() / "stderr.txt";
+  for (const std::string args :
+       {"sim --rules deckbuilder --battles 20 --json", "sim --rules party --battles 5", "graph --rules clash",
+        "list --rules deckbuilder"}) {
+    SCOPED_TRACE(args);
+    const std::string command = "env -u BATTLECORE_DATA " + shell_quoted(BATTLECORE_CLI) + " " + args +
+                                " </dev/null >/dev/full 2>" + shell_quoted(err.string());
+    const int status = std::system(command.c_str());
+    ASSERT_TRUE(WIFEXITED(status)) << command;
+    EXPECT_EQ(WEXITSTATUS(status), 3) << command;
+    EXPECT_TRUE(contains(read_file(err), "battlecore: could not write to standard output")) << read_file(err);
+  }
+  // The HTML report, written after the run.
+  const CliRun html = cli("sim --rules deckbuilder --battles 5 --report /dev/full");
+  EXPECT_EQ(html.code, 3) << explain(html);
+  EXPECT_TRUE(contains(html.err, "could not write the HTML report to /dev/full")) << explain(html);
+}
+
 // --- sim at scale ----------------------------------------------------------------------------
 
 /// The JSON of a run without its timing keys.
@@ -604,6 +649,25 @@ std::string write_shards(const fs::path& dir, const std::string& run, const std:
     files += " " + shell_quoted(file.string());
   }
   return files;
+}
+
+TEST(Cli, NumbersAreDecimalWithOrWithoutLeadingZeros) {
+  // CLI11 converts with base 0: "010" was read as octal (8 battles), "0x10" as hexadecimal.
+  const CliRun padded = cli("sim --rules deckbuilder --battles 010 --seed 010 --json");
+  ASSERT_EQ(padded.code, 0) << explain(padded);
+  EXPECT_EQ(untimed_json(padded), untimed_json(cli("sim --rules deckbuilder --battles 10 --seed 10 --json")));
+  const CliRun nine = cli("sim --rules deckbuilder --battles 09 --seed 09 --json");
+  ASSERT_EQ(nine.code, 0) << explain(nine);
+  EXPECT_EQ(nlohmann::json::parse(nine.out)["battles"], 9);
+  EXPECT_EQ(nlohmann::json::parse(nine.out)["seed"], 9);
+  const CliRun rates = cli("sim --rules party --battles 5 --block-rate 010 --super-block-rate 09 --json");
+  ASSERT_EQ(rates.code, 0) << explain(rates);
+  EXPECT_EQ(nlohmann::json::parse(rates.out)["settings"]["block_percent"], 10);
+  EXPECT_EQ(nlohmann::json::parse(rates.out)["settings"]["super_block_percent"], 9);
+  expect_usage_error(cli("sim --rules party --battles 5 --block-rate 0x10"),
+                     "--block-rate: expected a whole number from 0 to 100, got '0x10'");
+  expect_usage_error(cli("sim --rules deckbuilder --battles 0x10"),
+                     "--battles: expected a whole number from 1 to 1000000000000, got '0x10'");
 }
 
 TEST(Cli, ReportMergeOfFourShardsEqualsOneRun) {
@@ -640,6 +704,21 @@ TEST(Cli, ReportMergeRefusesShardsOfDifferentRuns) {
   const CliRun bad = cli("report merge " + shell_quoted(junk.string()));
   EXPECT_EQ(bad.code, 2) << explain(bad);
   EXPECT_TRUE(contains(bad.err, "junk.json")) << explain(bad);
+
+  // A shard from a scenario and one from the encounter's start: refused (the settings differ).
+  const fs::path scenario = dir.path() / "scenario.json", c = dir.path() / "c.json";
+  std::ofstream(scenario) << R"({"format": "battlecore-scenario", "format_version": 1, "rules": "deckbuilder",
+                                 "player": {"hp": 10}})";
+  const CliRun from_scenario =
+      cli("sim --rules deckbuilder --battles 100 --seed 1 --json --shard 2/2 --scenario " +
+          shell_quoted(scenario.string()));
+  ASSERT_EQ(from_scenario.code, 0) << explain(from_scenario);
+  EXPECT_TRUE(nlohmann::json::parse(from_scenario.out)["settings"].contains("scenario_hash"))
+      << from_scenario.out;
+  std::ofstream(c) << from_scenario.out;
+  const CliRun mixed = cli("report merge " + shell_quoted(a.string()) + " " + shell_quoted(c.string()));
+  EXPECT_EQ(mixed.code, 2) << explain(mixed);
+  EXPECT_TRUE(contains(mixed.err, "settings")) << explain(mixed);
 }
 
 TEST(Cli, ReportMergeRefusesAShardCountNoRunHas) {

@@ -197,6 +197,20 @@ TEST(SimRunner, FailedBattlesAreCountedWithSeedAndActionsAndTheRunGoesOn) {
   std::uint64_t histogram_battles = 0;
   for (auto c : r.turns_histogram) histogram_battles += c;
   EXPECT_EQ(histogram_battles + r.failures.size(), r.battles);
+  // Rates and means are over the battles played to their end: a failed one is no loss.
+  const std::uint64_t played = r.battles - r.failures.size();
+  EXPECT_EQ(r.played(), played);
+  EXPECT_DOUBLE_EQ(r.win_rate(), double(r.wins) / double(played));
+  EXPECT_DOUBLE_EQ(r.mean_turns(), double(r.turns) / double(played));
+  EXPECT_DOUBLE_EQ(r.mean_decisions(), double(r.decisions) / double(played));
+  const nlohmann::json j = r.to_json();
+  EXPECT_DOUBLE_EQ(j["win_rate"].get<double>(), double(r.wins) / double(played));
+  EXPECT_DOUBLE_EQ(j["turns"]["mean"].get<double>(), double(r.turns) / double(played));
+  EXPECT_DOUBLE_EQ(j["cards"][0]["plays_per_battle"].get<double>(),
+                   double(r.cards[0].plays) / double(played));
+  const Interval ci = wilson_interval(r.wins, played);
+  EXPECT_DOUBLE_EQ(j["win_rate_ci95"][0].get<double>(), ci.low);
+  EXPECT_DOUBLE_EQ(j["win_rate_ci95"][1].get<double>(), ci.high);
   for (std::size_t i = 0; i < r.failures.size(); ++i) {
     const SimFailure& f = r.failures[i];
     EXPECT_EQ(f.battle_seed, battle_seed(1, f.index));

@@ -119,9 +119,12 @@ struct Tally {
   /// Sorts the failures by battle index.
   void finish();
 
-  double win_rate() const { return battles ? double(wins) / double(battles) : 0.0; }
-  double mean_turns() const { return battles ? double(turns) / double(battles) : 0.0; }
-  double mean_decisions() const { return battles ? double(decisions) / double(battles) : 0.0; }
+  /// The battles played to their end: a failed battle counts in `battles` and nowhere else, so
+  /// rates and means are over these.
+  std::uint64_t played() const { return battles - failures.size(); }
+  double win_rate() const { return played() ? double(wins) / double(played()) : 0.0; }
+  double mean_turns() const { return played() ? double(turns) / double(played()) : 0.0; }
+  double mean_decisions() const { return played() ? double(decisions) / double(played()) : 0.0; }
   friend bool operator==(const Tally&, const Tally&) = default;
 };
 

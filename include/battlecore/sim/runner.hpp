@@ -62,6 +62,10 @@ struct RunOptions {
   /// Called from the calling thread about ten times a second while the run goes on.
   std::function<void(std::uint64_t done, std::uint64_t total, double elapsed_s)> progress{};
   AfterBattle after_battle{};
+  /// Called once from the calling thread when the run has passed its checks, before the first
+  /// battle; an error is the run's result and no battle is played (`sim --record` makes its
+  /// directory here, so that a run refused leaves none behind).
+  std::function<Result<void>()> before_run{};
   /// Settings of the run's policies, added to the report's `settings` (e.g. the mcts
   /// iterations), so that shards run with other settings do not merge.
   nlohmann::json policy_settings = nlohmann::json::object();
@@ -208,6 +212,8 @@ Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& optio
   if (auto made = adapter.make_player(options.policy); !made) return made.error();
   if (paired_run)
     if (auto made = adapter_b.make_player(policy_b); !made) return made.error();
+  if (options.before_run)
+    if (auto ready = options.before_run(); !ready) return ready.error();
   // Each thread builds its own worker (players, battles, tallies), so that what a thread writes
   // comes from its own allocations and no two threads write to one cache line.
   std::vector<std::unique_ptr<Worker>> workers(threads);

@@ -45,6 +45,9 @@ struct SimConfig {
   /// A replay writer for a run with `deck` takes the deck too (replay_writer's `deck`), so that
   /// its replays start from it.
   AfterBattle after_battle{};
+  /// Called once before the first battle, once the run has passed its checks (see
+  /// RunOptions::before_run): `sim --record` makes its directory.
+  std::function<Result<void>()> before_run{};
   /// Deckbuilder: the master deck side A's battles start with, card ids in order (empty: the
   /// encounter's player deck). Not with a scenario, which sets the piles itself.
   std::vector<std::string> deck{};
