@@ -138,11 +138,11 @@ std::string summary_table(const SimReport& r) {
   if (!r.versus_policy.empty()) {
     const PairedTest p = paired_test(r.paired);
     row("difference A - B",
-        fmt::format("{:+.4f}, paired 95% CI {:+.4f} .. {:+.4f}", p.difference, p.ci_low, p.ci_high));
+        fmt::format("{:+.4f}, paired 95% CI {}", p.difference, paired_interval_text(p.ci_low, p.ci_high)));
     row("McNemar", fmt::format("chi2 {:.3f}, p = {:.4g} (only A won {}, only B won {})", p.mcnemar_chi2,
                                p.p_value, r.paired.only_a_won, r.paired.only_b_won));
-    row("HP left A - B", fmt::format("{:+.4f} (0 when lost), paired 95% CI {:+.4f} .. {:+.4f}",
-                                     p.hp_difference, p.hp_ci_low, p.hp_ci_high));
+    row("HP left A - B", fmt::format("{:+.4f} (0 when lost), paired 95% CI {}", p.hp_difference,
+                                     paired_interval_text(p.hp_ci_low, p.hp_ci_high)));
   }
   row("errors", std::to_string(r.failures.size() + r.versus.failures.size()));
   return t + "</table>\n";

@@ -5,6 +5,8 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <limits>
+#include <optional>
 #include <span>
 #include <string_view>
 
@@ -145,7 +147,7 @@ void Paired::add(bool a_won, bool b_won, std::uint32_t a_hp_left, std::uint32_t 
   add(a_won, b_won);
   const std::int64_t d = std::int64_t{a_hp_left} - std::int64_t{b_hp_left};
   hp_diff_sum += d;
-  hp_diff_sq_sum += static_cast<std::uint64_t>(d * d);
+  hp_diff_sq_sum += static_cast<std::uint64_t>(d * d);  // |d| < 2^32: d * d fits 64 bits
 }
 
 void Paired::add(const Paired& o) {
@@ -171,7 +173,11 @@ PairedTest paired_test(const Paired& p) {
   // of their squares.
   const auto mean_and_interval = [n](double sum, double sq_sum, double& mean, double& low, double& high) {
     mean = sum / n;
-    const double variance = n > 1 ? (sq_sum - n * mean * mean) / (n - 1) : 0.0;
+    if (n < 2) {  // one seed: no spread to estimate the standard error from
+      low = high = std::numeric_limits<double>::quiet_NaN();
+      return;
+    }
+    const double variance = (sq_sum - n * mean * mean) / (n - 1);
     const double se = std::sqrt(std::max(0.0, variance) / n);
     low = mean - kZ95 * se;
     high = mean + kZ95 * se;
@@ -187,6 +193,11 @@ PairedTest paired_test(const Paired& p) {
     t.p_value = std::erfc(std::sqrt(t.mcnemar_chi2 / 2.0));  // chi-square(1) upper tail
   }
   return t;
+}
+
+std::string paired_interval_text(double low, double high) {
+  if (std::isnan(low) || std::isnan(high)) return "undefined (fewer than two seeds)";
+  return fmt::format("{:+.4f} .. {:+.4f}", low, high);
 }
 
 Interval wilson_interval(std::uint64_t wins, std::uint64_t n) {
@@ -345,6 +356,28 @@ constexpr std::string_view kPairedKeys[] = {
 
 /// A JSON value as a message shows it: scalars as written (cut at 40 characters), the rest by
 /// their type.
+/// A 128-bit count in JSON: a number while it fits 64 bits, else its decimal digits in a string.
+nlohmann::json uint128_json(Uint128 v) {
+  if (v <= std::numeric_limits<std::uint64_t>::max()) return static_cast<std::uint64_t>(v);
+  std::string digits;
+  for (; v != 0; v /= 10) digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(v % 10)));
+  return digits;
+}
+
+/// uint128_json's string read back: decimal digits of a value at or past 2^64 and below 2^128.
+std::optional<Uint128> parse_uint128(std::string_view digits) {
+  if (digits.empty() || digits.size() > 39) return std::nullopt;
+  Uint128 v = 0;
+  for (const char c : digits) {
+    if (c < '0' || c > '9') return std::nullopt;
+    const auto digit = static_cast<unsigned>(c - '0');
+    if (v > (~Uint128{0} - digit) / 10) return std::nullopt;  // 2^128 or more
+    v = v * 10 + digit;
+  }
+  if (v <= std::numeric_limits<std::uint64_t>::max()) return std::nullopt;  // written as a number
+  return v;
+}
+
 std::string shown(const nlohmann::json& v) {
   if (v.is_object() || v.is_array() || v.is_null()) return content::describe_json_type(v);
   std::string text = v.dump();
@@ -401,6 +434,18 @@ class Reader {
   std::uint64_t u64(const nlohmann::json& j, const std::string& at, std::string_view key) {
     const nlohmann::json* v = field(j, at, key);
     return v ? u64(*v, content::child_pointer(at, key)) : 0;
+  }
+  /// A count that may pass 2^64: a non-negative integer, or its decimal digits in a string
+  /// (uint128_json).
+  Uint128 u128(const nlohmann::json& j, const std::string& at, std::string_view key) {
+    const nlohmann::json* v = field(j, at, key);
+    if (v == nullptr) return 0;
+    if (v->is_string())
+      if (const auto parsed = parse_uint128(v->get<std::string>())) return *parsed;
+    if (!v->is_string()) return u64(*v, content::child_pointer(at, key));
+    error(content::child_pointer(at, key),
+          "expected a non-negative integer (in a string of decimal digits past 2^64), got " + shown(*v));
+    return 0;
   }
   std::int64_t i64(const nlohmann::json& j, const std::string& at, std::string_view key) {
     const nlohmann::json* v = field(j, at, key);
@@ -658,7 +703,7 @@ void read_paired(Reader& in, const nlohmann::json& v, SimReport& r) {
   const std::string at = "/versus/paired";
   r.paired = {in.u64(*p, at, "both_won"),         in.u64(*p, at, "only_a_won"),
               in.u64(*p, at, "only_b_won"),       in.u64(*p, at, "both_lost"),
-              in.i64(*p, at, "hp_left_diff_sum"), in.u64(*p, at, "hp_left_diff_sq_sum")};
+              in.i64(*p, at, "hp_left_diff_sum"), in.u128(*p, at, "hp_left_diff_sq_sum")};
   if (!in.ok()) return;
   // A seed counts in the paired table when neither policy failed on it.
   const std::uint64_t fails = r.failures.size() + r.versus.failures.size();
@@ -702,7 +747,7 @@ nlohmann::json SimReport::to_json() const {
                    {"mcnemar_chi2", t.mcnemar_chi2},
                    {"p_value", t.p_value},
                    {"hp_left_diff_sum", paired.hp_diff_sum},
-                   {"hp_left_diff_sq_sum", paired.hp_diff_sq_sum},
+                   {"hp_left_diff_sq_sum", uint128_json(paired.hp_diff_sq_sum)},
                    {"hp_left_difference", t.hp_difference},
                    {"hp_left_difference_ci95", {t.hp_ci_low, t.hp_ci_high}}};
     j["versus"] = v;
@@ -907,13 +952,12 @@ std::string SimReport::to_text() const {
     line("versus_wins", std::to_string(versus.wins));
     line("versus_win_rate",
          fmt::format("{:.4f}  (95% CI {:.4f} .. {:.4f})", versus.win_rate(), vci.low, vci.high));
-    line("difference", fmt::format("{:+.4f}  (A - B, paired 95% CI {:+.4f} .. {:+.4f})", t.difference,
-                                   t.ci_low, t.ci_high));
+    line("difference", fmt::format("{:+.4f}  (A - B, paired 95% CI {})", t.difference,
+                                   paired_interval_text(t.ci_low, t.ci_high)));
     line("mcnemar", fmt::format("chi2 {:.3f}, p {:.4g} (only A won {}, only B won {})", t.mcnemar_chi2,
                                 t.p_value, paired.only_a_won, paired.only_b_won));
-    line("hp_difference",
-         fmt::format("{:+.4f}  (HP left, A - B, 0 when lost, paired 95% CI {:+.4f} .. {:+.4f})",
-                     t.hp_difference, t.hp_ci_low, t.hp_ci_high));
+    line("hp_difference", fmt::format("{:+.4f}  (HP left, A - B, 0 when lost, paired 95% CI {})",
+                                      t.hp_difference, paired_interval_text(t.hp_ci_low, t.hp_ci_high)));
   }
   const std::size_t errors = failures.size() + versus.failures.size();
   line("errors", std::to_string(errors));

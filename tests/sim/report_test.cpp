@@ -1,5 +1,7 @@
 #include "battlecore/sim/report.hpp"
 
+#include <cmath>
+
 #include <gtest/gtest.h>
 
 namespace battlecore::sim {
@@ -104,7 +106,7 @@ TEST(SimReport, PairedTestComparesHpLeftSeedBySeed) {
   p.add(false, true, 0, 4);
   ASSERT_EQ(p.n(), 4u);
   EXPECT_EQ(p.hp_diff_sum, 20);
-  EXPECT_EQ(p.hp_diff_sq_sum, 232u);
+  EXPECT_TRUE(p.hp_diff_sq_sum == 232u);
   const PairedTest t = paired_test(p);
   EXPECT_DOUBLE_EQ(t.hp_difference, 5.0);
   // sd of d: sqrt((232 - 4 * 25) / 3) = 6.633; se = 3.317; half width 6.501.
@@ -118,6 +120,21 @@ TEST(SimReport, PairedTestComparesHpLeftSeedBySeed) {
   second.add(false, true, 0, 4);
   first.add(second);
   EXPECT_EQ(first, p);
+}
+
+TEST(SimReport, APairedIntervalOfOneSeedIsUndefined) {
+  // With one seed the variance was taken as 0: a zero-width interval around the one difference.
+  Paired one;
+  one.add(true, false, 39, 0);
+  const PairedTest t = paired_test(one);
+  EXPECT_DOUBLE_EQ(t.difference, 1.0);
+  EXPECT_DOUBLE_EQ(t.hp_difference, 39.0);
+  EXPECT_TRUE(std::isnan(t.ci_low) && std::isnan(t.ci_high));
+  EXPECT_TRUE(std::isnan(t.hp_ci_low) && std::isnan(t.hp_ci_high));
+  EXPECT_EQ(paired_interval_text(t.ci_low, t.ci_high), "undefined (fewer than two seeds)");
+  one.add(false, false, 0, 0);
+  EXPECT_FALSE(std::isnan(paired_test(one).ci_low));
+  EXPECT_EQ(paired_interval_text(-0.5, 0.25), "-0.5000 .. +0.2500");
 }
 
 TEST(SimReport, ShardsCoverEveryBattleOnce) {
@@ -278,6 +295,42 @@ TEST(SimReport, MergeOfShardsEqualsTheWholeRun) {
   const auto merged = merge_reports(parts);
   ASSERT_TRUE(merged.ok()) << merged.error().message;
   EXPECT_EQ(merged.value().to_json().dump(), whole.to_json().dump());
+}
+
+/// sample_shard as one side of a paired run whose other side had the same results, with `sq_sum`
+/// as its sum of squared HP differences.
+SimReport paired_shard(std::uint32_t k, std::uint32_t n, std::uint64_t total, Uint128 sq_sum) {
+  SimReport r = sample_shard(k, n, total);
+  r.versus_policy = "greedy";
+  r.versus = static_cast<const Tally&>(r);
+  r.paired.both_won = r.wins;
+  r.paired.both_lost = r.battles - r.wins;
+  r.paired.hp_diff_sq_sum = sq_sum;
+  return r;
+}
+
+TEST(SimReport, ASumOfSquaredHpDifferencesPast2To64IsKeptExactly) {
+  // 10^12 battles with HP differences of a few thousand pass 2^64 (it once wrapped around).
+  const Uint128 big = Uint128{1} << 70;  // 1180591620717411303424
+  const SimReport shard = paired_shard(1, 2, 40, big);
+  const nlohmann::json j = shard.to_json();
+  EXPECT_EQ(j["versus"]["paired"]["hp_left_diff_sq_sum"], "1180591620717411303424");
+  const auto back = SimReport::from_json(j);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_TRUE(back.value().paired.hp_diff_sq_sum == big);
+  EXPECT_EQ(back.value().to_json(), j);
+  // Below 2^64 it stays a number; two shards merge to the exact sum.
+  EXPECT_EQ(paired_shard(1, 2, 40, 232).to_json()["versus"]["paired"]["hp_left_diff_sq_sum"], 232);
+  const auto merged = merge_reports({back.value(), paired_shard(2, 2, 40, big + 5)});
+  ASSERT_TRUE(merged.ok()) << merged.error().message;
+  EXPECT_EQ(merged.value().to_json()["versus"]["paired"]["hp_left_diff_sq_sum"], "2361183241434822606853");
+  // Anything else in a string is refused at its pointer.
+  for (const char* bad : {"12", "x", "-1", "340282366920938463463374607431768211456", ""}) {
+    nlohmann::json edited = j;
+    edited["versus"]["paired"]["hp_left_diff_sq_sum"] = bad;
+    const std::string error = read_error(edited);
+    EXPECT_NE(error.find("/versus/paired/hp_left_diff_sq_sum"), std::string::npos) << bad << ": " << error;
+  }
 }
 
 TEST(SimReport, MergeRefusesMissingDuplicateAndForeignShards) {

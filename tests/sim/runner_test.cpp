@@ -12,11 +12,12 @@ namespace battlecore::sim {
 namespace {
 
 struct CoinAdapter {
-  std::uint64_t failing_modulus = 0;  ///< battles whose seed % this == 0 throw (0: none)
-  bool lucky_coin = false;            ///< every policy plays as "lucky" (a setting of the toy rules)
-  bool three_sided = false;           ///< a third card, "edge", which each battle's first "tails" becomes
-  bool mirrored = false;              ///< the cards in the other order: "tails", "heads"
-  bool counted = false;               ///< a counter of its own, "flips"
+  std::uint64_t failing_modulus = 0;      ///< battles whose seed % this == 0 throw (0: none)
+  bool lucky_coin = false;                ///< every policy plays as "lucky" (a setting of the toy rules)
+  bool three_sided = false;               ///< a third card, "edge", which each battle's first "tails" becomes
+  bool mirrored = false;                  ///< the cards in the other order: "tails", "heads"
+  bool counted = false;                   ///< a counter of its own, "flips"
+  std::vector<std::string> seat_kinds{};  ///< when not empty: seats "north" and "south" of these kinds
 
   class Player {
    public:
@@ -64,6 +65,10 @@ struct CoinAdapter {
     if (three_sided) r.card_ids.push_back("edge");
     r.enemy_ids = {"coin"};
     if (counted) r.counter_names = {"flips"};
+    if (!seat_kinds.empty()) {
+      r.seat_names = {"north", "south"};
+      r.seat_kinds = seat_kinds;
+    }
   }
   Result<std::unique_ptr<Player>> make_player(std::string_view policy) const {
     if (policy != "plain" && policy != "lucky") return Error{"unknown policy"};
@@ -167,6 +172,18 @@ TEST(SimRunner, APairedRunRefusesSidesWithOtherSeatsOrCounters) {
       refused.error().message.find("their counters differ first at row 0: none on side A, 'flips' on side B"),
       std::string::npos)
       << refused.error().message;
+}
+
+TEST(SimRunner, APairedRunRefusesSeatsOfOtherKinds) {
+  // Two packs whose seats had the same names but other kinds were compared as if alike.
+  const CoinAdapter bots{.seat_kinds = {"bot", "bot"}}, mixed{.seat_kinds = {"bot", "human"}};
+  const auto refused = run_simulation(bots, RunOptions{.battles = 10, .policy = "plain"}, &mixed);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find(
+                "their seat kinds differ first at row 1: 'bot' on side A, 'human' on side B"),
+            std::string::npos)
+      << refused.error().message;
+  EXPECT_TRUE(run_simulation(bots, RunOptions{.battles = 10, .policy = "plain"}, &bots).ok());
 }
 
 TEST(SimRunner, BattleIUsesTheBattleSeedOfI) {

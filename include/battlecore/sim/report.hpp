@@ -17,8 +17,8 @@
 
 namespace battlecore::sim {
 
-/// The most battles one run plays (`sim --battles`): every sum a report keeps (turns, decisions,
-/// squared HP differences) stays far from 2^64 at that size.
+/// The most battles one run plays (`sim --battles`): every sum a report keeps (turns, decisions)
+/// stays far from 2^64 at that size; the squared HP differences are summed in 128 bits.
 inline constexpr std::uint64_t kMaxBattles = 1'000'000'000'000;
 /// The most threads one run plays on (`sim --threads`): more than any machine it runs on has
 /// cores; a larger count would only ask the system for threads it may not give.
@@ -129,15 +129,19 @@ struct Tally {
 };
 
 /// The paired comparison of two policies on the same seeds.
+/// An unsigned 128-bit integer (GCC and Clang), for sums that can pass 2^64.
+__extension__ using Uint128 = unsigned __int128;
+
 struct Paired {
   std::uint64_t both_won = 0;
   std::uint64_t only_a_won = 0;
   std::uint64_t only_b_won = 0;
   std::uint64_t both_lost = 0;
   /// Sums over seeds of d = HP left by A - HP left by B (HP left is 0 in a lost battle), and of
-  /// d squared: integers, so shards add up exactly.
+  /// d squared: integers, so shards add up exactly. The squares take 128 bits: kMaxBattles
+  /// squared differences of a few thousand HP pass 2^64.
   std::int64_t hp_diff_sum = 0;
-  std::uint64_t hp_diff_sq_sum = 0;
+  Uint128 hp_diff_sq_sum = 0;
   void add(bool a_won, bool b_won);
   /// One seed: the outcomes and the HP each side had left.
   void add(bool a_won, bool b_won, std::uint32_t a_hp_left, std::uint32_t b_hp_left);
@@ -148,8 +152,10 @@ struct Paired {
 
 /// The statistics of a paired comparison.
 struct PairedTest {
-  double difference = 0;  ///< win rate of A minus win rate of B
-  double ci_low = 0;      ///< 95% confidence interval of the difference (normal approximation)
+  /// Win rate of A minus win rate of B over the seeds both finished. The intervals are NaN (null
+  /// in JSON) with fewer than two seeds, where a standard error cannot be estimated.
+  double difference = 0;
+  double ci_low = 0;  ///< 95% confidence interval of the difference (normal approximation)
   double ci_high = 0;
   double mcnemar_chi2 = 0;   ///< McNemar's statistic with continuity correction
   double p_value = 1;        ///< its two-sided p-value (chi-square, one degree of freedom)
@@ -158,6 +164,9 @@ struct PairedTest {
   double hp_ci_high = 0;
 };
 PairedTest paired_test(const Paired& p);
+/// A paired interval for the text and HTML reports: "+0.0100 .. +0.0300", or "undefined (fewer
+/// than two seeds)" when it is NaN.
+std::string paired_interval_text(double low, double high);
 
 /// A 95% Wilson score interval for `wins` out of `n`.
 struct Interval {

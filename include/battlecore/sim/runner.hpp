@@ -180,11 +180,12 @@ Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& optio
       return std::nullopt;
     };
     for (const auto& [table, a, other] : {std::tuple{"seats", &report.seat_names, &b.seat_names},
+                                          std::tuple{"seat kinds", &report.seat_kinds, &b.seat_kinds},
                                           std::tuple{"counters", &report.counter_names, &b.counter_names}})
       if (const auto d = first_difference(table, *a, *other))
         return Error{
             "the two sides of a paired run must have the same seat and counter tables (the same "
-            "names in the same order); " +
+            "names, and seat kinds, in the same order); " +
             *d};
     rows_b.cards = detail::rows_of(report.card_ids, b.card_ids);
     rows_b.enemies = detail::rows_of(report.enemy_ids, b.enemy_ids);
