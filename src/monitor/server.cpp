@@ -4,14 +4,17 @@
 
 #include "battlecore/monitor/server.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
+#include <initializer_list>
 #include <map>
 #include <mutex>
 #include <random>
 #include <thread>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <httplib.h>
 
 #include "battlecore/content/json_reader.hpp"
@@ -51,7 +54,10 @@ void send_error(httplib::Response& res, int status, std::string_view code, std::
 
 /// The request body as a JSON object, or an error reply (and nullopt). The body is read as content
 /// is: nesting deeper than content::kMaxJsonDepth and repeated keys are refused with the reason.
-std::optional<json> body_object(const httplib::Request& req, httplib::Response& res) {
+/// With `allowed` given, a key outside it is refused too (a misspelt key would otherwise be
+/// ignored and its default used).
+std::optional<json> body_object(const httplib::Request& req, httplib::Response& res,
+                                std::initializer_list<std::string_view> allowed = {}) {
   content::Diagnostics problems;
   auto doc = content::parse_json_text("", req.body, problems);
   if (!doc || !problems.empty()) {
@@ -66,6 +72,14 @@ std::optional<json> body_object(const httplib::Request& req, httplib::Response& 
     send_error(res, 400, "bad_request", "the request body must be a JSON object");
     return std::nullopt;
   }
+  if (allowed.size() != 0)
+    for (const auto& item : body.items())
+      if (std::find(allowed.begin(), allowed.end(), item.key()) == allowed.end()) {
+        send_error(res, 400, "bad_request",
+                   fmt::format("unknown key '{}' in the request body; allowed keys: {}", item.key(),
+                               fmt::join(allowed, ", ")));
+        return std::nullopt;
+      }
   return body;
 }
 
@@ -278,7 +292,7 @@ void Server::Impl::battle_routes() {
   constexpr const char* kId = R"(/api/battles/([A-Za-z0-9-]{1,64}))";
 
   http.Post("/api/battles", [this](const httplib::Request& req, httplib::Response& res) {
-    const auto body = body_object(req, res);
+    const auto body = body_object(req, res, {"rules", "encounter", "seed"});
     if (!body) return;
     const auto rules = body->find("rules");
     if (rules == body->end() || !rules->is_string())
@@ -357,9 +371,11 @@ void Server::Impl::battle_routes() {
   http.Post(std::string(kId) + "/actions", [this](const httplib::Request& req, httplib::Response& res) {
     const auto e = find(req.matches[1].str(), res);
     if (!e) return;
-    const auto body = body_object(req, res);
+    const auto body = body_object(req, res, {"action", "index"});
     if (!body) return;
-    // Either {"action": {...}} or {"index": n}, an option of the pending decision.
+    // Either {"action": {...}} or {"index": n}, an option of the pending decision; not both.
+    if (body->contains("action") && body->contains("index"))
+      return send_error(res, 400, "bad_request", "give \"action\" or \"index\", not both");
     std::lock_guard lock(e->mutex);
     if (e->replay)
       return send_error(res, 409, "replay_read_only", "a replay is stepped with /seek, not played");
@@ -496,7 +512,7 @@ void Server::Impl::replay_routes() {
                                                                 httplib::Response& res) {
     const auto e = find(req.matches[1].str(), res);
     if (!e) return;
-    const auto body = body_object(req, res);
+    const auto body = body_object(req, res, {"step"});
     if (!body) return;
     const auto step = body->find("step");
     if (step == body->end() || !step->is_number_unsigned())

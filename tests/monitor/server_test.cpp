@@ -133,6 +133,11 @@ TEST_F(MonitorApi, RefusesBadCreateRequests) {
                "bad_request");
   expect_error(post(client_, "/api/battles", json{{"rules", "deckbuilder"}, {"seed", "x"}}), 400,
                "bad_request");
+  // A misspelt key was ignored: the battle started with seed 1.
+  const Reply misspelt = post(client_, "/api/battles", json{{"rules", "deckbuilder"}, {"sead", 7}});
+  expect_error(misspelt, 400, "bad_request");
+  EXPECT_EQ(misspelt.body.value("message", ""),
+            "unknown key 'sead' in the request body; allowed keys: rules, encounter, seed");
   EXPECT_EQ(get(client_, "/api/battles").body["battles"].size(), 0u);
 }
 
@@ -202,6 +207,14 @@ TEST_F(MonitorApi, RefusesIllegalActionsAndChangesNothing) {
   expect_error(post(client_, path, json{{"index", 99}}), 422, "invalid_option");
   expect_error(post(client_, path, json{{"index", -1}}), 400, "bad_request");
   expect_error(post(client_, path, json{{"nothing", 1}}), 400, "bad_request");
+  // Both, or a key besides them: the action was taken and the rest ignored.
+  const Reply both = post(client_, path, json{{"action", {{"type", "end_turn"}}}, {"index", 0}});
+  expect_error(both, 400, "bad_request");
+  EXPECT_EQ(both.body.value("message", ""), "give \"action\" or \"index\", not both");
+  const Reply extra = post(client_, path, json{{"index", 0}, {"target", 1}});
+  expect_error(extra, 400, "bad_request");
+  EXPECT_EQ(extra.body.value("message", ""),
+            "unknown key 'target' in the request body; allowed keys: action, index");
   expect_error(post(client_, path, std::string("not json")), 400, "malformed_json");
   const Reply bogus = post(client_, path, json{{"action", {{"type", "end_turn"}, {"bogus", 1}}}});
   expect_error(bogus, 400, "bad_action");
@@ -312,6 +325,8 @@ TEST_F(MonitorApi, SnapshotLoadsBackAsAReplayWithTheSameState) {
 
   expect_error(post(client_, "/api/battles/" + rid + "/seek", json{{"step", 4}}), 400, "bad_request");
   expect_error(post(client_, "/api/battles/" + rid + "/seek", json{{"step", "one"}}), 400, "bad_request");
+  expect_error(post(client_, "/api/battles/" + rid + "/seek", json{{"step", 1}, {"steps", 2}}), 400,
+               "bad_request");
   expect_error(post(client_, "/api/battles/" + rid + "/actions", json{{"index", 0}}), 409,
                "replay_read_only");
   expect_error(post(client_, "/api/battles/" + id + "/seek", json{{"step", 0}}), 409, "not_a_replay");
