@@ -105,12 +105,19 @@ void read_items(ObjectReader& r, const Catalog& c, BattleState& s) {
       ir.error_at("item", fmt::format("no item '{}' in pack '{}'", *id, c.pack.id));
       continue;
     }
+    const auto item = static_cast<ItemId>(def - c.items.begin());
+    if (const auto slot = std::find_if(s.items.begin(), s.items.end(),
+                                       [&](const ItemSlot& held) { return held.item == item; });
+        slot != s.items.end()) {
+      ir.error_at("item",
+                  fmt::format("item '{}' is listed twice (slot {} holds it)", *id, slot - s.items.begin()));
+      continue;
+    }
     if (s.items.full()) {
       ir.error(fmt::format("the party holds at most {} item slots", kMaxItemSlots));
       continue;
     }
-    s.items.push_back(
-        ItemSlot{static_cast<ItemId>(def - c.items.begin()), static_cast<std::uint8_t>(*count)});
+    s.items.push_back(ItemSlot{item, static_cast<std::uint8_t>(*count)});
   }
 }
 

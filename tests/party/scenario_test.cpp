@@ -110,7 +110,10 @@ TEST(PartyScenario, TheScenarioSeedIsReplacedByTheCallersAndTheBattleContinues) 
 TEST(PartyScenario, EveryBadOverrideIsRefusedWithItsPointer) {
   const std::string text =
       problems({{"members", {{{"hp", 999}}, {{"conditions", {{{"condition", "hiccups"}, {"turns", 2}}}}}}},
-                {"items", {{{"item", "moon_pie"}, {"count", 1}}}},
+                {"items",
+                 {{{"item", "moon_pie"}, {"count", 1}},
+                  {{"item", "spicy_bomb"}, {"count", 1}},
+                  {{"item", "spicy_bomb"}, {"count", 2}}}},
                 {"tp", 11},
                 {"formation", {"vi", "vi"}},
                 {"enemies", {{{"hp", 0}}}},
@@ -122,6 +125,9 @@ TEST(PartyScenario, EveryBadOverrideIsRefusedWithItsPointer) {
             std::string::npos)
       << text;
   EXPECT_NE(text.find("/items/0/item: no item 'moon_pie' in pack 'meadow'"), std::string::npos) << text;
+  EXPECT_NE(text.find("/items/2/item: item 'spicy_bomb' is listed twice (slot 0 holds it)"),
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("/tp: expected TP in [0, 10]"), std::string::npos) << text;
   EXPECT_NE(text.find("/formation/1: member \"vi\" is listed twice"), std::string::npos) << text;
   EXPECT_NE(text.find("/enemies/0/hp: expected HP in [1, "), std::string::npos) << text;
