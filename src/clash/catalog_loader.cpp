@@ -2,7 +2,6 @@
 // encounter in any file); pass 2 reads each encounter strictly. Nothing is loaded when any
 // problem was found, and every problem is reported.
 
-#include <map>
 #include <string>
 
 #include "battlecore/clash/load.hpp"
@@ -21,11 +20,7 @@ constexpr std::array<std::string_view, 2> kEliminations = {"at_zero", "below_zer
 constexpr std::array<std::string_view, 2> kEqualValues = {"tie", "later_wins"};
 constexpr std::string_view kCardElements = "air, earth, energy, fire or water";
 
-struct Item {
-  const JsonDocument* doc;
-  const json* value;
-  std::string pointer;
-};
+using Item = content::SectionItem;
 
 class Loader {
  public:
@@ -60,21 +55,7 @@ class Loader {
               Item{&doc, &(*arr)[i], content::child_pointer(top.pointer_of("encounters"), i)});
       top.finish();
     }
-    std::map<std::string, const Item*, std::less<>> first;
-    for (const Item& it : encounters_) {
-      if (!it.value->is_object() || !it.value->contains("id") || !(*it.value)["id"].is_string()) continue;
-      const auto& s = (*it.value)["id"].get_ref<const std::string&>();
-      if (auto f = first.find(s); f != first.end()) {
-        const auto [line, col] = f->second->doc->locate(f->second->pointer);
-        diags_.add(it.doc->diagnostic(content::child_pointer(it.pointer, "id"),
-                                      "duplicate encounter id '" + s + "'; first defined at " +
-                                          f->second->doc->file + ":" + std::to_string(line) + ":" +
-                                          std::to_string(col)));
-        continue;
-      }
-      first.emplace(s, &it);
-      ids_.emplace(s, static_cast<EncounterId>(ids_.size()));
-    }
+    content::collect_ids("encounter", encounters_, kMaxEncounters, ids_, diags_);
   }
 
   void read_pack() {
@@ -226,7 +207,7 @@ class Loader {
   Catalog* c_ = nullptr;
   std::optional<Item> pack_;
   std::vector<Item> encounters_;
-  std::map<std::string, EncounterId, std::less<>> ids_;
+  content::IdIndex ids_;
 };
 
 }  // namespace

@@ -818,4 +818,34 @@ void ObjectReader::finish() {
   }
 }
 
+// Pass 1 of a loader --------------------------------------------------------------------------
+
+std::string too_many(std::size_t limit, std::string_view what) {
+  return fmt::format("more than {} {}: expected at most {} in a pack, this is number {}", limit, what, limit,
+                     limit + 1);
+}
+
+void collect_ids(std::string_view kind, std::span<const SectionItem> items, std::size_t limit, IdIndex& ids,
+                 Diagnostics& diags) {
+  std::map<std::string_view, const SectionItem*, std::less<>> first;
+  for (const SectionItem& it : items) {
+    if (!it.value->is_object()) continue;
+    const auto id = it.value->find("id");
+    if (id == it.value->end() || !id->is_string()) continue;
+    const auto& s = id->get_ref<const std::string&>();
+    if (const auto f = first.find(s); f != first.end()) {
+      const auto [line, column] = f->second->doc->locate(f->second->pointer);
+      diags.add(it.doc->diagnostic(child_pointer(it.pointer, "id"),
+                                   fmt::format("duplicate {} id '{}'; first defined at {}:{}:{}", kind, s,
+                                               f->second->doc->file, line, column)));
+      continue;
+    }
+    first.emplace(s, &it);
+    if (ids.size() == limit)
+      diags.add(it.doc->diagnostic(it.pointer, too_many(limit, fmt::format("of kind {}", kind))));
+    // Past the limit the index may wrap; the load has failed, so it is never used.
+    ids.emplace(s, static_cast<std::uint16_t>(ids.size()));
+  }
+}
+
 }  // namespace battlecore::content

@@ -42,11 +42,7 @@ constexpr std::array<std::string_view, 5> kConditionKinds = {"target_has_status"
                                                              "attacked_this_turn"};
 
 /// One item of one section of one document.
-struct Item {
-  const JsonDocument* doc;
-  const json* value;
-  std::string pointer;
-};
+using Item = content::SectionItem;
 
 class Loader {
  public:
@@ -56,13 +52,13 @@ class Loader {
 
   std::shared_ptr<const Catalog> run() {
     collect_sections();
-    collect_ids("card", cards_, card_ids_);
-    collect_ids("status", statuses_, status_ids_);
-    collect_ids("enemy", enemies_, enemy_ids_);
-    collect_ids("player", players_, player_ids_);
-    collect_ids("encounter", encounters_, encounter_ids_);
-    collect_ids("hook", hooks_, hook_ids_);
-    collect_ids("reward pool", reward_pools_, reward_pool_ids_);
+    content::collect_ids("card", cards_, kMaxIdsPerKind, card_ids_, diags_);
+    content::collect_ids("status", statuses_, kMaxIdsPerKind, status_ids_, diags_);
+    content::collect_ids("enemy", enemies_, kMaxIdsPerKind, enemy_ids_, diags_);
+    content::collect_ids("player", players_, kMaxIdsPerKind, player_ids_, diags_);
+    content::collect_ids("encounter", encounters_, kMaxIdsPerKind, encounter_ids_, diags_);
+    content::collect_ids("hook", hooks_, kMaxIdsPerKind, hook_ids_, diags_);
+    content::collect_ids("reward pool", reward_pools_, kMaxIdsPerKind, reward_pool_ids_, diags_);
 
     auto catalog = std::make_shared<Catalog>();
     c_ = catalog.get();
@@ -129,28 +125,6 @@ class Loader {
     return encounters_;
   }
 
-  void collect_ids(std::string_view kind, const std::vector<Item>& items, IdMap& ids) {
-    std::map<std::string, const Item*, std::less<>> first;
-    for (const Item& it : items) {
-      if (!it.value->is_object() || !it.value->contains("id")) continue;  // reported in pass 2
-      const json& id = (*it.value)["id"];
-      if (!id.is_string()) continue;
-      const auto& s = id.get_ref<const std::string&>();
-      if (auto f = first.find(s); f != first.end()) {
-        const auto [line, col] = f->second->doc->locate(f->second->pointer);
-        diags_.add(it.doc->diagnostic(content::child_pointer(it.pointer, "id"),
-                                      "duplicate " + std::string(kind) + " id '" + s +
-                                          "'; first defined at " + f->second->doc->file + ":" +
-                                          std::to_string(line) + ":" + std::to_string(col)));
-        continue;
-      }
-      first.emplace(s, &it);
-      ids.emplace(s, static_cast<std::uint16_t>(ids.size()));
-    }
-    if (ids.size() > 4000)
-      diags_.add(content::Diagnostic{"", 0, 0, "", "more than 4000 of kind " + std::string(kind)});
-  }
-
   // --- pass 2 -----------------------------------------------------------------------------
 
   /// Reads the common "id" and "name"; returns the item's dense index or nothing.
@@ -195,8 +169,9 @@ class Loader {
     }
   }
 
-  /// The compiler ops use for nested lists, conditions and ids.
-  detail::OpCompiler compiler(detail::EffectOwner owner, bool* uses_chosen) {
+  /// The compiler the op read by `op` uses for nested lists, conditions and ids; a block past
+  /// kMaxBlocks is reported at the op.
+  detail::OpCompiler compiler(detail::EffectOwner owner, bool* uses_chosen, ObjectReader& op) {
     return detail::OpCompiler{
         status_ids_,
         card_ids_,
@@ -206,12 +181,22 @@ class Loader {
         [this](ObjectReader& r, std::string_view key, detail::EffectOwner o, bool* chosen, bool required) {
           return compile_effects(r, key, o, chosen, required);
         },
-        [this](OpRange range, std::string label) {
+        [this, &op](OpRange range, std::string label) {
+          const std::uint16_t index = next_index(c_->blocks.size(), kMaxBlocks, op, "nested effect lists");
           c_->blocks.push_back(range);
           c_->block_labels.push_back(std::move(label));
-          return static_cast<std::uint16_t>(c_->blocks.size() - 1);
+          return index;
         },
         [this](ObjectReader& r, std::string_view key) { return read_condition(r, key); }};
+  }
+
+  /// The index of the entry about to be added to a table an op names in 16 bits (Catalog::blocks,
+  /// Catalog::conditions); the first entry past `limit` is reported at `r`'s object.
+  static std::uint16_t next_index(std::size_t size, std::size_t limit, ObjectReader& r,
+                                  std::string_view what) {
+    if (size == limit) r.error(content::too_many(limit, what));
+    // Past the limit the index wraps, but the load has failed: no catalog holds it.
+    return static_cast<std::uint16_t>(size);
   }
 
   /// Compiles the effect list at `key`: every op of the list is compiled first (nested lists
@@ -221,7 +206,6 @@ class Loader {
     const json* arr = required ? parent.required_array(key) : parent.optional_array(key);
     if (!arr) return std::nullopt;
     const std::size_t errors_before = diags_.size();
-    const detail::OpCompiler oc = compiler(owner, uses_chosen);
     std::vector<Op> list;
     bool flat = true;
     for (std::size_t i = 0; i < arr->size(); ++i) {
@@ -238,7 +222,7 @@ class Loader {
       op.code = ops_.code_of(*name);
       op.target = OpTarget::Self;
       if (spec->nests) op.flags = kNests;
-      if (spec->compile(oc, r, op)) list.push_back(op);
+      if (spec->compile(compiler(owner, uses_chosen, r), r, op)) list.push_back(op);
       flat = flat && (op.flags & kNests) == 0;
       r.finish();
     }
@@ -306,8 +290,9 @@ class Loader {
       }
     r.finish();
     if (!ok) return std::nullopt;
+    const std::uint16_t index = next_index(c_->conditions.size(), kMaxConditions, r, "conditions");
     c_->conditions.push_back(c);
-    return static_cast<std::uint16_t>(c_->conditions.size() - 1);
+    return index;
   }
 
   void read_hook(const Item& it) {
@@ -316,13 +301,16 @@ class Loader {
     HookDef d;
     std::string name;
     const auto index = read_id(r, hook_ids_, d.id, name);
-    d.kind = static_cast<HookKind>(r.required_enum("kind", kHookKinds).value_or(0));
+    const auto kind = r.required_enum("kind", kHookKinds);
     if (r.has("card_type")) {
       if (auto t = r.required_enum("card_type", kCardTypes)) d.card_type = static_cast<CardType>(*t);
     } else {
       r.optional_string("card_type");
     }
     d.duration = static_cast<std::uint8_t>(r.int_or("duration", 0, 0, 99));
+    // Without a kind (reported) the keys below, and which keys are unknown, cannot be checked.
+    if (!kind) return;
+    d.kind = static_cast<HookKind>(*kind);
     if (d.kind == HookKind::ArmorReset) {
       d.keep_percent = static_cast<std::int32_t>(r.required_int("keep_percent", 0, 100).value_or(0));
     } else {
@@ -533,7 +521,9 @@ class Loader {
     if (!r.valid()) return;
     const auto kind =
         allow_conditional ? r.required_enum("kind", kBehaviorsAll) : r.required_enum("kind", kBehaviors);
-    if (kind && *kind == 2) {
+    // Without a kind (reported) the other keys, and which keys are unknown, cannot be checked.
+    if (!kind) return;
+    if (*kind == 2) {
       if (const json* rules = r.required_array("rules")) {
         if (rules->empty() || rules->size() > 8) r.error_at("rules", "expected 1 to 8 rules");
         for (std::size_t i = 0; i < rules->size() && i < 8; ++i) {
@@ -562,7 +552,7 @@ class Loader {
       r.finish();
       return;
     }
-    d.behavior = static_cast<BehaviorKind>(kind.value_or(0));
+    d.behavior = static_cast<BehaviorKind>(*kind);
     if (r.has("first"))
       d.first_move = move_ref(r, "first", move_ids, d.id);
     else
@@ -695,6 +685,7 @@ class Loader {
     into[*index] = std::move(value);
   }
 
+  // The pack-wide limits are in load.hpp.
   static constexpr std::int64_t kMaxCardsPerDeck = 64;
   static constexpr std::size_t kMaxEnemiesPerEncounter = 5;
   static constexpr std::int64_t kMaxHandLimit = 12;

@@ -2,7 +2,6 @@
 // anywhere in the pack, in any file); pass 2 reads each item strictly and resolves its
 // references; the catalog is frozen only when no problem was found.
 
-#include <map>
 #include <set>
 #include <string>
 
@@ -17,7 +16,7 @@ using content::Diagnostics;
 using content::JsonDocument;
 using content::ObjectReader;
 using nlohmann::json;
-using IdMap = std::map<std::string, std::uint16_t, std::less<>>;
+using IdMap = content::IdIndex;
 
 constexpr std::array<std::string_view, kConditionEffectCount> kEffects = {
     "freeze",     "poison",       "numb",    "sleep",      "attack_up", "attack_down",
@@ -33,11 +32,7 @@ constexpr std::array<std::string_view, 2> kBehaviors = {"random", "sequence"};
 constexpr std::array<std::string_view, 2> kCostIn = {"tp", "hp"};
 constexpr std::array<std::string_view, 3> kAdvantages = {"none", "party", "enemy"};
 
-struct Item {
-  const JsonDocument* doc;
-  const json* value;
-  std::string pointer;
-};
+using Item = content::SectionItem;
 
 /// Who owns an effect list: what its ops may do.
 enum class Owner : std::uint8_t { Player, Enemy };
@@ -50,8 +45,9 @@ class Loader {
     collect_sections();
     static constexpr std::array<std::string_view, 9> kinds = {
         "condition", "skill", "item", "member", "companion", "ally", "enemy", "party", "encounter"};
-    for (std::size_t k = 0; k < kinds.size(); ++k) collect_ids(kinds[k], items_[k], ids_[k]);
-    if (ids_[0].size() > 250) diags_.add(content::Diagnostic{"", 0, 0, "", "more than 250 conditions"});
+    for (std::size_t k = 0; k < kinds.size(); ++k)
+      content::collect_ids(kinds[k], items_[k], k == kCondition ? kMaxPackConditions : kMaxIdsPerKind,
+                           ids_[k], diags_);
     auto catalog = std::make_shared<Catalog>();
     c_ = catalog.get();
     for (const Item& it : items_[0]) read_condition(it);
@@ -105,26 +101,6 @@ class Loader {
           items_[s - 1].push_back(Item{&doc, &(*arr)[i], content::child_pointer(top.pointer_of(section), i)});
       }
       top.finish();
-    }
-  }
-
-  void collect_ids(std::string_view kind, const std::vector<Item>& items, IdMap& ids) {
-    std::map<std::string, const Item*, std::less<>> first;
-    for (const Item& it : items) {
-      if (!it.value->is_object() || !it.value->contains("id")) continue;  // reported in pass 2
-      const json& id = (*it.value)["id"];
-      if (!id.is_string()) continue;
-      const auto& s = id.get_ref<const std::string&>();
-      if (auto f = first.find(s); f != first.end()) {
-        const auto [line, col] = f->second->doc->locate(f->second->pointer);
-        diags_.add(it.doc->diagnostic(content::child_pointer(it.pointer, "id"),
-                                      "duplicate " + std::string(kind) + " id '" + s +
-                                          "'; first defined at " + f->second->doc->file + ":" +
-                                          std::to_string(line) + ":" + std::to_string(col)));
-        continue;
-      }
-      first.emplace(s, &it);
-      ids.emplace(s, static_cast<std::uint16_t>(ids.size()));
     }
   }
 
@@ -193,8 +169,10 @@ class Loader {
       ObjectReader o(r.document(), (*arr)[i], content::child_pointer(r.pointer_of(key), i), diags_);
       if (!o.valid()) continue;
       const auto kind = o.required_enum("op", kOps);
+      // Without a known op (reported) its other keys, and which keys are unknown, cannot be checked.
+      if (!kind) continue;
       Op op;
-      if (kind) op.kind = static_cast<OpKind>(*kind);
+      op.kind = static_cast<OpKind>(*kind);
       switch (op.kind) {
         case OpKind::Damage:
           op.amount = static_cast<std::int32_t>(o.required_int("amount", 0, 99).value_or(0));
@@ -486,8 +464,10 @@ CatalogResult load_catalog(const std::filesystem::path& path) {
     if (auto doc = content::parse_json_file(file, diags)) docs.push_back(std::move(*doc));
   if (!diags.empty()) {
     // Report the shape problems of the readable files too, so every problem is listed at once.
-    Loader loader(docs, diags);
-    (void)loader.run();
+    if (!docs.empty()) {
+      Loader loader(docs, diags);
+      (void)loader.run();
+    }
     return diags;
   }
   return load_catalog(docs);

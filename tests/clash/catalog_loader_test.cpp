@@ -7,6 +7,7 @@
 
 #include "battlecore/clash/load.hpp"
 #include "support/clash_pack.hpp"
+#include "support/json_list.hpp"
 #include "support/temp_dir.hpp"
 
 namespace battlecore::clash {
@@ -169,6 +170,30 @@ TEST(ClashCatalogLoader, ThePackIdFollowsTheIdRules) {
     EXPECT_TRUE(has(d, "/pack/id", "expected an id of 1 to 64 characters")) << d.to_string();
     EXPECT_EQ(d.size(), 1u) << d.to_string();
   }
+}
+
+/// A pack of `count` two-bot encounters e0, e1, ..., encounter i on line i + 2, whose default
+/// encounter is the last.
+std::string encounters(std::size_t count) {
+  const auto encounter = [](std::size_t i) {
+    return R"({"id": "e)" + std::to_string(i) + R"(", "seats": )" + test::kTwoBots + "}";
+  };
+  return R"({"pack": {"id": "t", "rules": "clash", "default_encounter": "e)" + std::to_string(count - 1) +
+         R"("}, "encounters": [)" + test::json_list(count, encounter) + "\n]}";
+}
+
+// An EncounterId is 16 bits: without a limit encounter 65,536 would be encounter 0.
+TEST(ClashCatalogLoader, AnEncounterPastTheLimitIsReportedWhereItStands) {
+  const CatalogResult full = load_catalog_text("bad.json", encounters(kMaxEncounters));
+  ASSERT_TRUE(full.ok()) << full.error().to_string();
+  ASSERT_TRUE(full.value()->pack.default_encounter.has_value());
+  EXPECT_EQ(full.value()->encounters[*full.value()->pack.default_encounter].id, "e3999");
+
+  const auto d = problems(encounters(kMaxEncounters + 1));
+  ASSERT_EQ(d.size(), 1u) << d.to_string();
+  EXPECT_EQ(content::format_diagnostic(d.items()[0]),
+            "bad.json:4002:1: /encounters/4000: more than 4000 of kind encounter: expected at most 4000 in a "
+            "pack, this is number 4001");
 }
 
 TEST(ClashCatalogLoader, AMissingPathIsADiagnostic) {

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstddef>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +13,7 @@
 #include "battlecore/content/json_reader.hpp"
 #include "battlecore/deckbuilder/catalog.hpp"
 #include "battlecore/deckbuilder/load.hpp"
+#include "support/json_list.hpp"
 #include "support/temp_dir.hpp"
 
 namespace battlecore::deckbuilder {
@@ -36,15 +38,20 @@ Diagnostics refused(const CatalogResult& r) {
   return r.error();
 }
 
-/// Loads one in-memory content file (which must be valid JSON) and expects it refused.
-Diagnostics refused_text(std::string_view text, const std::string& file = "bad.json") {
+/// Loads one in-memory content file (which must be valid JSON).
+CatalogResult load_text(std::string_view text, const std::string& file = "bad.json") {
   Diagnostics parse;
   std::optional<content::JsonDocument> doc = content::parse_json_text(file, std::string(text), parse);
   EXPECT_TRUE(doc.has_value() && parse.empty()) << parse.to_string();
   if (!doc) return parse;
   std::vector<content::JsonDocument> docs;
   docs.push_back(std::move(*doc));
-  return refused(load_catalog(docs));
+  return load_catalog(docs);
+}
+
+/// Loads one in-memory content file (which must be valid JSON) and expects it refused.
+Diagnostics refused_text(std::string_view text, const std::string& file = "bad.json") {
+  return refused(load_text(text, file));
 }
 
 /// The one diagnostic at `pointer`; fails when there is none or more than one.
@@ -82,6 +89,12 @@ constexpr std::string_view kGoodBits = R"(
 
 std::string with_good_bits(std::string_view rest) {
   return "{" + std::string(kGoodBits) + (rest.empty() ? "" : ",") + std::string(rest) + "}";
+}
+
+/// A card of no cost and no target whose effects are `effects`.
+std::string card(std::string_view id, std::string_view effects) {
+  return R"({"id": ")" + std::string(id) +
+         R"(", "type": "skill", "cost": 0, "target": "none", "effects": [)" + std::string(effects) + "]}";
 }
 
 // --- good content ----------------------------------------------------------------------------
@@ -136,12 +149,7 @@ TEST(DeckbuilderCatalogLoader, TheSameContentHashesTheSame) {
 }
 
 TEST(DeckbuilderCatalogLoader, TheGoodBitsLoad) {
-  Diagnostics parse;
-  std::optional<content::JsonDocument> doc = content::parse_json_text("good.json", with_good_bits(""), parse);
-  ASSERT_TRUE(doc.has_value()) << parse.to_string();
-  std::vector<content::JsonDocument> docs;
-  docs.push_back(std::move(*doc));
-  const CatalogResult r = load_catalog(docs);
+  const CatalogResult r = load_text(with_good_bits(""), "good.json");
   EXPECT_TRUE(r.ok()) << r.error().to_string();
 }
 
@@ -312,6 +320,17 @@ TEST(DeckbuilderCatalogLoader, HookKeysMustFitTheHookKind) {
   EXPECT_EQ(diags.size(), 5u) << diags.to_string();
 }
 
+TEST(DeckbuilderCatalogLoader, AHookOfAnUnknownKindIsNotCheckedAsAnotherKind) {
+  const Diagnostics diags = refused_text(R"({ "hooks": [
+    { "id": "a", "kind": "armor_rest", "keep_percent": 50, "duration": 2 },
+    { "id": "b", "kind": "on_card_playd", "effects": [{ "op": "draw", "amount": 1 }] }
+  ] })");
+  expect_diagnostic(diags, "/hooks/0/kind",
+                    {"unknown value 'armor_rest'", "cancel_play, refuse_play, armor_reset, on_card_played"});
+  expect_diagnostic(diags, "/hooks/1/kind", {"unknown value 'on_card_playd'"});
+  EXPECT_EQ(diags.size(), 2u) << diags.to_string();
+}
+
 TEST(DeckbuilderCatalogLoader, ConditionsAndConditionalBehavioursAreChecked) {
   const Diagnostics diags =
       refused_text(R"({ "cards": [{ "id": "zap", "type": "skill", "cost": 1, "target": "none",
@@ -369,6 +388,68 @@ TEST(DeckbuilderCatalogLoader, DuplicateIdsAcrossTwoFilesOfADirectory) {
   // ... and says where the first one is.
   EXPECT_TRUE(contains(d->message, "first defined at " + (dir / "a_cards.json").string() + ":3:5"))
       << d->message;
+}
+
+// --- pack-wide limits ------------------------------------------------------------------------
+
+TEST(DeckbuilderCatalogLoader, AnIdPastTheLimitOfItsKindIsReportedWhereItStands) {
+  const auto cards = [](std::size_t count) {
+    return R"({"cards": [)" +
+           test::json_list(count, [](std::size_t i) { return card("c" + std::to_string(i), ""); }) + "\n]}";
+  };
+  const CatalogResult full = load_text(cards(kMaxIdsPerKind));
+  ASSERT_TRUE(full.ok()) << full.error().to_string();
+  EXPECT_EQ(full.value()->cards.size(), kMaxIdsPerKind);
+
+  // Card i stands on line i + 2: the first past the limit is named by its file, place and pointer.
+  const Diagnostics diags = refused(load_text(cards(kMaxIdsPerKind + 1)));
+  ASSERT_EQ(diags.size(), 1u) << diags.to_string();
+  const Diagnostic& d = diags.items()[0];
+  EXPECT_EQ(format_diagnostic(d),
+            "bad.json:4002:1: /cards/4000: more than 4000 of kind card: expected at most 4000 in a pack, "
+            "this is number 4001");
+}
+
+/// Cards c0, c1, ... holding `count` copies of `op` between them, 64 to a card (short arrays keep
+/// the text quick to parse), one a line, separated by commas.
+std::string cards_holding(std::size_t count, const std::string& op) {
+  constexpr std::size_t kPerCard = 64;
+  return test::json_list((count + kPerCard - 1) / kPerCard, [&](std::size_t i) {
+    return card("c" + std::to_string(i),
+                test::json_list(std::min(kPerCard, count - i * kPerCard), [&](std::size_t) { return op; }));
+  });
+}
+
+// Op::block is 16 bits: without the limit, block 65,536 would be block 0 and card b would play
+// card c0's first list.
+TEST(DeckbuilderCatalogLoader, ANestedEffectListPastTheLimitIsReportedAtItsOp) {
+  const std::string lists = cards_holding(kMaxBlocks, R"({"op": "repeat", "times": 1, "effects": []})");
+  const CatalogResult full = load_text(R"({"cards": [)" + lists + "]}");
+  ASSERT_TRUE(full.ok()) << full.error().to_string();
+  EXPECT_EQ(full.value()->blocks.size(), kMaxBlocks);
+
+  const std::string b =
+      card("b", R"({"op": "repeat", "times": 1, "effects": [{"op": "armor", "amount": 5}]})");
+  const Diagnostics diags = refused(load_text(R"({"cards": [)" + lists + ",\n" + b + "]}"));
+  expect_diagnostic(
+      diags, "/cards/1024/effects/0",
+      {"more than 65536 nested effect lists: expected at most 65536 in a pack, this is number 65537"});
+  EXPECT_EQ(diags.size(), 1u) << diags.to_string();
+}
+
+// Op::ref is 16 bits: without the limit, condition 65,536 would be condition 0. Each conditional
+// op adds a nested list too, so the one past both limits is reported at its condition and at itself.
+TEST(DeckbuilderCatalogLoader, AConditionPastTheLimitIsReportedWhereItStands) {
+  static_assert(kMaxConditions == kMaxBlocks);
+  const std::string conditional =
+      R"({"op": "conditional", "if": {"kind": "attacked_this_turn"}, "then": []})";
+  const std::string b = card("b", conditional);
+  const Diagnostics diags =
+      refused(load_text(R"({"cards": [)" + cards_holding(kMaxConditions, conditional) + ",\n" + b + "]}"));
+  expect_diagnostic(diags, "/cards/1024/effects/0/if",
+                    {"more than 65536 conditions: expected at most 65536 in a pack, this is number 65537"});
+  expect_diagnostic(diags, "/cards/1024/effects/0", {"more than 65536 nested effect lists"});
+  EXPECT_EQ(diags.size(), 2u) << diags.to_string();
 }
 
 TEST(DeckbuilderCatalogLoader, ReferencesResolveAcrossFiles) {
@@ -451,6 +532,24 @@ TEST(DeckbuilderCatalogLoader, BehaviourReferringToAnUnknownMove) {
   expect_diagnostic(diags, "/enemies/1/behavior/moves/1",
                     {"unknown move 'screech'", "a move id of enemy 'bat'"});
   EXPECT_EQ(diags.size(), 3u) << diags.to_string();
+}
+
+TEST(DeckbuilderCatalogLoader, ABehaviourOfAnUnknownKindIsNotCheckedAsAnotherKind) {
+  const Diagnostics diags = refused_text(R"({ "enemies": [
+    { "id": "rat", "hp": 5,
+      "moves": [{ "id": "bite", "intent": "attack", "effects": [{ "op": "damage", "amount": 2 }] }],
+      "behavior": { "kind": "sequnce", "moves": ["bite"], "loop_from": 0 } },
+    { "id": "bat", "hp": 5,
+      "moves": [{ "id": "bite", "intent": "attack", "effects": [{ "op": "damage", "amount": 2 }] }],
+      "behavior": { "kind": "conditional", "rules": [{ "if": { "kind": "attacked_this_turn" }, "move": "bite" }],
+                    "otherwise": { "kind": "conditional", "moves": ["bite"], "loop_from": 0 } } }
+  ] })");
+  expect_diagnostic(diags, "/enemies/0/behavior/kind",
+                    {"unknown value 'sequnce'", "expected one of: random, sequence, conditional"});
+  // A conditional behaviour's `otherwise` is random or sequence.
+  expect_diagnostic(diags, "/enemies/1/behavior/otherwise/kind",
+                    {"unknown value 'conditional'", "expected one of: random, sequence"});
+  EXPECT_EQ(diags.size(), 2u) << diags.to_string();
 }
 
 TEST(DeckbuilderCatalogLoader, EnemyWithoutMovesOrBehaviour) {

@@ -10,11 +10,14 @@
 #include "battlecore/content/json_reader.hpp"
 #include "battlecore/party/load.hpp"
 #include "party_support.hpp"
+#include "support/json_list.hpp"
+#include "support/temp_dir.hpp"
 
 namespace battlecore::party {
 namespace {
 
 namespace fs = std::filesystem;
+using battlecore::test::json_list;
 
 TEST(PartyMeadowPack, HoldsWhatTheSpecAsksFor) {
   const auto c = test::meadow_pack();
@@ -135,6 +138,89 @@ TEST(PartyCatalogLoader, ThePackIdFollowsTheIdRules) {
     EXPECT_NE(loaded.error().to_string().find("/pack/id: expected an id of 1 to 64 characters"),
               std::string::npos)
         << loaded.error().to_string();
+  }
+}
+
+TEST(PartyCatalogLoader, AnUnknownOpIsNotCheckedAsAnotherOp) {
+  const auto loaded = load_catalog(std::vector<content::JsonDocument>{doc(R"({
+    "pack": {"id": "p", "rules": "party"},
+    "conditions": [{"id": "c", "effect": "poison", "turns": 1}],
+    "skills": [{"id": "s", "cost": 1, "target": "ally",
+                "effects": [{"op": "heall", "amount": 5}, {"op": "aply", "condition": "c", "turns": 2}]}]
+  })")});
+  ASSERT_FALSE(loaded.ok());
+  const auto& items = loaded.error().items();
+  ASSERT_EQ(items.size(), 2u) << loaded.error().to_string();
+  EXPECT_EQ(items[0].pointer, "/skills/0/effects/0/op");
+  EXPECT_EQ(items[0].message,
+            "unknown value 'heall'; expected one of: damage, heal, restore_tp, apply, inflict, cure, charge, "
+            "projectile");
+  EXPECT_EQ(items[1].pointer, "/skills/0/effects/1/op");
+  EXPECT_NE(items[1].message.find("unknown value 'aply'"), std::string::npos) << items[1].message;
+}
+
+/// A pack whose conditions c0, c1, ... (`conditions` of them) and enemies e0, e1, ... (`enemies`)
+/// stand one a line after the first, conditions first; its encounter fights the last enemy.
+std::string pack(std::size_t conditions, std::size_t enemies) {
+  const auto condition = [](std::size_t i) {
+    return R"({"id": "c)" + std::to_string(i) + R"(", "effect": "poison", "turns": 1})";
+  };
+  const auto enemy = [](std::size_t i) {
+    return R"({"id": "e)" + std::to_string(i) +
+           R"(", "hp": 1, "actions": [{"id": "a", "effects": [{"op": "damage", "amount": 1}]}]})";
+  };
+  return R"({"pack": {"id": "p", "rules": "party"}, "members": [{"id": "m", "hp": 5, "attack": 1}], )"
+         R"("parties": [{"id": "p", "formation": ["m"], "tp": 0}], )"
+         R"("encounters": [{"id": "x", "party": "p", "enemies": ["e)" +
+         std::to_string(enemies - 1) + R"("]}], "conditions": [)" + json_list(conditions, condition) +
+         R"(], "enemies": [)" + json_list(enemies, enemy) + "]}";
+}
+
+TEST(PartyCatalogLoader, AConditionPastTheLimitIsReportedWhereItStands) {
+  const auto full = load_catalog(std::vector<content::JsonDocument>{doc(pack(kMaxPackConditions, 1))});
+  ASSERT_TRUE(full.ok()) << full.error().to_string();
+  EXPECT_EQ(full.value()->conditions.size(), kMaxPackConditions);
+
+  const auto loaded = load_catalog(std::vector<content::JsonDocument>{doc(pack(kMaxPackConditions + 1, 1))});
+  ASSERT_FALSE(loaded.ok());
+  ASSERT_EQ(loaded.error().size(), 1u) << loaded.error().to_string();
+  EXPECT_EQ(content::format_diagnostic(loaded.error().items()[0]),
+            "inline.json:252:1: /conditions/250: more than 250 of kind condition: expected at most 250 in a "
+            "pack, this is number 251");
+}
+
+// An EnemyId is 16 bits: without a limit enemy 65,536 would be enemy 0.
+TEST(PartyCatalogLoader, AnEnemyPastTheLimitIsReportedWhereItStands) {
+  const auto full = load_catalog(std::vector<content::JsonDocument>{doc(pack(1, kMaxIdsPerKind))});
+  ASSERT_TRUE(full.ok()) << full.error().to_string();
+  ASSERT_EQ(full.value()->encounters[0].enemies.size(), 1u);
+  EXPECT_EQ(full.value()->enemies[full.value()->encounters[0].enemies[0]].id, "e3999");
+
+  // Enemy i stands on line i + 3, after one condition.
+  const auto loaded = load_catalog(std::vector<content::JsonDocument>{doc(pack(1, kMaxIdsPerKind + 1))});
+  ASSERT_FALSE(loaded.ok());
+  ASSERT_EQ(loaded.error().size(), 1u) << loaded.error().to_string();
+  EXPECT_EQ(
+      content::format_diagnostic(loaded.error().items()[0]),
+      "inline.json:4003:1: /enemies/4000: more than 4000 of kind enemy: expected at most 4000 in a pack, "
+      "this is number 4001");
+}
+
+// Content that does not parse, or a path with no content, is one problem: there is no pack to
+// look for a 'pack' object in.
+TEST(PartyCatalogLoader, ContentThatDoesNotParseIsOneProblem) {
+  const battlecore::test::TempDir dir;
+  { std::ofstream empty(dir.path() / "empty.json"); }
+  fs::create_directory(dir.path() / "broken");
+  std::ofstream(dir.path() / "broken" / "pack.json") << R"({"pack": {"id": "p", "rules": "party"})";
+  fs::create_directory(dir.path() / "nothing");
+  for (const fs::path& path : {dir.path() / "missing.json", dir.path() / "empty.json", dir.path() / "broken",
+                               dir.path() / "nothing"}) {
+    SCOPED_TRACE(path.string());
+    const auto loaded = load_catalog(path);
+    ASSERT_FALSE(loaded.ok());
+    ASSERT_EQ(loaded.error().size(), 1u) << loaded.error().to_string();
+    EXPECT_EQ(loaded.error().items()[0].file.rfind(path.string(), 0), 0u) << loaded.error().to_string();
   }
 }
 

@@ -2,6 +2,7 @@
 /// Loading clash content: strict and total; any error means no catalog.
 
 #include <array>
+#include <cstddef>
 #include <filesystem>
 #include <memory>
 #include <string_view>
@@ -26,6 +27,9 @@ CatalogResult load_catalog_text(std::string file, std::string text);
 /// Reads one card, {"element": "fire", "value": 7} (content and scenarios): every problem is
 /// reported through `r` and the card is then not to be used.
 Card read_card(content::ObjectReader& r);
+
+/// The most encounters a pack defines.
+inline constexpr std::size_t kMaxEncounters = 4000;
 
 /// The keys a content file may have at its top level.
 inline constexpr std::array<std::string_view, 2> kContentSections = {"pack", "encounters"};

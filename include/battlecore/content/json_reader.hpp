@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -59,10 +61,10 @@ std::optional<JsonDocument> parse_json_file(const std::filesystem::path& path, D
 /// A missing path, or a directory with no JSON file, yields a diagnostic and an empty list.
 std::vector<std::filesystem::path> content_files(const std::filesystem::path& path, Diagnostics& diags);
 
-/// `base` + "/" + the key escaped per RFC 6901 (~ -> ~0, / -> ~1).
 /// Whether `id` is a content id: 1 to 64 characters of a-z, 0-9, '_' and '-'.
 bool valid_id(std::string_view id);
 
+/// `base` + "/" + the key escaped per RFC 6901 (~ -> ~0, / -> ~1).
 std::string child_pointer(std::string_view base, std::string_view key);
 /// `base` + "/" + index.
 std::string child_pointer(std::string_view base, std::size_t index);
@@ -147,5 +149,28 @@ class ObjectReader {
   Diagnostics& diags_;
   std::vector<std::string> allowed_;
 };
+
+/// One element of a content section's array (a card, an enemy, an encounter): its document,
+/// its value and the value's JSON pointer.
+struct SectionItem {
+  const JsonDocument* doc;
+  const nlohmann::json* value;
+  std::string pointer;
+};
+
+/// The ids of one kind of item, each with its dense index (the order the items define them).
+using IdIndex = std::map<std::string, std::uint16_t, std::less<>>;
+
+/// The message for the first entry past a table's limit: "more than LIMIT WHAT: expected at most
+/// LIMIT in a pack, this is number LIMIT+1".
+std::string too_many(std::size_t limit, std::string_view what);
+
+/// Pass 1 of a loader for one kind (named in the singular, "card"): gives each item's string
+/// "id" the next dense index in `ids`. A repeated id is reported at its "id", naming where the
+/// first one is; the id that would be number `limit` + 1 is reported at its item ("more than
+/// LIMIT of kind KIND"), once. Items that are not objects or have no string id are left to pass
+/// 2, which reports them. `limit` is at most 65,536, so that no index in `ids` wraps unreported.
+void collect_ids(std::string_view kind, std::span<const SectionItem> items, std::size_t limit, IdIndex& ids,
+                 Diagnostics& diags);
 
 }  // namespace battlecore::content

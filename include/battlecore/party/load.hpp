@@ -3,6 +3,7 @@
 /// references), then frozen into an immutable Catalog. Any error means no catalog.
 
 #include <array>
+#include <cstddef>
 #include <filesystem>
 #include <memory>
 #include <string_view>
@@ -21,6 +22,12 @@ using CatalogResult = Result<std::shared_ptr<const Catalog>, content::Diagnostic
 CatalogResult load_catalog(const std::filesystem::path& path);
 /// Loads already parsed documents, in order (used by tests and embedders).
 CatalogResult load_catalog(const std::vector<content::JsonDocument>& documents);
+
+/// The most conditions a pack defines: a ConditionId is 8 bits, and 0xFF is kNoCondition.
+inline constexpr std::size_t kMaxPackConditions = 250;
+/// The most a pack defines of any other kind: skills, items, members, companions, allies,
+/// enemies, parties, encounters.
+inline constexpr std::size_t kMaxIdsPerKind = 4000;
 
 /// The keys a content file may have at its top level.
 inline constexpr std::array<std::string_view, 10> kContentSections = {
