@@ -7,6 +7,7 @@
 #include <functional>
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -86,8 +87,11 @@ class RuleSetCommands {
   virtual int replay(const Options& options, Io io);
 };
 
-/// The rule set named in a replay file, or a message saying why it cannot be read.
-std::string replay_rules_or_error(const std::string& path, bool& ok);
+/// The rule set a replay file names, one of `rule_names`; nullopt once the file's problems are
+/// printed on `err` when it names none of them (sim::replay_rules: every problem that reading
+/// without a rule set finds).
+std::optional<std::string> replay_rule_set(const std::string& path,
+                                           const std::vector<std::string>& rule_names, std::ostream& err);
 
 /// Loads the content at `path`, or the bundled pack `rules`/`pack` when `path` is empty, with
 /// the rule set's `load_catalog`; prints every diagnostic and returns null on failure.

@@ -207,17 +207,9 @@ int run_command(int argc, char** argv) {
   }
 
   if (replay->parsed()) {
-    bool ok = false;
-    options.rules = replay_rules_or_error(options.replay, ok);
-    if (!ok) {
-      std::cerr << "battlecore: malformed replay: " << options.rules << "\n";
-      return kUsageError;
-    }
-    if (std::find(rule_names.begin(), rule_names.end(), options.rules) == rule_names.end()) {
-      std::cerr << "battlecore: malformed replay: " << options.replay << ": unknown rule set '"
-                << options.rules << "'\n";
-      return kUsageError;
-    }
+    const auto rules = replay_rule_set(options.replay, rule_names, std::cerr);
+    if (!rules) return kUsageError;
+    options.rules = *rules;
   }
   if (sim->parsed() && options.record_failures && options.record.empty()) {
     std::cerr << "battlecore: --record-failures needs --record DIR\n\n" << sim->help();

@@ -1,7 +1,13 @@
 // What every rule set shares for `battlecore replay`: finding the rule set of a replay file, and
 // the answer of a rule set that does not replay yet.
 
+#include <optional>
 #include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
 
 #include "battlecore/sim/replay.hpp"
 #include "commands.hpp"
@@ -13,10 +19,14 @@ int RuleSetCommands::replay(const Options&, Io io) {
   return kUsageError;
 }
 
-std::string replay_rules_or_error(const std::string& path, bool& ok) {
-  auto rules = sim::replay_rules(path);
-  ok = rules.ok();
-  return ok ? rules.value() : rules.error().message;
+std::optional<std::string> replay_rule_set(const std::string& path,
+                                           const std::vector<std::string>& rule_names, std::ostream& err) {
+  const std::vector<std::string_view> names(rule_names.begin(), rule_names.end());
+  auto rules = sim::replay_rules(path, names);
+  if (rules) return rules.value();
+  err << rules.error().to_string();
+  err << fmt::format("battlecore: malformed replay {}: {} problem(s)\n", path, rules.error().size());
+  return std::nullopt;
 }
 
 }  // namespace battlecore::cli

@@ -28,15 +28,13 @@ constexpr std::array<std::string_view, 3> kOverrideKeys = {"round", "order", "se
 
 /// A hand override: the cards, at most the encounter's hand size. With a listed deck each card
 /// is taken from the seat's own copy of the list (its hand is put back first), so every card of
-/// the list stays accounted for.
+/// the list stays accounted for. A hand that is too long has its cards checked all the same.
 void read_hand(ObjectReader& r, const EncounterDef& e, SeatState& seat) {
   const json* list = r.optional_array("hand");
   if (list == nullptr) return;
-  if (list->size() > e.rules.hand_size) {
+  if (list->size() > e.rules.hand_size)
     r.error_at("hand", fmt::format("{} cards in hand; the encounter's hand holds at most {}", list->size(),
                                    e.rules.hand_size));
-    return;
-  }
   FixedVec<Card, kMaxDeckSize> pile = seat.pile;
   if (e.rules.deck == DeckSource::Listed)
     for (Card c : seat.hand) pile.push_back(c);
@@ -58,7 +56,8 @@ void read_hand(ObjectReader& r, const EncounterDef& e, SeatState& seat) {
       }
       pile.erase_at(at);
     }
-    hand.push_back(card);
+    // Past the hand size the override is refused already; its cards are only checked.
+    if (i < e.rules.hand_size) hand.push_back(card);
   }
   seat.hand = hand;
   seat.pile = pile;
@@ -81,32 +80,34 @@ void read_seat(ObjectReader& r, const EncounterDef& e, SeatState& seat) {
   r.finish();
 }
 
+/// The turn order override: every seat index once. Each entry is checked, whatever the length.
 void read_order(ObjectReader& r, std::size_t n, BattleState& s) {
   const json* order = r.optional_array("order");
   if (order == nullptr) return;
-  if (order->size() != n) {
+  const std::size_t before = r.diagnostics().size();
+  if (order->size() != n)
     r.error_at("order", fmt::format("expected all {} seats in turn order, got {}", n, order->size()));
-    return;
-  }
   FixedVec<std::uint8_t, kMaxSeats> out;
   std::array<bool, kMaxSeats> seen{};
-  for (std::size_t i = 0; i < n; ++i) {
+  for (std::size_t i = 0; i < order->size(); ++i) {
     const json& v = (*order)[i];
     const std::string p = content::child_pointer(r.pointer_of("order"), i);
     if (!v.is_number_integer() || v.get<std::int64_t>() < 0 ||
         v.get<std::int64_t>() >= static_cast<std::int64_t>(n)) {
-      r.diagnostics().add(r.document().diagnostic(p, fmt::format("expected a seat index in [0, {}]", n - 1)));
-      return;
+      r.diagnostics().add(r.document().diagnostic(
+          p, fmt::format("expected a seat index in [0, {}], got {}", n - 1,
+                         v.is_number_integer() ? v.dump() : content::describe_json_type(v))));
+      continue;
     }
     const auto seat = static_cast<std::uint8_t>(v.get<std::int64_t>());
     if (seen[seat]) {
       r.diagnostics().add(r.document().diagnostic(p, fmt::format("seat {} is listed twice", seat)));
-      return;
+      continue;
     }
     seen[seat] = true;
     out.push_back(seat);
   }
-  s.order = out;
+  if (r.diagnostics().size() == before) s.order = out;
 }
 
 }  // namespace

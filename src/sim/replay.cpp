@@ -40,6 +40,25 @@ nlohmann::ordered_json replay_to_json(const Replay& r) {
 
 namespace {
 
+/// Why a replay of another rng_version cannot be played: its numbers are other numbers.
+std::string rng_version_problem(std::int64_t version) {
+  return fmt::format(
+      "the replay was made with rng_version {}; this engine has rng_version {}, whose numbers differ",
+      version, kRngVersion);
+}
+
+/// A value given where a number was expected, for messages: the integer itself, else its type.
+std::string given_number(const json& value) {
+  return value.is_number_integer() ? value.dump() : content::describe_json_type(value);
+}
+
+/// A value given where a card id was expected, for messages.
+std::string given_card_id(const json& value) {
+  if (!value.is_string()) return content::describe_json_type(value);
+  const auto& text = value.get_ref<const std::string&>();
+  return text.empty() ? std::string("an empty string") : "'" + text + "'";
+}
+
 std::optional<std::uint64_t> read_hash(ObjectReader& r, std::string_view key) {
   const auto text = r.required_string(key);
   if (!text) return std::nullopt;
@@ -50,7 +69,8 @@ std::optional<std::uint64_t> read_hash(ObjectReader& r, std::string_view key) {
 
 }  // namespace
 
-Result<Replay, Diagnostics> replay_from_document(const JsonDocument& doc, const ActionCheck& check_action) {
+Result<Replay, Diagnostics> replay_from_document(const JsonDocument& doc, const ActionCheck& check_action,
+                                                 std::span<const std::string_view> rule_sets) {
   Diagnostics diags;
   Replay replay;
   ObjectReader r(doc, doc.root, "", diags);
@@ -65,28 +85,32 @@ Result<Replay, Diagnostics> replay_from_document(const JsonDocument& doc, const 
                              kReplayFormatVersion));
   }
   replay.engine_version = r.required_string("engine_version").value_or("");
-  if (const auto v = r.required_int("rng_version", 0, 1'000'000))
+  if (const auto v = r.required_int("rng_version", 0, 1'000'000)) {
     replay.rng_version = static_cast<std::uint32_t>(*v);
-  replay.rules = r.required_string("rules").value_or("");
+    if (*v != kRngVersion) r.error_at("rng_version", rng_version_problem(*v));
+  }
+  if (rule_sets.empty())
+    replay.rules = r.required_string("rules").value_or("");
+  else if (const auto rules = r.required_enum("rules", rule_sets))
+    replay.rules = std::string(rule_sets[*rules]);
   replay.content_hash = read_hash(r, "content_hash").value_or(0);
   if (const json* s = r.optional_value("seed"); s == nullptr)
     r.error("missing required key 'seed' (an integer in [0, 2^64))");
   else if (s->is_number_unsigned() || (s->is_number_integer() && s->get<std::int64_t>() >= 0))
     replay.start.seed = s->get<std::uint64_t>();
   else
-    r.error_at("seed", "expected a seed: an integer in [0, 2^64), got " + content::describe_json_type(*s));
+    r.error_at("seed", "expected a seed: an integer in [0, 2^64), got " + given_number(*s));
   replay.start.encounter = r.required_string("encounter").value_or("");
   if (const json* s = r.optional_object("scenario")) replay.start.scenario = *s;
   if (const json* deck = r.optional_array("deck")) {
     for (std::size_t i = 0; i < deck->size(); ++i) {
       const json& card = (*deck)[i];
-      if (card.is_string() && !card.get_ref<const std::string&>().empty())
+      if (card.is_string() && content::valid_id(card.get_ref<const std::string&>()))
         replay.start.deck.push_back(card.get<std::string>());
       else
         diags.add(doc.diagnostic(
             content::child_pointer("/deck", i),
-            "expected a card id (a non-empty string), got " +
-                (card.is_string() ? std::string("an empty string") : content::describe_json_type(card))));
+            "expected a card id: 1 to 64 characters a-z, 0-9, '_' or '-', got " + given_card_id(card)));
     }
     if (deck->empty())
       r.error_at("deck", "expected at least one card (leave the key out for the encounter's deck)");
@@ -132,18 +156,29 @@ Result<Replay, Diagnostics> replay_from_document(const JsonDocument& doc, const 
   return replay;
 }
 
+namespace {
+
+/// The replay in `doc`, a parsed file, or every problem: `diags` (those found parsing it, such as
+/// a duplicate key, a problem of the file even when the rest reads well), then the reading's.
+Result<ReplayFile, Diagnostics> replay_in(JsonDocument doc, Diagnostics diags,
+                                          const ActionCheck& check_action,
+                                          std::span<const std::string_view> rule_sets) {
+  auto replay = replay_from_document(doc, check_action, rule_sets);
+  if (!replay) {
+    for (const content::Diagnostic& d : replay.error().items()) diags.add(d);
+  }
+  if (!diags.empty()) return diags;
+  return ReplayFile{std::move(doc), std::move(replay).value()};
+}
+
+}  // namespace
+
 Result<ReplayFile, Diagnostics> read_replay_file(const std::filesystem::path& path,
                                                  const ActionCheck& check_action) {
   Diagnostics diags;
   auto doc = content::parse_json_file(path, diags);
   if (!doc) return diags;
-  auto replay = replay_from_document(*doc, check_action);
-  // A duplicate key is a problem of the file even when the rest of the replay reads well.
-  if (!replay) {
-    for (const content::Diagnostic& d : replay.error().items()) diags.add(d);
-  }
-  if (!diags.empty()) return diags;
-  return ReplayFile{std::move(*doc), std::move(replay).value()};
+  return replay_in(std::move(*doc), std::move(diags), check_action, {});
 }
 
 Result<Replay, Diagnostics> read_replay(const std::filesystem::path& path, const ActionCheck& check_action) {
@@ -161,16 +196,19 @@ Result<void> write_replay(const std::filesystem::path& path, const Replay& repla
   return {};
 }
 
-Result<std::string> replay_rules(const std::filesystem::path& path) {
+Result<std::string, Diagnostics> replay_rules(const std::filesystem::path& path,
+                                              std::span<const std::string_view> rule_sets) {
   Diagnostics diags;
   auto doc = content::parse_json_file(path, diags);
-  if (!doc)
-    return Error{diags.items().empty() ? path.string() : content::format_diagnostic(diags.items().front())};
-  const json& root = doc->root;
-  if (!root.is_object() || !root.contains("rules") || !root["rules"].is_string())
-    return Error{content::format_diagnostic(
-        doc->diagnostic("", "a replay needs \"rules\": the name of its rule set, as a string"))};
-  return root["rules"].get<std::string>();
+  if (!doc) return diags;
+  // A rule set named well reads the whole file itself, its actions too. Otherwise the file is read
+  // as far as it can be without one, which reports `rules` among the rest.
+  Diagnostics rules_problem;  // reported again by that reading
+  ObjectReader r(*doc, doc->root, "", rules_problem);
+  if (const auto rules = r.required_enum("rules", rule_sets)) return std::string(rule_sets[*rules]);
+  auto file = replay_in(std::move(*doc), std::move(diags), {}, rule_sets);
+  if (!file) return file.error();
+  return file.value().replay.rules;
 }
 
 namespace detail {
@@ -183,11 +221,7 @@ ReplayCheck check_header(const Replay& replay, std::string_view rules, std::uint
     return {Kind::Malformed, std::nullopt,
             fmt::format("the replay is of rule set '{}', not '{}'", replay.rules, rules)};
   if (replay.rng_version != kRngVersion)
-    return {
-        Kind::Malformed, std::nullopt,
-        fmt::format(
-            "the replay was made with rng_version {}; this engine has rng_version {}, whose numbers differ",
-            replay.rng_version, kRngVersion)};
+    return {Kind::Malformed, std::nullopt, rng_version_problem(replay.rng_version)};
   if (replay.content_hash != content_hash)
     return {
         Kind::ContentMismatch, std::nullopt,

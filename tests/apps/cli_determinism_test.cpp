@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -24,6 +25,7 @@ namespace {
 namespace fs = std::filesystem;
 using battlecore::test::TempDir;
 using nlohmann::json;
+using nlohmann::ordered_json;
 
 const fs::path kStarter = fs::path(BATTLECORE_DATA_DIR) / "deckbuilder" / "starter";
 
@@ -241,13 +243,16 @@ TEST(CliDeterminism, ARunWithADeckRecordsItAndItsReplaysMatch) {
   edited["deck"][1] = "nope";
   r = replay_of(edited, "unknown_card.json");
   EXPECT_EQ(r.code, 2) << r.explain();
-  EXPECT_TRUE(has(r.err, "does not have: nope")) << r.explain();
+  EXPECT_TRUE(has(r.err, "/deck/1: no card 'nope' in pack 'starter'")) << r.explain();
   edited = recorded;
   edited["deck"] = json::array({"strike", 5, ""});
   r = replay_of(edited, "not_an_id.json");
   EXPECT_EQ(r.code, 2) << r.explain();
-  EXPECT_TRUE(has(r.err, "/deck/1: expected a card id (a non-empty string), got an integer")) << r.explain();
-  EXPECT_TRUE(has(r.err, "/deck/2: expected a card id (a non-empty string), got an empty string"))
+  EXPECT_TRUE(
+      has(r.err, "/deck/1: expected a card id: 1 to 64 characters a-z, 0-9, '_' or '-', got an integer"))
+      << r.explain();
+  EXPECT_TRUE(
+      has(r.err, "/deck/2: expected a card id: 1 to 64 characters a-z, 0-9, '_' or '-', got an empty string"))
       << r.explain();
   edited["deck"] = json::array();
   r = replay_of(edited, "empty.json");
@@ -301,7 +306,8 @@ TEST(CliDeterminism, AMalformedReplayExitsTwoSayingWhy) {
   std::ofstream(dir.path() / "c.json") << "{\"rules\": \"chess\"}";
   r = cli("replay " + quoted((dir.path() / "c.json").string()));
   EXPECT_EQ(r.code, 2) << r.explain();
-  EXPECT_TRUE(has(r.err, "unknown rule set 'chess'")) << r.explain();
+  EXPECT_TRUE(has(r.err, "/rules: unknown value 'chess'; expected one of: deckbuilder, party, clash"))
+      << r.explain();
   r = cli("replay");
   EXPECT_EQ(r.code, 2) << r.explain();
 }
@@ -335,6 +341,95 @@ TEST(CliDeterminism, AReplayIsReadStrictlyListingEveryProblemAtItsPosition) {
                              ": /actions/2: unknown key 'bogus'; allowed keys: type"))
       << r.explain();
   EXPECT_TRUE(has(r.err, "2 problem(s)")) << r.explain();
+}
+
+TEST(CliDeterminism, AReplaysRuleSetIsReportedAtItsPositionWithTheFilesOtherProblems) {
+  TempDir dir;
+  ASSERT_EQ(cli("sim --rules deckbuilder --battles 1 --record " + quoted(dir.path().string())).code, 0);
+  const ordered_json recorded = ordered_json::parse(read_file(dir.path() / "battle-000000.json"));
+  const fs::path file = dir.path() / "r.json";
+  for (const ordered_json& rules : {ordered_json(5), ordered_json("chess")}) {
+    ordered_json j = recorded;
+    j["rules"] = rules;
+    j["seed"] = -1;
+    j["content_hash"] = "xyz";
+    const std::string text = j.dump(2);
+    std::ofstream(file) << text;
+    const CliRun r = cli("replay " + quoted(file.string()));
+    EXPECT_EQ(r.code, 2) << r.explain();
+    const std::string rules_problem =
+        rules.is_string() ? "unknown value 'chess'; expected one of: deckbuilder, party, clash"
+                          : "expected a string (one of: deckbuilder, party, clash), got an integer";
+    EXPECT_EQ(r.err,
+              file.string() + ":" + position_of(text, rules.dump() + ",\n  \"content_hash\"") +
+                  ": /rules: " + rules_problem + "\n" + file.string() + ":" + position_of(text, "\"xyz\"") +
+                  ": /content_hash: expected a hash of 16 hex digits, got 'xyz'\n" + file.string() + ":" +
+                  position_of(text, "-1") + ": /seed: expected a seed: an integer in [0, 2^64), got -1\n" +
+                  "battlecore: malformed replay " + file.string() + ": 3 problem(s)\n")
+        << r.explain();
+  }
+}
+
+TEST(CliDeterminism, AReplayThatDoesNotStartIsReportedAtItsPointersWithItsOtherProblems) {
+  TempDir dir;
+  ASSERT_EQ(cli("sim --rules deckbuilder --battles 1 --record " + quoted(dir.path().string())).code, 0);
+  const ordered_json recorded = ordered_json::parse(read_file(dir.path() / "battle-000000.json"));
+  const fs::path file = dir.path() / "r.json";
+  const auto replay_of = [&](const ordered_json& j, std::string& text) {
+    text = j.dump(2);
+    std::ofstream(file) << text;
+    return cli("replay " + quoted(file.string()));
+  };
+  std::string text;
+  ordered_json j = recorded;
+  j["encounter"] = "nope";
+  j["deck"] = {"strike", "nope", "bash"};
+  CliRun r = replay_of(j, text);
+  EXPECT_EQ(r.code, 2) << r.explain();
+  EXPECT_EQ(r.err, file.string() + ":" + position_of(text, "\"nope\"") +
+                       ": /encounter: no encounter 'nope' in pack 'starter'\n" + file.string() + ":" +
+                       position_of(text, "\"nope\"", 1) + ": /deck/1: no card 'nope' in pack 'starter'\n" +
+                       "battlecore: malformed replay " + file.string() + ": 2 problem(s)\n")
+      << r.explain();
+  j = recorded;
+  j["deck"] = std::vector<std::string>(65, "strike");
+  r = replay_of(j, text);
+  EXPECT_EQ(r.code, 2) << r.explain();
+  EXPECT_TRUE(has(r.err, file.string() + ":" + position_of(text, "[\n    \"strike\"") +
+                             ": /deck: the deck has 65 cards; a battle holds at most 64\n"))
+      << r.explain();
+  j["deck"] = {"strike", "strike+"};
+  r = replay_of(j, text);
+  EXPECT_EQ(r.code, 2) << r.explain();
+  EXPECT_TRUE(has(r.err, file.string() + ":" + position_of(text, "\"strike+\"") +
+                             ": /deck/1: expected a card id: 1 to 64 characters a-z, 0-9, '_' or '-', got "
+                             "'strike+'\n"))
+      << r.explain();
+}
+
+TEST(CliDeterminism, EveryRuleSetsReplayThatDoesNotStartIsReportedAtItsPointers) {
+  for (const auto& [rules, pack] : {std::pair{"clash", "classic"}, std::pair{"party", "meadow"}}) {
+    TempDir dir;
+    ASSERT_EQ(
+        cli(fmt::format("sim --rules {} --battles 1 --record {}", rules, quoted(dir.path().string()))).code,
+        0);
+    ordered_json j = ordered_json::parse(read_file(dir.path() / "battle-000000.json"));
+    j["encounter"] = "nope";
+    j["deck"] = {"strike"};
+    const fs::path file = dir.path() / "r.json";
+    const std::string text = j.dump(2);
+    std::ofstream(file) << text;
+    const CliRun r = cli("replay " + quoted(file.string()));
+    EXPECT_EQ(r.code, 2) << r.explain();
+    // Both at once, each at its place: an encounter the pack does not have, a deck these rules
+    // do not deal.
+    EXPECT_EQ(r.err, fmt::format("{0}:{1}: /encounter: no encounter 'nope' in pack '{2}'\n"
+                                 "{0}:{3}: /deck: a battle of these rules has no deck to start from\n"
+                                 "battlecore: malformed replay {0}: 2 problem(s)\n",
+                                 file.string(), position_of(text, "\"nope\""), pack,
+                                 position_of(text, "[\n    \"strike\"")))
+        << r.explain();
+  }
 }
 
 TEST(CliDeterminism, AReplaysScenarioIsReportedWhereItIsInTheReplay) {

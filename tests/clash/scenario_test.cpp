@@ -14,6 +14,7 @@
 #include "battlecore/clash/snapshot.hpp"
 #include "battlecore/core/rng.hpp"
 #include "support/clash_pack.hpp"
+#include "support/diagnostics_list.hpp"
 #include "support/scenario_seeds.hpp"
 
 namespace battlecore::clash {
@@ -128,6 +129,35 @@ TEST(ClashScenario, EveryBadOverrideIsRefusedWithItsPointer) {
        })
     EXPECT_NE(text.find(expected), std::string::npos) << expected << " not in:\n" << text;
   EXPECT_NE(text.find("s.json:"), std::string::npos);
+}
+
+TEST(ClashScenario, EveryEntryOfTheOrderIsCheckedSayingTheValueGiven) {
+  EXPECT_EQ(
+      problems(start(
+          R"({"format":"battlecore-scenario","format_version":1,"rules":"clash","encounter":"trio","order":[7,1,1]})")),
+      "s.json:1:96: /order/0: expected a seat index in [0, 2], got 7\n"
+      "s.json:1:100: /order/2: seat 1 is listed twice\n");
+  // A list of another length has its entries checked too.
+  EXPECT_EQ(problems(start(R"({"encounter": "trio", "order": [0, 1, 2, 2, "x", -1]})")),
+            "s.json:1:32: /order: expected all 3 seats in turn order, got 6\n"
+            "s.json:1:42: /order/3: seat 2 is listed twice\n"
+            "s.json:1:45: /order/4: expected a seat index in [0, 2], got a string\n"
+            "s.json:1:50: /order/5: expected a seat index in [0, 2], got -1\n");
+}
+
+TEST(ClashScenario, AHandTooLongHasEveryCardCheckedAllTheSame) {
+  const auto r = start(R"({"encounter": "listed_deck", "seats": [{"hand": [
+    {"element": "air", "value": 2}, {"element": "air", "value": 5}, {"element": "air", "value": 8},
+    {"element": "earth", "value": 3}, {"element": "earth", "value": 6}, {"element": "earth", "value": 9},
+    {"element": "energy", "value": 1}, {"element": "air", "value": 2}, {"element": "plasma", "value": 1}]}]})");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(test::pointed_messages(r.error()),
+            (std::vector<std::string>{
+                "/seats/0/hand: 9 cards in hand; the encounter's hand holds at most 7",
+                "/seats/0/hand/7: air 2 is not left in the seat's copy of the listed deck",
+                "/seats/0/hand/8/element: unknown element 'plasma'; expected air, earth, energy, fire or "
+                "water",
+            }));
 }
 
 TEST(ClashScenario, RefusesAnotherFormatVersionRuleSetOrEncounter) {

@@ -3,9 +3,11 @@
 
 #include "battlecore/sim/replay.hpp"
 
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -14,8 +16,10 @@
 #include "battlecore/deckbuilder/load.hpp"
 #include "battlecore/deckbuilder/policies.hpp"
 #include "battlecore/sim/deckbuilder_rules.hpp"
+#include "support/diagnostics_list.hpp"
 #include "support/starter_pack.hpp"
 #include "support/temp_dir.hpp"
+#include "support/text_position.hpp"
 
 namespace battlecore::sim {
 namespace {
@@ -41,6 +45,9 @@ Replay played(const std::string& encounter, std::uint64_t seed) {
   EXPECT_EQ(replay.value().final_state_hash, b.state_hash());
   return replay.value();
 }
+
+/// The rule sets the command line knows, in its order.
+constexpr std::array<std::string_view, 3> kRuleSets = {"deckbuilder", "party", "clash"};
 
 Result<Replay, content::Diagnostics> reparse(const json& j) {
   content::Diagnostics diags;
@@ -72,7 +79,7 @@ TEST(SimReplay, WrittenAndReadBackItIsTheSame) {
   auto back = read_replay(dir.path() / "r.json");
   ASSERT_TRUE(back.ok()) << back.error().to_string();
   EXPECT_EQ(replay_to_json(back.value()), replay_to_json(r));
-  EXPECT_EQ(replay_rules(dir.path() / "r.json").value(), "deckbuilder");
+  EXPECT_EQ(replay_rules(dir.path() / "r.json", kRuleSets).value(), "deckbuilder");
 }
 
 TEST(SimReplay, AnUnchangedReplayMatches) {
@@ -152,6 +159,115 @@ TEST(SimReplay, MalformedFilesListEveryProblemWithItsPointer) {
   ASSERT_FALSE(r2.ok());
   EXPECT_NE(r2.error().to_string().find("/state_hashes: expected"), std::string::npos)
       << r2.error().to_string();
+}
+
+TEST(SimReplay, ARuleSetThatCannotBeReadIsReportedAtRulesWithEveryOtherProblem) {
+  test::TempDir dir;
+  json j = replay_to_json(played("w1", 2));
+  j["rules"] = 5;
+  j["seed"] = -1;
+  j["content_hash"] = "xyz";
+  j["rng_version"] = 2;
+  const std::string text = j.dump(2);
+  const auto path = dir.path() / "r.json";
+  std::ofstream(path) << text;
+  auto rules = replay_rules(path, kRuleSets);
+  ASSERT_FALSE(rules.ok());
+  const std::string file = path.string();
+  using test::position_of;
+  EXPECT_EQ(
+      rules.error().to_string(),
+      file + ":" + position_of(text, "2,\n  \"rules\"") +
+          ": /rng_version: the replay was made with rng_version 2; this engine has rng_version 1, whose "
+          "numbers differ\n" +
+          file + ":" + position_of(text, "5,\n  \"seed\"") +
+          ": /rules: expected a string (one of: deckbuilder, party, clash), got an integer\n" + file + ":" +
+          position_of(text, "\"xyz\"") + ": /content_hash: expected a hash of 16 hex digits, got 'xyz'\n" +
+          file + ":" + position_of(text, "-1,\n  \"start_state_hash\"") +
+          ": /seed: expected a seed: an integer in [0, 2^64), got -1\n");
+  // A rule set the engine does not have, with the allowed ones; a missing one, at the root.
+  j["rules"] = "chess";
+  const std::string chess = j.dump(2);
+  std::ofstream(path) << chess;
+  rules = replay_rules(path, kRuleSets);
+  ASSERT_FALSE(rules.ok());
+  ASSERT_EQ(rules.error().size(), 4u) << rules.error().to_string();
+  EXPECT_EQ(rules.error().items()[1].pointer, "/rules");
+  EXPECT_EQ(rules.error().items()[1].message,
+            "unknown value 'chess'; expected one of: deckbuilder, party, clash");
+  EXPECT_EQ(content::format_diagnostic(rules.error().items()[1])
+                .rfind(file + ":" + position_of(chess, "\"chess\"") + ": /rules: ", 0),
+            0u)
+      << content::format_diagnostic(rules.error().items()[1]);
+  j.erase("rules");
+  std::ofstream(path) << j.dump(2);
+  rules = replay_rules(path, kRuleSets);
+  ASSERT_FALSE(rules.ok());
+  EXPECT_EQ(content::format_diagnostic(rules.error().items()[1]),
+            file + ":1:1: missing required key 'rules' (one of: deckbuilder, party, clash)");
+  // A rule set named well is read first: the rest is its to read and report.
+  j["rules"] = "deckbuilder";
+  std::ofstream(path) << j.dump(2);
+  rules = replay_rules(path, kRuleSets);
+  ASSERT_TRUE(rules.ok()) << rules.error().to_string();
+  EXPECT_EQ(rules.value(), "deckbuilder");
+  // A file that is not JSON says where.
+  std::ofstream(path) << "{\"rules\": ";
+  rules = replay_rules(path, kRuleSets);
+  ASSERT_FALSE(rules.ok());
+  EXPECT_EQ(rules.error().items()[0].line, 1);
+}
+
+TEST(SimReplay, AStartThePackDoesNotHaveIsReportedAtItsPointersAllAtOnce) {
+  const auto problems_of = [](const json& j, std::string& text) {
+    text = j.dump(2);
+    content::Diagnostics diags;
+    auto doc = content::parse_json_text("r.json", text, diags);
+    auto replay = replay_from_document(*doc, action_check<R>());
+    if (!replay) return "not read: " + replay.error().to_string();
+    return replay_scenario_problems<R>(starter(), ReplayFile{*doc, replay.value()}).to_string();
+  };
+  using test::position_of;
+  std::string text;
+  json j = replay_to_json(played("w1", 2));
+  j["encounter"] = "nope";
+  j["deck"] = {"strike", "nope", "bash", "nope"};
+  std::string problems = problems_of(j, text);
+  // The keys are written in byte order: the deck's entries come before the encounter.
+  EXPECT_EQ(problems, "r.json:" + position_of(text, "\"nope\"", 2) +
+                          ": /encounter: no encounter 'nope' in pack 'starter'\n"
+                          "r.json:" +
+                          position_of(text, "\"nope\"") +
+                          ": /deck/1: no card 'nope' in pack 'starter'\n"
+                          "r.json:" +
+                          position_of(text, "\"nope\"", 1) + ": /deck/3: no card 'nope' in pack 'starter'\n");
+  // A deck the rule set does not deal, reported with an encounter the pack does not have.
+  j["deck"] = std::vector<std::string>(65, "strike");
+  problems = problems_of(j, text);
+  EXPECT_EQ(problems, "r.json:" + position_of(text, "\"nope\"") +
+                          ": /encounter: no encounter 'nope' in pack 'starter'\n"
+                          "r.json:" +
+                          position_of(text, "[\n    \"strike\"") +
+                          ": /deck: the deck has 65 cards; a battle holds at most 64\n");
+  // And none for a start that fits.
+  j = replay_to_json(played("w1", 2));
+  EXPECT_EQ(problems_of(j, text), "");
+}
+
+TEST(SimReplay, ADeckEntryThatIsNoCardIdIsReportedWithTheOtherShapeProblems) {
+  json j = replay_to_json(played("w1", 2));
+  j["deck"] = {"strike", "strike+", 3, ""};
+  j["format"] = "battlecore-replays";
+  const auto r = reparse(j);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(test::pointed_messages(r.error()),
+            (std::vector<std::string>{
+                "/format: expected \"battlecore-replay\", got \"battlecore-replays\"",
+                "/deck/1: expected a card id: 1 to 64 characters a-z, 0-9, '_' or '-', got 'strike+'",
+                "/deck/2: expected a card id: 1 to 64 characters a-z, 0-9, '_' or '-', got an integer",
+                "/deck/3: expected a card id: 1 to 64 characters a-z, 0-9, '_' or '-', got an empty string",
+            }));
+  for (const content::Diagnostic& d : r.error().items()) EXPECT_GT(d.line, 0) << d.message;
 }
 
 TEST(SimReplay, AReplayStartedFromAScenarioChecksToo) {

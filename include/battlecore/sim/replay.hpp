@@ -15,8 +15,10 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "battlecore/content/content_hash.hpp"
@@ -89,9 +91,11 @@ struct ReplayFile {
 /// The replay as its JSON document, keys in the order of the format's description.
 nlohmann::ordered_json replay_to_json(const Replay& replay);
 /// Reads a replay document strictly: every problem is listed with its position and pointer,
-/// each action's too when `check_action` is given.
+/// each action's too when `check_action` is given, and a `rules` that is none of `rule_sets`
+/// when they are given (without them any string is read).
 Result<Replay, content::Diagnostics> replay_from_document(const content::JsonDocument& doc,
-                                                          const ActionCheck& check_action = {});
+                                                          const ActionCheck& check_action = {},
+                                                          std::span<const std::string_view> rule_sets = {});
 /// Reads and parses a replay file: its syntax and duplicate keys, then replay_from_document.
 Result<ReplayFile, content::Diagnostics> read_replay_file(const std::filesystem::path& path,
                                                           const ActionCheck& check_action = {});
@@ -100,8 +104,12 @@ Result<Replay, content::Diagnostics> read_replay(const std::filesystem::path& pa
                                                  const ActionCheck& check_action = {});
 /// Writes a replay file (2-space indented JSON); an error names the file.
 Result<void> write_replay(const std::filesystem::path& path, const Replay& replay);
-/// The `rules` field of a replay file, without checking the rest (to pick the rule set).
-Result<std::string> replay_rules(const std::filesystem::path& path);
+/// The rule set a replay file names in `rules`, one of `rule_sets`, read first to pick the rule
+/// set that reads the rest. When the file names none of them (or is not JSON), every problem
+/// that reading without a rule set finds: `rules`' own at `/rules`, then the header's (format,
+/// versions, seed, hashes), the start's and the shape of the actions, each at its position.
+Result<std::string, content::Diagnostics> replay_rules(const std::filesystem::path& path,
+                                                       std::span<const std::string_view> rule_sets);
 
 /// What checking a replay found.
 struct ReplayCheck {
@@ -126,21 +134,51 @@ ReplayCheck check_header(const Replay& replay, std::string_view rules, std::uint
 content::Diagnostics place_in_replay(const content::Diagnostics& scenario_problems, const ReplayFile& file);
 }  // namespace detail
 
-/// Every problem of the scenario a replay starts from, checked against `catalog` by
-/// R::start_scenario with the replay's seed, as place_in_replay reports them. Empty when the
-/// scenario starts, when there is none, and when the replay's header does not fit `catalog`
-/// (check_replay reports that; the scenario's problems would be those of other content).
+/// Every problem of how a replay starts, checked against `catalog` and placed in the replay file
+/// (pointers from its root, positions in its text): an encounter the pack does not have
+/// (`/encounter`), each card of the deck it does not have (`/deck/3`, for a rule set whose cards
+/// have ids), a deck the rule set does not deal (`/deck`: too many cards, or a rule set without
+/// decks), and every problem of the scenario (`/scenario/...`, from R::start_scenario with the
+/// replay's seed). Empty when the battle starts, and when the replay's header does not fit
+/// `catalog` (check_replay reports that; the problems would be those of other content).
 template <class R>
 content::Diagnostics replay_scenario_problems(const std::shared_ptr<const typename R::Catalog>& catalog,
                                               const ReplayFile& file) {
-  const nlohmann::json& scenario = file.replay.start.scenario;
-  if (scenario.is_null() ||
-      detail::check_header(file.replay, R::kName, R::content_hash(*catalog)).kind != ReplayCheck::Kind::Match)
+  const BattleStart& start = file.replay.start;
+  if (detail::check_header(file.replay, R::kName, R::content_hash(*catalog)).kind != ReplayCheck::Kind::Match)
     return {};
-  const content::JsonDocument doc{file.document.file, scenario.dump(), scenario};
-  auto started = R::start_scenario(catalog, doc, file.replay.start.seed);
-  if (started) return {};
-  return detail::place_in_replay(started.error(), file);
+  const content::JsonDocument& doc = file.document;
+  const std::string& pack = catalog->pack.id;
+  content::Diagnostics problems;
+  const bool known_encounter = catalog->find_encounter(start.encounter).has_value();
+  if (!known_encounter)
+    problems.add(
+        doc.diagnostic("/encounter", fmt::format("no encounter '{}' in pack '{}'", start.encounter, pack)));
+  bool known_cards = true;
+  if constexpr (requires(const typename R::Catalog& c) { c.find_card(std::string_view{}); }) {
+    for (std::size_t i = 0; i < start.deck.size(); ++i)
+      if (!catalog->find_card(start.deck[i])) {
+        problems.add(doc.diagnostic(content::child_pointer("/deck", i),
+                                    fmt::format("no card '{}' in pack '{}'", start.deck[i], pack)));
+        known_cards = false;
+      }
+  }
+  // The deck as a whole is the rule set's to judge, by dealing it. It does not depend on the
+  // encounter: without the replay's, the pack's first stands in, so that both are reported.
+  if (!start.deck.empty() && known_cards && (known_encounter || !catalog->encounters.empty())) {
+    const BattleStart deal{
+        known_encounter ? start.encounter : catalog->encounters.front().id, start.seed, {}, start.deck};
+    if (auto dealt = R::start(catalog, deal); !dealt)
+      problems.add(doc.diagnostic("/deck", dealt.error().message));
+  }
+  if (!start.scenario.is_null()) {
+    const content::JsonDocument scenario{doc.file, start.scenario.dump(), start.scenario};
+    if (auto started = R::start_scenario(catalog, scenario, start.seed); !started) {
+      const content::Diagnostics placed = detail::place_in_replay(started.error(), file);
+      for (const content::Diagnostic& d : placed.items()) problems.add(d);
+    }
+  }
+  return problems;
 }
 
 /// Plays `actions` from `start` on a fresh battle with history on, hashing after each one:
