@@ -94,7 +94,9 @@ int run_command(int argc, char** argv) {
         policy_names.push_back(p);
   }
 
-  CLI::App app{"battlecore: turn-based battles on an explicit phase state machine"};
+  // Named here, not from argv[0]: the usage reads "battlecore sim ..." however the program was
+  // started, and also when it is printed before the command line is parsed (an unknown command).
+  CLI::App app{"battlecore: turn-based battles on an explicit phase state machine", "battlecore"};
   app.require_subcommand(1);
   Options options;
 
@@ -239,6 +241,15 @@ int run_command(int argc, char** argv) {
                     << sim->help();
           return kUsageError;
         }
+    // The party's block rates: a super block is a block, so there are at most as many.
+    if (options.super_block_rate > options.block_rate) {
+      std::cerr << "battlecore: --super-block-rate " << options.super_block_rate
+                << (sim->count("--super-block-rate") > 0 ? "" : " (the default)")
+                << " is more than --block-rate " << options.block_rate
+                << "; a super block is a block, so it must be at most that\n\n"
+                << sim->help();
+      return kUsageError;
+    }
     const auto accepted = set->policies();
     for (const std::string* p : {&options.policy, &options.versus_policy}) {
       if (p->empty() && p == &options.versus_policy) continue;

@@ -452,7 +452,7 @@ TEST(Cli, BadArgumentsExitTwoAndPrintUsage) {
     SCOPED_TRACE(args);
     const CliRun r = cli(args);
     EXPECT_EQ(r.code, 2) << explain(r);
-    EXPECT_TRUE(contains(r.err, "Usage:")) << explain(r);
+    EXPECT_TRUE(contains(r.err, "Usage: battlecore ")) << explain(r);  // named, also before parsing
     EXPECT_TRUE(r.err.starts_with("battlecore: ")) << explain(r);
     EXPECT_TRUE(r.out.empty()) << explain(r);
   }
@@ -664,6 +664,8 @@ TEST(Cli, NumbersAreDecimalWithOrWithoutLeadingZeros) {
   ASSERT_EQ(rates.code, 0) << explain(rates);
   EXPECT_EQ(nlohmann::json::parse(rates.out)["settings"]["block_percent"], 10);
   EXPECT_EQ(nlohmann::json::parse(rates.out)["settings"]["super_block_percent"], 9);
+  expect_usage_error(cli("sim --rules party --battles 5 --block-rate 30 --super-block-rate 50"),
+                     "--super-block-rate 50 is more than --block-rate 30");
   expect_usage_error(cli("sim --rules party --battles 5 --block-rate 0x10"),
                      "--block-rate: expected a whole number from 0 to 100, got '0x10'");
   expect_usage_error(cli("sim --rules deckbuilder --battles 0x10"),

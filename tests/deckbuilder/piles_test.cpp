@@ -213,7 +213,9 @@ TEST(Piles, CardsPutUnderTheDrawPileLieAsInsertsAtTheBottomFromTheLastLeaveThem)
       SCOPED_TRACE(testing::Message() << below << " cards in the draw pile, " << n << " put under");
       EXPECT_EQ(list(put.draw()), list(inserted.draw()));
       EXPECT_TRUE(put == inserted);
-      if (n > 0) EXPECT_EQ(put.draw().front(), first);  // the first card at the bottom
+      if (n > 0) {
+        EXPECT_EQ(put.draw().front(), first);  // the first card at the bottom
+      }
     }
   }
   Piles full;

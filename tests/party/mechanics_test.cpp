@@ -319,7 +319,9 @@ Battle lobber_on_turn_one() {
   EXPECT_EQ(b.state().turn, 1u);
   EXPECT_EQ(b.state().current, 0);
   EXPECT_EQ(b.state().projectiles.size(), 1u);
-  if (!b.state().projectiles.empty()) EXPECT_EQ(b.state().projectiles[0].turns, 1);
+  if (!b.state().projectiles.empty()) {
+    EXPECT_EQ(b.state().projectiles[0].turns, 1);
+  }
   return b;
 }
 
