@@ -72,7 +72,7 @@ int replay_file(const Options& options, Io io, Load load) {
   const auto catalog = load();
   if (!catalog) return kUsageError;
   const sim::Replay& replay = file.value().replay;
-  if (const content::Diagnostics problems = sim::replay_scenario_problems<R>(catalog, file.value());
+  if (const content::Diagnostics problems = sim::replay_start_problems<R>(catalog, file.value());
       !problems.empty())
     return malformed(problems);
   const sim::ReplayCheck check = sim::check_replay<R>(catalog, replay);

@@ -147,7 +147,9 @@ void Paired::add(bool a_won, bool b_won, std::uint32_t a_hp_left, std::uint32_t 
   add(a_won, b_won);
   const std::int64_t d = std::int64_t{a_hp_left} - std::int64_t{b_hp_left};
   hp_diff_sum += d;
-  hp_diff_sq_sum += static_cast<std::uint64_t>(d * d);  // |d| < 2^32: d * d fits 64 bits
+  // |d| < 2^32, so its square fits 64 bits unsigned (not always signed).
+  const auto magnitude = static_cast<std::uint64_t>(d < 0 ? -d : d);
+  hp_diff_sq_sum += magnitude * magnitude;
 }
 
 void Paired::add(const Paired& o) {
@@ -440,9 +442,8 @@ class Reader {
   Uint128 u128(const nlohmann::json& j, const std::string& at, std::string_view key) {
     const nlohmann::json* v = field(j, at, key);
     if (v == nullptr) return 0;
-    if (v->is_string())
-      if (const auto parsed = parse_uint128(v->get<std::string>())) return *parsed;
     if (!v->is_string()) return u64(*v, content::child_pointer(at, key));
+    if (const auto parsed = parse_uint128(v->get<std::string>())) return *parsed;
     error(content::child_pointer(at, key),
           "expected a non-negative integer (in a string of decimal digits past 2^64), got " + shown(*v));
     return 0;

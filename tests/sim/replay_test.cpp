@@ -225,7 +225,7 @@ TEST(SimReplay, AStartThePackDoesNotHaveIsReportedAtItsPointersAllAtOnce) {
     auto doc = content::parse_json_text("r.json", text, diags);
     auto replay = replay_from_document(*doc, action_check<R>());
     if (!replay) return "not read: " + replay.error().to_string();
-    return replay_scenario_problems<R>(starter(), ReplayFile{*doc, replay.value()}).to_string();
+    return replay_start_problems<R>(starter(), ReplayFile{*doc, replay.value()}).to_string();
   };
   using test::position_of;
   std::string text;

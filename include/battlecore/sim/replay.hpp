@@ -142,8 +142,8 @@ content::Diagnostics place_in_replay(const content::Diagnostics& scenario_proble
 /// replay's seed). Empty when the battle starts, and when the replay's header does not fit
 /// `catalog` (check_replay reports that; the problems would be those of other content).
 template <class R>
-content::Diagnostics replay_scenario_problems(const std::shared_ptr<const typename R::Catalog>& catalog,
-                                              const ReplayFile& file) {
+content::Diagnostics replay_start_problems(const std::shared_ptr<const typename R::Catalog>& catalog,
+                                           const ReplayFile& file) {
   const BattleStart& start = file.replay.start;
   if (detail::check_header(file.replay, R::kName, R::content_hash(*catalog)).kind != ReplayCheck::Kind::Match)
     return {};
