@@ -2,6 +2,7 @@
 // anywhere in the pack, in any file); pass 2 reads each item strictly and resolves its
 // references; the catalog is frozen only when no problem was found.
 
+#include <algorithm>
 #include <set>
 #include <string>
 
@@ -319,6 +320,9 @@ class Loader {
         if (!m.valid()) continue;
         MoveDef move;
         read_id(m, IdMap{}, move.id, move.name);
+        if (!move.id.empty() &&
+            std::ranges::any_of(d.move_list, [&](const MoveDef& o) { return o.id == move.id; }))
+          m.error_at("id", "duplicate action id '" + move.id + "' in enemy '" + d.id + "'");
         move.weight = static_cast<std::uint32_t>(m.int_or("weight", 1, 1, 1000));
         if (const auto t = m.enum_or("target", kMoveTargets, 0))
           move.target = static_cast<MoveDef::Target>(*t);
@@ -377,7 +381,12 @@ class Loader {
         if (!s.valid()) continue;
         ItemStack st;
         if (const json* v = s.optional_value("item")) {
-          if (const auto item = resolve(*it.doc, s.pointer_of("item"), kItem, "item", *v)) st.item = *item;
+          if (const auto item = resolve(*it.doc, s.pointer_of("item"), kItem, "item", *v)) {
+            st.item = *item;
+            if (std::ranges::any_of(d.items, [&](const ItemStack& o) { return o.item == st.item; }))
+              s.error_at("item", "item '" + v->get<std::string>() +
+                                     "' is listed twice: one entry per kind of item, with its count");
+          }
         } else {
           s.error("missing key 'item' (an item id)");
         }

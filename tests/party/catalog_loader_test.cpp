@@ -159,6 +159,30 @@ TEST(PartyCatalogLoader, AnUnknownOpIsNotCheckedAsAnotherOp) {
   EXPECT_NE(items[1].message.find("unknown value 'aply'"), std::string::npos) << items[1].message;
 }
 
+// One entry per kind of item and one id per enemy action: a second entry would be a second slot
+// of the same item, a second action of the same id would be ambiguous in every trace.
+TEST(PartyCatalogLoader, AnItemOrAnEnemyActionGivenTwiceIsRefused) {
+  const auto loaded = load_catalog(std::vector<content::JsonDocument>{doc(R"({
+    "pack": {"id": "p", "rules": "party"},
+    "items": [{"id": "honey", "target": "ally", "effects": [{"op": "heal", "amount": 5}]},
+              {"id": "leaf", "target": "ally", "effects": [{"op": "heal", "amount": 2}]}],
+    "members": [{"id": "m", "hp": 5, "attack": 1}],
+    "parties": [{"id": "p", "formation": ["m"], "tp": 0,
+                 "items": [{"item": "honey", "count": 2}, {"item": "leaf", "count": 1},
+                           {"item": "honey", "count": 1}]}],
+    "enemies": [{"id": "e", "hp": 3, "actions": [
+        {"id": "bite", "target": "member", "effects": [{"op": "damage", "amount": 1}]},
+        {"id": "bite", "target": "member", "effects": [{"op": "damage", "amount": 2}]}]}]
+  })")});
+  ASSERT_FALSE(loaded.ok());
+  const auto& items = loaded.error().items();
+  ASSERT_EQ(items.size(), 2u) << loaded.error().to_string();
+  EXPECT_EQ(items[0].pointer, "/enemies/0/actions/1/id");
+  EXPECT_EQ(items[0].message, "duplicate action id 'bite' in enemy 'e'");
+  EXPECT_EQ(items[1].pointer, "/parties/0/items/2/item");
+  EXPECT_EQ(items[1].message, "item 'honey' is listed twice: one entry per kind of item, with its count");
+}
+
 /// A pack whose conditions c0, c1, ... (`conditions` of them) and enemies e0, e1, ... (`enemies`)
 /// stand one a line after the first, conditions first; its encounter fights the last enemy.
 std::string pack(std::size_t conditions, std::size_t enemies) {
