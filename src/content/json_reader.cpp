@@ -360,7 +360,14 @@ std::optional<fs::file_status> existing_status(const fs::path& path, Diagnostics
   std::error_code error;
   const fs::file_status status = fs::status(path, error);
   if (status.type() == fs::file_type::not_found) {
-    diags.add({path.string(), 0, 0, "", "no such file or directory"});
+    std::error_code link_error;
+    if (fs::is_symlink(fs::symlink_status(path, link_error))) {
+      const fs::path target = fs::read_symlink(path, link_error);
+      diags.add({path.string(), 0, 0, "",
+                 fmt::format("a symbolic link to '{}', which does not exist", target.string())});
+    } else {
+      diags.add({path.string(), 0, 0, "", "no such file or directory"});
+    }
     return std::nullopt;
   }
   if (error) {
@@ -534,8 +541,10 @@ std::vector<std::filesystem::path> content_files(const std::filesystem::path& pa
   std::error_code error;
   fs::directory_iterator entry(path, error);
   for (; !error && entry != fs::directory_iterator(); entry.increment(error)) {
+    // Every .json entry but a subdirectory is content: the reader refuses what is no regular file
+    // (a link to nothing, a FIFO) rather than the pack loading without it.
     std::error_code entry_error;
-    if (entry->is_regular_file(entry_error) && entry->path().extension() == ".json") {
+    if (entry->path().extension() == ".json" && !entry->is_directory(entry_error)) {
       files.push_back(entry->path());
     }
   }
@@ -705,6 +714,16 @@ std::optional<std::int64_t> ObjectReader::optional_int(std::string_view key, std
   std::optional<std::int64_t> number = checked_int(*value, min, max, problem);
   if (!number) error_at(key, std::move(problem));
   return number;
+}
+
+std::optional<std::uint64_t> ObjectReader::optional_seed(std::string_view key) {
+  const nlohmann::json* value = find(key);
+  if (value == nullptr) return std::nullopt;
+  if (value->is_number_unsigned() || (value->is_number_integer() && value->get<std::int64_t>() >= 0))
+    return value->get<std::uint64_t>();
+  error_at(key, "expected a seed: an integer in [0, 2^64), got " +
+                    (value->is_number_integer() ? value->dump() : describe_json_type(*value)));
+  return std::nullopt;
 }
 
 std::int64_t ObjectReader::int_or(std::string_view key, std::int64_t fallback, std::int64_t min,

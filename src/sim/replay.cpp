@@ -47,11 +47,6 @@ std::string rng_version_problem(std::int64_t version) {
       version, kRngVersion);
 }
 
-/// A value given where a number was expected, for messages: the integer itself, else its type.
-std::string given_number(const json& value) {
-  return value.is_number_integer() ? value.dump() : content::describe_json_type(value);
-}
-
 /// A value given where a card id was expected, for messages.
 std::string given_card_id(const json& value) {
   if (!value.is_string()) return content::describe_json_type(value);
@@ -94,12 +89,10 @@ Result<Replay, Diagnostics> replay_from_document(const JsonDocument& doc, const 
   else if (const auto rules = r.required_enum("rules", rule_sets))
     replay.rules = std::string(rule_sets[*rules]);
   replay.content_hash = read_hash(r, "content_hash").value_or(0);
-  if (const json* s = r.optional_value("seed"); s == nullptr)
+  if (!r.has("seed"))
     r.error("missing required key 'seed' (an integer in [0, 2^64))");
-  else if (s->is_number_unsigned() || (s->is_number_integer() && s->get<std::int64_t>() >= 0))
-    replay.start.seed = s->get<std::uint64_t>();
-  else
-    r.error_at("seed", "expected a seed: an integer in [0, 2^64), got " + given_number(*s));
+  else if (const auto seed = r.optional_seed("seed"))
+    replay.start.seed = *seed;
   replay.start.encounter = r.required_string("encounter").value_or("");
   if (const json* s = r.optional_object("scenario")) replay.start.scenario = *s;
   if (const json* deck = r.optional_array("deck")) {

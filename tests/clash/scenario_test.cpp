@@ -175,7 +175,7 @@ TEST(ClashScenario, AnUnknownKeyIsReportedEvenWhenTheHeaderStopsTheReading) {
   // The round is not checked without a battle to check it against; the unknown key is.
   EXPECT_EQ(
       problems(r),
-      "s.json:1:31: /seed: expected a seed: an integer in [0, 2^64)\n"
+      "s.json:1:31: /seed: expected a seed: an integer in [0, 2^64), got a string\n"
       "s.json:2:25: /bogus: unknown key 'bogus'; allowed keys: format, format_version, rules, encounter, "
       "seed, round, order, seats\n");
 }

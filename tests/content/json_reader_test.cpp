@@ -500,6 +500,24 @@ TEST(ObjectReader, OptionalIntIsSilentWhenAbsentAndChecksWhenPresent) {
   EXPECT_EQ(diags.items()[0].message, "expected an integer in [0, 99], got 500");
 }
 
+TEST(ObjectReader, OptionalSeedTakesEvery64BitValueAndNamesABadOne) {
+  const JsonDocument doc = parse_clean(
+      R"({"a": 0, "b": 18446744073709551615, "c": -1, "d": 1.0, "e": "7", "f": 18446744073709551616})");
+  Diagnostics diags;
+  ObjectReader reader(doc, doc.root, "", diags);
+  EXPECT_FALSE(reader.optional_seed("none"));
+  EXPECT_EQ(reader.optional_seed("a"), 0u);
+  EXPECT_EQ(reader.optional_seed("b"), std::numeric_limits<std::uint64_t>::max());
+  EXPECT_TRUE(diags.empty()) << diags.to_string();
+  for (const char* key : {"c", "d", "e", "f"}) EXPECT_FALSE(reader.optional_seed(key)) << key;
+  ASSERT_EQ(diags.size(), 4u);
+  EXPECT_EQ(diags.items()[0].message, "expected a seed: an integer in [0, 2^64), got -1");
+  EXPECT_EQ(diags.items()[1].message, "expected a seed: an integer in [0, 2^64), got a number");
+  EXPECT_EQ(diags.items()[2].message, "expected a seed: an integer in [0, 2^64), got a string");
+  EXPECT_EQ(diags.items()[3].message, "expected a seed: an integer in [0, 2^64), got a number");
+  EXPECT_EQ(diags.items()[0].pointer, "/c");
+}
+
 TEST(ObjectReader, IntOrGivesFallbackWhenAbsentOrBad) {
   const JsonDocument doc = parse_clean(R"({"draw": 7, "energy": 30, "hand": "ten"})");
   Diagnostics diags;
@@ -729,6 +747,25 @@ TEST_F(ContentFiles, DirectoryGivesItsJsonFilesSortedByName) {
   EXPECT_EQ(files[0].filename(), "a.json");
   EXPECT_EQ(files[1].filename(), "b.json");
   EXPECT_EQ(files[0].parent_path(), dir_);
+}
+
+// A .json entry that is no regular file is listed, so that reading it reports it: a pack with a
+// link to a missing file does not load as if the file were not meant to be there.
+TEST_F(ContentFiles, ALinkToNothingIsListedAndReportedWhenRead) {
+  write("a.json", "{}");
+  fs::create_symlink("a.json", dir_ / "b.json");
+  fs::create_symlink("gone.json", dir_ / "c.json");
+  fs::create_symlink("gone", dir_ / "notes.txt");
+  Diagnostics diags;
+  const std::vector<fs::path> files = content_files(dir_, diags);
+  EXPECT_TRUE(diags.empty()) << diags.to_string();
+  ASSERT_EQ(files.size(), 3u);
+  EXPECT_EQ(files[2].filename(), "c.json");
+  EXPECT_TRUE(parse_json_file(files[1], diags).has_value()) << diags.to_string();
+  EXPECT_FALSE(parse_json_file(files[2], diags).has_value());
+  ASSERT_EQ(diags.size(), 1u);
+  EXPECT_EQ(format_diagnostic(diags.items()[0]),
+            (dir_ / "c.json").string() + ": a symbolic link to 'gone.json', which does not exist");
 }
 
 TEST_F(ContentFiles, FileGivesItself) {

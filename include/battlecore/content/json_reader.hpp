@@ -112,6 +112,9 @@ class ObjectReader {
   std::optional<std::int64_t> required_int(std::string_view key, std::int64_t min, std::int64_t max);
   /// An integer in [min, max] when present (nullopt when absent or bad; bad is reported).
   std::optional<std::int64_t> optional_int(std::string_view key, std::int64_t min, std::int64_t max);
+  /// A seed, an integer in [0, 2^64), when present (nullopt when absent or bad; bad is reported
+  /// with the value given).
+  std::optional<std::uint64_t> optional_seed(std::string_view key);
   /// The integer when present and good, else `fallback` (bad is reported).
   std::int64_t int_or(std::string_view key, std::int64_t fallback, std::int64_t min, std::int64_t max);
   /// The boolean when present and good, else `fallback` (bad is reported).

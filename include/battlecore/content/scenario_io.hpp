@@ -45,13 +45,7 @@ auto read_scenario_start(ObjectReader& r, const Catalog& c, std::string_view rul
   } else if (!encounter) {
     r.error("the pack names no default encounter; give \"encounter\"");
   }
-  std::uint64_t battle_seed = 1;
-  if (const nlohmann::json* s = r.optional_value("seed")) {
-    if (!s->is_number_unsigned() && !(s->is_number_integer() && s->get<std::int64_t>() >= 0))
-      r.error_at("seed", "expected a seed: an integer in [0, 2^64)");
-    else
-      battle_seed = s->get<std::uint64_t>();
-  }
+  std::uint64_t battle_seed = r.optional_seed("seed").value_or(1);
   if (seed) battle_seed = *seed;
   if (r.diagnostics().size() != before || !encounter) return std::nullopt;
   return std::pair{*encounter, battle_seed};
