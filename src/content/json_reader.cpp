@@ -327,15 +327,45 @@ std::string describe_int_range(std::int64_t min, std::int64_t max) {
 /// Thrown by the parser callback when a container opens deeper than kMaxJsonDepth.
 struct NestingTooDeep {};
 
-/// nlohmann::json's parser callback: throws NestingTooDeep at an array or object that would be
-/// level kMaxJsonDepth + 1 (the parser counts the root container as depth 0), so no deeper
-/// document is ever built. Every other value is kept.
-bool refuse_deep_nesting(int depth, Json::parse_event_t event, Json& /*parsed*/) {
-  if ((event == Json::parse_event_t::object_start || event == Json::parse_event_t::array_start) &&
-      static_cast<std::size_t>(depth) >= kMaxJsonDepth)
-    throw NestingTooDeep{};
-  return true;
-}
+/// nlohmann::json's own document builder, given the parser's events, that throws NestingTooDeep
+/// at an array or object that would be level kMaxJsonDepth + 1, so no deeper document is ever
+/// built. (A parser callback could refuse it too, but the library's callback builder, in the
+/// version Debian ships, searches the enclosing container for a discarded value at the end of
+/// every object: one array of n objects took time in n².)
+class DepthLimitedBuilder {
+ public:
+  explicit DepthLimitedBuilder(Json& root) : builder_(root, true) {}
+  bool null() { return builder_.null(); }
+  bool boolean(bool value) { return builder_.boolean(value); }
+  bool number_integer(Json::number_integer_t value) { return builder_.number_integer(value); }
+  bool number_unsigned(Json::number_unsigned_t value) { return builder_.number_unsigned(value); }
+  bool number_float(Json::number_float_t value, const Json::string_t& text) {
+    return builder_.number_float(value, text);
+  }
+  bool string(Json::string_t& value) { return builder_.string(value); }
+  bool binary(Json::binary_t& value) { return builder_.binary(value); }
+  bool start_object(std::size_t size) { return enter() && builder_.start_object(size); }
+  bool key(Json::string_t& value) { return builder_.key(value); }
+  bool end_object() { return leave() && builder_.end_object(); }
+  bool start_array(std::size_t size) { return enter() && builder_.start_array(size); }
+  bool end_array() { return leave() && builder_.end_array(); }
+  template <class Exception>
+  bool parse_error(std::size_t position, const std::string& token, const Exception& error) {
+    return builder_.parse_error(position, token, error);
+  }
+
+ private:
+  bool enter() {
+    if (++depth_ > kMaxJsonDepth) throw NestingTooDeep{};
+    return true;
+  }
+  bool leave() {
+    --depth_;
+    return true;
+  }
+  nlohmann::detail::json_sax_dom_parser<Json> builder_;
+  std::size_t depth_ = 0;
+};
 
 /// The offset of the first '[' or '{' outside strings that opens level kMaxJsonDepth + 1. The
 /// parser has read the text up to there without a syntax error, so counting brackets is exact.
@@ -466,7 +496,8 @@ std::optional<JsonDocument> parse_json_text(std::string file, std::string text, 
     return std::nullopt;
   }
   try {
-    doc.root = Json::parse(doc.text, refuse_deep_nesting);
+    DepthLimitedBuilder builder(doc.root);
+    (void)Json::sax_parse(doc.text, &builder);
   } catch (const NestingTooDeep&) {
     const auto [line, column] = line_column(doc.text, deep_nesting_offset(doc.text));
     diags.add({doc.file, line, column, "",

@@ -172,6 +172,19 @@ TEST(JsonParse, NestingDeeperThanTheLimitIsRefusedAtTheBracketThatPassesIt) {
                   7 + kMaxJsonDepth - 1));
 }
 
+TEST(JsonParse, TheDepthIsOfTheDeepestContainerNotOfAllContainers) {
+  // Siblings each kMaxJsonDepth - 1 deep in a root array: levels close as they end.
+  const std::string deep = std::string(kMaxJsonDepth - 1, '[') + std::string(kMaxJsonDepth - 1, ']');
+  const std::string mixed = R"({"a": {"b": []}})";
+  Diagnostics diags;
+  const auto doc =
+      parse_json_text("f.json", "[" + deep + ", " + mixed + ", " + deep + ", " + deep + "]", diags);
+  ASSERT_TRUE(doc.has_value()) << diags.to_string();
+  EXPECT_TRUE(diags.empty()) << diags.to_string();
+  EXPECT_EQ(doc->root.size(), 4u);
+  EXPECT_EQ(doc->root[1]["a"]["b"], nlohmann::json::array());
+}
+
 TEST(JsonParse, VeryDeepNestingIsRefusedWithoutExhaustingTheStack) {
   Diagnostics diags;
   const std::string text(200'000, '[');  // unterminated too, but the depth is passed first
