@@ -324,7 +324,7 @@ std::string describe_int_range(std::int64_t min, std::int64_t max) {
   return fmt::format("an integer in [{}, {}]", min, max);
 }
 
-/// Thrown by the parser callback when a container opens deeper than kMaxJsonDepth.
+/// Thrown by DepthLimitedBuilder when a container opens deeper than kMaxJsonDepth.
 struct NestingTooDeep {};
 
 /// nlohmann::json's own document builder, given the parser's events, that throws NestingTooDeep
