@@ -417,7 +417,9 @@ std::pair<int, int> line_column(std::string_view text, std::size_t offset) {
   offset = std::min(offset, text.size());
   int line = 1;
   int column = 1;
-  for (std::size_t i = 0; i < offset; ++i) {
+  // A UTF-8 byte order mark, which the parser skips, is no column of line 1: editors show none.
+  const std::size_t start = text.starts_with(kUtf8Bom) && offset >= kUtf8Bom.size() ? kUtf8Bom.size() : 0;
+  for (std::size_t i = start; i < offset; ++i) {
     if (text[i] == '\n') {
       ++line;
       column = 1;

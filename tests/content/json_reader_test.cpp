@@ -48,6 +48,25 @@ TEST(JsonLineColumn, ColumnsCountBytes) {
   EXPECT_EQ(line_column("\xC3\xA9x", 2), Position(1, 3));  // "é" is two bytes
 }
 
+TEST(JsonLineColumn, ALeadingByteOrderMarkIsNoColumn) {
+  const std::string_view text =
+      "\xEF\xBB\xBF[1,\n\xEF\xBB\xBF"
+      "2]";
+  EXPECT_EQ(line_column(text, 3), Position(1, 1));
+  EXPECT_EQ(line_column(text, 5), Position(1, 3));
+  EXPECT_EQ(line_column(text, 7), Position(2, 1));  // only the file's first bytes are the mark
+  EXPECT_EQ(line_column(text, 10), Position(2, 4));
+  EXPECT_EQ(line_column(text, 1), Position(1, 2));  // inside the mark: bytes, as before
+}
+
+TEST(JsonParse, ASyntaxErrorAfterAByteOrderMarkIsAtItsColumn) {
+  Diagnostics diags;
+  EXPECT_FALSE(parse_json_text("f.json", "\xEF\xBB\xBF[1,]", diags).has_value());
+  ASSERT_EQ(diags.size(), 1u);
+  EXPECT_EQ(diags.items()[0].line, 1);
+  EXPECT_EQ(diags.items()[0].column, 4) << diags.to_string();
+}
+
 // parse_json_text -------------------------------------------------------------------------------
 
 TEST(JsonParse, KeepsFileTextAndValue) {
@@ -222,8 +241,8 @@ TEST(JsonLocate, RootIsFirstCharacterOfTheValue) {
 
 TEST(JsonLocate, SkipsUtf8ByteOrderMarkLikeTheParser) {
   const JsonDocument doc = parse_clean("\xEF\xBB\xBF{\"a\": 1}");
-  EXPECT_EQ(doc.locate(""), Position(1, 4));  // columns count the mark's three bytes
-  EXPECT_EQ(doc.locate("/a"), Position(1, 10));
+  EXPECT_EQ(doc.locate(""), Position(1, 1));  // the mark is no column
+  EXPECT_EQ(doc.locate("/a"), Position(1, 7));
 }
 
 TEST(JsonLocate, FollowsNestedObjectsAndArrays) {

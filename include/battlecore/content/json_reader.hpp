@@ -29,8 +29,8 @@ struct JsonDocument {
   /// 1-based {line, column} of the first character of the value at `pointer` ("" = root),
   /// or {0, 0} when the pointer does not resolve in the text (or is not a valid RFC 6901 pointer).
   /// Found by scanning `text`, as nlohmann::json keeps no positions: lines end at '\n', columns
-  /// count bytes (not characters), and a repeated key resolves to its last occurrence, the one
-  /// the parser keeps. Safe on malformed text.
+  /// count bytes (not characters) as line_column does, and a repeated key resolves to its last
+  /// occurrence, the one the parser keeps. Safe on malformed text.
   std::pair<int, int> locate(std::string_view pointer) const;
   /// A diagnostic for the value at `pointer`, with its position filled in.
   Diagnostic diagnostic(std::string pointer, std::string message) const;
@@ -43,7 +43,8 @@ inline constexpr std::size_t kMaxJsonDepth = 256;
 /// The largest JSON file read, in bytes (64 MiB).
 inline constexpr std::size_t kMaxJsonFileBytes = std::size_t{64} << 20;
 
-/// 1-based {line, column} of byte `offset` in `text` (clamped to its end); columns count bytes.
+/// 1-based {line, column} of byte `offset` in `text` (clamped to its end); columns count bytes,
+/// after a leading UTF-8 byte order mark (which is no column).
 std::pair<int, int> line_column(std::string_view text, std::size_t offset);
 
 /// Parses JSON text. A syntax error, or nesting deeper than kMaxJsonDepth ("nesting deeper than
