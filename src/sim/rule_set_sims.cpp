@@ -343,6 +343,9 @@ Result<SimReport> simulate_clash(const std::shared_ptr<const clash::Catalog>& ca
   const auto encounter_b =
       versus_encounter<ClashRules>(versus_catalog, catalog->encounters[encounter.value()].id, config);
   if (!encounter_b) return encounter_b.error();
+  // Side B's seats are its own encounter's: seats side A lacks play the run's policy, and the
+  // runner refuses the pair when the two seat tables differ.
+  policies.resize(versus_catalog->encounters[encounter_b.value()].seats.size(), config.policy);
   const ClashAdapter versus(versus_catalog, encounter_b.value(), std::move(policies), config.scenario,
                             config.policy_options);
   return run_simulation(adapter, run, &versus);

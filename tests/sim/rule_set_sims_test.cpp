@@ -136,6 +136,18 @@ TEST(ClashSim, APairOfPacksPlaysTheSecondPackOnTheSameSeeds) {
   EXPECT_EQ(r.value().versus_policy, r.value().policy);
 }
 
+TEST(ClashSim, APairOfPacksWithMoreOrFewerSeatsIsRefused) {
+  // Side B's encounter of the same id seats one duelist more, then one fewer.
+  for (const auto& [a, b] :
+       {std::pair{test::kTwoBots, test::kThreeBots}, std::pair{test::kThreeBots, test::kTwoBots}}) {
+    const auto refused =
+        simulate_clash(test::one_encounter(a), config_of("e", 10), {}, test::one_encounter(b));
+    ASSERT_FALSE(refused.ok()) << b;
+    EXPECT_NE(refused.error().message.find("their seats differ first at row 2"), std::string::npos)
+        << refused.error().message;
+  }
+}
+
 TEST(ClashSim, BadConfigurationsAreErrors) {
   EXPECT_FALSE(simulate_clash(test::classic(), config_of("nope", 1)).ok());
   EXPECT_FALSE(simulate_clash(test::classic(), config_of("", 1, "nope")).ok());
