@@ -132,8 +132,10 @@ std::string event_label(const Battle& b, const Event& e) {
         out += fmt::format(" {} place {};", seat_text(b, static_cast<SeatRef>(i)), unpack_place(e.amount, i));
       return out;
     }
-    case EventType::CardDealt:
-      return fmt::format("{} draws {}", seat_text(b, e.seat), card_text(e.card));
+    case EventType::CardDealt:  // a bot's hand is its own: the label says only that it drew
+      return b.state().seats[static_cast<std::size_t>(e.seat)].kind == SeatKind::Bot
+                 ? fmt::format("{} draws a card", seat_text(b, e.seat))
+                 : fmt::format("{} draws {}", seat_text(b, e.seat), card_text(e.card));
     case EventType::SuddenDeathBegun:
       return fmt::format(
           "everyone went out together: sudden death {} brings {} seats back with their last health", e.amount,

@@ -238,6 +238,30 @@ TEST(ClashParameters, ResetupSendsTheRefereeBackToBattleStartForFreshHands) {
   EXPECT_TRUE(check_invariants(b, &why)) << why;
 }
 
+TEST(ClashParameters, AResetupDealsTheHumanSeatsThenTheBotsAsTheFirstSetupDoes) {
+  // The human sits between two bots: seat order alone, or the turn order, would deal otherwise.
+  Battle b(one_encounter(
+      R"([{"kind": "bot", "name": "A"}, {"kind": "human", "name": "H"}, {"kind": "bot", "name": "C"}])",
+      R"({"resetup_between_rounds": true, "refill": false})"));
+  ASSERT_TRUE(b.start_battle("e", 3).ok());
+  for (int i = 0; i < 100 && b.round() == 1 && b.status() == Status::AwaitingDecision; ++i)
+    ASSERT_TRUE(b.submit(b.decision().options.front()).ok());
+  if (b.is_battle_over()) GTEST_SKIP() << "ended in round 1";
+  // The re-setup's deals: between the end of round 1 and the start of round 2.
+  std::vector<SeatRef> dealt;
+  bool between = false;
+  for (const Event& e : b.events().log()) {
+    if (e.type == EventType::RoundEnded && e.amount == 1) between = true;
+    if (between && e.type == EventType::RoundStarted) break;
+    if (between && e.type == EventType::CardDealt) dealt.push_back(e.seat);
+  }
+  std::vector<SeatRef> expected;
+  for (const SeatRef seat : {SeatRef{1}, SeatRef{0}, SeatRef{2}})
+    if (!b.state().seats[static_cast<std::size_t>(seat)].out) expected.insert(expected.end(), 9, seat);
+  ASSERT_GE(expected.size(), 18u) << "two seats or more are still in";
+  EXPECT_EQ(dealt, expected);
+}
+
 TEST(ClashParameters, TheRoundLimitEndsTheBattleWithAFullRanking) {
   Battle b(one_encounter(test::kFourBots, R"({"round_limit": 1})"));
   ASSERT_TRUE(b.start_battle("e", 3).ok());

@@ -82,6 +82,25 @@ TEST(ClashSuddenDeath, OnItBringsTheSeatsBackForAnotherRound) {
   for (const SeatState& seat : b.state().seats) EXPECT_GE(seat.place, 1);
 }
 
+TEST(ClashSuddenDeath, TheRoundLimitEndsTheBattleBeforeAnotherRound) {
+  // Everyone out in round 1 of a battle limited to one round: sudden death would be round 2.
+  const Battle b = everyone_out(R"({"sudden_death_rounds": 3, "round_limit": 1})");
+  ASSERT_TRUE(b.is_battle_over());
+  EXPECT_EQ(b.round(), 1u);
+  EXPECT_EQ(b.state().sudden_deaths, 0u);
+  EXPECT_EQ(b.history().back().trigger, Trigger::NoSuddenDeath);
+  for (const SeatState& seat : b.state().seats) EXPECT_EQ(seat.place, 1);
+  // With room for one more round, exactly one sudden-death round is played.
+  Battle two = everyone_out(R"({"sudden_death_rounds": 3, "round_limit": 2})");
+  ASSERT_FALSE(two.is_battle_over());
+  EXPECT_EQ(two.round(), 2u);
+  for (int i = 0; i < 5000 && two.status() == Status::AwaitingDecision; ++i)
+    ASSERT_TRUE(two.submit(two.decision().options.front()).ok());
+  ASSERT_TRUE(two.is_battle_over());
+  EXPECT_EQ(two.round(), 2u);
+  EXPECT_EQ(two.state().sudden_deaths, 1u);
+}
+
 TEST(ClashSuddenDeath, BelowZeroRulesBringSeatsBackAtZeroHealth) {
   Battle b(
       test::one_encounter(test::kThreeBots, R"({"sudden_death_rounds": 1, "elimination": "below_zero"})"));

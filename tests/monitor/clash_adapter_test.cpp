@@ -157,6 +157,32 @@ TEST_F(MonitorClash, PlaysTheThreeStepsOfATurnAndTheRound) {
   expect_refused(get(client_, "/api/battles/" + id + "/detail/draw_pile"), 404, "unknown_detail");
 }
 
+TEST_F(MonitorClash, TheEventLogLeavesTheBotsDrawsHidden) {
+  const json o = create({{"rules", "clash"}, {"seed", 4}});
+  const std::string id = o["id"];
+  for (int i = 0; i < 9 && !overview(id)["state"]["over"].get<bool>(); ++i)
+    ASSERT_EQ(act(id, {{"index", 0}}).status, 200);
+  const DirectClash direct("classic", 4);
+  const Reply events = get(client_, "/api/battles/" + id + "/events?since=0");
+  ASSERT_EQ(events.status, 200);
+  std::size_t human = 0, bots = 0;
+  for (const json& e : events.body["items"]) {
+    if (e["type"] != "CardDealt") continue;
+    const auto seat = e["seat"].get<std::size_t>();
+    if (direct.battle().state().seats[seat].kind == cl::SeatKind::Bot) {
+      ++bots;
+      EXPECT_FALSE(e.contains("card")) << e.dump();
+      EXPECT_TRUE(e["text"].get<std::string>().ends_with(" draws a card")) << e.dump();
+    } else {
+      ++human;
+      EXPECT_TRUE(e.contains("card")) << e.dump();
+      EXPECT_FALSE(e["text"].get<std::string>().ends_with(" draws a card")) << e.dump();
+    }
+  }
+  EXPECT_GE(human, 1u) << "the human's refills after its plays";
+  EXPECT_GE(bots, 3u) << "the bots' refills";
+}
+
 TEST_F(MonitorClash, RefusesIllegalActionsAndChangesNothing) {
   const json o = create({{"rules", "clash"}, {"encounter", "duel"}, {"seed", 2}});
   const std::string id = o["id"];

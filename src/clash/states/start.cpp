@@ -45,13 +45,15 @@ void setup_world(Ctx& x) {
   x.s.step = TurnStep::None;
 }
 
-// The re-setup between rounds: fresh hands for the seats still in, a new turn order.
+// The re-setup between rounds, in the order of the first: fresh hands for the human seats still
+// in (setup_player), then for the bots still in (setup_bots), and a new turn order.
 void resetup(Ctx& x) {
-  for (std::uint8_t seat : x.s.order) {
-    if (x.s.seats[seat].out) continue;
-    x.s.seats[seat].hand.clear();
-    deal_hand(x, seat, true);
-  }
+  for (const SeatKind kind : {SeatKind::Human, SeatKind::Bot})
+    for (std::size_t i = 0; i < x.e.seats.size(); ++i) {
+      if (x.e.seats[i].kind != kind || x.s.seats[i].out) continue;
+      x.s.seats[i].hand.clear();
+      deal_hand(x, i, true);
+    }
   x.s.rng[Stream::Shuffle].shuffle(x.s.order.span());
 }
 

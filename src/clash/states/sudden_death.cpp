@@ -1,7 +1,8 @@
 // SuddenDeath: the sixth state, added as the seed's "Adding a new state" guide says (one
 // enumerator, this handler, its registration in run_phase, rows in the table). It is entered when
 // the remaining seats all went out in the same round. While the encounter allows another
-// sudden-death round (`sudden_death_rounds`, 0 by default), its steps, in order: bring back the
+// sudden-death round (`sudden_death_rounds`, 0 by default) and the round limit is not reached
+// (sudden-death rounds are rounds like the others), its steps, in order: bring back the
 // seats that went out this round, those out of health with their last health (one more lost duel
 // puts them out again),
 // fill their hands from the deck source, raise SuddenDeathBegun, and begin a new round ->
@@ -12,7 +13,8 @@
 namespace battlecore::clash::detail {
 
 std::optional<Trigger> run_sudden_death(Ctx& x) {
-  if (x.s.sudden_deaths >= x.e.rules.sudden_death_rounds) return Trigger::NoSuddenDeath;
+  if (x.s.sudden_deaths >= x.e.rules.sudden_death_rounds || x.s.round >= x.e.rules.round_limit)
+    return Trigger::NoSuddenDeath;
   ++x.s.sudden_deaths;
   const std::int32_t last_health = x.e.rules.elimination == Elimination::AtZero ? 1 : 0;
   std::int32_t back = 0;
