@@ -11,6 +11,7 @@
 #include <string>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <CLI/CLI.hpp>
 
 #include "battlecore/core/invariant.hpp"
@@ -165,7 +166,20 @@ int run_command(int argc, char** argv) {
                   "party: percent of enemy hits a bot super blocks (0-100, at most --block-rate)")
       ->transform(whole_number(0, 100));
   sim->add_option("--seat-policy", options.seat_policies,
-                  "clash: K=NAME gives seat K its own policy (repeatable; seat 0's is the run's policy)");
+                  "clash: K=NAME gives seat K its own policy (repeatable; seat 0's is the run's policy)")
+      ->check(CLI::Validator(
+          // An unknown NAME is an unknown policy, refused as --policy's is; the seat is checked
+          // against the encounter later.
+          [&policy_names](const std::string& text) {
+            const auto eq = text.find('=');
+            const std::string name = eq == std::string::npos ? std::string() : text.substr(eq + 1);
+            if (name.empty() ||
+                std::find(policy_names.begin(), policy_names.end(), name) != policy_names.end())
+              return std::string();
+            return fmt::format("unknown policy '{}' in '{}'; known policies: {}", name, text,
+                               fmt::join(policy_names, ", "));
+          },
+          "K=NAME"));
 
   CLI::App* report = app.add_subcommand("report", "work with sim reports");
   report->require_subcommand(1);

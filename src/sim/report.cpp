@@ -170,7 +170,10 @@ constexpr double kZ95 = 1.959963984540054;
 PairedTest paired_test(const Paired& p) {
   PairedTest t;
   const double n = static_cast<double>(p.n());
-  if (n == 0) return t;
+  if (n == 0) {  // no seed finished on both sides: the differences stay 0, with no interval
+    t.ci_low = t.ci_high = t.hp_ci_low = t.hp_ci_high = std::numeric_limits<double>::quiet_NaN();
+    return t;
+  }
   // The mean of per-seed differences and its normal 95% interval, from their sum and the sum
   // of their squares.
   const auto mean_and_interval = [n](double sum, double sq_sum, double& mean, double& low, double& high) {
@@ -337,9 +340,11 @@ constexpr std::string_view kTallyKeys[] = {
     "mean_turns", "decisions", "mean_decisions", "mean_hp_left_on_wins",
     "errors",     "turns",     "hp_left",        "cards",
     "enemies",    "seats",     "mean_place",     "counters"};
-constexpr std::string_view kHeaderKeys[] = {
-    "rules", "encounter", "seed",      "policy",        "content_hash",   "settings", "enemy_damage_counted",
-    "shard", "versus",    "elapsed_s", "battles_per_s", "decisions_per_s"};
+constexpr std::string_view kHeaderKeys[] = {"rules",         "encounter",      "seed",
+                                            "policy",        "content_hash",   "engine_version",
+                                            "rng_version",   "settings",       "enemy_damage_counted",
+                                            "shard",         "versus",         "elapsed_s",
+                                            "battles_per_s", "decisions_per_s"};
 constexpr std::string_view kVersusKeys[] = {"policy", "paired"};
 constexpr std::string_view kDistributionKeys[] = {"total", "mean", "p10", "p25",      "p50",
                                                   "p75",   "p90",  "max", "histogram"};
@@ -725,11 +730,17 @@ void read_paired(Reader& in, const nlohmann::json& v, SimReport& r) {
 }  // namespace
 
 nlohmann::json SimReport::to_json() const {
-  nlohmann::json j = {{"rules", rules}, {"encounter", encounter}, {"battles", battles},
-                      {"seed", seed},   {"policy", policy},       {"content_hash", hex64(content_hash)}};
+  nlohmann::json j = {{"rules", rules},
+                      {"encounter", encounter},
+                      {"battles", battles},
+                      {"seed", seed},
+                      {"policy", policy},
+                      {"content_hash", hex64(content_hash)},
+                      {"engine_version", engine_version},
+                      {"rng_version", rng_version}};
   tally_json(j, *this, *this, policy);
   if (!settings.empty()) j["settings"] = settings;
-  if (!enemy_damage_counted) j["enemy_damage_counted"] = false;
+  j["enemy_damage_counted"] = enemy_damage_counted;
   if (shard_count > 1)
     j["shard"] = {{"index", shard_index},
                   {"count", shard_count},
@@ -786,11 +797,17 @@ Result<SimReport, content::Diagnostics> report_from_document(const content::Json
     else
       in.error("/settings", "expected an object, got " + shown(*it));
   }
-  if (const auto it = j.find("enemy_damage_counted"); it != j.end()) {
-    if (it->is_boolean())
-      r.enemy_damage_counted = it->get<bool>();
+  r.engine_version = in.str(j, "", "engine_version");
+  if (const std::uint64_t version = in.u64(j, "", "rng_version");
+      version > std::numeric_limits<std::uint32_t>::max())
+    in.error("/rng_version", fmt::format("expected a version below 2^32, got {}", version));
+  else
+    r.rng_version = static_cast<std::uint32_t>(version);
+  if (const nlohmann::json* counted = in.field(j, "", "enemy_damage_counted")) {
+    if (counted->is_boolean())
+      r.enemy_damage_counted = counted->get<bool>();
     else
-      in.error("/enemy_damage_counted", "expected true or false, got " + shown(*it));
+      in.error("/enemy_damage_counted", "expected true or false, got " + shown(*counted));
   }
   if (const auto it = j.find("elapsed_s"); it != j.end()) {
     if (it->is_number() && std::isfinite(it->get<double>()) && it->get<double>() >= 0)
@@ -1012,6 +1029,9 @@ Result<SimReport> merge_reports(const std::vector<SimReport>& shards) {
     if (s.rules != first.rules) return what("rules", first.rules, s.rules);
     if (s.content_hash != first.content_hash)
       return what("content_hash", hex64(first.content_hash), hex64(s.content_hash));
+    if (s.engine_version != first.engine_version)
+      return what("engine_version", first.engine_version, s.engine_version);
+    if (s.rng_version != first.rng_version) return what("rng_version", first.rng_version, s.rng_version);
     if (s.encounter != first.encounter) return what("encounter", first.encounter, s.encounter);
     if (s.seed != first.seed) return what("seed", first.seed, s.seed);
     if (s.policy != first.policy) return what("policy", first.policy, s.policy);
@@ -1081,6 +1101,8 @@ Result<SimReport> merge_reports(const std::vector<SimReport>& shards) {
   merged.policy = first.policy;
   merged.seed = first.seed;
   merged.content_hash = first.content_hash;
+  merged.engine_version = first.engine_version;
+  merged.rng_version = first.rng_version;
   merged.total_battles = first.total_battles;
   merged.card_ids = first.card_ids;
   merged.enemy_ids = first.enemy_ids;

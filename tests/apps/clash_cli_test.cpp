@@ -229,7 +229,9 @@ TEST(ClashCli, SimRunsTheMctsPolicyAndAnUnknownPolicyListsIt) {
   EXPECT_TRUE(contains(unknown.err, "mcts")) << explain(unknown);
   const CliRun seat = cli("sim --rules clash --battles 5 --seat-policy 1=nope");
   EXPECT_EQ(seat.code, 2) << explain(seat);
-  EXPECT_TRUE(contains(seat.err, "random, greedy, mcts")) << explain(seat);
+  EXPECT_TRUE(contains(seat.err, "unknown policy 'nope' in '1=nope'; known policies: ")) << explain(seat);
+  EXPECT_TRUE(contains(seat.err, "mcts")) << explain(seat);
+  EXPECT_TRUE(contains(seat.err, "Usage:")) << "an unknown policy, as for --policy\n" << explain(seat);
 }
 
 TEST(ClashCli, BadArgumentsExitTwo) {

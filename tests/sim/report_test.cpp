@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 namespace battlecore::sim {
 namespace {
 
@@ -123,6 +125,12 @@ TEST(SimReport, PairedTestComparesHpLeftSeedBySeed) {
 }
 
 TEST(SimReport, APairedIntervalOfOneSeedIsUndefined) {
+  // With no seed (an empty shard, or every seed failed on a side) there is no interval either.
+  const PairedTest none = paired_test(Paired{});
+  EXPECT_DOUBLE_EQ(none.difference, 0.0);
+  EXPECT_DOUBLE_EQ(none.p_value, 1.0);
+  EXPECT_TRUE(std::isnan(none.ci_low) && std::isnan(none.ci_high));
+  EXPECT_TRUE(std::isnan(none.hp_ci_low) && std::isnan(none.hp_ci_high));
   // With one seed the variance was taken as 0: a zero-width interval around the one difference.
   Paired one;
   one.add(true, false, 39, 0);
@@ -202,11 +210,22 @@ TEST(SimReport, JsonRoundTrips) {
 }
 
 TEST(SimReport, FromJsonNamesAMissingKey) {
-  nlohmann::json j = sample_shard(1, 1, 10).to_json();
-  j.erase("wins");
-  const auto back = SimReport::from_json(j);
-  ASSERT_FALSE(back.ok());
-  EXPECT_NE(back.error().message.find("'wins'"), std::string::npos) << back.error().message;
+  // A count, the build, and whether the enemies' damage was counted (a report without it would
+  // otherwise pass for one that counted it).
+  for (const char* key : {"wins", "engine_version", "rng_version", "enemy_damage_counted"}) {
+    nlohmann::json j = sample_shard(1, 1, 10).to_json();
+    ASSERT_TRUE(j.contains(key)) << key;
+    j.erase(key);
+    const auto back = SimReport::from_json(j);
+    ASSERT_FALSE(back.ok()) << key;
+    EXPECT_NE(back.error().message.find(fmt::format("missing key '{}'", key)), std::string::npos)
+        << back.error().message;
+  }
+  nlohmann::json uncounted = sample_shard(1, 1, 10).to_json();
+  uncounted["enemy_damage_counted"] = false;
+  const auto back = SimReport::from_json(uncounted);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_FALSE(back.value().enemy_damage_counted);
 }
 
 /// The error of reading `j`, or "" when it is read.
@@ -362,6 +381,16 @@ TEST(SimReport, MergeRefusesMissingDuplicateAndForeignShards) {
   EXPECT_FALSE(with([](SimReport& r) { r.battles -= 1; }).ok());
   const auto seed = with([](SimReport& r) { r.seed = 8; });
   EXPECT_NE(seed.error().message.find("seed"), std::string::npos) << seed.error().message;
+  // Shards of another build: the same seeds may have played other battles.
+  const auto build = with([](SimReport& r) { r.engine_version = "0.0.9"; });
+  ASSERT_FALSE(build.ok());
+  EXPECT_NE(build.error().message.find("report 3 has engine_version '0.0.9' but report 1 has '" +
+                                       std::string(engine_version()) + "'"),
+            std::string::npos)
+      << build.error().message;
+  const auto rng = with([](SimReport& r) { r.rng_version = kRngVersion + 1; });
+  ASSERT_FALSE(rng.ok());
+  EXPECT_NE(rng.error().message.find("rng_version"), std::string::npos) << rng.error().message;
 }
 
 TEST(SimReport, MergeRefusesAShardCountNoRunHasWithoutATableOfThatSize) {

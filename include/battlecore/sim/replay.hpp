@@ -27,15 +27,13 @@
 #include "battlecore/core/invariant.hpp"
 #include "battlecore/core/result.hpp"
 #include "battlecore/core/rng.hpp"
+#include "battlecore/sim/version.hpp"
 
 namespace battlecore::sim {
 
 inline constexpr std::string_view kReplayFormat = "battlecore-replay";
 /// Version of the replay file format; bump it when a field changes meaning.
 inline constexpr std::uint32_t kReplayFormatVersion = 1;
-
-/// The engine's version (the project version), written into replays.
-std::string_view engine_version();
 
 /// Why a start with both a deck and a scenario is refused (a replay, a run, a start).
 inline constexpr std::string_view kDeckWithScenario =

@@ -14,6 +14,8 @@
 #include "battlecore/content/diagnostics.hpp"
 #include "battlecore/content/json_reader.hpp"
 #include "battlecore/core/result.hpp"
+#include "battlecore/core/rng.hpp"
+#include "battlecore/sim/version.hpp"
 
 namespace battlecore::sim {
 
@@ -152,8 +154,9 @@ struct Paired {
 
 /// The statistics of a paired comparison.
 struct PairedTest {
-  /// Win rate of A minus win rate of B over the seeds both finished. The intervals are NaN (null
-  /// in JSON) with fewer than two seeds, where a standard error cannot be estimated.
+  /// Win rate of A minus win rate of B over the seeds both finished (0 when there are none). The
+  /// intervals are NaN (null in JSON) with fewer than two seeds, where a standard error cannot be
+  /// estimated.
   double difference = 0;
   double ci_low = 0;  ///< 95% confidence interval of the difference (normal approximation)
   double ci_high = 0;
@@ -186,6 +189,10 @@ struct SimReport : Tally {
   std::string policy;
   std::uint64_t seed = 0;
   std::uint64_t content_hash = 0;
+  /// The build that played the battles and its random number code: shards of other builds do
+  /// not merge, since the same seeds may have given other battles.
+  std::string engine_version = std::string(::battlecore::sim::engine_version());
+  std::uint32_t rng_version = kRngVersion;
   std::uint64_t total_battles = 0;  ///< battles of the whole run (all shards)
   std::uint32_t shard_index = 1;    ///< this report covers shard shard_index of shard_count
   std::uint32_t shard_count = 1;
