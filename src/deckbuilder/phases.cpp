@@ -88,20 +88,23 @@ void prioritize_innate(Ctx& x) {
   if (std::none_of(x.s.draw_pile().begin(), x.s.draw_pile().end(), is_innate)) return;
   CardPile ordinary, innate;
   for (CardRef c : x.s.draw_pile()) (is_innate(c) ? innate : ordinary).push_back(c);
-  for (std::size_t i = innate.size(); i-- > 0;) ordinary.push_back(innate[i]);
+  for (CardRef c : innate) ordinary.push_back(c);
   x.s.piles.assign(Pile::Draw, ordinary);
 }
 
 // --- turn steps ---------------------------------------------------------------------------
 
-// Cards in hand with a turn-start behaviour run it, in hand order.
+// Cards in hand with a turn-start behaviour run it, in hand order: each card of the hand as the
+// step begins that is still in hand when its turn comes (a behaviour may move cards; one it
+// discards or exhausts does not run, one it adds waits for the next turn start).
 void run_hand_turn_start(Ctx& x) {
   bool any = false;
   for (CardRef card : x.s.hand()) any |= x.c.card_play[x.s.cards[card].def].in_hand_turn_start;
   if (!any) return;
-  FixedVec<CardRef, kMaxHand> hand;  // the hand as it was: behaviours may move cards
+  FixedVec<CardRef, kMaxHand> hand;  // the hand as it was
   for (CardRef card : x.s.hand()) hand.push_back(card);
   for (CardRef card : hand) {
+    if (x.s.piles.hand_index(card) == x.s.hand().size()) continue;  // it left the hand
     const OpRange ops = x.c.cards[x.s.cards[card].def].in_hand_turn_start;
     if (!ops.empty()) run_effects(x, ops, kPlayerUnit, first_alive_enemy(x.s), card);
     if (outcome(x.s)) return;
@@ -199,6 +202,9 @@ void discard_hand(Ctx& x) {
   emit_turn_event(x, EventType::TurnEnded);                                     // 9
   if (auto decided = outcome(x.s)) return decided;
   if (x.s.extra_turns > 0) {  // 10
+    // An extra turn is a player turn like any other: none begins after turn_limit of them, and
+    // the stalemate is lost (content granting one every turn would otherwise never end).
+    if (x.s.player_turns >= rules(x).turn_limit) return Trigger::Defeat;
     --x.s.extra_turns;
     return Trigger::ExtraTurn;
   }

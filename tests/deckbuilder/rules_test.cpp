@@ -333,6 +333,32 @@ constexpr std::string_view kTurnStartCards = R"(
   { "id": "charm", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate", "retain"],
     "effects": [], "in_hand_turn_start": [{ "op": "lose_hp", "amount": 1 }] })";
 
+TEST(DeckbuilderRulesTrace, AHandCardMovedOutByAnEarlierBehaviourDoesNotRunItsOwn) {
+  // The purger, first in hand, exhausts the battery before the battery's turn comes.
+  const auto catalog = build({.cards = R"(
+      { "id": "purger", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate", "retain"],
+        "effects": [], "in_hand_turn_start": [{ "op": "exhaust", "amount": 2, "mode": "random" }] },
+      { "id": "battery", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate", "retain"],
+        "effects": [], "in_hand_turn_start": [{ "op": "gain_energy", "amount": 5 }] })",
+                              .deck = R"({ "card": "purger" }, { "card": "battery" })",
+                              .rules = R"("opening_hand": 2)"});
+  int purger_firsts = 0;
+  for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+    Fight run(catalog, seed);
+    // The hand is in draw order: the first card drawn runs its behaviour first.
+    const auto drawn = of_type(run.recorder.events, EventType::CardDrawn);
+    ASSERT_EQ(drawn.size(), 2u);
+    const bool purger_first = catalog->cards[drawn[0].value].id == "purger";
+    // Turn 1, in hand order: the purger exhausts the hand (two cards at most), the battery gives
+    // energy; either way the battery ends in the exhaust pile.
+    EXPECT_FALSE(run.in_hand("battery")) << "seed " << seed;
+    EXPECT_EQ(run.s().energy, purger_first ? 3 : 8) << "seed " << seed << ": the battery ran only if first";
+    purger_firsts += purger_first ? 1 : 0;
+  }
+  EXPECT_GT(purger_firsts, 0);
+  EXPECT_LT(purger_firsts, 10) << "both orders come up";
+}
+
 TEST(DeckbuilderRulesTrace, PlayerTurnStartRunsTheSeedsStepsInOrder) {
   const auto catalog =
       build({.cards = std::string(kTurnStartCards),
@@ -554,6 +580,30 @@ TEST(DeckbuilderRulesTrace, AnExtraTurnComesBeforeTheEnemies) {
   EXPECT_EQ(count(run.events_since(from), EventType::EnemyActed), 1u);
   EXPECT_EQ(run.s().player.hp, 45);
   EXPECT_EQ(run.battle.turn(), 2u);
+}
+
+TEST(DeckbuilderRulesTrace, ExtraTurnsCountTowardTheTurnLimit) {
+  // A status that grants an extra turn at every turn end: without the limit the enemies never
+  // act again and the battle never ends; with a skipped turn too, not even a decision comes.
+  for (const char* turn_end :
+       {R"([{ "op": "extra_turn" }])", R"([{ "op": "extra_turn" }, { "op": "skip_turns", "amount": 1 }])"}) {
+    const auto catalog =
+        build({.cards = self_status_card("haste", "hasted"),
+               .deck = R"({ "card": "haste" }, { "card": "noop", "count": 14 })",
+               .statuses = R"({ "id": "hasted", "timings": { "turn_end": )" + std::string(turn_end) + "} }",
+               .rules = R"("turn_limit": 4)"});
+    Fight run(catalog);
+    run.play("haste");
+    for (int i = 0; i < 10 && run.battle.status() == Status::AwaitingDecision; ++i) run.end_turn();
+    EXPECT_EQ(run.battle.phase(), Phase::BattleLost) << turn_end;
+    EXPECT_EQ(run.s().player_turns, 4u) << turn_end;
+    EXPECT_EQ(run.battle.turn(), 1u) << "the enemies never had a turn: " << turn_end;
+    EXPECT_TRUE(run.s().player.alive());
+    const auto& h = run.battle.history();
+    ASSERT_FALSE(h.empty());
+    EXPECT_EQ(h.back().from, Phase::PlayerTurnEnd);
+    EXPECT_EQ(h.back().trigger, Trigger::Defeat);
+  }
 }
 
 TEST(DeckbuilderRulesTrace, EnemyPhaseRunsEachEnemysStepsThenTheIntents) {
@@ -1196,6 +1246,46 @@ TEST(DeckbuilderRulesKeyword, InnateCardsBeyondTheOpeningHandWaitOnTopOfTheDrawP
   ASSERT_GE(run.s().draw_pile().size(), 2u);
   EXPECT_EQ(run.def(run.s().draw_pile().back()).id, "spark");
   EXPECT_EQ(run.def(run.s().draw_pile()[run.s().draw_pile().size() - 2]).id, "spark");
+}
+
+TEST(DeckbuilderRulesKeyword, InnateCardsKeepTheirShuffledOrder) {
+  // The same deck with and without the keyword shuffles alike: the innate cards are then drawn
+  // in the order the shuffle left them, the one nearest the top first.
+  const std::string plain = R"(
+      { "id": "c1", "type": "skill", "cost": 0, "target": "none", "effects": [] },
+      { "id": "c2", "type": "skill", "cost": 0, "target": "none", "effects": [] },
+      { "id": "c3", "type": "skill", "cost": 0, "target": "none", "effects": [] })";
+  std::string innate = plain;
+  for (std::size_t at = 0; (at = innate.find(R"("effects")", at)) != std::string::npos; at += 30)
+    innate.insert(at, R"("keywords": ["innate"], )");
+  const std::string deck =
+      R"({ "card": "c1" }, { "card": "c2" }, { "card": "c3" }, { "card": "noop", "count": 9 })";
+  const auto shuffled = build({.cards = plain, .deck = deck});
+  const auto on_top = build({.cards = innate, .deck = deck});
+  int orders_seen = 0;
+  std::set<std::vector<std::string>> orders;
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    const auto order_of = [&](const std::shared_ptr<const Catalog>& catalog) {
+      Battle b(catalog);
+      EXPECT_TRUE(b.start_battle("e", seed).ok());
+      std::vector<std::string> ids;  // the c cards of hand and draw pile, in draw order
+      for (CardRef c : b.state().hand())
+        if (catalog->cards[b.state().cards[c].def].id != "noop")
+          ids.push_back(catalog->cards[b.state().cards[c].def].id);
+      for (std::size_t i = b.state().draw_pile().size(); i-- > 0;) {
+        const std::string& id = catalog->cards[b.state().cards[b.state().draw_pile()[i]].def].id;
+        if (id != "noop") ids.push_back(id);
+      }
+      return ids;
+    };
+    const std::vector<std::string> expected = order_of(shuffled), got = order_of(on_top);
+    ASSERT_EQ(got.size(), 3u);
+    EXPECT_EQ(got, expected) << "seed " << seed;
+    orders.insert(got);
+    ++orders_seen;
+  }
+  EXPECT_EQ(orders_seen, 20);
+  EXPECT_GT(orders.size(), 1u) << "the shuffle decides the order";
 }
 
 TEST(DeckbuilderRulesKeyword, RetainedCardsStayInHand) {
