@@ -138,6 +138,11 @@ std::optional<std::string> target_problem(const BattleState& s, TargetKind kind,
         return fmt::format("member {} is down", target);
       return std::nullopt;
     case TargetKind::AllEnemies:
+      if (target != -1) return fmt::format("this takes no target (-1), got {}", target);
+      if (std::none_of(s.enemies.begin(), s.enemies.end(),
+                       [&](const EnemyState& e) { return e.alive() && reaches(reach, e); }))
+        return std::string("every enemy is flying, out of reach");
+      return std::nullopt;
     case TargetKind::Self:
     case TargetKind::Party:
       if (target != -1) return fmt::format("this takes no target (-1), got {}", target);
@@ -257,13 +262,18 @@ void Battle::legal_actions(std::vector<Action>& out) const {
     if (!check_member_action(a)) out.push_back(a);
   };
   const MemberDef& def = c.members[s.members[static_cast<std::size_t>(s.current)].def];
-  // The targets a skill or item could take: standing enemies in reach, standing members, or none.
+  // The targets a skill or item could take: standing enemies in reach, standing members, or none
+  // (every enemy at once only when one is in reach).
   auto targets = [&](TargetKind kind, Reach reach, auto&& each) {
     if (kind == TargetKind::Enemy) {
       for (std::int8_t e = 0; e < enemy_count; ++e) {
         const EnemyState& enemy = s.enemies[static_cast<std::size_t>(e)];
         if (enemy.alive() && reaches(reach, enemy)) each(e);
       }
+    } else if (kind == TargetKind::AllEnemies) {
+      if (std::any_of(s.enemies.begin(), s.enemies.end(),
+                      [&](const EnemyState& e) { return e.alive() && reaches(reach, e); }))
+        each(std::int8_t{-1});
     } else if (kind == TargetKind::Ally) {
       for (std::uint8_t i : s.formation)
         if (s.members[i].alive()) each(static_cast<std::int8_t>(i));
@@ -398,7 +408,7 @@ Result<Status, Rejection> Battle::apply_companion_action(const Action& action) {
                     comp.attack});
   } else if (action.kind == ActionKind::CompanionSpecial) {
     state_.tp -= comp.special_cost;
-    run_player_ops(x, kCompanionActor, comp.special, TargetKind::Enemy, action.target);
+    run_player_ops(x, kCompanionActor, comp.special, TargetKind::Enemy, Reach::Any, action.target);
   }
   remove_fallen_enemies(x);
   return advance();
@@ -455,14 +465,14 @@ Result<Status, Rejection> Battle::apply_member_action(const Action& a) {
         state_.members[who].hp -= skill.cost;
       else
         state_.tp -= skill.cost;
-      run_player_ops(x, actor, skill.effects, skill.target, a.target);
+      run_player_ops(x, actor, skill.effects, skill.target, skill.reach, a.target);
       finish_action(skill.tires, deals_damage(skill.effects));
       break;
     }
     case ActionKind::Item: {
       const ItemDef& item = catalog_->items[what];
       state_.items[a.index].count = static_cast<std::uint8_t>(state_.items[a.index].count - 1);
-      run_player_ops(x, actor, item.effects, item.target, a.target);
+      run_player_ops(x, actor, item.effects, item.target, Reach::Any, a.target);
       finish_action(false, deals_damage(item.effects));
       break;
     }
@@ -600,7 +610,8 @@ std::uint64_t Battle::state_hash() const {
     h.add((std::uint64_t{p.turns} << 24) ^ (std::uint64_t{p.slot} << 16) ^
           static_cast<std::uint16_t>(p.damage));
   const EnemyActionCursor& c = s.enemy_action;
-  h.add((std::uint64_t{c.active} << 56) ^ (std::uint64_t{c.enemy_uid} << 48) ^ (std::uint64_t{c.move} << 40) ^
+  h.add((std::uint64_t{c.keeps_charge} << 57) ^ (std::uint64_t{c.active} << 56) ^
+        (std::uint64_t{c.enemy_uid} << 48) ^ (std::uint64_t{c.move} << 40) ^
         (std::uint64_t{c.targets_enemies} << 32) ^ (std::uint64_t{c.target_pos} << 24) ^
         (std::uint64_t{c.effect_pos} << 16) ^ (std::uint64_t{c.hit} << 8) ^ c.block_roll);
   h.add(c.awaiting_block);

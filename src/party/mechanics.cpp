@@ -138,6 +138,12 @@ Conditions* conditions_of(Ctx& x, ActorRef a) {
 }
 
 namespace {
+bool is_down(Ctx& x, ActorRef a) {
+  if (is_member_actor(a)) return !x.s.members[static_cast<std::size_t>(a)].alive();
+  const auto slot = enemy_slot(x.s, static_cast<std::uint8_t>(a - 16));
+  return !slot || !x.s.enemies[*slot].alive();
+}
+
 const std::vector<std::uint8_t>* resist_of(Ctx& x, ActorRef a) {
   if (is_member_actor(a)) return &x.c.members[x.s.members[static_cast<std::size_t>(a)].def].resist;
   if (is_enemy_actor(a))
@@ -150,7 +156,7 @@ const std::vector<std::uint8_t>* resist_of(Ctx& x, ActorRef a) {
 bool apply_condition(Ctx& x, ActorRef source, ActorRef target, ConditionId cond, std::int32_t turns,
                      bool resisted_by_roll) {
   Conditions* conds = conditions_of(x, target);
-  if (conds == nullptr) return false;
+  if (conds == nullptr || is_down(x, target)) return false;  // the fallen hold no conditions
   const ConditionDef& def = x.c.conditions[cond];
   if (turns <= 0) turns = def.turns;
   if (is_harmful(def.effect) && has_effect(x.c, *conds, ConditionEffect::Sturdy)) {
@@ -292,6 +298,7 @@ std::int32_t resolve_hit(Ctx& x, const Hit& hit, DamageTrace* trace) {
   };
   const bool invulnerable = has_effect(x.c, *t.conditions, ConditionEffect::Shield);
   const bool was_frozen = has_effect(x.c, *t.conditions, ConditionEffect::Freeze);
+  const bool was_asleep = has_effect(x.c, *t.conditions, ConditionEffect::Sleep);
   std::int32_t d = 0;
   if (invulnerable) {
     rec(DamageStep::Shield, 0);
@@ -338,13 +345,20 @@ std::int32_t resolve_hit(Ctx& x, const Hit& hit, DamageTrace* trace) {
                  .amount = lost,
                  .extra = static_cast<std::int32_t>(hit.block)};
   });
-  // A hit thaws the frozen (an enemy may act again) and wakes the sleeping.
-  if (was_frozen && !invulnerable) {
+  // A hit thaws the frozen (an enemy may act again) and wakes the sleeping (not one it just put
+  // to sleep). A member whose stop ends so did not act: it waits (counter 1), so the turn advance
+  // leaves it one action, as when a stop runs out; the first strike's turn end advances nothing.
+  const bool thawed = was_frozen && !invulnerable;
+  const bool woken = was_asleep && lost > 0;
+  if (thawed) {
     remove_effect(x, hit.target, ConditionEffect::Freeze);
     if (t.enemy != nullptr && t.enemy->alive())
       t.enemy->cantmove = static_cast<std::int8_t>(std::min<std::int32_t>(t.enemy->cantmove, 0));
   }
-  if (lost > 0) remove_effect(x, hit.target, ConditionEffect::Sleep);
+  if (woken) remove_effect(x, hit.target, ConditionEffect::Sleep);
+  if ((thawed || woken) && t.member && *t.hp > 0 && !x.s.first_strike &&
+      !is_stopped(x.c, *t.conditions, *t.hp))
+    *t.cantmove = 1;
   if (*t.hp <= 0) {
     if (t.member) {  // CheckDead for a member: exhaustion and charge go, conditions are cleared
       MemberState& m = x.s.members[static_cast<std::size_t>(hit.target)];
@@ -450,15 +464,17 @@ void run_op_on(Ctx& x, ActorRef user, const Op& op, ActorRef target) {
 
 }  // namespace
 
-void run_player_ops(Ctx& x, ActorRef user, const std::vector<Op>& ops, TargetKind kind, std::int8_t target) {
+void run_player_ops(Ctx& x, ActorRef user, const std::vector<Op>& ops, TargetKind kind, Reach reach,
+                    std::int8_t target) {
   // Targets are fixed before the ops run, by battle-wide number, so a fallen enemy is skipped.
   FixedVec<ActorRef, kMaxActiveEnemies + kMaxMembers> targets;
   switch (kind) {
     case TargetKind::Enemy:
       targets.push_back(enemy_actor(x.s.enemies[static_cast<std::size_t>(target)].uid));
       break;
-    case TargetKind::AllEnemies:
-      for (const EnemyState& e : x.s.enemies) targets.push_back(enemy_actor(e.uid));
+    case TargetKind::AllEnemies:  // those in reach
+      for (const EnemyState& e : x.s.enemies)
+        if (reaches(reach, e)) targets.push_back(enemy_actor(e.uid));
       break;
     case TargetKind::Ally:
       targets.push_back(member_actor(static_cast<std::size_t>(target)));
@@ -596,13 +612,14 @@ std::int8_t random_member(Ctx& x) {
   return static_cast<std::int8_t>(standing[static_cast<std::size_t>(pick)]);
 }
 
-/// EndEnemyTurn: exhaustion, counter +1, charge spent; CheckDead refills slots.
+/// EndEnemyTurn: exhaustion, counter +1, charge spent unless the action charged the enemy
+/// itself (the reference's dontusecharge); CheckDead refills slots.
 void end_enemy_turn(Ctx& x, std::uint8_t uid) {
   if (const auto slot = enemy_slot(x.s, uid)) {
     EnemyState& e = x.s.enemies[*slot];
     e.tired = static_cast<std::int8_t>(e.tired + 1);
     e.cantmove = static_cast<std::int8_t>(e.cantmove + 1);
-    e.charge = 0;
+    if (!x.s.enemy_action.keeps_charge) e.charge = 0;
   }
   x.s.enemy_action = EnemyActionCursor{};
   remove_fallen_enemies(x);
@@ -683,8 +700,10 @@ bool continue_enemy_action(Ctx& x) {
           }
           return true;  // still waiting: the answer comes through submit
         }
-      } else {
+      } else if (cur.targets_enemies || x.s.members[static_cast<std::size_t>(t)].alive()) {
+        // a member the move has downed takes none of the rest
         run_support_op(x, self, op, target);
+        if (op.kind == OpKind::Charge && target == self) cur.keeps_charge = true;
       }
       ++cur.effect_pos;
       cur.hit = 0;
@@ -750,7 +769,7 @@ void tick_conditions(Ctx& x, ActorRef a, bool member) {
 }
 
 /// Durations count down; expired ones go with their expiry effects. Returns whether a stop
-/// condition ran out (the actor then waits: counter 1).
+/// condition ran out (the actor then waits: counter 1); a member's Flipped is one.
 bool count_down_conditions(Ctx& x, ActorRef a, bool member) {
   Conditions* conds = conditions_of(x, a);
   bool stop_ended = false;
@@ -761,7 +780,7 @@ bool count_down_conditions(Ctx& x, ActorRef a, bool member) {
     slot.turns = static_cast<std::int16_t>(slot.turns - 1);
     if (slot.turns > 0) continue;
     if (def.effect == ConditionEffect::Numb || def.effect == ConditionEffect::Sleep ||
-        def.effect == ConditionEffect::Freeze)
+        def.effect == ConditionEffect::Freeze || (member && def.effect == ConditionEffect::Flipped))
       stop_ended = true;
     if (def.on_expire != kNoCondition)
       chained.push_back(ConditionSlot{def.on_expire, static_cast<std::int16_t>(def.on_expire_turns)});
@@ -788,8 +807,8 @@ void advance_turn_member(Ctx& x, std::size_t member) {
   MemberState& m = x.s.members[member];
   if (!m.alive()) {
     m.cantmove = 0;  // dead members' counters reset
-  } else if (stopped_for_counter(x.c, m.conditions)) {
-    m.cantmove = 0;
+  } else if (is_stopped(x.c, m.conditions, m.hp)) {
+    m.cantmove = 0;  // stopped in any way (Flipped too): it cannot be selected, so it banks nothing
   } else if (!x.s.first_strike) {
     m.cantmove = static_cast<std::int8_t>(m.cantmove - 1 - m.more_next_turn);
     m.more_next_turn = 0;

@@ -67,7 +67,8 @@ bool may_deselect(const BattleState& s, const Catalog& c);
 
 /// Applies (or amends: the longer duration stays) a condition. With `resisted_by_roll` the
 /// target's resistance is rolled first (Effects stream: applied when rand(0..99) >= res).
-/// Sturdy keeps harmful conditions out. Returns whether it was applied.
+/// Sturdy keeps harmful conditions out; an actor that is down takes none (no roll). Returns
+/// whether it was applied.
 bool apply_condition(Ctx& x, ActorRef source, ActorRef target, ConditionId cond, std::int32_t turns,
                      bool resisted_by_roll);
 Conditions* conditions_of(Ctx& x, ActorRef a);
@@ -125,8 +126,10 @@ void restore_tp(Ctx& x, std::int32_t amount);
 
 // --- actions ------------------------------------------------------------------------------
 
-/// Runs the ops of a member's skill or item (or the companion's special) on the targets.
-void run_player_ops(Ctx& x, ActorRef user, const std::vector<Op>& ops, TargetKind kind, std::int8_t target);
+/// Runs the ops of a member's skill or item (or the companion's special) on the targets; every
+/// enemy target is one `reach` reaches.
+void run_player_ops(Ctx& x, ActorRef user, const std::vector<Op>& ops, TargetKind kind, Reach reach,
+                    std::int8_t target);
 /// EndPlayerTurn: counter +1, nobody selected, frozen or asleep enemies wait, cycle reset.
 void end_player_turn(Ctx& x, std::size_t member);
 /// SetLastTurns: the select cycle gets (free members - 1) empty slots.

@@ -29,7 +29,7 @@ using namespace detail;
 
 /// HP the ops would take from their targets, run on a scratch copy of the state.
 double damage_on_scratch(const Battle& battle, ActorRef user, const std::vector<Op>& ops, TargetKind kind,
-                         std::int8_t target, bool basic_attack, std::int32_t attack) {
+                         Reach reach, std::int8_t target, bool basic_attack, std::int32_t attack) {
   BattleState scratch = battle.state();
   EventLog quiet;
   quiet.set_log_enabled(false);
@@ -40,7 +40,7 @@ double damage_on_scratch(const Battle& battle, ActorRef user, const std::vector<
   if (basic_attack)
     resolve_hit(x, Hit{user, enemy_actor(scratch.enemies[static_cast<std::size_t>(target)].uid), attack});
   else
-    run_player_ops(x, user, ops, kind, target);
+    run_player_ops(x, user, ops, kind, reach, target);
   std::int32_t after = 0;
   std::size_t alive_after = 0;
   for (const EnemyState& e : scratch.enemies) {
@@ -105,25 +105,26 @@ double GreedyPolicy::score(const Battle& battle, const Action& a) {
   const ActorRef user = member_actor(who);
   switch (a.kind) {
     case ActionKind::Attack:
-      return damage_on_scratch(battle, user, {}, TargetKind::Enemy, a.target, true,
+      return damage_on_scratch(battle, user, {}, TargetKind::Enemy, Reach::Any, a.target, true,
                                c.members[s.members[who].def].attack);
     case ActionKind::Skill: {
       const SkillDef& skill = c.skills[c.members[s.members[who].def].skills[a.index]];
       const double cost = skill.cost_in_hp ? 1.0 * skill.cost : 0.35 * skill.cost;
-      return damage_on_scratch(battle, user, skill.effects, skill.target, a.target, false, 0) +
+      return damage_on_scratch(battle, user, skill.effects, skill.target, skill.reach, a.target, false, 0) +
              support_value(battle, skill.effects, skill.target, a.target) - cost;
     }
     case ActionKind::Item: {
       const ItemDef& item = c.items[s.items[a.index].item];
-      return damage_on_scratch(battle, user, item.effects, item.target, a.target, false, 0) +
+      return damage_on_scratch(battle, user, item.effects, item.target, Reach::Any, a.target, false, 0) +
              support_value(battle, item.effects, item.target, a.target) - 0.5;
     }
     case ActionKind::CompanionAttack:
-      return damage_on_scratch(battle, kCompanionActor, {}, TargetKind::Enemy, a.target, true,
+      return damage_on_scratch(battle, kCompanionActor, {}, TargetKind::Enemy, Reach::Any, a.target, true,
                                c.companions[*c.parties[c.encounters[s.encounter].party].companion].attack);
     case ActionKind::CompanionSpecial: {
       const CompanionDef& comp = c.companions[*c.parties[c.encounters[s.encounter].party].companion];
-      return damage_on_scratch(battle, kCompanionActor, comp.special, TargetKind::Enemy, a.target, false, 0) -
+      return damage_on_scratch(battle, kCompanionActor, comp.special, TargetKind::Enemy, Reach::Any, a.target,
+                               false, 0) -
              0.35 * comp.special_cost;
     }
     case ActionKind::Relay:

@@ -152,7 +152,8 @@ json state_json(const BattleState& s, const Catalog& c) {
         {"effect_pos", cur.effect_pos},
         {"hit", cur.hit},
         {"awaiting_block", cur.awaiting_block},
-        {"block_roll", cur.block_roll}}}};
+        {"block_roll", cur.block_roll},
+        {"keeps_charge", cur.keeps_charge}}}};
 }
 
 void read_state(const In& in, const Catalog& c, BattleState& s) {
@@ -236,6 +237,7 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
   cur.hit = u8(a, "hit");
   cur.awaiting_block = a.flag("awaiting_block");
   cur.block_roll = static_cast<std::uint8_t>(a.num("block_roll", 0, 99));
+  cur.keeps_charge = a.has("keeps_charge") && a.flag("keeps_charge");  // absent before it was written
   if (cur.active) {  // the cursor must point at an active enemy's move and a listed target
     const auto slot = std::find_if(s.enemies.begin(), s.enemies.end(),
                                    [&](const EnemyState& e) { return e.uid == cur.enemy_uid; });

@@ -34,14 +34,14 @@ std::string member_name(const Battle& b, std::int8_t m) {
   return b.catalog().members[s.members[static_cast<std::size_t>(m)].def].name;
 }
 
-std::string target_text(const Battle& b, TargetKind kind, std::int8_t t) {
+std::string target_text(const Battle& b, TargetKind kind, std::int8_t t, Reach reach = Reach::Any) {
   switch (kind) {
     case TargetKind::Enemy:
       return " at " + enemy_name(b, t);
     case TargetKind::Ally:
       return " on " + member_name(b, t);
     case TargetKind::AllEnemies:
-      return " on every enemy";
+      return reach == Reach::Ground ? " on every enemy on the ground" : " on every enemy";
     case TargetKind::Party:
       return " on the party";
     case TargetKind::Self:
@@ -65,7 +65,7 @@ std::string action_label(const Battle& b, const Action& a) {
       if (a.index >= skills.size()) return who + "skill ?";
       const SkillDef& sk = c.skills[skills[a.index]];
       return who + fmt::format("{} ({} {})", sk.name, sk.cost, sk.cost_in_hp ? "HP" : "TP") +
-             target_text(b, sk.target, a.target);
+             target_text(b, sk.target, a.target, sk.reach);
     }
     case ActionKind::Item: {
       if (a.index >= s.items.size()) return who + "item ?";

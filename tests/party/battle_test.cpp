@@ -2,6 +2,8 @@
 // phase parts, the enemy phase, first strike), refusals that change nothing, and the shape every
 // rule set offers (decisions, clone, hash).
 
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "battlecore/party/battle.hpp"
@@ -190,6 +192,129 @@ TEST(PartyEnemyPhase, AnEnemyFlippedForTwoTurnsLosesItsAction) {
   EXPECT_EQ(trace(b, mark, {EventType::EnemyActed}), (Trace{"enemy#0 flipped", "enemy#1 poke"}));
 }
 
+// A stopped member did not act: when a hit ends its stop (thaws or wakes it) it waits, and the
+// turn advance leaves it one action, as when the stop runs out.
+TEST(PartyEnemyPhase, AMemberAHitThawsOrWakesHasOneActionNextTurn) {
+  for (const char* encounter : {"thaw", "wake"}) {
+    SCOPED_TRACE(encounter);
+    Battle b = start(encounter);
+    submit_ok(b, Action::do_nothing());  // turn 0: Ann is frozen (or put to sleep) for 2 turns
+    // Turn 1: Ann cannot act, and the enemy's poke thaws (or wakes) her.
+    ASSERT_EQ(b.decision_kind(), DecisionKind::Block);
+    EXPECT_EQ(b.state().turn, 1u);
+    EXPECT_EQ(b.state().members[0].conditions.size(), 1u);
+    EXPECT_EQ(b.state().members[0].cantmove, 0);
+    submit_ok(b, Action::block(BlockLevel::None));
+    EXPECT_TRUE(b.state().members[0].conditions.empty());
+    ASSERT_EQ(b.decision_kind(), DecisionKind::MemberTurn);
+    EXPECT_EQ(b.state().turn, 2u);
+    EXPECT_EQ(b.state().members[0].cantmove, 0);  // one action, not two
+    const std::size_t mark = b.events().log().size();
+    submit_ok(b, Action::do_nothing());
+    const std::string stop = encounter == std::string("thaw") ? "chill" : "lull";
+    // Ann's one action, then the enemy stops her again and pokes her on turn 3.
+    EXPECT_EQ(trace(b, mark, {EventType::MemberSelected, EventType::EnemyActed, EventType::TurnAdvanced}),
+              (Trace{"enemy#0 " + stop, "advance 3", "enemy#0 poke"}));
+  }
+}
+
+// Flipped stops a member as Freeze does: it waits at 0 and then has one action.
+TEST(PartyEnemyPhase, AFlippedMemberWaitsAndThenHasOneAction) {
+  Battle b = start("tip");
+  submit_ok(b, Action::do_nothing());  // turn 0: Ann is flipped for 3 turns
+  // Turns 1 and 2 pass without her.
+  ASSERT_EQ(b.decision_kind(), DecisionKind::MemberTurn);
+  EXPECT_EQ(b.state().turn, 3u);
+  EXPECT_EQ(trace(b, 0, {EventType::MemberSelected}), (Trace{"select ann", "select ann"}));
+  EXPECT_TRUE(b.state().members[0].conditions.empty());
+  EXPECT_EQ(b.state().members[0].cantmove, 0);
+  const std::size_t mark = b.events().log().size();
+  submit_ok(b, Action::do_nothing());
+  EXPECT_EQ(trace(b, mark, {EventType::MemberSelected, EventType::TurnAdvanced}),
+            (Trace{"advance 4", "select ann"}));
+}
+
+// The reference's dontusecharge: an enemy that charges itself keeps the charge for its next action.
+TEST(PartyEnemyPhase, AChargeAnEnemyGivesItselfLastsToItsNextAction) {
+  Battle b = start("brace");
+  submit_ok(b, Action::do_nothing());  // turn 0: the bracer charges itself by 2
+  ASSERT_EQ(b.decision_kind(), DecisionKind::MemberTurn);
+  EXPECT_EQ(b.state().enemies[0].charge, 2);
+  submit_ok(b, Action::do_nothing());
+  ASSERT_EQ(b.decision_kind(), DecisionKind::Block);  // turn 1: its poke
+  const std::size_t mark = b.events().log().size();
+  submit_ok(b, Action::block(BlockLevel::None));
+  EXPECT_EQ(trace(b, mark, {EventType::Damaged}), (Trace{"damage ann 3"}));  // 1 + 2 charge
+  EXPECT_EQ(b.state().enemies[0].charge, 0);                                 // spent by the poke
+}
+
+TEST(PartyEnemyPhase, TheGoldenBeetlesBraceChargesItsSlam) {
+  Battle b = start("beetle_den", 1, test::meadow_pack());
+  const Catalog& c = b.catalog();
+  const EnemyDef& beetle = c.enemies[b.state().enemies[0].def];
+  ASSERT_EQ(beetle.id, "golden_beetle");
+  ASSERT_EQ(beetle.move_list[0].id, "brace");
+  ASSERT_EQ(beetle.move_list[1].id, "slam");
+  const std::uint8_t uid = b.state().enemies[0].uid;
+  // The members pass and every other hit goes unblocked until the slam's Block decision.
+  for (int step = 0; step < 40; ++step) {
+    ASSERT_EQ(b.status(), Status::AwaitingDecision);
+    const DecisionKind k = b.decision_kind();
+    if (k == DecisionKind::Block && b.state().enemy_action.enemy_uid == uid) break;
+    submit_ok(b, k == DecisionKind::Block       ? Action::block(BlockLevel::None)
+                 : k == DecisionKind::Companion ? Action::companion_pass()
+                                                : Action::do_nothing());
+  }
+  ASSERT_EQ(b.decision_kind(), DecisionKind::Block);
+  ASSERT_EQ(b.state().enemy_action.move, 1);
+  EXPECT_EQ(trace(b, 0, {EventType::EnemyActed}).front(), "enemy#0 brace");
+  EXPECT_EQ(b.state().enemies[0].charge, 1);
+  const auto target = static_cast<std::size_t>(b.decision().who.index);
+  const std::int32_t hp = b.state().members[target].hp;
+  submit_ok(b, Action::block(BlockLevel::None));
+  // 5, +1 charge, - the member's defense (nobody is guarding or weakened)
+  EXPECT_EQ(hp - b.state().members[target].hp,
+            std::min(hp, 5 + 1 - c.members[b.state().members[target].def].defense));
+}
+
+// The rest of a move skips a member it has downed: the fallen hold no conditions.
+TEST(PartyEnemyPhase, TheRestOfAMoveSkipsTheMemberItDowned) {
+  Battle b = start("venom");
+  for (int i = 0; i < 3; ++i) submit_ok(b, Action::do_nothing());
+  ASSERT_EQ(b.decision_kind(), DecisionKind::Block);
+  const auto target = static_cast<std::size_t>(b.decision().who.index);
+  const std::size_t mark = b.events().log().size();
+  submit_ok(b, Action::block(BlockLevel::SuperBlock));  // 30 damage, then poison and attack down
+  EXPECT_FALSE(b.state().members[target].alive());
+  EXPECT_TRUE(b.state().members[target].conditions.empty());
+  EXPECT_EQ(trace(b, mark, {EventType::ConditionApplied, EventType::ConditionResisted}), Trace{});
+  std::string why;
+  EXPECT_TRUE(check_invariants(b, &why)) << why;
+  EXPECT_EQ(b.decision_kind(), DecisionKind::MemberTurn);  // the battle goes on
+}
+
+// An actor holds each condition once, and every condition of a pack fits.
+TEST(PartyEnemyPhase, AMemberGivenMoreThanEightConditionsFightsOn) {
+  Battle b = start("hex");
+  submit_ok(b, Action::do_nothing());  // turn 0: the hexer gives Ann eleven conditions
+  ASSERT_EQ(b.decision_kind(), DecisionKind::MemberTurn);
+  EXPECT_EQ(trace(b, 0, {EventType::ConditionApplied}).size(), 11u);
+  EXPECT_EQ(b.state().members[0].conditions.size(), 11u);
+  std::string why;
+  EXPECT_TRUE(check_invariants(b, &why)) << why;
+  for (const Action& a : b.decision().options) EXPECT_NE(a.kind, ActionKind::Skill);  // Inked, Taunted
+  submit_ok(b, Action::attack(0));
+  ASSERT_EQ(b.decision_kind(), DecisionKind::MemberTurn);
+  EXPECT_EQ(b.state().turn, 2u);
+  EXPECT_EQ(b.state().members[0].conditions.size(), 11u);
+  for (const ConditionSlot& cs : b.state().members[0].conditions) EXPECT_EQ(cs.turns, 1);
+  EXPECT_TRUE(check_invariants(b, &why)) << why;
+  submit_ok(b, Action::attack(0));  // the hexer hexes again: each condition amended, none twice
+  ASSERT_EQ(b.decision_kind(), DecisionKind::MemberTurn);
+  EXPECT_EQ(b.state().members[0].conditions.size(), 11u);
+  for (const ConditionSlot& cs : b.state().members[0].conditions) EXPECT_EQ(cs.turns, 2);
+}
+
 TEST(PartyEnemyPhase, DefeatAtOnceWhenNoMemberStands) {
   Battle b = start("crusher");
   for (int i = 0; i < 3; ++i) submit_ok(b, Action::do_nothing());
@@ -337,6 +462,23 @@ TEST(PartyRefusals, OtherIllegalActions) {
   Battle flyer = start("flyer");
   submit_ok(flyer, Action::do_nothing());  // ann (reach any) passes; bob's attack reaches the ground only
   expect_refused(flyer, Action::attack(0), RefusalReason::InvalidTarget, "flying");
+}
+
+// A ground skill on every enemy leaves the flying ones out, and is not offered when every enemy
+// flies.
+TEST(PartyRefusals, AGroundSkillOnEveryEnemyReachesOnlyTheGround) {
+  Battle b = start("sweep");  // bat, dummy, bat: only the dummy stands on the ground
+  const auto options = b.decision().options;
+  EXPECT_NE(std::find(options.begin(), options.end(), Action::skill(0, -1)), options.end());
+  EXPECT_EQ(action_label(b, Action::skill(0, -1)), "Dan: Sweep (1 TP) on every enemy on the ground");
+  submit_ok(b, Action::skill(0, -1));  // 2, +1 at the front
+  EXPECT_EQ(trace(b, 0, {EventType::Damaged}), (Trace{"damage enemy#1 3"}));
+  EXPECT_EQ(b.state().enemies[0].hp, 5);
+  EXPECT_EQ(b.state().enemies[2].hp, 5);
+
+  Battle bats = start("sweep_bats");
+  for (const Action& a : bats.decision().options) EXPECT_NE(a.kind, ActionKind::Skill);
+  expect_refused(bats, Action::skill(0, -1), RefusalReason::InvalidTarget, "out of reach");
 }
 
 TEST(PartyRefusals, ActionsOutsideABattle) {

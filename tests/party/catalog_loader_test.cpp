@@ -9,6 +9,7 @@
 
 #include "battlecore/content/json_reader.hpp"
 #include "battlecore/party/load.hpp"
+#include "party/mechanics.hpp"
 #include "party_support.hpp"
 #include "support/json_list.hpp"
 #include "support/temp_dir.hpp"
@@ -200,17 +201,39 @@ std::string pack(std::size_t conditions, std::size_t enemies) {
          R"(], "enemies": [)" + json_list(enemies, enemy) + "]}";
 }
 
+// An actor holds each condition once, in room for kMaxConditions: a pack with more conditions
+// could give one actor more than it holds.
 TEST(PartyCatalogLoader, AConditionPastTheLimitIsReportedWhereItStands) {
+  EXPECT_EQ(kMaxPackConditions, kMaxConditions);
   const auto full = load_catalog(std::vector<content::JsonDocument>{doc(pack(kMaxPackConditions, 1))});
   ASSERT_TRUE(full.ok()) << full.error().to_string();
   EXPECT_EQ(full.value()->conditions.size(), kMaxPackConditions);
 
+  // Condition i stands on line i + 2.
   const auto loaded = load_catalog(std::vector<content::JsonDocument>{doc(pack(kMaxPackConditions + 1, 1))});
   ASSERT_FALSE(loaded.ok());
   ASSERT_EQ(loaded.error().size(), 1u) << loaded.error().to_string();
   EXPECT_EQ(content::format_diagnostic(loaded.error().items()[0]),
-            "inline.json:252:1: /conditions/250: more than 250 of kind condition: expected at most 250 in a "
-            "pack, this is number 251");
+            "inline.json:26:1: /conditions/24: more than 24 of kind condition: expected at most 24 in a "
+            "pack, this is number 25");
+}
+
+TEST(PartyCatalogLoader, EveryConditionOfAFullPackFitsOnOneActor) {
+  const auto loaded = load_catalog(std::vector<content::JsonDocument>{doc(pack(kMaxPackConditions, 1))});
+  ASSERT_TRUE(loaded.ok()) << loaded.error().to_string();
+  Battle b(loaded.value());
+  ASSERT_TRUE(b.start_battle("x", 1).ok());
+  ASSERT_TRUE(b.submit(Action::do_nothing()).ok());  // the enemy's hit: its Block decision
+  ASSERT_EQ(b.decision_kind(), DecisionKind::Block);
+  Battle::Access x = Battle::Access::of(b);
+  for (std::size_t i = 0; i < kMaxPackConditions; ++i)
+    EXPECT_TRUE(detail::apply_condition(x, kNobody, member_actor(0), static_cast<ConditionId>(i), 2, false));
+  EXPECT_EQ(b.state().members[0].conditions.size(), kMaxPackConditions);
+  ASSERT_TRUE(b.submit(Action::block(BlockLevel::None)).ok());
+  EXPECT_EQ(b.decision_kind(), DecisionKind::MemberTurn);  // the turn ended: every poison ticked
+  EXPECT_EQ(b.state().members[0].hp, 1);
+  std::string why;
+  EXPECT_TRUE(check_invariants(b, &why)) << why;
 }
 
 // An EnemyId is 16 bits: without a limit enemy 65,536 would be enemy 0.

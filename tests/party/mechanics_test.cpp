@@ -132,6 +132,17 @@ TEST(PartyDamagePipeline, AHitWakesTheSleeping) {
   EXPECT_TRUE(b.state().members[2].conditions.empty());
 }
 
+TEST(PartyDamagePipeline, AHitThatPutsItsTargetToSleepDoesNotWakeIt) {
+  Battle b = start("armored");
+  Battle::Access x = Battle::Access::of(b);
+  const Hit lull{enemy(b, 0), member_actor(0), 2, BlockLevel::None, false, test::cond("sleep"), 2};
+  EXPECT_EQ(detail::resolve_hit(x, lull), 2);
+  ASSERT_EQ(b.state().members[0].conditions.size(), 1u);
+  EXPECT_EQ(b.state().members[0].conditions[0], (ConditionSlot{test::cond("sleep"), 2}));
+  EXPECT_EQ(detail::resolve_hit(x, lull), 2);  // asleep before this one: it wakes
+  EXPECT_TRUE(b.state().members[0].conditions.empty());
+}
+
 TEST(PartyDamagePipeline, BlockingShortensInkAndSticky) {
   Battle b = start("armored");
   Battle::Access x = Battle::Access::of(b);
@@ -158,6 +169,23 @@ Trace advance_enemy(Battle& b, std::size_t slot) {
   const std::size_t mark = b.events().log().size();
   detail::advance_turn_enemy(x, slot);
   return trace(b, mark);
+}
+
+TEST(PartyConditions, AMemberWhoseStopAHitEndsWaitsForTheTurnAdvance) {
+  Battle b = start("armored");
+  Battle::Access x = Battle::Access::of(b);
+  x.s.members[1].cantmove = 0;  // held at 0 by a turn advance while stopped
+  x.s.members[2].cantmove = 0;
+  give(b, member_actor(1), "freeze", 2);
+  give(b, member_actor(2), "freeze", 2);
+  give(b, member_actor(2), "numb", 2);
+  detail::resolve_hit(x, Hit{enemy(b, 0), member_actor(1), 1});
+  detail::resolve_hit(x, Hit{enemy(b, 0), member_actor(2), 1});
+  EXPECT_EQ(b.state().members[1].cantmove, 1);  // thawed: one action after the turn advance
+  EXPECT_EQ(b.state().members[2].cantmove, 0);  // still numb: still stopped
+  ASSERT_EQ(b.state().members[2].conditions.size(), 1u);
+  EXPECT_EQ(advance_member(b, 1), Trace{});
+  EXPECT_EQ(b.state().members[1].cantmove, 0);
 }
 
 TEST(PartyConditions, poison) {
@@ -227,6 +255,50 @@ TEST(PartyConditions, flipped) {
   EXPECT_EQ(b.state().enemies[0].conditions[0].turns, 1);
   give(b, member_actor(0), "flipped", 1);
   EXPECT_EQ(advance_member(b, 0), (Trace{"expire flipped ann"}));
+}
+
+// A member cannot be selected while Flipped: it waits at 0 like the other stops, and one
+// action follows when Flipped runs out.
+TEST(PartyConditions, a_flipped_member_banks_no_actions) {
+  Battle b = start("trio");
+  Battle::Access::of(b).s.members[1].cantmove = 1;  // bob has acted
+  give(b, member_actor(1), "flipped", 12);
+  for (int turn = 0; turn < 11; ++turn) {
+    EXPECT_EQ(advance_member(b, 1), Trace{});
+    EXPECT_EQ(b.state().members[1].cantmove, 0);
+    std::string why;
+    EXPECT_TRUE(check_invariants(b, &why)) << why;
+  }
+  EXPECT_EQ(advance_member(b, 1), (Trace{"expire flipped bob"}));
+  EXPECT_EQ(b.state().members[1].cantmove, 0);
+}
+
+TEST(PartyConditions, every_condition_of_the_pack_fits_on_one_actor) {
+  Battle b = start("trio");
+  const Catalog& c = b.catalog();
+  ASSERT_GT(c.conditions.size(), 8u);
+  // Sturdy keeps out what is harmful: the harmful ones first.
+  std::vector<ConditionId> order;
+  for (bool harmful : {true, false})
+    for (std::size_t i = 0; i < c.conditions.size(); ++i)
+      if (detail::is_harmful(c.conditions[i].effect) == harmful) order.push_back(static_cast<ConditionId>(i));
+  for (const ConditionId id : order) give(b, enemy(b, 0), c.conditions[id].id.c_str(), 3);
+  EXPECT_EQ(b.state().enemies[0].conditions.size(), c.conditions.size());
+  advance_enemy(b, 0);  // overcharged's follow-up amends the attack_down already there
+  EXPECT_EQ(b.state().enemies[0].conditions.size(), c.conditions.size());
+}
+
+TEST(PartyConditions, an_actor_that_is_down_takes_none) {
+  Battle b = start("trio");
+  Battle::Access x = Battle::Access::of(b);
+  x.s.members[2].hp = 0;
+  const Rng effects = b.state().rng[Stream::Effects];
+  const std::size_t mark = b.events().log().size();
+  EXPECT_FALSE(detail::apply_condition(x, kNobody, member_actor(2), test::cond("poison"), 2, true));
+  EXPECT_FALSE(detail::apply_condition(x, kNobody, member_actor(2), test::cond("attack_up"), 2, false));
+  EXPECT_TRUE(b.state().members[2].conditions.empty());
+  EXPECT_EQ(b.state().rng[Stream::Effects], effects);  // nothing to roll for
+  EXPECT_EQ(trace(b, mark), Trace{});
 }
 
 TEST(PartyConditions, attack_up_and_its_chain) {

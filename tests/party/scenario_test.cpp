@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -105,6 +106,24 @@ TEST(PartyScenario, TheScenarioSeedIsReplacedByTheCallersAndTheBattleContinues) 
   auto restored = restore(meadow_pack(), snapshot(a.value()));
   ASSERT_TRUE(restored.ok());
   EXPECT_TRUE(restored.value() == a.value());
+}
+
+// An actor holds every condition of its pack at once; a snapshot keeps them all.
+TEST(PartyScenario, AnActorMayHoldEveryConditionOfThePack) {
+  const Catalog& c = *meadow_pack();
+  ASSERT_GT(c.conditions.size(), 8u);
+  json all = json::array();
+  for (const ConditionDef& d : c.conditions) all.push_back({{"condition", d.id}, {"turns", 2}});
+  const Battle b = started({{"enemies", {{{"conditions", all}}}}});
+  EXPECT_EQ(b.state().enemies[0].conditions.size(), c.conditions.size());
+  auto restored = restore(meadow_pack(), snapshot(b));
+  ASSERT_TRUE(restored.ok()) << restored.error().message;
+  EXPECT_TRUE(restored.value() == b);
+  all.push_back({{"condition", c.conditions[0].id}, {"turns", 1}});
+  EXPECT_NE(problems({{"enemies", {{{"conditions", all}}}}})
+                .find(fmt::format("/enemies/0/conditions/{}/condition: condition '{}' is listed twice",
+                                  c.conditions.size(), c.conditions[0].id)),
+            std::string::npos);
 }
 
 TEST(PartyScenario, EveryBadOverrideIsRefusedWithItsPointer) {

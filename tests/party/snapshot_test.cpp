@@ -106,6 +106,26 @@ TEST(PartySnapshot, APendingBlockKeepsItsRollAndCursor) {
   EXPECT_TRUE(r == b);
 }
 
+// The cursor's keeps_charge came after format version 1's first snapshots: without it a cursor
+// keeps no charge.
+TEST(PartySnapshot, TheCursorsChargeFlagRoundTripsAndMayBeLeftOut) {
+  const Battle b = test::start("ambush", 3, meadow_pack());
+  ASSERT_EQ(b.decision_kind(), DecisionKind::Block);
+  json snap = snapshot(b);
+  EXPECT_EQ(snap["state"]["enemy_action"]["keeps_charge"], false);
+  snap["state"]["enemy_action"]["keeps_charge"] = true;
+  auto flagged = restore(meadow_pack(), snap);
+  ASSERT_TRUE(flagged.ok()) << flagged.error().message;
+  EXPECT_TRUE(flagged.value().state().enemy_action.keeps_charge);
+  EXPECT_NE(flagged.value().state_hash(), b.state_hash());
+  EXPECT_EQ(snapshot(flagged.value()), snap);
+  snap["state"]["enemy_action"].erase("keeps_charge");
+  auto old = restore(meadow_pack(), snap);
+  ASSERT_TRUE(old.ok()) << old.error().message;
+  EXPECT_TRUE(old.value() == b);
+  EXPECT_EQ(old.value().state_hash(), b.state_hash());
+}
+
 TEST(PartySnapshot, TheFormatIsVersionedAndNamed) {
   const Battle b = test::start("meadow_walk", 1, meadow_pack());
   const json snap = snapshot(b);

@@ -42,7 +42,9 @@ struct BattleIo;
 inline constexpr std::size_t kMaxMembers = 4;
 inline constexpr std::size_t kMaxActiveEnemies = 4;
 inline constexpr std::size_t kMaxEncounterEnemies = 12;  ///< active and reserves together
-inline constexpr std::size_t kMaxConditions = 8;         ///< different conditions on one actor
+/// Different conditions on one actor. A pack defines at most this many (the loader refuses
+/// more) and an actor holds each once, so every condition of a pack fits on one actor.
+inline constexpr std::size_t kMaxConditions = 24;
 inline constexpr std::size_t kMaxItemSlots = 8;
 inline constexpr std::size_t kMaxProjectiles = 8;
 inline constexpr std::int32_t kMaxCharge = 3;
@@ -111,6 +113,7 @@ struct EnemyActionCursor {
   std::uint8_t hit = 0;
   bool awaiting_block = false;  ///< the next hit waits for its Block decision
   std::uint8_t block_roll = 0;  ///< drawn from the Dice stream when the decision was posed
+  bool keeps_charge = false;    ///< the action charged the acting enemy: EndEnemyTurn keeps it
   friend bool operator==(const EnemyActionCursor&, const EnemyActionCursor&) = default;
 };
 

@@ -12,6 +12,7 @@
 #include "battlecore/content/diagnostics.hpp"
 #include "battlecore/content/json_reader.hpp"
 #include "battlecore/core/result.hpp"
+#include "battlecore/party/battle.hpp"
 #include "battlecore/party/catalog.hpp"
 
 namespace battlecore::party {
@@ -23,8 +24,10 @@ CatalogResult load_catalog(const std::filesystem::path& path);
 /// Loads already parsed documents, in order (used by tests and embedders).
 CatalogResult load_catalog(const std::vector<content::JsonDocument>& documents);
 
-/// The most conditions a pack defines: a ConditionId is 8 bits, and 0xFF is kNoCondition.
-inline constexpr std::size_t kMaxPackConditions = 250;
+/// The most conditions a pack defines: as many as one actor holds (each once), so that no
+/// actor runs out of room whatever it is given.
+inline constexpr std::size_t kMaxPackConditions = kMaxConditions;
+static_assert(kMaxPackConditions < kNoCondition, "a ConditionId is 8 bits, and 0xFF is kNoCondition");
 /// The most a pack defines of any other kind: skills, items, members, companions, allies,
 /// enemies, parties, encounters.
 inline constexpr std::size_t kMaxIdsPerKind = 4000;
