@@ -222,6 +222,11 @@ std::optional<Rejection> Battle::check_member_action(const Action& a) const {
       if (!all_party_free(s))
         return refuse(RefusalReason::SwapNotAllowed, a, p,
                       "someone has already acted this turn: the whole party must be free");
+      if (std::size_t{s.swaps} + 1 >= s.members.size())
+        return refuse(RefusalReason::SwapNotAllowed, a, p,
+                      fmt::format("every member has been at the front since the last action ({} swaps in "
+                                  "a row): choose an action",
+                                  s.swaps));
       return std::nullopt;
     case ActionKind::Deselect:
       if (free_member_count(s, c) <= 1)
@@ -417,6 +422,7 @@ Result<Status, Rejection> Battle::apply_companion_action(const Action& action) {
 Result<Status, Rejection> Battle::apply_member_action(const Action& a) {
   if (options_.record_history) actions_.push_back(canonical_action(a));
   if (a.kind != ActionKind::Deselect) state_.deselects = 0;
+  if (a.kind != ActionKind::Deselect && a.kind != ActionKind::Swap) state_.swaps = 0;
   Access x = Access::of(*this);
   const auto who = static_cast<std::size_t>(state_.current);
   const ActorRef actor = member_actor(who);
@@ -511,6 +517,7 @@ Result<Status, Rejection> Battle::apply_member_action(const Action& a) {
       const std::uint8_t front = state_.formation[0];
       state_.formation.erase_at(0);
       state_.formation.push_back(front);
+      ++state_.swaps;
       state_.current = -1;
       reset_select_cycle(x);
       break;
@@ -604,7 +611,7 @@ std::uint64_t Battle::state_hash() const {
         (std::uint64_t{s.first_strike} << 4) ^ (std::uint64_t{s.first_strike_acted} << 5) ^
         (std::uint64_t{s.acted_this_turn} << 6) ^ (std::uint64_t{s.fled} << 7));
   h.add(s.no_action_turns);
-  h.add(s.deselects);
+  h.add(s.deselects ^ (std::uint64_t{s.swaps} << 8));  // with 0 swaps, the hash it had before
   h.add(s.projectiles.size());
   for (const Projectile& p : s.projectiles)
     h.add((std::uint64_t{p.turns} << 24) ^ (std::uint64_t{p.slot} << 16) ^
@@ -695,6 +702,8 @@ bool check_invariants(const Battle& battle, std::string* why, std::string* where
     return fail("/state/no_action_turns", "the inaction failsafe did not fire");
   if (s.deselects > kMaxMembers)
     return fail("/state/deselects", fmt::format("{} deselects in a row", s.deselects));
+  if (s.swaps != 0 && std::size_t{s.swaps} >= s.members.size())
+    return fail("/state/swaps", fmt::format("{} swaps in a row in a party of {}", s.swaps, s.members.size()));
   return true;
 }
 

@@ -217,6 +217,7 @@ Result<Battle, Diagnostics> start_scenario(std::shared_ptr<const Catalog> catalo
     s.current = -1;
     s.companion_turn = false;
     s.deselects = 0;
+    s.swaps = 0;
     detail::BattleIo::state(battle) = s;
     Battle::Access x = Battle::Access::of(battle);
     detail::reset_select_cycle(x);

@@ -141,6 +141,7 @@ json state_json(const BattleState& s, const Catalog& c) {
       {"fled", s.fled},
       {"no_action_turns", s.no_action_turns},
       {"deselects", s.deselects},
+      {"swaps", s.swaps},
       {"projectiles", projectiles},
       {"enemy_action",
        {{"active", cur.active},
@@ -219,6 +220,8 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
   s.fled = in.flag("fled");
   s.no_action_turns = u8(in, "no_action_turns", kInactionFailsafeTurns - 1);  // the failsafe fires at 5
   s.deselects = u8(in, "deselects", kMaxMembers);
+  s.swaps =
+      in.has("swaps") ? u8(in, "swaps", kMaxMembers - 1) : std::uint8_t{0};  // absent before it was written
   const json& projectiles = in.arr("projectiles", kMaxProjectiles, "projectiles");
   for (std::size_t i = 0; i < projectiles.size(); ++i) {
     const In p = in.entry("projectiles", i);

@@ -444,6 +444,38 @@ TEST(PartyRefusals, SwapWhileSomeoneIsNotFree) {
   expect_refused(b, Action::swap(), RefusalReason::SwapNotAllowed, "whole party must be free");
 }
 
+TEST(PartyRefusals, SwapsStopOnceEveryMemberHasBeenAtTheFront) {
+  // Swap resets the count of Deselects: without a bound of its own, Swap and Deselect could go on
+  // forever without an action. With three members, two Swaps in a row, Deselects between them.
+  Battle b = start("trio");
+  const auto formation = b.state().formation;
+  submit_ok(b, Action::swap());
+  submit_ok(b, Action::deselect());
+  submit_ok(b, Action::swap());
+  EXPECT_EQ(b.state().swaps, 2u);
+  EXPECT_NE(b.state().formation, formation);
+  expect_refused(b, Action::swap(), RefusalReason::SwapNotAllowed, "every member has been at the front");
+  for (const Action& a : b.decision().options) EXPECT_NE(a.kind, ActionKind::Swap);
+  std::string why;
+  EXPECT_TRUE(check_invariants(b, &why)) << why;
+  // An action starts the count again.
+  submit_ok(b, Action::do_nothing());
+  EXPECT_EQ(b.state().swaps, 0u);
+  // A random bot that only swaps and deselects while it may reaches an action in bounded steps.
+  Battle loop = start("trio");
+  int free_moves = 0;
+  while (free_moves < 100) {
+    const auto options = loop.decision().options;
+    const auto free_move = std::find_if(options.begin(), options.end(), [](const Action& a) {
+      return a.kind == ActionKind::Swap || a.kind == ActionKind::Deselect;
+    });
+    if (free_move == options.end()) break;
+    submit_ok(loop, *free_move);
+    ++free_moves;
+  }
+  EXPECT_LT(free_moves, 100);
+}
+
 TEST(PartyRefusals, OtherIllegalActions) {
   Battle b = start("no_flee");
   expect_refused(b, Action::flee(), RefusalReason::FleeNotAllowed, "cannot be fled");

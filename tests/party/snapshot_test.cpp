@@ -126,6 +126,28 @@ TEST(PartySnapshot, TheCursorsChargeFlagRoundTripsAndMayBeLeftOut) {
   EXPECT_EQ(old.value().state_hash(), b.state_hash());
 }
 
+TEST(PartySnapshot, TheSwapCountRoundTripsAndMayBeLeftOut) {
+  Battle b = test::start("meadow_walk", 1, meadow_pack());
+  const json before = snapshot(b);
+  EXPECT_EQ(before["state"]["swaps"], 0);
+  ASSERT_TRUE(b.submit(Action::swap()).ok());
+  const json snap = snapshot(b);
+  EXPECT_EQ(snap["state"]["swaps"], 1);
+  auto back = restore(meadow_pack(), snap);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back.value().state().swaps, 1u);
+  EXPECT_EQ(back.value().state_hash(), b.state_hash());
+  json old = before;
+  old["state"].erase("swaps");
+  auto read = restore(meadow_pack(), old);
+  ASSERT_TRUE(read.ok()) << read.error().message;
+  EXPECT_EQ(read.value().state().swaps, 0u);
+  EXPECT_EQ(snapshot(read.value()), before);
+  json many = snap;
+  many["state"]["swaps"] = 9;
+  EXPECT_FALSE(restore(meadow_pack(), many).ok());
+}
+
 TEST(PartySnapshot, TheFormatIsVersionedAndNamed) {
   const Battle b = test::start("meadow_walk", 1, meadow_pack());
   const json snap = snapshot(b);

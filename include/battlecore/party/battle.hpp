@@ -144,6 +144,7 @@ struct BattleState {
   bool fled = false;
   std::uint8_t no_action_turns = 0;
   std::uint8_t deselects = 0;  ///< Deselects since the select cycle was last reset
+  std::uint8_t swaps = 0;      ///< Swaps since the last action (Deselects between them included)
   FixedVec<Projectile, kMaxProjectiles> projectiles;
   EnemyActionCursor enemy_action;
   friend bool operator==(const BattleState&, const BattleState&) = default;
