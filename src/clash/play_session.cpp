@@ -133,7 +133,7 @@ int play_battle(Battle& battle, const PlayConfig& config, std::istream& in, std:
       }
       const auto& log = battle.events().log();
       for (std::size_t i = log.size() > n ? log.size() - n : 0; i < log.size(); ++i)
-        out << "  " << event_to_json(log[i]).dump() << "\n";
+        out << "  " << table_event_json(battle, log[i]).dump() << "\n";
       continue;
     }
     std::size_t choice = 0;

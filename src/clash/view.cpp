@@ -98,6 +98,20 @@ std::string action_label(const Battle& battle, const Action& action) {
   return "?";
 }
 
+namespace {
+/// A bot's draw: its card stays as hidden as the rest of its hand.
+bool hidden_draw(const Battle& b, const Event& e) {
+  return e.type == EventType::CardDealt &&
+         b.state().seats[static_cast<std::size_t>(e.seat)].kind == SeatKind::Bot;
+}
+}  // namespace
+
+nlohmann::json table_event_json(const Battle& battle, const Event& event) {
+  nlohmann::json j = event_to_json(event);
+  if (hidden_draw(battle, event)) j.erase("card");
+  return j;
+}
+
 std::string event_label(const Battle& b, const Event& e) {
   switch (e.type) {
     case EventType::PhaseChanged:
@@ -132,10 +146,9 @@ std::string event_label(const Battle& b, const Event& e) {
         out += fmt::format(" {} place {};", seat_text(b, static_cast<SeatRef>(i)), unpack_place(e.amount, i));
       return out;
     }
-    case EventType::CardDealt:  // a bot's hand is its own: the label says only that it drew
-      return b.state().seats[static_cast<std::size_t>(e.seat)].kind == SeatKind::Bot
-                 ? fmt::format("{} draws a card", seat_text(b, e.seat))
-                 : fmt::format("{} draws {}", seat_text(b, e.seat), card_text(e.card));
+    case EventType::CardDealt:
+      return hidden_draw(b, e) ? fmt::format("{} draws a card", seat_text(b, e.seat))
+                               : fmt::format("{} draws {}", seat_text(b, e.seat), card_text(e.card));
     case EventType::SuddenDeathBegun:
       return fmt::format(
           "everyone went out together: sudden death {} brings {} seats back with their last health", e.amount,

@@ -139,11 +139,7 @@ class ClashBattle final : public MonitorBattle {
   std::size_t event_count() const override { return battle_.events().log().size(); }
   nlohmann::json event(std::size_t i) const override {
     const cl::Event& e = battle_.events().log()[i];
-    nlohmann::json j = cl::event_to_json(e);
-    // As in the state view, a bot's hand stays hidden: its draws come without the card.
-    if (e.type == cl::EventType::CardDealt &&
-        battle_.state().seats[static_cast<std::size_t>(e.seat)].kind == cl::SeatKind::Bot)
-      j.erase("card");
+    nlohmann::json j = cl::table_event_json(battle_, e);
     j["text"] = cl::event_label(battle_, e);
     return j;
   }

@@ -207,6 +207,32 @@ TEST(ClashCli, ThreadsShardsAndPairedRunsWorkForClash) {
   EXPECT_TRUE(contains(ab.out, "versus_policy")) << ab.out;
 }
 
+TEST(ClashCli, PlayShowsTheBotsDrawsWithoutTheirCards) {
+  // Three rounds of a duel against one bot, then the event log as JSON.
+  std::string input;
+  for (int i = 0; i < 9; ++i) input += "0\n";
+  const CliRun r = cli("play --rules clash --encounter duel --seed 4", input + "log 500\nquit\n");
+  ASSERT_EQ(r.code, 0) << explain(r);
+  std::size_t bot_draws = 0, own_draws = 0;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);) {
+    const auto brace = line.find('{');
+    if (brace == std::string::npos) continue;
+    const auto e = nlohmann::json::parse(line.substr(brace), nullptr, false);
+    if (!e.is_object() || e.value("type", "") != "CardDealt") continue;
+    if (e["seat"] == 0) {
+      ++own_draws;
+      EXPECT_TRUE(e.contains("card")) << line;
+    } else {
+      ++bot_draws;
+      EXPECT_FALSE(e.contains("card")) << line;
+    }
+  }
+  EXPECT_GE(bot_draws, 1u) << r.out;
+  EXPECT_GE(own_draws, 1u) << r.out;
+  EXPECT_TRUE(contains(r.out, "draws a card")) << r.out;
+}
+
 TEST(ClashCli, SimTextShowsEverySeatAndTheGreedyPolicyRuns) {
   const CliRun r = cli("sim --rules clash --battles 200 --encounter trio --policy greedy");
   ASSERT_EQ(r.code, 0) << explain(r);

@@ -14,8 +14,10 @@ namespace battlecore::clash {
 nlohmann::json state_view(const Battle& battle);
 /// One line for an action: "roll the die", "move to rock 5 (fire)", "play fire 7 (slot 2)".
 std::string action_label(const Battle& battle, const Action& action);
-/// One line for an event, for a terminal.
+/// One line for an event, for a terminal. A bot's drawn card is left out, as in the state view.
 std::string event_label(const Battle& battle, const Event& event);
+/// The event as JSON for the table (event_to_json), without a bot's drawn card.
+nlohmann::json table_event_json(const Battle& battle, const Event& event);
 /// A few lines for a terminal: round, seats, whose turn, the hand of the deciding seat.
 std::string render_text(const Battle& battle);
 
