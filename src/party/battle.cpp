@@ -139,9 +139,7 @@ std::optional<std::string> target_problem(const BattleState& s, TargetKind kind,
       return std::nullopt;
     case TargetKind::AllEnemies:
       if (target != -1) return fmt::format("this takes no target (-1), got {}", target);
-      if (std::none_of(s.enemies.begin(), s.enemies.end(),
-                       [&](const EnemyState& e) { return e.alive() && reaches(reach, e); }))
-        return std::string("every enemy is flying, out of reach");
+      if (!any_enemy_in_reach(s, reach)) return std::string("every enemy is flying, out of reach");
       return std::nullopt;
     case TargetKind::Self:
     case TargetKind::Party:
@@ -276,9 +274,7 @@ void Battle::legal_actions(std::vector<Action>& out) const {
         if (enemy.alive() && reaches(reach, enemy)) each(e);
       }
     } else if (kind == TargetKind::AllEnemies) {
-      if (std::any_of(s.enemies.begin(), s.enemies.end(),
-                      [&](const EnemyState& e) { return e.alive() && reaches(reach, e); }))
-        each(std::int8_t{-1});
+      if (any_enemy_in_reach(s, reach)) each(std::int8_t{-1});
     } else if (kind == TargetKind::Ally) {
       for (std::uint8_t i : s.formation)
         if (s.members[i].alive()) each(static_cast<std::int8_t>(i));

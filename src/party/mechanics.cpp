@@ -97,6 +97,11 @@ bool reaches(Reach reach, const EnemyState& e) {
   return reach == Reach::Any || e.position == Position::Ground;
 }
 
+bool any_enemy_in_reach(const BattleState& s, Reach reach) {
+  return std::any_of(s.enemies.begin(), s.enemies.end(),
+                     [&](const EnemyState& e) { return e.alive() && reaches(reach, e); });
+}
+
 bool no_enemy_left(const BattleState& s) { return s.enemies.empty() && s.reserves.empty(); }
 
 bool skills_banned(const Catalog& c, const MemberState& m) {
@@ -128,22 +133,41 @@ bool can_pay(const BattleState& s, const MemberState& m, const SkillDef& skill) 
 
 // --- conditions ---------------------------------------------------------------------------
 
-Conditions* conditions_of(Ctx& x, ActorRef a) {
-  if (is_member_actor(a) && static_cast<std::size_t>(a) < x.s.members.size())
-    return &x.s.members[static_cast<std::size_t>(a)].conditions;
-  if (is_enemy_actor(a))
-    if (const auto slot = enemy_slot(x.s, static_cast<std::uint8_t>(a - 16)))
-      return &x.s.enemies[*slot].conditions;
-  return nullptr;
+namespace {
+struct ActorView {
+  std::int32_t* hp = nullptr;
+  std::int32_t max_hp = 0;
+  Conditions* conditions = nullptr;
+  std::int8_t* cantmove = nullptr;
+  std::int32_t tired = 0;
+  std::int32_t charge = 0;
+  std::int32_t defense = 0;
+  EnemyState* enemy = nullptr;
+  bool member = false;
+};
+
+ActorView view(Ctx& x, ActorRef a) {
+  ActorView v;
+  if (is_member_actor(a) && static_cast<std::size_t>(a) < x.s.members.size()) {
+    MemberState& m = x.s.members[static_cast<std::size_t>(a)];
+    v = ActorView{
+        &m.hp,   m.max_hp, &m.conditions, &m.cantmove, m.tired, m.charge, x.c.members[m.def].defense,
+        nullptr, true};
+  } else if (is_enemy_actor(a)) {
+    if (const auto slot = enemy_slot(x.s, static_cast<std::uint8_t>(a - 16))) {
+      EnemyState& e = x.s.enemies[*slot];
+      v = ActorView{
+          &e.hp, e.max_hp, &e.conditions, &e.cantmove, e.tired, e.charge, x.c.enemies[e.def].defense,
+          &e,    false};
+    }
+  }
+  return v;
 }
+}  // namespace
+
+Conditions* conditions_of(Ctx& x, ActorRef a) { return view(x, a).conditions; }
 
 namespace {
-bool is_down(Ctx& x, ActorRef a) {
-  if (is_member_actor(a)) return !x.s.members[static_cast<std::size_t>(a)].alive();
-  const auto slot = enemy_slot(x.s, static_cast<std::uint8_t>(a - 16));
-  return !slot || !x.s.enemies[*slot].alive();
-}
-
 const std::vector<std::uint8_t>* resist_of(Ctx& x, ActorRef a) {
   if (is_member_actor(a)) return &x.c.members[x.s.members[static_cast<std::size_t>(a)].def].resist;
   if (is_enemy_actor(a))
@@ -155,8 +179,9 @@ const std::vector<std::uint8_t>* resist_of(Ctx& x, ActorRef a) {
 
 bool apply_condition(Ctx& x, ActorRef source, ActorRef target, ConditionId cond, std::int32_t turns,
                      bool resisted_by_roll) {
-  Conditions* conds = conditions_of(x, target);
-  if (conds == nullptr || is_down(x, target)) return false;  // the fallen hold no conditions
+  const ActorView v = view(x, target);
+  if (v.hp == nullptr || *v.hp <= 0) return false;  // the fallen hold no conditions
+  Conditions* conds = v.conditions;
   const ConditionDef& def = x.c.conditions[cond];
   if (turns <= 0) turns = def.turns;
   if (is_harmful(def.effect) && has_effect(x.c, *conds, ConditionEffect::Sturdy)) {
@@ -226,36 +251,6 @@ std::string_view damage_step_name(DamageStep s) {
 }
 
 namespace {
-
-struct ActorView {
-  std::int32_t* hp = nullptr;
-  std::int32_t max_hp = 0;
-  const Conditions* conditions = nullptr;
-  std::int8_t* cantmove = nullptr;
-  std::int32_t tired = 0;
-  std::int32_t charge = 0;
-  std::int32_t defense = 0;
-  EnemyState* enemy = nullptr;
-  bool member = false;
-};
-
-ActorView view(Ctx& x, ActorRef a) {
-  ActorView v;
-  if (is_member_actor(a) && static_cast<std::size_t>(a) < x.s.members.size()) {
-    MemberState& m = x.s.members[static_cast<std::size_t>(a)];
-    v = ActorView{
-        &m.hp,   m.max_hp, &m.conditions, &m.cantmove, m.tired, m.charge, x.c.members[m.def].defense,
-        nullptr, true};
-  } else if (is_enemy_actor(a)) {
-    if (const auto slot = enemy_slot(x.s, static_cast<std::uint8_t>(a - 16))) {
-      EnemyState& e = x.s.enemies[*slot];
-      v = ActorView{
-          &e.hp, e.max_hp, &e.conditions, &e.cantmove, e.tired, e.charge, x.c.enemies[e.def].defense,
-          &e,    false};
-    }
-  }
-  return v;
-}
 
 std::int32_t block_reduction(BlockLevel b) {
   return b == BlockLevel::SuperBlock ? 2 : b == BlockLevel::Block ? 1 : 0;

@@ -48,6 +48,8 @@ std::size_t formation_slot(const BattleState& s, std::size_t member);
 /// The enemy slot with battle-wide number `uid`, or nothing.
 std::optional<std::size_t> enemy_slot(const BattleState& s, std::uint8_t uid);
 bool reaches(Reach reach, const EnemyState& e);
+/// Some standing enemy is in `reach` (a skill on every enemy has a target).
+bool any_enemy_in_reach(const BattleState& s, Reach reach);
 /// No enemy active and none in reserve.
 bool no_enemy_left(const BattleState& s);
 
