@@ -10,7 +10,9 @@
 #include "battlecore/deckbuilder/battle.hpp"
 #include "battlecore/deckbuilder/load.hpp"
 #include "battlecore/deckbuilder/policies.hpp"
+#include "battlecore/deckbuilder/snapshot.hpp"
 #include "battlecore/sim/simulate.hpp"
+#include "snapshot_bench.hpp"
 
 // A counting allocator: every operator new of the program goes through here, so a benchmark can
 // count the heap allocations made inside its loop.
@@ -120,6 +122,21 @@ void BM_W1LegalActions(benchmark::State& st) {
   }
 }
 BENCHMARK(BM_W1LegalActions);
+
+// The snapshot of a W1 battle at its first decision: written as text, and restored from it.
+void BM_W1Snapshot(benchmark::State& st) {
+  Battle battle(starter(), kQuiet);
+  (void)battle.start_battle("w1", battle_seed(1, 0));
+  bench::snapshot_write(st, battle);
+}
+BENCHMARK(BM_W1Snapshot);
+
+void BM_W1Restore(benchmark::State& st) {
+  Battle battle(starter(), kQuiet);
+  (void)battle.start_battle("w1", battle_seed(1, 0));
+  bench::snapshot_restore(st, battle, starter());
+}
+BENCHMARK(BM_W1Restore);
 
 // Heap allocations per decision after warm-up: W1 battles with the random policy, the battle
 // object and the options list reused (as `battlecore sim` does). The figure is the counter

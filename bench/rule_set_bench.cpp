@@ -7,10 +7,13 @@
 #include "battlecore/clash/battle.hpp"
 #include "battlecore/clash/load.hpp"
 #include "battlecore/clash/policies.hpp"
+#include "battlecore/clash/snapshot.hpp"
 #include "battlecore/party/battle.hpp"
 #include "battlecore/party/load.hpp"
 #include "battlecore/party/policies.hpp"
+#include "battlecore/party/snapshot.hpp"
 #include "battlecore/sim/simulate.hpp"
+#include "snapshot_bench.hpp"
 
 /// The heap allocations made so far (deckbuilder_bench.cpp counts them).
 std::uint64_t bench_allocations();
@@ -101,6 +104,37 @@ void BM_PartyClone(benchmark::State& st) {
                               party::BattleOptions{.event_log = false, .record_history = false});
 }
 BENCHMARK(BM_PartyClone);
+
+/// Snapshots written and restored at the same point as the clones above.
+constexpr clash::BattleOptions kClashQuiet{.event_log = false, .record_history = false};
+constexpr party::BattleOptions kPartyQuiet{.event_log = false, .record_history = false};
+
+template <class Battle, class Catalog, class Options>
+Battle started(const std::shared_ptr<const Catalog>& catalog, const char* encounter, Options quiet) {
+  Battle battle(catalog, quiet);
+  (void)battle.start_battle(encounter, battle_seed(1, 0));
+  return battle;
+}
+
+void BM_ClashSnapshot(benchmark::State& st) {
+  bench::snapshot_write(st, started<clash::Battle>(classic(), "bots4", kClashQuiet));
+}
+BENCHMARK(BM_ClashSnapshot);
+
+void BM_ClashRestore(benchmark::State& st) {
+  bench::snapshot_restore(st, started<clash::Battle>(classic(), "bots4", kClashQuiet), classic());
+}
+BENCHMARK(BM_ClashRestore);
+
+void BM_PartySnapshot(benchmark::State& st) {
+  bench::snapshot_write(st, started<party::Battle>(meadow(), "swamp", kPartyQuiet));
+}
+BENCHMARK(BM_PartySnapshot);
+
+void BM_PartyRestore(benchmark::State& st) {
+  bench::snapshot_restore(st, started<party::Battle>(meadow(), "swamp", kPartyQuiet), meadow());
+}
+BENCHMARK(BM_PartyRestore);
 
 /// The batch runner at 1 and 2 threads (real time: compare battles_per_s).
 template <class Simulate>
