@@ -246,15 +246,22 @@ int run_command(int argc, char** argv) {
 
   if (sim->parsed()) {
     // An option of another rule set (--seat-policy, --block-rate, ...) would be ignored: refuse it.
-    const auto own = set->own_sim_options();
+    // The message names every rule set that takes the option.
+    const auto takes = [](const RuleSetCommands& s, std::string_view flag) {
+      const auto flags = s.own_sim_options();
+      return std::find(flags.begin(), flags.end(), flag) != flags.end();
+    };
     for (const auto& other : sets)
-      for (std::string_view flag : other->own_sim_options())
-        if (std::find(own.begin(), own.end(), flag) == own.end() && sim->count(std::string(flag)) > 0) {
-          std::cerr << "battlecore: " << flag << " is a " << other->name() << " option; the " << options.rules
-                    << " rule set does not take it\n\n"
-                    << sim->help();
-          return kUsageError;
-        }
+      for (std::string_view flag : other->own_sim_options()) {
+        if (takes(*set, flag) || sim->count(std::string(flag)) == 0) continue;
+        std::string owners;
+        for (const auto& s : sets)
+          if (takes(*s, flag)) owners += fmt::format("{}{}", owners.empty() ? "" : " and ", s->name());
+        std::cerr << "battlecore: " << flag << " is a " << owners << " option; the " << options.rules
+                  << " rule set does not take it\n\n"
+                  << sim->help();
+        return kUsageError;
+      }
     // The party's block rates: a super block is a block, so there are at most as many.
     if (options.super_block_rate > options.block_rate) {
       std::cerr << "battlecore: --super-block-rate " << options.super_block_rate

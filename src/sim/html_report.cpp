@@ -31,20 +31,32 @@ std::string escape(std::string_view s) {
   return out;
 }
 
-/// Horizontal bars from 0 to 1 with the 95% Wilson interval as a whisker, one row per policy.
+/// Horizontal bars from 0 to 1 with the 95% Wilson interval as a whisker: one row per side, or
+/// per seat and side in a rule set with seats; rates over the battles played to their end.
 std::string win_rate_svg(const SimReport& r) {
   struct Row {
     std::string label;
-    std::uint64_t wins, battles;
+    std::uint64_t wins, played;
+    int side;
   };
   // A paired run names its sides: they may play one policy (two decks).
   const bool paired = !r.versus_policy.empty();
-  std::vector<Row> rows{{paired ? "A: " + r.policy : r.policy, r.wins, r.battles}};
-  if (paired) rows.push_back({"B: " + r.versus_policy, r.versus.wins, r.versus.battles});
-  const double left = 110, width = 460, row_h = 34;
+  std::vector<Row> rows;
+  const auto side_rows = [&](const Tally& t, const std::string& policy, std::string_view side, int index) {
+    const std::string prefix = paired ? fmt::format("{}: ", side) : "";
+    if (t.seats.empty()) {
+      rows.push_back({prefix + policy, t.wins, t.played(), index});
+      return;
+    }
+    for (std::size_t s = 0; s < t.seats.size(); ++s)
+      rows.push_back({fmt::format("{}seat {}", prefix, s), t.seats[s].wins, t.played(), index});
+  };
+  side_rows(r, r.policy, "A", 0);
+  if (paired) side_rows(r.versus, r.versus_policy, "B", 1);
+  const double left = 110, width = 460, row_h = 28;
   const double height = 30 + row_h * double(rows.size()) + 20;
   std::string svg = fmt::format(
-      "<svg width=\"600\" height=\"{:.0f}\" role=\"img\" "
+      "<svg width=\"740\" height=\"{:.0f}\" role=\"img\" "
       "aria-label=\"win rate with 95% Wilson interval\">\n",
       height);
   for (int t = 0; t <= 10; ++t) {
@@ -56,22 +68,34 @@ std::string win_rate_svg(const SimReport& r) {
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const Row& row = rows[i];
     const double y = 28 + row_h * double(i);
-    const double p = ratio(row.wins, row.battles);
-    const Interval ci = wilson_interval(row.wins, row.battles);
+    const double p = ratio(row.wins, row.played);
+    const Interval ci = wilson_interval(row.wins, row.played);
     svg += fmt::format("<text x=\"{:.0f}\" y=\"{:.1f}\" class=\"label\">{}</text>", left - 8, y + 15,
                        escape(row.label));
     svg += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"20\" class=\"bar{}\"/>",
-                       left, y, width * p, i);
+                       left, y, width * p, row.side);
     const double x0 = left + width * ci.low, x1 = left + width * ci.high, ym = y + 10;
     svg += fmt::format(
         "<line x1=\"{0:.1f}\" y1=\"{2:.1f}\" x2=\"{1:.1f}\" y2=\"{2:.1f}\" class=\"ci\"/>"
         "<line x1=\"{0:.1f}\" y1=\"{3:.1f}\" x2=\"{0:.1f}\" y2=\"{4:.1f}\" class=\"ci\"/>"
         "<line x1=\"{1:.1f}\" y1=\"{3:.1f}\" x2=\"{1:.1f}\" y2=\"{4:.1f}\" class=\"ci\"/>",
         x0, x1, ym, y + 3, y + 17);
+    // The figures in a column of their own, right of the plot, level with the bar.
     svg += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" class=\"value\">{:.3f} [{:.3f}, {:.3f}]</text>\n",
-                       std::min(left + width * p + 6, left + width - 150), y + 34 - 1, p, ci.low, ci.high);
+                       left + width + 12, y + 14, p, ci.low, ci.high);
   }
   return svg + "</svg>\n";
+}
+
+/// A count for an axis label: as it is below a million, else in three digits and a suffix
+/// (1.23M, 160G), so that it fits the chart's margin.
+std::string compact_count(std::uint64_t v) {
+  if (v < 1'000'000) return std::to_string(v);
+  constexpr std::pair<double, const char*> kScales[] = {{1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}};
+  // A count that rounds up to the next scale is written in it: 999,999,999 is 1G, not 1e+03M.
+  for (const auto& [scale, suffix] : kScales)
+    if (double(v) >= scale * 0.9995) return fmt::format("{:.3g}{}", double(v) / scale, suffix);
+  return std::to_string(v);
 }
 
 /// A bar chart of a histogram (value -> battles).
@@ -89,7 +113,8 @@ std::string histogram_svg(const std::vector<std::uint64_t>& h, std::string_view 
                      top + plot_h);
   svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" class=\"axis\"/>\n", left,
                      top + plot_h, left + width);
-  svg += fmt::format("<text x=\"{}\" y=\"{}\" class=\"tick\">{}</text>", left - 6, top + 8, peak);
+  svg +=
+      fmt::format("<text x=\"{}\" y=\"{}\" class=\"tick\">{}</text>", left - 6, top + 8, compact_count(peak));
   svg += fmt::format("<text x=\"{}\" y=\"{}\" class=\"tick\">0</text>\n", left - 6, top + plot_h);
   for (std::size_t v = 0; v < h.size(); ++v) {
     if (h[v] == 0) continue;
@@ -122,20 +147,31 @@ std::string summary_table(const SimReport& r) {
   row("seed", std::to_string(r.seed));
   row("content hash", fmt::format("{:016x}", r.content_hash));
   if (r.shard_count > 1) row("shard", fmt::format("{}/{}", r.shard_index, r.shard_count));
-  const Interval ci = wilson_interval(r.wins, r.played());
-  row("wins", fmt::format("{} ({:.4f}, 95% CI {:.4f} .. {:.4f})", r.wins, r.win_rate(), ci.low, ci.high));
-  row("turns",
-      fmt::format("mean {:.3f}, p10 {}, median {}, p90 {}", r.mean_turns(), percentile(r.turns_histogram, 10),
-                  percentile(r.turns_histogram, 50), percentile(r.turns_histogram, 90)));
-  row("HP left", fmt::format("mean on wins {:.3f}, p10 {}, median {}, p90 {}",
-                             ratio(r.hp_left_on_wins, r.wins), percentile(r.hp_left_histogram, 10),
-                             percentile(r.hp_left_histogram, 50), percentile(r.hp_left_histogram, 90)));
-  row("decisions", fmt::format("{} ({:.3f} per battle)", r.decisions, r.mean_decisions()));
   for (const auto& item : r.settings.items()) row(item.key(), item.value().dump());
-  for (std::size_t c = 0; c < r.counters.size(); ++c)
-    row(c < r.counter_names.size() ? r.counter_names[c] : "?",
-        fmt::format("{} ({:.3f} per battle)", r.counters[c], ratio(r.counters[c], r.played())));
-  if (!r.versus_policy.empty()) {
+  const bool paired = !r.versus_policy.empty();
+  // One side's rows, named "A: ..." and "B: ..." in a paired run.
+  const auto side_rows = [&](const Tally& s, std::string_view side) {
+    const auto key = [&](std::string_view k) {
+      return paired ? fmt::format("{}: {}", side, k) : std::string(k);
+    };
+    const Interval ci = wilson_interval(s.wins, s.played());
+    row(key("wins"),
+        fmt::format("{} ({:.4f}, 95% CI {:.4f} .. {:.4f})", s.wins, s.win_rate(), ci.low, ci.high));
+    row(key("turns"), fmt::format("mean {:.3f}, p10 {}, median {}, p90 {}", s.mean_turns(),
+                                  percentile(s.turns_histogram, 10), percentile(s.turns_histogram, 50),
+                                  percentile(s.turns_histogram, 90)));
+    row(key("HP left"),
+        fmt::format("mean on wins {:.3f}, p10 {}, median {}, p90 {}", ratio(s.hp_left_on_wins, s.wins),
+                    percentile(s.hp_left_histogram, 10), percentile(s.hp_left_histogram, 50),
+                    percentile(s.hp_left_histogram, 90)));
+    row(key("decisions"), fmt::format("{} ({:.3f} per battle)", s.decisions, s.mean_decisions()));
+    for (std::size_t c = 0; c < s.counters.size(); ++c)
+      row(key(c < r.counter_names.size() ? r.counter_names[c] : "?"),
+          fmt::format("{} ({:.3f} per battle)", s.counters[c], ratio(s.counters[c], s.played())));
+  };
+  side_rows(r, "A");
+  if (paired) side_rows(r.versus, "B");
+  if (paired) {
     const PairedTest p = paired_test(r.paired);
     row("difference A - B",
         fmt::format("{:+.4f}, paired 95% CI {}", p.difference, paired_interval_text(p.ci_low, p.ci_high)));
@@ -173,34 +209,70 @@ std::string card_table(const SimReport& r) {
 }
 
 std::string seat_table(const SimReport& r) {
-  std::string t =
-      "<table class=\"data\"><thead><tr><th>seat</th><th>name</th><th>kind</th><th>policy</th>"
-      "<th>wins</th><th>win rate</th><th>mean place</th></tr></thead><tbody>\n";
+  const bool paired = !r.versus_policy.empty();
+  std::string t = fmt::format(
+      "<table class=\"data\"><thead><tr>{}<th>seat</th><th>name</th><th>kind</th><th>policy</th>"
+      "<th>wins</th><th>win rate</th><th>mean place</th></tr></thead><tbody>\n",
+      paired ? "<th>side</th>" : "");
   auto at = [](const std::vector<std::string>& v, std::size_t i) { return i < v.size() ? v[i] : ""; };
-  for (std::size_t s = 0; s < r.seats.size(); ++s) {
-    const std::string policy = at(r.seat_policies, s).empty() ? r.policy : at(r.seat_policies, s);
-    t += fmt::format(
-        "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.4f}</td><td>{:.3f}</td></tr>\n", s,
-        escape(at(r.seat_names, s)), escape(at(r.seat_kinds, s)), escape(policy), r.seats[s].wins,
-        ratio(r.seats[s].wins, r.played()), ratio(r.seats[s].place_sum, r.played()));
-  }
+  const auto rows = [&](const Tally& side, const std::string& run_policy, std::string_view name) {
+    for (std::size_t s = 0; s < side.seats.size(); ++s) {
+      const std::string policy = at(r.seat_policies, s).empty() ? run_policy : at(r.seat_policies, s);
+      t += fmt::format(
+          "<tr>{}<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.4f}</td><td>{:.3f}</td></"
+          "tr>\n",
+          paired ? fmt::format("<td>{}</td>", name) : "", s, escape(at(r.seat_names, s)),
+          escape(at(r.seat_kinds, s)), escape(policy), side.seats[s].wins,
+          ratio(side.seats[s].wins, side.played()), ratio(side.seats[s].place_sum, side.played()));
+    }
+  };
+  rows(r, r.policy, "A");
+  if (paired) rows(r.versus, r.versus_policy, "B");
   return t + "</tbody></table>\n";
 }
 
 std::string enemy_table(const SimReport& r) {
-  std::string t =
-      "<table class=\"data\"><thead><tr><th>enemy</th><th>battles</th><th>damage dealt</th>"
-      "<th>damage per battle</th><th>armor broken</th></tr></thead><tbody>\n";
-  for (std::size_t e = 0; e < r.enemies.size(); ++e) {
-    const EnemyTally& et = r.enemies[e];
-    if (et.battles == 0) continue;
-    t += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{:.3f}</td><td>{}</td></tr>\n",
-                     escape(e < r.enemy_ids.size() ? r.enemy_ids[e] : "?"), et.battles, et.damage_dealt,
-                     ratio(et.damage_dealt, et.battles), et.armor_removed);
+  // A paired run shows both sides per enemy (an enemy one pack adds fights on side B only).
+  const bool paired = !r.versus_policy.empty();
+  std::string t = "<table class=\"data\"><thead><tr><th>enemy</th>";
+  t += paired ? "<th>A: battles</th><th>A: damage per battle</th><th>A: armor broken</th>"
+                "<th>B: battles</th><th>B: damage per battle</th><th>B: armor broken</th>"
+              : "<th>battles</th><th>damage dealt</th><th>damage per battle</th><th>armor broken</th>";
+  t += "</tr></thead><tbody>\n";
+  for (const ShownEnemy& shown : shown_enemies(r)) {
+    const EnemyTally& a = *shown.a;
+    const EnemyTally& b = *shown.b;
+    const std::string id = escape(shown.row < r.enemy_ids.size() ? r.enemy_ids[shown.row] : "?");
+    if (paired)
+      t += fmt::format(
+          "<tr><td>{}</td><td>{}</td><td>{:.3f}</td><td>{}</td><td>{}</td><td>{:.3f}</td><td>{}</td></tr>\n",
+          id, a.battles, ratio(a.damage_dealt, a.battles), a.armor_removed, b.battles,
+          ratio(b.damage_dealt, b.battles), b.armor_removed);
+    else
+      t += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{:.3f}</td><td>{}</td></tr>\n", id,
+                       a.battles, a.damage_dealt, ratio(a.damage_dealt, a.battles), a.armor_removed);
   }
   t += "</tbody></table>\n";
   if (!r.enemy_damage_counted) t += "<p>Enemy damage was not counted in this run (--no-enemy-damage).</p>\n";
   return t;
+}
+
+/// The battles that hit an engine error: each with its seed and the actions submitted before the
+/// error (the rule set's action JSON), from which it can be replayed.
+std::string error_table(const SimReport& r) {
+  const bool paired = !r.versus_policy.empty();
+  std::string t = fmt::format(
+      "<table class=\"data\"><thead><tr>{}<th>battle</th><th>battle seed</th><th>policy</th><th>message</th>"
+      "<th>actions before the error</th></tr></thead><tbody>\n",
+      paired ? "<th>side</th>" : "");
+  for (const auto& [side, tally] : {std::pair{"A", static_cast<const Tally*>(&r)}, std::pair{"B", &r.versus}})
+    for (const SimFailure& f : tally->failures)
+      t += fmt::format(
+          "<tr>{}<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td><details><summary>{}</summary><pre>{}</pre>"
+          "</details></td></tr>\n",
+          paired ? fmt::format("<td>{}</td>", side) : "", f.index, f.battle_seed, escape(f.policy),
+          escape(f.message), f.actions.size(), escape(f.actions.dump()));
+  return t + "</tbody></table>\n";
 }
 
 constexpr std::string_view kStyle = R"(
@@ -227,23 +299,23 @@ std::string render_html(const SimReport& r) {
                       escape(r.policy));
   page += summary_table(r);
   page += "<h2>Win rate (bar) with its 95% Wilson interval (whiskers)</h2>\n" + win_rate_svg(r);
-  page += "<div class=\"charts\"><div><h2>Turns per battle</h2>\n" +
-          histogram_svg(r.turns_histogram, "turns", "turns") + "</div>\n";
-  page += "<div><h2>HP left at the end (0: lost)</h2>\n" +
-          histogram_svg(r.hp_left_histogram, "HP left", "hp") + "</div></div>\n";
+  // The histograms of each side; a paired run draws side B's after side A's.
+  const bool paired = !r.versus_policy.empty();
+  const auto histograms = [&](const Tally& side, std::string_view name) {
+    const std::string suffix = paired ? fmt::format(", side {}", name) : "";
+    page += fmt::format("<div><h2>Turns per battle{}</h2>\n", suffix) +
+            histogram_svg(side.turns_histogram, "turns", "turns") + "</div>\n";
+    page += fmt::format("<div><h2>HP left at the end (0: lost){}</h2>\n", suffix) +
+            histogram_svg(side.hp_left_histogram, "HP left", "hp") + "</div>\n";
+  };
+  page += "<div class=\"charts\">\n";
+  histograms(r, "A");
+  if (paired) histograms(r.versus, "B");
+  page += "</div>\n";
   if (!r.seats.empty()) page += "<h2>Seats</h2>\n" + seat_table(r);
   if (!r.cards.empty()) page += "<h2>Cards</h2>\n" + card_table(r);
   if (!r.enemies.empty()) page += "<h2>Enemies</h2>\n" + enemy_table(r);
-  if (!r.failures.empty() || !r.versus.failures.empty()) {
-    page +=
-        "<h2>Engine errors</h2>\n<table "
-        "class=\"data\"><tr><th>battle</th><th>seed</th><th>policy</th><th>message</th></tr>\n";
-    for (const Tally* t : {static_cast<const Tally*>(&r), &r.versus})
-      for (const SimFailure& f : t->failures)
-        page += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", f.index, f.battle_seed,
-                            escape(f.policy), escape(f.message));
-    page += "</table>\n";
-  }
+  if (!r.failures.empty() || !r.versus.failures.empty()) page += "<h2>Engine errors</h2>\n" + error_table(r);
   return page + "</body></html>\n";
 }
 

@@ -167,6 +167,38 @@ namespace {
 constexpr double kZ95 = 1.959963984540054;
 }
 
+namespace {
+
+/// Newcombe's square-and-add interval for the difference of two paired proportions (Newcombe
+/// 1998, "Improved confidence intervals for the difference between binomial proportions based on
+/// paired data", method 10): the Wilson intervals of A's and B's win rates, combined with the
+/// correlation of the two sides' outcomes over the seeds. Unlike the normal approximation of the
+/// per-seed differences, it does not shrink to a point when no seed tells the sides apart.
+Interval paired_difference_interval(const Paired& p) {
+  const double n = static_cast<double>(p.n());
+  const double both = static_cast<double>(p.both_won), only_a = static_cast<double>(p.only_a_won);
+  const double only_b = static_cast<double>(p.only_b_won), neither = static_cast<double>(p.both_lost);
+  const std::uint64_t a_wins = p.both_won + p.only_a_won, b_wins = p.both_won + p.only_b_won;
+  const double p1 = static_cast<double>(a_wins) / n, p2 = static_cast<double>(b_wins) / n;
+  const Interval w1 = wilson_interval(a_wins, p.n()), w2 = wilson_interval(b_wins, p.n());
+  // The correlation of the two outcomes, 0 when a margin is empty, and with Newcombe's
+  // continuity correction of the cross product when it is positive.
+  double phi = 0;
+  const double margins = (both + only_a) * (only_b + neither) * (both + only_b) * (only_a + neither);
+  if (margins > 0) {
+    const double cross = both * neither - only_a * only_b;
+    phi = cross > n / 2 ? (cross - n / 2) / std::sqrt(margins) : cross < 0 ? cross / std::sqrt(margins) : 0.0;
+  }
+  const auto spread = [phi](double below, double above) {
+    return std::sqrt(std::max(0.0, below * below + above * above - 2 * phi * below * above));
+  };
+  const double d = p1 - p2;
+  return {std::max(-1.0, d - spread(p1 - w1.low, w2.high - p2)),
+          std::min(1.0, d + spread(p2 - w2.low, w1.high - p1))};
+}
+
+}  // namespace
+
 PairedTest paired_test(const Paired& p) {
   PairedTest t;
   const double n = static_cast<double>(p.n());
@@ -174,24 +206,23 @@ PairedTest paired_test(const Paired& p) {
     t.ci_low = t.ci_high = t.hp_ci_low = t.hp_ci_high = std::numeric_limits<double>::quiet_NaN();
     return t;
   }
-  // The mean of per-seed differences and its normal 95% interval, from their sum and the sum
-  // of their squares.
-  const auto mean_and_interval = [n](double sum, double sq_sum, double& mean, double& low, double& high) {
-    mean = sum / n;
-    if (n < 2) {  // one seed: no spread to estimate the standard error from
-      low = high = std::numeric_limits<double>::quiet_NaN();
-      return;
-    }
-    const double variance = (sq_sum - n * mean * mean) / (n - 1);
-    const double se = std::sqrt(std::max(0.0, variance) / n);
-    low = mean - kZ95 * se;
-    high = mean + kZ95 * se;
-  };
   const double b = static_cast<double>(p.only_a_won), c = static_cast<double>(p.only_b_won);
-  // The per-battle difference d_i = a_i - b_i is +1 (b battles), -1 (c battles) or 0.
-  mean_and_interval(b - c, b + c, t.difference, t.ci_low, t.ci_high);
-  mean_and_interval(static_cast<double>(p.hp_diff_sum), static_cast<double>(p.hp_diff_sq_sum),
-                    t.hp_difference, t.hp_ci_low, t.hp_ci_high);
+  t.difference = (b - c) / n;
+  const Interval diff = paired_difference_interval(p);
+  t.ci_low = diff.low;
+  t.ci_high = diff.high;
+  // The mean HP difference and its normal 95% interval, from the sum of the per-seed differences
+  // and the sum of their squares; one seed gives no spread to estimate the standard error from.
+  t.hp_difference = static_cast<double>(p.hp_diff_sum) / n;
+  if (n < 2) {
+    t.hp_ci_low = t.hp_ci_high = std::numeric_limits<double>::quiet_NaN();
+  } else {
+    const double variance =
+        (static_cast<double>(p.hp_diff_sq_sum) - n * t.hp_difference * t.hp_difference) / (n - 1);
+    const double se = std::sqrt(std::max(0.0, variance) / n);
+    t.hp_ci_low = t.hp_difference - kZ95 * se;
+    t.hp_ci_high = t.hp_difference + kZ95 * se;
+  }
   if (b + c > 0) {
     const double num = std::max(0.0, std::abs(b - c) - 1.0);
     t.mcnemar_chi2 = num * num / (b + c);
@@ -210,7 +241,9 @@ Interval wilson_interval(std::uint64_t wins, std::uint64_t n) {
   const double nn = static_cast<double>(n), p = static_cast<double>(wins) / nn, z2 = kZ95 * kZ95;
   const double centre = (p + z2 / (2 * nn)) / (1 + z2 / nn);
   const double half = kZ95 * std::sqrt(p * (1 - p) / nn + z2 / (4 * nn * nn)) / (1 + z2 / nn);
-  return {std::max(0.0, centre - half), std::min(1.0, centre + half)};
+  // The interval of no win starts at 0 and that of all wins ends at 1 exactly (centre - half and
+  // centre + half are those ends only up to rounding).
+  return {wins == 0 ? 0.0 : std::max(0.0, centre - half), wins == n ? 1.0 : std::min(1.0, centre + half)};
 }
 
 std::uint64_t percentile(const std::vector<std::uint64_t>& histogram, double p) {
@@ -866,15 +899,31 @@ Result<SimReport> SimReport::from_json(const nlohmann::json& j) {
   return std::move(read.value());
 }
 
-std::vector<ShownCard> shown_cards(const SimReport& r) {
-  static const CardTally kNoPlays{};
+namespace {
+
+/// The rows of a per-definition table that either side used (`used` says so of one tally row).
+template <class Shown, class Row, class Used>
+std::vector<Shown> shown_rows(const SimReport& r, const std::vector<Row>& a, const std::vector<Row>& b,
+                              Used used) {
+  static const Row kUnused{};
   const bool paired = !r.versus_policy.empty();
-  std::vector<ShownCard> shown;
-  for (std::size_t c = 0; c < r.cards.size(); ++c) {
-    const CardTally* b = paired && c < r.versus.cards.size() ? &r.versus.cards[c] : &kNoPlays;
-    if (r.cards[c].plays != 0 || b->plays != 0) shown.push_back(ShownCard{c, &r.cards[c], b});
+  std::vector<Shown> shown;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const Row* other = paired && i < b.size() ? &b[i] : &kUnused;
+    if (used(a[i]) || used(*other)) shown.push_back(Shown{i, &a[i], other});
   }
   return shown;
+}
+
+}  // namespace
+
+std::vector<ShownCard> shown_cards(const SimReport& r) {
+  return shown_rows<ShownCard>(r, r.cards, r.versus.cards, [](const CardTally& t) { return t.plays != 0; });
+}
+
+std::vector<ShownEnemy> shown_enemies(const SimReport& r) {
+  return shown_rows<ShownEnemy>(r, r.enemies, r.versus.enemies,
+                                [](const EnemyTally& t) { return t.battles != 0; });
 }
 
 namespace {
@@ -908,29 +957,81 @@ void append_card_table(std::string& out, const SimReport& r) {
   out += rows;
 }
 
-/// The text report's enemy table: each enemy that fought, with the damage its attacks dealt.
+/// The text report's enemy table: each enemy that fought, with the damage its attacks dealt; a
+/// paired run gives both sides per enemy (an enemy one pack adds fights on that side only).
 void append_enemy_table(std::string& out, const SimReport& r) {
+  const bool paired = !r.versus_policy.empty();
   std::string rows;
-  for (std::size_t e = 0; e < r.enemies.size(); ++e) {
-    const EnemyTally& et = r.enemies[e];
-    if (et.battles == 0) continue;
-    rows += fmt::format("{:<20} {:>10} {:>12} {:>12.3f} {:>14}\n", at_or_empty(r.enemy_ids, e), et.battles,
-                        et.damage_dealt, ratio(et.damage_dealt, et.battles), et.armor_removed);
+  for (const ShownEnemy& shown : shown_enemies(r)) {
+    const EnemyTally& a = *shown.a;
+    const EnemyTally& b = *shown.b;
+    const std::string id = at_or_empty(r.enemy_ids, shown.row);
+    if (paired)
+      rows += fmt::format("{:<20} {:>10} {:>12.3f} {:>10} {:>10} {:>12.3f} {:>10}\n", id, a.battles,
+                          ratio(a.damage_dealt, a.battles), a.armor_removed, b.battles,
+                          ratio(b.damage_dealt, b.battles), b.armor_removed);
+    else
+      rows += fmt::format("{:<20} {:>10} {:>12} {:>12.3f} {:>14}\n", id, a.battles, a.damage_dealt,
+                          ratio(a.damage_dealt, a.battles), a.armor_removed);
   }
   if (rows.empty()) return;
-  out += fmt::format("{:<20} {:>10} {:>12} {:>12} {:>14}\n", "enemy", "battles", "damage", "per_battle",
-                     "armor_broken");
+  if (paired)
+    out += fmt::format("{:<20} {:>10} {:>12} {:>10} {:>10} {:>12} {:>10}\n", "enemy", "A_battles",
+                       "A_per_battle", "A_armor", "B_battles", "B_per_battle", "B_armor");
+  else
+    out += fmt::format("{:<20} {:>10} {:>12} {:>12} {:>14}\n", "enemy", "battles", "damage", "per_battle",
+                       "armor_broken");
   out += rows;
   if (!r.enemy_damage_counted) out += "(enemy damage not counted: --no-enemy-damage)\n";
+}
+
+void append_line(std::string& out, std::string_view key, const std::string& value) {
+  out += fmt::format("{:<22} {}\n", key, value);
+}
+
+/// One side's results in the text report, its keys prefixed (side B's with "versus_"): wins, the
+/// win rate and its interval, turns, decisions, HP left, and the rule set's counters.
+void append_side(std::string& out, const SimReport& header, const Tally& t, std::string_view prefix) {
+  const auto key = [&](std::string_view k) { return fmt::format("{}{}", prefix, k); };
+  const Interval ci = wilson_interval(t.wins, t.played());
+  append_line(out, key("wins"), std::to_string(t.wins));
+  append_line(out, key("win_rate"),
+              fmt::format("{:.4f}  (95% CI {:.4f} .. {:.4f})", t.win_rate(), ci.low, ci.high));
+  append_line(
+      out, key("mean_turns"),
+      fmt::format("{:.4f}  (p10 {}, p50 {}, p90 {})", t.mean_turns(), percentile(t.turns_histogram, 10),
+                  percentile(t.turns_histogram, 50), percentile(t.turns_histogram, 90)));
+  append_line(out, key("decisions"), std::to_string(t.decisions));
+  append_line(out, key("mean_decisions"), fmt::format("{:.4f}", t.mean_decisions()));
+  append_line(out, key("mean_hp_on_wins"), fmt::format("{:.4f}", ratio(t.hp_left_on_wins, t.wins)));
+  for (std::size_t c = 0; c < t.counters.size() && c < header.counter_names.size(); ++c)
+    append_line(out, key(header.counter_names[c]),
+                fmt::format("{}  ({:.4f} per battle)", t.counters[c], ratio(t.counters[c], t.played())));
+}
+
+/// The seat table (rule sets with seats); a paired run lists side A's seats, then side B's.
+void append_seat_table(std::string& out, const SimReport& r) {
+  if (r.seats.empty()) return;
+  const bool paired = !r.versus_policy.empty();
+  out += fmt::format("{}{:<5} {:<6} {:<8} {:<9} {:<9} {:<11} {}\n", paired ? "side " : "", "seat", "kind",
+                     "policy", "wins", "win_rate", "mean_place", "name");
+  const auto rows = [&](const Tally& t, const std::string& policy, std::string_view side) {
+    for (std::size_t i = 0; i < t.seats.size(); ++i)
+      out += fmt::format("{}{:<5} {:<6} {:<8} {:<9} {:<9.4f} {:<11.4f} {}\n", side, i,
+                         at_or_empty(r.seat_kinds, i), seat_policy(r, i, policy), t.seats[i].wins,
+                         ratio(t.seats[i].wins, t.played()), ratio(t.seats[i].place_sum, t.played()),
+                         at_or_empty(r.seat_names, i));
+  };
+  rows(r, r.policy, paired ? "A    " : "");
+  if (paired) rows(r.versus, r.versus_policy, "B    ");
 }
 
 }  // namespace
 
 std::string SimReport::to_text() const {
   std::string out;
-  auto line = [&](std::string_view key, const std::string& value) {
-    out += fmt::format("{:<15} {}\n", key, value);
-  };
+  const auto line = [&](std::string_view key, const std::string& value) { append_line(out, key, value); };
+  const bool is_paired = !versus_policy.empty();
   line("rules", rules);
   line("encounter", encounter);
   line("policy", policy);
@@ -941,35 +1042,17 @@ std::string SimReport::to_text() const {
                       ? fmt::format("{}/{} (no battle of {})", shard_index, shard_count, total_battles)
                       : fmt::format("{}/{} (battles {}..{} of {}, counted from 0)", shard_index, shard_count,
                                     first_battle, first_battle + battles - 1, total_battles));
-  const Interval ci = wilson_interval(wins, played());
-  line("wins", std::to_string(wins));
-  line("win_rate", fmt::format("{:.4f}  (95% CI {:.4f} .. {:.4f})", win_rate(), ci.low, ci.high));
-  line("mean_turns",
-       fmt::format("{:.4f}  (p10 {}, p50 {}, p90 {})", mean_turns(), percentile(turns_histogram, 10),
-                   percentile(turns_histogram, 50), percentile(turns_histogram, 90)));
-  line("decisions", std::to_string(decisions));
-  line("mean_decisions", fmt::format("{:.4f}", mean_decisions()));
-  line("mean_hp_on_wins", fmt::format("{:.4f}", ratio(hp_left_on_wins, wins)));
   for (const auto& item : settings.items()) line(item.key(), item.value().dump());
-  for (std::size_t c = 0; c < counters.size() && c < counter_names.size(); ++c)
-    line(counter_names[c], fmt::format("{}  ({:.4f} per battle)", counters[c], ratio(counters[c], played())));
-  if (!seats.empty()) {
-    out += fmt::format("{:<5} {:<6} {:<8} {:<9} {:<9} {:<11} {}\n", "seat", "kind", "policy", "wins",
-                       "win_rate", "mean_place", "name");
-    for (std::size_t i = 0; i < seats.size(); ++i)
-      out += fmt::format("{:<5} {:<6} {:<8} {:<9} {:<9.4f} {:<11.4f} {}\n", i, at_or_empty(seat_kinds, i),
-                         seat_policy(*this, i, policy), seats[i].wins, ratio(seats[i].wins, played()),
-                         ratio(seats[i].place_sum, played()), at_or_empty(seat_names, i));
+  append_side(out, *this, *this, "");
+  if (is_paired) {
+    line("versus_policy", versus_policy);
+    append_side(out, *this, versus, "versus_");
   }
+  append_seat_table(out, *this);
   append_card_table(out, *this);
   append_enemy_table(out, *this);
-  if (!versus_policy.empty()) {
+  if (is_paired) {
     const PairedTest t = paired_test(paired);
-    const Interval vci = wilson_interval(versus.wins, versus.played());
-    line("versus_policy", versus_policy);
-    line("versus_wins", std::to_string(versus.wins));
-    line("versus_win_rate",
-         fmt::format("{:.4f}  (95% CI {:.4f} .. {:.4f})", versus.win_rate(), vci.low, vci.high));
     line("difference", fmt::format("{:+.4f}  (A - B, paired 95% CI {})", t.difference,
                                    paired_interval_text(t.ci_low, t.ci_high)));
     line("mcnemar", fmt::format("chi2 {:.3f}, p {:.4g} (only A won {}, only B won {})", t.mcnemar_chi2,
@@ -979,10 +1062,11 @@ std::string SimReport::to_text() const {
   }
   const std::size_t errors = failures.size() + versus.failures.size();
   line("errors", std::to_string(errors));
-  for (const Tally* t : {static_cast<const Tally*>(this), &versus})
+  for (const auto& [side, t] : {std::pair{"A", static_cast<const Tally*>(this)}, std::pair{"B", &versus}})
     for (const SimFailure& f : t->failures)
-      out += fmt::format("  battle {} (battle seed {}, policy {}): {}\n", f.index, f.battle_seed, f.policy,
-                         f.message);
+      out += fmt::format("  battle {} ({}battle seed {}, policy {}, {} action(s) before it): {}\n", f.index,
+                         is_paired ? fmt::format("side {}, ", side) : "", f.battle_seed, f.policy,
+                         f.actions.size(), f.message);
   line("elapsed_s", fmt::format("{:.3f}", elapsed_s));
   const double all = double(battles + versus.battles), all_decisions = double(decisions + versus.decisions);
   line("battles_per_s", fmt::format("{:.0f}", elapsed_s > 0 ? all / elapsed_s : 0.0));

@@ -532,9 +532,11 @@ TEST(Cli, OptionsOfAnotherRuleSetAreRefusedWithUsage) {
       expect_usage_error(
           cli(std::string("sim --rules ") + rules + " --battles 5 " + option + " strike"),
           std::string(option) + " is a deckbuilder option; the " + rules + " rule set does not take it");
-  // The clash has no enemies: --no-enemy-damage was accepted and meant nothing.
-  expect_usage_error(cli("sim --rules clash --battles 5 --no-enemy-damage"),
-                     "--no-enemy-damage is a deckbuilder option; the clash rule set does not take it");
+  // The clash has no enemies: --no-enemy-damage was accepted and meant nothing. The message names
+  // both rule sets that take it.
+  expect_usage_error(
+      cli("sim --rules clash --battles 5 --no-enemy-damage"),
+      "--no-enemy-damage is a deckbuilder and party option; the clash rule set does not take it");
 }
 
 TEST(Cli, NoEnemyDamageLeavesThePartysDamageColumnsOut) {

@@ -8,6 +8,7 @@
 #include <regex>
 #include <string>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "battlecore/sim/simulate.hpp"
@@ -38,7 +39,7 @@ TEST(SimHtmlReport, HasThePlotsAndTablesAndNothingFromTheNetwork) {
   const SimReport r = sample_report();
   const std::string html = render_html(r);
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
-  EXPECT_EQ(count(html, "<svg"), 3u);  // win rate, turns, HP left
+  EXPECT_EQ(count(html, "<svg"), 5u);  // win rate; turns and HP left of each side
   EXPECT_NE(html.find("95% Wilson interval"), std::string::npos);
   EXPECT_NE(html.find("<h2>Cards</h2>"), std::string::npos);
   EXPECT_NE(html.find("<h2>Enemies</h2>"), std::string::npos);
@@ -48,10 +49,68 @@ TEST(SimHtmlReport, HasThePlotsAndTablesAndNothingFromTheNetwork) {
   // Self-contained: no scripts, links, images or anything with an address.
   for (const char* banned : {"http:", "https:", "<script", "<link", "<img", "<iframe", "@import", "url("})
     EXPECT_EQ(html.find(banned), std::string::npos) << banned;
-  // One bar per non-empty histogram bin of turns.
+  // One bar per non-empty histogram bin of turns, on each side.
   std::size_t bins = 0;
   for (auto c : r.turns_histogram) bins += c > 0;
+  for (auto c : r.versus.turns_histogram) bins += c > 0;
   EXPECT_EQ(count(html, "class=\"turns\""), bins);
+  // Each side's own figures, named by side.
+  EXPECT_NE(html.find(fmt::format("<th>A: decisions</th><td>{} (", r.decisions)), std::string::npos);
+  EXPECT_NE(html.find(fmt::format("<th>B: decisions</th><td>{} (", r.versus.decisions)), std::string::npos);
+  EXPECT_NE(html.find("<h2>Turns per battle, side B</h2>"), std::string::npos);
+}
+
+// The win rate's bars and whiskers are over the battles played to their end, as everywhere else
+// in the report: a failed battle is neither a win nor a loss. The error table names each failed
+// battle's side and holds the actions it was replayed from.
+TEST(SimHtmlReport, RatesLeaveFailedBattlesOutAndErrorsCarryTheirSideAndActions) {
+  SimReport r = sample_report();
+  ASSERT_EQ(r.battles, 300u);
+  r.battles = r.versus.battles = 301;
+  r.failures.push_back(SimFailure{300, 77, "engine <broke>", "random", nlohmann::json::array({"end_turn"})});
+  r.versus.failures.push_back(SimFailure{300, 77, "also broke", "greedy", nlohmann::json::array()});
+  const std::string html = render_html(r);
+  const Interval a = wilson_interval(r.wins, 300), b = wilson_interval(r.versus.wins, 300);
+  EXPECT_NE(html.find(fmt::format("{:.3f} [{:.3f}, {:.3f}]", double(r.wins) / 300, a.low, a.high)),
+            std::string::npos)
+      << html;
+  EXPECT_NE(html.find(fmt::format("{:.3f} [{:.3f}, {:.3f}]", double(r.versus.wins) / 300, b.low, b.high)),
+            std::string::npos);
+  EXPECT_NE(html.find("<tr><td>A</td><td>300</td><td>77</td><td>random</td><td>engine &lt;broke&gt;</td>"
+                      "<td><details><summary>1</summary><pre>[&quot;end_turn&quot;]</pre>"),
+            std::string::npos)
+      << html;
+  EXPECT_NE(html.find("<tr><td>B</td><td>300</td><td>77</td><td>greedy</td><td>also broke</td>"),
+            std::string::npos);
+}
+
+// Pack B's W1 meets an enemy pack A does not have: it has a row, with side A's battles at 0.
+TEST(SimHtmlReport, APairedEnemyTableShowsAnEnemyOnlyPackBHas) {
+  const auto r = simulate_deckbuilder(test::starter(), SimConfig{"w1", 60, 5, "random"},
+                                      test::starter_with_gnasher_again());
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const std::string html = render_html(r.value());
+  EXPECT_TRUE(
+      std::regex_search(html, std::regex("<tr><td>gnasher</td><td>60</td><td>[0-9.]+</td><td>[0-9]+</td>"
+                                         "<td>0</td><td>0\\.000</td><td>0</td></tr>")))
+      << html;
+  EXPECT_TRUE(
+      std::regex_search(html, std::regex("<tr><td>gnasher_again</td><td>0</td><td>0\\.000</td><td>0</td>"
+                                         "<td>60</td><td>[1-9][0-9.]*</td><td>[0-9]+</td></tr>")))
+      << html;
+}
+
+// A histogram's peak count is written so that it fits the margin: three digits and a suffix.
+TEST(SimHtmlReport, ALargeHistogramPeakIsWrittenShort) {
+  SimReport r;
+  r.rules = "deckbuilder";
+  r.battles = 12'345'678'901;
+  r.turns_histogram = {0, 2'345'678'901, 10'000'000'000};
+  r.hp_left_histogram = {999'999'999, 999'499'999};
+  const std::string html = render_html(r);
+  EXPECT_NE(html.find("class=\"tick\">10G</text>"), std::string::npos) << html;
+  EXPECT_NE(html.find("class=\"tick\">1G</text>"), std::string::npos) << html;
+  EXPECT_EQ(html.find("e+"), std::string::npos);
 }
 
 // A paired run's card table has both sides; a card only side B's pack has is a row of its own,
@@ -80,6 +139,9 @@ TEST(SimHtmlReport, AClashReportShowsEverySeatAndTheCountersAndNoEmptyTables) {
   for (const std::string& name : r.value().seat_names)
     EXPECT_NE(html.find("<td>" + name + "</td>"), std::string::npos) << name;
   EXPECT_NE(html.find("shared_first"), std::string::npos);
+  // A bar per seat, each with its interval.
+  for (std::size_t seat = 0; seat < r.value().seats.size(); ++seat)
+    EXPECT_NE(html.find(fmt::format(">seat {}</text>", seat)), std::string::npos) << seat;
   EXPECT_EQ(html.find("<h2>Cards</h2>"), std::string::npos);
   EXPECT_EQ(html.find("<h2>Enemies</h2>"), std::string::npos);
 }

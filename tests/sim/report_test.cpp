@@ -76,6 +76,12 @@ TEST(SimReport, WilsonIntervalMatchesTheFormula) {
   const Interval all = wilson_interval(10, 10);
   EXPECT_LT(all.low, 1.0);
   EXPECT_DOUBLE_EQ(all.high, 1.0);
+  // No win: the interval starts at 0 exactly (the formula gives 0 only up to rounding).
+  for (std::uint64_t n : {1u, 7u, 50u, 1000u}) {
+    EXPECT_EQ(wilson_interval(0, n).low, 0.0) << n;
+    EXPECT_GT(wilson_interval(0, n).high, 0.0) << n;
+    EXPECT_EQ(wilson_interval(n, n).high, 1.0) << n;
+  }
 }
 
 TEST(SimReport, PairedTestUsesOnlyTheDiscordantBattles) {
@@ -90,13 +96,46 @@ TEST(SimReport, PairedTestUsesOnlyTheDiscordantBattles) {
   // McNemar with continuity correction: (|25 - 5| - 1)^2 / 30 = 12.033, p ~ 0.00052.
   EXPECT_NEAR(t.mcnemar_chi2, 361.0 / 30.0, 1e-9);
   EXPECT_NEAR(t.p_value, 0.000523, 2e-5);
-  // sd of d: sqrt((30 - 100 * 0.04) / 99) = 0.5125; se = 0.05125; half width 0.1004.
-  EXPECT_NEAR(t.ci_low, 0.20 - 0.1004, 1e-3);
-  EXPECT_NEAR(t.ci_high, 0.20 + 0.1004, 1e-3);
+  // Newcombe's interval: A wins 85 of 100 (Wilson 0.7672 .. 0.9068), B 65 (0.5525 .. 0.7364);
+  // the cross product 60 * 10 - 25 * 5 = 475 exceeds n / 2, so phi = (475 - 50) / sqrt(85 * 15 *
+  // 65 * 35) = 0.0787, and the interval is 0.20 - 0.1037 .. 0.20 + 0.0999.
+  EXPECT_NEAR(t.ci_low, 0.09632, 1e-4);
+  EXPECT_NEAR(t.ci_high, 0.29985, 1e-4);
+  // Seeds that never tell the sides apart still leave an interval around 0: both Wilson
+  // intervals of 10 of 10 reach down to 0.7225, and a margin is empty, so phi = 0.
   Paired same;
   for (int i = 0; i < 10; ++i) same.add(true, true);
   EXPECT_DOUBLE_EQ(paired_test(same).difference, 0.0);
   EXPECT_DOUBLE_EQ(paired_test(same).p_value, 1.0);
+  EXPECT_NEAR(paired_test(same).ci_low, -0.27753, 1e-4);
+  EXPECT_NEAR(paired_test(same).ci_high, 0.27753, 1e-4);
+}
+
+// The paired 2x2 table of Bentur et al. (both 1, only A 1, only B 7, neither 12), an example
+// of Fagerland, Lydersen and Laake's book on contingency tables: Newcombe's interval, worked by
+// hand from the formula, is -0.507 .. -0.026.
+TEST(SimReport, PairedIntervalMatchesAWorkedExample) {
+  Paired p;
+  p.both_won = 1;
+  p.only_a_won = 1;
+  p.only_b_won = 7;
+  p.both_lost = 12;
+  const PairedTest t = paired_test(p);
+  EXPECT_NEAR(t.difference, -6.0 / 21.0, 1e-12);
+  EXPECT_NEAR(t.ci_low, -0.507, 5e-4);
+  EXPECT_NEAR(t.ci_high, -0.026, 5e-4);
+  // A negative cross product enters phi without correction: the interval widens.
+  Paired q;
+  q.only_a_won = 10;
+  q.only_b_won = 10;
+  q.both_won = 1;
+  q.both_lost = 1;
+  const PairedTest u = paired_test(q);
+  EXPECT_DOUBLE_EQ(u.difference, 0.0);
+  EXPECT_LT(u.ci_low, -0.25);
+  EXPECT_GT(u.ci_high, 0.25);
+  EXPECT_GE(u.ci_low, -1.0);
+  EXPECT_LE(u.ci_high, 1.0);
 }
 
 TEST(SimReport, PairedTestComparesHpLeftSeedBySeed) {
@@ -124,24 +163,27 @@ TEST(SimReport, PairedTestComparesHpLeftSeedBySeed) {
   EXPECT_EQ(first, p);
 }
 
-TEST(SimReport, APairedIntervalOfOneSeedIsUndefined) {
+TEST(SimReport, PairedIntervalsNeedASeedAndTheHpIntervalTwo) {
   // With no seed (an empty shard, or every seed failed on a side) there is no interval either.
   const PairedTest none = paired_test(Paired{});
   EXPECT_DOUBLE_EQ(none.difference, 0.0);
   EXPECT_DOUBLE_EQ(none.p_value, 1.0);
   EXPECT_TRUE(std::isnan(none.ci_low) && std::isnan(none.ci_high));
   EXPECT_TRUE(std::isnan(none.hp_ci_low) && std::isnan(none.hp_ci_high));
-  // With one seed the variance was taken as 0: a zero-width interval around the one difference.
+  EXPECT_EQ(paired_interval_text(none.ci_low, none.ci_high), "undefined (fewer than two seeds)");
+  // With one seed the win rates' interval is Newcombe's, wide; the HP difference has no spread
+  // to estimate a standard error from.
   Paired one;
   one.add(true, false, 39, 0);
   const PairedTest t = paired_test(one);
   EXPECT_DOUBLE_EQ(t.difference, 1.0);
   EXPECT_DOUBLE_EQ(t.hp_difference, 39.0);
-  EXPECT_TRUE(std::isnan(t.ci_low) && std::isnan(t.ci_high));
+  EXPECT_LT(t.ci_low, 0.0);
+  EXPECT_DOUBLE_EQ(t.ci_high, 1.0);
   EXPECT_TRUE(std::isnan(t.hp_ci_low) && std::isnan(t.hp_ci_high));
-  EXPECT_EQ(paired_interval_text(t.ci_low, t.ci_high), "undefined (fewer than two seeds)");
+  EXPECT_EQ(paired_interval_text(t.hp_ci_low, t.hp_ci_high), "undefined (fewer than two seeds)");
   one.add(false, false, 0, 0);
-  EXPECT_FALSE(std::isnan(paired_test(one).ci_low));
+  EXPECT_FALSE(std::isnan(paired_test(one).hp_ci_low));
   EXPECT_EQ(paired_interval_text(-0.5, 0.25), "-0.5000 .. +0.2500");
 }
 

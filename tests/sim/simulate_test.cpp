@@ -538,7 +538,7 @@ TEST(SimSimulate, ToTextNamesTheEncounterAndTheWins) {
   const SimReport r = run({"w1", 50, 1, "random"});
   const std::string text = r.to_text();
   EXPECT_NE(text.find("w1"), std::string::npos) << text;
-  EXPECT_NE(text.find("wins            " + std::to_string(r.wins)), std::string::npos) << text;
+  EXPECT_NE(text.find("wins                   " + std::to_string(r.wins) + "\n"), std::string::npos) << text;
 }
 
 TEST(SimSimulate, AScenarioWhoseEnemyHpFitsSomeRollsOnlyIsRefusedBeforeTheRun) {
@@ -618,6 +618,34 @@ TEST(SimSimulate, ToTextHasACardTableAndAnEnemyTable) {
   EXPECT_EQ(b[3], fmt::format("{:.3f}", double(p.versus.cards[bash].plays) / double(p.versus.battles)));
   EXPECT_NE(b[1], b[3]) << "two Bash in six cards are played more often than one in ten";
   EXPECT_NE(ptext.find("(enemy damage not counted: --no-enemy-damage)"), std::string::npos) << ptext;
+}
+
+// A paired run's text gives side B's own figures under versus_ keys, an enemy row for an enemy
+// only pack B has, and the side of each failed battle with the count of actions before it.
+TEST(SimSimulate, ToTextGivesSideBItsOwnFiguresAndEnemiesAndNamesTheSideOfAnError) {
+  ASSERT_NE(starter(), nullptr);
+  const auto r =
+      simulate_deckbuilder(starter(), SimConfig{"w1", 60, 5, "random"}, test::starter_with_gnasher_again());
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  SimReport p = r.value();
+  std::string text = p.to_text();
+  EXPECT_EQ(fields_of(line_of(text, "versus_decisions")),
+            (std::vector<std::string>{"versus_decisions", std::to_string(p.versus.decisions)}))
+      << text;
+  EXPECT_EQ(fields_of(line_of(text, "versus_mean_turns"))[1], fmt::format("{:.4f}", p.versus.mean_turns()));
+  EXPECT_NE(line_of(text, "versus_mean_hp_on_wins"), "");
+  const std::vector<std::string> again = fields_of(line_of(text, "gnasher_again"));
+  ASSERT_EQ(again.size(), 7u) << text;
+  EXPECT_EQ(again[1], "0");
+  EXPECT_EQ(again[4], "60");
+  EXPECT_EQ(fields_of(line_of(text, "gnasher"))[1], "60");
+  p.battles = p.versus.battles = 61;
+  p.versus.failures.push_back(
+      SimFailure{60, 9, "broke", "random", nlohmann::json::array({"end_turn", "end_turn"})});
+  text = p.to_text();
+  EXPECT_NE(text.find("  battle 60 (side B, battle seed 9, policy random, 2 action(s) before it): broke\n"),
+            std::string::npos)
+      << text;
 }
 
 // W1 is specified rule by rule in tools/w1-limit/README.md, and the starter pack's w1

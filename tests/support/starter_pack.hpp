@@ -38,4 +38,19 @@ inline std::shared_ptr<const deckbuilder::Catalog> starter_with_strike_again() {
   return pack;
 }
 
+/// The starter pack with one more enemy, "gnasher_again", a copy of the Gnasher under another id,
+/// in its place in W1: a pack whose W1 meets an enemy the starter pack does not have.
+inline std::shared_ptr<const deckbuilder::Catalog> starter_with_gnasher_again() {
+  auto pack = std::make_shared<deckbuilder::Catalog>(*starter());
+  const deckbuilder::EnemyId gnasher = *pack->find_enemy("gnasher");
+  const auto again = static_cast<deckbuilder::EnemyId>(pack->enemies.size());
+  pack->enemies.push_back(pack->enemies[gnasher]);
+  pack->enemies.back().id = "gnasher_again";
+  std::vector<deckbuilder::EnemyId>& w1 = pack->encounters[*pack->find_encounter("w1")].enemies;
+  *std::find(w1.begin(), w1.end(), gnasher) = again;
+  pack->content_hash ^= 0x6A5A;
+  deckbuilder::index_catalog(*pack);
+  return pack;
+}
+
 }  // namespace battlecore::test

@@ -155,10 +155,10 @@ struct Paired {
 /// The statistics of a paired comparison.
 struct PairedTest {
   /// Win rate of A minus win rate of B over the seeds both finished (0 when there are none). The
-  /// intervals are NaN (null in JSON) with fewer than two seeds, where a standard error cannot be
-  /// estimated.
+  /// intervals are NaN (null in JSON) where they cannot be estimated: with no seed, and for the
+  /// HP difference also with one seed (no spread to take a standard error from).
   double difference = 0;
-  double ci_low = 0;  ///< 95% confidence interval of the difference (normal approximation)
+  double ci_low = 0;  ///< 95% confidence interval of the difference (Newcombe's, paired)
   double ci_high = 0;
   double mcnemar_chi2 = 0;   ///< McNemar's statistic with continuity correction
   double p_value = 1;        ///< its two-sided p-value (chi-square, one degree of freedom)
@@ -236,6 +236,15 @@ struct ShownCard {
 };
 /// The card rows the reports list, in the pack's order.
 std::vector<ShownCard> shown_cards(const SimReport& r);
+/// An enemy row of the text and HTML reports: an enemy that fought on side A, or on side B of a
+/// paired run (an enemy only one pack has fights on that side only).
+struct ShownEnemy {
+  std::size_t row = 0;            ///< in SimReport::enemies and enemy_ids
+  const EnemyTally* a = nullptr;  ///< side A's tally
+  const EnemyTally* b = nullptr;  ///< side B's; a tally of no battles when the run is not paired
+};
+/// The enemy rows the reports list, in the pack's order.
+std::vector<ShownEnemy> shown_enemies(const SimReport& r);
 /// a / b, the reports' means and rates; 0 when b is 0.
 inline double ratio(std::uint64_t a, std::uint64_t b) { return b != 0 ? double(a) / double(b) : 0.0; }
 
