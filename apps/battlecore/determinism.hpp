@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "battlecore/content/json_reader.hpp"
+#include "battlecore/content/scenario_io.hpp"
 #include "battlecore/sim/recording.hpp"
 #include "battlecore/sim/replay.hpp"
 #include "battlecore/sim/simulate.hpp"
@@ -32,6 +33,8 @@ std::optional<nlohmann::json> scenario_option(const Options& options,
   content::Diagnostics diags;
   auto doc = content::parse_json_file(options.scenario, diags);
   if (doc) {
+    // A scenario that names no encounter starts --encounter's, and is checked against it.
+    doc->root = content::scenario_naming(doc->root, options.encounter);
     // A duplicate key found while parsing refuses the scenario as much as a bad override does.
     auto started = start_scenario(catalog, *doc);
     if (started && diags.empty()) {

@@ -235,7 +235,8 @@ json BattleIo::snapshot(const Battle& b) {
 
 Result<Battle> BattleIo::restore(const std::shared_ptr<const Catalog>& catalog, const json& j) {
   return content::restore_snapshot<Machine, Battle, BattleOptions>(
-      catalog, j, kSnapshotFormatVersion, [&](const In& root, BattleOptions options) -> Result<Battle> {
+      catalog, j, kSnapshotFormatVersion,
+      [&](const In& root, BattleOptions options) -> Result<Battle> {
         Battle b(catalog, options);
         b.started_ = root.flag("started");
         read_state(root.obj("state"), *catalog, b.state_);
@@ -260,7 +261,8 @@ Result<Battle> BattleIo::restore(const std::shared_ptr<const Catalog>& catalog, 
         // two actions, at the value at fault.
         if (std::string why, where; b.started_ && !check_invariants(b, &why, &where)) throw Bad{where, why};
         return b;
-      });
+      },
+      [](const Battle& b) { return snapshot(b); });
 }
 
 }  // namespace detail

@@ -478,7 +478,8 @@ void read_damage_stats(const In& in, const BattleState& s, DamageStats& out) {
 
 Result<Battle> BattleIo::restore(const std::shared_ptr<const Catalog>& catalog, const json& j) {
   return content::restore_snapshot<Machine, Battle, BattleOptions>(
-      catalog, j, kSnapshotFormatVersion, [&](const In& root, BattleOptions options) -> Result<Battle> {
+      catalog, j, kSnapshotFormatVersion,
+      [&](const In& root, BattleOptions options) -> Result<Battle> {
         Battle b(catalog, options);
         const Phase phase = content::snapshot_phase<Machine>(root.at("phase"), root.ptr("phase"));
         read_state(root.obj("state"), *catalog, phase, b.state_);
@@ -494,7 +495,8 @@ Result<Battle> BattleIo::restore(const std::shared_ptr<const Catalog>& catalog, 
         b.events_.restore_log(std::move(log));
         if (root.has("damage_stats")) read_damage_stats(root.obj("damage_stats"), b.state_, b.damage_stats_);
         return b;
-      });
+      },
+      [](const Battle& b) { return snapshot(b); });
 }
 
 }  // namespace detail

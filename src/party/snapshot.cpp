@@ -71,14 +71,15 @@ std::uint8_t u8(const In& in, std::string_view key, std::int64_t hi = 255) {
 }
 
 /// What members and enemies share, within the bounds the rules keep: HP in [0, max HP], an
-/// action counter in [-8, 1] (at most 8 extra actions, 1 waits), exhaustion at least 0, charge
-/// in [0, kMaxCharge].
+/// action counter in [-8, 1] (at most 8 extra actions, 1 waits), exhaustion in [0, 99] (it
+/// starts each turn at 0 and grows by one an action; a scenario's bound), charge in
+/// [0, kMaxCharge].
 template <class Actor>
 void read_actor(const In& in, const Catalog& c, Actor& a) {
   a.max_hp = static_cast<std::int32_t>(in.num("max_hp", 1, INT32_MAX));
   a.hp = static_cast<std::int32_t>(in.num("hp", 0, a.max_hp));
   a.cantmove = i8(in, "cantmove", -8, 1);
-  a.tired = i8(in, "tired", 0, 127);
+  a.tired = i8(in, "tired", 0, 99);
   a.charge = i8(in, "charge", 0, kMaxCharge);
   a.conditions = read_conditions(in, c);
 }
@@ -174,7 +175,8 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
     MemberState ms;
     ms.def = find_snapshot_id<MemberId>(c.members, m.at("member"), m.ptr("member"), "member");
     read_actor(m, c, ms);
-    ms.more_next_turn = i8(m, "more_next_turn");
+    // Carried into the next turn's counter, which must stay at -8 or above.
+    ms.more_next_turn = i8(m, "more_next_turn", 0, std::max(0, ms.cantmove + 7));
     ms.has_passed = m.flag("has_passed");
     s.members.push_back(ms);
   }
@@ -197,7 +199,9 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
   for (std::size_t i = 0; i < reserves.size(); ++i)
     s.reserves.push_back(find_snapshot_id<EnemyId>(c.enemies, reserves[i],
                                                    content::child_pointer(in.ptr("reserves"), i), "enemy"));
-  s.next_uid = u8(in, "next_uid");
+  // Enemies are numbered as they join, the encounter's and its reserves': numbers stay below
+  // kMaxEncounterEnemies, and so do the ones the reserves still waiting will take.
+  s.next_uid = u8(in, "next_uid", static_cast<std::int64_t>(kMaxEncounterEnemies - s.reserves.size()));
   for (std::size_t i = 0; i < s.enemies.size(); ++i)
     if (s.enemies[i].uid >= s.next_uid)
       throw Bad{content::child_pointer(in.ptr("enemies"), i) + "/uid",
@@ -252,6 +256,15 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
     if (cur.effect_pos > def.move_list[cur.move].effects.size())
       throw Bad{a.ptr("effect_pos"), "past the move's effects"};
     if (cur.target_pos > cur.targets.size()) throw Bad{a.ptr("target_pos"), "past the targets"};
+    // Every target still to come: a member's index, or an enemy's number (one that has left the
+    // battle since is passed over).
+    for (std::size_t i = 0; i < cur.targets.size(); ++i)
+      if (const std::int64_t hi = cur.targets_enemies ? std::int64_t{s.next_uid} - 1 : last_member;
+          cur.targets[i] < 0 || cur.targets[i] > hi)
+        throw Bad{
+            content::child_pointer(a.ptr("targets"), i),
+            fmt::format("expected {} in [0, {}], got {}",
+                        cur.targets_enemies ? "an enemy number" : "a member index", hi, cur.targets[i])};
     if (cur.awaiting_block && (cur.targets_enemies || cur.target_pos >= cur.targets.size() ||
                                cur.targets[cur.target_pos] < 0 || cur.targets[cur.target_pos] > last_member ||
                                cur.effect_pos >= def.move_list[cur.move].effects.size()))
@@ -288,7 +301,8 @@ json BattleIo::snapshot(const Battle& b) {
 
 Result<Battle> BattleIo::restore(const std::shared_ptr<const Catalog>& catalog, const json& j) {
   return content::restore_snapshot<Machine, Battle, BattleOptions>(
-      catalog, j, kSnapshotFormatVersion, [&](const In& root, BattleOptions options) -> Result<Battle> {
+      catalog, j, kSnapshotFormatVersion,
+      [&](const In& root, BattleOptions options) -> Result<Battle> {
         Battle b(catalog, options);
         b.started_ = root.flag("started");
         read_state(root.obj("state"), *catalog, b.state_);
@@ -302,7 +316,8 @@ Result<Battle> BattleIo::restore(const std::shared_ptr<const Catalog>& catalog, 
         // keep between two actions, at the value at fault.
         if (std::string why, where; !check_invariants(b, &why, &where)) throw Bad{where, why};
         return b;
-      });
+      },
+      [](const Battle& b) { return snapshot(b); });
 }
 
 }  // namespace detail

@@ -319,11 +319,12 @@ Result<void> no_deck(const SimConfig& config, std::string_view rules) {
 
 }  // namespace
 
-Result<SimReport> simulate_clash(const std::shared_ptr<const clash::Catalog>& catalog,
-                                 const SimConfig& config, const std::vector<std::string>& seat_policies,
+Result<SimReport> simulate_clash(const std::shared_ptr<const clash::Catalog>& catalog, const SimConfig& asked,
+                                 const std::vector<std::string>& seat_policies,
                                  const std::shared_ptr<const clash::Catalog>& versus_catalog) {
-  const auto encounter = resolve_encounter(*catalog, config.encounter, config.scenario);
+  const auto encounter = resolve_encounter(*catalog, asked.encounter, asked.scenario);
   if (!encounter) return encounter.error();
+  const SimConfig config = with_scenario_encounter(asked, catalog->encounters[encounter.value()].id);
   if (auto checked = check_scenario<ClashRules>(catalog, catalog->encounters[encounter.value()].id, config);
       !checked)
     return checked.error();
@@ -351,11 +352,12 @@ Result<SimReport> simulate_clash(const std::shared_ptr<const clash::Catalog>& ca
   return run_simulation(adapter, run, &versus);
 }
 
-Result<SimReport> simulate_party(const std::shared_ptr<const party::Catalog>& catalog,
-                                 const SimConfig& config, party::BlockSkill block,
+Result<SimReport> simulate_party(const std::shared_ptr<const party::Catalog>& catalog, const SimConfig& asked,
+                                 party::BlockSkill block,
                                  const std::shared_ptr<const party::Catalog>& versus_catalog) {
-  const auto encounter = resolve_encounter(*catalog, config.encounter, config.scenario);
+  const auto encounter = resolve_encounter(*catalog, asked.encounter, asked.scenario);
   if (!encounter) return encounter.error();
+  const SimConfig config = with_scenario_encounter(asked, catalog->encounters[encounter.value()].id);
   if (auto checked = check_scenario<PartyRules>(catalog, catalog->encounters[encounter.value()].id, config);
       !checked)
     return checked.error();

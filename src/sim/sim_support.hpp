@@ -10,11 +10,19 @@
 #include <fmt/format.h>
 
 #include "battlecore/content/content_hash.hpp"
+#include "battlecore/content/scenario_io.hpp"
 #include "battlecore/sim/replay.hpp"
 #include "battlecore/sim/runner.hpp"
 #include "battlecore/sim/simulate.hpp"
 
 namespace battlecore::sim {
+
+/// `config` with its scenario naming `encounter`, the run's, when it names none (a scenario's
+/// encounter defaults to --encounter, not to the pack's default).
+inline SimConfig with_scenario_encounter(SimConfig config, const std::string& encounter) {
+  config.scenario = content::scenario_naming(config.scenario, encounter);
+  return config;
+}
 
 /// With a scenario, starts battle 0 once, so that a bad scenario is refused before the run.
 template <class R>

@@ -232,10 +232,11 @@ Result<std::optional<ScenarioStart>> read_scenario(const std::shared_ptr<const C
 
 }  // namespace
 
-Result<SimReport> simulate_deckbuilder(const std::shared_ptr<const Catalog>& catalog, const SimConfig& config,
+Result<SimReport> simulate_deckbuilder(const std::shared_ptr<const Catalog>& catalog, const SimConfig& asked,
                                        const std::shared_ptr<const Catalog>& versus_catalog) {
-  const auto encounter = resolve_encounter(*catalog, config.encounter, config.scenario);
+  const auto encounter = resolve_encounter(*catalog, asked.encounter, asked.scenario);
   if (!encounter) return encounter.error();
+  const SimConfig config = with_scenario_encounter(asked, catalog->encounters[encounter.value()].id);
   if (auto checked =
           check_scenario<DeckbuilderRules>(catalog, catalog->encounters[encounter.value()].id, config);
       !checked)

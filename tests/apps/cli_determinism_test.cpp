@@ -522,6 +522,32 @@ TEST(CliDeterminism, AnEncounterOtherThanTheScenariosIsRefused) {
   EXPECT_EQ(json::parse(same.out)["encounter"], "sludge_pair");
 }
 
+// A scenario that names no encounter starts --encounter's (it played the pack's default, w1,
+// under the name sludge_pair); a replay whose scenario starts another encounter than its own is
+// refused.
+TEST(CliDeterminism, AScenarioWithoutAnEncounterStartsTheOneAskedFor) {
+  TempDir dir;
+  const fs::path sc = dir.path() / "sc.json";
+  std::ofstream(sc) << R"({"energy": 5})";
+  const fs::path record = dir.path() / "r.json";
+  const CliRun played = cli("play --rules deckbuilder --seed 3 --encounter sludge_pair --scenario " +
+                                quoted(sc.string()) + " --record " + quoted(record.string()),
+                            "quit\n");
+  ASSERT_EQ(played.code, 0) << played.explain();
+  EXPECT_TRUE(has(played.out, "Sludge")) << played.explain();
+  EXPECT_FALSE(has(played.out, "Gnasher")) << played.explain();
+  json replay = json::parse(std::ifstream(record));
+  EXPECT_EQ(replay["encounter"], "sludge_pair");
+  EXPECT_EQ(cli("replay " + quoted(record.string())).code, 0);
+  replay["encounter"] = "w1";
+  std::ofstream(record) << replay.dump(2);
+  const CliRun refused = cli("replay " + quoted(record.string()));
+  EXPECT_EQ(refused.code, 2) << refused.explain();
+  EXPECT_TRUE(
+      has(refused.err, "the replay names encounter 'w1', but its scenario starts encounter 'sludge_pair'"))
+      << refused.explain();
+}
+
 TEST(CliDeterminism, ABadScenarioIsRefusedWithEveryProblemAndItsPointer) {
   TempDir dir;
   const fs::path sc = dir.path() / "bad.json";

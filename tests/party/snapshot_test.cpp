@@ -311,8 +311,10 @@ TEST(PartySnapshot, CountersOutsideTheRulesBoundsAreRefused) {
     for (const int cantmove : {-9, 2})
       expect_refused(with(s, a + "/cantmove", cantmove), a + "/cantmove", "expected an integer in [-8, 1]");
     for (const int cantmove : {-8, 1}) expect_accepted(with(s, a + "/cantmove", cantmove));
-    expect_refused(with(s, a + "/tired", -1), a + "/tired", "expected an integer in [0, 127]");
-    expect_accepted(with(s, a + "/tired", 0));
+    // Exhaustion grows by one an action from 0 at each turn: 127 wrapped to -128 at the next.
+    for (const int tired : {-1, 100, 127})
+      expect_refused(with(s, a + "/tired", tired), a + "/tired", "expected an integer in [0, 99]");
+    for (const int tired : {0, 99}) expect_accepted(with(s, a + "/tired", tired));
     for (const int charge : {-1, kMaxCharge + 1})
       expect_refused(with(s, a + "/charge", charge), a + "/charge", "expected an integer in [0, 3]");
     for (const int charge : {0, kMaxCharge}) expect_accepted(with(s, a + "/charge", charge));
@@ -329,6 +331,15 @@ TEST(PartySnapshot, CountersOutsideTheRulesBoundsAreRefused) {
   expect_refused(with(s, "/state/deselects", kMaxMembers + 1), "/state/deselects",
                  "expected an integer in [0, 4]");
   expect_accepted(with(s, "/state/deselects", kMaxMembers));
+  // Actions carried into the next turn keep its counter at -8 or above: with a counter of c, at
+  // most c + 7 (10 once gave a member -10, 127 about 128 actions in one turn).
+  const std::string carried = member + "/more_next_turn";
+  const json at_zero = with(s, member + "/cantmove", 0);
+  for (const int more : {-1, 8, 127})
+    expect_refused(with(at_zero, carried, more), carried, "expected an integer in [0, 7]");
+  for (const int more : {0, 7}) expect_accepted(with(at_zero, carried, more));
+  expect_refused(with(with(s, member + "/cantmove", -8), carried, 1), carried,
+                 "expected an integer in [0, 0]");
 }
 
 TEST(PartySnapshot, AFormationOrEnemyNumbersTheRulesNeverDealAreRefused) {
@@ -351,6 +362,53 @@ TEST(PartySnapshot, AFormationOrEnemyNumbersTheRulesNeverDealAreRefused) {
   expect_refused(numbered, "/state/enemies/0/uid",
                  fmt::format("expected a number below next_uid ({}), got {}", next_uid, next_uid));
   expect_accepted(with(numbered, "/state/next_uid", next_uid + 1));
+  // Numbers stay below kMaxEncounterEnemies (12), the waiting reserves' included: 112 once
+  // named an event actor past a signed byte and crashed the next turn.
+  const std::size_t waiting = s["state"]["reserves"].size();
+  const auto most = static_cast<int>(kMaxEncounterEnemies - waiting);
+  expect_refused(with(with(s, "/state/enemies/0/uid", 112), "/state/next_uid", 113), "/state/next_uid",
+                 fmt::format("expected an integer in [0, {}], got 113", most));
+  expect_refused(with(s, "/state/next_uid", 255), "/state/next_uid",
+                 fmt::format("expected an integer in [0, {}], got 255", most));
+  expect_accepted(with(with(s, "/state/enemies/0/uid", most - 1), "/state/next_uid", most));
+}
+
+// Every target an enemy's move has still to reach is a member or an enemy of the battle, not
+// only the one being hit: a second target of 100 once crashed the move's next step.
+TEST(PartySnapshot, EveryTargetOfAnEnemysMoveIsInRange) {
+  const Battle b = test::start("ambush", 3, meadow_pack());
+  ASSERT_EQ(b.decision_kind(), DecisionKind::Block);
+  const json s = snapshot(b);
+  const json& cursor = s["state"]["enemy_action"];
+  ASSERT_FALSE(cursor["targets_enemies"].get<bool>());
+  const int last_member = static_cast<int>(s["state"]["members"].size()) - 1;
+  json targets = cursor["targets"];
+  const std::size_t next = targets.size();
+  targets.push_back(100);
+  expect_refused(with(s, "/state/enemy_action/targets", targets),
+                 fmt::format("/state/enemy_action/targets/{}", next),
+                 fmt::format("expected a member index in [0, {}], got 100", last_member));
+  targets[next] = last_member;
+  expect_accepted(with(s, "/state/enemy_action/targets", targets));
+}
+
+// A key the format does not have is refused at its pointer: a misspelt optional key would
+// restore as its default.
+TEST(PartySnapshot, AnUnknownKeyIsRefused) {
+  const Battle b = test::start("ambush", 3, meadow_pack());
+  json s = snapshot(b);
+  s["state"]["enemy_action"]["keep_charge"] = true;
+  const auto refused = restore(meadow_pack(), s);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find(
+                "/state/enemy_action/keep_charge: unknown key 'keep_charge'; allowed keys: "),
+            std::string::npos)
+      << refused.error().message;
+  json root = snapshot(b);
+  root["bogus"] = 1;
+  ASSERT_FALSE(restore(meadow_pack(), root).ok());
+  EXPECT_NE(restore(meadow_pack(), root).error().message.find("/bogus: unknown key 'bogus'"),
+            std::string::npos);
 }
 
 TEST(PartySnapshot, ADecisionTheRulesNeverPoseIsRefused) {

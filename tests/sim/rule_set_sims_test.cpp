@@ -1,6 +1,7 @@
 // Clash and party on the generic runner: per-seat and per-rule-set tallies, thread counts,
 // shards, paired A/B and bad configurations.
 
+#include <algorithm>
 #include <memory>
 
 #include <fmt/format.h>
@@ -148,6 +149,17 @@ TEST(ClashSim, APairOfPacksWithMoreOrFewerSeatsIsRefused) {
   }
 }
 
+// A scenario that names no encounter starts the one asked for, not the pack's default.
+TEST(ClashSim, AScenarioWithoutAnEncounterStartsTheOneAskedFor) {
+  SimConfig c = config_of("duel", 20);
+  c.scenario = nlohmann::json::object();
+  const SimReport r = ok(simulate_clash(test::classic(), c));
+  EXPECT_EQ(r.encounter, "duel");
+  EXPECT_EQ(r.seats.size(),
+            test::classic()->encounters[*test::classic()->find_encounter("duel")].seats.size());
+  EXPECT_EQ(r.seats.size(), 2u);
+}
+
 TEST(ClashSim, BadConfigurationsAreErrors) {
   EXPECT_FALSE(simulate_clash(test::classic(), config_of("nope", 1)).ok());
   EXPECT_FALSE(simulate_clash(test::classic(), config_of("", 1, "nope")).ok());
@@ -181,6 +193,17 @@ TEST(PartySim, VictoriesDefeatsAndFlightsAddUpAndEnemiesAreTallied) {
   EXPECT_GE(fought, 300u) << "every battle has at least one enemy";
   EXPECT_GT(damage, 0u);
   EXPECT_EQ(r.to_json()["settings"]["block_percent"], 60);
+}
+
+TEST(PartySim, AScenarioWithoutAnEncounterStartsTheOneAskedFor) {
+  SimConfig c = config_of("nest", 20);
+  c.scenario = nlohmann::json::object();
+  const SimReport r = ok(simulate_party(meadow(), c));
+  EXPECT_EQ(r.encounter, "nest");
+  // The pack's default encounter has no seedling nest.
+  const auto nest = std::find(r.enemy_ids.begin(), r.enemy_ids.end(), "seedling_nest");
+  ASSERT_NE(nest, r.enemy_ids.end());
+  EXPECT_EQ(r.enemies[static_cast<std::size_t>(nest - r.enemy_ids.begin())].battles, 20u);
 }
 
 TEST(PartySim, GreedyBeatsRandomAndBetterBlockingLeavesMoreHp) {

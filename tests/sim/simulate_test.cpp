@@ -118,6 +118,17 @@ TEST(SimSimulate, AnEncounterOtherThanTheScenariosIsRefused) {
   }
 }
 
+// A scenario that names no encounter starts the one asked for, not the pack's default (w1).
+TEST(SimSimulate, AScenarioWithoutAnEncounterStartsTheOneAskedFor) {
+  ASSERT_NE(starter(), nullptr);
+  SimConfig config{"sludge_pair", 20, 1, "random"};
+  config.scenario = nlohmann::json{{"energy", 5}};
+  const SimReport r = run(config);
+  EXPECT_EQ(r.encounter, "sludge_pair");
+  EXPECT_EQ(r.enemies[*starter()->find_enemy("sludge")].battles, 40u);
+  EXPECT_EQ(r.enemies[*starter()->find_enemy("gnasher")].battles, 0u);
+}
+
 TEST(SimSimulate, ParseDeckReadsIdsWithCountsAndDeckTextWritesTheShortestForm) {
   const auto deck = parse_deck("strike*2,defend,strike*1,bash*3");
   ASSERT_TRUE(deck.ok()) << deck.error().message;

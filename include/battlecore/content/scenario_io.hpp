@@ -22,6 +22,15 @@ namespace battlecore::content {
 
 inline constexpr std::string_view kScenarioFormat = "battlecore-scenario";
 
+/// `scenario` naming `encounter` when it is an object that names none: a scenario's encounter is
+/// the one it names, else the one asked for (--encounter), else the pack's default.
+inline nlohmann::json scenario_naming(const nlohmann::json& scenario, std::string_view encounter) {
+  if (!scenario.is_object() || scenario.contains("encounter") || encounter.empty()) return scenario;
+  nlohmann::json named = scenario;
+  named["encounter"] = encounter;
+  return named;
+}
+
 /// Reads a scenario's header, encounter and seed (`seed` replaces the scenario's when given).
 /// Problems are reported through `r`; the encounter index and the seed, or nothing when the
 /// battle cannot start (then the overrides are not read: their ranges depend on the battle).

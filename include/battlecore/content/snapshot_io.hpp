@@ -3,6 +3,7 @@
 /// of a snapshot's JSON objects with the JSON pointer of each problem, the header (format,
 /// format_version, rules, content_hash), the RNG streams and the transition history.
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "battlecore/content/content_hash.hpp"
@@ -316,19 +318,46 @@ void read_event_row(const nlohmann::json& e, const std::string& p, Event& ev) {
   ev.extra = static_cast<std::int32_t>(SnapshotIn::number(e[6], p + "/6", INT32_MIN, INT32_MAX));
 }
 
+/// Throws SnapshotError at the first key of `given` (in key order, through its objects and
+/// arrays) that `written`, the snapshot the engine writes of the battle `given` restored, does
+/// not have: the format has no such key, and a misspelt key that may be left out would
+/// otherwise restore as its default.
+inline void refuse_unknown_keys(const nlohmann::json& given, const nlohmann::json& written,
+                                const std::string& pointer) {
+  if (given.is_object() && written.is_object()) {
+    for (const auto& [key, value] : given.items()) {
+      const auto it = written.find(key);
+      if (it == written.end()) {
+        std::vector<std::string> allowed;
+        for (const auto& [k, v] : written.items()) allowed.push_back(k);
+        throw SnapshotError{child_pointer(pointer, key),
+                            fmt::format("unknown key '{}'; allowed keys: {}", key, fmt::join(allowed, ", "))};
+      }
+      refuse_unknown_keys(value, *it, child_pointer(pointer, key));
+    }
+  } else if (given.is_array() && written.is_array()) {
+    for (std::size_t i = 0; i < std::min(given.size(), written.size()); ++i)
+      refuse_unknown_keys(given[i], written[i], child_pointer(pointer, i));
+  }
+}
+
 /// The frame of every rule set's restore: refuses a missing catalog, checks the header against
 /// the catalog and the rule set's format version, reads the options, then `read(root, options)`
-/// builds the battle. A SnapshotError thrown anywhere becomes the refusal, with its pointer.
-template <class Machine, class Battle, class Options, class Catalog, class Read>
+/// builds the battle, and a key the format does not have is refused (refuse_unknown_keys, with
+/// `write`, the rule set's snapshot). A SnapshotError thrown anywhere becomes the refusal, with
+/// its pointer.
+template <class Machine, class Battle, class Options, class Catalog, class Read, class Write>
 Result<Battle> restore_snapshot(const std::shared_ptr<const Catalog>& catalog, const nlohmann::json& j,
-                                std::uint32_t version, Read read) {
+                                std::uint32_t version, Read read, Write write) {
   if (!catalog) return Error{"snapshot refused: no catalog given"};
   try {
     const SnapshotIn root(j, "");
     check_snapshot_header(root, version, Machine::kRules, catalog->content_hash);
     const SnapshotIn opts = root.obj("options");
-    return read(root,
-                Options{.event_log = opts.flag("event_log"), .record_history = opts.flag("record_history")});
+    Result<Battle> battle = read(
+        root, Options{.event_log = opts.flag("event_log"), .record_history = opts.flag("record_history")});
+    if (battle) refuse_unknown_keys(j, write(battle.value()), "");
+    return battle;
   } catch (const SnapshotError& bad) {
     return Error{bad.text()};
   }

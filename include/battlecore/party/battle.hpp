@@ -42,6 +42,8 @@ struct BattleIo;
 inline constexpr std::size_t kMaxMembers = 4;
 inline constexpr std::size_t kMaxActiveEnemies = 4;
 inline constexpr std::size_t kMaxEncounterEnemies = 12;  ///< active and reserves together
+// Every enemy's number (below kMaxEncounterEnemies) names it in events as enemy_actor, 16 + number.
+static_assert(16 + kMaxEncounterEnemies <= 127, "an enemy's event actor must fit a signed byte");
 /// Different conditions on one actor. A pack defines at most this many (the loader refuses
 /// more) and an actor holds each once, so every condition of a pack fits on one actor.
 inline constexpr std::size_t kMaxConditions = 24;

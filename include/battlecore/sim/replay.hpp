@@ -24,6 +24,7 @@
 #include "battlecore/content/content_hash.hpp"
 #include "battlecore/content/diagnostics.hpp"
 #include "battlecore/content/json_reader.hpp"
+#include "battlecore/content/scenario_io.hpp"
 #include "battlecore/core/invariant.hpp"
 #include "battlecore/core/result.hpp"
 #include "battlecore/core/rng.hpp"
@@ -170,7 +171,15 @@ content::Diagnostics replay_start_problems(const std::shared_ptr<const typename 
       problems.add(doc.diagnostic("/deck", dealt.error().message));
   }
   if (!start.scenario.is_null()) {
-    const content::JsonDocument scenario{doc.file, start.scenario.dump(), start.scenario};
+    // The scenario starts the replay's encounter: one that names another is refused.
+    if (const auto named = start.scenario.find("encounter"); start.scenario.is_object() &&
+                                                             named != start.scenario.end() &&
+                                                             named->is_string() && *named != start.encounter)
+      problems.add(doc.diagnostic(
+          "/encounter", fmt::format("the replay names encounter '{}', but its scenario starts encounter '{}'",
+                                    start.encounter, named->get<std::string>())));
+    const nlohmann::json named_scenario = content::scenario_naming(start.scenario, start.encounter);
+    const content::JsonDocument scenario{doc.file, named_scenario.dump(), named_scenario};
     if (auto started = R::start_scenario(catalog, scenario, start.seed); !started) {
       const content::Diagnostics placed = detail::place_in_replay(started.error(), file);
       for (const content::Diagnostic& d : placed.items()) problems.add(d);

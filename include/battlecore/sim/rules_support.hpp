@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "battlecore/content/json_reader.hpp"
+#include "battlecore/content/scenario_io.hpp"
 #include "battlecore/core/result.hpp"
 #include "battlecore/sim/replay.hpp"
 
@@ -31,7 +32,8 @@ Result<Battle> start_battle_or_scenario(const std::shared_ptr<const Catalog>& ca
                                         StartScenario start_scenario) {
   if (!start.deck.empty()) return Error{"a battle of these rules has no deck to start from"};
   if (!start.scenario.is_null()) {
-    content::JsonDocument doc{"scenario", start.scenario.dump(2), start.scenario};
+    const nlohmann::json scenario = content::scenario_naming(start.scenario, start.encounter);
+    content::JsonDocument doc{"scenario", scenario.dump(2), scenario};
     auto started = start_scenario(catalog, doc, start.seed, options);
     if (!started) return Error{"the scenario is refused:\n" + started.error().to_string()};
     return std::move(started).value();
