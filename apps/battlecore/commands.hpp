@@ -168,6 +168,7 @@ int report_merge(const Options& options, Io io);
 struct ServeOptions {
   std::string host = "127.0.0.1";
   int port = 8080;
+  bool reveal = false;  ///< snapshots of battles in play (monitor::ServerOptions::reveal)
 };
 /// Runs the monitor's server until the process is stopped (serve_command.cpp).
 int serve(const ServeOptions& options, Io io);

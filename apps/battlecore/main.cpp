@@ -205,6 +205,8 @@ int run_command(int argc, char** argv) {
   serve_cmd->add_option("--port", serve_options.port, "TCP port (0: any free port)")
       ->transform(whole_number(0, 65535));
   serve_cmd->add_option("--host", serve_options.host, "address to listen on (default: loopback only)");
+  serve_cmd->add_flag("--reveal", serve_options.reveal,
+                      "give the snapshot of a battle in play, hidden cards and all (for debugging)");
 
   // An unknown command word would otherwise read as "a subcommand is required".
   if (argc >= 2 && argv[1][0] != '-' &&

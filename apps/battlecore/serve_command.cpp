@@ -20,6 +20,7 @@ int serve(const ServeOptions& options, Io io) {
   monitor::ServerOptions server_options;
   server_options.host = options.host;
   server_options.port = options.port;
+  server_options.reveal = options.reveal;
   monitor::Server server(std::move(adapters), server_options);
   if (auto bound = server.bind(); !bound) {
     io.err << "battlecore serve: " << bound.error().message << "\n";

@@ -4,6 +4,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -16,6 +18,7 @@
 
 #include "battlecore/core/phase_machine.hpp"
 #include "battlecore/monitor/rule_set_adapter.hpp"
+#include "battlecore/sim/replay.hpp"
 
 namespace battlecore::monitor::detail {
 
@@ -48,6 +51,17 @@ nlohmann::json actions_json(const std::vector<Action>& actions) {
 
 /// A state hash as the monitor shows it: 16 hex digits.
 inline std::string hash_hex(std::uint64_t hash) { return fmt::format("{:016x}", hash); }
+
+/// The replay file of a battle of rule set R (sim::DeckbuilderRules, ...) that began at `start` and
+/// took `actions`: sim::record_replay plays them again on a fresh battle, hashing after each.
+template <class R>
+nlohmann::ordered_json replay_json(const std::shared_ptr<const typename R::Catalog>& catalog,
+                                   const sim::BattleStart& start,
+                                   std::span<const typename R::Action> actions) {
+  auto replay = sim::record_replay<R>(catalog, start, actions);
+  if (!replay) throw std::logic_error("the battle's own actions do not replay: " + replay.error().message);
+  return sim::replay_to_json(replay.value());
+}
 
 /// Parses `action` with `parse` (the rule set's action_from_json) and submits it to `battle`.
 /// Returns the action, or the refusal: "bad_action" for JSON that is not an action, else the

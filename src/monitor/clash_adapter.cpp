@@ -15,6 +15,7 @@
 #include "battlecore/clash/policies.hpp"
 #include "battlecore/clash/snapshot.hpp"
 #include "battlecore/clash/view.hpp"
+#include "battlecore/sim/clash_rules.hpp"
 #include "catalog_adapter.hpp"
 
 namespace battlecore::monitor {
@@ -44,9 +45,11 @@ std::string_view step_name(cl::TurnStep step) {
 
 class ClashBattle final : public MonitorBattle {
  public:
-  explicit ClashBattle(std::shared_ptr<const cl::Catalog> catalog) : battle_(std::move(catalog)) {}
+  explicit ClashBattle(std::shared_ptr<const cl::Catalog> catalog)
+      : catalog_(catalog), battle_(std::move(catalog)) {}
 
   Result<void, Refused> start(std::string_view encounter, std::uint64_t seed) {
+    start_ = {std::string(encounter), seed, nullptr};
     auto policy = cl::make_policy("random");
     if (!policy) return Refused{"engine_error", policy.error().message};
     bots_ = std::move(policy).value();
@@ -150,6 +153,18 @@ class ClashBattle final : public MonitorBattle {
   nlohmann::json actions() const override { return detail::actions_json(human_actions_); }
   std::string state_hash() const override { return detail::hash_hex(battle_.state_hash()); }
   nlohmann::json engine_snapshot() const override { return cl::snapshot(battle_); }
+  nlohmann::ordered_json replay() const override {
+    return detail::replay_json<sim::ClashRules>(catalog_, start_, battle_.actions());
+  }
+
+  /// A bot seat's move: the server plays the bots (play_bots).
+  bool server_move(const nlohmann::json& action) const override {
+    const auto parsed = cl::action_from_json(action);
+    if (!parsed) return false;
+    const auto& seats = battle_.state().seats;
+    const auto seat = static_cast<std::size_t>(parsed.value().seat);
+    return seat < seats.size() && seats[seat].kind == cl::SeatKind::Bot;
+  }
 
   /// "duels": every duel so far, by round; "moves": every action, the bots' ones included.
   std::optional<nlohmann::json> detail(std::string_view name) const override {
@@ -206,6 +221,8 @@ class ClashBattle final : public MonitorBattle {
     return rounds.back();
   }
 
+  std::shared_ptr<const cl::Catalog> catalog_;
+  sim::BattleStart start_;  ///< the encounter and seed, for the replay
   cl::Battle battle_;
   std::unique_ptr<cl::Policy> bots_;
   std::vector<cl::Action> human_actions_;

@@ -9,6 +9,7 @@
 #include "battlecore/deckbuilder/battle.hpp"
 #include "battlecore/deckbuilder/snapshot.hpp"
 #include "battlecore/deckbuilder/view.hpp"
+#include "battlecore/sim/deckbuilder_rules.hpp"
 #include "catalog_adapter.hpp"
 
 namespace battlecore::monitor {
@@ -19,9 +20,11 @@ namespace db = battlecore::deckbuilder;
 
 class DeckbuilderBattle final : public MonitorBattle {
  public:
-  explicit DeckbuilderBattle(std::shared_ptr<const db::Catalog> catalog) : battle_(std::move(catalog)) {}
+  explicit DeckbuilderBattle(std::shared_ptr<const db::Catalog> catalog)
+      : catalog_(catalog), battle_(std::move(catalog)) {}
 
   Result<void, Refused> start(std::string_view encounter, std::uint64_t seed) {
+    start_ = {std::string(encounter), seed, nullptr};
     auto started = battle_.start_battle(encounter, seed);
     if (!started) return Refused{"unknown_encounter", started.error().message};
     return {};
@@ -110,6 +113,9 @@ class DeckbuilderBattle final : public MonitorBattle {
   nlohmann::json actions() const override { return detail::actions_json(battle_.actions()); }
   std::string state_hash() const override { return detail::hash_hex(battle_.state_hash()); }
   nlohmann::json engine_snapshot() const override { return db::snapshot(battle_); }
+  nlohmann::ordered_json replay() const override {
+    return detail::replay_json<sim::DeckbuilderRules>(catalog_, start_, battle_.actions());
+  }
 
   std::optional<nlohmann::json> detail(std::string_view name) const override {
     const auto& s = battle_.state();
@@ -136,6 +142,8 @@ class DeckbuilderBattle final : public MonitorBattle {
   }
 
  private:
+  std::shared_ptr<const db::Catalog> catalog_;
+  sim::BattleStart start_;  ///< the encounter and seed, for the replay
   db::Battle battle_;
 };
 

@@ -11,6 +11,7 @@
 #include "battlecore/party/battle.hpp"
 #include "battlecore/party/snapshot.hpp"
 #include "battlecore/party/view.hpp"
+#include "battlecore/sim/party_rules.hpp"
 #include "catalog_adapter.hpp"
 
 namespace battlecore::monitor {
@@ -44,9 +45,11 @@ std::int8_t trial_target(pt::TargetKind k, std::int8_t member) {
 
 class PartyBattle final : public MonitorBattle {
  public:
-  explicit PartyBattle(std::shared_ptr<const pt::Catalog> catalog) : battle_(std::move(catalog)) {}
+  explicit PartyBattle(std::shared_ptr<const pt::Catalog> catalog)
+      : catalog_(catalog), battle_(std::move(catalog)) {}
 
   Result<void, Refused> start(std::string_view encounter, std::uint64_t seed) {
+    start_ = {std::string(encounter), seed, nullptr};
     auto started = battle_.start_battle(encounter, seed);
     if (!started) return Refused{"unknown_encounter", started.error().message};
     return {};
@@ -175,6 +178,9 @@ class PartyBattle final : public MonitorBattle {
   nlohmann::json actions() const override { return detail::actions_json(battle_.actions()); }
   std::string state_hash() const override { return detail::hash_hex(battle_.state_hash()); }
   nlohmann::json engine_snapshot() const override { return pt::snapshot(battle_); }
+  nlohmann::ordered_json replay() const override {
+    return detail::replay_json<sim::PartyRules>(catalog_, start_, battle_.actions());
+  }
 
   /// "members": every member's definition (attack, defense, reach, skills with their costs).
   std::optional<nlohmann::json> detail(std::string_view name) const override {
@@ -210,6 +216,8 @@ class PartyBattle final : public MonitorBattle {
     return out;
   }
 
+  std::shared_ptr<const pt::Catalog> catalog_;
+  sim::BattleStart start_;  ///< the encounter and seed, for the replay
   pt::Battle battle_;
 };
 

@@ -7,10 +7,12 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
+#include <functional>
 #include <initializer_list>
 #include <map>
 #include <mutex>
 #include <random>
+#include <string_view>
 #include <thread>
 
 #include <fmt/format.h>
@@ -19,6 +21,7 @@
 
 #include "battlecore/content/json_reader.hpp"
 #include "battlecore/core/invariant.hpp"
+#include "battlecore/sim/replay.hpp"
 #include "page_files.hpp"
 
 namespace battlecore::monitor {
@@ -43,9 +46,16 @@ struct BattleEntry {
   std::size_t step = 0;                 ///< a replay's actions applied so far
 };
 
+/// The text of `j`. A string taken from a request (a key, a parse error's excerpt) may hold bytes
+/// that are not UTF-8; they become U+FFFD instead of failing the reply.
+template <class Json>
+std::string json_text(const Json& j, int indent = -1) {
+  return j.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
+
 void send_json(httplib::Response& res, int status, const json& body) {
   res.status = status;
-  res.set_content(body.dump(), "application/json");
+  res.set_content(json_text(body), "application/json");
 }
 
 void send_error(httplib::Response& res, int status, std::string_view code, std::string_view message) {
@@ -56,10 +66,10 @@ void send_error(httplib::Response& res, int status, std::string_view code, std::
 /// is: nesting deeper than content::kMaxJsonDepth and repeated keys are refused with the reason.
 /// With `allowed` given, a key outside it is refused too (a misspelt key would otherwise be
 /// ignored and its default used).
-std::optional<json> body_object(const httplib::Request& req, httplib::Response& res,
+std::optional<json> body_object(const std::string& text, httplib::Response& res,
                                 std::initializer_list<std::string_view> allowed = {}) {
   content::Diagnostics problems;
-  auto doc = content::parse_json_text("", req.body, problems);
+  auto doc = content::parse_json_text("", text, problems);
   if (!doc || !problems.empty()) {
     const content::Diagnostic& first = problems.items().front();
     send_error(res, 400, "malformed_json",
@@ -109,6 +119,36 @@ std::optional<std::uint64_t> field_u64(const json& body, httplib::Response& res,
   return it->get<std::uint64_t>();
 }
 
+/// Reads the optional "seed": an integer in [0, 2^64), or its decimal digits as a string for a
+/// client whose numbers stop at 2^53 (the page's JavaScript); nullopt after an error reply.
+std::optional<std::uint64_t> field_seed(const json& body, httplib::Response& res) {
+  const auto it = body.find("seed");
+  if (it == body.end() || !it->is_string()) return field_u64(body, res, "seed", 1);
+  const auto& text = it->get_ref<const std::string&>();
+  std::uint64_t seed = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), seed);
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) {
+    send_error(res, 400, "bad_request",
+               "\"seed\" must be an integer from 0 to 2^64 - 1, or its decimal digits as a string");
+    return std::nullopt;
+  }
+  return seed;
+}
+
+/// `text` as a regular expression that matches just itself: httplib's route patterns are regular
+/// expressions, and a page file's dot would otherwise match any character.
+std::string literal_pattern(std::string_view text) {
+  constexpr std::string_view kSpecial = R"(\^$.|?*+()[]{})";
+  std::string pattern;
+  for (const char c : text) {
+    if (kSpecial.find(c) != std::string_view::npos) pattern += '\\';
+    pattern += c;
+  }
+  return pattern;
+}
+
+constexpr std::string_view kTooLarge = "the request body is larger than the server accepts";
+
 /// Items `since` .. of a sequence, at most kMaxItemsPerReply, each with its 1-based "seq".
 template <class Get>
 json items_since(std::size_t since, std::size_t count, Get&& get) {
@@ -149,7 +189,43 @@ struct Server::Impl {
     http.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
     http.set_payload_max_length(options.max_body_bytes);
     http.set_keep_alive_timeout(2);
+    // httplib's own options add SO_REUSEPORT where the system has it, and then a second server
+    // binds the same port and takes part of the first one's requests. SO_REUSEADDR alone still
+    // lets a server start again at once on the port of one that just stopped.
+    http.set_socket_options([](socket_t socket) {
+      int yes = 1;
+      setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+    });
     routes();
+  }
+
+  using BodyHandler =
+      std::function<void(const httplib::Request&, httplib::Response&, const std::string& body)>;
+
+  /// Registers a POST route whose body is read here, whatever its Content-Type: httplib would
+  /// read a form-encoded body (curl -d's default) as a form and refuse one over 8 KiB. Every body
+  /// is held to ServerOptions::max_body_bytes; a multipart form is refused, as no route takes one.
+  void post(const std::string& pattern, BodyHandler handler) {
+    http.Post(pattern, [handler = std::move(handler)](const httplib::Request& req, httplib::Response& res,
+                                                      const httplib::ContentReader& read) {
+      if (req.is_multipart_form_data()) {
+        // Read to its end first, so that the connection can carry the next request.
+        read([](const httplib::MultipartFormData&) { return true; },
+             [](const char*, std::size_t) { return true; });
+        return send_error(res, 415, "unsupported_media_type",
+                          "the body must be JSON (Content-Type: application/json), not a multipart form");
+      }
+      std::string body;
+      const bool complete = read([&body](const char* data, std::size_t size) {
+        body.append(data, size);
+        return true;
+      });
+      if (!complete) {
+        if (res.status == 413) return send_error(res, 413, "payload_too_large", kTooLarge);
+        return send_error(res, 400, "bad_request", "the request body could not be read");
+      }
+      handler(req, res, body);
+    });
   }
 
   std::shared_ptr<const RuleSetAdapter> adapter(std::string_view rules) const {
@@ -232,7 +308,7 @@ void Server::Impl::page_routes() {
     std::string path = "/";
     if (file.path != "index.html") path += file.path;
     const PageFile f = file;
-    http.Get(path, [f](const httplib::Request&, httplib::Response& res) {
+    http.Get(literal_pattern(path), [f](const httplib::Request&, httplib::Response& res) {
       res.set_content(std::string(f.content), std::string(f.mime_type));
       res.set_header("Cache-Control", "no-cache");
     });
@@ -264,6 +340,16 @@ void Server::Impl::routes() {
   battle_routes();
   replay_routes();
 
+  // Every route is GET, POST or DELETE; any other method is refused before its body is read.
+  http.set_pre_routing_handler([](const httplib::Request& req, httplib::Response& res) {
+    for (const char* method : {"GET", "HEAD", "POST", "DELETE"})
+      if (req.method == method) return httplib::Server::HandlerResponse::Unhandled;
+    res.set_header("Allow", "GET, HEAD, POST, DELETE");
+    send_error(res, 405, "method_not_allowed",
+               fmt::format("no route takes {}; the monitor's routes are GET, POST and DELETE", req.method));
+    return httplib::Server::HandlerResponse::Handled;
+  });
+
   // Errors httplib raises itself (unknown path, oversized body, bad request line) get a JSON body.
   http.set_error_handler(
       httplib::Server::HandlerWithResponse([](const httplib::Request&, httplib::Response& res) {
@@ -275,7 +361,7 @@ void Server::Impl::routes() {
           message = "no such path; see docs/monitor.md for the API";
         } else if (res.status == 413) {
           code = "payload_too_large";
-          message = "the request body is larger than the server accepts";
+          message = kTooLarge;
         } else if (res.status == 400) {
           code = "bad_request";
           message = "the request could not be read";
@@ -291,8 +377,8 @@ void Server::Impl::routes() {
 void Server::Impl::battle_routes() {
   constexpr const char* kId = R"(/api/battles/([A-Za-z0-9-]{1,64}))";
 
-  http.Post("/api/battles", [this](const httplib::Request& req, httplib::Response& res) {
-    const auto body = body_object(req, res, {"rules", "encounter", "seed"});
+  post("/api/battles", [this](const httplib::Request&, httplib::Response& res, const std::string& text) {
+    const auto body = body_object(text, res, {"rules", "encounter", "seed"});
     if (!body) return;
     const auto rules = body->find("rules");
     if (rules == body->end() || !rules->is_string())
@@ -306,7 +392,7 @@ void Server::Impl::battle_routes() {
       if (!enc->is_string()) return send_error(res, 400, "bad_request", "\"encounter\" must be a string");
       encounter = enc->get<std::string>();
     }
-    const auto seed = field_u64(*body, res, "seed", 1);
+    const auto seed = field_seed(*body, res);
     if (!seed) return;
     auto started = a->start(encounter, *seed);
     if (!started) return send_error(res, 422, started.error().reason, started.error().message);
@@ -368,10 +454,11 @@ void Server::Impl::battle_routes() {
     send_json(res, 200, e->battle->decision());
   });
 
-  http.Post(std::string(kId) + "/actions", [this](const httplib::Request& req, httplib::Response& res) {
+  const std::string actions_path = std::string(kId) + "/actions";
+  post(actions_path, [this](const httplib::Request& req, httplib::Response& res, const std::string& text) {
     const auto e = find(req.matches[1].str(), res);
     if (!e) return;
-    const auto body = body_object(req, res, {"action", "index"});
+    const auto body = body_object(text, res, {"action", "index"});
     if (!body) return;
     // Either {"action": {...}} or {"index": n}, an option of the pending decision; not both.
     if (body->contains("action") && body->contains("index"))
@@ -433,12 +520,30 @@ void Server::Impl::battle_routes() {
              send_json(res, 200, *detail);
            });
 
+  // The battle as a replay file (`battlecore-replay`): what `battlecore replay` checks and
+  // POST /api/replays loads. It holds the start and the actions, nothing a player cannot see.
+  http.Get(std::string(kId) + "/replay", [this](const httplib::Request& req, httplib::Response& res) {
+    const auto e = find(req.matches[1].str(), res);
+    if (!e) return;
+    std::lock_guard lock(e->mutex);
+    res.status = 200;
+    res.set_content(json_text(e->battle->replay(), 2) + "\n", "application/json");
+  });
+
   // A snapshot is the battle's replay (rules, encounter, seed, actions) plus its state hash,
-  // views and the engine's own snapshot: POST it to /api/replays to rebuild the same battle.
+  // views and the engine's own snapshot, which holds what the players cannot see (the bots'
+  // hands, the draw order, the random streams): given once the battle is over, or by a server
+  // started to reveal it.
   http.Get(std::string(kId) + "/snapshot", [this](const httplib::Request& req, httplib::Response& res) {
     const auto e = find(req.matches[1].str(), res);
     if (!e) return;
     std::lock_guard lock(e->mutex);
+    json state = e->battle->state();
+    if (!options.reveal && !state.value("over", false))
+      return send_error(
+          res, 403, "hidden_information",
+          "the snapshot of a battle in play shows what the players cannot see; it is given once "
+          "the battle is over, or by `battlecore serve --reveal` (GET .../replay has the replay)");
     json actions = e->replay ? e->replay_actions : e->battle->actions();
     if (e->replay) actions.erase(actions.begin() + static_cast<std::ptrdiff_t>(e->step), actions.end());
     send_json(res, 200,
@@ -449,18 +554,36 @@ void Server::Impl::battle_routes() {
                {"seed", e->seed},
                {"actions", actions},
                {"state_hash", e->battle->state_hash()},
-               {"state", e->battle->state()},
+               {"state", std::move(state)},
                {"decision", e->battle->decision()},
                {"snapshot", e->battle->engine_snapshot()}});
   });
 }
 
 void Server::Impl::replay_routes() {
-  // Loads a replay {rules, encounter, seed, actions[, step][, state_hash]}: every action is
-  // checked by playing the whole list, then the battle is shown at `step` (default: the end).
-  http.Post("/api/replays", [this](const httplib::Request& req, httplib::Response& res) {
-    const auto body = body_object(req, res);
+  // Loads a replay: a replay file (`battlecore-replay`, as GET .../replay gives it) or the short
+  // form {rules, encounter, seed, actions[, step][, state_hash]} (a snapshot is one). Every action
+  // is checked by playing the whole list, and so is the final hash when one is given; then the
+  // battle is shown at `step` (default: the end).
+  post("/api/replays", [this](const httplib::Request&, httplib::Response& res, const std::string& text) {
+    const auto body = body_object(text, res);
     if (!body) return;
+    // A replay file lists every action the engine took; the short form, the monitor's actions only.
+    bool file = false;
+    if (const auto format = body->find("format"); format != body->end()) {
+      file = *format == sim::kReplayFormat;
+      if (!file && *format != "battlecore-monitor-snapshot")
+        return send_error(
+            res, 400, "bad_request",
+            fmt::format("\"format\" must be \"{}\" or \"battlecore-monitor-snapshot\"", sim::kReplayFormat));
+    }
+    for (const char* key : {"scenario", "deck"})
+      if (const auto it = body->find(key); it != body->end() && !it->is_null())
+        return send_error(
+            res, 400, "bad_request",
+            fmt::format("the monitor starts a battle from its encounter and seed; a replay with a "
+                        "\"{}\" is checked with `battlecore replay`",
+                        key));
     const auto rules = body->find("rules");
     if (rules == body->end() || !rules->is_string())
       return send_error(res, 400, "bad_request", "\"rules\" must name a rule set: " + rule_names());
@@ -474,45 +597,59 @@ void Server::Impl::replay_routes() {
     const auto encounter = body->find("encounter");
     if (encounter == body->end() || !encounter->is_string())
       return send_error(res, 400, "bad_request", "\"encounter\" must be a string");
-    const auto seed = field_u64(*body, res, "seed", 1);
+    const auto seed = field_seed(*body, res);
     if (!seed) return;
-    const auto step = field_u64(*body, res, "step", actions->size());
-    if (!step) return;
-    if (*step > actions->size())
+    const char* hash_key = file ? "final_state_hash" : "state_hash";
+    const auto hash = body->find(hash_key);
+    if (hash != body->end() && !hash->is_string())
       return send_error(res, 400, "bad_request",
-                        fmt::format("\"step\" is past the {} actions", actions->size()));
+                        fmt::format("\"{}\" must be a state hash: a string of 16 hex digits", hash_key));
 
-    if (auto probe = a->start(encounter->get<std::string>(), *seed); !probe)
-      return send_error(res, 422, probe.error().reason, probe.error().message);
+    auto probe = a->start(encounter->get<std::string>(), *seed);
+    if (!probe) return send_error(res, 422, probe.error().reason, probe.error().message);
+    // A file's moves the server makes itself (the clash's bots) are left to it; `index_in_body`
+    // keeps each action's place in the body, for messages.
+    json replay_actions = json::array();
+    std::vector<std::size_t> index_in_body;
+    for (std::size_t i = 0; i < actions->size(); ++i)
+      if (!file || !probe.value()->server_move((*actions)[i])) {
+        replay_actions.push_back((*actions)[i]);
+        index_in_body.push_back(i);
+      }
+    const auto step = field_u64(*body, res, "step", replay_actions.size());
+    if (!step) return;
+    if (*step > replay_actions.size())
+      return send_error(res, 400, "bad_request",
+                        fmt::format("\"step\" is past the {} actions", replay_actions.size()));
+
     auto entry = std::make_shared<BattleEntry>();
     entry->adapter = a;
     entry->encounter = encounter->get<std::string>();
     entry->seed = *seed;
     entry->replay = true;
-    entry->replay_actions = *actions;
-    if (auto failed = rebuild(*entry, actions->size())) {
+    entry->replay_actions = std::move(replay_actions);
+    if (auto failed = rebuild(*entry, entry->replay_actions.size())) {
       const auto& [index, refused] = *failed;
-      return send_error(
-          res, 422, "replay_diverged",
-          fmt::format("action {} of the replay was refused: {}: {}", index, refused.reason, refused.message));
+      return send_error(res, 422, "replay_diverged",
+                        fmt::format("action {} of the replay was refused: {}: {}",
+                                    index < index_in_body.size() ? index_in_body[index] : index,
+                                    refused.reason, refused.message));
     }
-    if (const auto hash = body->find("state_hash"); hash != body->end() && hash->is_string() &&
-                                                    *step == actions->size() &&
-                                                    hash->get<std::string>() != entry->battle->state_hash())
+    if (hash != body->end() && hash->get<std::string>() != entry->battle->state_hash())
       return send_error(res, 422, "replay_diverged",
                         fmt::format("the replay ends in state {} but the file says {}",
                                     entry->battle->state_hash(), hash->get<std::string>()));
-    if (*step != actions->size()) (void)rebuild(*entry, *step);
+    if (*step != entry->replay_actions.size()) (void)rebuild(*entry, *step);
     if (!add(entry, res)) return;
     std::lock_guard lock(entry->mutex);
     send_json(res, 201, overview(*entry));
   });
 
-  http.Post(R"(/api/battles/([A-Za-z0-9-]{1,64})/seek)", [this](const httplib::Request& req,
-                                                                httplib::Response& res) {
+  post(R"(/api/battles/([A-Za-z0-9-]{1,64})/seek)", [this](const httplib::Request& req,
+                                                           httplib::Response& res, const std::string& text) {
     const auto e = find(req.matches[1].str(), res);
     if (!e) return;
-    const auto body = body_object(req, res, {"step"});
+    const auto body = body_object(text, res, {"step"});
     if (!body) return;
     const auto step = body->find("step");
     if (step == body->end() || !step->is_number_unsigned())

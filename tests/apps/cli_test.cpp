@@ -966,4 +966,11 @@ TEST(Cli, ServeWarnsWhenNotLoopbackAndReportsABindFailure) {
   EXPECT_TRUE(contains(r.err, "cannot bind to 203.0.113.7")) << explain(r);
 }
 
+TEST(Cli, ServeTakesReveal) {
+  // The flag is read (not a usage error, exit 2); the address then fails to bind as above.
+  const CliRun r = cli("serve --reveal --host 203.0.113.7 --port 0");
+  EXPECT_EQ(r.code, 1) << explain(r);
+  EXPECT_TRUE(contains(r.err, "cannot bind to 203.0.113.7")) << explain(r);
+}
+
 }  // namespace

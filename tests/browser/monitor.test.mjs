@@ -9,7 +9,8 @@
 // Exits 1 with a message on any failure, including a missing browser or package.
 
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { parseArgs, setUp } from './harness.mjs';
@@ -28,6 +29,19 @@ let checks = 0;
 const settle = (id) => settleOn(page, id);
 
 const visible = (sel) => page.locator(sel).isVisible();
+
+/// Starts a deckbuilder battle from the form; its id.
+async function newBattle(encounter, battleSeed) {
+  if (await visible('#overlay-close')) await page.click('#overlay-close');
+  const old = await page.textContent('#battle-id');
+  await page.selectOption('#rules-select', 'deckbuilder');
+  await page.selectOption('#encounter-select', encounter);
+  await page.fill('#seed-input', String(battleSeed));
+  await page.click('#new-battle');
+  await page.waitForFunction((o) => document.getElementById('battle-id').textContent !== o || !document.getElementById('message').hidden, old);
+  if (await visible('#message')) throw new Error(`no new battle (${encounter}, seed ${battleSeed}): ${await page.textContent('#message')}`);
+  return page.textContent('#battle-id');
+}
 
 /// The seed's safe phase checks, against what the page shows.
 async function checkControls(o) {
@@ -168,8 +182,8 @@ try {
     assert.equal(r.replay.step, steps - k);
     await checkControls(r);
     // The same battle rebuilt directly from the first steps-k actions.
-    const snap = (await api(`/api/battles/${id}/snapshot`)).json;
-    const rebuilt = await api('/api/replays', { ...snap, step: steps - k, state_hash: undefined });
+    const file = (await api(`/api/battles/${id}/replay`)).json;
+    const rebuilt = await api('/api/replays', { ...file, step: steps - k });
     assert.equal(rebuilt.status, 201);
     assert.equal(r.state_hash, rebuilt.json.state_hash, `step ${steps - k} is the battle after its first ${steps - k} actions`);
   }
@@ -188,18 +202,93 @@ try {
   await checkControls(r);
   await page.screenshot({ path: path.join(out, 'deckbuilder-replay.png') });
 
-  // --- a replay file loaded through the page --------------------------------------------
-  const snapshot = (await api(`/api/battles/${id}/snapshot`)).json;
+  // --- Save replay writes what `battlecore replay` checks, and Load replay reads it --------
+  await page.evaluate((battle) => { location.hash = `#battle=${battle}`; }, id);
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  await settle(id);
+  await page.click('#overlay-close');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#save-replay')]);
   const file = path.join(out, 'deckbuilder-replay.json');
-  writeFileSync(file, JSON.stringify(snapshot));
+  await download.saveAs(file);
+  const saved = JSON.parse(readFileSync(file, 'utf8'));
+  assert.equal(saved.format, 'battlecore-replay');
+  assert.equal(saved.final_state_hash, o.state_hash, 'the saved replay ends where the battle ended');
+  const checked = spawnSync(args.cli, ['replay', file], { encoding: 'utf8' });
+  assert.equal(checked.status, 0, `battlecore replay reads the saved file: ${checked.stdout}${checked.stderr}`);
+  assert.match(checked.stdout, /replay matches/);
   await page.setInputFiles('#load-replay-file', file);
-  await page.waitForFunction((old) => document.getElementById('battle-id').textContent !== old, rid);
+  await page.waitForFunction((old) => document.getElementById('battle-id').textContent !== old, id);
   const fid = await page.textContent('#battle-id');
   r = await settle(fid);
   assert.equal(r.mode, 'replay');
-  assert.equal(r.replay.step, snapshot.actions.length);
-  assert.equal(r.state_hash, snapshot.state_hash, 'the loaded file ends where the battle ended');
+  assert.equal(r.replay.step, saved.actions.length);
+  assert.equal(r.state_hash, saved.final_state_hash, 'the loaded file ends where the battle ended');
   await checkControls(r);
+
+  // --- a poll in flight while an action is sent ------------------------------------------
+  // The next poll is held until the action's reply is in: both asked from the same counts, and
+  // the page must not append what both bring.
+  let pid = await newBattle('w1', 2);
+  o = await settle(pid);
+  const pollOf = (battle) => (url) => url.pathname === `/api/battles/${battle}` && url.searchParams.has('events_since');
+  let heldPoll = null;
+  let polls = 0;
+  const pollHeld = new Promise((resolve) => {
+    page.route(pollOf(pid), async (route) => {
+      if (heldPoll === null) { heldPoll = route; resolve(); return; }
+      polls++;
+      await route.continue();
+    });
+  });
+  await pollHeld;
+  const acted = page.waitForResponse((res) => res.url().endsWith(`/api/battles/${pid}/actions`));
+  await page.click('#end-turn');
+  await acted;
+  await page.waitForTimeout(400);  // time for a second request, had the page sent one
+  await heldPoll.continue();
+  await changed(page, o.state_hash, 'End turn while a poll was held');
+  o = await settle(pid);
+  await page.unroute(pollOf(pid));
+  await checkControls(o);
+  const seqs = await page.$$eval('#event-log li', (lis) => lis.map((li) => li.value));
+  assert.equal(seqs.length, o.events, `the event log holds every event once (${polls} requests after the held one)`);
+  assert.equal(new Set(seqs).size, seqs.length, 'no event is listed twice');
+
+  // --- a new battle forgets the last one's selection -------------------------------------
+  // The same encounter and seed deal the same hand, so a selection kept would still fit it.
+  pid = await newBattle('sludge_pair', 1);
+  o = await settle(pid);
+  const targeted = o.decision.cards.find((c) => c.playable && o.decision.options.filter((x) => x.action.type === 'play_card' && x.action.card === c.card).length > 1);
+  assert.ok(targeted, 'a card of the opening hand asks for a target');
+  await page.click(`.card-button[data-card="${targeted.card}"]`);
+  await page.waitForSelector('.target-button');
+  await page.click('.pile-button[data-pile="draw_pile"]');
+  await page.waitForFunction(() => document.getElementById('pile-contents')?.textContent.startsWith('draw pile:'));
+  const next = await newBattle('sludge_pair', 1);
+  assert.notEqual(next, pid);
+  o = await settle(next);
+  await page.waitForTimeout(300);  // a pile fetched for the new battle would show by now
+  assert.equal(await page.locator('.target-button').count(), 0, 'no card waits for a target in the new battle');
+  assert.equal(await page.locator('.card-button.selected').count(), 0, 'no card is selected in the new battle');
+  assert.equal(await page.textContent('#pile-contents'), '', 'no pile is open in the new battle');
+  await checkControls(o);
+
+  // --- the largest seed, through the form, a reload and a replay -------------------------
+  const top = '18446744073709551615';
+  const tid = await newBattle('w1', top);
+  o = await settle(tid);
+  const seedText = async (battle) => /"seed":(\d+)/.exec(await (await fetch(`${base}/api/battles/${battle}`)).text())[1];
+  assert.equal(await seedText(tid), top, 'the battle has the seed typed');
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  assert.equal(await page.inputValue('#seed-input'), top, 'the form shows the battle\'s seed');
+  await page.click('#replay-this');
+  await page.waitForSelector('#replay-bar:not([hidden])');
+  const trid = await page.textContent('#battle-id');
+  r = await settle(trid);
+  assert.equal(await seedText(trid), top, 'the replay has the battle\'s seed');
+  assert.equal(r.state_hash, o.state_hash);
 
   assert.deepEqual(pageErrors, [], 'no script errors on the page');
   console.log(`monitor browser test: ok (${checks} control checks; ${seen.cards} cards played, ${seen.turns} turns ended, ` +

@@ -234,6 +234,17 @@ async function playParty() {
   assert.ok(seen.deselect === 1 && seen.target > 0 && seen.companion > 0, `selected, acted and targeted by clicking (${JSON.stringify(seen)})`);
   await page.screenshot({ path: path.join(out, 'party.png') });
 
+  // A new battle forgets an action waiting for its target: the same encounter and seed pose the
+  // same first decision, which a kept one would still fit.
+  ({ id, o } = await startBattle('party', 'meadow_walk', 3));
+  assert.ok(o.decision.options.filter((x) => x.action.type === 'attack').length > 1, 'the first attack asks for a target');
+  await page.click('.action-button[data-kind="attack"]');
+  await page.waitForSelector('.target-button');
+  ({ id, o } = await startBattle('party', 'meadow_walk', 3));
+  assert.equal(await page.locator('.target-button').count(), 0, 'no action waits for a target in the new battle');
+  assert.equal(await page.locator('#cancel-target').count(), 0, 'no target prompt in the new battle');
+  await checkParty(o);
+
   // Flee by clicking until the party gets away (the swamp's chance is 60%).
   ({ id, o } = await startBattle('party', 'swamp', 4));
   for (let i = 0; i < 60 && !o.state.over; i++) {

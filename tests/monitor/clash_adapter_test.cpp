@@ -6,10 +6,14 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+#include <string>
+
 #include <fmt/format.h>
 
 #include "battlecore/clash/battle.hpp"
 #include "battlecore/clash/policies.hpp"
+#include "battlecore/sim/clash_rules.hpp"
 #include "support/clash_pack.hpp"
 #include "support/monitor_api.hpp"
 
@@ -241,22 +245,84 @@ TEST_F(MonitorClash, ABattleOfBotsAloneIsPlayedToItsEnd) {
   expect_refused(act(o["id"], {{"action", {{"type", "roll"}, {"seat", 0}}}}), 422, "battle_over");
 }
 
-TEST_F(MonitorClash, AReplayOfTheHumanActionsPlaysTheSameBots) {
+TEST_F(MonitorClash, AReplayFilePlaysTheSameBotsAgain) {
   const json o = create({{"rules", "clash"}, {"encounter", "trio"}, {"seed", 6}});
   const std::string id = o["id"];
   for (int i = 0; i < 12 && !overview(id)["state"]["over"].get<bool>(); ++i)
     ASSERT_EQ(act(id, {{"index", 0}}).status, 200);
-  const Reply snap = get(client_, "/api/battles/" + id + "/snapshot");
-  ASSERT_EQ(snap.status, 200);
-  EXPECT_EQ(snap.body["actions"].size(), overview(id)["actions"]);
-  for (const json& a : snap.body["actions"]) EXPECT_EQ(a["seat"], 0) << "only the human's actions";
-  const Reply replay = post(client_, "/api/replays", snap.body);
+  const json now = overview(id);
+  // The file lists every move, the bots' too, as `battlecore replay` needs them.
+  const std::string text = replay_text(client_, id);
+  const json file = json::parse(text);
+  EXPECT_EQ(file["final_state_hash"], now["state_hash"]);
+  json human = json::array();
+  for (const json& a : file["actions"])
+    if (a["seat"] == 0) human.push_back(a);
+  EXPECT_EQ(human.size(), now["actions"]) << "the human's moves are the battle's actions";
+  EXPECT_GT(file["actions"].size(), human.size()) << "the bots' moves are in the file";
+  const sim::ReplayCheck check = check_replay_text<sim::ClashRules>(classic(), text);
+  EXPECT_EQ(check.kind, sim::ReplayCheck::Kind::Match) << check.message;
+
+  // Loaded, the bots' moves are the server's again: the replay steps through the human's.
+  const Reply replay = post(client_, "/api/replays", text);
   ASSERT_EQ(replay.status, 201) << replay.body.dump();
-  EXPECT_EQ(replay.body["state_hash"], snap.body["state_hash"]);
+  EXPECT_EQ(replay.body["state_hash"], now["state_hash"]);
+  EXPECT_EQ(replay.body["replay"]["steps"], human.size());
   const Reply first =
       post(client_, "/api/battles/" + replay.body["id"].get<std::string>() + "/seek", json{{"step", 0}});
   ASSERT_EQ(first.status, 200);
   EXPECT_EQ(first.body["state_hash"], o["state_hash"]);
+  // The short form holds the human's moves alone.
+  const json short_form = {{"rules", "clash"},
+                           {"encounter", "trio"},
+                           {"seed", 6},
+                           {"actions", human},
+                           {"state_hash", now["state_hash"]}};
+  EXPECT_EQ(post(client_, "/api/replays", short_form).body["state_hash"], now["state_hash"]);
+}
+
+/// Every key anywhere in `j`.
+void collect_keys(const json& j, std::set<std::string>& keys) {
+  if (j.is_object())
+    for (const auto& item : j.items()) {
+      keys.insert(item.key());
+      collect_keys(item.value(), keys);
+    }
+  else if (j.is_array())
+    for (const json& x : j) collect_keys(x, keys);
+}
+
+TEST_F(MonitorClash, ABattleInPlayGivesNoBotCard) {
+  const json o = create({{"rules", "clash"}, {"encounter", "classic"}, {"seed", 3}});
+  const std::string id = o["id"];
+  for (int i = 0; i < 6; ++i) ASSERT_EQ(act(id, {{"index", 0}}).status, 200);
+  ASSERT_FALSE(overview(id)["state"]["over"].get<bool>());
+  expect_refused(get(client_, "/api/battles/" + id + "/snapshot"), 403, "hidden_information");
+  // The replay file: the start, the moves and hashes; no hand, no card, no event, no stream.
+  const json file = json::parse(replay_text(client_, id));
+  std::set<std::string> keys;
+  collect_keys(file, keys);
+  const std::set<std::string> expected = {"format",      "format_version", "engine_version",
+                                          "rng_version", "rules",          "content_hash",
+                                          "seed",        "encounter",      "start_state_hash",
+                                          "actions",     "state_hashes",   "final_state_hash",
+                                          "type",        "seat",           "rock",
+                                          "slot"};
+  EXPECT_EQ(keys, expected) << file.dump();
+  // Neither has the replay of it.
+  const Reply replay = post(client_, "/api/replays", file);
+  ASSERT_EQ(replay.status, 201) << replay.body.dump();
+  expect_refused(get(client_, "/api/battles/" + replay.body["id"].get<std::string>() + "/snapshot"), 403,
+                 "hidden_information");
+}
+
+TEST_F(MonitorClash, AFinishedBattleGivesItsSnapshot) {
+  const json o = create({{"rules", "clash"}, {"encounter", "bots4"}, {"seed", 3}});
+  ASSERT_TRUE(o["state"]["over"].get<bool>());
+  const Reply snap = get(client_, "/api/battles/" + o["id"].get<std::string>() + "/snapshot");
+  ASSERT_EQ(snap.status, 200) << snap.body.dump();
+  EXPECT_EQ(snap.body["state_hash"], o["state_hash"]);
+  EXPECT_TRUE(snap.body["snapshot"].is_object());
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "battlecore/deckbuilder/battle.hpp"
 #include "battlecore/deckbuilder/snapshot.hpp"
 #include "battlecore/deckbuilder/view.hpp"
+#include "battlecore/sim/deckbuilder_rules.hpp"
 #include "support/monitor_server.hpp"
 
 namespace battlecore::test {
@@ -79,6 +80,27 @@ TEST_F(MonitorApi, NoRequestReadsAFile) {
     expect_error(get(client_, path), 404, "not_found");
 }
 
+TEST_F(MonitorApi, PagePathsMatchOnlyThemselves) {
+  // A route's dot is a dot, not any character.
+  for (const char* path : {"/styleXcss", "/appXjs", "/graph-js", "/index.html"})
+    expect_error(get(client_, path), 404, "not_found");
+  EXPECT_EQ(get(client_, "/style.css").status, 200);
+}
+
+TEST_F(MonitorApi, OtherMethodsAreNotAllowed) {
+  const auto put = client_.Put("/api/battles", "{}", "application/json");
+  ASSERT_TRUE(put);
+  EXPECT_EQ(put->get_header_value("Allow"), "GET, HEAD, POST, DELETE");
+  expect_error(reply_of(put), 405, "method_not_allowed");
+  expect_error(reply_of(client_.Put("/api/battles")), 405, "method_not_allowed");
+  expect_error(reply_of(client_.Patch("/api/battles/b1-0000", "{}", "application/json")), 405,
+               "method_not_allowed");
+  expect_error(reply_of(client_.Patch("/nowhere")), 405, "method_not_allowed");
+  expect_error(reply_of(client_.Options("/")), 405, "method_not_allowed");
+  // The connection still serves the next request.
+  EXPECT_EQ(get(client_, "/api/battles").status, 200);
+}
+
 TEST_F(MonitorApi, ListsRuleSetsWithTheirEncounters) {
   const Reply r = get(client_, "/api/rules");
   ASSERT_EQ(r.status, 200);
@@ -139,6 +161,42 @@ TEST_F(MonitorApi, RefusesBadCreateRequests) {
   EXPECT_EQ(misspelt.body.value("message", ""),
             "unknown key 'sead' in the request body; allowed keys: rules, encounter, seed");
   EXPECT_EQ(get(client_, "/api/battles").body["battles"].size(), 0u);
+}
+
+TEST_F(MonitorApi, BodiesThatAreNotUtf8AreMalformedJson) {
+  // The parser's message quotes the bytes it stopped at; the reply must still be JSON.
+  for (const std::string& body :
+       {std::string("{\"rules\": \"\xff\"}"), std::string("{\"\xc3\x28\": 1}"), std::string("\xfe\xff")}) {
+    const Reply r = post(client_, "/api/battles", body);
+    expect_error(r, 400, "malformed_json");
+  }
+  EXPECT_EQ(get(client_, "/api/battles").body["battles"].size(), 0u);
+}
+
+TEST_F(MonitorApi, BodiesAreReadWhateverTheirContentType) {
+  // curl -d sends application/x-www-form-urlencoded; such a body is still the request's JSON,
+  // at any size up to the limit (httplib alone refuses a form over 8 KiB).
+  const std::string big = "{\"rules\": \"deckbuilder\", \"seed\": 5}" + std::string(20'000, ' ');
+  for (const char* type : {"application/x-www-form-urlencoded", "text/plain", "application/json"}) {
+    const Reply r = reply_of(client_.Post("/api/battles", big, type));
+    EXPECT_EQ(r.status, 201) << type << ": " << r.body.dump();
+    EXPECT_EQ(r.body["seed"], 5) << type;
+  }
+  // No route takes a multipart form.
+  const httplib::MultipartFormDataItems form = {{"rules", "deckbuilder", "", ""}};
+  expect_error(reply_of(client_.Post("/api/battles", form)), 415, "unsupported_media_type");
+  EXPECT_EQ(get(client_, "/api/battles").body["battles"].size(), 3u);
+}
+
+TEST_F(MonitorApi, SeedsMayBeGivenAsDecimalStrings) {
+  const Reply top =
+      post(client_, "/api/battles", json{{"rules", "deckbuilder"}, {"seed", "18446744073709551615"}});
+  ASSERT_EQ(top.status, 201) << top.body.dump();
+  EXPECT_EQ(top.body["seed"].get<std::uint64_t>(), 18446744073709551615u);
+  EXPECT_EQ(top.body["state_hash"], hex(direct_battle("w1", 18446744073709551615u).state_hash()));
+  for (const char* seed : {"18446744073709551616", "-1", " 1", "", "1e3", "0x10"})
+    expect_error(post(client_, "/api/battles", json{{"rules", "deckbuilder"}, {"seed", seed}}), 400,
+                 "bad_request");
 }
 
 TEST_F(MonitorApi, StateAndLegalActionsMatchTheDirectBattle) {
@@ -290,23 +348,25 @@ TEST_F(MonitorApi, PileContentsOnDemand) {
   expect_error(get(client_, "/api/battles/" + id + "/detail/graveyard"), 404, "unknown_detail");
 }
 
-TEST_F(MonitorApi, SnapshotLoadsBackAsAReplayWithTheSameState) {
+TEST_F(MonitorApi, ReplayFileLoadsBackWithTheSameState) {
   const std::string id = create("w1", 9);
   for (int i = 0; i < 3; ++i)
     ASSERT_EQ(post(client_, "/api/battles/" + id + "/actions", json{{"index", 0}}).status, 200);
-  const Reply snap = get(client_, "/api/battles/" + id + "/snapshot");
-  ASSERT_EQ(snap.status, 200);
-  EXPECT_EQ(snap.body["actions"].size(), 3u);
-  EXPECT_EQ(snap.body["seed"], 9);
-  // The engine's snapshot restores to the battle the monitor holds.
-  const auto restored = db::restore(starter(), snap.body["snapshot"]);
-  ASSERT_TRUE(restored.ok()) << restored.error().message;
-  EXPECT_EQ(fmt::format("{:016x}", restored.value().state_hash()), snap.body["state_hash"]);
+  const std::string hash = get(client_, "/api/battles/" + id).body["state_hash"];
+  const std::string text = replay_text(client_, id);
+  const json file = json::parse(text);
+  EXPECT_EQ(file["format"], "battlecore-replay");
+  EXPECT_EQ(file["actions"].size(), 3u);
+  EXPECT_EQ(file["seed"], 9);
+  EXPECT_EQ(file["final_state_hash"], hash);
+  // What `battlecore replay` reads, every hash matching.
+  const sim::ReplayCheck check = check_replay_text<sim::DeckbuilderRules>(starter(), text);
+  EXPECT_EQ(check.kind, sim::ReplayCheck::Kind::Match) << check.message;
 
-  const Reply replay = post(client_, "/api/replays", snap.body);
+  const Reply replay = post(client_, "/api/replays", text);
   ASSERT_EQ(replay.status, 201) << replay.body.dump();
   EXPECT_EQ(replay.body["mode"], "replay");
-  EXPECT_EQ(replay.body["state_hash"], snap.body["state_hash"]);
+  EXPECT_EQ(replay.body["state_hash"], hash);
   EXPECT_EQ(replay.body["replay"], (json{{"step", 3}, {"steps", 3}}));
   const std::string rid = replay.body["id"];
 
@@ -314,14 +374,13 @@ TEST_F(MonitorApi, SnapshotLoadsBackAsAReplayWithTheSameState) {
   const Reply back = post(client_, "/api/battles/" + rid + "/seek", json{{"step", 1}});
   ASSERT_EQ(back.status, 200);
   db::Battle direct = direct_battle("w1", 9);
-  ASSERT_TRUE(direct.submit(db::action_from_json(snap.body["actions"][0]).value()).ok());
+  ASSERT_TRUE(direct.submit(db::action_from_json(file["actions"][0]).value()).ok());
   EXPECT_EQ(back.body["state_hash"], hex(direct.state_hash()));
   EXPECT_EQ(back.body["transitions"], direct.history().size());
-  EXPECT_EQ(get(client_, "/api/battles/" + rid + "/snapshot").body["actions"].size(), 1u);
+  EXPECT_EQ(json::parse(replay_text(client_, rid))["actions"].size(), 1u);
   const Reply start = post(client_, "/api/battles/" + rid + "/seek", json{{"step", 0}});
   EXPECT_EQ(start.body["state_hash"], hex(direct_battle("w1", 9).state_hash()));
-  EXPECT_EQ(post(client_, "/api/battles/" + rid + "/seek", json{{"step", 3}}).body["state_hash"],
-            snap.body["state_hash"]);
+  EXPECT_EQ(post(client_, "/api/battles/" + rid + "/seek", json{{"step", 3}}).body["state_hash"], hash);
 
   expect_error(post(client_, "/api/battles/" + rid + "/seek", json{{"step", 4}}), 400, "bad_request");
   expect_error(post(client_, "/api/battles/" + rid + "/seek", json{{"step", "one"}}), 400, "bad_request");
@@ -330,10 +389,77 @@ TEST_F(MonitorApi, SnapshotLoadsBackAsAReplayWithTheSameState) {
   expect_error(post(client_, "/api/battles/" + rid + "/actions", json{{"index", 0}}), 409,
                "replay_read_only");
   expect_error(post(client_, "/api/battles/" + id + "/seek", json{{"step", 0}}), 409, "not_a_replay");
-  // A replay can also start at a step.
-  json at_one = snap.body;
+  // A replay can also start at a step; the short form {rules, encounter, seed, actions} loads too.
+  json at_one = file;
   at_one["step"] = 1;
   EXPECT_EQ(post(client_, "/api/replays", at_one).body["state_hash"], hex(direct.state_hash()));
+  const json short_form = {{"rules", "deckbuilder"},
+                           {"encounter", "w1"},
+                           {"seed", 9},
+                           {"actions", file["actions"]},
+                           {"state_hash", hash}};
+  EXPECT_EQ(post(client_, "/api/replays", short_form).body["state_hash"], hash);
+}
+
+TEST_F(MonitorApi, ReplayOfTheLargestSeedRoundTrips) {
+  const Reply o =
+      post(client_, "/api/battles", json{{"rules", "deckbuilder"}, {"seed", 18446744073709551615u}});
+  ASSERT_EQ(o.status, 201);
+  const std::string text = replay_text(client_, o.body["id"]);
+  EXPECT_NE(text.find("\"seed\": 18446744073709551615"), std::string::npos) << text;
+  const Reply replay = post(client_, "/api/replays", text);
+  ASSERT_EQ(replay.status, 201) << replay.body.dump();
+  EXPECT_EQ(replay.body["seed"].get<std::uint64_t>(), 18446744073709551615u);
+  EXPECT_EQ(replay.body["state_hash"], o.body["state_hash"]);
+}
+
+TEST_F(MonitorApi, SnapshotOfABattleInPlayIsRefused) {
+  // The engine's snapshot holds the draw pile in its order and the random streams.
+  const std::string id = create("w1", 9);
+  ASSERT_EQ(post(client_, "/api/battles/" + id + "/actions", json{{"index", 0}}).status, 200);
+  const Reply refused = get(client_, "/api/battles/" + id + "/snapshot");
+  expect_error(refused, 403, "hidden_information");
+  EXPECT_FALSE(refused.body.contains("snapshot"));
+  // A replay of the battle in play is no way round it.
+  const Reply replay = post(client_, "/api/replays", replay_text(client_, id));
+  ASSERT_EQ(replay.status, 201);
+  expect_error(get(client_, "/api/battles/" + replay.body["id"].get<std::string>() + "/snapshot"), 403,
+               "hidden_information");
+  // The replay file holds no state and no pile.
+  const json file = json::parse(replay_text(client_, id));
+  for (const char* key : {"state", "snapshot", "decision", "draw_pile", "events"})
+    EXPECT_FALSE(file.contains(key)) << key;
+}
+
+TEST_F(MonitorApi, SnapshotOfAFinishedBattleRestoresIt) {
+  const std::string id = create("cultist_rite", 1);
+  for (int steps = 0; steps < 500 && !get(client_, "/api/battles/" + id).body["state"]["over"].get<bool>();
+       ++steps)
+    ASSERT_EQ(post(client_, "/api/battles/" + id + "/actions", json{{"index", 0}}).status, 200);
+  const Reply snap = get(client_, "/api/battles/" + id + "/snapshot");
+  ASSERT_EQ(snap.status, 200) << snap.body.dump();
+  const auto restored = db::restore(starter(), snap.body["snapshot"]);
+  ASSERT_TRUE(restored.ok()) << restored.error().message;
+  EXPECT_EQ(hex(restored.value().state_hash()), snap.body["state_hash"]);
+  // A snapshot is also a replay.
+  EXPECT_EQ(post(client_, "/api/replays", snap.body).body["state_hash"], snap.body["state_hash"]);
+}
+
+TEST(MonitorReveal, SnapshotOfABattleInPlayWhenTheServerReveals) {
+  monitor::ServerOptions options;
+  options.reveal = true;
+  MonitorServer server(options);
+  httplib::Client client = server.client();
+  const std::string id =
+      post(client, "/api/battles", json{{"rules", "deckbuilder"}, {"encounter", "w1"}, {"seed", 9}})
+          .body["id"];
+  ASSERT_EQ(post(client, "/api/battles/" + id + "/actions", json{{"index", 0}}).status, 200);
+  const Reply snap = get(client, "/api/battles/" + id + "/snapshot");
+  ASSERT_EQ(snap.status, 200) << snap.body.dump();
+  EXPECT_EQ(snap.body["actions"].size(), 1u);
+  const auto restored = db::restore(starter(), snap.body["snapshot"]);
+  ASSERT_TRUE(restored.ok()) << restored.error().message;
+  EXPECT_EQ(hex(restored.value().state_hash()), snap.body["state_hash"]);
 }
 
 TEST_F(MonitorApi, RefusesBadReplays) {
@@ -358,18 +484,45 @@ TEST_F(MonitorApi, RefusesBadReplays) {
   bad["rules"] = "chess";
   expect_error(post(client_, "/api/replays", bad), 404, "unknown_rules");
   expect_error(post(client_, "/api/replays", std::string("{")), 400, "malformed_json");
+  bad = base;
+  bad["format"] = "battlecore-movie";
+  expect_error(post(client_, "/api/replays", bad), 400, "bad_request");
+  bad = base;
+  bad["scenario"] = json::object();
+  expect_error(post(client_, "/api/replays", bad), 400, "bad_request");
+}
+
+TEST_F(MonitorApi, ReplaysAreCheckedAgainstTheirHashAtAnyStep) {
+  const std::string id = create("w1", 3);
+  for (int i = 0; i < 2; ++i)
+    ASSERT_EQ(post(client_, "/api/battles/" + id + "/actions", json{{"index", 0}}).status, 200);
+  json file = json::parse(replay_text(client_, id));
+  json short_form = {
+      {"rules", "deckbuilder"}, {"encounter", "w1"}, {"seed", 3}, {"actions", file["actions"]}};
+  for (json* replay : {&file, &short_form}) {
+    const char* key = replay == &file ? "final_state_hash" : "state_hash";
+    json bad = *replay;
+    bad[key] = "0000000000000000";
+    for (int step : {0, 1, 2}) {
+      bad["step"] = step;
+      expect_error(post(client_, "/api/replays", bad), 422, "replay_diverged");
+    }
+    for (const json& not_a_hash : {json(12), json(nullptr), json::array(), json{{"hash", "x"}}}) {
+      bad[key] = not_a_hash;
+      expect_error(post(client_, "/api/replays", bad), 400, "bad_request");
+    }
+  }
 }
 
 TEST_F(MonitorApi, UnknownIdsAndPathsAreJsonErrors) {
   for (const std::string suffix :
-       {"", "/state", "/actions", "/events", "/history", "/snapshot", "/detail/draw_pile"})
+       {"", "/state", "/actions", "/events", "/history", "/snapshot", "/replay", "/detail/draw_pile"})
     expect_error(get(client_, "/api/battles/b999-ffff" + suffix), 404, "unknown_battle");
   expect_error(post(client_, "/api/battles/b999-ffff/actions", json{{"index", 0}}), 404, "unknown_battle");
   expect_error(post(client_, "/api/battles/b999-ffff/seek", json{{"step", 0}}), 404, "unknown_battle");
   expect_error(reply_of(client_.Delete("/api/battles/b999-ffff")), 404, "unknown_battle");
   expect_error(get(client_, "/api/nothing"), 404, "not_found");
   expect_error(get(client_, "/api/battles/a/b/c/d"), 404, "not_found");
-  expect_error(reply_of(client_.Put("/api/battles", "{}", "application/json")), 404, "not_found");
 }
 
 TEST_F(MonitorApi, DeletedBattlesAreGone) {
@@ -389,6 +542,34 @@ TEST(MonitorLimits, OversizedBodiesAreRefused) {
   expect_error(post(client, "/api/battles", big), 413, "payload_too_large");
   // The server is still fine.
   EXPECT_EQ(post(client, "/api/battles", json{{"rules", "deckbuilder"}}).status, 201);
+}
+
+TEST(MonitorLimits, OversizedFormBodiesAreRefusedAtTheSameLimit) {
+  monitor::ServerOptions options;
+  options.max_body_bytes = 16384;
+  MonitorServer server(options);
+  httplib::Client client = server.client();
+  const std::string body = "{\"rules\": \"deckbuilder\"}";
+  const char* form = "application/x-www-form-urlencoded";
+  EXPECT_EQ(reply_of(client.Post("/api/battles", body + std::string(12'000, ' '), form)).status, 201);
+  expect_error(reply_of(client.Post("/api/battles", body + std::string(20'000, ' '), form)), 413,
+               "payload_too_large");
+}
+
+TEST(MonitorBind, ASecondServerOnTheSamePortCannotBind) {
+  // Two servers on one port would share its connections, each with its own battles.
+  MonitorServer first;
+  monitor::ServerOptions options;
+  options.port = first.port();
+  monitor::Server second({monitor::make_deckbuilder_adapter(starter())}, options);
+  const auto bound = second.bind();
+  ASSERT_FALSE(bound.ok()) << "a second server bound port " << first.port();
+  EXPECT_EQ(bound.error().message, fmt::format("cannot bind to 127.0.0.1:{}", first.port()));
+  // The first one still answers, and holds every battle.
+  httplib::Client client = first.client();
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(post(client, "/api/battles", json{{"rules", "deckbuilder"}}).status, 201);
+  EXPECT_EQ(get(client, "/api/battles").body["battles"].size(), 4u);
 }
 
 TEST(MonitorLimits, TooManyBattlesAreRefused) {

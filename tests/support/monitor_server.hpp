@@ -11,8 +11,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "battlecore/content/json_reader.hpp"
 #include "battlecore/monitor/deckbuilder_adapter.hpp"
 #include "battlecore/monitor/server.hpp"
+#include "battlecore/sim/replay.hpp"
 #include "support/starter_pack.hpp"
 
 namespace battlecore::test {
@@ -69,6 +71,26 @@ inline Reply post(httplib::Client& c, const std::string& path, const std::string
 }
 inline Reply post(httplib::Client& c, const std::string& path, const nlohmann::json& body) {
   return post(c, path, body.dump());
+}
+
+/// A battle's replay file (GET .../replay) as the server wrote it; empty when it is refused.
+inline std::string replay_text(httplib::Client& c, const std::string& id) {
+  const auto r = c.Get(("/api/battles/" + id + "/replay").c_str());
+  return r && r->status == 200 ? r->body : std::string();
+}
+
+/// Reads a replay file's `text` as `battlecore replay` does (every key and action strictly) and
+/// plays it against `catalog`, checking the hash after every action.
+template <class R>
+sim::ReplayCheck check_replay_text(const std::shared_ptr<const typename R::Catalog>& catalog,
+                                   const std::string& text) {
+  content::Diagnostics problems;
+  const auto doc = content::parse_json_text("replay.json", text, problems);
+  if (!doc || !problems.empty())
+    return {sim::ReplayCheck::Kind::Malformed, std::nullopt, "not JSON: " + problems.to_string()};
+  auto replay = sim::replay_from_document(*doc, sim::action_check<R>());
+  if (!replay) return {sim::ReplayCheck::Kind::Malformed, std::nullopt, replay.error().to_string()};
+  return sim::check_replay<R>(catalog, replay.value());
 }
 
 }  // namespace battlecore::test

@@ -54,6 +54,13 @@ class MonitorBattle {
   /// The rule set's own snapshot of the battle (`<rules>::snapshot`, docs/determinism.md): what
   /// `restore` turns back into an identical battle.
   virtual nlohmann::json engine_snapshot() const = 0;
+  /// The battle as a replay file (`battlecore-replay`, docs/determinism.md#replays): every action
+  /// the engine took, the server's own moves included, with the state hash after each; what
+  /// `battlecore replay` checks.
+  virtual nlohmann::ordered_json replay() const = 0;
+  /// True when the server makes `action` itself (a clash bot seat's move), so that loading a
+  /// replay file leaves it to the server rather than submitting it.
+  virtual bool server_move(const nlohmann::json& /*action*/) const { return false; }
   /// A named extra view (the deckbuilder's "draw_pile", "discard_pile", "exhaust_pile"), or
   /// nullopt when the rule set has no such view.
   virtual std::optional<nlohmann::json> detail(std::string_view name) const = 0;

@@ -19,6 +19,9 @@ struct ServerOptions {
   std::size_t max_battles = 1000;        ///< more live battles than this are refused (429)
   std::size_t max_body_bytes = 1 << 20;  ///< larger request bodies are refused (413)
   std::size_t worker_threads = 16;       ///< request threads
+  /// Gives GET .../snapshot of a battle still in play, which shows what the players cannot see
+  /// (`battlecore serve --reveal`, a debugging aid); otherwise only once the battle is over.
+  bool reveal = false;
 };
 
 /// True when `host` names a loopback address (127.0.0.0/8, ::1, localhost).

@@ -24,6 +24,13 @@
   };
 
   // --- requests ----------------------------------------------------------------------------
+  /// A reply's JSON. A seed goes up to 2^64 - 1, past what a number holds exactly here, so a
+  /// "seed" is read as its digits (the server takes a seed as a string too).
+  const parseReply = (text) => JSON.parse(text, (key, value, context) =>
+    (key === 'seed' && typeof value === 'number' && context && context.source ? context.source : value));
+
+  /// Sends a request; the reply as `json` and as the `text` it came in (a replay file is passed on
+  /// as it is, its numbers untouched). A string body is sent as it is.
   let inflight = 0;
   async function api(method, path, body) {
     inflight++;
@@ -33,8 +40,10 @@
         method, headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
         body: body === undefined ? undefined : (typeof body === 'string' ? body : JSON.stringify(body)),
       });
-      const json = await res.json().catch(() => ({ error: 'bad_reply', message: `HTTP ${res.status}` }));
-      return { ok: res.ok, status: res.status, json };
+      const text = await res.text();
+      let json;
+      try { json = parseReply(text); } catch { json = { error: 'bad_reply', message: `HTTP ${res.status}` }; }
+      return { ok: res.ok, status: res.status, json, text };
     } finally {
       inflight--;
       if (inflight === 0) document.body.dataset.busy = 'false';
@@ -68,6 +77,9 @@
 
   async function open(id) {
     resetLogs();
+    // A selection made in the last battle (a card waiting for its target, an open pile) is not
+    // this one's.
+    for (const panel of Object.values(window.BattlecorePanels)) if (panel.reset) panel.reset();
     remember(id);
     await refresh();
     // The form shows the battle's rules, encounter and seed.
@@ -80,12 +92,40 @@
     }
   }
 
-  /// Fetches what changed since the last reply and renders it.
-  async function refresh() {
+  /// Brings the page up to the server's view of the battle. One pass runs at a time: a call made
+  /// while one runs gets one more pass after it, rather than a request of its own, as two replies
+  /// to the same "since" would both be appended (the log twice over, or a gap for good).
+  let refreshing = null;
+  let refreshAgain = false;
+  function refresh() {
+    if (refreshing) {
+      refreshAgain = true;
+      return refreshing;
+    }
+    refreshing = (async () => {
+      try {
+        do {
+          refreshAgain = false;
+          await fetchChanges();
+        } while (refreshAgain);
+      } finally {
+        refreshing = null;
+      }
+    })();
+    return refreshing;
+  }
+
+  /// One pass of refresh(): fetches what changed since the logs held and renders it.
+  async function fetchChanges() {
     if (!app.id) return;
     const id = app.id;
-    const r = await api('GET', `/api/battles/${id}?events_since=${app.events.length}&history_since=${app.history.length}`);
-    if (id !== app.id) return;
+    const since = { events: app.events.length, history: app.history.length };
+    const r = await api('GET', `/api/battles/${id}?events_since=${since.events}&history_since=${since.history}`);
+    // The answer to another question (another battle opened, the logs started again): ask again.
+    if (id !== app.id || since.events !== app.events.length || since.history !== app.history.length) {
+      refreshAgain = true;
+      return;
+    }
     if (!r.ok) {
       if (r.status === 404) { say(`Battle ${id} is gone (the server was restarted?). Start a new one.`); remember(null); app.overview = null; render(); }
       else say(r.json.message);
@@ -95,12 +135,16 @@
     // A replay that stepped back has fewer events than we hold: start the logs again.
     if (o.transitions < app.history.length || o.events < app.events.length) {
       resetLogs();
-      return refresh();
+      refreshAgain = true;
+      return;
     }
     app.overview = o;
     app.events.push(...o.event_log.items);
     app.history.push(...o.history.items);
-    if (o.event_log.next < o.event_log.total || o.history.next < o.history.total) return refresh();
+    if (o.event_log.next < o.event_log.total || o.history.next < o.history.total) {
+      refreshAgain = true;
+      return;
+    }
     // Redraw only when the reply differs from the one shown: a redraw replaces the buttons, and
     // a click whose press and release straddle it reaches neither the old button nor the new.
     const shown = JSON.stringify([app.events.length, app.history.length, { ...o, event_log: undefined, history: undefined }]);
@@ -253,7 +297,8 @@
     $('rules-select').addEventListener('change', fillEncounters);
     $('new-battle-form').addEventListener('submit', async (ev) => {
       ev.preventDefault();
-      const seed = Number($('seed-input').value || 1);
+      // The seed as its digits: a number here is exact only up to 2^53.
+      const seed = $('seed-input').value.trim() || '1';
       const r = await api('POST', '/api/battles', { rules: $('rules-select').value, encounter: $('encounter-select').value, seed });
       if (!r.ok) { say(`${r.json.error}: ${r.json.message}`); return; }
       say('');
@@ -263,15 +308,17 @@
     $('replay-back').addEventListener('click', () => seek(app.overview.replay.step - 1));
     $('replay-forward').addEventListener('click', () => seek(app.overview.replay.step + 1));
     $('replay-last').addEventListener('click', () => seek(app.overview.replay.steps));
+    // The replay file goes on as the server wrote it: read here, its seed could change.
     $('replay-this').addEventListener('click', async () => {
-      const snap = await api('GET', `/api/battles/${app.id}/snapshot`);
-      if (snap.ok) await loadReplay(JSON.stringify(snap.json));
+      const replay = await api('GET', `/api/battles/${app.id}/replay`);
+      if (replay.ok) await loadReplay(replay.text);
+      else say(`${replay.json.error}: ${replay.json.message}`);
     });
     $('save-replay').addEventListener('click', async () => {
-      const snap = await api('GET', `/api/battles/${app.id}/snapshot`);
-      if (!snap.ok) return;
+      const replay = await api('GET', `/api/battles/${app.id}/replay`);
+      if (!replay.ok) { say(`${replay.json.error}: ${replay.json.message}`); return; }
       const a = document.createElement('a');
-      a.href = URL.createObjectURL(new Blob([JSON.stringify(snap.json, null, 1)], { type: 'application/json' }));
+      a.href = URL.createObjectURL(new Blob([replay.text], { type: 'application/json' }));
       a.download = `battlecore-${app.overview.rules}-${app.id}.json`;
       a.click();
     });

@@ -130,5 +130,11 @@ BattlecorePanels.deckbuilder = (() => {
     return { won: end.won, text: end.won ? 'The enemies are defeated.' : 'You have fallen.' };
   }
 
-  return { render, ended };
+  /// Forgets the selection: a new battle starts with none.
+  function reset() {
+    selectedCard = null;
+    openPile = null;
+  }
+
+  return { render, ended, reset };
 })();

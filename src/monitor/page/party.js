@@ -153,5 +153,8 @@
     return { won: s.won === true, title: titles[s.result], text: texts[s.result] };
   }
 
-  return { render, ended };
+  /// Forgets an action waiting for its target: a new battle starts with none.
+  function reset() { pending = null; }
+
+  return { render, ended, reset };
 })();
