@@ -220,7 +220,7 @@ std::optional<Rejection> Battle::check_member_action(const Action& a) const {
       if (!all_party_free(s))
         return refuse(RefusalReason::SwapNotAllowed, a, p,
                       "someone has already acted this turn: the whole party must be free");
-      if (std::size_t{s.swaps} + 1 >= s.members.size())
+      if (!swaps_left(s))
         return refuse(RefusalReason::SwapNotAllowed, a, p,
                       fmt::format("every member has been at the front since the last action ({} swaps in "
                                   "a row): choose an action",
@@ -305,7 +305,7 @@ void Battle::legal_actions(std::vector<Action>& out) const {
       if (may_receive_relay(s, c, who, r)) add(Action::relay(static_cast<std::int8_t>(r)));
   add(Action::do_nothing());
   if (c.encounters[s.encounter].can_flee) add(Action::flee());
-  if (s.members.size() > 1 && all_party_free(s)) add(Action::swap());
+  if (s.members.size() > 1 && all_party_free(s) && swaps_left(s)) add(Action::swap());
   if (free_member_count(s, c) > 1 && may_deselect(s, c)) add(Action::deselect());
 }
 
