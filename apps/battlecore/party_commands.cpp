@@ -76,6 +76,8 @@ class PartyCommands final : public RuleSetCommands {
                         {"pack", catalog->pack.id},
                         {"encounters", ids_of(catalog->encounters)},
                         {"members", ids_of(catalog->members)},
+                        {"companions", ids_of(catalog->companions)},
+                        {"allies", ids_of(catalog->allies)},
                         {"skills", ids_of(catalog->skills)},
                         {"items", ids_of(catalog->items)},
                         {"enemies", ids_of(catalog->enemies)},
@@ -84,8 +86,8 @@ class PartyCommands final : public RuleSetCommands {
     if (options.json) {
       io.out << j.dump(2) << "\n";
     } else {
-      for (const char* key :
-           {"encounters", "members", "skills", "items", "enemies", "conditions", "parties"}) {
+      for (const char* key : {"encounters", "members", "companions", "allies", "skills", "items", "enemies",
+                              "conditions", "parties"}) {
         io.out << key << ":";
         for (const auto& id : j[key]) io.out << " " << id.get<std::string>();
         io.out << "\n";

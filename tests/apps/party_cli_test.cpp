@@ -185,6 +185,12 @@ TEST(PartyCli, ListNamesTheBundledContent) {
   EXPECT_EQ(j["pack"], "meadow");
   EXPECT_EQ(j["encounters"].size(), 6u);
   EXPECT_EQ(j["members"], (nlohmann::json{"vi", "kabbu", "leif"}));
+  // Every kind of definition the pack has, the companions and allies too.
+  EXPECT_EQ(j["companions"], (nlohmann::json{"chompy"}));
+  EXPECT_EQ(j["allies"], (nlohmann::json{"scout"}));
+  const CliRun text = cli("list --rules party");
+  ASSERT_EQ(text.code, 0) << explain(text);
+  EXPECT_TRUE(contains(text.out, "\ncompanions: chompy\nallies: scout\n")) << text.out;
 }
 
 // --- sim ------------------------------------------------------------------------------------
