@@ -687,6 +687,13 @@ bool continue_enemy_action(Ctx& x) {
       const Op& op = move.effects[cur.effect_pos];
       if (op.kind == OpKind::Damage && !cur.targets_enemies) {
         const MemberState& m = x.s.members[static_cast<std::size_t>(t)];
+        if (cur.hit < op.hits && m.alive() && is_stopped_lite(x.c, m.conditions, m.hp)) {
+          // A frozen, numb or sleeping member cannot block (the reference's DoBlock asks
+          // IsStoppedLite): the hit lands unblocked, with no decision and no roll.
+          resolve_hit(x, Hit{self, target, op.amount, BlockLevel::None, op.pierce, op.condition, op.turns});
+          ++cur.hit;
+          continue;
+        }
         if (cur.hit < op.hits && m.alive()) {
           if (!cur.awaiting_block) {  // pose the defender's Block decision before the hit
             cur.awaiting_block = true;

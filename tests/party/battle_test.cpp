@@ -199,22 +199,53 @@ TEST(PartyEnemyPhase, AMemberAHitThawsOrWakesHasOneActionNextTurn) {
     SCOPED_TRACE(encounter);
     Battle b = start(encounter);
     submit_ok(b, Action::do_nothing());  // turn 0: Ann is frozen (or put to sleep) for 2 turns
-    // Turn 1: Ann cannot act, and the enemy's poke thaws (or wakes) her.
-    ASSERT_EQ(b.decision_kind(), DecisionKind::Block);
-    EXPECT_EQ(b.state().turn, 1u);
-    EXPECT_EQ(b.state().members[0].conditions.size(), 1u);
-    EXPECT_EQ(b.state().members[0].cantmove, 0);
-    submit_ok(b, Action::block(BlockLevel::None));
-    EXPECT_TRUE(b.state().members[0].conditions.empty());
+    // Turn 1: Ann cannot act, and the enemy's poke, which she cannot block, thaws (or wakes) her.
     ASSERT_EQ(b.decision_kind(), DecisionKind::MemberTurn);
+    EXPECT_TRUE(b.state().members[0].conditions.empty());
     EXPECT_EQ(b.state().turn, 2u);
     EXPECT_EQ(b.state().members[0].cantmove, 0);  // one action, not two
+    const std::string stop = encounter == std::string("thaw") ? "chill" : "lull";
+    const std::string poked =
+        encounter == std::string("thaw") ? "damage ann 2" : "damage ann 1";  // frozen: +1
+    EXPECT_EQ(trace(b, 0, {EventType::EnemyActed, EventType::Damaged, EventType::TurnAdvanced}),
+              (Trace{"enemy#0 " + stop, "advance 1", "enemy#0 poke", poked, "advance 2"}));
     const std::size_t mark = b.events().log().size();
     submit_ok(b, Action::do_nothing());
-    const std::string stop = encounter == std::string("thaw") ? "chill" : "lull";
-    // Ann's one action, then the enemy stops her again and pokes her on turn 3.
+    // Ann's one action, then the enemy stops her again and pokes her on turn 3, and she acts on turn 4.
     EXPECT_EQ(trace(b, mark, {EventType::MemberSelected, EventType::EnemyActed, EventType::TurnAdvanced}),
-              (Trace{"enemy#0 " + stop, "advance 3", "enemy#0 poke"}));
+              (Trace{"enemy#0 " + stop, "advance 3", "enemy#0 poke", "advance 4", "select ann"}));
+  }
+}
+
+// The reference's DoBlock asks IsStoppedLite: a frozen, numb or sleeping member takes the hit
+// unblocked, with no Block decision and no block roll, while a flipped one still blocks.
+TEST(PartyEnemyPhase, AFrozenNumbOrSleepingMemberCannotBlockAndAFlippedOneCan) {
+  for (const char* condition : {"freeze", "numb", "sleep", "flipped"}) {
+    SCOPED_TRACE(condition);
+    Battle b = start("solo_poke");
+    ASSERT_EQ(b.decision_kind(), DecisionKind::MemberTurn);
+    submit_ok(b, Action::do_nothing());  // turn 0: the poker pokes Ann
+    ASSERT_EQ(b.decision_kind(), DecisionKind::Block);
+    submit_ok(b, Action::block(BlockLevel::None));
+    ASSERT_EQ(b.decision_kind(), DecisionKind::MemberTurn);
+    give(b, member_actor(0), condition, 3);
+    const Rng dice = b.state().rng[Stream::Dice];
+    const std::int32_t hp = b.state().members[0].hp;
+    const std::size_t mark = b.events().log().size();
+    submit_ok(b, Action::do_nothing());  // turn 1: Ann's last action before the stop
+    if (std::string(condition) == "flipped") {
+      ASSERT_EQ(b.decision_kind(), DecisionKind::Block);
+      EXPECT_NE(b.state().rng[Stream::Dice], dice);  // the block roll is drawn
+      continue;
+    }
+    // Turns pass while Ann is stopped: each poke lands unblocked, and no roll is drawn, until
+    // she may act again.
+    ASSERT_EQ(b.decision_kind(), DecisionKind::MemberTurn);
+    EXPECT_GE(b.state().turn, 2u);  // a hit thaws or wakes her; numb lasts its turns
+    EXPECT_EQ(b.state().rng[Stream::Dice], dice);
+    const Trace pokes = trace(b, mark, {EventType::EnemyActed});
+    EXPECT_EQ(pokes.size(), b.state().turn - 1u);
+    EXPECT_LE(b.state().members[0].hp, hp - static_cast<std::int32_t>(pokes.size()));
   }
 }
 
