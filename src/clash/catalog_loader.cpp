@@ -27,6 +27,7 @@ class Loader {
   Loader(const std::vector<JsonDocument>& docs, Diagnostics& diags) : docs_(docs), diags_(diags) {}
 
   std::shared_ptr<const Catalog> run() {
+    if (content::foreign_rule_set(docs_, "clash", diags_)) return nullptr;
     collect();
     auto catalog = std::make_shared<Catalog>();
     c_ = catalog.get();
@@ -68,8 +69,7 @@ class Loader {
     ObjectReader r(*pack_->doc, *pack_->value, pack_->pointer, diags_);
     c_->pack.id = r.required_id("id").value_or("");
     c_->pack.name = r.optional_string("name").value_or(c_->pack.id);
-    if (const auto rules = r.optional_string("rules"); rules && *rules != "clash")
-      r.error_at("rules", "expected \"clash\", got '" + *rules + "'");
+    (void)r.optional_string("rules");  // another rule set's name was refused before anything was read
     if (const auto enc = r.optional_string("default_encounter")) {
       if (const auto it = ids_.find(*enc); it != ids_.end())
         c_->pack.default_encounter = it->second;

@@ -877,6 +877,23 @@ std::string too_many(std::size_t limit, std::string_view what) {
                      limit + 1);
 }
 
+bool foreign_rule_set(std::span<const JsonDocument> docs, std::string_view rules, Diagnostics& diags) {
+  for (const JsonDocument& doc : docs) {
+    if (!doc.root.is_object()) continue;
+    const auto pack = doc.root.find("pack");
+    if (pack == doc.root.end() || !pack->is_object()) continue;
+    const auto named = pack->find("rules");
+    if (named == pack->end() || !named->is_string() || named->get_ref<const std::string&>() == rules)
+      return false;
+    ObjectReader reader(doc, *pack, "/pack", diags);
+    reader.error_at("rules",
+                    fmt::format("this pack is for rule set '{}', not '{}'; nothing else in it was read",
+                                named->get_ref<const std::string&>(), rules));
+    return true;
+  }
+  return false;
+}
+
 void collect_ids(std::string_view kind, std::span<const SectionItem> items, std::size_t limit, IdIndex& ids,
                  Diagnostics& diags) {
   std::map<std::string_view, const SectionItem*, std::less<>> first;

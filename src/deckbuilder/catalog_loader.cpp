@@ -51,6 +51,7 @@ class Loader {
   }
 
   std::shared_ptr<const Catalog> run() {
+    if (content::foreign_rule_set(docs_, "deckbuilder", diags_)) return nullptr;
     collect_sections();
     content::collect_ids("card", cards_, kMaxIdsPerKind, card_ids_, diags_);
     content::collect_ids("status", statuses_, kMaxIdsPerKind, status_ids_, diags_);
@@ -670,8 +671,7 @@ class Loader {
     ObjectReader r(*pack_->doc, *pack_->value, pack_->pointer, diags_);
     c_->pack.id = r.required_id("id").value_or("");
     c_->pack.name = r.optional_string("name").value_or(c_->pack.id);
-    if (const auto rules = r.optional_string("rules"); rules && *rules != "deckbuilder")
-      r.error_at("rules", "expected \"deckbuilder\", got '" + *rules + "'");
+    (void)r.optional_string("rules");  // another rule set's name was refused before anything was read
     if (const auto enc = r.optional_string("default_encounter"))
       c_->pack.default_encounter =
           resolve(r, r.pointer_of("default_encounter"), encounter_ids_, "encounter", *enc);

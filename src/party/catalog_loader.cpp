@@ -43,6 +43,7 @@ class Loader {
   Loader(const std::vector<JsonDocument>& docs, Diagnostics& diags) : docs_(docs), diags_(diags) {}
 
   std::shared_ptr<const Catalog> run() {
+    if (content::foreign_rule_set(docs_, "party", diags_)) return nullptr;
     collect_sections();
     static constexpr std::array<std::string_view, 9> kinds = {
         "condition", "skill", "item", "member", "companion", "ally", "enemy", "party", "encounter"};
@@ -440,8 +441,7 @@ class Loader {
     ObjectReader r(*pack_->doc, *pack_->value, pack_->pointer, diags_);
     c_->pack.id = r.required_id("id").value_or("");
     c_->pack.name = r.optional_string("name").value_or(c_->pack.id);
-    if (const auto rules = r.required_string("rules"); rules && *rules != "party")
-      r.error_at("rules", "this pack is for rule set '" + *rules + "'; expected 'party'");
+    (void)r.required_string("rules");  // another rule set's name was refused before anything was read
     if (const json* v = r.optional_value("default_encounter"))
       if (const auto e = resolve(*pack_->doc, r.pointer_of("default_encounter"), kEncounter, "encounter", *v))
         c_->pack.default_encounter = *e;

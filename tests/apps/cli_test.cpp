@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -304,6 +305,30 @@ TEST(Cli, ValidateReportsAMissingPath) {
   EXPECT_EQ(r.code, 2) << explain(r);
   EXPECT_TRUE(contains(r.err, "/nonexistent/battlecore/pack")) << explain(r);
   EXPECT_TRUE(contains(r.err, "no such file or directory")) << explain(r);
+}
+
+// A pack given to another rule set gets the one problem that matters, not what the other rule
+// set's files look like to this one's reader.
+TEST(Cli, APackOfAnotherRuleSetIsRefusedWithThatOneProblem) {
+  const std::array<std::pair<std::string, std::string>, 3> packs = {
+      std::pair{"deckbuilder", "starter"}, std::pair{"clash", "classic"}, std::pair{"party", "meadow"}};
+  for (const auto& [rules, pack] : packs) {
+    for (const auto& [other, unused] : packs) {
+      if (other == rules) continue;
+      SCOPED_TRACE(rules + " given to " + other);
+      const fs::path dir = fs::path(BATTLECORE_DATA_DIR) / rules / pack;
+      const CliRun r = cli("validate --rules " + other + " " + shell_quoted(dir.string()));
+      EXPECT_EQ(r.code, 2) << explain(r);
+      EXPECT_TRUE(contains(r.err, (dir / "pack.json").string() + ":")) << explain(r);
+      EXPECT_TRUE(
+          contains(r.err, "/pack/rules: this pack is for rule set '" + rules + "', not '" + other + "'"))
+          << explain(r);
+      EXPECT_TRUE(contains(r.err, "1 problem(s)")) << explain(r);
+      const CliRun list = cli("list --rules " + other + " --content " + shell_quoted(dir.string()));
+      EXPECT_EQ(list.code, 2) << explain(list);
+      EXPECT_TRUE(contains(list.err, "this pack is for rule set '" + rules + "'")) << explain(list);
+    }
+  }
 }
 
 TEST(Cli, DeeplyNestedContentIsRefusedInEveryRuleSet) {

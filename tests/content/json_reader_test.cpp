@@ -886,4 +886,32 @@ TEST(JsonUnknownKey, NamesTheFirstKeyNotAllowedAndListsTheAllowedOnes) {
 }
 
 }  // namespace
+// foreign_rule_set -------------------------------------------------------------------------------
+
+TEST(ForeignRuleSet, ReportsAnotherRuleSetAtPackRulesOnly) {
+  std::vector<JsonDocument> docs;
+  docs.push_back(parse_clean(R"({"cards": []})"));
+  docs.push_back(parse_clean("{\n  \"pack\": {\"id\": \"p\", \"rules\": \"clash\"}\n}"));
+  Diagnostics diags;
+  EXPECT_TRUE(foreign_rule_set(docs, "party", diags));
+  ASSERT_EQ(diags.size(), 1u) << diags.to_string();
+  const Diagnostic& d = diags.items()[0];
+  EXPECT_EQ(d.pointer, "/pack/rules");
+  EXPECT_EQ(d.line, 2);
+  EXPECT_EQ(d.column, 32);
+  EXPECT_EQ(d.message, "this pack is for rule set 'clash', not 'party'; nothing else in it was read");
+}
+
+TEST(ForeignRuleSet, LeavesTheSameAMissingOrABadRuleSetToTheLoader) {
+  for (const char* text : {R"({"pack": {"id": "p", "rules": "party"}})", R"({"pack": {"id": "p"}})",
+                           R"({"pack": {"id": "p", "rules": 3}})", R"({"pack": []})", R"([1])"}) {
+    SCOPED_TRACE(text);
+    std::vector<JsonDocument> docs;
+    docs.push_back(parse_clean(text));
+    Diagnostics diags;
+    EXPECT_FALSE(foreign_rule_set(docs, "party", diags));
+    EXPECT_TRUE(diags.empty()) << diags.to_string();
+  }
+}
+
 }  // namespace battlecore::content

@@ -275,7 +275,16 @@ TEST(PartyCatalogLoader, APackForAnotherRuleSetIsRefused) {
   const auto loaded = load_catalog(
       std::vector<content::JsonDocument>{doc(R"({"pack": {"id": "p", "rules": "deckbuilder"}})")});
   ASSERT_FALSE(loaded.ok());
-  EXPECT_NE(loaded.error().to_string().find("expected 'party'"), std::string::npos);
+  EXPECT_NE(loaded.error().to_string().find("this pack is for rule set 'deckbuilder', not 'party'"),
+            std::string::npos)
+      << loaded.error().to_string();
+}
+
+TEST(PartyCatalogLoader, APackWithoutItsRuleSetIsRefused) {
+  const auto loaded = load_catalog(std::vector<content::JsonDocument>{doc(R"({"pack": {"id": "p"}})")});
+  ASSERT_FALSE(loaded.ok());
+  EXPECT_NE(loaded.error().to_string().find("/pack: missing"), std::string::npos)
+      << loaded.error().to_string();
 }
 
 }  // namespace

@@ -177,4 +177,9 @@ std::string too_many(std::size_t limit, std::string_view what);
 void collect_ids(std::string_view kind, std::span<const SectionItem> items, std::size_t limit, IdIndex& ids,
                  Diagnostics& diags);
 
+/// Whether the pack's `pack` object (the first in `docs`) names another rule set than `rules`
+/// in its "rules" string; if so, reports that one problem at "/pack/rules". A loader that gets
+/// true reads nothing else: what it would report of another rule set's files follows from it.
+bool foreign_rule_set(std::span<const JsonDocument> docs, std::string_view rules, Diagnostics& diags);
+
 }  // namespace battlecore::content
