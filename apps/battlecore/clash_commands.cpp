@@ -114,8 +114,9 @@ class ClashCommands final : public RuleSetCommands {
     if (!catalog) return kUsageError;
     const auto scenario = clash_scenario(options, catalog, io.err);
     if (!scenario) return kUsageError;
-    return sim::play_clash(catalog, {options.encounter, scenario_seed(*scenario, options.seed), "random"},
-                           io.in, io.out, io.err, {options.record, *scenario});
+    return sim::play_clash(catalog, {options.encounter, scenario_seed(*scenario, options.seed), "random", {}},
+                           io.in, io.out, io.err,
+                           {options.record, *scenario, scenario->is_null() ? "" : options.scenario});
   }
 
   int replay(const Options& options, Io io) override {

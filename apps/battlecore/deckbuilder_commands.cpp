@@ -94,7 +94,8 @@ class DeckbuilderCommands final : public RuleSetCommands {
     const auto scenario = deckbuilder_scenario(options, *catalog, catalog, io.err);
     if (!scenario) return kUsageError;
     return sim::play_deckbuilder(catalog, {options.encounter, scenario_seed(*scenario, options.seed)}, io.in,
-                                 io.out, io.err, {options.record, *scenario});
+                                 io.out, io.err,
+                                 {options.record, *scenario, scenario->is_null() ? "" : options.scenario});
   }
 
   int replay(const Options& options, Io io) override {

@@ -74,7 +74,8 @@ int play_battle(Battle& battle, const PlayConfig& config, std::istream& in, std:
   }
   bot.value()->reset(policy_seed(config.seed));
   const std::string& encounter = battle.encounter().id;
-  out << fmt::format("battle '{}' with seed {} (type 'help' for commands)\n", encounter, config.seed);
+  out << fmt::format("battle '{}' with seed {}{} (type 'help' for commands)\n", encounter, config.seed,
+                     config.scenario_file.empty() ? "" : " from scenario " + config.scenario_file);
   std::size_t shown = 0;
   std::vector<Action> options;
   std::string line;

@@ -130,7 +130,8 @@ int play_deckbuilder(const std::shared_ptr<const Catalog>& catalog, const PlayCo
     return 2;
   }
   Battle& battle = started.value();
-  out << fmt::format("battle '{}' with seed {} (type 'help' for commands)\n", encounter, config.seed);
+  out << fmt::format("battle '{}' with seed {}{} (type 'help' for commands)\n", encounter, config.seed,
+                     recording.scenario_file.empty() ? "" : " from scenario " + recording.scenario_file);
   // Every way out of the session, an engine error included, writes the replay when one was asked for.
   return run_recorded_session<DeckbuilderRules>(catalog, start, battle, recording.record, out, err,
                                                 [&] { return play_turns(battle, in, out); });
@@ -149,8 +150,10 @@ int play_clash(const std::shared_ptr<const clash::Catalog>& catalog, const clash
     err << "battlecore: " << started.error().message << "\n";
     return 2;
   }
+  clash::PlayConfig named = config;
+  named.scenario_file = recording.scenario_file;
   return run_recorded_session<ClashRules>(catalog, start, started.value(), recording.record, out, err, [&] {
-    return clash::play_battle(started.value(), config, in, out, err);
+    return clash::play_battle(started.value(), named, in, out, err);
   });
 }
 

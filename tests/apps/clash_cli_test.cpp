@@ -412,7 +412,8 @@ TEST(ClashCli, PlayAndSimStartFromAScenarioAndBadScenariosAreRefused) {
                               shell_quoted(file.string()),
                           input);
   ASSERT_EQ(play.code, 0) << explain(play);
-  EXPECT_TRUE(contains(play.out, "battle 'duel' with seed 9")) << play.out.substr(0, 400);
+  EXPECT_TRUE(contains(play.out, "battle 'duel' with seed 9 from scenario " + scenario.string() + " (type"))
+      << play.out.substr(0, 400);
   const nlohmann::json replay = nlohmann::json::parse(read_file(file));
   EXPECT_EQ(replay["scenario"]["round"], 4);
   const CliRun check = cli("replay " + shell_quoted(file.string()));

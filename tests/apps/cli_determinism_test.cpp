@@ -436,11 +436,12 @@ TEST(CliDeterminism, AReplaysScenarioIsReportedWhereItIsInTheReplay) {
   TempDir dir;
   const fs::path sc = dir.path() / "sc.json", file = dir.path() / "r.json";
   std::ofstream(sc) << R"({"encounter": "w1", "seed": 5, "player": {"hp": 12}})";
-  ASSERT_EQ(
+  const CliRun play =
       cli("play --rules deckbuilder --scenario " + quoted(sc.string()) + " --record " + quoted(file.string()),
-          "0\nquit\n")
-          .code,
-      0);
+          "0\nquit\n");
+  ASSERT_EQ(play.code, 0) << play.explain();
+  EXPECT_TRUE(has(play.out, "battle 'w1' with seed 5 from scenario " + sc.string() + " (type"))
+      << play.explain();
   json j = json::parse(read_file(file));
   j["scenario"]["player"]["hp"] = 999;
   j["scenario"]["bogus"] = 1;

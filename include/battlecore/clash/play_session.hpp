@@ -15,6 +15,7 @@ struct PlayConfig {
   std::string encounter;  ///< empty: the pack's default encounter
   std::uint64_t seed = 1;
   std::string bot_policy = "random";
+  std::string scenario_file;  ///< the file of the scenario the battle starts from, named on the start line
 };
 
 /// Runs the session on `in` / `out` until the battle ends, `quit` or end of input.

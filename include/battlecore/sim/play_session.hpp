@@ -22,8 +22,9 @@ struct PlayConfig {
 
 /// Determinism options of a session (docs/determinism.md).
 struct PlayRecording {
-  std::string record;       ///< when set, the battle's replay is written here when the session ends
-  nlohmann::json scenario;  ///< a scenario document to start from, or null
+  std::string record;         ///< when set, the battle's replay is written here when the session ends
+  nlohmann::json scenario;    ///< a scenario document to start from, or null
+  std::string scenario_file;  ///< where the scenario came from, named on the start line
 };
 
 /// Runs the session on `in` / `out` until the battle ends, `quit` or end of input.
