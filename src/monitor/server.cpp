@@ -340,13 +340,20 @@ void Server::Impl::routes() {
   battle_routes();
   replay_routes();
 
-  // Every route is GET, POST or DELETE; any other method is refused before its body is read.
-  http.set_pre_routing_handler([](const httplib::Request& req, httplib::Response& res) {
-    for (const char* method : {"GET", "HEAD", "POST", "DELETE"})
-      if (req.method == method) return httplib::Server::HandlerResponse::Unhandled;
+  // Every route is GET, POST or DELETE; any other method is refused. PUT and PATCH, which carry a
+  // body, are refused by a route of their own, after the body is read: on a kept-alive connection
+  // its bytes would otherwise be read as the next request. Other methods are refused at once.
+  const auto not_allowed = [](const httplib::Request& req, httplib::Response& res) {
     res.set_header("Allow", "GET, HEAD, POST, DELETE");
     send_error(res, 405, "method_not_allowed",
                fmt::format("no route takes {}; the monitor's routes are GET, POST and DELETE", req.method));
+  };
+  http.Put(".*", not_allowed);
+  http.Patch(".*", not_allowed);
+  http.set_pre_routing_handler([not_allowed](const httplib::Request& req, httplib::Response& res) {
+    for (const char* method : {"GET", "HEAD", "POST", "DELETE", "PUT", "PATCH"})
+      if (req.method == method) return httplib::Server::HandlerResponse::Unhandled;
+    not_allowed(req, res);
     return httplib::Server::HandlerResponse::Handled;
   });
 

@@ -101,6 +101,24 @@ TEST_F(MonitorApi, OtherMethodsAreNotAllowed) {
   EXPECT_EQ(get(client_, "/api/battles").status, 200);
 }
 
+// A refused request's body is read all the same: on a kept-alive connection its bytes would
+// otherwise be taken for the next request.
+TEST_F(MonitorApi, ARefusedMethodsBodyDoesNotSpoilTheNextRequestOnTheConnection) {
+  httplib::Client kept = server_.client();
+  kept.set_keep_alive(true);
+  const std::string body = "GET /nowhere HTTP/1.1\r\nHost: x\r\n\r\n";
+  for (const std::string method : {"PUT", "PATCH"}) {
+    SCOPED_TRACE(method);
+    const auto refused = method == "PUT" ? kept.Put("/api/battles", body, "text/plain")
+                                         : kept.Patch("/api/battles", body, "text/plain");
+    ASSERT_TRUE(refused);
+    expect_error(reply_of(refused), 405, "method_not_allowed");
+    const Reply next = get(kept, "/api/rules");
+    EXPECT_EQ(next.status, 200) << next.body.dump();
+    EXPECT_TRUE(next.body.contains("rules")) << next.body.dump();
+  }
+}
+
 TEST_F(MonitorApi, ListsRuleSetsWithTheirEncounters) {
   const Reply r = get(client_, "/api/rules");
   ASSERT_EQ(r.status, 200);
