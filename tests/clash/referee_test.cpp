@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include "battlecore/clash/battle.hpp"
 #include "clash/mechanics.hpp"
 #include "support/clash_pack.hpp"
@@ -260,6 +262,35 @@ TEST(ClashParameters, AResetupDealsTheHumanSeatsThenTheBotsAsTheFirstSetupDoes) 
     if (!b.state().seats[static_cast<std::size_t>(seat)].out) expected.insert(expected.end(), 9, seat);
   ASSERT_GE(expected.size(), 18u) << "two seats or more are still in";
   EXPECT_EQ(dealt, expected);
+}
+
+TEST(ClashParameters, AResetupBuildsAListedDeckAgainBeforeDealing) {
+  // Dealt from what was left of the old pile, a listed deck of 12 with hands of 5 ran dry by the
+  // third round and every seat went out for having no card.
+  std::string deck;
+  for (const char* element : {"air", "earth", "energy", "fire", "water", "air"})
+    for (int value : {3, 8})
+      deck += fmt::format(R"({}{{"element": "{}", "value": {}}})", deck.empty() ? "" : ", ", element, value);
+  Battle b(one_encounter(test::kThreeBots, fmt::format(R"({{"resetup_between_rounds": true, "refill": false,
+      "hand_size": 5, "deck": [{}]}})",
+                                                       deck)));
+  ASSERT_TRUE(b.start_battle("e", 5).ok());
+  std::uint32_t checked = 0;
+  for (int i = 0; i < 400 && b.status() == Status::AwaitingDecision && b.round() <= 4; ++i) {
+    const std::uint32_t round = b.round();
+    ASSERT_TRUE(b.submit(b.decision().options.front()).ok());
+    if (b.round() == round || b.is_battle_over()) continue;
+    // A new round after a re-setup: every seat still in holds a full hand from a fresh deck.
+    for (const SeatState& seat : b.state().seats) {
+      if (seat.out) continue;
+      EXPECT_EQ(seat.hand.size(), 5u) << "round " << b.round();
+      EXPECT_EQ(seat.pile.size(), 7u) << "round " << b.round();
+    }
+    ++checked;
+  }
+  EXPECT_GE(checked, 2u);
+  for (const Event& e : b.events().log())
+    if (e.type == EventType::Eliminated) EXPECT_NE(static_cast<OutReason>(e.extra), OutReason::NoCards);
 }
 
 TEST(ClashParameters, TheRoundLimitEndsTheBattleWithAFullRanking) {

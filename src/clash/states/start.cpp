@@ -9,14 +9,20 @@
 namespace battlecore::clash::detail {
 namespace {
 
+// The seat's deck built afresh: a copy of the listed deck, shuffled. A random deck has no pile:
+// its cards are made as they are dealt.
+void build_deck(Ctx& x, SeatState& seat) {
+  seat.pile.clear();
+  if (x.e.rules.deck != DeckSource::Listed) return;
+  for (const Card& c : x.e.rules.listed_deck) seat.pile.push_back(c);
+  x.s.rng[Stream::Shuffle].shuffle(seat.pile.span());
+}
+
 void create_seat(Ctx& x, std::size_t index) {
   SeatState seat;
   seat.kind = x.e.seats[index].kind;
   seat.health = x.e.rules.health;
-  if (x.e.rules.deck == DeckSource::Listed) {
-    for (const Card& c : x.e.rules.listed_deck) seat.pile.push_back(c);
-    x.s.rng[Stream::Shuffle].shuffle(seat.pile.span());
-  }
+  build_deck(x, seat);
   x.s.seats[index] = seat;
   deal_hand(x, index, false);
 }
@@ -45,13 +51,16 @@ void setup_world(Ctx& x) {
   x.s.step = TurnStep::None;
 }
 
-// The re-setup between rounds, in the order of the first: fresh hands for the human seats still
-// in (setup_player), then for the bots still in (setup_bots), and a new turn order.
+// The re-setup between rounds, in the order of the first: fresh decks and hands for the human
+// seats still in (setup_player), then for the bots still in (setup_bots), and a new turn order.
+// The deck is built again as setup builds it: dealing the new hand from what is left of the old
+// pile would empty a listed deck a hand at a time.
 void resetup(Ctx& x) {
   for (const SeatKind kind : {SeatKind::Human, SeatKind::Bot})
     for (std::size_t i = 0; i < x.e.seats.size(); ++i) {
       if (x.e.seats[i].kind != kind || x.s.seats[i].out) continue;
       x.s.seats[i].hand.clear();
+      build_deck(x, x.s.seats[i]);
       deal_hand(x, i, true);
     }
   x.s.rng[Stream::Shuffle].shuffle(x.s.order.span());
