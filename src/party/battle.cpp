@@ -217,9 +217,10 @@ std::optional<Rejection> Battle::check_member_action(const Action& a) const {
     case ActionKind::Swap:
       if (s.members.size() < 2)
         return refuse(RefusalReason::SwapNotAllowed, a, p, "the party has one member");
-      if (!all_party_free(s))
-        return refuse(RefusalReason::SwapNotAllowed, a, p,
-                      "someone has already acted this turn: the whole party must be free");
+      if (!swap_allowed_now(s))
+        return refuse(
+            RefusalReason::SwapNotAllowed, a, p,
+            "someone has already acted this turn: the whole party must be free (or one member alive)");
       if (!swaps_left(s))
         return refuse(RefusalReason::SwapNotAllowed, a, p,
                       fmt::format("every member has been at the front since the last action ({} swaps in "
@@ -305,7 +306,7 @@ void Battle::legal_actions(std::vector<Action>& out) const {
       if (may_receive_relay(s, c, who, r)) add(Action::relay(static_cast<std::int8_t>(r)));
   add(Action::do_nothing());
   if (c.encounters[s.encounter].can_flee) add(Action::flee());
-  if (s.members.size() > 1 && all_party_free(s) && swaps_left(s)) add(Action::swap());
+  if (s.members.size() > 1 && swap_allowed_now(s) && swaps_left(s)) add(Action::swap());
   if (free_member_count(s, c) > 1 && may_deselect(s, c)) add(Action::deselect());
 }
 
@@ -662,8 +663,9 @@ bool check_invariants(const Battle& battle, std::string* why, std::string* where
     };
     if (a.hp < 0 || a.hp > a.max_hp)
       return fail(at("/hp"), fmt::format("{} HP {} outside [0, {}]", name(), a.hp, a.max_hp));
-    if (a.cantmove > 1 || a.cantmove < -8)
-      return fail(at("/cantmove"), fmt::format("{} counter {} outside [-8, 1]", name(), a.cantmove));
+    if (a.cantmove > 1 || a.cantmove < kMinCounter)
+      return fail(at("/cantmove"),
+                  fmt::format("{} counter {} outside [{}, 1]", name(), a.cantmove, kMinCounter));
     if (a.tired < 0) return fail(at("/tired"), fmt::format("{} exhaustion {} below 0", name(), a.tired));
     if (a.charge < 0 || a.charge > kMaxCharge)
       return fail(at("/charge"), fmt::format("{} charge {} outside [0, {}]", name(), a.charge, kMaxCharge));

@@ -243,6 +243,7 @@ class Loader {
     if (const auto reach = r.enum_or("reach", kReach, 1)) d.reach = static_cast<Reach>(*reach);
     d.tires = r.bool_or("tires", true);
     d.effects = read_ops(r, "effects", Owner::Player, true);
+    refuse_hits_on_party(r, d.target, d.effects);
     r.finish();
     c_->skills.push_back(std::move(d));
   }
@@ -253,8 +254,20 @@ class Loader {
     read_id(r, ids_[kItem], d.id, d.name);
     if (const auto t = r.required_enum("target", kTargets)) d.target = static_cast<TargetKind>(*t);
     d.effects = read_ops(r, "effects", Owner::Player, true);
+    refuse_hits_on_party(r, d.target, d.effects);
     r.finish();
     c_->items.push_back(std::move(d));
+  }
+
+  // A hit never lands on its own side (ref 3.12: "never same party"): a skill's or an item's
+  // damage and inflict ops need enemy targets, as an enemy action's need member targets.
+  void refuse_hits_on_party(ObjectReader& r, TargetKind target, const std::vector<Op>& ops) {
+    if (target == TargetKind::Enemy || target == TargetKind::AllEnemies) return;
+    if (std::ranges::any_of(
+            ops, [](const Op& op) { return op.kind == OpKind::Damage || op.kind == OpKind::Inflict; }))
+      r.error_at("effects",
+                 "damage and inflict need an 'enemy' or 'all_enemies' target: a hit never lands on the "
+                 "user's own party");
   }
 
   void read_member(const Item& it) {

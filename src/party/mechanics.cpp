@@ -81,6 +81,11 @@ bool all_party_free(const BattleState& s) {
   return true;
 }
 
+bool swap_allowed_now(const BattleState& s) {
+  return all_party_free(s) ||
+         std::ranges::count_if(s.members, [](const MemberState& m) { return m.alive(); }) == 1;
+}
+
 std::size_t formation_slot(const BattleState& s, std::size_t member) {
   for (std::size_t i = 0; i < s.formation.size(); ++i)
     if (s.formation[i] == member) return i;
@@ -122,9 +127,10 @@ bool may_relay(const BattleState& s, const Catalog& c, std::size_t relayer) {
 bool may_receive_relay(const BattleState& s, const Catalog& c, std::size_t relayer, std::size_t target) {
   if (target == relayer || target >= s.members.size()) return false;
   const MemberState& t = s.members[target];
-  return t.alive() && !is_stopped(c, t.conditions, t.hp) &&
+  // The reference's list: Numb, Sleep and Freeze stop a relay, Flipped does not (IsStoppedLite).
+  return t.alive() && !is_stopped_lite(c, t.conditions, t.hp) &&
          !has_effect(c, t.conditions, ConditionEffect::Taunted) &&
-         !has_effect(c, t.conditions, ConditionEffect::Sturdy);
+         !has_effect(c, t.conditions, ConditionEffect::Sturdy) && t.cantmove > kMinCounter;
 }
 
 bool can_pay(const BattleState& s, const MemberState& m, const SkillDef& skill) {
@@ -309,6 +315,9 @@ std::int32_t resolve_hit(Ctx& x, const Hit& hit, DamageTrace* trace) {
     d += a.charge;
     rec(DamageStep::Charge, d);
     d += was_frozen ? condition_amount(x, t, ConditionEffect::Freeze) : 0;
+    // The thaw is this step of the pipeline, before the infliction: a Freeze the hit inflicts
+    // on a frozen target stays.
+    if (was_frozen) remove_effect(x, hit.target, ConditionEffect::Freeze);
     rec(DamageStep::Thaw, d);
     d -= condition_amount(x, t, ConditionEffect::Numb);
     rec(DamageStep::Numb, d);
@@ -340,13 +349,13 @@ std::int32_t resolve_hit(Ctx& x, const Hit& hit, DamageTrace* trace) {
                  .amount = lost,
                  .extra = static_cast<std::int32_t>(hit.block)};
   });
-  // A hit thaws the frozen (an enemy may act again) and wakes the sleeping (not one it just put
-  // to sleep). A member whose stop ends so did not act: it waits (counter 1), so the turn advance
-  // leaves it one action, as when a stop runs out; the first strike's turn end advances nothing.
+  // A hit thaws the frozen (above, an enemy may act again) and wakes the sleeping (not one it
+  // just put to sleep). A member whose stop ends so did not act: it waits (counter 1), so the
+  // turn advance leaves it one action, as when a stop runs out; the first strike's turn end
+  // advances nothing.
   const bool thawed = was_frozen && !invulnerable;
   const bool woken = was_asleep && lost > 0;
   if (thawed) {
-    remove_effect(x, hit.target, ConditionEffect::Freeze);
     if (t.enemy != nullptr && t.enemy->alive())
       t.enemy->cantmove = static_cast<std::int8_t>(std::min<std::int32_t>(t.enemy->cantmove, 0));
   }

@@ -42,6 +42,8 @@ std::size_t free_member_count(const BattleState& s, const Catalog& c);
 std::size_t alive_member_count(const BattleState& s);
 /// AllPartyFree: no member has a counter of 1 or more.
 bool all_party_free(const BattleState& s);
+/// SwitchParty's condition (ref 3.7): the whole party free (AllPartyFree) or only one member alive.
+bool swap_allowed_now(const BattleState& s);
 /// Whether another Swap in a row is allowed: swaps in a row stop once every member has been at
 /// the front (members - 1 of them), so that Swap and Deselect cannot cycle without an action.
 inline bool swaps_left(const BattleState& s) { return std::size_t{s.swaps} + 1 < s.members.size(); }

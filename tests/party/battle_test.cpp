@@ -469,6 +469,33 @@ TEST(PartyRefusals, RelayToAStoppedMember) {
   expect_refused(b, Action::relay(0), RefusalReason::RelayNotAllowed, "relayer");
 }
 
+// Ref 3.7 Relay: "not Numb/Sleep/Freeze/Taunted/Sturdy/EventStop": a flipped member may receive.
+TEST(PartyRefusals, AFlippedMemberMayReceiveARelayAndOneAtTheLowestCounterMayNot) {
+  Battle b = start("trio");
+  give(b, member_actor(1), "flipped", 2);
+  Battle::Access::of(b).s.members[2].cantmove = kMinCounter;
+  const std::vector<Action> options = b.decision().options;
+  EXPECT_NE(std::find(options.begin(), options.end(), Action::relay(1)), options.end());
+  EXPECT_EQ(std::find(options.begin(), options.end(), Action::relay(2)), options.end());
+  expect_refused(b, Action::relay(2), RefusalReason::RelayNotAllowed, "cannot receive");
+  submit_ok(b, Action::relay(1));
+  EXPECT_EQ(b.state().members[1].cantmove, -1);
+}
+
+// Ref 3.7: Switch "only if AllPartyFree or one alive".
+TEST(PartyRefusals, TheOneMemberLeftMaySwapAfterTheOthersActed) {
+  Battle b = start("trio");
+  submit_ok(b, Action::attack(0));  // ann acts: counter 1
+  ASSERT_FALSE(detail::all_party_free(b.state()));
+  Battle::Access x = Battle::Access::of(b);
+  x.s.members[0].hp = 0;
+  x.s.members[2].hp = 0;
+  ASSERT_EQ(b.decision_kind(), DecisionKind::MemberTurn);
+  const std::vector<Action> options = b.decision().options;
+  EXPECT_NE(std::find(options.begin(), options.end(), Action::swap()), options.end());
+  submit_ok(b, Action::swap());
+}
+
 TEST(PartyRefusals, SwapWhileSomeoneIsNotFree) {
   Battle b = start("trio");
   submit_ok(b, Action::attack(0));

@@ -280,6 +280,26 @@ TEST(PartyCatalogLoader, APackForAnotherRuleSetIsRefused) {
       << loaded.error().to_string();
 }
 
+// Ref 3.12: a hit never lands on its own party ("never same party").
+TEST(PartyCatalogLoader, SkillsAndItemsThatHitTheUsersOwnPartyAreRefused) {
+  const auto loaded =
+      load_catalog(std::vector<content::JsonDocument>{doc(R"({"pack": {"id": "p", "rules": "party"},
+    "skills": [
+      {"id": "ff", "name": "FF", "cost": 1, "target": "ally", "effects": [{"op": "damage", "amount": 4}]},
+      {"id": "hex", "name": "Hex", "cost": 1, "target": "party", "effects": [{"op": "inflict", "condition": "poison"}]},
+      {"id": "mend", "name": "Mend", "cost": 1, "target": "ally", "effects": [{"op": "heal", "amount": 1}]},
+      {"id": "jab", "name": "Jab", "cost": 1, "target": "all_enemies", "effects": [{"op": "damage", "amount": 1}]}],
+    "items": [{"id": "bomb", "name": "Bomb", "target": "self", "effects": [{"op": "damage", "amount": 1}]}]})")});
+  ASSERT_FALSE(loaded.ok());
+  const std::string text = loaded.error().to_string();
+  for (const char* pointer :
+       {"/skills/0/effects: damage and inflict need an 'enemy' or 'all_enemies' target",
+        "/skills/1/effects: damage and inflict", "/items/0/effects: damage and inflict"})
+    EXPECT_NE(text.find(pointer), std::string::npos) << pointer << "\n" << text;
+  EXPECT_EQ(text.find("/skills/2/"), std::string::npos) << text;
+  EXPECT_EQ(text.find("/skills/3/"), std::string::npos) << text;
+}
+
 TEST(PartyCatalogLoader, APackWithoutItsRuleSetIsRefused) {
   const auto loaded = load_catalog(std::vector<content::JsonDocument>{doc(R"({"pack": {"id": "p"}})")});
   ASSERT_FALSE(loaded.ok());

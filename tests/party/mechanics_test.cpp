@@ -63,6 +63,25 @@ TEST(PartyDamagePipeline, EveryStepInOrderForAMemberHittingAnEnemy) {
   EXPECT_FALSE(detail::has_effect(b.catalog(), b.state().enemies[0].conditions, ConditionEffect::Freeze));
 }
 
+// Ref 3.12: the thaw is a step before the infliction, so a freezing hit on a frozen target
+// leaves it frozen.
+TEST(PartyDamagePipeline, AFreezingHitOnAFrozenTargetLeavesItFrozen) {
+  Battle b = start("armored");
+  Battle::Access x = Battle::Access::of(b);
+  const ActorRef target = enemy(b, 0);
+  give(b, target, "freeze", 1);
+  DamageTrace t;
+  const Hit freezing{member_actor(2), target, 4, BlockLevel::None, true, test::cond("freeze"), 3};
+  EXPECT_EQ(detail::resolve_hit(x, freezing, &t), 5);
+  EXPECT_EQ(steps(t)[5], (std::pair<std::string, std::int32_t>{"thaw", 5}));  // the thaw's +1 all the same
+  const Conditions& conds = b.state().enemies[0].conditions;
+  ASSERT_EQ(conds.size(), 1u);
+  EXPECT_EQ(conds[0], (ConditionSlot{test::cond("freeze"), 3}));  // the new Freeze, not the old one
+  // Without an infliction the hit thaws.
+  EXPECT_EQ(detail::resolve_hit(x, Hit{member_actor(2), target, 4, BlockLevel::None, true}), 5);
+  EXPECT_TRUE(b.state().enemies[0].conditions.empty());
+}
+
 TEST(PartyDamagePipeline, AnAttackThroughSubmitRunsTheSamePipeline) {
   Battle b = start("armored");
   give(b, enemy(b, 0), "defense_down", 2);

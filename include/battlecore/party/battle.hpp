@@ -60,11 +60,14 @@ struct ConditionSlot {
 };
 using Conditions = FixedVec<ConditionSlot, kMaxConditions>;
 
+/// The lowest action counter: at most 8 actions banked (a relay to a member there is refused).
+inline constexpr std::int8_t kMinCounter = -8;
+
 struct MemberState {
   MemberId def = 0;
   std::int32_t hp = 0;
   std::int32_t max_hp = 0;
-  std::int8_t cantmove = 0;        ///< action counter: 0 one action, -1 two, 1 waits
+  std::int8_t cantmove = 0;        ///< action counter: 0 one action, -1 two, 1 waits (kMinCounter..1)
   std::int8_t tired = 0;           ///< exhaustion: subtracted from damage, reset each turn
   std::int8_t charge = 0;          ///< added to the next damage
   std::int8_t more_next_turn = 0;  ///< extra actions carried over to the next main turn
