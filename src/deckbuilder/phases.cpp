@@ -132,11 +132,15 @@ void discard_hand(Ctx& x) {
   }
   std::size_t i = 0;  // the first card not yet looked at, after the cards kept
   while (i < x.s.hand().size()) {
+    // Ethereal before Retain: a card with both is exhausted (as Ethereal cards are in the
+    // deckbuilders the seed comes from, even when the hand is retained).
     const CardPlayInfo& card = x.c.card_play[x.s.cards[x.s.hand()[i]].def];
-    if (card.has(kRetain))
+    if (card.has(kEthereal))
+      move_from_hand(x, i, Pile::Exhaust);
+    else if (card.has(kRetain))
       ++i;
     else
-      move_from_hand(x, i, card.has(kEthereal) ? Pile::Exhaust : Pile::Discard);
+      move_from_hand(x, i, Pile::Discard);
   }
 }
 

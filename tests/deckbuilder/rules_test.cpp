@@ -1325,6 +1325,19 @@ TEST(DeckbuilderRulesKeyword, EtherealCardsLeftInHandAreExhausted) {
   EXPECT_EQ(run.s().exhaust_pile()[0], kept);
 }
 
+// Retain does not save an Ethereal card (as in the deckbuilders the seed comes from).
+TEST(DeckbuilderRulesKeyword, AnEtherealCardIsExhaustedEvenWithRetain) {
+  const auto catalog = build({.cards = R"(
+      { "id": "wisp", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate", "ethereal", "retain"], "effects": [] })",
+                              .deck = R"({ "card": "wisp", "count": 1 }, { "card": "noop", "count": 9 })"});
+  Fight run(catalog);
+  const CardRef wisp = run.card("wisp");
+  run.end_turn();
+  EXPECT_FALSE(run.in_hand("wisp"));
+  ASSERT_EQ(run.s().exhaust_pile().size(), 1u);
+  EXPECT_EQ(run.s().exhaust_pile()[0], wisp);
+}
+
 // The turn end looks at the hand's keywords only when a card of the battle has Retain or
 // Ethereal (BattleState::card_keywords); a quiet battle, where no one hears CardMoved, relies on
 // it. A retained card made during the battle must still stay in hand.
