@@ -9,6 +9,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -54,10 +55,19 @@ namespace {
 }
 
 // Inline, once per battle and histogram: the bar is there after the first battles.
-inline void bump(std::vector<std::uint64_t>& histogram, std::size_t at, std::uint64_t by = 1) {
+inline void bump(std::vector<std::uint64_t>& histogram, std::size_t at) {
   if (histogram.size() <= at) [[unlikely]]
     grow(histogram, at);
-  histogram[at] += by;
+  ++histogram[at];
+}
+
+/// `into += more`, or false (`into` unchanged) when the sum passes the range of its type.
+template <class T>
+bool add_checked(T& into, T more) {
+  T sum;
+  if (__builtin_add_overflow(into, more, &sum)) return false;
+  into = sum;
+  return true;
 }
 
 }  // namespace
@@ -95,35 +105,53 @@ inline void bump(std::vector<std::uint64_t>& histogram, std::size_t at, std::uin
   for (std::size_t c = 0; c < b.counters.size() && c < counters.size(); ++c) counters[c] += b.counters[c];
 }
 
-void Tally::add(const Tally& o) {
-  battles += o.battles;
-  wins += o.wins;
-  turns += o.turns;
-  decisions += o.decisions;
-  hp_left_on_wins += o.hp_left_on_wins;
-  for (std::size_t t = 0; t < o.turns_histogram.size(); ++t) bump(turns_histogram, t, o.turns_histogram[t]);
-  for (std::size_t h = 0; h < o.hp_left_histogram.size(); ++h)
-    bump(hp_left_histogram, h, o.hp_left_histogram[h]);
+Result<void> Tally::add(const Tally& o, std::string_view at) {
+  // A run of kMaxBattles battles keeps every sum far below 2^64; only edited counts pass it, and
+  // a wrapped sum would be a wrong report.
+  const auto sum = [&](std::uint64_t& into, std::uint64_t more, std::string_view key) -> Result<void> {
+    if (add_checked(into, more)) return {};
+    return Error{fmt::format("the sum at {}{} passes 2^64", at, key)};
+  };
+  const auto rows = [&](std::string_view table, std::size_t row, std::string_view key) {
+    return fmt::format("/{}/{}/{}", table, row, key);
+  };
+  for (const auto& [into, more, key] :
+       {std::tuple{&battles, o.battles, "/battles"}, std::tuple{&wins, o.wins, "/wins"},
+        std::tuple{&turns, o.turns, "/turns/total"}, std::tuple{&decisions, o.decisions, "/decisions"},
+        std::tuple{&hp_left_on_wins, o.hp_left_on_wins, "/hp_left/total"}})
+    if (auto added = sum(*into, more, key); !added) return added;
+  for (const auto& [histogram, more, key] :
+       {std::tuple{&turns_histogram, &o.turns_histogram, "turns"},
+        std::tuple{&hp_left_histogram, &o.hp_left_histogram, "hp_left"}}) {
+    if (histogram->size() < more->size()) histogram->resize(more->size(), 0);
+    for (std::size_t v = 0; v < more->size(); ++v)
+      if (auto added = sum((*histogram)[v], (*more)[v], fmt::format("/{}/histogram/{}", key, v)); !added)
+        return added;
+  }
   if (cards.size() < o.cards.size()) cards.resize(o.cards.size());
-  for (std::size_t c = 0; c < o.cards.size(); ++c) {
-    cards[c].plays += o.cards[c].plays;
-    cards[c].battles_played += o.cards[c].battles_played;
-    cards[c].wins_when_played += o.cards[c].wins_when_played;
-  }
+  for (std::size_t c = 0; c < o.cards.size(); ++c)
+    for (const auto& [into, more, key] :
+         {std::tuple{&cards[c].plays, o.cards[c].plays, "plays"},
+          std::tuple{&cards[c].battles_played, o.cards[c].battles_played, "battles_played"},
+          std::tuple{&cards[c].wins_when_played, o.cards[c].wins_when_played, "wins_when_played"}})
+      if (auto added = sum(*into, more, rows("cards", c, key)); !added) return added;
   if (enemies.size() < o.enemies.size()) enemies.resize(o.enemies.size());
-  for (std::size_t e = 0; e < o.enemies.size(); ++e) {
-    enemies[e].battles += o.enemies[e].battles;
-    enemies[e].damage_dealt += o.enemies[e].damage_dealt;
-    enemies[e].armor_removed += o.enemies[e].armor_removed;
-  }
+  for (std::size_t e = 0; e < o.enemies.size(); ++e)
+    for (const auto& [into, more, key] :
+         {std::tuple{&enemies[e].battles, o.enemies[e].battles, "battles"},
+          std::tuple{&enemies[e].damage_dealt, o.enemies[e].damage_dealt, "damage_dealt"},
+          std::tuple{&enemies[e].armor_removed, o.enemies[e].armor_removed, "armor_removed"}})
+      if (auto added = sum(*into, more, rows("enemies", e, key)); !added) return added;
   if (seats.size() < o.seats.size()) seats.resize(o.seats.size());
-  for (std::size_t i = 0; i < o.seats.size(); ++i) {
-    seats[i].wins += o.seats[i].wins;
-    seats[i].place_sum += o.seats[i].place_sum;
-  }
+  for (std::size_t i = 0; i < o.seats.size(); ++i)
+    for (const auto& [into, more, key] : {std::tuple{&seats[i].wins, o.seats[i].wins, "wins"},
+                                          std::tuple{&seats[i].place_sum, o.seats[i].place_sum, "place_sum"}})
+      if (auto added = sum(*into, more, rows("seats", i, key)); !added) return added;
   if (counters.size() < o.counters.size()) counters.resize(o.counters.size());
-  for (std::size_t c = 0; c < o.counters.size(); ++c) counters[c] += o.counters[c];
+  for (std::size_t c = 0; c < o.counters.size(); ++c)
+    if (auto added = sum(counters[c], o.counters[c], fmt::format("/counters/{}", c)); !added) return added;
   failures.insert(failures.end(), o.failures.begin(), o.failures.end());
+  return {};
 }
 
 void Tally::finish() {
@@ -152,13 +180,18 @@ void Paired::add(bool a_won, bool b_won, std::uint32_t a_hp_left, std::uint32_t 
   hp_diff_sq_sum += magnitude * magnitude;
 }
 
-void Paired::add(const Paired& o) {
-  both_won += o.both_won;
-  only_a_won += o.only_a_won;
-  only_b_won += o.only_b_won;
-  both_lost += o.both_lost;
-  hp_diff_sum += o.hp_diff_sum;
-  hp_diff_sq_sum += o.hp_diff_sq_sum;
+Result<void> Paired::add(const Paired& o) {
+  // As in Tally::add: only edited counts pass the range, and the signed sum must not overflow.
+  for (const auto& [into, more, key] :
+       {std::tuple{&both_won, o.both_won, "both_won"}, std::tuple{&only_a_won, o.only_a_won, "only_a_won"},
+        std::tuple{&only_b_won, o.only_b_won, "only_b_won"},
+        std::tuple{&both_lost, o.both_lost, "both_lost"}})
+    if (!add_checked(*into, more)) return Error{fmt::format("the sum at /versus/paired/{} passes 2^64", key)};
+  if (!add_checked(hp_diff_sum, o.hp_diff_sum))
+    return Error{"the sum at /versus/paired/hp_left_diff_sum passes the range of a signed 64-bit integer"};
+  if (!add_checked(hp_diff_sq_sum, o.hp_diff_sq_sum))
+    return Error{"the sum at /versus/paired/hp_left_diff_sq_sum passes 2^128"};
+  return {};
 }
 
 // --- statistics ---------------------------------------------------------------------------
@@ -425,9 +458,90 @@ std::string shown(const nlohmann::json& v) {
   return text;
 }
 
+/// A non-negative integer that fits 64 bits, or nullopt.
+std::optional<std::uint64_t> count_of(const nlohmann::json& v) {
+  if (v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0))
+    return v.get<std::uint64_t>();
+  return std::nullopt;
+}
+
+/// The count `key` of the object `j`, or nullopt when it is missing or not a count.
+std::optional<std::uint64_t> count_of(const nlohmann::json& j, std::string_view key) {
+  if (!j.is_object()) return std::nullopt;
+  const auto it = j.find(std::string(key));
+  return it == j.end() ? std::nullopt : count_of(*it);
+}
+
+/// a + b, or 2^64 - 1 when the sum passes it: edited counts compared with a battle count (at most
+/// kMaxBattles) are then too many, not wrapped round to a plausible value.
+std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
+  std::uint64_t sum = 0;
+  return __builtin_add_overflow(a, b, &sum) ? std::numeric_limits<std::uint64_t>::max() : sum;
+}
+
+/// A saturating_add sum in a message.
+std::string sum_text(std::uint64_t sum) {
+  return sum == std::numeric_limits<std::uint64_t>::max() ? "2^64 or more" : std::to_string(sum);
+}
+
+/// The sum of value times count over a histogram, or nullopt when it passes 2^64.
+std::optional<std::uint64_t> checked_weighted_sum(const std::vector<std::uint64_t>& histogram) {
+  std::uint64_t s = 0;
+  for (std::size_t v = 0; v < histogram.size(); ++v) {
+    std::uint64_t term = 0;
+    if (__builtin_mul_overflow(std::uint64_t{v}, histogram[v], &term) || __builtin_add_overflow(s, term, &s))
+      return std::nullopt;
+  }
+  return s;
+}
+
+/// The largest value a histogram counts (its last index: a run's histogram ends there), 0 when empty.
+std::uint64_t largest(const std::vector<std::uint64_t>& histogram) {
+  return histogram.empty() ? 0 : histogram.size() - 1;
+}
+
+/// A signed 128-bit integer, for the bounds of a sum of HP differences.
+__extension__ using Int128 = __int128;
+
+std::string int128_text(Int128 v) {
+  const bool negative = v < 0;
+  auto magnitude = static_cast<Uint128>(negative ? -v : v);
+  std::string digits;
+  do {
+    digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(magnitude % 10)));
+    magnitude /= 10;
+  } while (magnitude != 0);
+  return negative ? "-" + digits : digits;
+}
+
+/// The seat index a key of the top-level `wins` and `mean_place` objects names, if it is one of
+/// `seats` seats.
+std::optional<std::size_t> seat_key(const std::string& key, std::size_t seats) {
+  std::size_t seat = 0;
+  const auto [end, ec] = std::from_chars(key.data(), key.data() + key.size(), seat);
+  if (ec != std::errc{} || end != key.data() + key.size() || seat >= seats) return std::nullopt;
+  return seat;
+}
+
+/// The names of one side's rows as its JSON gives them, one per row (nullopt where the row or its
+/// name was not read): side A's name the report's tables, and side B's must be the same.
+struct SideNames {
+  std::vector<std::optional<std::string>> cards, enemies, seat_names, seat_kinds, seat_policies;
+  std::vector<std::string> counters;
+};
+
+std::vector<std::string> names_or_empty(const std::vector<std::optional<std::string>>& names) {
+  std::vector<std::string> out;
+  out.reserve(names.size());
+  for (const auto& name : names) out.push_back(name.value_or(""));
+  return out;
+}
+
 /// Reads a report strictly: every problem is a diagnostic at the JSON pointer of the value (with
 /// its line and column when the document has its text), every key the format does not have is
-/// refused, and the counts must agree with each other (`check_tally`).
+/// refused, and the counts must agree with each other (`check_tally`). Every problem of the
+/// document is reported: a check that compares values runs when they were read (`problems`
+/// before and after reading them), whatever else is wrong.
 class Reader {
  public:
   Reader(const content::JsonDocument& doc, content::Diagnostics& diags) : doc_(doc), diags_(diags) {}
@@ -435,6 +549,8 @@ class Reader {
   void error(const std::string& at, std::string message) {
     diags_.add(doc_.diagnostic(at, std::move(message)));
   }
+  /// The problems reported so far, unknown keys left out (no check depends on those).
+  std::size_t problems() const { return diags_.size() - unknown_keys_; }
 
   /// Whether `j` (at `at`) is an object; each of its keys not in `allowed` or `more` is reported.
   bool object(const nlohmann::json& j, const std::string& at, std::span<const std::string_view> allowed,
@@ -453,6 +569,7 @@ class Reader {
         for (std::string_view k : keys) list += fmt::format("{}{}", list.empty() ? "" : ", ", k);
       error(content::child_pointer(at, item.key()),
             fmt::format("unknown key '{}'; allowed keys: {}", item.key(), list));
+      ++unknown_keys_;
     }
     return true;
   }
@@ -466,8 +583,7 @@ class Reader {
     return &*it;
   }
   std::uint64_t u64(const nlohmann::json& v, const std::string& at) {
-    if (v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0))
-      return v.get<std::uint64_t>();
+    if (const auto n = count_of(v)) return *n;
     error(at, "expected a non-negative integer, got " + shown(v));
     return 0;
   }
@@ -494,18 +610,74 @@ class Reader {
     error(content::child_pointer(at, key), "expected a 64-bit integer, got " + shown(*v));
     return 0;
   }
-  std::string str(const nlohmann::json& j, const std::string& at, std::string_view key) {
+  /// The string `key` of `j`, or nullopt after reporting it missing or not a string.
+  std::optional<std::string> text(const nlohmann::json& j, const std::string& at, std::string_view key) {
     const nlohmann::json* v = field(j, at, key);
-    if (v == nullptr) return {};
+    if (v == nullptr) return std::nullopt;
     if (v->is_string()) return v->get<std::string>();
     error(content::child_pointer(at, key), "expected a string, got " + shown(*v));
-    return {};
+    return std::nullopt;
+  }
+  std::string str(const nlohmann::json& j, const std::string& at, std::string_view key) {
+    return text(j, at, key).value_or("");
   }
   const nlohmann::json* array(const nlohmann::json& j, const std::string& at, std::string_view key) {
     const nlohmann::json* v = field(j, at, key);
     if (v == nullptr || v->is_array()) return v;
     error(content::child_pointer(at, key), "expected an array, got " + shown(*v));
     return nullptr;
+  }
+
+  /// A derived value at `at` (a rate, a mean): a number, or null where `nullable` (an interval
+  /// that cannot be estimated is NaN, written null). With `want` (its counts were read and
+  /// agree), it must be the value they give, up to rounding: shards of one run may come from
+  /// builds that round differently.
+  void number(const nlohmann::json& v, const std::string& at, std::optional<double> want,
+              bool nullable = false) {
+    if (!v.is_number() && !(nullable && v.is_null())) {
+      error(at, fmt::format("expected a number{}, got {}", nullable ? " or null" : "", shown(v)));
+      return;
+    }
+    if (!want) return;
+    // NaN is written null (a document not parsed from text may still hold it as a number).
+    const bool nan = v.is_null() || (v.is_number_float() && std::isnan(v.get<double>()));
+    const bool same = std::isnan(*want) ? nan
+                                        : !nan && std::abs(v.get<double>() - *want) <=
+                                                      1e-9 * std::max(1.0, std::abs(*want));
+    if (!same)
+      error(at, fmt::format("is {}, but the counts give {}", shown(v),
+                            std::isnan(*want) ? "null" : fmt::format("{}", *want)));
+  }
+  void number(const nlohmann::json& j, const std::string& at, std::string_view key,
+              std::optional<double> want, bool nullable = false) {
+    if (const nlohmann::json* v = field(j, at, key))
+      number(*v, content::child_pointer(at, key), want, nullable);
+  }
+  /// A derived interval: an array of its two ends (number each).
+  void interval(const nlohmann::json& j, const std::string& at, std::string_view key,
+                std::optional<Interval> want, bool nullable = false) {
+    const nlohmann::json* v = field(j, at, key);
+    if (v == nullptr) return;
+    const std::string here = content::child_pointer(at, key);
+    if (!v->is_array() || v->size() != 2) {
+      error(here, "expected an array of two numbers (an interval), got " + shown(*v));
+      return;
+    }
+    number((*v)[0], content::child_pointer(here, 0), want ? std::optional(want->low) : std::nullopt,
+           nullable);
+    number((*v)[1], content::child_pointer(here, 1), want ? std::optional(want->high) : std::nullopt,
+           nullable);
+  }
+  /// A derived count (a percentile, the largest value): with `want`, it must be that.
+  void derived_count(const nlohmann::json& j, const std::string& at, std::string_view key,
+                     std::optional<std::uint64_t> want) {
+    const nlohmann::json* v = field(j, at, key);
+    if (v == nullptr) return;
+    const std::string here = content::child_pointer(at, key);
+    const std::size_t before = problems();
+    const std::uint64_t got = u64(*v, here);
+    if (want && problems() == before && got != *want)
+      error(here, fmt::format("is {}, but the counts give {}", got, *want));
   }
 
   /// A distribution (`turns`, `hp_left`): its histogram, and its total in `total`.
@@ -516,32 +688,42 @@ class Reader {
     const std::string here = content::child_pointer(at, key);
     if (d == nullptr || !object(*d, here, kDistributionKeys)) return out;
     total = u64(*d, here, "total");
-    if (const nlohmann::json* h = array(*d, here, "histogram"))
+    if (const nlohmann::json* h = array(*d, here, "histogram")) {
+      const std::string histogram = content::child_pointer(here, "histogram");
       for (std::size_t i = 0; i < h->size(); ++i)
-        out.push_back(u64((*h)[i], content::child_pointer(content::child_pointer(here, "histogram"), i)));
+        out.push_back(u64((*h)[i], content::child_pointer(histogram, i)));
+      // A run's histogram ends at the largest value it counted (distribution_json's `max`): a
+      // trailing 0 would move the merged `max`.
+      if (!out.empty() && out.back() == 0 && count_of(h->back()))
+        error(histogram, fmt::format("ends with a count of 0 (at {}): a report's histogram ends at the "
+                                     "largest value it counts",
+                                     out.size() - 1));
+    }
     return out;
   }
 
-  /// Reads table `name` (cards or enemies) at `at`: each row's three `counts` into `rows`, and its
-  /// id into `ids` when given.
+  /// Reads table `name` (cards or enemies) at `at`: each row's three `counts` into `rows` and its
+  /// id into `ids`, one of each per entry.
   template <class Row>
   void table(const nlohmann::json& j, const std::string& at, std::string_view name,
              std::span<const std::string_view> allowed, const std::array<std::string_view, 3>& counts,
-             std::vector<std::string>* ids, std::vector<Row>& rows) {
+             std::vector<std::optional<std::string>>& ids, std::vector<Row>& rows) {
     const nlohmann::json* entries = array(j, at, name);
     if (entries == nullptr) return;
     for (std::size_t i = 0; i < entries->size(); ++i) {
       const nlohmann::json& row = (*entries)[i];
       const std::string here = content::child_pointer(content::child_pointer(at, name), i);
+      ids.emplace_back();
+      rows.emplace_back();
       if (!object(row, here, allowed)) continue;
-      if (ids) ids->push_back(str(row, here, "id"));
-      rows.push_back({u64(row, here, counts[0]), u64(row, here, counts[1]), u64(row, here, counts[2])});
+      ids.back() = text(row, here, "id");
+      rows.back() = {u64(row, here, counts[0]), u64(row, here, counts[1]), u64(row, here, counts[2])};
     }
   }
 
-  /// Reads one policy's results at `at` ("" or "/versus"); `header` (policy A's) also gets the
-  /// tables' names. `hp_total` gets the `hp_left` distribution's total.
-  void tally(const nlohmann::json& j, const std::string& at, Tally& t, SimReport* header,
+  /// Reads one policy's results at `at` ("" or "/versus"), and the names of its rows into `names`.
+  /// `hp_total` gets the `hp_left` distribution's total.
+  void tally(const nlohmann::json& j, const std::string& at, Tally& t, SideNames& names,
              std::uint64_t& hp_total) {
     using content::child_pointer;
     t.battles = u64(j, at, "battles");
@@ -550,12 +732,11 @@ class Reader {
     t.decisions = u64(j, at, "decisions");
     t.turns_histogram = distribution(j, at, "turns", t.turns);
     t.hp_left_histogram = distribution(j, at, "hp_left", hp_total);
-    t.hp_left_on_wins = weighted_sum(t.hp_left_histogram);
-    table(j, at, "cards", kCardKeys, {"plays", "battles_played", "wins_when_played"},
-          header ? &header->card_ids : nullptr, t.cards);
-    table(j, at, "enemies", kEnemyKeys, {"battles", "damage_dealt", "armor_removed"},
-          header ? &header->enemy_ids : nullptr, t.enemies);
-    if (by_seat) seats(j, at, t, header);
+    t.hp_left_on_wins = checked_weighted_sum(t.hp_left_histogram).value_or(0);  // else refused by check_tally
+    table(j, at, "cards", kCardKeys, {"plays", "battles_played", "wins_when_played"}, names.cards, t.cards);
+    table(j, at, "enemies", kEnemyKeys, {"battles", "damage_dealt", "armor_removed"}, names.enemies,
+          t.enemies);
+    if (by_seat) seats(j, at, t, names);
     if (j.contains("counters")) {
       const nlohmann::json& counters = j.at("counters");
       const std::string here = child_pointer(at, "counters");
@@ -563,7 +744,7 @@ class Reader {
         error(here, "expected an object, got " + shown(counters));
       } else {
         for (const auto& item : counters.items()) {
-          if (header) header->counter_names.push_back(item.key());
+          names.counters.push_back(item.key());
           t.counters.push_back(u64(item.value(), child_pointer(here, item.key())));
         }
       }
@@ -581,51 +762,66 @@ class Reader {
   }
 
   /// The seats of a several-seat rule set, and the top-level `wins` object that repeats their wins.
-  void seats(const nlohmann::json& j, const std::string& at, Tally& t, SimReport* header) {
+  void seats(const nlohmann::json& j, const std::string& at, Tally& t, SideNames& names) {
     using content::child_pointer;
     const nlohmann::json* seats = array(j, at, "seats");
     if (seats == nullptr) return;
+    const std::size_t before = problems();
     for (std::size_t i = 0; i < seats->size(); ++i) {
       const nlohmann::json& s = (*seats)[i];
       const std::string here = child_pointer(child_pointer(at, "seats"), i);
+      names.seat_names.emplace_back();
+      names.seat_kinds.emplace_back();
+      names.seat_policies.emplace_back();
+      t.seats.emplace_back();
       if (!object(s, here, kSeatKeys)) continue;
-      if (header) {
-        header->seat_names.push_back(str(s, here, "name"));
-        header->seat_kinds.push_back(str(s, here, "kind"));
-        // seat 0 plays the run's policy, written out but kept empty in the header
-        header->seat_policies.push_back(header->seat_names.size() == 1 ? "" : str(s, here, "policy"));
-      }
-      t.seats.push_back({u64(s, here, "wins"), u64(s, here, "place_sum")});
+      names.seat_names.back() = text(s, here, "name");
+      names.seat_kinds.back() = text(s, here, "kind");
+      names.seat_policies.back() = text(s, here, "policy");
+      t.seats.back() = {u64(s, here, "wins"), u64(s, here, "place_sum")};
     }
+    const bool seats_read = problems() == before;
     t.wins = t.seats.empty() ? 0 : t.seats[0].wins;
-    const nlohmann::json* wins = field(j, at, "wins");
-    const std::string here = child_pointer(at, "wins");
-    if (wins == nullptr) return;
-    if (!wins->is_object()) {
-      error(here, "expected an object keyed by seat index (the report has seats), got " + shown(*wins));
+    per_seat(j, at, "wins", t.seats.size(),
+             [&](const nlohmann::json& v, const std::string& seat_at, std::size_t seat) {
+               const std::size_t before_n = problems();
+               const std::uint64_t n = u64(v, seat_at);
+               if (seats_read && problems() == before_n && n != t.seats[seat].wins)
+                 error(seat_at,
+                       fmt::format("is {}, but {}/seats/{}/wins is {}", n, at, seat, t.seats[seat].wins));
+             });
+  }
+
+  /// An object `key` of `j` keyed by seat index (the top-level `wins` and `mean_place`), one entry
+  /// per seat: `each` is called with each entry whose key is a seat's; anything else is reported.
+  template <class Each>
+  void per_seat(const nlohmann::json& j, const std::string& at, std::string_view key, std::size_t seats,
+                Each&& each) {
+    const nlohmann::json* object = field(j, at, key);
+    const std::string here = content::child_pointer(at, key);
+    if (object == nullptr) return;
+    if (!object->is_object()) {
+      error(here, "expected an object keyed by seat index (the report has seats), got " + shown(*object));
       return;
     }
-    for (const auto& item : wins->items()) {
-      const std::string seat_at = child_pointer(here, item.key());
-      std::size_t seat = 0;
-      const auto [end, ec] = std::from_chars(item.key().data(), item.key().data() + item.key().size(), seat);
-      if (ec != std::errc{} || end != item.key().data() + item.key().size() || seat >= t.seats.size()) {
-        error(seat_at, fmt::format("unknown key '{}'; the keys are the seat indices 0 to {}", item.key(),
-                                   t.seats.size() - 1));
-        continue;
-      }
-      const std::uint64_t n = u64(item.value(), seat_at);
-      if (ok() && n != t.seats[seat].wins)
-        error(seat_at, fmt::format("is {}, but {}/seats/{}/wins is {}", n, at, seat, t.seats[seat].wins));
+    for (const auto& item : object->items()) {
+      const std::string seat_at = content::child_pointer(here, item.key());
+      if (const auto seat = seat_key(item.key(), seats))
+        each(item.value(), seat_at, *seat);
+      else
+        error(seat_at, seats == 0 ? fmt::format("unknown key '{}'; the report lists no seat", item.key())
+                                  : fmt::format("unknown key '{}'; the keys are the seat indices 0 to {}",
+                                                item.key(), seats - 1));
     }
-    if (wins->size() != t.seats.size())
-      error(here, fmt::format("expected one entry per seat ({}), got {}", t.seats.size(), wins->size()));
+    if (object->size() != seats)
+      error(here, fmt::format("expected one entry per seat ({}), got {}", seats, object->size()));
   }
 
   /// The counts of one policy's results must agree with each other: every battle is counted once
-  /// in each histogram unless it failed, wins are among the battles played, and so on.
+  /// in each histogram unless it failed, wins are among the battles played, and so on. The
+  /// errors must be within the report's battles, from `first_battle` (when the shard was read).
   void check_tally(const Tally& t, const std::string& at, std::uint64_t hp_total,
-                   std::uint64_t first_battle) {
+                   std::optional<std::uint64_t> first_battle) {
     using content::child_pointer;
     if (t.failures.size() > t.battles) {
       error(child_pointer(at, "errors"),
@@ -645,13 +841,15 @@ class Reader {
       const std::uint64_t total = std::string_view(key) == "turns" ? t.turns : hp_total;
       const std::string here = child_pointer(at, key);
       std::uint64_t counted = 0;
-      for (std::uint64_t c : histogram) counted += c;
+      for (std::uint64_t c : histogram) counted = saturating_add(counted, c);
       if (counted != played)
         error(child_pointer(here, "histogram"),
-              fmt::format("counts {} battles, expected {}", counted, played_text));
-      if (total != weighted_sum(histogram))
+              fmt::format("counts {} battles, expected {}", sum_text(counted), played_text));
+      if (const auto sum = checked_weighted_sum(histogram); !sum)
+        error(child_pointer(here, "histogram"), "its values times their counts add up to 2^64 or more");
+      else if (total != *sum)
         error(child_pointer(here, "total"),
-              fmt::format("is {}, but the histogram adds up to {}", total, weighted_sum(histogram)));
+              fmt::format("is {}, but the histogram adds up to {}", total, *sum));
     }
     for (std::size_t c = 0; c < t.cards.size(); ++c) {
       const CardTally& card = t.cards[c];
@@ -669,7 +867,7 @@ class Reader {
     }
     std::uint64_t seat_wins = 0;
     for (std::size_t s = 0; s < t.seats.size(); ++s) {
-      seat_wins += t.seats[s].wins;
+      seat_wins = saturating_add(seat_wins, t.seats[s].wins);
       if (t.seats[s].wins > played)
         error(child_pointer(child_pointer(child_pointer(at, "seats"), s), "wins"),
               fmt::format("{} wins is more than {}", t.seats[s].wins, played_text));
@@ -677,14 +875,14 @@ class Reader {
     if (seat_wins > played)
       error(child_pointer(at, "seats"),
             fmt::format("the seats won {} battles in all, more than {} (a battle has at most one winner)",
-                        seat_wins, played_text));
+                        sum_text(seat_wins), played_text));
     // Failures are listed once each, by battle index, within the report's battles.
     for (std::size_t i = 0; i < t.failures.size(); ++i) {
       const std::uint64_t index = t.failures[i].index;
       const std::string here = child_pointer(child_pointer(child_pointer(at, "errors"), i), "index");
-      if (index < first_battle || index - first_battle >= t.battles)
-        error(here, fmt::format("battle {} is not one of the report's battles {}..{}", index, first_battle,
-                                first_battle + t.battles));
+      if (first_battle && (index < *first_battle || index - *first_battle >= t.battles))
+        error(here, fmt::format("battle {} is not one of the report's battles {}..{}", index, *first_battle,
+                                *first_battle + t.battles));
       else if (i > 0 && index <= t.failures[i - 1].index)
         error(here,
               fmt::format("battle {} comes after battle {}: expected each battle once, in increasing order",
@@ -692,72 +890,298 @@ class Reader {
     }
   }
 
-  bool ok() const { return diags_.empty(); }
+  /// The errors of one side at `at`, entry by entry: a battle's seed is the one the run gives its
+  /// index (battle_seed), and its policy is the one that played the side (`policy`, read at
+  /// `policy_at`); each is compared when read.
+  void check_errors(const nlohmann::json& j, const std::string& at, std::optional<std::uint64_t> seed,
+                    const std::optional<std::string>& policy, std::string_view policy_at) {
+    using content::child_pointer;
+    const auto errors = j.find("errors");
+    if (errors == j.end() || !errors->is_array()) return;
+    for (std::size_t i = 0; i < errors->size(); ++i) {
+      const nlohmann::json& e = (*errors)[i];
+      if (!e.is_object()) continue;  // reported when read
+      const std::string here = child_pointer(child_pointer(at, "errors"), i);
+      const auto index = count_of(e, "index"), given = count_of(e, "battle_seed");
+      if (seed && index && given && *given != battle_seed(*seed, *index))
+        error(child_pointer(here, "battle_seed"),
+              fmt::format("is {}, but battle {} of a run of seed {} has the seed {}", *given, *index, *seed,
+                          battle_seed(*seed, *index)));
+      const auto played_by = e.find("policy");
+      if (policy && played_by != e.end() && played_by->is_string() &&
+          played_by->get<std::string>() != *policy)
+        error(child_pointer(here, "policy"),
+              fmt::format("is '{}', expected '{}' ({}): the policy that played the side's battles",
+                          played_by->get<std::string>(), *policy, policy_at));
+    }
+  }
+
+  /// The derived values of one policy's results at `at` (rates, means, percentiles, intervals):
+  /// numbers of the right kind, and, when `agree` (its counts were read and agree), the values
+  /// the counts give.
+  void derived(const nlohmann::json& j, const std::string& at, const Tally& t, bool agree) {
+    using content::child_pointer;
+    const std::uint64_t played = t.played();
+    const auto want = [&](double v) { return agree ? std::optional<double>(v) : std::nullopt; };
+    const auto want_count = [&](std::uint64_t v) {
+      return agree ? std::optional<std::uint64_t>(v) : std::nullopt;
+    };
+    number(j, at, "win_rate", want(t.win_rate()));
+    interval(j, at, "win_rate_ci95",
+             agree ? std::optional<Interval>(wilson_interval(t.wins, played)) : std::nullopt);
+    number(j, at, "mean_turns", want(t.mean_turns()));
+    number(j, at, "mean_decisions", want(t.mean_decisions()));
+    number(j, at, "mean_hp_left_on_wins", want(ratio(t.hp_left_on_wins, t.wins)));
+    for (const auto& [key, histogram, total] :
+         {std::tuple{"turns", &t.turns_histogram, t.turns},
+          std::tuple{"hp_left", &t.hp_left_histogram, t.hp_left_on_wins}}) {
+      const auto d = j.find(key);
+      if (d == j.end() || !d->is_object()) continue;  // reported when read
+      const std::string here = child_pointer(at, key);
+      number(*d, here, "mean", want(ratio(total, played)));
+      for (double p : kPercentiles)
+        derived_count(*d, here, fmt::format("p{}", static_cast<int>(p)),
+                      want_count(percentile(*histogram, p)));
+      derived_count(*d, here, "max", want_count(largest(*histogram)));
+    }
+    // The rows: one per entry of each table (Reader::table, Reader::seats).
+    const auto rows = [&](std::string_view name, std::size_t count, auto check) {
+      const auto entries = j.find(std::string(name));
+      if (entries == j.end() || !entries->is_array()) return;
+      for (std::size_t i = 0; i < entries->size() && i < count; ++i)
+        if ((*entries)[i].is_object()) check((*entries)[i], child_pointer(child_pointer(at, name), i), i);
+    };
+    rows("cards", t.cards.size(), [&](const nlohmann::json& row, const std::string& here, std::size_t i) {
+      number(row, here, "plays_per_battle", want(ratio(t.cards[i].plays, played)));
+      number(row, here, "win_rate_when_played",
+             want(ratio(t.cards[i].wins_when_played, t.cards[i].battles_played)));
+    });
+    rows("enemies", t.enemies.size(), [&](const nlohmann::json& row, const std::string& here, std::size_t i) {
+      number(row, here, "damage_per_battle", want(ratio(t.enemies[i].damage_dealt, t.enemies[i].battles)));
+    });
+    rows("seats", t.seats.size(), [&](const nlohmann::json& row, const std::string& here, std::size_t i) {
+      derived_count(row, here, "seat", i);
+      number(row, here, "win_rate", want(ratio(t.seats[i].wins, played)));
+      number(row, here, "mean_place", want(ratio(t.seats[i].place_sum, played)));
+    });
+    // With seats, `mean_place` repeats the seats' mean places, keyed by seat index.
+    const std::string here = child_pointer(at, "mean_place");
+    if (!j.contains("seats")) {
+      if (j.contains("mean_place")) error(here, "unknown key 'mean_place': only a report with seats has it");
+      return;
+    }
+    per_seat(j, at, "mean_place", t.seats.size(),
+             [&](const nlohmann::json& v, const std::string& seat_at, std::size_t seat) {
+               number(v, seat_at, want(ratio(t.seats[seat].place_sum, played)));
+             });
+  }
 
  private:
   const content::JsonDocument& doc_;
   content::Diagnostics& diags_;
+  std::size_t unknown_keys_ = 0;
 };
 
 /// The shard a report covers, checked: a count from 1 to kMaxShardCount, an index from 1 to it,
-/// and the range of battles that shard of the run has.
-void read_shard(Reader& in, const nlohmann::json& j, SimReport& r) {
+/// and the range of battles that shard of the run has (the report's `battles` too, when
+/// `battles_read`). Whether the shard was read and starts where it should: its first battle
+/// is then known.
+bool read_shard(Reader& in, const nlohmann::json& j, SimReport& r, bool battles_read) {
   const nlohmann::json* s = in.field(j, "", "shard");
-  if (s == nullptr || !in.object(*s, "/shard", kShardKeys)) return;
+  if (s == nullptr || !in.object(*s, "/shard", kShardKeys)) return false;
+  const std::size_t before = in.problems();
   const std::uint64_t index = in.u64(*s, "/shard", "index"), count = in.u64(*s, "/shard", "count");
   r.first_battle = in.u64(*s, "/shard", "first_battle");
   r.total_battles = in.u64(*s, "/shard", "total_battles");
-  if (!in.ok()) return;
+  if (in.problems() != before) return false;
   if (count < 1 || count > kMaxShardCount) {
     in.error("/shard/count",
              fmt::format("expected a shard count from 1 to {}, got {}", kMaxShardCount, count));
-    return;
+    return false;
   }
   if (index < 1 || index > count) {
     in.error("/shard/index",
              fmt::format("expected a shard index from 1 to the count {}, got {}", count, index));
-    return;
+    return false;
   }
   if (r.total_battles > kMaxBattles) {
     in.error("/shard/total_battles",
              fmt::format("expected at most {} battles (the most one run plays), got {}", kMaxBattles,
                          r.total_battles));
-    return;
+    return false;
   }
   r.shard_index = static_cast<std::uint32_t>(index);
   r.shard_count = static_cast<std::uint32_t>(count);
   const ShardRange range = shard_range(r.total_battles, r.shard_index, r.shard_count);
-  if (r.first_battle != range.first)
+  if (r.first_battle != range.first) {
     in.error("/shard/first_battle", fmt::format("shard {}/{} of {} battles starts at battle {}, not {}",
                                                 index, count, r.total_battles, range.first, r.first_battle));
-  else if (r.battles != range.count)
+    return false;
+  }
+  if (battles_read && r.battles != range.count)
     in.error("/battles", fmt::format("shard {}/{} of {} battles has {} battles, not {}", index, count,
                                      r.total_battles, range.count, r.battles));
+  return true;
 }
 
-/// The paired counts of an A/B report, checked against both policies' results.
-void read_paired(Reader& in, const nlohmann::json& v, SimReport& r) {
+/// Side B's rows are side A's (the runner puts side B's cards and enemies in side A's rows, and
+/// refuses other seats or counters): its tables must name the same cards, enemies, seats (and
+/// their kinds) and counters, row by row, and its seats must have the policies side B gave them.
+void check_side_b_tables(Reader& in, const nlohmann::json& j, const nlohmann::json& v, const SideNames& a,
+                         const SideNames& b, const std::optional<std::string>& versus_policy) {
+  using content::child_pointer;
+  for (const char* key : {"cards", "enemies", "seats"}) {
+    const auto ours = j.find(key), theirs = v.find(key);
+    if (ours != j.end() && theirs != v.end() && ours->is_array() && theirs->is_array() &&
+        ours->size() != theirs->size())
+      in.error(child_pointer("/versus", key),
+               fmt::format("has {} entries, expected {} as at the top level", theirs->size(), ours->size()));
+  }
+  const auto same = [&](std::string_view table, std::string_view field,
+                        const std::vector<std::optional<std::string>>& want,
+                        const std::vector<std::optional<std::string>>& got) {
+    for (std::size_t i = 0; i < want.size() && i < got.size(); ++i)
+      if (want[i] && got[i] && *want[i] != *got[i])
+        in.error(fmt::format("/versus/{}/{}/{}", table, i, field),
+                 fmt::format("is '{}', expected '{}' as at /{}/{}/{}: side B's rows are side A's", *got[i],
+                             *want[i], table, i, field));
+  };
+  same("cards", "id", a.cards, b.cards);
+  same("enemies", "id", a.enemies, b.enemies);
+  same("seats", "name", a.seat_names, b.seat_names);
+  same("seats", "kind", a.seat_kinds, b.seat_kinds);
+  // Side B's seat 0 plays the versus policy, and its other seats what side A's play (the
+  // versus policy for a seat of none), as tally_json writes them.
+  for (std::size_t i = 0; i < b.seat_policies.size() && i < a.seat_policies.size(); ++i) {
+    const bool own = i > 0 && a.seat_policies[i] && !a.seat_policies[i]->empty();
+    const std::optional<std::string>& want = own ? a.seat_policies[i] : versus_policy;
+    if (want && b.seat_policies[i] && *want != *b.seat_policies[i])
+      in.error(
+          fmt::format("/versus/seats/{}/policy", i),
+          own ? fmt::format("is '{}', expected '{}' as at /seats/{}/policy", *b.seat_policies[i], *want, i)
+              : fmt::format("is '{}', expected '{}', the versus policy (/versus/policy)", *b.seat_policies[i],
+                            *want));
+  }
+  // The counters: the same keys.
+  const auto ours = j.find("counters"), theirs = v.find("counters");
+  const bool our_counters = ours != j.end() && ours->is_object();
+  const bool their_counters = theirs != v.end() && theirs->is_object();
+  if (our_counters && theirs == v.end()) {
+    in.error("/versus", "missing key 'counters' (the top level has counters)");
+  } else if (their_counters && ours == j.end()) {
+    in.error("/versus/counters", "unknown key 'counters': the top level has no counters");
+  } else if (our_counters && their_counters) {
+    std::string list;
+    for (const std::string& name : a.counters) list += fmt::format("{}{}", list.empty() ? "" : ", ", name);
+    for (const std::string& name : b.counters)
+      if (std::find(a.counters.begin(), a.counters.end(), name) == a.counters.end())
+        in.error(
+            child_pointer("/versus/counters", name),
+            fmt::format("unknown counter '{}'; the counters are those at the top level: {}", name, list));
+    for (const std::string& name : a.counters)
+      if (std::find(b.counters.begin(), b.counters.end(), name) == b.counters.end())
+        in.error("/versus/counters", fmt::format("missing counter '{}' (as at the top level)", name));
+  }
+}
+
+/// Whether the paired table fits both policies' results, each problem reported. The runner adds
+/// a seed to the table when neither policy failed on it: the table counts the battles less
+/// those either failed; A's wins in it are A's wins less those on the seeds only B failed (as
+/// many as A won of them, so at most that many), likewise for B; and the HP differences add up
+/// to A's HP left less B's, less the HP A kept on the seeds only B failed and plus that B kept
+/// on those only A failed (HP left is 0 in a lost battle). With no failure, all three are exact.
+bool paired_fits(Reader& in, const SimReport& r, const std::string& at) {
+  const Paired& p = r.paired;
+  // Each side's errors are in increasing order, once each (check_tally): count those both have.
+  std::uint64_t both_failed = 0;
+  for (std::size_t i = 0, k = 0; i < r.failures.size() && k < r.versus.failures.size();) {
+    const std::uint64_t a = r.failures[i].index, b = r.versus.failures[k].index;
+    both_failed += a == b ? 1 : 0;
+    i += a <= b ? 1 : 0;
+    k += b <= a ? 1 : 0;
+  }
+  const std::uint64_t only_a_failed = r.failures.size() - both_failed;
+  const std::uint64_t only_b_failed = r.versus.failures.size() - both_failed;
+  const std::uint64_t failed = only_a_failed + only_b_failed + both_failed;
+  if (failed > r.battles) return false;  // errors outside the battles: refused by check_tally
+  bool fits = true;
+  const std::uint64_t seeds = r.battles - failed;
+  const std::uint64_t n =
+      saturating_add(saturating_add(p.both_won, p.only_a_won), saturating_add(p.only_b_won, p.both_lost));
+  if (n != seeds) {
+    in.error(at, failed == 0 ? fmt::format("counts {} seeds, expected the {} battles", sum_text(n), seeds)
+                             : fmt::format("counts {} seeds, expected {}: the {} battles less the {} that "
+                                           "failed on one side or both",
+                                           sum_text(n), seeds, r.battles, failed));
+    fits = false;
+  }
+  const auto wins_fit = [&](std::uint64_t paired_wins, std::uint64_t wins, std::uint64_t other_failed,
+                            std::string_view key, char side, char other) {
+    const std::uint64_t least = wins > other_failed ? wins - other_failed : 0;
+    if (paired_wins >= least && paired_wins <= wins) return true;
+    in.error(at + "/" + std::string(key),
+             least == wins
+                 ? fmt::format("both_won + {} is {}, expected policy {}'s {} wins", key,
+                               sum_text(paired_wins), side, wins)
+                 : fmt::format("both_won + {} is {}, expected {} to {}: policy {}'s {} wins, less those on "
+                               "the {} seeds only policy {} failed",
+                               key, sum_text(paired_wins), least, wins, side, wins, other_failed, other));
+    return false;
+  };
+  const std::uint64_t a_wins = saturating_add(p.both_won, p.only_a_won);
+  const std::uint64_t b_wins = saturating_add(p.both_won, p.only_b_won);
+  const bool a_fits = wins_fit(a_wins, r.wins, only_b_failed, "only_a_won", 'A', 'B');
+  const bool b_fits = wins_fit(b_wins, r.versus.wins, only_a_failed, "only_b_won", 'B', 'A');
+  fits = fits && a_fits && b_fits;
+  // A's wins on the seeds only B failed (at most those seeds, when the table's are wrong), and
+  // B's on those only A failed; each kept at most the largest HP its side's histogram counts.
+  // The bounds stay inside 128 bits: a count below 2^64 times a histogram's length (below 2^61,
+  // a vector of 8-byte counts) is below 2^125.
+  const std::uint64_t a_unpaired = a_fits ? r.wins - a_wins : std::min(only_b_failed, r.wins);
+  const std::uint64_t b_unpaired = b_fits ? r.versus.wins - b_wins : std::min(only_a_failed, r.versus.wins);
+  const Int128 base = Int128{r.hp_left_on_wins} - Int128{r.versus.hp_left_on_wins};
+  const Int128 low = base - Int128{a_unpaired} * Int128{largest(r.hp_left_histogram)};
+  const Int128 high = base + Int128{b_unpaired} * Int128{largest(r.versus.hp_left_histogram)};
+  if (p.hp_diff_sum < low || p.hp_diff_sum > high) {
+    const std::string sides = fmt::format("policy A's hp_left total ({}) less policy B's ({})",
+                                          r.hp_left_on_wins, r.versus.hp_left_on_wins);
+    in.error(at + "/hp_left_diff_sum",
+             low == high
+                 ? fmt::format("is {}, expected {}: {}", p.hp_diff_sum, int128_text(base), sides)
+                 : fmt::format("is {}, expected {} to {}: {}, less up to {} HP for each of A's {} "
+                               "wins on seeds only B failed, plus up to {} for each of B's {} wins on "
+                               "seeds only A failed",
+                               p.hp_diff_sum, int128_text(low), int128_text(high), sides,
+                               largest(r.hp_left_histogram), a_unpaired, largest(r.versus.hp_left_histogram),
+                               b_unpaired));
+    fits = false;
+  }
+  return fits;
+}
+
+/// The paired counts of an A/B report; with `agree` (both policies' counts were read and agree,
+/// over the same battles), checked against both policies' results (paired_fits), and the
+/// derived values against the counts.
+void read_paired(Reader& in, const nlohmann::json& v, SimReport& r, bool agree) {
   const nlohmann::json* p = in.field(v, "/versus", "paired");
-  if (p == nullptr || !in.object(*p, "/versus/paired", kPairedKeys)) return;
   const std::string at = "/versus/paired";
+  if (p == nullptr || !in.object(*p, at, kPairedKeys)) return;
+  const std::size_t before = in.problems();
   r.paired = {in.u64(*p, at, "both_won"),         in.u64(*p, at, "only_a_won"),
               in.u64(*p, at, "only_b_won"),       in.u64(*p, at, "both_lost"),
               in.i64(*p, at, "hp_left_diff_sum"), in.u128(*p, at, "hp_left_diff_sq_sum")};
-  if (!in.ok()) return;
-  // A seed counts in the paired table when neither policy failed on it.
-  const std::uint64_t fails = r.failures.size() + r.versus.failures.size();
-  const std::uint64_t most = r.battles - std::max(r.failures.size(), r.versus.failures.size());
-  const std::uint64_t least = r.battles > fails ? r.battles - fails : 0;
-  const std::uint64_t n = r.paired.both_won + r.paired.only_a_won + r.paired.only_b_won + r.paired.both_lost;
-  if (n < least || n > most)
-    in.error(at, least == most ? fmt::format("counts {} seeds, expected {}", n, most)
-                               : fmt::format("counts {} seeds, expected {} to {}", n, least, most));
-  else if (r.paired.both_won + r.paired.only_a_won > r.wins)
-    in.error(at + "/only_a_won", fmt::format("both_won + only_a_won is {}, more than policy A's {} wins",
-                                             r.paired.both_won + r.paired.only_a_won, r.wins));
-  else if (r.paired.both_won + r.paired.only_b_won > r.versus.wins)
-    in.error(at + "/only_b_won", fmt::format("both_won + only_b_won is {}, more than policy B's {} wins",
-                                             r.paired.both_won + r.paired.only_b_won, r.versus.wins));
+  const bool fits = agree && in.problems() == before && paired_fits(in, r, at);
+  const PairedTest t = paired_test(r.paired);
+  const auto want = [&](double x) { return fits ? std::optional<double>(x) : std::nullopt; };
+  const auto want_interval = [&](double low, double high) {
+    return fits ? std::optional<Interval>(Interval{low, high}) : std::nullopt;
+  };
+  in.number(*p, at, "difference", want(t.difference));
+  in.interval(*p, at, "difference_ci95", want_interval(t.ci_low, t.ci_high), true);
+  in.number(*p, at, "mcnemar_chi2", want(t.mcnemar_chi2));
+  in.number(*p, at, "p_value", want(t.p_value));
+  in.number(*p, at, "hp_left_difference", want(t.hp_difference));
+  in.interval(*p, at, "hp_left_difference_ci95", want_interval(t.hp_ci_low, t.hp_ci_high), true);
 }
 
 }  // namespace
@@ -810,10 +1234,16 @@ Result<SimReport, content::Diagnostics> report_from_document(const content::Json
   SimReport r;
   const nlohmann::json& j = doc.root;
   if (!in.object(j, "", kHeaderKeys, kTallyKeys)) return diags;
+  // Every problem is reported; a check runs when the values it compares were read (`read`).
+  std::size_t mark = 0;
+  const auto read = [&] { return in.problems() == mark; };
   r.rules = in.str(j, "", "rules");
   r.encounter = in.str(j, "", "encounter");
-  r.policy = in.str(j, "", "policy");
+  const std::optional<std::string> policy = in.text(j, "", "policy");
+  r.policy = policy.value_or("");
+  mark = in.problems();
   r.seed = in.u64(j, "", "seed");
+  const std::optional<std::uint64_t> seed = read() ? std::optional(r.seed) : std::nullopt;
   if (const nlohmann::json* hash = in.field(j, "", "content_hash"); hash && hash->is_string()) {
     const std::string& text = hash->get_ref<const std::string&>();
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), r.content_hash, 16);
@@ -823,7 +1253,23 @@ Result<SimReport, content::Diagnostics> report_from_document(const content::Json
     in.error("/content_hash", "expected 16 hexadecimal digits, got " + shown(*hash));
   }
   std::uint64_t hp_total = 0;
-  in.tally(j, "", r, &r, hp_total);
+  SideNames names;
+  mark = in.problems();
+  in.tally(j, "", r, names, hp_total);
+  const bool a_read = read();
+  r.card_ids = names_or_empty(names.cards);
+  r.enemy_ids = names_or_empty(names.enemies);
+  r.seat_names = names_or_empty(names.seat_names);
+  r.seat_kinds = names_or_empty(names.seat_kinds);
+  r.seat_policies = names_or_empty(names.seat_policies);
+  r.counter_names = names.counters;
+  if (!names.seat_policies.empty()) {
+    // Seat 0 plays the run's policy: written out, but kept empty in the header.
+    r.seat_policies[0].clear();
+    if (policy && names.seat_policies[0] && *names.seat_policies[0] != *policy)
+      in.error("/seats/0/policy", fmt::format("is '{}', expected '{}', the report's policy (seat 0 plays it)",
+                                              *names.seat_policies[0], *policy));
+  }
   if (const auto it = j.find("settings"); it != j.end()) {
     if (it->is_object())
       r.settings = *it;
@@ -842,41 +1288,64 @@ Result<SimReport, content::Diagnostics> report_from_document(const content::Json
     else
       in.error("/enemy_damage_counted", "expected true or false, got " + shown(*counted));
   }
+  mark = in.problems();
   if (const auto it = j.find("elapsed_s"); it != j.end()) {
     if (it->is_number() && std::isfinite(it->get<double>()) && it->get<double>() >= 0)
       r.elapsed_s = it->get<double>();
     else
       in.error("/elapsed_s", "expected a number of seconds, 0 or more, got " + shown(*it));
   }
+  const bool elapsed_read = read();
+  const bool battles_read = count_of(j, "battles").has_value();
   r.total_battles = r.battles;
-  if (in.ok() && j.contains("shard"))
-    read_shard(in, j, r);
-  else if (in.ok() && r.battles > kMaxBattles)
+  bool shard_read = true;  // unsharded: battles from 0
+  if (j.contains("shard"))
+    shard_read = read_shard(in, j, r, battles_read);
+  else if (battles_read && r.battles > kMaxBattles)
     in.error("/battles", fmt::format("expected at most {} battles (the most one run plays), got {}",
                                      kMaxBattles, r.battles));
-  if (in.ok()) in.check_tally(r, "", hp_total, r.first_battle);
-  if (const auto it = j.find("versus"); it != j.end() && in.object(*it, "/versus", kVersusKeys, kTallyKeys)) {
-    const nlohmann::json& v = *it;
-    r.versus_policy = in.str(v, "/versus", "policy");
-    std::uint64_t versus_hp_total = 0;
-    in.tally(v, "/versus", r.versus, nullptr, versus_hp_total);
-    if (in.ok() && r.versus.battles != r.battles)
-      in.error("/versus/battles",
-               fmt::format("policy B played {} battles and policy A {}: expected the same seeds",
-                           r.versus.battles, r.battles));
-    // Policy B's tables are those of policy A's header.
-    const std::pair<const char*, std::pair<std::size_t, std::size_t>> tables[] = {
-        {"cards", {r.versus.cards.size(), r.cards.size()}},
-        {"enemies", {r.versus.enemies.size(), r.enemies.size()}},
-        {"seats", {r.versus.seats.size(), r.seats.size()}},
-        {"counters", {r.versus.counters.size(), r.counters.size()}}};
-    for (const auto& [key, sizes] : tables)
-      if (in.ok() && sizes.first != sizes.second)
-        in.error(content::child_pointer("/versus", key),
-                 fmt::format("has {} entries, expected {} as at the top level", sizes.first, sizes.second));
-    if (in.ok()) in.check_tally(r.versus, "/versus", versus_hp_total, r.first_battle);
-    if (in.ok()) read_paired(in, v, r);
+  mark = in.problems();
+  if (a_read) in.check_tally(r, "", hp_total, shard_read ? std::optional(r.first_battle) : std::nullopt);
+  const bool a_agrees = a_read && read();
+  in.derived(j, "", r, a_agrees);
+  in.check_errors(j, "", seed, policy, "/policy");
+  bool b_read = true;
+  if (const auto it = j.find("versus"); it != j.end()) {
+    b_read = false;
+    if (in.object(*it, "/versus", kVersusKeys, kTallyKeys)) {
+      const nlohmann::json& v = *it;
+      const std::optional<std::string> versus_policy = in.text(v, "/versus", "policy");
+      r.versus_policy = versus_policy.value_or("");
+      std::uint64_t versus_hp_total = 0;
+      SideNames versus_names;
+      mark = in.problems();
+      in.tally(v, "/versus", r.versus, versus_names, versus_hp_total);
+      b_read = read();
+      const bool same_battles = r.versus.battles == r.battles;
+      if (battles_read && count_of(v, "battles") && !same_battles)
+        in.error("/versus/battles",
+                 fmt::format("policy B played {} battles and policy A {}: expected the same seeds",
+                             r.versus.battles, r.battles));
+      check_side_b_tables(in, j, v, names, versus_names, versus_policy);
+      mark = in.problems();
+      if (b_read)
+        in.check_tally(r.versus, "/versus", versus_hp_total,
+                       shard_read ? std::optional(r.first_battle) : std::nullopt);
+      const bool b_agrees = b_read && read();
+      in.derived(v, "/versus", r.versus, b_agrees);
+      in.check_errors(v, "/versus", seed, versus_policy, "/versus/policy");
+      read_paired(in, v, r, a_agrees && b_agrees && same_battles);
+    }
   }
+  // The timing keys: numbers, and what elapsed_s gives with the battles and decisions.
+  const bool timed = a_read && b_read && elapsed_read;
+  const double seconds = r.elapsed_s;
+  for (const auto& [key, count] :
+       {std::pair{"battles_per_s", double(r.battles) + double(r.versus.battles)},
+        std::pair{"decisions_per_s", double(r.decisions) + double(r.versus.decisions)}})
+    if (j.contains(key))
+      in.number(j.at(key), content::child_pointer("", key),
+                timed ? std::optional<double>(seconds > 0 ? count / seconds : 0.0) : std::nullopt);
   if (!diags.empty()) return diags;
   return r;
 }
@@ -1200,9 +1669,14 @@ Result<SimReport> merge_reports(const std::vector<SimReport>& shards) {
   merged.resize(first.shape());
   if (!merged.versus_policy.empty()) merged.versus.resize(first.shape());
   for (const SimReport* s : by_index) {  // fixed order: shard 1 first
-    merged.Tally::add(*s);
-    merged.versus.add(s->versus);
-    merged.paired.add(s->paired);
+    // A sum past its range: counts no run has, edited; refused rather than wrapped.
+    const auto refuse = [&](const Error& e) {
+      return Error{fmt::format("cannot merge: adding shard {}/{}, {} (no run has such counts)",
+                               s->shard_index, n, e.message)};
+    };
+    if (auto added = merged.Tally::add(*s); !added) return refuse(added.error());
+    if (auto added = merged.versus.add(s->versus, "/versus"); !added) return refuse(added.error());
+    if (auto added = merged.paired.add(s->paired); !added) return refuse(added.error());
     merged.elapsed_s += s->elapsed_s;
   }
   merged.finish();

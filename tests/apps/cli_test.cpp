@@ -829,6 +829,69 @@ TEST(Cli, ReportMergeNamesTheBadValueOfAShardWithItsPointerAndPosition) {
   EXPECT_FALSE(contains(r.err, "is not one JSON object")) << explain(r);
 }
 
+// Shards of a paired run edited by hand: each was once merged into a wrong report with status 0.
+TEST(Cli, ReportMergeRefusesAPairedShardEditedByHandNamingEveryProblem) {
+  TempDir dir;
+  const std::string run =
+      "sim --rules deckbuilder --battles 100 --seed 3 --policy greedy --versus-policy random --json --shard ";
+  const fs::path a = dir.path() / "a.json", b = dir.path() / "b.json";
+  std::ofstream(a) << cli(run + "1/2").out;
+  const nlohmann::json second = nlohmann::json::parse(cli(run + "2/2").out);
+  auto merge_with = [&](const nlohmann::json& j) {
+    std::ofstream(b, std::ios::trunc) << j.dump();
+    return cli("report merge --json " + shell_quoted(a.string()) + " " + shell_quoted(b.string()));
+  };
+  ASSERT_EQ(merge_with(second).code, 0);
+  nlohmann::json j = second;
+  nlohmann::json& paired = j["versus"]["paired"];
+  paired["both_won"] = paired["both_won"].get<std::uint64_t>() - 1;
+  paired["both_lost"] = paired["both_lost"].get<std::uint64_t>() + 1;
+  paired["hp_left_diff_sum"] = paired["hp_left_diff_sum"].get<std::int64_t>() + 500;
+  j["versus"]["cards"][0]["id"] = "bash";
+  j["mean_turns"] = nullptr;
+  j["shard"]["bar"] = 1;
+  CliRun r = merge_with(j);
+  EXPECT_EQ(r.code, 2) << explain(r);
+  EXPECT_TRUE(r.out.empty()) << explain(r);
+  for (const char* expected :
+       {": /versus/paired/only_a_won: both_won + only_a_won is ", ": /versus/paired/hp_left_diff_sum: is ",
+        ": /versus/cards/0/id: is 'bash', expected 'strike' as at /cards/0/id",
+        ": /mean_turns: expected a number, got null", ": /shard/bar: unknown key 'bar'"})
+    EXPECT_TRUE(contains(r.err, expected)) << expected << "\n" << explain(r);
+  EXPECT_TRUE(contains(r.err, "6 problem(s) in")) << explain(r);  // only_b_won too
+  // A histogram with a trailing 0 once moved the merged `max`.
+  j = second;
+  j["hp_left"]["histogram"].push_back(0);
+  r = merge_with(j);
+  EXPECT_EQ(r.code, 2) << explain(r);
+  EXPECT_TRUE(contains(r.err, ": /hp_left/histogram: ends with a count of 0")) << explain(r);
+}
+
+TEST(Cli, ReportMergeRefusesSumsPastTwoTo64InsteadOfWrappingThem) {
+  TempDir dir;
+  const std::string run = "sim --rules deckbuilder --battles 100 --seed 3 --json --shard ";
+  std::string files;
+  // Each shard's decisions (and the means and rates they give) edited to 2^63: they read, but
+  // their sum once wrapped to 0 with status 0.
+  for (const char* k : {"1", "2"}) {
+    nlohmann::json j = nlohmann::json::parse(cli(run + k + "/2").out);
+    const std::uint64_t decisions = std::uint64_t{1} << 63;
+    j["decisions"] = decisions;
+    j["mean_decisions"] = static_cast<double>(decisions) / j["battles"].get<double>();
+    j["decisions_per_s"] = static_cast<double>(decisions) / j["elapsed_s"].get<double>();
+    const fs::path file = dir.path() / (std::string("big") + k + ".json");
+    std::ofstream(file) << j.dump();
+    files += " " + shell_quoted(file.string());
+  }
+  const CliRun r = cli("report merge --json" + files);
+  EXPECT_EQ(r.code, 2) << explain(r);
+  EXPECT_TRUE(r.out.empty()) << explain(r);
+  EXPECT_TRUE(contains(r.err,
+                       "battlecore: cannot merge: adding shard 2/2, the sum at /decisions passes 2^64 "
+                       "(no run has such counts)"))
+      << explain(r);
+}
+
 TEST(Cli, SimVersusReportsThePairedDifference) {
   const CliRun r =
       cli("sim --rules deckbuilder --battles 200 --seed 4 --policy greedy --versus-policy random --json");

@@ -159,7 +159,7 @@ TEST(SimReport, PairedTestComparesHpLeftSeedBySeed) {
   first.add(true, false, 10, 0);
   second.add(true, true, 30, 26);
   second.add(false, true, 0, 4);
-  first.add(second);
+  ASSERT_TRUE(first.add(second).ok());
   EXPECT_EQ(first, p);
 }
 
@@ -370,6 +370,84 @@ SimReport paired_shard(std::uint32_t k, std::uint32_t n, std::uint64_t total, Ui
   return r;
 }
 
+/// A paired shard played battle by battle as the runner plays one: side A as sample_shard, side
+/// B ("greedy") with other outcomes, and a seed in the paired table when neither side failed on
+/// it. Battle i fails on side A when i % a_fails == 0, on side B when i % b_fails == 0 (0: never).
+SimReport played_pair(std::uint32_t k, std::uint32_t n, std::uint64_t total, std::uint64_t a_fails,
+                      std::uint64_t b_fails) {
+  SimReport r = sample_shard(k, n, total);
+  static_cast<Tally&>(r) = Tally{};
+  r.versus_policy = "greedy";
+  r.resize(r.shape());
+  r.versus.resize(r.shape());
+  const ShardRange range = shard_range(total, k, n);
+  BattleRecord a, b;
+  for (std::uint64_t i = range.first; i < range.first + range.count; ++i) {
+    a.clear();
+    a.won = i % 3 != 0;
+    a.turns = static_cast<std::uint32_t>(3 + i % 5);
+    a.decisions = 10 + i % 4;
+    a.hp_left = a.won ? static_cast<std::uint32_t>(20 + i % 7) : 0;
+    a.cards_played = {{0, 2}, {1, 1}};
+    a.enemies = {0};
+    a.enemy_damage = {i % 11};
+    a.enemy_armor = {1};
+    b = a;
+    b.won = i % 4 != 1;
+    b.turns = static_cast<std::uint32_t>(2 + i % 3);
+    b.hp_left = b.won ? static_cast<std::uint32_t>(5 + i % 13) : 0;
+    b.cards_played = {{0, 1}};
+    const bool a_ok = a_fails == 0 || i % a_fails != 0, b_ok = b_fails == 0 || i % b_fails != 0;
+    for (const auto& [ok, record, tally, policy] : {std::tuple{a_ok, &a, static_cast<Tally*>(&r), "random"},
+                                                    std::tuple{b_ok, &b, &r.versus, "greedy"}}) {
+      if (ok) {
+        tally->add(*record);
+      } else {
+        ++tally->battles;
+        tally->failures.push_back(SimFailure{i, battle_seed(r.seed, i), "broke", policy, {"end_turn"}});
+      }
+    }
+    if (a_ok && b_ok) r.paired.add(a.won, b.won, a.hp_left, b.hp_left);
+  }
+  return r;
+}
+
+/// A paired report of a rule set with seats (and a counter): seat 1 plays "greedy" on both sides,
+/// seat 0 the run's policies.
+SimReport seated_pair() {
+  SimReport r;
+  r.rules = "clash";
+  r.encounter = "duel";
+  r.policy = "random";
+  r.versus_policy = "mcts";
+  r.seed = 7;
+  r.total_battles = 20;
+  r.seat_names = {"north", "south"};
+  r.seat_kinds = {"bot", "bot"};
+  r.seat_policies = {"", "greedy"};
+  r.counter_names = {"shared_first"};
+  r.resize(r.shape());
+  r.versus.resize(r.shape());
+  BattleRecord a, b;
+  for (std::uint64_t i = 0; i < 20; ++i) {
+    a.clear();
+    a.counters.assign(1, 0);
+    a.turns = 4;
+    a.decisions = 9;
+    b = a;
+    a.places = {static_cast<std::uint8_t>(i % 2 ? 1 : 2), static_cast<std::uint8_t>(i % 2 ? 2 : 1)};
+    b.places = {static_cast<std::uint8_t>(i % 3 ? 1 : 2), static_cast<std::uint8_t>(i % 3 ? 2 : 1)};
+    for (BattleRecord* rec : {&a, &b}) {
+      rec->won = rec->places[0] == 1;
+      rec->hp_left = rec->won ? 12 : 0;
+    }
+    r.add(a);
+    r.versus.add(b);
+    r.paired.add(a.won, b.won, a.hp_left, b.hp_left);
+  }
+  return r;
+}
+
 TEST(SimReport, ASumOfSquaredHpDifferencesPast2To64IsKeptExactly) {
   // 10^12 battles with HP differences of a few thousand pass 2^64 (it once wrapped around).
   const Uint128 big = Uint128{1} << 70;  // 1180591620717411303424
@@ -450,6 +528,241 @@ TEST(SimReport, MergeRefusesAShardCountNoRunHasWithoutATableOfThatSize) {
             "cannot merge: missing shard(s) 1/999999999, 2/999999999, 4/999999999, 5/999999999, 6/999999999, "
             "7/999999999, 8/999999999, 9/999999999, 10/999999999, 11/999999999 and 999999988 more (1 of "
             "999999999 given)");
+}
+
+TEST(SimReport, ReportsWithFailuresOnEitherSideReadBackAndMergeIntoTheWholeRun) {
+  // The paired table leaves out the seeds either side failed on: real reports must pass.
+  for (const auto& [a_fails, b_fails] :
+       {std::pair{0ull, 0ull}, std::pair{7ull, 0ull}, std::pair{0ull, 5ull}, std::pair{7ull, 5ull},
+        std::pair{1ull, 0ull}, std::pair{0ull, 1ull}}) {
+    const SimReport whole = played_pair(1, 1, 60, a_fails, b_fails);
+    EXPECT_EQ(read_error(whole.to_json()), "") << a_fails << " " << b_fails;
+    std::vector<SimReport> parts;
+    for (std::uint32_t k = 1; k <= 3; ++k) {
+      const auto back = SimReport::from_json(played_pair(k, 3, 60, a_fails, b_fails).to_json());
+      ASSERT_TRUE(back.ok()) << a_fails << " " << b_fails << ": " << back.error().message;
+      parts.push_back(back.value());
+    }
+    const auto merged = merge_reports(parts);
+    ASSERT_TRUE(merged.ok()) << merged.error().message;
+    EXPECT_EQ(merged.value().to_json().dump(), whole.to_json().dump());
+  }
+}
+
+TEST(SimReport, FromJsonRefusesAPairedTableThatDoesNotFitBothSides) {
+  const auto with = [](std::uint64_t a_fails, std::uint64_t b_fails, auto change) {
+    nlohmann::json j = played_pair(2, 3, 90, a_fails, b_fails).to_json();
+    EXPECT_EQ(read_error(j), "");
+    change(j["versus"]["paired"]);
+    return read_error(j);
+  };
+  // A seed moved from both_won to both_lost: the same seeds, fewer wins than either side had.
+  const std::string moved = with(0, 0, [](nlohmann::json& p) {
+    p["both_won"] = p["both_won"].get<std::uint64_t>() - 1;
+    p["both_lost"] = p["both_lost"].get<std::uint64_t>() + 1;
+  });
+  EXPECT_NE(moved.find("/versus/paired/only_a_won: both_won + only_a_won is 19, expected policy A's 20 wins"),
+            std::string::npos)
+      << moved;
+  EXPECT_NE(moved.find("/versus/paired/only_b_won: both_won + only_b_won is"), std::string::npos) << moved;
+  // With no failure the HP differences add up to A's HP left less B's exactly.
+  const std::string hp = with(0, 0, [](nlohmann::json& p) {
+    p["hp_left_diff_sum"] = p["hp_left_diff_sum"].get<std::int64_t>() + 500;
+  });
+  EXPECT_NE(hp.find("/versus/paired/hp_left_diff_sum: is "), std::string::npos) << hp;
+  EXPECT_NE(hp.find(": policy A's hp_left total ("), std::string::npos) << hp;
+  // With failures on both sides (of battles 30..59, A fails 4, B 6, 1 of them both), the seeds
+  // are exactly the battles less the 9 either failed; one more was once within bounds.
+  const std::string seeds =
+      with(7, 5, [](nlohmann::json& p) { p["both_lost"] = p["both_lost"].get<std::uint64_t>() + 1; });
+  EXPECT_NE(
+      seeds.find("/versus/paired: counts 22 seeds, expected 21: the 30 battles less the 9 that failed on "
+                 "one side or both"),
+      std::string::npos)
+      << seeds;
+  // B's 6 failures leave out A's wins on those seeds, at most 6 of them (here 4; and 4 seeds only
+  // A won are moved to both_lost); the HP sum within bounds.
+  const std::string wins = with(0, 5, [](nlohmann::json& p) {
+    p["both_lost"] = p["both_lost"].get<std::uint64_t>() + p["only_a_won"].get<std::uint64_t>();
+    p["only_a_won"] = 0;
+  });
+  EXPECT_NE(
+      wins.find("/versus/paired/only_a_won: both_won + only_a_won is 12, expected 14 to 20: policy A's 20 "
+                "wins, less those on the 6 seeds only policy B failed"),
+      std::string::npos)
+      << wins;
+  const std::string far = with(0, 5, [](nlohmann::json& p) { p["hp_left_diff_sum"] = 1000000; });
+  EXPECT_NE(far.find("/versus/paired/hp_left_diff_sum: is 1000000, expected "), std::string::npos) << far;
+  EXPECT_NE(far.find("wins on seeds only B failed"), std::string::npos) << far;
+}
+
+TEST(SimReport, FromJsonRefusesSideBTablesOtherThanSideAs) {
+  const auto refused = [](const nlohmann::json& good, auto change, const std::string& expected) {
+    ASSERT_EQ(read_error(good), "");
+    nlohmann::json j = good;
+    change(j);
+    EXPECT_NE(read_error(j).find(expected), std::string::npos) << read_error(j);
+  };
+  const nlohmann::json pair = paired_shard(1, 2, 40, 0).to_json();
+  refused(
+      pair, [](nlohmann::json& j) { j["versus"]["cards"][1]["id"] = "bash"; },
+      "/versus/cards/1/id: is 'bash', expected 'defend' as at /cards/1/id");
+  refused(
+      pair, [](nlohmann::json& j) { j["versus"]["enemies"][0]["id"] = "gnasher"; },
+      "/versus/enemies/0/id: is 'gnasher', expected 'jaw' as at /enemies/0/id");
+  const nlohmann::json seated = seated_pair().to_json();
+  refused(
+      seated, [](nlohmann::json& j) { j["versus"]["seats"][1]["name"] = "east"; },
+      "/versus/seats/1/name: is 'east', expected 'south' as at /seats/1/name");
+  refused(
+      seated, [](nlohmann::json& j) { j["versus"]["seats"][1]["kind"] = "human"; },
+      "/versus/seats/1/kind: is 'human', expected 'bot'");
+  refused(
+      seated, [](nlohmann::json& j) { j["versus"]["seats"][1]["policy"] = "mcts"; },
+      "/versus/seats/1/policy: is 'mcts', expected 'greedy' as at /seats/1/policy");
+  refused(
+      seated, [](nlohmann::json& j) { j["versus"]["seats"][0]["policy"] = "random"; },
+      "/versus/seats/0/policy: is 'random', expected 'mcts', the versus policy");
+  refused(
+      seated, [](nlohmann::json& j) { j["seats"][0]["policy"] = "mcts"; },
+      "/seats/0/policy: is 'mcts', expected 'random', the report's policy");
+  refused(
+      seated,
+      [](nlohmann::json& j) {
+        j["versus"]["counters"].erase("shared_first");
+        j["versus"]["counters"]["bogus"] = 0;
+      },
+      "/versus/counters/bogus: unknown counter 'bogus'; the counters are those at the top level: "
+      "shared_first");
+}
+
+TEST(SimReport, MergeRefusesSumsPastTheirRangeInsteadOfWrappingThem) {
+  const auto merged = [](auto change) {
+    std::vector<SimReport> parts = {paired_shard(1, 2, 40, 0), paired_shard(2, 2, 40, 0)};
+    change(parts[0], parts[1]);
+    const auto m = merge_reports(parts);
+    return m.ok() ? std::string() : m.error().message;
+  };
+  constexpr std::uint64_t most = ~std::uint64_t{0};
+  EXPECT_EQ(merged([](SimReport&, SimReport& b) { b.decisions = most - 1; }),
+            "cannot merge: adding shard 2/2, the sum at /decisions passes 2^64 (no run has such counts)");
+  EXPECT_NE(merged([](SimReport&, SimReport& b) {
+              b.turns_histogram[3] = most;
+            }).find("the sum at /turns/histogram/3 passes 2^64"),
+            std::string::npos);
+  EXPECT_NE(merged([](SimReport&, SimReport& b) {
+              b.versus.cards[1].plays = most;
+            }).find("the sum at /versus/cards/1/plays passes 2^64"),
+            std::string::npos);
+  EXPECT_NE(merged([](SimReport&, SimReport& b) {
+              b.paired.both_lost = most;
+            }).find("the sum at /versus/paired/both_lost passes 2^64"),
+            std::string::npos);
+  // A signed sum: overflow would be undefined behaviour, either way.
+  for (const std::int64_t end : {INT64_MAX, INT64_MIN})
+    EXPECT_NE(
+        merged([end](SimReport& a, SimReport& b) {
+          a.paired.hp_diff_sum = end;
+          b.paired.hp_diff_sum = end > 0 ? 1 : -1;
+        }).find("the sum at /versus/paired/hp_left_diff_sum passes the range of a signed 64-bit integer"),
+        std::string::npos)
+        << end;
+  EXPECT_NE(merged([](SimReport& a, SimReport& b) {
+              a.paired.hp_diff_sq_sum = b.paired.hp_diff_sq_sum = Uint128{1} << 127;
+            }).find("the sum at /versus/paired/hp_left_diff_sq_sum passes 2^128"),
+            std::string::npos);
+  EXPECT_EQ(merged([](SimReport&, SimReport&) {}), "");
+}
+
+TEST(SimReport, FromJsonRefusesAHistogramEndingWithZeros) {
+  // A run's histogram ends at the largest value it counted: trailing zeros once moved the
+  // merged `max` (and the same counts and total passed every other check).
+  nlohmann::json j = sample_shard(1, 2, 30).to_json();
+  j["hp_left"]["histogram"].push_back(0);
+  EXPECT_NE(read_error(j).find("report: /hp_left/histogram: ends with a count of 0 (at 27): a report's "
+                               "histogram ends at the largest value it counts"),
+            std::string::npos)
+      << read_error(j);
+  j = sample_shard(1, 2, 30).to_json();
+  j["turns"]["histogram"] = {0, 0, 0, 0, 0, 0, 0, 0};
+  EXPECT_NE(read_error(j).find("/turns/histogram: ends with a count of 0 (at 7)"), std::string::npos)
+      << read_error(j);
+}
+
+TEST(SimReport, FromJsonReportsEveryProblemOfTheFile) {
+  nlohmann::json j = played_pair(2, 3, 60, 0, 0).to_json();
+  j["foo"] = 1;
+  j["shard"]["bar"] = 1;
+  j["versus"]["paired"]["baz"] = 1;
+  j["wins"] = "many";
+  j["win_rate"] = "abc";
+  j["turns"]["p50"] = "x";
+  j["versus"]["mean_turns"] = nullptr;
+  j["versus"]["turns"]["mean"] = "2";
+  j["cards"][0]["plays_per_battle"] = true;
+  j["versus"]["paired"]["difference_ci95"] = 0.5;
+  j["battles_per_s"] = "fast";
+  const std::string error = read_error(j);
+  for (const char* expected :
+       {"/foo: unknown key 'foo'", "/shard/bar: unknown key 'bar'", "/versus/paired/baz: unknown key 'baz'",
+        "/wins: expected a non-negative integer, got \"many\"", "/win_rate: expected a number, got \"abc\"",
+        "/turns/p50: expected a non-negative integer, got \"x\"",
+        "/versus/mean_turns: expected a number, got null", "/versus/turns/mean: expected a number, got \"2\"",
+        "/cards/0/plays_per_battle: expected a number, got true",
+        "/versus/paired/difference_ci95: expected an array of two numbers (an interval), got 0.5",
+        "/battles_per_s: expected a number, got \"fast\""})
+    EXPECT_NE(error.find(expected), std::string::npos) << expected << "\n" << error;
+  // A count read wrong leaves out only the checks that compare it.
+  EXPECT_EQ(error.find("/turns/histogram"), std::string::npos) << error;
+}
+
+TEST(SimReport, FromJsonRefusesDerivedValuesTheCountsDoNotGive) {
+  const nlohmann::json good = played_pair(1, 1, 60, 7, 5).to_json();
+  ASSERT_EQ(read_error(good), "");
+  const auto with = [&](auto change) {
+    nlohmann::json j = good;
+    change(j);
+    return read_error(j);
+  };
+  EXPECT_NE(
+      with([](nlohmann::json& j) { j["win_rate"] = 0.5; }).find("/win_rate: is 0.5, but the counts give "),
+      std::string::npos);
+  EXPECT_NE(with([](nlohmann::json& j) {
+              j["versus"]["turns"]["max"] = 9;
+            }).find("/versus/turns/max: is 9, but the counts give 4"),
+            std::string::npos);
+  EXPECT_NE(with([](nlohmann::json& j) {
+              j["cards"][1]["win_rate_when_played"] = 0.25;
+            }).find("/cards/1/win_rate_when_played: is 0.25, but the counts give"),
+            std::string::npos);
+  EXPECT_NE(with([](nlohmann::json& j) {
+              j["versus"]["paired"]["p_value"] = 0.5;
+            }).find("/versus/paired/p_value: is 0.5, but the counts give"),
+            std::string::npos);
+  EXPECT_NE(with([](nlohmann::json& j) {
+              j["versus"]["paired"]["hp_left_difference_ci95"] = {nullptr, nullptr};
+            }).find("/versus/paired/hp_left_difference_ci95/0: is null, but the counts give"),
+            std::string::npos);
+  // An interval that cannot be estimated is null: with no seed both sides finished.
+  EXPECT_EQ(read_error(played_pair(1, 1, 3, 1, 0).to_json()), "");
+  EXPECT_EQ(read_error(seated_pair().to_json()), "");
+}
+
+TEST(SimReport, FromJsonRefusesAnErrorOfAnotherSeedOrPolicy) {
+  const nlohmann::json good = played_pair(1, 1, 30, 7, 5).to_json();
+  ASSERT_EQ(read_error(good), "");
+  nlohmann::json j = good;
+  j["errors"][1]["battle_seed"] = 12345;
+  j["versus"]["errors"][0]["policy"] = "random";
+  const std::string error = read_error(j);
+  EXPECT_NE(error.find(fmt::format("/errors/1/battle_seed: is 12345, but battle 7 of a run of seed 7 has the "
+                                   "seed {}",
+                                   battle_seed(7, 7))),
+            std::string::npos)
+      << error;
+  EXPECT_NE(error.find("/versus/errors/0/policy: is 'random', expected 'greedy' (/versus/policy)"),
+            std::string::npos)
+      << error;
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -116,8 +117,10 @@ struct Tally {
   void resize(const TallyShape& shape);
   /// Adds one finished battle.
   void add(const BattleRecord& battle);
-  /// Adds another tally (same card and enemy tables).
-  void add(const Tally& other);
+  /// Adds another tally (same card and enemy tables). A sum that would pass 2^64 (no run of
+  /// kMaxBattles battles comes near it; edited reports can) is an error that names its JSON
+  /// pointer, `at` (the tally's own, "/versus" for side B) first; this tally is then partly added.
+  Result<void> add(const Tally& other, std::string_view at = "");
   /// Sorts the failures by battle index.
   void finish();
 
@@ -147,7 +150,8 @@ struct Paired {
   void add(bool a_won, bool b_won);
   /// One seed: the outcomes and the HP each side had left.
   void add(bool a_won, bool b_won, std::uint32_t a_hp_left, std::uint32_t b_hp_left);
-  void add(const Paired& other);
+  /// Adds another table; a sum past its type's range is an error, as in Tally::add.
+  Result<void> add(const Paired& other);
   std::uint64_t n() const { return both_won + only_a_won + only_b_won + both_lost; }
   friend bool operator==(const Paired&, const Paired&) = default;
 };
@@ -248,11 +252,14 @@ std::vector<ShownEnemy> shown_enemies(const SimReport& r);
 /// a / b, the reports' means and rates; 0 when b is 0.
 inline double ratio(std::uint64_t a, std::uint64_t b) { return b != 0 ? double(a) / double(b) : 0.0; }
 
-/// Reads what SimReport::to_json wrote, strictly: each problem is a diagnostic at the JSON pointer
-/// of the value (with its line and column): a wrong type, a key the format does not have, a
-/// shard that is not K/N of its battles, or counts that disagree (more wins than battles,
-/// histograms that do not count every battle once, ...). Derived values (rates, means,
-/// percentiles) are recomputed from the counts, not read.
+/// Reads what SimReport::to_json wrote, strictly: each problem of the document is a diagnostic at
+/// the JSON pointer of the value (with its line and column): a wrong type, a key the format does
+/// not have, a shard that is not K/N of its battles, or counts that disagree (more wins than
+/// battles, histograms that do not count every battle once or end with a 0, a paired table that
+/// does not fit both sides' wins, failures and HP left, side B's tables other than side A's, an
+/// error whose seed or policy is not the run's, ...). Derived values (rates, means,
+/// percentiles) are recomputed from the counts; those read must be numbers, and the ones the
+/// counts give up to rounding.
 Result<SimReport, content::Diagnostics> report_from_document(const content::JsonDocument& doc);
 /// Reads and checks a report file (report_from_document); a syntax error gives its line and column.
 Result<SimReport, content::Diagnostics> read_report(const std::filesystem::path& path);
@@ -269,8 +276,8 @@ Result<std::pair<std::uint32_t, std::uint32_t>> parse_shard(const std::string& t
 
 /// Merges shard reports of one run into the report the run would give in one piece. Refuses
 /// reports of different rules, content, encounter, seed, battles or policies, a shard count
-/// outside 1..kMaxShardCount, and shards that do not cover 1..N exactly once (the missing ones
-/// are named, the first ten of them).
+/// outside 1..kMaxShardCount, shards that do not cover 1..N exactly once (the missing ones
+/// are named, the first ten of them), and counts whose sum passes its type's range (Tally::add).
 Result<SimReport> merge_reports(const std::vector<SimReport>& shards);
 
 }  // namespace battlecore::sim

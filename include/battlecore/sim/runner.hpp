@@ -147,7 +147,8 @@ bool play_counted(Player& player, std::uint64_t index, std::uint64_t seed, const
 /// count of 0 or above kMaxThreads, a bad shard, more than kMaxBattles battles, a `versus` with
 /// other seats or counters) are returned before any battle is played. A thread the system refuses to start
 /// is an error too, returned once the threads already started have finished their chunk (their
-/// battles may have been recorded by `after_battle`).
+/// battles may have been recorded by `after_battle`), and so is a sum that passes its range when
+/// the threads' tallies are added (Tally::add; no run of kMaxBattles battles comes near it).
 template <class Adapter>
 Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& options,
                                  const Adapter* versus = nullptr) {
@@ -328,9 +329,10 @@ Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& optio
   if (paired_run) report.versus.resize(report.shape());
   for (const auto& w : workers) {
     if (!w) continue;  // only when a thread failed, which rethrew above
-    report.Tally::add(w->tally_a);
-    if (paired_run) report.versus.add(w->tally_b);
-    report.paired.add(w->paired);
+    if (auto added = report.Tally::add(w->tally_a); !added) return added.error();
+    if (paired_run)
+      if (auto added = report.versus.add(w->tally_b, "/versus"); !added) return added.error();
+    if (auto added = report.paired.add(w->paired); !added) return added.error();
   }
   report.finish();
   report.versus.finish();
