@@ -90,6 +90,9 @@ Result<Status> Battle::start_battle(EncounterId encounter, std::uint64_t seed) {
     return Error{
         fmt::format("no encounter with index {} (the pack has {})", encounter, catalog_->encounters.size())};
   if (is_battle_active()) return Error{"a battle is already in progress; it must end before another starts"};
+  // The won battle ends when its reward is taken or skipped (BattleEnded): until then it waits.
+  if (is_waiting_for_reward())
+    return Error{"the battle won waits for its reward; take it or skip it before another battle starts"};
   for (CardId card : master_deck)
     if (card >= catalog_->cards.size())
       return Error{fmt::format("the master deck names card {}, but the pack has {} cards", card,

@@ -873,6 +873,22 @@ TEST(DeckbuilderRulesReward, TakingARewardSelectsItThenEndsTheBattleWon) {
   expect_refused(run.battle, Action::skip_reward(), RefusalReason::BattleOver);
 }
 
+// The seed's battle end waits for the reward, then raises BattleEnded: no battle starts before.
+TEST(DeckbuilderRulesReward, NoBattleStartsWhileARewardWaits) {
+  Fight run(reward_pack());
+  run.play("zap", 0);
+  ASSERT_TRUE(run.battle.is_waiting_for_reward());
+  const std::uint64_t hash = run.battle.state_hash();
+  const std::size_t logged = run.battle.events().log().size();
+  const Result<Status> again = run.battle.start_battle(run.battle.state().encounter, 9);
+  ASSERT_FALSE(again.ok());
+  EXPECT_NE(again.error().message.find("waits for its reward"), std::string::npos) << again.error().message;
+  EXPECT_EQ(run.battle.state_hash(), hash);
+  EXPECT_EQ(run.battle.events().log().size(), logged);
+  run.act(Action::skip_reward());
+  EXPECT_TRUE(run.battle.start_battle(run.battle.state().encounter, 9).ok());
+}
+
 TEST(DeckbuilderRulesReward, SkippingARewardEndsTheBattleWonWithoutOne) {
   Fight run(reward_pack());
   run.play("zap", 0);

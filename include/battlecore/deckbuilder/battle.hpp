@@ -325,7 +325,8 @@ class Battle {
   explicit Battle(std::shared_ptr<const Catalog> catalog, BattleOptions options = {});
 
   // --- starting -------------------------------------------------------------------------
-  /// The seed's StartBattle: a missing encounter is an error and starts nothing.
+  /// The seed's StartBattle: a missing encounter is an error and starts nothing, and so is a
+  /// battle in play or a won one whose reward waits (taken or skipped, it ends).
   Result<Status> start_battle(std::string_view encounter_id, std::uint64_t seed,
                               std::span<const CardId> master_deck = {});
   Result<Status> start_battle(EncounterId encounter, std::uint64_t seed);
