@@ -81,10 +81,7 @@ bool all_party_free(const BattleState& s) {
   return true;
 }
 
-bool swap_allowed_now(const BattleState& s) {
-  return all_party_free(s) ||
-         std::ranges::count_if(s.members, [](const MemberState& m) { return m.alive(); }) == 1;
-}
+bool swap_allowed_now(const BattleState& s) { return all_party_free(s) || alive_member_count(s) == 1; }
 
 std::size_t formation_slot(const BattleState& s, std::size_t member) {
   for (std::size_t i = 0; i < s.formation.size(); ++i)
