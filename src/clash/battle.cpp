@@ -275,6 +275,14 @@ bool check_invariants(const Battle& battle, std::string* why, std::string* where
                          : fmt::format("seat {} is already in the turn order", o));
     listed[o] = true;
   }
+  // Rounds are numbered from 1 and none begins past the round limit, sudden-death rounds too.
+  if (s.round < 1 || s.round > e.rules.round_limit)
+    return fail("/state/round",
+                fmt::format("expected a round in [1, {}] (the encounter's round_limit), got {}",
+                            e.rules.round_limit, s.round));
+  if (s.sudden_deaths > e.rules.sudden_death_rounds)
+    return fail("/state/sudden_deaths", fmt::format("the encounter allows {} sudden-death rounds, got {}",
+                                                    e.rules.sudden_death_rounds, s.sudden_deaths));
   const bool over = battle.phase() == Phase::BattleEnd;
   std::size_t in = 0;
   for (std::size_t i = 0; i < n; ++i) {
@@ -318,7 +326,10 @@ bool check_invariants(const Battle& battle, std::string* why, std::string* where
                   "the battle is over: expected no turn (step \"none\", current -1)");
     return true;
   }
-  if (battle.status() != Status::AwaitingDecision) return true;
+  // Between two actions a battle not over always waits for a seat's decision.
+  if (battle.status() != Status::AwaitingDecision)
+    return fail("/state/step",
+                "the battle is not over: expected a turn step (\"roll\", \"rock\" or \"card\")");
   if (in < 2)
     return fail("/state/step", fmt::format("only {} seat is still in: expected no turn (\"none\")", in));
   if (s.current < 0 || static_cast<std::size_t>(s.current) >= n ||
@@ -344,6 +355,12 @@ bool check_invariants(const Battle& battle, std::string* why, std::string* where
                                     before ? "before" : "after", current, before));
     }
   }
+  // Only a human seat rolls: a bot's die is rolled for it as BattleLoop begins its turn.
+  if (s.step == TurnStep::Roll && cur.kind == SeatKind::Bot)
+    return fail("/state/step",
+                fmt::format("seat {} is a bot, whose die is rolled for it: expected \"rock\" or "
+                            "\"card\", got \"roll\"",
+                            current));
   if (s.step == TurnStep::Rock && (s.dice < 1 || s.dice > 6))
     return fail("/state/dice", fmt::format("a rock is to be chosen after a roll of {}", s.dice));
   const Element rock = rock_element(cur.rock);

@@ -244,6 +244,14 @@ Result<Battle> BattleIo::restore(const std::shared_ptr<const Catalog>& catalog, 
           throw Bad{"/state/seats",
                     b.started_ ? "a started battle has seats" : "a battle never started has no seats"};
         content::restore_driver<Machine>(root, b.driver_, b.has_pending_trigger_, b.pending_trigger_);
+        // The manager takes a queued move before anything else happens (advance), so no snapshot,
+        // not even one taken from a listener, has one: restored, it would be taken on the next
+        // action, whatever the turn (a round ending in the middle of a seat's turn).
+        if (b.has_pending_trigger_)
+          throw Bad{"/pending_trigger",
+                    fmt::format("expected null: the manager has no move queued between two "
+                                "steps, got \"{}\"",
+                                trigger_name(b.pending_trigger_))};
         b.actions_ = content::read_actions<Action>(root, [](const json& a) { return action_from_json(a); });
         auto log = content::read_events<Event>(
             root, 8, "[type, seat, other, winner, card, other_card, amount, extra]", kEventTypes,

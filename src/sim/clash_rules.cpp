@@ -111,6 +111,9 @@ std::vector<std::string> ClashRules::invariants(const Battle& before, const Batt
       if (ev.type == EventType::CardDealt && seat_ok)
         dealt[static_cast<std::size_t>(ev.seat)].push_back(ev.card);
     }
+  // A re-setup builds each listed deck again: hand plus deck grow back to the whole list. Without
+  // the logs, a new round of an encounter that re-runs the setup may have been one.
+  const bool rebuilt = logged ? resetup : e.rules.resetup_between_rounds && s.round != b.round;
   for (std::size_t i = 0; i < s.seats.size(); ++i) {
     const SeatState &was = b.seats[i], &now = s.seats[i];
     if (logged && !sudden_death && now.health > was.health)
@@ -119,7 +122,7 @@ std::vector<std::string> ClashRules::invariants(const Battle& before, const Batt
         (!now.out || now.place != was.place || now.out_round != was.out_round))
       broken.push_back(fmt::format("seat {} was out at place {} and now is {} at place {}", i, was.place,
                                    now.out ? "out" : "in", now.place));
-    if (now.hand.size() + now.pile.size() > was.hand.size() + was.pile.size() &&
+    if (!rebuilt && now.hand.size() + now.pile.size() > was.hand.size() + was.pile.size() &&
         e.rules.deck == DeckSource::Listed)
       broken.push_back(fmt::format("seat {} has more cards in hand and deck than before", i));
     if (!logged || resetup) continue;

@@ -326,6 +326,54 @@ TEST(ClashSnapshot, ATurnTheRulesNeverPoseIsRefused) {
   }
 }
 
+TEST(ClashSnapshot, ABattleNotOverWithNoTurnPendingOrWithAMoveQueuedIsRefused) {
+  // Between two actions a battle not over waits for a seat: with no turn step it would wait for
+  // nobody, neither over nor awaiting a decision, and no other battle could start.
+  const json card = snapshot(battle_at(TurnStep::Card));
+  expect_refused(with(card, "/state/step", "none"), "/state/step",
+                 "the battle is not over: expected a turn step");
+  expect_refused(with(with(with(card, "/state/step", "none"), "/state/current", -1), "/state/dice", 0),
+                 "/state/step", "the battle is not over: expected a turn step");
+
+  // The manager takes a move as soon as it is queued: none is ever queued in a snapshot. One
+  // restored would be taken on the next action (a roll ending the round before the seat moved).
+  expect_accepted(with(card, "/pending_trigger", nullptr));
+  expect_refused(with(snapshot(battle_at(TurnStep::Roll)), "/pending_trigger", "RoundOver"),
+                 "/pending_trigger",
+                 "expected null: the manager has no move queued between two steps, got \"RoundOver\"");
+}
+
+TEST(ClashSnapshot, ARoundPastTheLimitOrABotWithADieToRollIsRefused) {
+  // Rounds count from 1 up to the encounter's round_limit (200), sudden-death rounds up to its
+  // sudden_death_rounds (0 in classic): the referee ends the battle there.
+  const json card = snapshot(battle_at(TurnStep::Card));
+  expect_accepted(with(card, "/state/round", 200));
+  expect_refused(with(card, "/state/round", 201), "/state/round",
+                 "expected a round in [1, 200] (the encounter's round_limit), got 201");
+  expect_refused(with(card, "/state/round", 0), "/state/round", "expected a round in [1, 200]");
+  expect_refused(with(card, "/state/sudden_deaths", 1), "/state/sudden_deaths",
+                 "the encounter allows 0 sudden-death rounds, got 1");
+
+  // A bot's die is rolled for it as BattleLoop begins its turn: it never has a roll to make.
+  Battle b(classic());
+  ASSERT_TRUE(b.start_battle("classic", 5).ok());
+  std::vector<Action> options;
+  for (int i = 0; i < 400 && b.status() == Status::AwaitingDecision &&
+                  !(b.state().step == TurnStep::Rock &&
+                    b.state().seats[static_cast<std::size_t>(b.state().current)].kind == SeatKind::Bot);
+       ++i) {
+    b.legal_actions(options);
+    ASSERT_TRUE(b.submit(options[0]).ok());
+  }
+  const json rock = snapshot(b);
+  ASSERT_EQ(rock["phase"], "BattleLoop");
+  ASSERT_EQ(rock["state"]["step"], "rock");
+  expect_accepted(rock);
+  const int bot = rock["state"]["current"].get<int>();
+  expect_refused(with(with(rock, "/state/step", "roll"), "/state/dice", 0), "/state/step",
+                 fmt::format("seat {} is a bot, whose die is rolled for it", bot));
+}
+
 TEST(ClashSnapshot, TurnsTakenOutOfTheTurnOrderAreRefused) {
   // A card to play in the middle of a round: seats before and after the current one in the order.
   Battle b = battle_at(TurnStep::Card);

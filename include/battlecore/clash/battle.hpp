@@ -156,10 +156,10 @@ class Battle {
   Trigger pending_trigger_ = Trigger::BotNext;
 };
 
-/// Checks what must hold in every state between two actions: seat count, order, hands, health,
-/// rocks, places, the end, the pending turn. Returns false on the first broken one and says why
-/// (when `why` is given) and where: the JSON pointer of the value at fault in the battle's
-/// snapshot (when `where` is given), which `restore` reports.
+/// Checks what must hold in every state between two actions: seat count, order, round, hands,
+/// health, rocks, places, the end, the pending turn (there is one until the end). Returns false
+/// on the first broken one and says why (when `why` is given) and where: the JSON pointer of the
+/// value at fault in the battle's snapshot (when `where` is given), which `restore` reports.
 bool check_invariants(const Battle& battle, std::string* why = nullptr, std::string* where = nullptr);
 
 }  // namespace battlecore::clash
