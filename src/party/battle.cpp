@@ -398,16 +398,18 @@ Result<Status, Rejection> Battle::apply_companion_action(const Action& action) {
   Access x = Access::of(*this);
   state_.companion_turn = false;
   state_.companion_acted = true;
+  // The target as an event actor (the enemy's battle-wide number), as for every other action.
+  const ActorRef target = action.kind == ActionKind::CompanionPass
+                              ? kNobody
+                              : enemy_actor(state_.enemies[static_cast<std::size_t>(action.target)].uid);
   events_.emit_with(EventType::ActionTaken, [&] {
     return Event{.type = EventType::ActionTaken,
                  .source = kCompanionActor,
-                 .target = action.target,
+                 .target = target,
                  .subject = static_cast<std::uint16_t>(action.kind)};
   });
   if (action.kind == ActionKind::CompanionAttack) {
-    resolve_hit(x,
-                Hit{kCompanionActor, enemy_actor(state_.enemies[static_cast<std::size_t>(action.target)].uid),
-                    comp.attack});
+    resolve_hit(x, Hit{kCompanionActor, target, comp.attack});
   } else if (action.kind == ActionKind::CompanionSpecial) {
     state_.tp -= comp.special_cost;
     run_player_ops(x, kCompanionActor, comp.special, TargetKind::Enemy, Reach::Any, action.target);
@@ -671,6 +673,12 @@ bool check_invariants(const Battle& battle, std::string* why, std::string* where
       return fail(at("/charge"), fmt::format("{} charge {} outside [0, {}]", name(), a.charge, kMaxCharge));
     if (member && !a.alive() && !a.conditions.empty())
       return fail(at("/conditions"), fmt::format("{} is down: expected no conditions", name()));
+    if (member && !a.alive() && (a.cantmove != 0 || a.tired != 0 || a.charge != 0))  // CheckDead
+      return fail(at(a.cantmove != 0 ? "/cantmove"
+                     : a.tired != 0  ? "/tired"
+                                     : "/charge"),
+                  fmt::format("{} is down: expected counter, exhaustion and charge 0, got {}, {} and {}",
+                              name(), a.cantmove, a.tired, a.charge));
     for (std::size_t j = 0; j < a.conditions.size(); ++j)
       if (a.conditions[j].turns <= 0)
         return fail(at(fmt::format("/conditions/{}/turns", j)),
@@ -695,6 +703,45 @@ bool check_invariants(const Battle& battle, std::string* why, std::string* where
       return fail("/state/current",
                   fmt::format("member '{}' is down, waiting or stopped: expected a member who can act",
                               c.members[m.def].id));
+  }
+  // The companion's turn is posed in the player phase, with nobody selected, to a companion of
+  // the party that has not acted and is not locked.
+  if (s.companion_turn) {
+    const PartyDef& party = c.parties[c.encounters[s.encounter].party];
+    if (battle.phase() != Phase::PlayerPhase || s.current >= 0 || !party.companion || s.companion_acted ||
+        s.companion_locked)
+      return fail("/state/companion_turn",
+                  "the companion's turn is pending: expected the player phase with nobody selected and a "
+                  "companion of the party that has not acted and is not locked");
+  }
+  // Past the encounter's turn limit the battle is lost at the turn end.
+  if (const std::uint32_t limit = c.encounters[s.encounter].turn_limit;
+      !battle.is_battle_over() && s.turn > limit)
+    return fail("/state/turn", fmt::format("turn {} is past the encounter's turn limit {}", s.turn, limit));
+  // The first strike runs in its phase only, and a party that fled has left the battle.
+  if (!battle.is_battle_over() && s.first_strike != (battle.phase() == Phase::FirstStrike))
+    return fail("/state/first_strike",
+                fmt::format("expected {} in phase {}", battle.phase() == Phase::FirstStrike,
+                            phase_name(battle.phase())));
+  if (s.fled && battle.phase() != Phase::Fled)
+    return fail("/state/fled",
+                fmt::format("the party fled: expected phase Fled, got {}", phase_name(battle.phase())));
+  // An enemy action stops only to wait on a Block, in the enemy phase or the first strike.
+  if (s.enemy_action.active && (!s.enemy_action.awaiting_block || (battle.phase() != Phase::EnemyPhase &&
+                                                                   battle.phase() != Phase::FirstStrike)))
+    return fail("/state/enemy_action/active",
+                "an enemy action is in progress: expected it to wait on a Block in the enemy phase or the "
+                "first strike");
+  // advance() runs until a decision is posed or the battle is over: a battle that is not over
+  // waits on a decision (one waiting on nothing would refuse every action).
+  if (!battle.is_battle_over() && battle.decision_kind() == DecisionKind::None) {
+    const Phase p = battle.phase();
+    return fail(p == Phase::PlayerPhase                             ? "/state/current"
+                : p == Phase::EnemyPhase || p == Phase::FirstStrike ? "/state/enemy_action/awaiting_block"
+                                                                    : "/phase",
+                fmt::format("the battle is not over and no decision is pending in phase {}: expected a "
+                            "member's turn, the companion's or a Block",
+                            phase_name(p)));
   }
   if (s.no_action_turns >= kInactionFailsafeTurns)
     return fail("/state/no_action_turns", "the inaction failsafe did not fire");

@@ -71,12 +71,20 @@ void read_hp(ObjectReader& r, std::int32_t& hp, std::int32_t& max_hp, std::int64
 
 void read_member(ObjectReader& r, const Catalog& c, MemberState& m) {
   read_hp(r, m.hp, m.max_hp, 0);
-  if (const auto v = r.optional_int("cantmove", -8, 1)) m.cantmove = static_cast<std::int8_t>(*v);
-  if (const auto v = r.optional_int("tired", 0, 99)) m.tired = static_cast<std::int8_t>(*v);
-  if (const auto v = r.optional_int("charge", 0, kMaxCharge)) m.charge = static_cast<std::int8_t>(*v);
+  const auto cantmove = r.optional_int("cantmove", -8, 1);
+  const auto tired = r.optional_int("tired", 0, 99);
+  const auto charge = r.optional_int("charge", 0, kMaxCharge);
+  if (cantmove) m.cantmove = static_cast<std::int8_t>(*cantmove);
+  if (tired) m.tired = static_cast<std::int8_t>(*tired);
+  if (charge) m.charge = static_cast<std::int8_t>(*charge);
   read_conditions(r, c, m.conditions);
-  if (!m.alive() && !m.conditions.empty())
-    r.error_at("conditions", "a member that is down holds no conditions");
+  if (!m.alive()) {  // down, as CheckDead leaves a member: no conditions, counter, exhaustion or charge
+    if (!m.conditions.empty()) r.error_at("conditions", "a member that is down holds no conditions");
+    if (cantmove && *cantmove != 0) r.error_at("cantmove", "a member that is down has counter 0");
+    if (tired && *tired != 0) r.error_at("tired", "a member that is down has exhaustion 0");
+    if (charge && *charge != 0) r.error_at("charge", "a member that is down has charge 0");
+    m.cantmove = m.tired = m.charge = 0;
+  }
   r.finish();
 }
 

@@ -245,6 +245,9 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
   cur.awaiting_block = a.flag("awaiting_block");
   cur.block_roll = static_cast<std::uint8_t>(a.num("block_roll", 0, 99));
   cur.keeps_charge = a.has("keeps_charge") && a.flag("keeps_charge");  // absent before it was written
+  // A Block decision is posed by an enemy action in progress, whose cursor is checked below.
+  if (cur.awaiting_block && !cur.active)
+    throw Bad{a.ptr("awaiting_block"), "a Block decision needs an enemy action in progress (active)"};
   if (cur.active) {  // the cursor must point at an active enemy's move and a listed target
     const auto slot = std::find_if(s.enemies.begin(), s.enemies.end(),
                                    [&](const EnemyState& e) { return e.uid == cur.enemy_uid; });

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "battlecore/party/battle.hpp"
 #include "battlecore/party/view.hpp"
@@ -121,6 +122,22 @@ TEST(PartyPlayerPhase, CompanionThenAllyThenTheEnemyPhase) {
                    "enemy#0 idle", "phase EnemyPhase->TurnEnd", "advance 1", "phase TurnEnd->PlayerPhase",
                    "turn 1", "select ann"}));
   EXPECT_FALSE(b.state().companion_acted);  // reset for the new main turn
+}
+
+// The companion's action names its target as every action does, by the enemy's event actor:
+// its enemy slot used to be written there, which names a member (slot 1 read "member 1").
+TEST(PartyPlayerPhase, TheCompanionsActionNamesTheEnemyItTargets) {
+  Battle b = start("pet_pair");
+  for (int i = 0; i < 3; ++i) submit_ok(b, Action::attack(0));
+  ASSERT_EQ(b.decision_kind(), DecisionKind::Companion);
+  const std::size_t mark = b.events().log().size();
+  submit_ok(b, Action::companion_attack(1));
+  const Event& taken = b.events().log()[mark];
+  ASSERT_EQ(taken.type, EventType::ActionTaken);
+  EXPECT_EQ(taken.source, kCompanionActor);
+  EXPECT_EQ(taken.target, enemy_actor(b.state().enemies[1].uid));
+  EXPECT_EQ(event_to_json(taken, b.catalog())["target"], "enemy #1");
+  EXPECT_EQ(trace(b, mark, {EventType::Damaged}).at(0), "damage enemy#1 1");
 }
 
 TEST(PartyPlayerPhase, ALockedCompanionIsSkipped) {

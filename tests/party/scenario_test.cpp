@@ -3,6 +3,7 @@
 
 #include "battlecore/party/scenario.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include <fmt/format.h>
@@ -152,6 +153,36 @@ TEST(PartyScenario, EveryBadOverrideIsRefusedWithItsPointer) {
   EXPECT_NE(text.find("/enemies/0/hp: expected HP in [1, "), std::string::npos) << text;
   EXPECT_NE(text.find("/turn"), std::string::npos) << text;
   EXPECT_NE(text.find("/colour"), std::string::npos) << text;
+}
+
+// A member at 0 HP is down, as CheckDead leaves it: no conditions, and counter, exhaustion and
+// charge 0. A scenario used to keep a down member at counter 1, so Swap was refused ("someone has
+// already acted") while every member standing was free.
+TEST(PartyScenario, AMemberThatIsDownHasNoCounterExhaustionOrCharge) {
+  const std::string text =
+      problems({{"members", {json::object(), {{"hp", 0}, {"cantmove", 1}, {"tired", 2}, {"charge", 3}}}}});
+  for (const char* key : {"cantmove", "tired", "charge"})
+    EXPECT_NE(text.find(fmt::format("/members/1/{}: a member that is down has", key)), std::string::npos)
+        << text;
+  // What the scenario does not name goes as for a member the rules down: the party advantage's
+  // extra action of the lead member too.
+  const Battle b = started({{"encounter", "sneak_attack"}, {"members", {{{"hp", 0}}}}});
+  const MemberState& lead = b.state().members[0];
+  EXPECT_EQ(lead.hp, 0);
+  EXPECT_EQ(lead.cantmove, 0);
+  std::string why;
+  EXPECT_TRUE(check_invariants(b, &why)) << why;
+  Battle down = started({{"members", {json::object(), {{"hp", 0}, {"cantmove", 0}}}}});
+  EXPECT_TRUE(std::ranges::count(down.decision().options, Action::swap()) == 1);
+  // A snapshot holding a down member with a counter is refused like one with conditions.
+  json snap = snapshot(down);
+  snap["state"]["members"][1]["cantmove"] = 1;
+  const auto refused = restore(meadow_pack(), snap);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(
+      refused.error().message.find("/state/members/1/cantmove: member 'kabbu' is down: expected counter"),
+      std::string::npos)
+      << refused.error().message;
 }
 
 TEST(PartyScenario, OtherVersionsRulesAndEncountersAreRefused) {

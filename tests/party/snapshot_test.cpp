@@ -434,6 +434,60 @@ TEST(PartySnapshot, ADecisionTheRulesNeverPoseIsRefused) {
   expect_accepted(with(s, selected + "/conditions", {{{"condition", "poison"}, {"turns", 2}}}));
 }
 
+// A pending decision is one the rules pose: a Block by an enemy action in progress (a Block
+// with the cursor inactive was restored unchecked, and answering it crashed), the companion's
+// turn for a companion the party has, and always one while the battle is not over (a battle
+// waiting on nothing was restored, reported finished and refused every action).
+TEST(PartySnapshot, APendingDecisionIsOneTheRulesPose) {
+  const Battle block = test::start("ambush", 3, meadow_pack());
+  ASSERT_EQ(block.decision_kind(), DecisionKind::Block);
+  const json b = snapshot(block);
+  json inactive = with(b, "/state/enemy_action/active", false);
+  expect_refused(inactive, "/state/enemy_action/awaiting_block", "needs an enemy action in progress");
+  inactive["state"]["enemy_action"]["enemy_uid"] = 200;
+  inactive["state"]["enemy_action"]["targets"] = json::array();
+  expect_refused(inactive, "/state/enemy_action/awaiting_block", "needs an enemy action in progress");
+  expect_refused(with(b, "/state/enemy_action/awaiting_block", false), "/state/enemy_action/active",
+                 "expected it to wait on a Block");
+  json idle = with(b, "/state/enemy_action/awaiting_block", false);
+  idle["state"]["enemy_action"] =
+      snapshot(test::start("meadow_walk", 1, meadow_pack()))["state"]["enemy_action"];
+  expect_refused(idle, "/state/enemy_action/awaiting_block",
+                 "the battle is not over and no decision is pending in phase FirstStrike");
+
+  const json s = snapshot_in_progress();
+  expect_refused(with(s, "/state/current", -1), "/state/current",
+                 "the battle is not over and no decision is pending in phase PlayerPhase");
+  // The cursor of the Block above, in the player phase: the enemy phase would go on with it.
+  json cursor = s;
+  cursor["state"]["enemy_action"] = b["state"]["enemy_action"];
+  expect_refused(cursor, "/state/enemy_action/active", "expected it to wait on a Block");
+  const json companion = with(with(s, "/state/current", -1), "/state/companion_turn", true);
+  expect_accepted(companion);
+  for (const auto& [key, value] : {std::pair<std::string, json>{"/state/companion_acted", true},
+                                   {"/state/companion_locked", true},
+                                   {"/state/current", 0}})
+    expect_refused(with(companion, key, value), "/state/companion_turn", "the companion's turn is pending");
+  // The first strike's flag belongs to its phase; a party that fled is in phase Fled.
+  expect_refused(with(s, "/state/first_strike", true), "/state/first_strike",
+                 "expected false in phase PlayerPhase");
+  expect_refused(with(b, "/state/first_strike", false), "/state/first_strike",
+                 "expected true in phase FirstStrike");
+  expect_refused(with(s, "/state/fled", true), "/state/fled", "expected phase Fled, got PlayerPhase");
+  // A battle still going past its turn limit has been lost at the turn end.
+  expect_refused(with(s, "/state/turn", 100), "/state/turn",
+                 "turn 100 is past the encounter's turn limit 99");
+  expect_accepted(with(s, "/state/turn", 99));
+  // The rules pack's trio has no companion.
+  json trio = snapshot(test::start("trio"));
+  trio["state"]["current"] = -1;
+  trio["state"]["companion_turn"] = true;
+  const auto refused = restore(test::rules_pack(), trio);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().message.rfind("snapshot refused: /state/companion_turn: ", 0), 0u)
+      << refused.error().message;
+}
+
 // --- Deselect -----------------------------------------------------------------------------
 
 TEST(PartyDeselect, GoesOnceRoundTheFreeMembersThenAnActionMustBeChosen) {

@@ -241,8 +241,11 @@ class Battle {
 };
 
 /// Engine invariants of a party battle between two actions: counters and HP within bounds, TP
-/// in [0, max TP], the formation every member once, a selected member that can act, no fallen
-/// enemy in a slot while a decision waits, at most 4 active enemies. False on the first broken
+/// in [0, max TP], the formation every member once, a member that is down with nothing left (no
+/// conditions, counter, exhaustion or charge), a selected member that can act, no fallen enemy in
+/// a slot while a decision waits, at most 4 active enemies, the phase's flags and the turn within
+/// the turn limit, and until the battle is over a decision the rules pose (the companion's for a
+/// companion that may act, a Block by an enemy action in progress). False on the first broken
 /// one, with the reason in `why` and, when `where` is given, the JSON pointer of the value at
 /// fault in the battle's snapshot (which `restore` reports).
 bool check_invariants(const Battle& battle, std::string* why, std::string* where = nullptr);
