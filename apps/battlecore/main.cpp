@@ -57,6 +57,16 @@ CLI::Validator finite_non_negative() {
       "NUMBER >= 0");
 }
 
+/// Text that is not empty: a path or an id given as "" (an unset shell variable, say) would
+/// otherwise read as the option not given, and `validate ""` would check the bundled pack.
+CLI::Validator non_empty(const std::string& what) {
+  return CLI::Validator(
+      [what](const std::string& text) {
+        return text.empty() ? fmt::format("expected {}, got an empty string", what) : std::string();
+      },
+      "");
+}
+
 /// An option whose text `read` turns into `out` (a Result): read once, as it is parsed; a text
 /// it refuses is a usage error with its message ("--deck: deck 'x*0': ...").
 template <class T, class Read>
@@ -101,6 +111,8 @@ int run_command(int argc, char** argv) {
   app.require_subcommand(1);
   Options options;
 
+  const CLI::Validator path = non_empty("a path");
+  const CLI::Validator id = non_empty("an id");
   auto add_rules = [&](CLI::App* sub) {
     sub->add_option("--rules", options.rules, "rule set")->required()->check(CLI::IsMember(rule_names));
   };
@@ -111,17 +123,19 @@ int run_command(int argc, char** argv) {
 
   CLI::App* validate = app.add_subcommand("validate", "check a content pack or file; list every problem");
   add_rules(validate);
-  validate->add_option("path", options.content, "a pack directory or a content file")->required();
+  validate->add_option("path", options.content, "a pack directory or a content file")
+      ->required()
+      ->check(path);
 
   CLI::App* list = app.add_subcommand("list", "list the encounters and definitions of a pack");
   add_rules(list);
-  list->add_option("--content", options.content, "pack directory (default: the bundled pack)");
+  list->add_option("--content", options.content, "pack directory (default: the bundled pack)")->check(path);
   list->add_flag("--json", options.json, "print one JSON object");
 
   CLI::App* sim = app.add_subcommand("sim", "simulate many battles with a policy");
   add_rules(sim);
-  sim->add_option("--content", options.content, "pack directory (default: the bundled pack)");
-  sim->add_option("--encounter", options.encounter, "encounter id (default: the pack's default)");
+  sim->add_option("--content", options.content, "pack directory (default: the bundled pack)")->check(path);
+  sim->add_option("--encounter", options.encounter, "encounter id (default: the pack's default)")->check(id);
   sim->add_option("--battles", options.battles,
                   fmt::format("number of battles (1 to {})", battlecore::sim::kMaxBattles))
       ->transform(whole_number(1, battlecore::sim::kMaxBattles));
@@ -145,21 +159,24 @@ int run_command(int argc, char** argv) {
                   "deckbuilder: paired A/B: also play this deck on the same seeds");
   sim->add_option("--versus-content", options.versus_content,
                   "paired A/B: also play this pack on the same seeds (the same encounter; cards and enemies "
-                  "matched by id)");
+                  "matched by id)")
+      ->check(path);
   sim->add_option("--mcts-iterations", options.mcts_iterations,
                   fmt::format("mcts: iterations per decision (1 to {})", battlecore::kMaxUctIterations))
       ->transform(whole_number(1, battlecore::kMaxUctIterations));
   sim->add_option("--mcts-exploration", options.mcts_exploration,
                   "mcts: UCB1 exploration constant (0 or more)")
       ->check(finite_non_negative());
-  sim->add_option("--report", options.report, "also write a self-contained HTML report to this file");
+  sim->add_option("--report", options.report, "also write a self-contained HTML report to this file")
+      ->check(path);
   sim->add_flag("--no-enemy-damage", options.no_enemy_damage,
                 "deckbuilder, party: leave the damage each enemy deals out of the report");
-  sim->add_option("--record", options.record, "write a replay of every battle into DIR");
+  sim->add_option("--record", options.record, "write a replay of every battle into DIR")->check(path);
   sim->add_flag("--record-failures", options.record_failures,
                 "with --record: only the battles that hit an engine error");
   sim->add_option("--scenario", options.scenario,
-                  "start every battle from a scenario file (with its own seed)");
+                  "start every battle from a scenario file (with its own seed)")
+      ->check(path);
   sim->add_option("--block-rate", options.block_rate, "party: percent of enemy hits a bot blocks (0-100)")
       ->transform(whole_number(0, 100));
   sim->add_option("--super-block-rate", options.super_block_rate,
@@ -184,35 +201,52 @@ int run_command(int argc, char** argv) {
   CLI::App* report = app.add_subcommand("report", "work with sim reports");
   report->require_subcommand(1);
   CLI::App* merge = report->add_subcommand("merge", "merge the --json reports of the shards of one run");
-  merge->add_option("files", options.files, "the shard reports (sim --json outputs)")->required();
+  merge->add_option("files", options.files, "the shard reports (sim --json outputs)")
+      ->required()
+      ->check(path);
   merge->add_flag("--json", options.json, "print one JSON object");
-  merge->add_option("--report", options.report, "also write a self-contained HTML report to this file");
+  merge->add_option("--report", options.report, "also write a self-contained HTML report to this file")
+      ->check(path);
 
   CLI::App* play = app.add_subcommand("play", "play a battle in the terminal");
   add_rules(play);
-  play->add_option("--content", options.content, "pack directory (default: the bundled pack)");
-  play->add_option("--encounter", options.encounter, "encounter id (default: the pack's default)");
+  play->add_option("--content", options.content, "pack directory (default: the bundled pack)")->check(path);
+  play->add_option("--encounter", options.encounter, "encounter id (default: the pack's default)")->check(id);
   play->add_option("--seed", options.seed, "battle seed (0 to 2^64 - 1)")->transform(seed_range);
-  play->add_option("--record", options.record, "write the battle's replay to FILE when the session ends");
-  play->add_option("--scenario", options.scenario, "start from a scenario file");
+  play->add_option("--record", options.record, "write the battle's replay to FILE when the session ends")
+      ->check(path);
+  play->add_option("--scenario", options.scenario, "start from a scenario file")->check(path);
 
   CLI::App* replay = app.add_subcommand("replay", "replay a recorded battle and check its hashes");
-  replay->add_option("file", options.replay, "a replay file")->required();
-  replay->add_option("--content", options.content, "pack directory (default: the bundled pack)");
+  replay->add_option("file", options.replay, "a replay file")->required()->check(path);
+  replay->add_option("--content", options.content, "pack directory (default: the bundled pack)")->check(path);
 
   ServeOptions serve_options;
   CLI::App* serve_cmd = app.add_subcommand("serve", "serve the battle monitor (a web page and JSON API)");
   serve_cmd->add_option("--port", serve_options.port, "TCP port (0: any free port)")
       ->transform(whole_number(0, 65535));
-  serve_cmd->add_option("--host", serve_options.host, "address to listen on (default: loopback only)");
+  serve_cmd->add_option("--host", serve_options.host, "address to listen on (default: loopback only)")
+      ->check(non_empty("an address"));
   serve_cmd->add_flag("--reveal", serve_options.reveal,
                       "give the snapshot of a battle in play, hidden cards and all (for debugging)");
 
-  // An unknown command word would otherwise read as "a subcommand is required".
-  if (argc >= 2 && argv[1][0] != '-' &&
-      app.get_subcommands([&](CLI::App* sub) { return sub->check_name(argv[1]); }).empty()) {
-    std::cerr << "battlecore: unknown command '" << argv[1] << "'\n\n" << app.help();
-    return kUsageError;
+  // An unknown command word would otherwise read as "a subcommand is required", at the top
+  // (`battlecore frobnicate`) and under a command that takes one (`battlecore report frobnicate`).
+  {
+    CLI::App* parent = &app;
+    std::string command;  // the command words read so far, each with a space after it
+    const auto any = [](CLI::App*) { return true; };
+    for (int i = 1; i < argc && argv[i][0] != '-' && !parent->get_subcommands(any).empty(); ++i) {
+      const auto found = parent->get_subcommands([&](CLI::App* sub) { return sub->check_name(argv[i]); });
+      if (found.empty()) {
+        // Named as the parse names it ("Usage: battlecore report ..."), also before the parse.
+        const std::string usage = parent == &app ? app.help() : parent->help("battlecore");
+        std::cerr << "battlecore: unknown command '" << command << argv[i] << "'\n\n" << usage;
+        return kUsageError;
+      }
+      parent = found.front();
+      command.append(argv[i]).append(" ");
+    }
   }
   try {
     app.parse(argc, argv);

@@ -204,10 +204,14 @@ struct Server::Impl {
 
   /// Registers a POST route whose body is read here, whatever its Content-Type: httplib would
   /// read a form-encoded body (curl -d's default) as a form and refuse one over 8 KiB. Every body
-  /// is held to ServerOptions::max_body_bytes; a multipart form is refused, as no route takes one.
+  /// is held to ServerOptions::max_body_bytes, a chunked one too (httplib checks only a
+  /// Content-Length); a multipart form is refused, as no route takes one. A request with neither
+  /// a Content-Length nor a Transfer-Encoding has an empty body (RFC 9112, 6.3): httplib would
+  /// wait for the connection to close, and refuse it when its read timed out.
   void post(const std::string& pattern, BodyHandler handler) {
-    http.Post(pattern, [handler = std::move(handler)](const httplib::Request& req, httplib::Response& res,
-                                                      const httplib::ContentReader& read) {
+    http.Post(pattern, [handler = std::move(handler), max_bytes = options.max_body_bytes](
+                           const httplib::Request& req, httplib::Response& res,
+                           const httplib::ContentReader& read) {
       if (req.is_multipart_form_data()) {
         // Read to its end first, so that the connection can carry the next request.
         read([](const httplib::MultipartFormData&) { return true; },
@@ -216,12 +220,22 @@ struct Server::Impl {
                           "the body must be JSON (Content-Type: application/json), not a multipart form");
       }
       std::string body;
-      const bool complete = read([&body](const char* data, std::size_t size) {
+      if (!req.has_header("Content-Length") && !req.has_header("Transfer-Encoding"))
+        return handler(req, res, body);
+      bool too_large = false;
+      const bool complete = read([&body, &too_large, max_bytes](const char* data, std::size_t size) {
+        if (size > max_bytes - body.size()) {
+          too_large = true;
+          return false;
+        }
         body.append(data, size);
         return true;
       });
       if (!complete) {
-        if (res.status == 413) return send_error(res, 413, "payload_too_large", kTooLarge);
+        if (too_large || res.status == 413) {
+          res.set_header("Connection", "close");  // the rest of the body is left unread
+          return send_error(res, 413, "payload_too_large", kTooLarge);
+        }
         return send_error(res, 400, "bad_request", "the request body could not be read");
       }
       handler(req, res, body);

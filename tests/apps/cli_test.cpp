@@ -473,7 +473,8 @@ TEST(Cli, BadArgumentsExitTwoAndPrintUsage) {
                            "sim --rules deckbuilder --mcts-iterations 0",
                            "sim --rules deckbuilder --mcts-exploration -1",
                            "report",
-                           "report merge"}) {
+                           "report merge",
+                           "report frobnicate shard.json"}) {
     SCOPED_TRACE(args);
     const CliRun r = cli(args);
     EXPECT_EQ(r.code, 2) << explain(r);
@@ -483,6 +484,17 @@ TEST(Cli, BadArgumentsExitTwoAndPrintUsage) {
   }
 }
 
+// An unknown word where a command is expected is named as one, also under `report` (it read
+// "A subcommand is required", as if none had been given).
+TEST(Cli, AnUnknownCommandIsNamedAtEveryLevel) {
+  const CliRun top = cli("frobnicate");
+  EXPECT_TRUE(top.err.starts_with("battlecore: unknown command 'frobnicate'\n")) << explain(top);
+  const CliRun under = cli("report frobnicate shard.json");
+  EXPECT_EQ(under.code, 2) << explain(under);
+  EXPECT_TRUE(under.err.starts_with("battlecore: unknown command 'report frobnicate'\n")) << explain(under);
+  EXPECT_TRUE(contains(under.err, "Usage: battlecore report ")) << explain(under);
+}
+
 /// Exit 2 with the subcommand's usage, the message on stderr and nothing on stdout.
 void expect_usage_error(const CliRun& r, std::string_view message) {
   EXPECT_EQ(r.code, 2) << explain(r);
@@ -490,6 +502,23 @@ void expect_usage_error(const CliRun& r, std::string_view message) {
   EXPECT_TRUE(contains(r.err, message)) << message << "\n" << explain(r);
   EXPECT_TRUE(contains(r.err, "Usage:")) << explain(r);
   EXPECT_TRUE(r.out.empty()) << explain(r);
+}
+
+// An empty path or id (an unset shell variable) is a usage error, not the option left out:
+// `validate ""` used to check the bundled pack and say it was valid, `sim --record ""` to
+// record nothing.
+TEST(Cli, EmptyPathsAndIdsAreRefusedWithUsage) {
+  for (const char* args :
+       {"validate --rules deckbuilder ''", "validate --rules party ''", "list --rules clash --content ''",
+        "sim --rules deckbuilder --battles 1 --content ''", "sim --rules party --battles 1 --encounter ''",
+        "sim --rules clash --battles 1 --record ''", "sim --rules deckbuilder --battles 1 --report ''",
+        "sim --rules deckbuilder --battles 1 --scenario ''",
+        "sim --rules deckbuilder --battles 1 --versus-content ''", "play --rules party --record ''",
+        "play --rules clash --scenario ''", "replay ''", "report merge ''"}) {
+    SCOPED_TRACE(args);
+    const CliRun r = cli(args, "quit\n");
+    expect_usage_error(r, "got an empty string");
+  }
 }
 
 TEST(Cli, BattlesAndSeedsOutOfRangeAreRefusedWithUsage) {
@@ -642,6 +671,13 @@ TEST(Cli, OutputThatCannotBeWrittenExitsThree) {
   const CliRun html = cli("sim --rules deckbuilder --battles 5 --report /dev/full");
   EXPECT_EQ(html.code, 3) << explain(html);
   EXPECT_TRUE(contains(html.err, "could not write the HTML report to /dev/full")) << explain(html);
+  // The replay of a session, written when it ends (it used to exit 2, as for bad arguments).
+  for (const char* rules : {"deckbuilder", "clash", "party"}) {
+    SCOPED_TRACE(rules);
+    const CliRun play = cli(std::string("play --rules ") + rules + " --record /dev/full", "quit\n");
+    EXPECT_EQ(play.code, 3) << explain(play);
+    EXPECT_TRUE(contains(play.err, "battlecore: cannot write replay file '/dev/full'")) << explain(play);
+  }
 }
 
 // --- sim at scale ----------------------------------------------------------------------------

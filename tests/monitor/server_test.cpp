@@ -3,6 +3,16 @@
 
 #include "battlecore/monitor/server.hpp"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <string>
+#include <utility>
+
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
@@ -572,6 +582,74 @@ TEST(MonitorLimits, OversizedFormBodiesAreRefusedAtTheSameLimit) {
   EXPECT_EQ(reply_of(client.Post("/api/battles", body + std::string(12'000, ' '), form)).status, 201);
   expect_error(reply_of(client.Post("/api/battles", body + std::string(20'000, ' '), form)), 413,
                "payload_too_large");
+}
+
+// A chunked body carries no Content-Length for httplib to check: the server counts its bytes.
+TEST(MonitorLimits, OversizedChunkedBodiesAreRefusedAtTheSameLimit) {
+  monitor::ServerOptions options;
+  options.max_body_bytes = 4096;
+  MonitorServer server(options);
+  const auto chunked_post = [&](const std::string& body) {
+    httplib::Client client = server.client();
+    // A provider without a length makes httplib send the body chunked.
+    return reply_of(client.Post(
+        "/api/battles",
+        [&body](std::size_t offset, httplib::DataSink& sink) {
+          const std::size_t n = std::min<std::size_t>(1000, body.size() - offset);
+          sink.write(body.data() + offset, n);
+          if (offset + n == body.size()) sink.done();
+          return true;
+        },
+        "application/json"));
+  };
+  const std::string body = "{\"rules\": \"deckbuilder\"}";
+  EXPECT_EQ(chunked_post(body + std::string(3000, ' ')).status, 201);
+  expect_error(chunked_post(body + std::string(10000, ' ')), 413, "payload_too_large");
+  // The server is still fine.
+  httplib::Client client = server.client();
+  EXPECT_EQ(post(client, "/api/battles", json{{"rules", "deckbuilder"}}).status, 201);
+}
+
+/// The reply to `request`, sent as it is on a new connection to `port`: its status line and
+/// body (empty when nothing came within two seconds).
+std::pair<std::string, std::string> raw_exchange(int port, const std::string& request) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  EXPECT_GE(fd, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<std::uint16_t>(port));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  EXPECT_EQ(::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof(address)), 0);
+  const timeval two_seconds{2, 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &two_seconds, sizeof(two_seconds));
+  EXPECT_EQ(::send(fd, request.data(), request.size(), 0), static_cast<ssize_t>(request.size()));
+  std::string reply;
+  char buffer[4096];
+  for (;;) {
+    const ssize_t n = ::recv(fd, buffer, sizeof(buffer), 0);
+    if (n <= 0) break;
+    reply.append(buffer, static_cast<std::size_t>(n));
+    const auto head_end = reply.find("\r\n\r\n");
+    const auto length_at = reply.find("Content-Length: ");
+    if (head_end != std::string::npos && length_at != std::string::npos &&
+        reply.size() >= head_end + 4 + std::stoul(reply.substr(length_at + 16)))
+      break;
+  }
+  ::close(fd);
+  const auto head_end = reply.find("\r\n\r\n");
+  if (head_end == std::string::npos) return {};
+  return {reply.substr(0, reply.find("\r\n")), reply.substr(head_end + 4)};
+}
+
+// A POST with neither a Content-Length nor a chunked body has an empty body: it is answered at
+// once as one, not after httplib has waited for the connection to close (its read timeout,
+// five seconds, holding a request thread) and then said the body could not be read.
+TEST_F(MonitorApi, APostWithoutABodyIsAnsweredAtOnceAsAnEmptyBody) {
+  const auto [status, body] = raw_exchange(server_.port(), "POST /api/battles HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_EQ(status, "HTTP/1.1 400 Bad Request");
+  const json reply = json::parse(body, nullptr, false);
+  EXPECT_EQ(reply.value("error", ""), "malformed_json") << body;
+  EXPECT_NE(reply.value("message", "").find("unexpected end of input"), std::string::npos) << body;
 }
 
 TEST(MonitorBind, ASecondServerOnTheSamePortCannotBind) {

@@ -17,17 +17,21 @@
 namespace battlecore::sim {
 
 /// Writes the replay of a terminal session's battle to `path` when one is asked for
-/// (`play --record FILE`): `code`, or 2 when the replay cannot be written.
+/// (`play --record FILE`): `code`; 3 when the file cannot be written (output lost, as for
+/// standard output or `sim --report`), 2 when the battle's actions do not record.
 template <class R>
 int write_session_replay(const std::shared_ptr<const typename R::Catalog>& catalog, const BattleStart& start,
                          const typename R::Battle& battle, const std::string& path, int code,
                          std::ostream& out, std::ostream& err) {
   if (path.empty()) return code;
   auto replay = record_replay<R>(catalog, start, battle.actions());
-  auto written = replay ? write_replay(path, replay.value()) : Result<void>(replay.error());
-  if (!written) {
-    err << "battlecore: " << written.error().message << "\n";
+  if (!replay) {
+    err << "battlecore: " << replay.error().message << "\n";
     return 2;
+  }
+  if (auto written = write_replay(path, replay.value()); !written) {
+    err << "battlecore: " << written.error().message << "\n";
+    return 3;
   }
   out << fmt::format("replay written to {}\n", path);
   return code;
