@@ -272,6 +272,25 @@ void read_enemy_ai(const In& e, const Catalog& c, Phase phase, EnemyState& es) {
       throw Bad{e.ptr("rules_used"), fmt::format("bit {} names no once rule of enemy '{}'", r, def.id)};
 }
 
+/// A delayed trigger is what a `delayed` op scheduled: that op's block (deferred effects, which
+/// never pause on a choice), at its timing, with at most its after_turns occurrences still to
+/// pass.
+void check_delayed(const In& d, const Catalog& c, const DelayedTrigger& t) {
+  for (const Op& op : c.ops) {
+    if (c.op_names[op.code] != "delayed" || op.block != t.block) continue;
+    if (static_cast<DelayedTiming>(op.mode) != t.timing)
+      throw Bad{d.ptr("timing"),
+                fmt::format("the delayed op of block {} fires at {}, got {}", t.block,
+                            kDelayedTimings[op.mode], kDelayedTimings[static_cast<std::size_t>(t.timing)])};
+    if (t.occurrences_left > op.amount)
+      throw Bad{d.ptr("occurrences_left"),
+                fmt::format("the delayed op of block {} waits {} occurrence(s): expected at most {}, got {}",
+                            t.block, op.amount, op.amount, t.occurrences_left)};
+    return;
+  }
+  throw Bad{d.ptr("block"), fmt::format("block {} is no delayed op's effects", t.block)};
+}
+
 void read_state(const In& in, const Catalog& c, Phase phase, BattleState& s) {
   s.seed = in.u64("seed");
   content::read_rng(in.obj("rng"), s.rng);
@@ -285,8 +304,27 @@ void read_state(const In& in, const Catalog& c, Phase phase, BattleState& s) {
                     ? EncounterId{0}
                     : find_id(c.encounters, in.at("encounter"), in.ptr("encounter"), "encounter");
   s.rules = rules_of(c, s.encounter);
-  s.turn = static_cast<std::uint32_t>(in.num("turn", 0, UINT32_MAX));
-  s.player_turns = static_cast<std::uint32_t>(in.num("player_turns", 0, UINT32_MAX));
+  // Initialize sets turn 1 (step 1) and the enemy phase counts it up, ending the battle (a
+  // stalemate lost) as it passes turn_limit: from then on the turn is 1 to turn_limit, one more
+  // once the battle is over. The first player turn start counts the first player turn, and
+  // the player phase, the turn end and the enemy phase come after it. (Before Initialize's first
+  // step, and in phase None, the counters may still be the last battle's.)
+  const bool turns_counted = phase != Phase::None && phase != Phase::Initialize;
+  const bool over = phase == Phase::BattleWon || phase == Phase::BattleLost;
+  const std::int64_t last_turn = std::int64_t{s.rules.turn_limit} + (over ? 1 : 0);
+  s.turn = static_cast<std::uint32_t>(
+      turns_counted
+          ? num_because(in, "turn", 1, last_turn,
+                        fmt::format("encounter '{}' has a turn_limit of {}{}", c.encounters[s.encounter].id,
+                                    s.rules.turn_limit, over ? " and the battle is over" : ""))
+          : in.num("turn", 0, UINT32_MAX));
+  const bool player_turn_begun =
+      phase == Phase::PlayerPhase || phase == Phase::PlayerTurnEnd || phase == Phase::EnemyPhase;
+  s.player_turns = static_cast<std::uint32_t>(
+      player_turn_begun
+          ? num_because(in, "player_turns", 1, UINT32_MAX,
+                        fmt::format("phase {} comes after a player turn start", phase_name(phase)))
+          : in.num("player_turns", 0, UINT32_MAX));
   s.player_owned = in.flag("player_owned");
   s.end_turn_requested = in.flag("end_turn_requested");
   s.extra_turns = static_cast<std::uint8_t>(in.num("extra_turns", 0, 255));
@@ -372,6 +410,17 @@ void read_state(const In& in, const Catalog& c, Phase phase, BattleState& s) {
     s.hooks.push_back(ActiveHook{find_id(c.hooks, h.at("hook"), h.ptr("hook"), "hook"),
                                  unit_ref(h, "owner", s, false),
                                  static_cast<std::uint8_t>(h.num("turns_left", 0, kMaxHookTurns))});
+    // A hook starts with its duration and leaves as its count reaches 0; one of duration 0 lasts
+    // the battle (0 turns left, never counted down).
+    const HookDef& def = c.hooks[s.hooks.back().hook];
+    if (def.duration == 0 ? s.hooks.back().turns_left != 0
+                          : s.hooks.back().turns_left == 0 || s.hooks.back().turns_left > def.duration)
+      throw Bad{h.ptr("turns_left"),
+                def.duration == 0
+                    ? fmt::format("hook '{}' lasts the battle: expected 0, got {}", def.id,
+                                  s.hooks.back().turns_left)
+                    : fmt::format("hook '{}' lasts {} turn(s): expected 1 to {}, got {}", def.id,
+                                  def.duration, def.duration, s.hooks.back().turns_left)};
   }
   const auto max_block = static_cast<std::int64_t>(c.blocks.size()) - 1;
   const json& delayed = in.arr("delayed");
@@ -384,6 +433,7 @@ void read_state(const In& in, const Catalog& c, Phase phase, BattleState& s) {
                        static_cast<DelayedTiming>(d.name("timing", kDelayedTimings)),
                        static_cast<std::uint8_t>(d.num("occurrences_left", 0, kMaxDelayedTurns)),
                        unit_ref(d, "source", s, false), unit_ref(d, "target", s, true)});
+    check_delayed(d, c, s.delayed.back());
   }
   const auto op_count = static_cast<std::int64_t>(c.ops.size());
   const json& effects = in.arr("effects");
@@ -445,8 +495,9 @@ void read_state(const In& in, const Catalog& c, Phase phase, BattleState& s) {
   s.reward_taken = taken.is_null() ? -1 : find_id(c.cards, taken, in.ptr("reward_taken"), "card");
   // Rewards are offered once the battle is won (phase BattleWon); one waits only while options
   // are offered, and the card taken is one of them. (A listener of BattleRewardSelected sees the
-  // card taken while the reward still waits.)
-  if (!s.reward_options.empty() && phase != Phase::BattleWon)
+  // card taken while the reward still waits; one of the next battle's Initialize, before its
+  // first step, the last battle's options and card taken.)
+  if (!s.reward_options.empty() && phase != Phase::BattleWon && phase != Phase::Initialize)
     throw Bad{in.ptr("reward_options"),
               fmt::format("a battle in phase {} offers no reward: expected [], got {} option(s)",
                           phase_name(phase), s.reward_options.size())};
@@ -484,6 +535,13 @@ Result<Battle> BattleIo::restore(const std::shared_ptr<const Catalog>& catalog, 
         const Phase phase = content::snapshot_phase<Machine>(root.at("phase"), root.ptr("phase"));
         read_state(root.obj("state"), *catalog, phase, b.state_);
         content::restore_driver<Machine>(root, b.driver_, b.has_pending_trigger_, b.pending_trigger_);
+        // advance() fires each transition as a phase or an action asks for it; it queues one only
+        // while a Choice or a reward waits, and none is asked for then (a Choice waits in a card's
+        // play, a reward in the terminal BattleWon). A queued one would fire at the next action.
+        if (b.has_pending_trigger_)
+          throw Bad{root.ptr("pending_trigger"),
+                    fmt::format("the rules fire a transition as it is asked for: expected null, got '{}'",
+                                trigger_name(b.pending_trigger_))};
         b.actions_ = content::read_actions<Action>(root, [](const json& a) { return action_from_json(a); });
         const json& master = root.arr("master_deck");
         for (std::size_t i = 0; i < master.size(); ++i)

@@ -518,10 +518,10 @@ TEST(DeckbuilderSnapshot, ReferencesToUnitsAndCardsOutsideTheBattleAreRefused) {
   const std::vector<Case> cases = {
       {"/state/hooks/0/owner", -1, unit + "-1", 2},
       {"/state/hooks/0/owner", 3, unit + "3", 0},
-      {"/state/hooks/0/turns_left", 100, "expected an integer in [0, 99], got 100", 99},
+      {"/state/hooks/0/turns_left", 100, "expected an integer in [0, 99], got 100", 0},
       {"/state/delayed/0/source", -1, unit + "-1", 2},
       {"/state/delayed/0/target", 3, unit_or_none + "3", -1},
-      {"/state/delayed/0/occurrences_left", 21, "expected an integer in [0, 20], got 21", 20},
+      {"/state/delayed/0/occurrences_left", 21, "expected an integer in [0, 20], got 21", 0},
       {"/state/effects/0/source", -1, unit + "-1", 2},
       {"/state/effects/0/target", 3, unit_or_none + "3", -1},
       {"/state/effects/0/card", cards, card_range + std::to_string(cards), cards - 1},
@@ -566,6 +566,100 @@ TEST(DeckbuilderSnapshot, ReferencesToUnitsAndCardsOutsideTheBattleAreRefused) {
   no_choice["state"]["choice"]["source"] = -1;
   no_choice["state"]["playing"] = {{"card", nullptr}, {"target", -1}};
   EXPECT_TRUE(restore(starter(), no_choice).ok());
+}
+
+TEST(DeckbuilderSnapshot, AQueuedTransitionIsRefused) {
+  // advance() fires each transition as it is asked for: none is ever left queued. A queued one
+  // once restored and fired at the next action: EndTurnRequested ended the turn after a play,
+  // and a trigger the phase has no transition for threw at it.
+  Battle b = from_scenario({{"encounter", "w1"}, {"seed", 4}, {"hand", {"strike", "defend"}}, {"energy", 3}});
+  const json s = snapshot(b);
+  ASSERT_TRUE(s["pending_trigger"].is_null());
+  for (const std::string_view trigger : Machine::kTriggerNames) {
+    SCOPED_TRACE(trigger);
+    expect_refused(
+        with(s, "/pending_trigger", std::string(trigger)), "/pending_trigger",
+        fmt::format("the rules fire a transition as it is asked for: expected null, got '{}'", trigger));
+  }
+  // The paused battle has none queued either.
+  EXPECT_TRUE(paused_with_everything()["pending_trigger"].is_null());
+}
+
+TEST(DeckbuilderSnapshot, TurnCountersTheRulesNeverReachAreRefused) {
+  Battle b = from_scenario({{"encounter", "w1"}, {"seed", 4}, {"hand", {"strike", "defend"}}, {"energy", 3}});
+  const json s = snapshot(b);
+  ASSERT_EQ(s["phase"], "PlayerPhase");
+  const int limit = b.state().rules.turn_limit;
+  // The turn is 1 to turn_limit: past it the enemy phase has lost the battle. Turn 101 of 100
+  // once restored and played a turn more; turn 0 gave one more turn than the limit.
+  for (const int turn : {0, limit + 1})
+    expect_refused(
+        with(s, "/state/turn", turn), "/state/turn",
+        fmt::format("encounter 'w1' has a turn_limit of {}: expected an integer in [1, {}], got {}", limit,
+                    limit, turn));
+  EXPECT_TRUE(restore(starter(), with(s, "/state/turn", limit)).ok());
+  // The player phase comes after a player turn start, which counted the turn. With 0 the next
+  // turn start took it for the first turn, whose hand is drawn at battle start: no card was drawn.
+  expect_refused(with(s, "/state/player_turns", 0), "/state/player_turns",
+                 "phase PlayerPhase comes after a player turn start: expected an integer in [1, ");
+  // A battle lost at the turn limit is one turn past it.
+  json lost = with(s, "/phase", "BattleLost");
+  EXPECT_TRUE(restore(starter(), with(lost, "/state/turn", limit + 1)).ok());
+  expect_refused(with(lost, "/state/turn", limit + 2), "/state/turn",
+                 fmt::format("turn_limit of {} and the battle is over", limit));
+}
+
+TEST(DeckbuilderSnapshot, HooksAndDelayedTriggersTheContentNeverSchedulesAreRefused) {
+  const json s = paused_with_everything();
+  ASSERT_EQ(s["state"]["hooks"][0]["hook"], "battle_fury");  // lasts the battle
+  ASSERT_EQ(s["state"]["hooks"][0]["turns_left"], 0);
+  // A hook starts with its duration and leaves at 0; one of duration 0 is never counted down.
+  // A peace vow restored with 0 turns left once refused attacks for the rest of the battle.
+  expect_refused(with(s, "/state/hooks/0/turns_left", 1), "/state/hooks/0/turns_left",
+                 "hook 'battle_fury' lasts the battle: expected 0, got 1");
+  json vow = with(s, "/state/hooks/0/hook", "peace_vow");
+  for (const int turns : {0, 2})
+    expect_refused(with(vow, "/state/hooks/0/turns_left", turns), "/state/hooks/0/turns_left",
+                   fmt::format("hook 'peace_vow' lasts 1 turn(s): expected 1 to 1, got {}", turns));
+  EXPECT_TRUE(restore(starter(), with(vow, "/state/hooks/0/turns_left", 1)).ok());
+
+  // A delayed trigger is a delayed op's effects, at its timing, with at most its after_turns
+  // left. Another block once ran at the timing: a block with a choice, outside a card's play,
+  // broke an engine invariant.
+  const json& d = s["state"]["delayed"][0];
+  ASSERT_EQ(d["timing"], "player_turn_start");
+  const int option = s["state"]["choice"]["first_block"];
+  expect_refused(with(s, "/state/delayed/0/block", option), "/state/delayed/0/block",
+                 fmt::format("block {} is no delayed op's effects", option));
+  expect_refused(with(s, "/state/delayed/0/timing", "enemy_phase_end"), "/state/delayed/0/timing",
+                 "fires at player_turn_start, got enemy_phase_end");
+  expect_refused(with(s, "/state/delayed/0/occurrences_left", 1), "/state/delayed/0/occurrences_left",
+                 "waits 0 occurrence(s): expected at most 0, got 1");
+}
+
+TEST(DeckbuilderSnapshot, TheNextBattlesStartAfterARewardRestores) {
+  // Until Initialize's first step the state is the won battle's, its reward options and the
+  // card taken included: a snapshot from a listener there restores.
+  Battle b = from_scenario(
+      {{"encounter", "cultist_rite"}, {"seed", 8}, {"hand", {"strike"}}, {"enemies", {{{"hp", 1}}}}});
+  ASSERT_TRUE(b.submit(Action::play(0, 0)).ok());
+  ASSERT_TRUE(b.submit(Action::take_reward(0)).ok());
+  struct AtInitialize : Listener {
+    const Battle* battle = nullptr;
+    std::vector<json> snaps;
+    void on_event(const Event& e) override {
+      if (e.type == EventType::PhaseChanged && battle->phase() == Phase::Initialize)
+        snaps.push_back(snapshot(*battle));
+    }
+  } listener;
+  listener.battle = &b;
+  b.events().attach(&listener);
+  ASSERT_TRUE(b.start_battle("w1", 2).ok());
+  ASSERT_EQ(listener.snaps.size(), 1u);
+  ASSERT_FALSE(listener.snaps[0]["state"]["reward_options"].empty());
+  const auto r = restore(starter(), listener.snaps[0]);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(snapshot(r.value()), listener.snaps[0]);
 }
 
 TEST(DeckbuilderSnapshot, SnapshotsTakenAtEveryEventRestore) {
