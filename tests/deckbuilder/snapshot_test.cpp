@@ -360,6 +360,17 @@ TEST(DeckbuilderSnapshot, APlayOutsideThePlayerPhaseIsRefused) {
                        paused["state"]["playing"]["card"].dump());
 }
 
+/// Snapshots `battle` as it enters Initialize, before Initialize's first step (the state is
+/// still the last battle's).
+struct SnapshotsAtInitialize : Listener {
+  const Battle* battle = nullptr;
+  std::vector<json> snaps;
+  void on_event(const Event& e) override {
+    if (e.type == EventType::PhaseChanged && battle->phase() == Phase::Initialize)
+      snaps.push_back(snapshot(*battle));
+  }
+};
+
 TEST(DeckbuilderSnapshot, EnemiesOtherThanTheEncountersAreRefused) {
   // No rule adds, removes or swaps an enemy: once Initialize has built them they are the
   // encounter's, in its order. These once restored and played on.
@@ -385,14 +396,7 @@ TEST(DeckbuilderSnapshot, EnemiesOtherThanTheEncountersAreRefused) {
                  fmt::format("encounter '{}' has enemy '{}' here, got 'sentry'", encounter, second));
   // Until Initialize has built them, the last battle's enemies are still there: a battle of
   // `w1` (a gnasher), then one of `sludge_pair`, snapshotted as it enters Initialize.
-  struct AtInitialize : Listener {
-    const Battle* battle = nullptr;
-    std::vector<json> snaps;
-    void on_event(const Event& e) override {
-      if (e.type == EventType::PhaseChanged && battle->phase() == Phase::Initialize)
-        snaps.push_back(snapshot(*battle));
-    }
-  } listener;
+  SnapshotsAtInitialize listener;
   Battle b(starter());
   ASSERT_TRUE(b.start_battle("w1", 1).ok());
   ASSERT_NO_FATAL_FAILURE(play_out(b, 1));
@@ -644,14 +648,7 @@ TEST(DeckbuilderSnapshot, TheNextBattlesStartAfterARewardRestores) {
       {{"encounter", "cultist_rite"}, {"seed", 8}, {"hand", {"strike"}}, {"enemies", {{{"hp", 1}}}}});
   ASSERT_TRUE(b.submit(Action::play(0, 0)).ok());
   ASSERT_TRUE(b.submit(Action::take_reward(0)).ok());
-  struct AtInitialize : Listener {
-    const Battle* battle = nullptr;
-    std::vector<json> snaps;
-    void on_event(const Event& e) override {
-      if (e.type == EventType::PhaseChanged && battle->phase() == Phase::Initialize)
-        snaps.push_back(snapshot(*battle));
-    }
-  } listener;
+  SnapshotsAtInitialize listener;
   listener.battle = &b;
   b.events().attach(&listener);
   ASSERT_TRUE(b.start_battle("w1", 2).ok());
