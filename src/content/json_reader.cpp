@@ -872,6 +872,11 @@ void ObjectReader::finish() {
 
 // Pass 1 of a loader --------------------------------------------------------------------------
 
+std::string with_article(std::string_view kind) {
+  const bool vowel = !kind.empty() && std::string_view("aeiou").find(kind.front()) != std::string_view::npos;
+  return (vowel ? "an " : "a ") + std::string(kind);
+}
+
 std::string too_many(std::size_t limit, std::string_view what) {
   return fmt::format("more than {} {}: expected at most {} in a pack, this is number {}", limit, what, limit,
                      limit + 1);

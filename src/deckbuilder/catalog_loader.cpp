@@ -145,10 +145,9 @@ class Loader {
                                        std::string_view kind, const std::string& id) {
     const auto it = ids.find(id);
     if (it != ids.end()) return it->second;
-    const bool vowel = std::string_view("aeiou").find(kind.front()) != std::string_view::npos;
     diags_.add(r.document().diagnostic(pointer, "unknown " + std::string(kind) + " '" + id +
-                                                    "'; expected the id of " + (vowel ? "an " : "a ") +
-                                                    std::string(kind) + " defined in the pack"));
+                                                    "'; expected the id of " + content::with_article(kind) +
+                                                    " defined in the pack"));
     return std::nullopt;
   }
 

@@ -15,8 +15,8 @@ std::optional<std::uint16_t> lookup(content::ObjectReader& r, std::string_view k
   if (!id) return std::nullopt;
   const auto it = ids.find(*id);
   if (it == ids.end()) {
-    r.error_at(key, "unknown " + std::string(kind) + " '" + *id + "'; expected the id of a " +
-                        std::string(kind) + " defined in the pack");
+    r.error_at(key, "unknown " + std::string(kind) + " '" + *id + "'; expected the id of " +
+                        content::with_article(kind) + " defined in the pack");
     return std::nullopt;
   }
   return it->second;

@@ -123,7 +123,7 @@ class Loader {
   std::optional<std::uint16_t> resolve(const JsonDocument& doc, const std::string& pointer, Kind kind,
                                        std::string_view kind_name, const json& value) {
     if (!value.is_string()) {
-      diags_.add(doc.diagnostic(pointer, "expected the id of a " + std::string(kind_name) +
+      diags_.add(doc.diagnostic(pointer, "expected the id of " + content::with_article(kind_name) +
                                              " (a string), got " + content::describe_json_type(value)));
       return std::nullopt;
     }
@@ -131,7 +131,7 @@ class Loader {
     const auto it = ids_[kind].find(id);
     if (it != ids_[kind].end()) return it->second;
     diags_.add(doc.diagnostic(pointer, "unknown " + std::string(kind_name) + " '" + id +
-                                           "'; expected the id of a " + std::string(kind_name) +
+                                           "'; expected the id of " + content::with_article(kind_name) +
                                            " defined in the pack"));
     return std::nullopt;
   }

@@ -483,7 +483,8 @@ TEST(DeckbuilderCatalogLoader, EncounterWithAnUnknownEnemy) {
   const Diagnostics diags = refused_text(
       with_good_bits(std::string(kRat) +
                      R"(, "encounters": [{ "id": "e", "player": "hero", "enemies": ["rat", "ghost"] }])"));
-  expect_diagnostic(diags, "/encounters/0/enemies/1", {"unknown enemy 'ghost'", "defined in the pack"});
+  expect_diagnostic(diags, "/encounters/0/enemies/1",
+                    {"unknown enemy 'ghost'", "expected the id of an enemy defined in the pack"});
   EXPECT_EQ(diags.size(), 1u) << diags.to_string();
 }
 

@@ -127,7 +127,9 @@ TEST(PartyCatalogLoader, UnknownKeysWrongTypesAndDanglingIdsAreAllReported) {
         "/conditions/0/colour: unknown key 'colour'", "/members/0/hp",
         "/members/0/skills/0: unknown skill 'ghost'",
         "/enemies/0/actions/0/effects: damage, projectile and inflict need",
-        "/parties/0/companion: unknown companion", "/encounters/0/enemies/1: unknown enemy 'ghost'"})
+        "/parties/0/companion: unknown companion",
+        "/encounters/0/enemies/1: unknown enemy 'ghost'; expected the id of an enemy defined in the pack",
+        "unknown encounter 'nope'; expected the id of an encounter"})
     EXPECT_NE(all.find(words), std::string::npos) << words << "\n" << all;
 }
 

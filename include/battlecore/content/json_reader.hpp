@@ -169,6 +169,9 @@ using IdIndex = std::map<std::string, std::uint16_t, std::less<>>;
 /// LIMIT in a pack, this is number LIMIT+1".
 std::string too_many(std::size_t limit, std::string_view what);
 
+/// A kind's name with its article, for messages: "a card", "an encounter".
+std::string with_article(std::string_view kind);
+
 /// Pass 1 of a loader for one kind (named in the singular, "card"): gives each item's string
 /// "id" the next dense index in `ids`. A repeated id is reported at its "id", naming where the
 /// first one is; the id that would be number `limit` + 1 is reported at its item ("more than
