@@ -1565,7 +1565,8 @@ Result<std::pair<std::uint32_t, std::uint32_t>> parse_shard(const std::string& t
   std::uint32_t k = 0, n = 0;
   if (slash == std::string::npos || !number(std::string_view(text).substr(0, slash), k) ||
       !number(std::string_view(text).substr(slash + 1), n))
-    return Error{fmt::format("shard '{}' is not K/N with whole numbers K and N", text)};
+    return Error{
+        fmt::format("shard '{}' is not K/N with whole numbers K and N of at most {}", text, kMaxShardCount)};
   if (n == 0 || k == 0 || k > n)
     return Error{fmt::format("shard '{}': K must be between 1 and N (and N at least 1)", text)};
   return std::pair{k, n};

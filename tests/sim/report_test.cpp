@@ -210,6 +210,10 @@ TEST(SimReport, ParseShardRefusesMalformedAndOutOfRange) {
   for (const char* bad : {"3/2", "0/2", "1/0", "", "/", "3", "a/b", "1/2/3", "-1/2", "1 /2", "1/2x"})
     EXPECT_FALSE(parse_shard(bad).ok()) << bad;
   EXPECT_NE(parse_shard("3/2").error().message.find("between 1 and N"), std::string::npos);
+  // A count past kMaxShardCount is named as what is wrong with it.
+  EXPECT_TRUE(parse_shard("1/999999999").ok());
+  EXPECT_NE(parse_shard("1/1000000000").error().message.find("of at most 999999999"), std::string::npos)
+      << parse_shard("1/1000000000").error().message;
 }
 
 SimReport sample_shard(std::uint32_t k, std::uint32_t n, std::uint64_t total) {
