@@ -628,6 +628,23 @@ void Server::Impl::replay_routes() {
 
     auto probe = a->start(encounter->get<std::string>(), *seed);
     if (!probe) return send_error(res, 422, probe.error().reason, probe.error().message);
+    // A file names the content and the engine it was recorded with: another pack's file is
+    // refused as such, as `battlecore replay` refuses it, not as a battle that diverged.
+    if (file) {
+      const nlohmann::ordered_json own = probe.value()->replay();
+      for (const char* key : {"format_version", "rng_version", "content_hash"}) {
+        const auto given = body->find(key);
+        if (given == body->end() || *given == json(own[key])) continue;
+        if (std::string_view(key) == "content_hash")
+          return send_error(
+              res, 422, "content_mismatch",
+              fmt::format("the replay was recorded with content {}; this server's {} pack is {}",
+                          given->dump(), rules->get<std::string>(), own[key].dump()));
+        return send_error(
+            res, 400, "bad_request",
+            fmt::format("the replay has {} {}; this server reads {}", key, given->dump(), own[key].dump()));
+      }
+    }
     // A file's moves the server makes itself (the clash's bots) are left to it; `index_in_body`
     // keeps each action's place in the body, for messages.
     json replay_actions = json::array();

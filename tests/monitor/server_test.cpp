@@ -542,6 +542,31 @@ TEST_F(MonitorApi, ReplaysAreCheckedAgainstTheirHashAtAnyStep) {
   }
 }
 
+// A file recorded with other content, or by an engine of another format or RNG, is refused as
+// such, as `battlecore replay` refuses it (it was taken for a battle that diverged, or played).
+TEST_F(MonitorApi, AReplayFileOfOtherContentOrAnotherEngineIsRefusedAsSuch) {
+  const std::string id = create("w1", 3);
+  ASSERT_EQ(post(client_, "/api/battles/" + id + "/actions", json{{"index", 0}}).status, 200);
+  const json file = json::parse(replay_text(client_, id));
+  ASSERT_EQ(post(client_, "/api/replays", file).status, 201);
+  json other = file;
+  other["content_hash"] = "0123456789abcdef";
+  const Reply refused = post(client_, "/api/replays", other);
+  expect_error(refused, 422, "content_mismatch");
+  EXPECT_NE(
+      refused.body["message"].get<std::string>().find(
+          "the replay was recorded with content \"0123456789abcdef\"; this server's deckbuilder pack is " +
+          file["content_hash"].dump()),
+      std::string::npos)
+      << refused.body.dump();
+  for (const char* key : {"format_version", "rng_version"}) {
+    SCOPED_TRACE(key);
+    json newer = file;
+    newer[key] = file[key].get<int>() + 1;
+    expect_error(post(client_, "/api/replays", newer), 400, "bad_request");
+  }
+}
+
 TEST_F(MonitorApi, UnknownIdsAndPathsAreJsonErrors) {
   for (const std::string suffix :
        {"", "/state", "/actions", "/events", "/history", "/snapshot", "/replay", "/detail/draw_pile"})
