@@ -184,8 +184,9 @@ struct ScenarioStart::Overrides {
         player_turns = static_cast<std::uint32_t>(*v);
       if (const auto v = cr.optional_int("attacks_this_turn", 0, 255))
         attacks_this_turn = static_cast<std::uint8_t>(*v);
-      if (const auto v = cr.optional_int("extra_turns", 0, 255)) extra_turns = static_cast<std::uint8_t>(*v);
-      if (const auto v = cr.optional_int("skipped_turns", 0, 255))
+      if (const auto v = cr.optional_int("extra_turns", 0, kMaxExtraTurns))
+        extra_turns = static_cast<std::uint8_t>(*v);
+      if (const auto v = cr.optional_int("skipped_turns", 0, kMaxSkippedTurns))
         skipped_turns = static_cast<std::uint8_t>(*v);
       cr.finish();
     }

@@ -291,6 +291,23 @@ void check_delayed(const In& d, const Catalog& c, const DelayedTrigger& t) {
   throw Bad{d.ptr("block"), fmt::format("block {} is no delayed op's effects", t.block)};
 }
 
+/// A choice of options is what a `choice` op posed: its blocks, its count of them and whether it
+/// may be skipped.
+void check_choice(const In& ch, const Catalog& c, const PendingChoice& choice) {
+  for (const Op& op : c.ops) {
+    if (c.op_names[op.code] != "choice" || op.block != choice.first_block) continue;
+    if (op.times != choice.option_count)
+      throw Bad{ch.ptr("option_count"), fmt::format("the choice op of block {} has {} options, got {}",
+                                                    choice.first_block, op.times, choice.option_count)};
+    if ((op.mode == 1) != choice.skippable)
+      throw Bad{ch.ptr("skippable"), fmt::format("the choice op of block {} is {}skippable",
+                                                 choice.first_block, op.mode == 1 ? "" : "not ")};
+    return;
+  }
+  throw Bad{ch.ptr("first_block"),
+            fmt::format("block {} is no choice op's first option", choice.first_block)};
+}
+
 void read_state(const In& in, const Catalog& c, Phase phase, BattleState& s) {
   s.seed = in.u64("seed");
   content::read_rng(in.obj("rng"), s.rng);
@@ -327,8 +344,8 @@ void read_state(const In& in, const Catalog& c, Phase phase, BattleState& s) {
           : in.num("player_turns", 0, UINT32_MAX));
   s.player_owned = in.flag("player_owned");
   s.end_turn_requested = in.flag("end_turn_requested");
-  s.extra_turns = static_cast<std::uint8_t>(in.num("extra_turns", 0, 255));
-  s.skipped_turns = static_cast<std::uint8_t>(in.num("skipped_turns", 0, 255));
+  s.extra_turns = static_cast<std::uint8_t>(in.num("extra_turns", 0, kMaxExtraTurns));
+  s.skipped_turns = static_cast<std::uint8_t>(in.num("skipped_turns", 0, kMaxSkippedTurns));
   s.attacks_this_turn = static_cast<std::uint8_t>(in.num("attacks_this_turn", 0, 255));
   s.energy = static_cast<std::int32_t>(in.num("energy", 0, kMaxEnergy));
   // Initialize builds the player (step 2): until then it may have no max HP.
@@ -472,6 +489,7 @@ void read_state(const In& in, const Catalog& c, Phase phase, BattleState& s) {
   if (s.choice.kind == PendingChoice::Kind::Options &&
       std::int64_t{s.choice.first_block} + s.choice.option_count > max_block + 1)
     throw Bad{ch.ptr("option_count"), "the options run past the catalog's blocks"};
+  if (s.choice.kind == PendingChoice::Kind::Options) check_choice(ch, c, s.choice);
   s.choice.source = unit_ref(ch, "source", s, !waiting);
   s.choice.target = unit_ref(ch, "target", s, true);
   s.choice.card = card_ref_or_none(ch, "card", s);

@@ -134,6 +134,14 @@ TEST(DeckbuilderScenario, EveryBadOverrideIsListedAndNothingStarts) {
   EXPECT_NE(t2.find("/enemies: encounter 'w1' has 1 enemies; 2 are given"), std::string::npos) << t2;
   EXPECT_NE(t2.find("/energy:"), std::string::npos) << t2;
   EXPECT_NE(t2.find("unknown key 'colour'"), std::string::npos) << t2;
+
+  // Pending extra turns stop at 9 and turns to skip at 99, as the rules stop them.
+  const auto r3 = start(R"({"encounter": "w1", "counters": {"extra_turns": 10, "skipped_turns": 100}})");
+  ASSERT_FALSE(r3.ok());
+  const std::string t3 = problems(r3);
+  EXPECT_NE(t3.find("/counters/extra_turns: expected an integer in [0, 9], got 10"), std::string::npos) << t3;
+  EXPECT_NE(t3.find("/counters/skipped_turns: expected an integer in [0, 99], got 100"), std::string::npos)
+      << t3;
 }
 
 TEST(DeckbuilderScenario, StacksOutsideOneTo999AndAStatusTwiceAreRefused) {

@@ -533,7 +533,8 @@ TEST(DeckbuilderSnapshot, ReferencesToUnitsAndCardsOutsideTheBattleAreRefused) {
       {"/state/choice/source", -1, unit + "-1", 2},
       {"/state/choice/target", 3, unit_or_none + "3", -1},
       {"/state/choice/card", cards, card_range + std::to_string(cards), cards - 1},
-      {"/state/choice/option_count", 1, "a choice of options waits: expected an integer in [2, 4], got 1", 2},
+      {"/state/choice/option_count", 1, "a choice of options waits: expected an integer in [2, 4], got 1",
+       s["state"]["choice"]["option_count"]},
       {"/state/choice/picks_left", 1, "no choice of hand cards waits: expected an integer in [0, 0], got 1",
        0},
       {"/state/playing/target", -1, unit + "-1", 2},
@@ -611,6 +612,12 @@ TEST(DeckbuilderSnapshot, TurnCountersTheRulesNeverReachAreRefused) {
   EXPECT_TRUE(restore(starter(), with(lost, "/state/turn", limit + 1)).ok());
   expect_refused(with(lost, "/state/turn", limit + 2), "/state/turn",
                  fmt::format("turn_limit of {} and the battle is over", limit));
+  // Extra turns stop at 9 pending and turns to skip at 99: more granted are lost.
+  EXPECT_TRUE(restore(starter(), with(with(s, "/state/extra_turns", 9), "/state/skipped_turns", 99)).ok());
+  expect_refused(with(s, "/state/extra_turns", 10), "/state/extra_turns",
+                 "expected an integer in [0, 9], got 10");
+  expect_refused(with(s, "/state/skipped_turns", 100), "/state/skipped_turns",
+                 "expected an integer in [0, 99], got 100");
 }
 
 TEST(DeckbuilderSnapshot, HooksAndDelayedTriggersTheContentNeverSchedulesAreRefused) {
@@ -639,6 +646,23 @@ TEST(DeckbuilderSnapshot, HooksAndDelayedTriggersTheContentNeverSchedulesAreRefu
                  "fires at player_turn_start, got enemy_phase_end");
   expect_refused(with(s, "/state/delayed/0/occurrences_left", 1), "/state/delayed/0/occurrences_left",
                  "waits 0 occurrence(s): expected at most 0, got 1");
+}
+
+TEST(DeckbuilderSnapshot, AChoiceTheContentNeverPosesIsRefused) {
+  // A choice of options is a choice op's: its first option block, its count of options and
+  // whether it may be skipped. Another op's blocks would be offered as options.
+  const json s = paused_with_everything();
+  const json& choice = s["state"]["choice"];
+  ASSERT_EQ(choice["kind"], "options");
+  const int first = choice["first_block"];
+  const int count = choice["option_count"];
+  expect_refused(with(s, "/state/choice/first_block", first + 1), "/state/choice/first_block",
+                 fmt::format("block {} is no choice op's first option", first + 1));
+  const int other_count = count == 2 ? 3 : 2;
+  expect_refused(with(s, "/state/choice/option_count", other_count), "/state/choice/option_count",
+                 fmt::format("the choice op of block {} has {} options, got {}", first, count, other_count));
+  expect_refused(with(s, "/state/choice/skippable", !choice["skippable"].get<bool>()),
+                 "/state/choice/skippable", fmt::format("the choice op of block {} is", first));
 }
 
 TEST(DeckbuilderSnapshot, TheNextBattlesStartAfterARewardRestores) {

@@ -49,6 +49,8 @@ inline constexpr std::size_t kMaxEffectDepth = 16;     ///< nested effect blocks
 inline constexpr std::size_t kMaxHooks = 16;
 inline constexpr std::size_t kMaxDelayed = 16;
 inline constexpr std::size_t kMaxRewardChoices = 5;
+inline constexpr std::uint8_t kMaxExtraTurns = 9;         ///< extra turns pending (more granted are lost)
+inline constexpr std::uint8_t kMaxSkippedTurns = 99;      ///< turns to skip pending (more are lost)
 inline constexpr std::uint8_t kCostRuleForBattle = 0xFF;  ///< a cost rule's "turns" when it lasts the battle
 
 /// Stacks of one status on a unit.
@@ -236,8 +238,8 @@ struct BattleState {
   std::uint32_t player_turns = 0;  ///< player turns begun (extra turns included)
   bool player_owned = false;
   bool end_turn_requested = false;
-  std::uint8_t extra_turns = 0;    ///< extra player turns pending
-  std::uint8_t skipped_turns = 0;  ///< player turns still to skip
+  std::uint8_t extra_turns = 0;    ///< extra player turns pending, at most kMaxExtraTurns
+  std::uint8_t skipped_turns = 0;  ///< player turns still to skip, at most kMaxSkippedTurns
   std::uint8_t attacks_this_turn = 0;
   /// The lowest and highest cost the card instances' listing bytes give: kept by the rules as
   /// instances are made and their cost rules change, recounted by snapshots and scenarios

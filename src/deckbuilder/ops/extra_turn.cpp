@@ -13,7 +13,7 @@ bool compile(const OpCompiler& oc, content::ObjectReader& r, Op&) {
 }
 
 void run(OpContext& ctx, const Op&) {
-  ctx.x.s.extra_turns = static_cast<std::uint8_t>(std::min(ctx.x.s.extra_turns + 1, 9));
+  ctx.x.s.extra_turns = static_cast<std::uint8_t>(std::min(ctx.x.s.extra_turns + 1, int{kMaxExtraTurns}));
   ctx.x.ev.emit_with(EventType::ExtraTurnGranted, [&] {
     return Event{.type = EventType::ExtraTurnGranted, .amount = ctx.x.s.extra_turns};
   });

@@ -13,7 +13,8 @@ bool compile(const OpCompiler& oc, content::ObjectReader& r, Op& op) {
 }
 
 void run(OpContext& ctx, const Op& op) {
-  ctx.x.s.skipped_turns = static_cast<std::uint8_t>(std::min(ctx.x.s.skipped_turns + op_amount(ctx, op), 99));
+  ctx.x.s.skipped_turns =
+      static_cast<std::uint8_t>(std::min(ctx.x.s.skipped_turns + op_amount(ctx, op), int{kMaxSkippedTurns}));
 }
 
 }  // namespace
