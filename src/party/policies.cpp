@@ -27,10 +27,13 @@ namespace {
 
 using namespace detail;
 
-/// HP the ops would take from their targets, run on a scratch copy of the state.
+/// HP the ops would take from their targets, run on a scratch copy of the state whose random
+/// streams are reseeded from `sample` (a resistance roll must not be read from the real future).
 double damage_on_scratch(const Battle& battle, ActorRef user, const std::vector<Op>& ops, TargetKind kind,
-                         Reach reach, std::int8_t target, bool basic_attack, std::int32_t attack) {
+                         Reach reach, std::int8_t target, bool basic_attack, std::int32_t attack,
+                         std::uint64_t sample) {
   BattleState scratch = battle.state();
+  scratch.rng = RngStreams(sample);
   EventLog quiet;
   quiet.set_log_enabled(false);
   Battle::Access x{scratch, battle.catalog(), quiet};
@@ -98,7 +101,7 @@ double support_value(const Battle& battle, const std::vector<Op>& ops, TargetKin
 
 }  // namespace
 
-double GreedyPolicy::score(const Battle& battle, const Action& a) {
+double GreedyPolicy::score(const Battle& battle, const Action& a, std::uint64_t sample) {
   const BattleState& s = battle.state();
   const Catalog& c = battle.catalog();
   const auto who = static_cast<std::size_t>(std::max<std::int8_t>(s.current, 0));
@@ -106,25 +109,28 @@ double GreedyPolicy::score(const Battle& battle, const Action& a) {
   switch (a.kind) {
     case ActionKind::Attack:
       return damage_on_scratch(battle, user, {}, TargetKind::Enemy, Reach::Any, a.target, true,
-                               c.members[s.members[who].def].attack);
+                               c.members[s.members[who].def].attack, sample);
     case ActionKind::Skill: {
       const SkillDef& skill = c.skills[c.members[s.members[who].def].skills[a.index]];
       const double cost = skill.cost_in_hp ? 1.0 * skill.cost : 0.35 * skill.cost;
-      return damage_on_scratch(battle, user, skill.effects, skill.target, skill.reach, a.target, false, 0) +
+      return damage_on_scratch(battle, user, skill.effects, skill.target, skill.reach, a.target, false, 0,
+                               sample) +
              support_value(battle, skill.effects, skill.target, a.target) - cost;
     }
     case ActionKind::Item: {
       const ItemDef& item = c.items[s.items[a.index].item];
-      return damage_on_scratch(battle, user, item.effects, item.target, Reach::Any, a.target, false, 0) +
+      return damage_on_scratch(battle, user, item.effects, item.target, Reach::Any, a.target, false, 0,
+                               sample) +
              support_value(battle, item.effects, item.target, a.target) - 0.5;
     }
     case ActionKind::CompanionAttack:
       return damage_on_scratch(battle, kCompanionActor, {}, TargetKind::Enemy, Reach::Any, a.target, true,
-                               c.companions[*c.parties[c.encounters[s.encounter].party].companion].attack);
+                               c.companions[*c.parties[c.encounters[s.encounter].party].companion].attack,
+                               sample);
     case ActionKind::CompanionSpecial: {
       const CompanionDef& comp = c.companions[*c.parties[c.encounters[s.encounter].party].companion];
       return damage_on_scratch(battle, kCompanionActor, comp.special, TargetKind::Enemy, Reach::Any, a.target,
-                               false, 0) -
+                               false, 0, sample) -
              0.35 * comp.special_cost;
     }
     case ActionKind::Relay:
@@ -139,10 +145,13 @@ double GreedyPolicy::score(const Battle& battle, const Action& a) {
 
 std::size_t GreedyPolicy::choose(const Battle& battle, std::span<const Action> options) {
   if (battle.decision_kind() == DecisionKind::Block) return answer_block(battle, options, skill_);
+  if (options.size() == 1) return 0;
+  // One sample of the rolls for every option, so they compare fairly.
+  const std::uint64_t sample = rng_.next();
   std::size_t best = 0;
   double best_score = 0;
   for (std::size_t i = 0; i < options.size(); ++i) {
-    const double sc = score(battle, options[i]);
+    const double sc = score(battle, options[i], sample);
     if (i == 0 || sc > best_score) {
       best = i;
       best_score = sc;

@@ -1,11 +1,16 @@
 // The built-in policies and the terminal play session.
 
+#include <algorithm>
+#include <set>
 #include <sstream>
+#include <vector>
 
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
+#include "battlecore/content/json_reader.hpp"
+#include "battlecore/party/load.hpp"
 #include "battlecore/party/play_session.hpp"
 #include "battlecore/party/policies.hpp"
 #include "party_support.hpp"
@@ -37,6 +42,51 @@ TEST(PartyPolicies, GreedyTakesTheKillingBlow) {
   const Action pick = options[greedy.choose(b, options)];
   EXPECT_EQ(pick.target, 1) << action_to_json(pick).dump();
   EXPECT_FALSE(make_policy("nope").ok());
+}
+
+// Sunder's hit inflicts Defense Down (+2 damage to that same hit) unless a 50% resistance roll
+// resists it: greedy scores Sunder 4.65 when it sticks and 2.65 when resisted, Strike 3.65.
+// Twins differing only in their random streams, some of which would resist and some not, must
+// get the same choice: the score may not read the roll to come.
+constexpr const char* kRollsPack = R"({
+  "pack": {"id": "rolls", "name": "Rolls", "rules": "party", "default_encounter": "wall"},
+  "conditions": [{"id": "defense_down", "name": "Defense Down", "effect": "defense_down", "amount": 2, "turns": 2}],
+  "members": [{"id": "ann", "name": "Ann", "hp": 20, "attack": 1, "defense": 0, "reach": "any",
+               "skills": ["sunder", "strike"]}],
+  "skills": [
+    {"id": "sunder", "name": "Sunder", "cost": 1, "target": "enemy",
+     "effects": [{"op": "damage", "amount": 2, "inflict": "defense_down", "turns": 2}]},
+    {"id": "strike", "name": "Strike", "cost": 1, "target": "enemy", "effects": [{"op": "damage", "amount": 3}]}],
+  "enemies": [{"id": "wall", "name": "Wall", "hp": 99, "resist": {"defense_down": 50},
+               "actions": [{"id": "idle", "target": "self", "effects": [{"op": "charge", "amount": 1}]}]}],
+  "parties": [{"id": "solo", "formation": ["ann"], "tp": 10}],
+  "encounters": [{"id": "wall", "party": "solo", "enemies": ["wall"]}]
+})";
+
+TEST(PartyPolicies, GreedyReadsNoRollToCome) {
+  content::Diagnostics d;
+  const auto parsed = content::parse_json_text("rolls.json", kRollsPack, d);
+  ASSERT_TRUE(parsed && d.empty()) << d.to_string();
+  const auto pack = load_catalog(std::vector<content::JsonDocument>{*parsed});
+  ASSERT_TRUE(pack.ok()) << pack.error().to_string();
+  const Battle real = test::start("wall", 1, pack.value());
+  const auto options = real.decision().options;
+  const auto sunder = std::find(options.begin(), options.end(), Action::skill(0, 0));
+  ASSERT_NE(sunder, options.end());
+  std::set<std::int32_t> outcomes;
+  std::set<std::size_t> choices;
+  for (std::uint64_t streams = 1; streams <= 16; ++streams) {
+    Battle twin = real;
+    Battle::Access::of(twin).s.rng = RngStreams(streams);
+    Battle played = twin;
+    test::submit_ok(played, *sunder);
+    outcomes.insert(played.state().enemies[0].hp);
+    GreedyPolicy greedy;
+    greedy.reset(7);
+    choices.insert(greedy.choose(twin, options));
+  }
+  ASSERT_EQ(outcomes.size(), 2u) << "the twins' rolls resist and do not";
+  EXPECT_EQ(choices.size(), 1u) << "the choice followed the roll to come";
 }
 
 TEST(PartyPlaySession, PlaysFromNumbersAndCommands) {

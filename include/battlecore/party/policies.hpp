@@ -66,18 +66,22 @@ class RandomPolicy final : public Policy {
 };
 
 /// One-step greedy (docs/party.md#policies): scores each option by its immediate effect,
-/// measured with the engine's own damage pipeline on a scratch copy of the state, and takes
-/// the best (the first on ties). Uses no randomness; blocks by the block skill.
+/// measured with the engine's own damage pipeline on a scratch copy of the state whose random
+/// streams are reseeded (one sample from its own generator per decision, shared by the options,
+/// so the score never reads the battle's rolls to come), and takes the best (the first on
+/// ties). Blocks by the block skill.
 class GreedyPolicy final : public Policy {
  public:
   explicit GreedyPolicy(BlockSkill skill = {}) : skill_(skill) {}
-  void reset(std::uint64_t) override {}
+  void reset(std::uint64_t seed) override { rng_ = Rng::from_seed(seed); }
   std::size_t choose(const Battle& battle, std::span<const Action> options) override;
-  /// The score of one option (higher is better).
-  static double score(const Battle& battle, const Action& action);
+  /// The score of one option (higher is better); the scratch copy's streams are reseeded from
+  /// `sample`.
+  static double score(const Battle& battle, const Action& action, std::uint64_t sample);
 
  private:
   BlockSkill skill_;
+  Rng rng_;
 };
 
 /// Re-samples what the party cannot know, for search on a copy (never on the battle being
