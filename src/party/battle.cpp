@@ -228,11 +228,13 @@ std::optional<Rejection> Battle::check_member_action(const Action& a) const {
                                   s.swaps));
       return std::nullopt;
     case ActionKind::Deselect:
-      if (free_member_count(s, c) <= 1)
-        return refuse(RefusalReason::DeselectNotAllowed, a, p, "only one member is free");
-      if (!may_deselect(s, c))
+      if (selectable_member_count(s, c) <= 1)
         return refuse(RefusalReason::DeselectNotAllowed, a, p,
-                      "every free member has been offered since the last action: choose an action");
+                      "no other member can be selected (only one is free and not stopped)");
+      if (!may_deselect(s, c))
+        return refuse(
+            RefusalReason::DeselectNotAllowed, a, p,
+            "every member that can be selected has been offered since the last action: choose an action");
       return std::nullopt;
     default:
       return refuse(RefusalReason::NotYourDecision, a, p, "a member's turn is pending");
@@ -307,7 +309,7 @@ void Battle::legal_actions(std::vector<Action>& out) const {
   add(Action::do_nothing());
   if (c.encounters[s.encounter].can_flee) add(Action::flee());
   if (s.members.size() > 1 && swap_allowed_now(s) && swaps_left(s)) add(Action::swap());
-  if (free_member_count(s, c) > 1 && may_deselect(s, c)) add(Action::deselect());
+  if (may_deselect(s, c)) add(Action::deselect());
 }
 
 Decision Battle::decision() const {

@@ -69,6 +69,13 @@ std::size_t free_member_count(const BattleState& s, const Catalog& c) {
   return n;
 }
 
+std::size_t selectable_member_count(const BattleState& s, const Catalog& c) {
+  std::size_t n = 0;
+  for (const MemberState& m : s.members)
+    n += is_free_member(c, m) && !is_stopped(c, m.conditions, m.hp) ? 1u : 0u;
+  return n;
+}
+
 std::size_t alive_member_count(const BattleState& s) {
   std::size_t n = 0;
   for (const MemberState& m : s.members) n += m.alive() ? 1u : 0u;
@@ -269,8 +276,9 @@ std::int32_t condition_amount(const Ctx& x, const ActorView& v, ConditionEffect 
 }
 
 /// The infliction of a hit: a Flipped condition flips a grounded enemy and drops a flying one.
-void inflict_on_hit(Ctx& x, const Hit& hit, ActorView& target) {
-  if (hit.inflict == kNoCondition) return;
+/// Returns whether the condition was applied (or amended).
+bool inflict_on_hit(Ctx& x, const Hit& hit, ActorView& target) {
+  if (hit.inflict == kNoCondition) return false;
   std::int32_t turns = hit.inflict_turns;
   const ConditionEffect effect = x.c.conditions[hit.inflict].effect;
   if (turns <= 0) turns = x.c.conditions[hit.inflict].turns;
@@ -280,9 +288,9 @@ void inflict_on_hit(Ctx& x, const Hit& hit, ActorView& target) {
   if (effect == ConditionEffect::Flipped && target.enemy != nullptr &&
       target.enemy->position == Position::Flying) {
     target.enemy->position = Position::Ground;  // knocked down instead of flipped
-    return;
+    return false;
   }
-  apply_condition(x, hit.attacker, hit.target, hit.inflict, turns, true);
+  return apply_condition(x, hit.attacker, hit.target, hit.inflict, turns, true);
 }
 
 }  // namespace
@@ -297,6 +305,7 @@ std::int32_t resolve_hit(Ctx& x, const Hit& hit, DamageTrace* trace) {
   const bool invulnerable = has_effect(x.c, *t.conditions, ConditionEffect::Shield);
   const bool was_frozen = has_effect(x.c, *t.conditions, ConditionEffect::Freeze);
   const bool was_asleep = has_effect(x.c, *t.conditions, ConditionEffect::Sleep);
+  bool slept = false;  // the hit put its target to sleep (again)
   std::int32_t d = 0;
   if (invulnerable) {
     rec(DamageStep::Shield, 0);
@@ -318,7 +327,7 @@ std::int32_t resolve_hit(Ctx& x, const Hit& hit, DamageTrace* trace) {
     rec(DamageStep::Thaw, d);
     d -= condition_amount(x, t, ConditionEffect::Numb);
     rec(DamageStep::Numb, d);
-    inflict_on_hit(x, hit, t);
+    slept = inflict_on_hit(x, hit, t) && x.c.conditions[hit.inflict].effect == ConditionEffect::Sleep;
     rec(DamageStep::Infliction, d);
     const bool flipped = has_effect(x.c, *t.conditions, ConditionEffect::Flipped);
     d -= flipped || hit.pierce ? 0 : t.defense;
@@ -346,12 +355,12 @@ std::int32_t resolve_hit(Ctx& x, const Hit& hit, DamageTrace* trace) {
                  .amount = lost,
                  .extra = static_cast<std::int32_t>(hit.block)};
   });
-  // A hit thaws the frozen (above, an enemy may act again) and wakes the sleeping (not one it
-  // just put to sleep). A member whose stop ends so did not act: it waits (counter 1), so the
-  // turn advance leaves it one action, as when a stop runs out; the first strike's turn end
-  // advances nothing.
+  // A hit thaws the frozen (above, an enemy may act again) and wakes the sleeping, unless it put
+  // its target to sleep, asleep before or not (ref 3.11: "3 if re-slept player"). A member whose
+  // stop ends so did not act: it waits (counter 1), so the turn advance leaves it one action, as
+  // when a stop runs out; the first strike's turn end advances nothing.
   const bool thawed = was_frozen && !invulnerable;
-  const bool woken = was_asleep && lost > 0;
+  const bool woken = was_asleep && lost > 0 && !slept;
   if (thawed) {
     if (t.enemy != nullptr && t.enemy->alive())
       t.enemy->cantmove = static_cast<std::int8_t>(std::min<std::int32_t>(t.enemy->cantmove, 0));
@@ -493,8 +502,8 @@ void run_player_ops(Ctx& x, ActorRef user, const std::vector<Op>& ops, TargetKin
 }
 
 bool may_deselect(const BattleState& s, const Catalog& c) {
-  const std::size_t free = free_member_count(s, c);
-  return free > 1 && std::size_t{s.deselects} < free;
+  const std::size_t selectable = selectable_member_count(s, c);
+  return selectable > 1 && std::size_t{s.deselects} < selectable;
 }
 
 void reset_select_cycle(Ctx& x) {

@@ -39,6 +39,9 @@ bool is_stopped_lite(const Catalog& c, const Conditions& conds, std::int32_t hp)
 /// GetFreePlayerAmmount's test: counter at or below 0, alive, no Sleep, Numb or Freeze.
 bool is_free_member(const Catalog& c, const MemberState& m);
 std::size_t free_member_count(const BattleState& s, const Catalog& c);
+/// The free members the selection may pick: free and not stopped (a Flipped member is free,
+/// ref 3.6, but stopped, so the selection never picks it, ref 3.3).
+std::size_t selectable_member_count(const BattleState& s, const Catalog& c);
 std::size_t alive_member_count(const BattleState& s);
 /// AllPartyFree: no member has a counter of 1 or more.
 bool all_party_free(const BattleState& s);
@@ -65,9 +68,10 @@ bool may_relay(const BattleState& s, const Catalog& c, std::size_t relayer);
 /// The member may receive a relay: alive, not stopped, not Taunted or Sturdy, not the relayer.
 bool may_receive_relay(const BattleState& s, const Catalog& c, std::size_t relayer, std::size_t target);
 bool can_pay(const BattleState& s, const MemberState& m, const SkillDef& skill);
-/// Deselect leads somewhere: more than one member is free and not every free member has been
-/// offered since the select cycle was last reset (each Deselect offers the next one), so a
-/// battle cannot go back and forth between members forever.
+/// Deselect leads somewhere: more than one member may be selected (free and not stopped) and not
+/// every one of them has been offered since the last action (each Deselect offers the next one),
+/// so a battle cannot go back and forth between members forever, nor deselect a member only to
+/// select it again.
 bool may_deselect(const BattleState& s, const Catalog& c);
 
 // --- conditions ---------------------------------------------------------------------------

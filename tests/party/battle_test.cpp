@@ -75,6 +75,31 @@ TEST(PartySelectCycle, AStoppedMemberIsSkipped) {
   EXPECT_EQ(b.state().current, 0);
 }
 
+// A Flipped member counts as free (GetFreePlayerAmmount, ref 3.6) but is stopped, so the selection
+// never picks it (ref 3.3). Deselect goes to the next member not offered yet: with no other member
+// to select it is not offered (it could only select the same member again), and the Flipped member
+// does not lengthen its round.
+TEST(PartySelectCycle, AFlippedMemberIsNeverSelectedSoDeselectDoesNotCountIt) {
+  Battle b = start("trio");
+  give(b, member_actor(1), "flipped", 2);  // bob flipped, cat frozen while ann is selected
+  give(b, member_actor(2), "freeze", 2);
+  ASSERT_EQ(detail::free_member_count(b.state(), b.catalog()), 2u);  // ann and the flipped bob
+  std::vector<Action> options;
+  b.legal_actions(options);
+  EXPECT_EQ(std::count(options.begin(), options.end(), Action::deselect()), 0);
+  const auto refused = b.submit(Action::deselect());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().reason, RefusalReason::DeselectNotAllowed);
+
+  Battle c = start("trio");
+  give(c, member_actor(1), "flipped", 2);  // bob flipped; ann and cat may be selected
+  const std::size_t mark = c.events().log().size();
+  submit_ok(c, Action::deselect());
+  submit_ok(c, Action::deselect());
+  EXPECT_EQ(trace(c, mark, kFlow), (Trace{"ann deselect", "select cat", "cat deselect", "select ann"}));
+  EXPECT_EQ(c.submit(Action::deselect()).error().reason, RefusalReason::DeselectNotAllowed);
+}
+
 TEST(PartySelectCycle, RelayGivesTheReceiverOneMoreActionAndEndsTheRelayersTurn) {
   Battle b = start("trio");
   const std::size_t mark = b.events().log().size();

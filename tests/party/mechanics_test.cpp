@@ -132,6 +132,19 @@ TEST(PartyDamagePipeline, AFlipKnocksAFlyingEnemyDownInstead) {
   EXPECT_TRUE(b.state().enemies[0].conditions.empty());
 }
 
+// Ref 3.12: the flying enemy's drop is its own pipeline step, not a condition: no resistance roll
+// (ref 3.11's check is for conditions) and Sturdy, which blocks new conditions, does not stop it.
+TEST(PartyDamagePipeline, AFlyingEnemyDropsWithNoRollEvenWhenSturdy) {
+  Battle b = start("flyer");
+  Battle::Access x = Battle::Access::of(b);
+  give(b, enemy(b, 0), "sturdy", 2);
+  const auto effects = x.s.rng[Stream::Effects];
+  detail::resolve_hit(
+      x, Hit{member_actor(0), enemy(b, 0), 1, BlockLevel::None, false, test::cond("flipped"), 1});
+  EXPECT_EQ(b.state().enemies[0].position, Position::Ground);
+  EXPECT_TRUE(x.s.rng[Stream::Effects] == effects);  // no roll drawn
+}
+
 TEST(PartyDamagePipeline, ShieldTakesNothingSturdyTakesThreeLess) {
   Battle b = start("armored");
   Battle::Access x = Battle::Access::of(b);
@@ -158,8 +171,24 @@ TEST(PartyDamagePipeline, AHitThatPutsItsTargetToSleepDoesNotWakeIt) {
   EXPECT_EQ(detail::resolve_hit(x, lull), 2);
   ASSERT_EQ(b.state().members[0].conditions.size(), 1u);
   EXPECT_EQ(b.state().members[0].conditions[0], (ConditionSlot{test::cond("sleep"), 2}));
-  EXPECT_EQ(detail::resolve_hit(x, lull), 2);  // asleep before this one: it wakes
-  EXPECT_TRUE(b.state().members[0].conditions.empty());
+}
+
+// Ref 3.11: Sleep lasts "2 turns (3 if re-slept player)": a Sleep hit on a sleeper puts it to sleep
+// again, it does not wake it. A hit whose Sleep is resisted wakes it as any other hit.
+TEST(PartyDamagePipeline, ASleepHitOnASleeperLeavesItAsleep) {
+  Battle b = start("armored");
+  Battle::Access x = Battle::Access::of(b);
+  give(b, member_actor(0), "sleep", 1);
+  const Hit lull{enemy(b, 0), member_actor(0), 2, BlockLevel::None, false, test::cond("sleep"), 2};
+  EXPECT_EQ(detail::resolve_hit(x, lull), 2);
+  ASSERT_EQ(b.state().members[0].conditions.size(), 1u);
+  EXPECT_EQ(b.state().members[0].conditions[0], (ConditionSlot{test::cond("sleep"), 2}));  // renewed
+  EXPECT_EQ(b.state().members[0].cantmove, 0);  // not woken: no counter change
+  // Cat resists Sleep entirely: the Sleep hit inflicts nothing and wakes it.
+  give(b, member_actor(2), "sleep", 2);
+  const Hit lull_cat{enemy(b, 0), member_actor(2), 2, BlockLevel::None, false, test::cond("sleep"), 2};
+  EXPECT_EQ(detail::resolve_hit(x, lull_cat), 2);
+  EXPECT_TRUE(b.state().members[2].conditions.empty());
 }
 
 TEST(PartyDamagePipeline, BlockingShortensInkAndSticky) {
@@ -509,6 +538,17 @@ TEST(PartyTurnEnd, TheInactionFailsafeFreesStoppedMembersAfterFiveTurns) {
   }
   EXPECT_EQ(trace(b, 0, {EventType::EnemyActed}).size(), 5u);
   EXPECT_EQ(b.state().current, 0);
+}
+
+// Ref 3.5 step 6 counts every main turn end in which nobody acted, and the first strike's half
+// turn ends with AdvanceMainTurn (ref 3.10) with no member having acted.
+TEST(PartyTurnEnd, TheFirstStrikeCountsAsATurnWithoutAction) {
+  Battle b = start("first_strike");
+  ASSERT_EQ(b.decision_kind(), DecisionKind::Block);
+  submit_ok(b, Action::block(BlockLevel::Block));
+  ASSERT_EQ(b.phase(), Phase::PlayerPhase);
+  EXPECT_EQ(b.state().turn, 0u);
+  EXPECT_EQ(b.state().no_action_turns, 1);
 }
 
 TEST(PartyTurnEnd, ActingResetsTheInactionCount) {

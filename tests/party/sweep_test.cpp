@@ -6,8 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "battlecore/party/policies.hpp"
 #include "battlecore/party/play_session.hpp"
+#include "battlecore/party/policies.hpp"
 #include "party_support.hpp"
 
 namespace battlecore::party {
