@@ -272,40 +272,43 @@ void read_enemy_ai(const In& e, const Catalog& c, Phase phase, EnemyState& es) {
       throw Bad{e.ptr("rules_used"), fmt::format("bit {} names no once rule of enemy '{}'", r, def.id)};
 }
 
+/// The op named `name` whose (first) block is `block`, or null: what scheduled a delayed trigger
+/// or posed a choice.
+const Op* op_of_block(const Catalog& c, std::string_view name, std::uint16_t block) {
+  for (const Op& op : c.ops)
+    if (op.block == block && c.op_names[op.code] == name) return &op;
+  return nullptr;
+}
+
 /// A delayed trigger is what a `delayed` op scheduled: that op's block (deferred effects, which
 /// never pause on a choice), at its timing, with at most its after_turns occurrences still to
 /// pass.
 void check_delayed(const In& d, const Catalog& c, const DelayedTrigger& t) {
-  for (const Op& op : c.ops) {
-    if (c.op_names[op.code] != "delayed" || op.block != t.block) continue;
-    if (static_cast<DelayedTiming>(op.mode) != t.timing)
-      throw Bad{d.ptr("timing"),
-                fmt::format("the delayed op of block {} fires at {}, got {}", t.block,
-                            kDelayedTimings[op.mode], kDelayedTimings[static_cast<std::size_t>(t.timing)])};
-    if (t.occurrences_left > op.amount)
-      throw Bad{d.ptr("occurrences_left"),
-                fmt::format("the delayed op of block {} waits {} occurrence(s): expected at most {}, got {}",
-                            t.block, op.amount, op.amount, t.occurrences_left)};
-    return;
-  }
-  throw Bad{d.ptr("block"), fmt::format("block {} is no delayed op's effects", t.block)};
+  const Op* op = op_of_block(c, "delayed", t.block);
+  if (op == nullptr) throw Bad{d.ptr("block"), fmt::format("block {} is no delayed op's effects", t.block)};
+  if (static_cast<DelayedTiming>(op->mode) != t.timing)
+    throw Bad{d.ptr("timing"),
+              fmt::format("the delayed op of block {} fires at {}, got {}", t.block,
+                          kDelayedTimings[op->mode], kDelayedTimings[static_cast<std::size_t>(t.timing)])};
+  if (t.occurrences_left > op->amount)
+    throw Bad{d.ptr("occurrences_left"),
+              fmt::format("the delayed op of block {} waits {} occurrence(s): expected at most {}, got {}",
+                          t.block, op->amount, op->amount, t.occurrences_left)};
 }
 
 /// A choice of options is what a `choice` op posed: its blocks, its count of them and whether it
 /// may be skipped.
 void check_choice(const In& ch, const Catalog& c, const PendingChoice& choice) {
-  for (const Op& op : c.ops) {
-    if (c.op_names[op.code] != "choice" || op.block != choice.first_block) continue;
-    if (op.times != choice.option_count)
-      throw Bad{ch.ptr("option_count"), fmt::format("the choice op of block {} has {} options, got {}",
-                                                    choice.first_block, op.times, choice.option_count)};
-    if ((op.mode == 1) != choice.skippable)
-      throw Bad{ch.ptr("skippable"), fmt::format("the choice op of block {} is {}skippable",
-                                                 choice.first_block, op.mode == 1 ? "" : "not ")};
-    return;
-  }
-  throw Bad{ch.ptr("first_block"),
-            fmt::format("block {} is no choice op's first option", choice.first_block)};
+  const Op* op = op_of_block(c, "choice", choice.first_block);
+  if (op == nullptr)
+    throw Bad{ch.ptr("first_block"),
+              fmt::format("block {} is no choice op's first option", choice.first_block)};
+  if (op->times != choice.option_count)
+    throw Bad{ch.ptr("option_count"), fmt::format("the choice op of block {} has {} options, got {}",
+                                                  choice.first_block, op->times, choice.option_count)};
+  if ((op->mode == 1) != choice.skippable)
+    throw Bad{ch.ptr("skippable"), fmt::format("the choice op of block {} is {}skippable", choice.first_block,
+                                               op->mode == 1 ? "" : "not ")};
 }
 
 void read_state(const In& in, const Catalog& c, Phase phase, BattleState& s) {
