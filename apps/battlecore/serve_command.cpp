@@ -10,8 +10,8 @@ namespace battlecore::cli {
 
 int serve(const ServeOptions& options, Io io) {
   if (!monitor::is_loopback_host(options.host))
-    io.err << "battlecore serve: warning: listening on " << options.host
-           << ", not loopback: anyone who can reach this address can start and play battles\n";
+    io.err << "battlecore serve: warning: " << options.host
+           << " is not a loopback address: anyone who can reach it can start and play battles\n";
   auto adapters = monitor::builtin_adapters(io.err);
   if (adapters.empty()) {
     io.err << "battlecore serve: no rule set could be loaded\n";

@@ -148,6 +148,9 @@ std::string literal_pattern(std::string_view text) {
 }
 
 constexpr std::string_view kTooLarge = "the request body is larger than the server accepts";
+/// How much of a body past the limit is read and dropped before the connection is closed, in
+/// multiples of the limit.
+constexpr std::size_t kDrainFactor = 4;
 
 /// Items `since` .. of a sequence, at most kMaxItemsPerReply, each with its 1-based "seq".
 template <class Get>
@@ -222,22 +225,26 @@ struct Server::Impl {
       std::string body;
       if (!req.has_header("Content-Length") && !req.has_header("Transfer-Encoding"))
         return handler(req, res, body);
+      // Past the limit the body is read on and dropped, up to kDrainFactor times the limit, so
+      // that a client still sending reads the 413: a reply sent while its bytes keep coming
+      // would be lost to the connection's reset. A longer body has the connection closed.
       bool too_large = false;
-      const bool complete = read([&body, &too_large, max_bytes](const char* data, std::size_t size) {
-        if (size > max_bytes - body.size()) {
-          too_large = true;
-          return false;
-        }
-        body.append(data, size);
-        return true;
-      });
-      if (!complete) {
-        if (too_large || res.status == 413) {
-          res.set_header("Connection", "close");  // the rest of the body is left unread
-          return send_error(res, 413, "payload_too_large", kTooLarge);
-        }
-        return send_error(res, 400, "bad_request", "the request body could not be read");
+      std::size_t dropped = 0;
+      const bool complete =
+          read([&body, &too_large, &dropped, max_bytes](const char* data, std::size_t size) {
+            if (!too_large && size <= max_bytes - body.size()) {
+              body.append(data, size);
+              return true;
+            }
+            too_large = true;
+            dropped += size;
+            return dropped <= kDrainFactor * max_bytes;
+          });
+      if (too_large || res.status == 413) {
+        if (!complete) res.set_header("Connection", "close");  // the rest of the body is left unread
+        return send_error(res, 413, "payload_too_large", kTooLarge);
       }
+      if (!complete) return send_error(res, 400, "bad_request", "the request body could not be read");
       handler(req, res, body);
     });
   }
@@ -634,7 +641,11 @@ void Server::Impl::replay_routes() {
       const nlohmann::ordered_json own = probe.value()->replay();
       for (const char* key : {"format_version", "rng_version", "content_hash"}) {
         const auto given = body->find(key);
-        if (given == body->end() || *given == json(own[key])) continue;
+        if (given == body->end())
+          return send_error(
+              res, 400, "bad_request",
+              fmt::format("the replay file has no \"{}\"; this server reads {}", key, own[key].dump()));
+        if (*given == json(own[key])) continue;
         if (std::string_view(key) == "content_hash")
           return send_error(
               res, 422, "content_mismatch",

@@ -565,6 +565,18 @@ TEST_F(MonitorApi, AReplayFileOfOtherContentOrAnotherEngineIsRefusedAsSuch) {
     newer[key] = file[key].get<int>() + 1;
     expect_error(post(client_, "/api/replays", newer), 400, "bad_request");
   }
+  // A file names all three, as `battlecore replay` requires: one without them is not taken on trust.
+  for (const char* key : {"format_version", "rng_version", "content_hash"}) {
+    SCOPED_TRACE(key);
+    json missing = file;
+    missing.erase(key);
+    const Reply refused_missing = post(client_, "/api/replays", missing);
+    expect_error(refused_missing, 400, "bad_request");
+    EXPECT_NE(refused_missing.body["message"].get<std::string>().find(
+                  std::string("the replay file has no \"") + key + "\""),
+              std::string::npos)
+        << refused_missing.body.dump();
+  }
 }
 
 TEST_F(MonitorApi, UnknownIdsAndPathsAreJsonErrors) {
@@ -629,7 +641,10 @@ TEST(MonitorLimits, OversizedChunkedBodiesAreRefusedAtTheSameLimit) {
   };
   const std::string body = "{\"rules\": \"deckbuilder\"}";
   EXPECT_EQ(chunked_post(body + std::string(3000, ' ')).status, 201);
+  // Past the limit the body is read on and dropped, so the reply reaches the client, still sending.
   expect_error(chunked_post(body + std::string(10000, ' ')), 413, "payload_too_large");
+  // Past 4 times the limit the connection is closed under the client, which may lose the reply.
+  (void)chunked_post(body + std::string(40000, ' '));
   // The server is still fine.
   httplib::Client client = server.client();
   EXPECT_EQ(post(client, "/api/battles", json{{"rules", "deckbuilder"}}).status, 201);
