@@ -12,6 +12,7 @@
 #include <map>
 #include <mutex>
 #include <random>
+#include <regex>
 #include <string_view>
 #include <thread>
 
@@ -212,6 +213,7 @@ struct Server::Impl {
   /// a Content-Length nor a Transfer-Encoding has an empty body (RFC 9112, 6.3): httplib would
   /// wait for the connection to close, and refuse it when its read timed out.
   void post(const std::string& pattern, BodyHandler handler) {
+    known_routes.push_back({std::regex(pattern), "POST"});
     http.Post(pattern, [handler = std::move(handler), max_bytes = options.max_body_bytes](
                            const httplib::Request& req, httplib::Response& res,
                            const httplib::ContentReader& read) {
@@ -247,6 +249,37 @@ struct Server::Impl {
       if (!complete) return send_error(res, 400, "bad_request", "the request body could not be read");
       handler(req, res, body);
     });
+  }
+
+  /// Every route's pattern and method, so that a path taken by other methods is answered 405
+  /// with those methods rather than 404.
+  struct KnownRoute {
+    std::regex pattern;
+    std::string_view method;
+  };
+  std::vector<KnownRoute> known_routes;
+
+  void get(const std::string& pattern, httplib::Server::Handler handler) {
+    known_routes.push_back({std::regex(pattern), "GET"});
+    http.Get(pattern, std::move(handler));
+  }
+  void del(const std::string& pattern, httplib::Server::Handler handler) {
+    known_routes.push_back({std::regex(pattern), "DELETE"});
+    http.Delete(pattern, std::move(handler));
+  }
+
+  /// The methods the routes matching `path` take, as an Allow header ("GET, HEAD, POST"); empty
+  /// when no route matches.
+  std::string allowed_methods(const std::string& path) const {
+    std::vector<std::string_view> methods;
+    for (const std::string_view method : {"GET", "POST", "DELETE"})
+      for (const KnownRoute& route : known_routes)
+        if (route.method == method && std::regex_match(path, route.pattern)) {
+          methods.push_back(method);
+          if (method == "GET") methods.push_back("HEAD");
+          break;
+        }
+    return fmt::format("{}", fmt::join(methods, ", "));
   }
 
   std::shared_ptr<const RuleSetAdapter> adapter(std::string_view rules) const {
@@ -329,7 +362,7 @@ void Server::Impl::page_routes() {
     std::string path = "/";
     if (file.path != "index.html") path += file.path;
     const PageFile f = file;
-    http.Get(literal_pattern(path), [f](const httplib::Request&, httplib::Response& res) {
+    get(literal_pattern(path), [f](const httplib::Request&, httplib::Response& res) {
       res.set_content(std::string(f.content), std::string(f.mime_type));
       res.set_header("Cache-Control", "no-cache");
     });
@@ -339,7 +372,7 @@ void Server::Impl::page_routes() {
 void Server::Impl::routes() {
   page_routes();
 
-  http.Get("/api/rules", [this](const httplib::Request&, httplib::Response& res) {
+  get("/api/rules", [this](const httplib::Request&, httplib::Response& res) {
     json list = json::array();
     for (const auto& a : adapters) {
       json j = a->describe();
@@ -349,14 +382,13 @@ void Server::Impl::routes() {
     send_json(res, 200, {{"rules", list}});
   });
 
-  http.Get(
-      R"(/api/rules/([A-Za-z0-9_-]+)/graph)", [this](const httplib::Request& req, httplib::Response& res) {
-        const auto a = adapter(req.matches[1].str());
-        if (!a)
-          return send_error(res, 404, "unknown_rules",
-                            fmt::format("no rule set '{}'; known: {}", req.matches[1].str(), rule_names()));
-        send_json(res, 200, phase_graph_json(a->phase_graph()));
-      });
+  get(R"(/api/rules/([A-Za-z0-9_-]+)/graph)", [this](const httplib::Request& req, httplib::Response& res) {
+    const auto a = adapter(req.matches[1].str());
+    if (!a)
+      return send_error(res, 404, "unknown_rules",
+                        fmt::format("no rule set '{}'; known: {}", req.matches[1].str(), rule_names()));
+    send_json(res, 200, phase_graph_json(a->phase_graph()));
+  });
 
   battle_routes();
   replay_routes();
@@ -364,8 +396,9 @@ void Server::Impl::routes() {
   // Every route is GET, POST or DELETE; any other method is refused. PUT and PATCH, which carry a
   // body, are refused by a route of their own, after the body is read: on a kept-alive connection
   // its bytes would otherwise be read as the next request. Other methods are refused at once.
-  const auto not_allowed = [](const httplib::Request& req, httplib::Response& res) {
-    res.set_header("Allow", "GET, HEAD, POST, DELETE");
+  const auto not_allowed = [this](const httplib::Request& req, httplib::Response& res) {
+    const std::string allow = allowed_methods(req.path);
+    res.set_header("Allow", allow.empty() ? "GET, HEAD, POST, DELETE" : allow);
     send_error(res, 405, "method_not_allowed",
                fmt::format("no route takes {}; the monitor's routes are GET, POST and DELETE", req.method));
   };
@@ -380,11 +413,17 @@ void Server::Impl::routes() {
 
   // Errors httplib raises itself (unknown path, oversized body, bad request line) get a JSON body.
   http.set_error_handler(
-      httplib::Server::HandlerWithResponse([](const httplib::Request&, httplib::Response& res) {
+      httplib::Server::HandlerWithResponse([this](const httplib::Request& req, httplib::Response& res) {
         if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
         std::string code = "error";
         std::string message = "the request failed";
         if (res.status == 404) {
+          if (const std::string allow = allowed_methods(req.path); !allow.empty()) {
+            res.set_header("Allow", allow);
+            send_error(res, 405, "method_not_allowed",
+                       fmt::format("{} takes {}, not {}", req.path, allow, req.method));
+            return httplib::Server::HandlerResponse::Handled;
+          }
           code = "not_found";
           message = "no such path; see docs/monitor.md for the API";
         } else if (res.status == 413) {
@@ -434,7 +473,7 @@ void Server::Impl::battle_routes() {
     send_json(res, 201, overview(*entry));
   });
 
-  http.Get("/api/battles", [this](const httplib::Request&, httplib::Response& res) {
+  get("/api/battles", [this](const httplib::Request&, httplib::Response& res) {
     json list = json::array();
     std::lock_guard lock(battles_mutex);
     for (const auto& [id, e] : battles) list.push_back({{"id", id}, {"rules", e->adapter->rules()}});
@@ -442,7 +481,7 @@ void Server::Impl::battle_routes() {
   });
 
   // The whole picture in one reply; the page polls this with events_since / history_since.
-  http.Get(kId, [this](const httplib::Request& req, httplib::Response& res) {
+  get(kId, [this](const httplib::Request& req, httplib::Response& res) {
     const auto e = find(req.matches[1].str(), res);
     if (!e) return;
     const auto events_since = query_count(req, res, "events_since");
@@ -460,7 +499,7 @@ void Server::Impl::battle_routes() {
     send_json(res, 200, j);
   });
 
-  http.Delete(kId, [this](const httplib::Request& req, httplib::Response& res) {
+  del(kId, [this](const httplib::Request& req, httplib::Response& res) {
     std::lock_guard lock(battles_mutex);
     if (battles.erase(req.matches[1].str()) == 0)
       return send_error(res, 404, "unknown_battle",
@@ -468,14 +507,14 @@ void Server::Impl::battle_routes() {
     send_json(res, 200, {{"deleted", req.matches[1].str()}});
   });
 
-  http.Get(std::string(kId) + "/state", [this](const httplib::Request& req, httplib::Response& res) {
+  get(std::string(kId) + "/state", [this](const httplib::Request& req, httplib::Response& res) {
     const auto e = find(req.matches[1].str(), res);
     if (!e) return;
     std::lock_guard lock(e->mutex);
     send_json(res, 200, e->battle->state());
   });
 
-  http.Get(std::string(kId) + "/actions", [this](const httplib::Request& req, httplib::Response& res) {
+  get(std::string(kId) + "/actions", [this](const httplib::Request& req, httplib::Response& res) {
     const auto e = find(req.matches[1].str(), res);
     if (!e) return;
     std::lock_guard lock(e->mutex);
@@ -532,25 +571,25 @@ void Server::Impl::battle_routes() {
                   items_since(*since, b.transition_count(), [&](std::size_t i) { return b.transition(i); }));
     };
   };
-  http.Get(std::string(kId) + "/events", since_route(true));
-  http.Get(std::string(kId) + "/history", since_route(false));
+  get(std::string(kId) + "/events", since_route(true));
+  get(std::string(kId) + "/history", since_route(false));
 
-  http.Get(std::string(kId) + R"(/detail/([a-z_]{1,32}))",
-           [this](const httplib::Request& req, httplib::Response& res) {
-             const auto e = find(req.matches[1].str(), res);
-             if (!e) return;
-             std::lock_guard lock(e->mutex);
-             auto detail = e->battle->detail(req.matches[2].str());
-             if (!detail)
-               return send_error(res, 404, "unknown_detail",
-                                 fmt::format("the {} rule set has no view '{}'", e->adapter->rules(),
-                                             req.matches[2].str()));
-             send_json(res, 200, *detail);
-           });
+  get(std::string(kId) + R"(/detail/([a-z_]{1,32}))",
+      [this](const httplib::Request& req, httplib::Response& res) {
+        const auto e = find(req.matches[1].str(), res);
+        if (!e) return;
+        std::lock_guard lock(e->mutex);
+        auto detail = e->battle->detail(req.matches[2].str());
+        if (!detail)
+          return send_error(
+              res, 404, "unknown_detail",
+              fmt::format("the {} rule set has no view '{}'", e->adapter->rules(), req.matches[2].str()));
+        send_json(res, 200, *detail);
+      });
 
   // The battle as a replay file (`battlecore-replay`): what `battlecore replay` checks and
   // POST /api/replays loads. It holds the start and the actions, nothing a player cannot see.
-  http.Get(std::string(kId) + "/replay", [this](const httplib::Request& req, httplib::Response& res) {
+  get(std::string(kId) + "/replay", [this](const httplib::Request& req, httplib::Response& res) {
     const auto e = find(req.matches[1].str(), res);
     if (!e) return;
     std::lock_guard lock(e->mutex);
@@ -562,7 +601,7 @@ void Server::Impl::battle_routes() {
   // views and the engine's own snapshot, which holds what the players cannot see (the bots'
   // hands, the draw order, the random streams): given once the battle is over, or by a server
   // started to reveal it.
-  http.Get(std::string(kId) + "/snapshot", [this](const httplib::Request& req, httplib::Response& res) {
+  get(std::string(kId) + "/snapshot", [this](const httplib::Request& req, httplib::Response& res) {
     const auto e = find(req.matches[1].str(), res);
     if (!e) return;
     std::lock_guard lock(e->mutex);

@@ -100,8 +100,11 @@ TEST_F(MonitorApi, PagePathsMatchOnlyThemselves) {
 TEST_F(MonitorApi, OtherMethodsAreNotAllowed) {
   const auto put = client_.Put("/api/battles", "{}", "application/json");
   ASSERT_TRUE(put);
-  EXPECT_EQ(put->get_header_value("Allow"), "GET, HEAD, POST, DELETE");
+  EXPECT_EQ(put->get_header_value("Allow"), "GET, HEAD, POST");  // the methods of that path
   expect_error(reply_of(put), 405, "method_not_allowed");
+  const auto options = client_.Options("/nowhere");
+  ASSERT_TRUE(options);
+  EXPECT_EQ(options->get_header_value("Allow"), "GET, HEAD, POST, DELETE");  // every route's
   expect_error(reply_of(client_.Put("/api/battles")), 405, "method_not_allowed");
   expect_error(reply_of(client_.Patch("/api/battles/b1-0000", "{}", "application/json")), 405,
                "method_not_allowed");
@@ -109,6 +112,42 @@ TEST_F(MonitorApi, OtherMethodsAreNotAllowed) {
   expect_error(reply_of(client_.Options("/")), 405, "method_not_allowed");
   // The connection still serves the next request.
   EXPECT_EQ(get(client_, "/api/battles").status, 200);
+}
+
+TEST_F(MonitorApi, AMethodAPathDoesNotTakeIsAnsweredWithTheMethodsItTakes) {
+  const std::string id = create();
+  const struct {
+    std::string path;
+    std::string allow;
+  } cases[] = {{"/api/rules", "GET, HEAD"},
+               {"/api/rules/deckbuilder/graph", "GET, HEAD"},
+               {"/api/battles", "GET, HEAD, POST"},
+               {"/api/battles/" + id, "GET, HEAD, DELETE"},
+               {"/api/battles/" + id + "/actions", "GET, HEAD, POST"},
+               {"/api/battles/" + id + "/seek", "POST"},
+               {"/api/replays", "POST"},
+               {"/", "GET, HEAD"},
+               {"/style.css", "GET, HEAD"}};
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.path);
+    for (const std::string method : {"GET", "POST", "DELETE"}) {
+      if (c.allow.find(method) != std::string::npos) continue;
+      const auto r = method == "GET"    ? client_.Get(c.path.c_str())
+                     : method == "POST" ? client_.Post(c.path.c_str(), "{}", "application/json")
+                                        : client_.Delete(c.path.c_str());
+      ASSERT_TRUE(r) << method;
+      EXPECT_EQ(r->get_header_value("Allow"), c.allow) << method;
+      expect_error(reply_of(r), 405, "method_not_allowed");
+      EXPECT_NE(reply_of(r).body.value("message", "").find(c.path + " takes " + c.allow + ", not " + method),
+                std::string::npos)
+          << reply_of(r).body.dump();
+    }
+  }
+  // A path no route takes is still 404, whatever the method; the battle is still there.
+  expect_error(reply_of(client_.Delete("/api/nothing")), 404, "not_found");
+  expect_error(reply_of(client_.Post("/api/battles/" + id + "/nothing", "{}", "application/json")), 404,
+               "not_found");
+  EXPECT_EQ(get(client_, "/api/battles/" + id).status, 200);
 }
 
 // A refused request's body is read all the same: on a kept-alive connection its bytes would
