@@ -257,21 +257,24 @@ std::string enemy_table(const SimReport& r) {
   return t;
 }
 
-/// The battles that hit an engine error: each with its seed and the actions submitted before the
-/// error (the rule set's action JSON), from which it can be replayed.
+/// The battles that hit an engine error: each with its seed, where it was raised (by the last
+/// action, or while the policy chose after it) and the actions submitted before the error (the
+/// rule set's action JSON), from which it can be replayed.
 std::string error_table(const SimReport& r) {
   const bool paired = !r.versus_policy.empty();
   std::string t = fmt::format(
-      "<table class=\"data\"><thead><tr>{}<th>battle</th><th>battle seed</th><th>policy</th><th>message</th>"
-      "<th>actions before the error</th></tr></thead><tbody>\n",
+      "<table class=\"data\"><thead><tr>{}<th>battle</th><th>battle seed</th><th>policy</th><th>raised</th>"
+      "<th>message</th><th>actions before the error</th></tr></thead><tbody>\n",
       paired ? "<th>side</th>" : "");
   for (const auto& [side, tally] : {std::pair{"A", static_cast<const Tally*>(&r)}, std::pair{"B", &r.versus}})
     for (const SimFailure& f : tally->failures)
       t += fmt::format(
-          "<tr>{}<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td><details><summary>{}</summary><pre>{}</pre>"
-          "</details></td></tr>\n",
+          "<tr>{}<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td><details><summary>{}</"
+          "summary><pre>{}"
+          "</pre></details></td></tr>\n",
           paired ? fmt::format("<td>{}</td>", side) : "", f.index, f.battle_seed, escape(f.policy),
-          escape(f.message), f.actions.size(), escape(f.actions.dump()));
+          f.while_choosing ? "while the policy chose" : "by an action", escape(f.message), f.actions.size(),
+          escape(f.actions.dump()));
   return t + "</tbody></table>\n";
 }
 

@@ -35,6 +35,7 @@ nlohmann::ordered_json replay_to_json(const Replay& r) {
   j["state_hashes"] = std::move(hashes);
   j["final_state_hash"] = content::hash_to_hex(r.final_state_hash);
   if (r.engine_error) j["engine_error"] = *r.engine_error;
+  if (r.policy_error) j["policy_error"] = *r.policy_error;
   return j;
 }
 
@@ -133,7 +134,12 @@ Result<Replay, Diagnostics> replay_from_document(const JsonDocument& doc, const 
   }
   replay.final_state_hash = read_hash(r, "final_state_hash").value_or(0);
   replay.engine_error = r.optional_string("engine_error");
+  replay.policy_error = r.optional_string("policy_error");
   r.finish();
+  if (diags.empty() && replay.engine_error && replay.policy_error)
+    r.error_at("policy_error",
+               "a replay ends in one engine error: raised by its last action (engine_error) or while the "
+               "policy chose after it (policy_error), not both");
   if (diags.empty()) {
     const std::size_t expected =
         replay.actions.size() - (replay.engine_error && !replay.actions.empty() ? 1 : 0);

@@ -336,6 +336,7 @@ void tally_json(nlohmann::json& j, const Tally& t, const SimReport& header, cons
                       {"battle_seed", f.battle_seed},
                       {"policy", f.policy},
                       {"message", f.message},
+                      {"while_choosing", f.while_choosing},
                       {"actions", f.actions}});
   const Interval ci = wilson_interval(t.wins, t.played());
   j["wins"] = t.wins;
@@ -420,7 +421,8 @@ constexpr std::string_view kEnemyKeys[] = {"id", "battles", "damage_dealt", "dam
                                            "armor_removed"};
 constexpr std::string_view kSeatKeys[] = {"seat", "name",     "kind",      "policy",
                                           "wins", "win_rate", "place_sum", "mean_place"};
-constexpr std::string_view kErrorKeys[] = {"index", "battle_seed", "policy", "message", "actions"};
+constexpr std::string_view kErrorKeys[] = {"index",   "battle_seed",    "policy",
+                                           "message", "while_choosing", "actions"};
 constexpr std::string_view kShardKeys[] = {"index", "count", "first_battle", "total_battles"};
 constexpr std::string_view kPairedKeys[] = {
     "both_won",         "only_a_won",          "only_b_won",         "both_lost",
@@ -757,6 +759,12 @@ class Reader {
         SimFailure f{u64(e, here, "index"), u64(e, here, "battle_seed"), str(e, here, "message"),
                      str(e, here, "policy"), nlohmann::json::array()};
         if (const nlohmann::json* actions = array(e, here, "actions")) f.actions = *actions;
+        if (const nlohmann::json* choosing = field(e, here, "while_choosing")) {
+          if (choosing->is_boolean())
+            f.while_choosing = choosing->get<bool>();
+          else
+            error(child_pointer(here, "while_choosing"), "expected true or false, got " + shown(*choosing));
+        }
         t.failures.push_back(std::move(f));
       }
   }
@@ -1533,9 +1541,10 @@ std::string SimReport::to_text() const {
   line("errors", std::to_string(errors));
   for (const auto& [side, t] : {std::pair{"A", static_cast<const Tally*>(this)}, std::pair{"B", &versus}})
     for (const SimFailure& f : t->failures)
-      out += fmt::format("  battle {} ({}battle seed {}, policy {}, {} action(s) before it): {}\n", f.index,
-                         is_paired ? fmt::format("side {}, ", side) : "", f.battle_seed, f.policy,
-                         f.actions.size(), f.message);
+      out +=
+          fmt::format("  battle {} ({}battle seed {}, policy {}, {} action(s) before it{}): {}\n", f.index,
+                      is_paired ? fmt::format("side {}, ", side) : "", f.battle_seed, f.policy,
+                      f.actions.size(), f.while_choosing ? ", raised while the policy chose" : "", f.message);
   line("elapsed_s", fmt::format("{:.3f}", elapsed_s));
   const double all = double(battles + versus.battles), all_decisions = double(decisions + versus.decisions);
   line("battles_per_s", fmt::format("{:.0f}", elapsed_s > 0 ? all / elapsed_s : 0.0));

@@ -34,9 +34,7 @@ void play_out(Battle& battle, std::vector<Action>& options, std::vector<Action>&
               Choose&& choose) {
   while (battle.status() == Status::AwaitingDecision) {
     battle.legal_actions(options);
-    const std::size_t pick = choose(battle, options);
-    BATTLECORE_ENSURE(pick < options.size(), "the policy picked option {} of {}", pick, options.size());
-    const Action action = options[pick];
+    const Action action = options[policy_choice(options.size(), [&] { return choose(battle, options); })];
     actions.push_back(action);
     ++out.decisions;
     const auto applied = battle.submit(action);

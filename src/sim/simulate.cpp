@@ -91,9 +91,8 @@ template <bool kRandom, bool kKeepActions>
       action = battle_.pick_option(options_, [&](std::size_t n) { return random_->pick(n); });
     } else {
       battle_.legal_actions(options_);
-      const std::size_t pick = policy_->choose(battle_, options_.span());
-      BATTLECORE_ENSURE(pick < options_.size(), "the policy picked option {} of {}", pick, options_.size());
-      action = options_[pick];
+      action =
+          options_[policy_choice(options_.size(), [&] { return policy_->choose(battle_, options_.span()); })];
     }
     if constexpr (kKeepActions) actions_.push_back(action);
     if (action.kind == ActionKind::PlayCard) {

@@ -68,7 +68,7 @@ TEST(SimHtmlReport, RatesLeaveFailedBattlesOutAndErrorsCarryTheirSideAndActions)
   ASSERT_EQ(r.battles, 300u);
   r.battles = r.versus.battles = 301;
   r.failures.push_back(SimFailure{300, 77, "engine <broke>", "random", nlohmann::json::array({"end_turn"})});
-  r.versus.failures.push_back(SimFailure{300, 77, "also broke", "greedy", nlohmann::json::array()});
+  r.versus.failures.push_back(SimFailure{300, 77, "also broke", "greedy", nlohmann::json::array(), true});
   const std::string html = render_html(r);
   const Interval a = wilson_interval(r.wins, 300), b = wilson_interval(r.versus.wins, 300);
   EXPECT_NE(html.find(fmt::format("{:.3f} [{:.3f}, {:.3f}]", double(r.wins) / 300, a.low, a.high)),
@@ -76,11 +76,14 @@ TEST(SimHtmlReport, RatesLeaveFailedBattlesOutAndErrorsCarryTheirSideAndActions)
       << html;
   EXPECT_NE(html.find(fmt::format("{:.3f} [{:.3f}, {:.3f}]", double(r.versus.wins) / 300, b.low, b.high)),
             std::string::npos);
-  EXPECT_NE(html.find("<tr><td>A</td><td>300</td><td>77</td><td>random</td><td>engine &lt;broke&gt;</td>"
-                      "<td><details><summary>1</summary><pre>[&quot;end_turn&quot;]</pre>"),
-            std::string::npos)
+  EXPECT_NE(
+      html.find(
+          "<tr><td>A</td><td>300</td><td>77</td><td>random</td><td>by an action</td>"
+          "<td>engine &lt;broke&gt;</td><td><details><summary>1</summary><pre>[&quot;end_turn&quot;]</pre>"),
+      std::string::npos)
       << html;
-  EXPECT_NE(html.find("<tr><td>B</td><td>300</td><td>77</td><td>greedy</td><td>also broke</td>"),
+  EXPECT_NE(html.find("<tr><td>B</td><td>300</td><td>77</td><td>greedy</td><td>while the policy chose</td>"
+                      "<td>also broke</td>"),
             std::string::npos);
 }
 

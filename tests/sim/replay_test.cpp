@@ -270,6 +270,41 @@ TEST(SimReplay, ADeckEntryThatIsNoCardIdIsReportedWithTheOtherShapeProblems) {
   for (const content::Diagnostic& d : r.error().items()) EXPECT_GT(d.line, 0) << d.message;
 }
 
+TEST(SimReplay, APolicyErrorIsReadBackAndChecksAtTheNextDecision) {
+  Battle b(starter());
+  ASSERT_TRUE(b.start_battle("w1", 2).ok());
+  ASSERT_TRUE(b.submit(Action::end_turn()).ok());
+  ASSERT_EQ(b.status(), Status::AwaitingDecision);
+  auto recorded = record_replay<R>(starter(), {"w1", 2, {}}, b.actions());
+  ASSERT_TRUE(recorded.ok());
+  Replay replay = recorded.value();
+  replay.policy_error = "an error no option raises";
+  const auto back = reparse(replay_to_json(replay));
+  ASSERT_TRUE(back.ok()) << back.error().to_string();
+  EXPECT_EQ(back.value().policy_error, replay.policy_error);
+  // Every action replays; the error is no option's, so it lay deeper in the policy's search.
+  const ReplayCheck check = check_replay<R>(starter(), back.value());
+  EXPECT_EQ(check.exit_code(), 1);
+  EXPECT_EQ(check.action, std::nullopt);
+  EXPECT_EQ(check.message,
+            "after action 0, where the policy raised an engine error while choosing (an error no option "
+            "raises), no option raises it at once (the policy met it deeper in its search)");
+  // A battle over waits on no choice.
+  Replay over = played("w1", 2);
+  over.policy_error = "an error no option raises";
+  EXPECT_NE(check_replay<R>(starter(), over).message.find("the battle waits on no decision"),
+            std::string::npos);
+  // One replay ends in one error.
+  json both = replay_to_json(replay);
+  both["engine_error"] = "raised by the last action";
+  const auto r = reparse(both);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(test::pointed_messages(r.error()),
+            (std::vector<std::string>{
+                "/policy_error: a replay ends in one engine error: raised by its last action "
+                "(engine_error) or while the policy chose after it (policy_error), not both"}));
+}
+
 TEST(SimReplay, AReplayStartedFromAScenarioChecksToo) {
   const json scenario = {{"encounter", "w1"}, {"hand", {"tactics", "strike", "defend"}}, {"energy", 3}};
   auto started = R::start(starter(), {"w1", 6, scenario});

@@ -276,12 +276,16 @@ TEST(SimRunner, AfterBattleSeesEveryBattleOnceAndAnErrorStopsTheRun) {
   std::uint64_t failed = 0;
   RunOptions options{.battles = 600, .seed = 1, .policy = "plain", .threads = 2};
   options.after_battle = [&](std::uint64_t index, std::uint64_t seed, const nlohmann::json& actions,
-                             bool broke) -> Result<void> {
+                             const SimFailure* failure) -> Result<void> {
     const std::lock_guard lock(mutex);
     EXPECT_EQ(seed, battle_seed(1, index));
     EXPECT_FALSE(actions.empty());
     ++seen[index];
-    failed += broke ? 1 : 0;
+    if (failure != nullptr) {
+      ++failed;
+      EXPECT_EQ(failure->index, index);
+      EXPECT_EQ(failure->actions, actions);
+    }
     return {};
   };
   auto r = run_simulation(coin, options);
@@ -289,7 +293,8 @@ TEST(SimRunner, AfterBattleSeesEveryBattleOnceAndAnErrorStopsTheRun) {
   EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), 600);
   EXPECT_EQ(failed, r.value().failures.size());
 
-  options.after_battle = [](std::uint64_t index, std::uint64_t, const nlohmann::json&, bool) -> Result<void> {
+  options.after_battle = [](std::uint64_t index, std::uint64_t, const nlohmann::json&,
+                            const SimFailure*) -> Result<void> {
     if (index == 42) return Error{"disk full at battle 42"};
     return {};
   };

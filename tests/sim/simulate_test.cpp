@@ -19,8 +19,12 @@
 #include "battlecore/deckbuilder/actions.hpp"
 #include "battlecore/deckbuilder/battle.hpp"
 #include "battlecore/deckbuilder/load.hpp"
+#include "battlecore/sim/deckbuilder_rules.hpp"
+#include "battlecore/sim/recording.hpp"
+#include "battlecore/sim/replay.hpp"
 #include "deckbuilder/mechanics.hpp"
 #include "support/starter_pack.hpp"
+#include "support/temp_dir.hpp"
 
 namespace battlecore::sim {
 namespace {
@@ -233,27 +237,33 @@ std::shared_ptr<const deckbuilder::Catalog> starter_with_strike(std::int32_t dam
   return pack;
 }
 
+/// The starter pack whose damage op raises an engine error when its target has less than 15 HP.
+std::shared_ptr<deckbuilder::Catalog> pack_failing_below_15_hp() {
+  auto pack = std::make_shared<deckbuilder::Catalog>(*starter());
+  const auto damage = static_cast<std::size_t>(
+      std::find(pack->op_names.begin(), pack->op_names.end(), "damage") - pack->op_names.begin());
+  EXPECT_LT(damage, pack->op_handlers.size());
+  static const deckbuilder::OpHandler hit = pack->op_handlers.at(damage);
+  pack->op_handlers.at(damage) = [](deckbuilder::detail::OpContext& ctx, const deckbuilder::Op& op) {
+    if (ctx.to != nullptr && ctx.to->hp < 15) throw InvariantError("a test failure below 15 HP");
+    hit(ctx, op);
+  };
+  return pack;
+}
+
 // A failed battle's actions: kept as it is played when after_battle asks for every battle's,
 // else found by playing the failed battle again. Both give the same actions, which end with the
 // action that raised the error; on both sides of a paired run, at every thread count.
 TEST(SimSimulate, AFailedBattlesActionsAreTheSameWhetherKeptOrFoundAgain) {
-  auto pack = std::make_shared<deckbuilder::Catalog>(*starter());
-  const auto damage = static_cast<std::size_t>(
-      std::find(pack->op_names.begin(), pack->op_names.end(), "damage") - pack->op_names.begin());
-  ASSERT_LT(damage, pack->op_handlers.size());
-  static const deckbuilder::OpHandler hit = pack->op_handlers[damage];
-  pack->op_handlers[damage] = [](deckbuilder::detail::OpContext& ctx, const deckbuilder::Op& op) {
-    if (ctx.to != nullptr && ctx.to->hp < 15) throw InvariantError("a test failure below 15 HP");
-    hit(ctx, op);
-  };
+  const auto pack = pack_failing_below_15_hp();
   SimConfig config{"w1", 40, 5, "random"};
   config.versus_policy = "greedy";
   std::mutex mutex;
   std::map<std::uint64_t, nlohmann::json> kept;
   config.after_battle = [&](std::uint64_t index, std::uint64_t, const nlohmann::json& actions,
-                            bool failed) -> Result<void> {
+                            const SimFailure* failure) -> Result<void> {
     const std::lock_guard lock(mutex);
-    if (failed) kept[index] = actions;
+    if (failure != nullptr) kept[index] = actions;
     return {};
   };
   const auto with_kept = simulate_deckbuilder(pack, config);
@@ -266,6 +276,7 @@ TEST(SimSimulate, AFailedBattlesActionsAreTheSameWhetherKeptOrFoundAgain) {
   for (const SimFailure& f : failures) {
     EXPECT_NE(f.message.find("a test failure"), std::string::npos) << f.message;
     EXPECT_EQ(f.policy, "random");
+    EXPECT_FALSE(f.while_choosing);  // the random policy looks at no battle
     EXPECT_FALSE(f.actions.empty());
     EXPECT_EQ(f.actions, kept[f.index]) << "battle " << f.index;
   }
@@ -293,6 +304,48 @@ TEST(SimSimulate, AFailedBattlesActionsAreTheSameWhetherKeptOrFoundAgain) {
       }
     }
   }
+}
+
+// An engine error the greedy policy meets in its look ahead, on a copy of the battle, is a failure
+// raised while choosing: every action before it plays, and its replay ends at that choice with
+// the error as `policy_error`, which the replay's check raises again by playing each option.
+TEST(SimSimulate, AnEngineErrorInThePolicysSearchIsRecordedAtItsChoice) {
+  const auto pack = pack_failing_below_15_hp();
+  const test::TempDir dir;
+  SimConfig config{"w1", 40, 5, "greedy"};
+  config.after_battle = sim::replay_writer<DeckbuilderRules>(pack, "w1", nullptr, dir.path(), true);
+  const auto r = simulate_deckbuilder(pack, config);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_GT(r.value().failures.size(), 10u);
+  for (const SimFailure& f : r.value().failures) {
+    SCOPED_TRACE(f.index);
+    EXPECT_TRUE(f.while_choosing);
+    EXPECT_EQ(f.message, "a test failure below 15 HP");
+    deckbuilder::Battle battle(pack);
+    ASSERT_TRUE(battle.start_battle("w1", f.battle_seed).ok());
+    for (const nlohmann::json& a : f.actions)
+      ASSERT_TRUE(battle.submit(deckbuilder::action_from_json(a).value()).ok());
+    ASSERT_EQ(battle.status(), Status::AwaitingDecision);
+
+    const auto replay = read_replay(dir.path() / replay_file_name(f.index));
+    ASSERT_TRUE(replay.ok()) << "no replay of a battle that broke while its policy chose";
+    EXPECT_EQ(replay.value().actions.size(), f.actions.size());
+    EXPECT_FALSE(replay.value().engine_error.has_value());
+    EXPECT_EQ(replay.value().policy_error, f.message);
+    EXPECT_EQ(replay.value().final_state_hash, battle.state_hash());
+    const ReplayCheck check = check_replay<DeckbuilderRules>(pack, replay.value());
+    EXPECT_EQ(check.exit_code(), 1) << check.message;
+    EXPECT_NE(check.message.find("raises the recorded engine error again"), std::string::npos)
+        << check.message;
+    EXPECT_NE(check.message.find("play_card"), std::string::npos) << check.message;
+  }
+  // The report says where each was raised, and a merge reads it back.
+  const nlohmann::json j = r.value().to_json();
+  ASSERT_FALSE(j["errors"].empty());
+  EXPECT_EQ(j["errors"][0]["while_choosing"], true);
+  const auto read = report_from_document(content::JsonDocument{"report", j.dump(2), j});
+  ASSERT_TRUE(read.ok()) << read.error().items().front().message;
+  EXPECT_EQ(read.value().failures, r.value().failures);
 }
 
 TEST(SimSimulate, APairOfPacksPlaysEachPackOnTheSameSeeds) {

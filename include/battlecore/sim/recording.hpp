@@ -35,9 +35,12 @@ AfterBattle replay_writer(std::shared_ptr<const typename R::Catalog> catalog, st
   return [catalog = std::move(catalog), encounter = std::move(encounter), scenario = std::move(scenario),
           dir = std::move(dir), failures_only,
           deck = std::move(deck)](std::uint64_t index, std::uint64_t seed, const nlohmann::json& actions_json,
-                                  bool failed) -> Result<void> {
-    if (failures_only && !failed) return {};
-    if (actions_json.empty() && failed) return {};  // it broke while starting: nothing to replay
+                                  const SimFailure* failure) -> Result<void> {
+    if (failures_only && failure == nullptr) return {};
+    const bool while_choosing = failure != nullptr && failure->while_choosing;
+    // A battle that broke while starting has nothing to replay; one whose policy broke while
+    // choosing is replayed to that choice.
+    if (failure != nullptr && !while_choosing && actions_json.empty()) return {};
     std::vector<typename R::Action> actions;
     actions.reserve(actions_json.size());
     for (const nlohmann::json& j : actions_json) {
@@ -50,6 +53,7 @@ AfterBattle replay_writer(std::shared_ptr<const typename R::Catalog> catalog, st
     auto replay = record_replay<R>(catalog, BattleStart{encounter, seed, scenario, deck}, actions);
     if (!replay)
       return Error{fmt::format("battle {}: cannot record its replay: {}", index, replay.error().message)};
+    if (while_choosing && !replay.value().engine_error) replay.value().policy_error = failure->message;
     return write_replay(dir / replay_file_name(index), replay.value());
   };
 }

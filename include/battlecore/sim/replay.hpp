@@ -25,6 +25,7 @@
 #include "battlecore/content/diagnostics.hpp"
 #include "battlecore/content/json_reader.hpp"
 #include "battlecore/content/scenario_io.hpp"
+#include "battlecore/core/decision.hpp"
 #include "battlecore/core/invariant.hpp"
 #include "battlecore/core/result.hpp"
 #include "battlecore/core/rng.hpp"
@@ -65,6 +66,9 @@ struct Replay {
   std::vector<std::uint64_t> state_hashes;  ///< state_hash() after each action
   std::uint64_t final_state_hash = 0;       ///< state_hash() at the end of the record
   std::optional<std::string> engine_error;  ///< the InvariantError the last action raised
+  /// The InvariantError the policy raised while it chose after the last action (sim::ChoiceError):
+  /// every action replays, and the error lies in the choice that came next.
+  std::optional<std::string> policy_error;
 };
 
 /// Reads the JSON form of one action (a rule set's action_from_json): why it is not an action,
@@ -220,8 +224,47 @@ Result<Replay> record_replay(const std::shared_ptr<const typename R::Catalog>& c
   return replay;
 }
 
+namespace detail {
+
+/// The end of a replay whose policy raised an engine error while it chose after the last of its
+/// `actions` (`policy_error`, `recorded`): each option of that decision is played on a copy of
+/// `battle`, and the first that raises the recorded error again is named; else what is known.
+/// Either way the battle has a failure to show: exit 1.
+template <class R>
+ReplayCheck check_policy_error(const typename R::Battle& battle, const std::string& recorded,
+                               std::size_t actions) {
+  const std::string where = fmt::format(
+      "{}, where the policy raised an engine error while choosing ({})",
+      actions == 0 ? std::string("at the first decision") : fmt::format("after action {}", actions - 1),
+      recorded);
+  if (battle.status() != Status::AwaitingDecision)
+    return {ReplayCheck::Kind::Diverged, std::nullopt, where + ", the battle waits on no decision"};
+  std::vector<typename R::Action> options;
+  battle.legal_actions(options);
+  std::optional<std::string> other;
+  for (std::size_t k = 0; k < options.size(); ++k) {
+    typename R::Battle copy = battle;
+    try {
+      (void)copy.submit(options[k]);
+    } catch (const InvariantError& e) {
+      const std::string option =
+          fmt::format("option {} {}", k, action_text(R::action_to_json(battle, options[k])));
+      if (recorded == e.what())
+        return {ReplayCheck::Kind::Diverged, std::nullopt,
+                where + ", " + option + " raises the recorded engine error again"};
+      if (!other) other = option + " raises another: " + e.what();
+    }
+  }
+  return {ReplayCheck::Kind::Diverged, std::nullopt,
+          where + ", no option raises it at once (the policy met it deeper in its search)" +
+              (other ? "; " + *other : "")};
+}
+
+}  // namespace detail
+
 /// Replays `replay` against `catalog`: the first action whose refusal, hash or engine error
-/// differs from the record is named.
+/// differs from the record is named. A replay with a `policy_error` ends at the choice that
+/// raised it (detail::check_policy_error).
 template <class R>
 ReplayCheck check_replay(const std::shared_ptr<const typename R::Catalog>& catalog, const Replay& replay) {
   using Kind = ReplayCheck::Kind;
@@ -267,6 +310,8 @@ ReplayCheck check_replay(const std::shared_ptr<const typename R::Catalog>& catal
     return {Kind::Diverged, std::nullopt,
             "the final state hash differs: expected " + content::hash_to_hex(replay.final_state_hash) +
                 ", got " + content::hash_to_hex(battle.state_hash())};
+  if (replay.policy_error)
+    return detail::check_policy_error<R>(battle, *replay.policy_error, replay.actions.size());
   return {Kind::Match, std::nullopt,
           "replay matches: " + std::to_string(replay.actions.size()) + " actions, final state hash " +
               content::hash_to_hex(replay.final_state_hash)};

@@ -36,6 +36,9 @@ struct SimFailure {
   std::string message;
   std::string policy;                                ///< the policy that was playing it
   nlohmann::json actions = nlohmann::json::array();  ///< the actions submitted before it failed
+  /// Raised while the policy chose (in its search of copies of the battle, or an option it
+  /// picked that is not there), after `actions`, not by the last of them.
+  bool while_choosing = false;
   friend bool operator==(const SimFailure&, const SimFailure&) = default;
 };
 

@@ -43,12 +43,37 @@
 
 namespace battlecore::sim {
 
-/// Called after each battle policy A played (`failed`: it raised an engine error, and `actions`
-/// end with the action that raised it), from the thread that played it, so it must be
-/// thread-safe; battles of one run call it with distinct indices. An error stops the run and is
-/// the run's result (`sim --record` writes replays with it).
+/// Called after each battle policy A played, with its actions and, when it raised an engine
+/// error, the failure (null otherwise: `actions` then end with the action that raised it, or,
+/// for a failure `while_choosing`, with the last action before the choice that raised it), from
+/// the thread that played it, so it must be thread-safe; battles of one run call it with
+/// distinct indices. An error stops the run and is the run's result (`sim --record` writes
+/// replays with it).
 using AfterBattle = std::function<Result<void>(std::uint64_t index, std::uint64_t battle_seed,
-                                               const nlohmann::json& actions, bool failed)>;
+                                               const nlohmann::json& actions, const SimFailure* failure)>;
+
+/// An engine error raised while a policy chose: in its search of copies of the battle (greedy's
+/// lookahead, MCTS's iterations), or a pick that is not one of the options. No action submitted
+/// to the battle raised it; play_counted records it as a failure `while_choosing`.
+class ChoiceError : public InvariantError {
+ public:
+  using InvariantError::InvariantError;
+};
+
+/// `choose()`, the policy's pick among `count` options, with an engine error it raises turned
+/// into a ChoiceError.
+template <class Choose>
+std::size_t policy_choice(std::size_t count, Choose&& choose) {
+  try {
+    const std::size_t pick = choose();
+    BATTLECORE_ENSURE(pick < count, "the policy picked option {} of {}", pick, count);
+    return pick;
+  } catch (const ChoiceError&) {
+    throw;
+  } catch (const InvariantError& e) {
+    throw ChoiceError(e.what());
+  }
+}
 
 /// How to run: which battles, which policies, how many threads.
 struct RunOptions {
@@ -129,7 +154,8 @@ bool play_counted(Player& player, std::uint64_t index, std::uint64_t seed, const
     return true;
   } catch (const InvariantError& e) {
     ++tally.battles;
-    tally.failures.push_back(SimFailure{index, seed, e.what(), policy, player.actions_json()});
+    tally.failures.push_back(SimFailure{index, seed, e.what(), policy, player.actions_json(),
+                                        dynamic_cast<const ChoiceError*>(&e) != nullptr});
     player.recover();
     return false;
   }
@@ -258,7 +284,8 @@ Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& optio
           const std::uint64_t seed = battle_seed(options.seed, i);
           const bool ok_a = detail::play_counted(*w.a, i, seed, options.policy, w.record_a, w.tally_a);
           if (options.after_battle) {
-            auto after = options.after_battle(i, seed, w.a->actions_json(), !ok_a);
+            auto after = options.after_battle(i, seed, w.a->actions_json(),
+                                              ok_a ? nullptr : &w.tally_a.failures.back());
             if (!after) {
               const std::lock_guard lock(mutex);
               if (!stopped) stopped = after.error();
