@@ -176,6 +176,9 @@ TEST(CliDeterminism, RecordFailuresWritesTheBattlesThatHitAnEngineError) {
   const json replay = json::parse(read_file(out / "battle-000002.json"));
   ASSERT_TRUE(replay.contains("engine_error"));
   EXPECT_TRUE(has(replay["engine_error"].get<std::string>(), "capacity")) << replay.dump(2);
+  // The error names its file from the project's root, so the replay is the same from any checkout.
+  EXPECT_TRUE(replay["engine_error"].get<std::string>().starts_with("include/battlecore/core/fixed_vec.hpp:"))
+      << replay.dump(2);
   EXPECT_EQ(replay["state_hashes"].size() + 1, replay["actions"].size());
   const CliRun r =
       cli("replay " + quoted((out / "battle-000002.json").string()) + " --content " + quoted(pack.string()));
