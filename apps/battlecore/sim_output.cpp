@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -37,8 +38,9 @@ std::function<void(std::uint64_t, std::uint64_t, double)> terminal_progress(std:
 
 namespace {
 
-/// Ends the progress line (when one was drawn) so that what follows starts on its own line.
-void end_progress_line(const Options&, Io io, double elapsed) {
+/// Ends the progress line (when one may have been drawn: the run took a second or more, or it
+/// stopped with an error at a time not known) so that what follows starts on its own line.
+void end_progress_line(Io io, double elapsed) {
   if (&io.err == &std::cerr && ::isatty(STDERR_FILENO) != 0 && elapsed >= 1.0)
     io.err << "\r\033[K" << std::flush;
 }
@@ -100,6 +102,7 @@ bool output_dir_ok(std::string_view option, const std::string& path, Io io) {
 
 int finish_sim(const Options& options, const Result<sim::SimReport>& report, Io io) {
   if (!report) {
+    end_progress_line(io, std::numeric_limits<double>::infinity());
     io.err << "battlecore: " << report.error().message << "\n";
     return kUsageError;
   }
@@ -107,7 +110,7 @@ int finish_sim(const Options& options, const Result<sim::SimReport>& report, Io 
 }
 
 int finish_sim(const Options& options, const sim::SimReport& report, Io io) {
-  end_progress_line(options, io, report.elapsed_s);
+  end_progress_line(io, report.elapsed_s);
   if (options.json)
     io.out << report.to_json().dump() << "\n";
   else

@@ -16,7 +16,7 @@ struct CoinAdapter {
   bool lucky_coin = false;                ///< every policy plays as "lucky" (a setting of the toy rules)
   bool three_sided = false;               ///< a third card, "edge", which each battle's first "tails" becomes
   bool mirrored = false;                  ///< the cards in the other order: "tails", "heads"
-  bool counted = false;                   ///< a counter of its own, "flips"
+  std::vector<std::string> counters{};    ///< counters of its own ("flips"), each the battle's turns
   std::vector<std::string> seat_kinds{};  ///< when not empty: seats "north" and "south" of these kinds
   bool only_lucky_fails = false;          ///< only the lucky policy's battles fail (one side of a pair)
 
@@ -39,7 +39,7 @@ struct CoinAdapter {
         out.add_play(adapter_.mirrored && face < 2 ? 1 - face : face);
         ++out.decisions;
       }
-      if (adapter_.counted) out.counters.assign(1, out.turns);
+      out.counters.assign(adapter_.counters.size(), out.turns);
       out.won = rng.below(lucky_ ? 4 : 2) != 0;
       out.hp_left = out.won ? rng.below(10) : 0;
       out.enemies = {0};
@@ -66,7 +66,7 @@ struct CoinAdapter {
         mirrored ? std::vector<std::string>{"tails", "heads"} : std::vector<std::string>{"heads", "tails"};
     if (three_sided) r.card_ids.push_back("edge");
     r.enemy_ids = {"coin"};
-    if (counted) r.counter_names = {"flips"};
+    r.counter_names = counters;
     if (!seat_kinds.empty()) {
       r.seat_names = {"north", "south"};
       r.seat_kinds = seat_kinds;
@@ -165,7 +165,7 @@ TEST(SimRunner, APairedRunPutsSideBsCardsInSideAsRowsByIdAndAddsTheRowsOnlySideB
 }
 
 TEST(SimRunner, APairedRunRefusesSidesWithOtherSeatsOrCounters) {
-  const CoinAdapter coin{}, counted{.counted = true};
+  const CoinAdapter coin{}, counted{.counters = {"flips"}};
   const auto refused = run_simulation(coin, RunOptions{.battles = 10, .policy = "plain"}, &counted);
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.error().message.find("same seat and counter tables"), std::string::npos)
@@ -267,6 +267,20 @@ TEST(SimRunner, ReportsWithFailedBattlesAndAPairedRunPassTheReadersChecksAndMerg
     ASSERT_TRUE(merged.ok()) << merged.error().message;
     EXPECT_EQ(untimed(merged.value()), untimed(whole));
   }
+}
+
+// A report's JSON holds the counters in an object, read back in name order, so a merge would
+// list counters named out of order otherwise than one run does: such a rule set is refused.
+TEST(SimRunner, CountersNamedOutOfOrderAreRefused) {
+  const CoinAdapter unordered{.counters = {"tosses", "flips"}};
+  const auto refused = run_simulation(unordered, RunOptions{.battles = 10, .policy = "plain"});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().message, "the rule set's counters must be named in order, not tosses, flips");
+  const CoinAdapter ordered{.counters = {"flips", "tosses"}};
+  const auto played = run_simulation(ordered, RunOptions{.battles = 10, .policy = "plain"});
+  ASSERT_TRUE(played.ok()) << played.error().message;
+  EXPECT_EQ(played.value().counter_names, ordered.counters);
+  EXPECT_EQ(played.value().counters.size(), 2u);
 }
 
 TEST(SimRunner, AfterBattleSeesEveryBattleOnceAndAnErrorStopsTheRun) {

@@ -209,7 +209,8 @@ struct SimReport : Tally {
   /// Several-seat rule sets (clash): the seats' names, kinds ("human", "bot") and policies.
   /// `wins` and `win_rate` are then those of seat 0, whose policy is `policy`.
   std::vector<std::string> seat_names, seat_kinds, seat_policies;
-  /// Names of `counters`: what the rule set counts beyond wins (party: "defeats", "fled").
+  /// Names of `counters`: what the rule set counts beyond wins (party: "defeats", "fled"), in
+  /// name order, the order a report's JSON reads back in (run_simulation refuses another).
   std::vector<std::string> counter_names;
   /// The settings the run's policies were given (an object; party: the block rates).
   nlohmann::json settings = nlohmann::json::object();

@@ -34,6 +34,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "battlecore/core/invariant.hpp"
@@ -189,6 +190,11 @@ Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& optio
 
   SimReport report;
   adapter.describe(report);
+  // A report's JSON keeps the counters in an object, which is read back in name order: a rule
+  // set's counters in another order would come out of a merge in another order than one run's.
+  if (!std::is_sorted(report.counter_names.begin(), report.counter_names.end()))
+    return Error{fmt::format("the rule set's counters must be named in order, not {}",
+                             fmt::join(report.counter_names, ", "))};
   const bool paired_run = !options.versus_policy.empty() || versus != nullptr;
   const Adapter& adapter_b = versus != nullptr ? *versus : adapter;
   const std::string& policy_b = options.versus_policy.empty() ? options.policy : options.versus_policy;
