@@ -877,6 +877,12 @@ std::string with_article(std::string_view kind) {
   return (vowel ? "an " : "a ") + std::string(kind);
 }
 
+std::string counted(std::size_t count, std::string_view plural) {
+  if (count != 1) return fmt::format("{} {}", count, plural);
+  if (plural.ends_with("ies")) return fmt::format("1 {}y", plural.substr(0, plural.size() - 3));
+  return fmt::format("1 {}", plural.ends_with('s') ? plural.substr(0, plural.size() - 1) : plural);
+}
+
 std::string too_many(std::size_t limit, std::string_view what) {
   return fmt::format("more than {} {}: expected at most {} in a pack, this is number {}", limit, what, limit,
                      limit + 1);

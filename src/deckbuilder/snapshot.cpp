@@ -371,8 +371,9 @@ void read_state(const In& in, const Catalog& c, Phase phase, BattleState& s) {
   if (built) {
     const EncounterDef& encounter = c.encounters[s.encounter];
     if (s.enemies.size() != encounter.enemies.size())
-      throw Bad{in.ptr("enemies"), fmt::format("encounter '{}' has {} enemies, got {}", encounter.id,
-                                               encounter.enemies.size(), s.enemies.size())};
+      throw Bad{in.ptr("enemies"),
+                fmt::format("encounter '{}' has {}, got {}", encounter.id,
+                            content::counted(encounter.enemies.size(), "enemies"), s.enemies.size())};
     for (std::size_t i = 0; i < s.enemies.size(); ++i)
       if (s.enemies[i].def != encounter.enemies[i])
         throw Bad{content::child_pointer(in.ptr("enemies"), i) + "/enemy",

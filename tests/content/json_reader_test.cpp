@@ -29,6 +29,16 @@ constexpr std::array<std::string_view, 3> kCardTypes{"attack", "skill", "power"}
 
 // line_column -----------------------------------------------------------------------------------
 
+TEST(JsonMessages, NamesAKindWithItsArticleAndACountWithItsNumber) {
+  EXPECT_EQ(with_article("card"), "a card");
+  EXPECT_EQ(with_article("enemy"), "an enemy");
+  EXPECT_EQ(counted(1, "enemies"), "1 enemy");
+  EXPECT_EQ(counted(2, "enemies"), "2 enemies");
+  EXPECT_EQ(counted(0, "seats"), "0 seats");
+  EXPECT_EQ(counted(1, "seats"), "1 seat");
+  EXPECT_EQ(counted(1, "members"), "1 member");
+}
+
 TEST(JsonLineColumn, CountsLinesAndColumnsFromOne) {
   const std::string_view text = "ab\ncd\n\nx";
   EXPECT_EQ(line_column(text, 0), Position(1, 1));

@@ -131,7 +131,7 @@ TEST(DeckbuilderScenario, EveryBadOverrideIsListedAndNothingStarts) {
   EXPECT_NE(t2.find("/player/hp: expected HP in [1, "), std::string::npos) << t2;
   EXPECT_NE(t2.find("/player/statuses/0/status: no status 'nope'"), std::string::npos) << t2;
   EXPECT_NE(t2.find("/player/statuses/1/stacks:"), std::string::npos) << t2;
-  EXPECT_NE(t2.find("/enemies: encounter 'w1' has 1 enemies; 2 are given"), std::string::npos) << t2;
+  EXPECT_NE(t2.find("/enemies: encounter 'w1' has 1 enemy; 2 are given"), std::string::npos) << t2;
   EXPECT_NE(t2.find("/energy:"), std::string::npos) << t2;
   EXPECT_NE(t2.find("unknown key 'colour'"), std::string::npos) << t2;
 

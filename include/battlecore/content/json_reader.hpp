@@ -172,6 +172,10 @@ std::string too_many(std::size_t limit, std::string_view what);
 /// A kind's name with its article, for messages: "a card", "an encounter".
 std::string with_article(std::string_view kind);
 
+/// A count with its noun, given in the plural, in the singular for 1: "2 enemies", "1 enemy",
+/// "1 seat".
+std::string counted(std::size_t count, std::string_view plural);
+
 /// Pass 1 of a loader for one kind (named in the singular, "card"): gives each item's string
 /// "id" the next dense index in `ids`. A repeated id is reported at its "id", naming where the
 /// first one is; the id that would be number `limit` + 1 is reported at its item ("more than

@@ -61,17 +61,17 @@ auto read_scenario_start(ObjectReader& r, const Catalog& c, std::string_view rul
 }
 
 /// Reads the array override at `key`, when present, one entry per thing the battle has (its
-/// seats, members, enemies): more entries than `count` are refused ("<holder> has <count>
-/// <noun>; <n> are given", at `key`), and `read(entry, i)` reads entry i of the first `count`
-/// through an ObjectReader at `/key/i` (one that has reported a value that is not an object
-/// when it is not valid). Whether `key` is present.
+/// seats, members, enemies; `noun` in the plural): more entries than `count` are refused
+/// ("<holder> has <count> <noun>; <n> are given", at `key`, the noun in the singular for 1), and `read(entry,
+/// i)` reads entry i of the first `count` through an ObjectReader at `/key/i` (one that has reported a value
+/// that is not an object when it is not valid). Whether `key` is present.
 template <class Read>
 bool read_entries(ObjectReader& r, std::string_view key, std::size_t count, std::string_view holder,
                   std::string_view noun, Read read) {
   const nlohmann::json* list = r.optional_array(key);
   if (!list) return false;
   if (list->size() > count)
-    r.error_at(key, fmt::format("{} has {} {}; {} are given", holder, count, noun, list->size()));
+    r.error_at(key, fmt::format("{} has {}; {} are given", holder, counted(count, noun), list->size()));
   for (std::size_t i = 0; i < std::min(list->size(), count); ++i) {
     ObjectReader entry(r.document(), (*list)[i], child_pointer(r.pointer_of(key), i), r.diagnostics());
     read(entry, i);
