@@ -10,6 +10,7 @@
 ///   Result<std::unique_ptr<Player>> make_player(std::string_view policy) const;
 /// and `Player` offering:
 ///   void play(std::uint64_t battle_seed, BattleRecord& out);  // one battle; may throw InvariantError
+///                                                             // (a policy's, through policy_choice)
 ///   nlohmann::json actions_json();                            // the actions of the last battle
 ///   void recover();                                           // ready for a new battle after a throw
 /// and, optionally,
@@ -44,10 +45,10 @@
 
 namespace battlecore::sim {
 
-/// Called after each battle policy A played, with its actions and, when it raised an engine
-/// error, the failure (null otherwise: `actions` then end with the action that raised it, or,
-/// for a failure `while_choosing`, with the last action before the choice that raised it), from
-/// the thread that played it, so it must be thread-safe; battles of one run call it with
+/// Called after each battle policy A played, with its actions and its failure: null when it went
+/// well; else `actions` end with the action that raised the engine error or, for a failure
+/// `while_choosing`, with the last action before the choice that raised it. Called from the
+/// thread that played the battle, so it must be thread-safe; battles of one run call it with
 /// distinct indices. An error stops the run and is the run's result (`sim --record` writes
 /// replays with it).
 using AfterBattle = std::function<Result<void>(std::uint64_t index, std::uint64_t battle_seed,
