@@ -901,7 +901,7 @@ class Reader {
   /// The errors of one side at `at`, entry by entry: a battle's seed is the one the run gives its
   /// index (battle_seed), and its policy is the one that played the side (`policy`, read at
   /// `policy_at`); each is compared when read.
-  void check_errors(const nlohmann::json& j, const std::string& at, std::optional<std::uint64_t> seed,
+  void check_errors(const nlohmann::json& j, const std::string& at, const std::optional<std::uint64_t>& seed,
                     const std::optional<std::string>& policy, std::string_view policy_at) {
     using content::child_pointer;
     const auto errors = j.find("errors");
