@@ -65,7 +65,8 @@ test: deps $(TEST_DIR)/CMakeCache.txt
 fuzz: deps
 	cmake -S . -B $(FUZZ_DIR) $(FUZZ_CONFIG) >/dev/null
 	cmake --build $(FUZZ_DIR) -j $(JOBS) --target battlecore_fuzzers
-	for t in content_loader actions clash_content_loader clash_actions party_content_loader party_actions; do \
+	for t in content_loader actions clash_content_loader clash_actions party_content_loader party_actions \
+	    replay report; do \
 	  mkdir -p $(FUZZ_DIR)/tests/fuzz/corpus_$$t && \
 	  $(FUZZ_DIR)/tests/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=20 \
 	    $(FUZZ_DIR)/tests/fuzz/corpus_$$t tests/fuzz/corpus/$$t || exit 1; \

@@ -10,6 +10,10 @@
 //   a legal option by index, an arbitrary action from four bytes, or an action given as JSON
 //   text. Legal options must be accepted; anything refused must leave the battle unchanged; the
 //   rule set's invariants must hold after every step, and snapshots must round-trip.
+// - fuzz_replay: a JSON document as a replay of rule set R (replay_fuzz.cpp picks R from its
+//   "rules"). Reading gives a replay or diagnostics; a replay read writes out and reads back the
+//   same; and a replay of at most kMaxFuzzReplayActions actions is checked against R's bundled
+//   pack as `battlecore replay` checks it, which must give an answer, never a crash.
 
 #include <cstddef>
 #include <cstdint>
@@ -17,6 +21,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -35,15 +40,28 @@ namespace battlecore::fuzz {
   std::abort();
 }
 
+/// Every diagnostic of a refusal has a message, and a refusal has one at least.
+inline void check_refusal(const content::Diagnostics& diags, std::string_view what) {
+  if (diags.empty()) fail(std::string(what) + " refused without a diagnostic");
+  for (const auto& d : diags.items())
+    if (d.message.empty()) fail(std::string(what) + ": a diagnostic without a message");
+}
+
+/// The fuzz input as a JSON document, or nullopt for one that does not parse (refused with a
+/// diagnostic); `diags` keeps what parsing reported (a repeated key).
+inline std::optional<content::JsonDocument> fuzz_document(const std::uint8_t* data, std::size_t size,
+                                                          content::Diagnostics& diags) {
+  auto doc =
+      content::parse_json_text("fuzz.json", std::string(reinterpret_cast<const char*>(data), size), diags);
+  if (!doc) check_refusal(diags, "a syntax error");
+  return doc;
+}
+
 template <class R>
 int fuzz_content(const std::uint8_t* data, std::size_t size) {
   content::Diagnostics diags;
-  auto doc =
-      content::parse_json_text("fuzz.json", std::string(reinterpret_cast<const char*>(data), size), diags);
-  if (!doc) {
-    if (diags.empty()) fail("a syntax error without a diagnostic");
-    return 0;
-  }
+  auto doc = fuzz_document(data, size, diags);
+  if (!doc) return 0;
   std::vector<content::JsonDocument> docs;
   docs.push_back(std::move(*doc));
   auto catalog = R::load(docs);
@@ -149,6 +167,48 @@ const std::shared_ptr<const typename R::Catalog>& bundled_pack(std::string_view 
 template <class R>
 int fuzz_bundled_actions(std::string_view pack, const std::uint8_t* data, std::size_t size) {
   return fuzz_actions<R>(bundled_pack<R>(pack), data, size);
+}
+
+/// The most actions of a replay that fuzz_replay plays, so that one input stays fast.
+inline constexpr std::size_t kMaxFuzzReplayActions = 200;
+
+/// `doc` as a replay of rule set R, the rule set it names among `rule_sets`, checked against
+/// R's bundled pack `pack`. `parse_problems` are those parsing found (a repeated key), which
+/// refuse the file as read_replay_file does.
+template <class R>
+int fuzz_replay(std::string_view pack, content::JsonDocument doc, const content::Diagnostics& parse_problems,
+                std::span<const std::string_view> rule_sets) {
+  auto read = sim::replay_from_document(doc, sim::action_check<R>(), rule_sets);
+  if (!read) {
+    check_refusal(read.error(), "a replay");
+    return 0;
+  }
+  if (!parse_problems.empty()) return 0;
+  const sim::Replay& replay = read.value();
+  if (replay.rules != R::kName)
+    fail("a replay of rules '" + replay.rules + "' read as " + std::string(R::kName));
+  // What is read writes out as a replay that reads back the same.
+  const std::string written = sim::replay_to_json(replay).dump();
+  content::Diagnostics again_diags;
+  auto again_doc = content::parse_json_text("written.json", written, again_diags);
+  if (!again_doc || !again_diags.empty()) fail("a written replay does not parse: " + written);
+  auto again = sim::replay_from_document(*again_doc, sim::action_check<R>(), rule_sets);
+  if (!again) fail("a written replay does not read back:\n" + again.error().to_string() + written);
+  if (sim::replay_to_json(again.value()).dump() != written) fail("a replay reads back otherwise: " + written);
+
+  if (replay.actions.size() > kMaxFuzzReplayActions) return 0;
+  const auto& catalog = bundled_pack<R>(pack);
+  const sim::ReplayFile file{std::move(doc), replay};
+  const content::Diagnostics problems = sim::replay_start_problems<R>(catalog, file);
+  for (const auto& d : problems.items())
+    if (d.message.empty()) fail("a start problem without a message");
+  // `battlecore replay` stops at start problems; check_replay must answer either way.
+  const sim::ReplayCheck check = sim::check_replay<R>(catalog, replay);
+  if (check.message.empty()) fail("a replay check without a message");
+  if (check.action && *check.action >= replay.actions.size()) fail("a replay check names an action it lacks");
+  if (check.kind == sim::ReplayCheck::Kind::Match && !problems.empty())
+    fail("a replay matches although it does not start:\n" + problems.to_string());
+  return 0;
 }
 
 }  // namespace battlecore::fuzz
