@@ -229,6 +229,14 @@ ReplayCheck check_header(const Replay& replay, std::string_view rules, std::uint
   return {Kind::Match, std::nullopt, ""};
 }
 
+std::optional<std::string> scenario_encounter_problem(const BattleStart& start) {
+  if (!start.scenario.is_object()) return std::nullopt;
+  const auto named = start.scenario.find("encounter");
+  if (named == start.scenario.end() || !named->is_string() || *named == start.encounter) return std::nullopt;
+  return fmt::format("the replay names encounter '{}', but its scenario starts encounter '{}'",
+                     start.encounter, named->get<std::string>());
+}
+
 Diagnostics place_in_replay(const Diagnostics& scenario_problems, const ReplayFile& file) {
   Diagnostics placed;
   for (const content::Diagnostic& d : scenario_problems.items())

@@ -321,6 +321,23 @@ TEST(SimReplay, AReplayStartedFromAScenarioChecksToo) {
   EXPECT_EQ(check_replay<R>(starter(), back.value()).kind, ReplayCheck::Kind::Match);
 }
 
+TEST(SimReplay, AReplayWhoseScenarioStartsAnotherEncounterThanItNamesIsMalformed) {
+  // The scenario's own encounter is the one played: checked alone, the replay would match on
+  // a battle of another encounter than the one it names.
+  const json scenario = {{"encounter", "w1"}, {"energy", 3}};
+  auto recorded = record_replay<R>(starter(), {"w1", 6, scenario}, std::span<const Action>{});
+  ASSERT_TRUE(recorded.ok()) << recorded.error().message;
+  ASSERT_EQ(check_replay<R>(starter(), recorded.value()).kind, ReplayCheck::Kind::Match);
+  for (const std::string encounter : {"swamp", "nowhere"}) {
+    Replay replay = recorded.value();
+    replay.start.encounter = encounter;
+    const ReplayCheck check = check_replay<R>(starter(), replay);
+    EXPECT_EQ(check.kind, ReplayCheck::Kind::Malformed) << check.message;
+    EXPECT_EQ(check.message, "/encounter: the replay names encounter '" + encounter +
+                                 "', but its scenario starts encounter 'w1'");
+  }
+}
+
 TEST(SimReplay, ReadingAFileReportsItsDuplicateKeysAndEveryBadActionAtItsPosition) {
   test::TempDir dir;
   json j = replay_to_json(played("w1", 3));

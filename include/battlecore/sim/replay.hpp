@@ -135,6 +135,9 @@ ReplayCheck check_header(const Replay& replay, std::string_view rules, std::uint
 /// The problems found in a replay's scenario (a document of its own), placed where the scenario
 /// is in the replay file: pointers from the replay's root, positions in its text.
 content::Diagnostics place_in_replay(const content::Diagnostics& scenario_problems, const ReplayFile& file);
+/// Why a start's scenario does not start its encounter (it names another), or nullopt. A
+/// scenario's own encounter is the one it starts, so the start's would be ignored.
+std::optional<std::string> scenario_encounter_problem(const BattleStart& start);
 }  // namespace detail
 
 /// Every problem of how a replay starts, checked against `catalog` and placed in the replay file
@@ -176,12 +179,8 @@ content::Diagnostics replay_start_problems(const std::shared_ptr<const typename 
   }
   if (!start.scenario.is_null()) {
     // The scenario starts the replay's encounter: one that names another is refused.
-    if (const auto named = start.scenario.find("encounter"); start.scenario.is_object() &&
-                                                             named != start.scenario.end() &&
-                                                             named->is_string() && *named != start.encounter)
-      problems.add(doc.diagnostic(
-          "/encounter", fmt::format("the replay names encounter '{}', but its scenario starts encounter '{}'",
-                                    start.encounter, named->get<std::string>())));
+    if (const auto other = detail::scenario_encounter_problem(start))
+      problems.add(doc.diagnostic("/encounter", *other));
     const nlohmann::json named_scenario = content::scenario_naming(start.scenario, start.encounter);
     const content::JsonDocument scenario{doc.file, named_scenario.dump(), named_scenario};
     if (auto started = R::start_scenario(catalog, scenario, start.seed); !started) {
@@ -271,6 +270,9 @@ ReplayCheck check_replay(const std::shared_ptr<const typename R::Catalog>& catal
   if (ReplayCheck header = detail::check_header(replay, R::kName, R::content_hash(*catalog));
       header.kind != Kind::Match)
     return header;
+  // A scenario starts its own encounter: the replay would be checked on another than it names.
+  if (const auto other = detail::scenario_encounter_problem(replay.start))
+    return {Kind::Malformed, std::nullopt, "/encounter: " + *other};
   std::optional<Result<typename R::Battle>> started;
   try {
     started.emplace(R::start(catalog, replay.start));
