@@ -95,3 +95,18 @@ message("${out}")
 expect_match("the consumer's output" "${out}" "lookup: ${data_re}/deckbuilder/starter\n")
 expect_match("the consumer's output" "${out}" "package: ${data_re}/deckbuilder/starter\n")
 expect_match("the consumer's output" "${out}" "encounter [a-z0-9_]+: (won|lost) after [0-9]+ turns, [0-9]+ choices")
+
+# The same targets after add_subdirectory, where battlecore's tests and install rules are off: the
+# subproject, configured and not built, installs nothing (battlecore's rules would install the
+# packs, and fail on its libraries, which are not built).
+set(subproject "${WORK_DIR}/subproject")
+run("configuring the subproject" "${CMAKE_COMMAND}" -S "${CMAKE_CURRENT_LIST_DIR}/subproject" -B "${subproject}"
+    -G "${GENERATOR}" "-DCMAKE_CXX_COMPILER=${CXX}" "-DBATTLECORE_SOURCE=${SOURCE_DIR}")
+file(STRINGS "${subproject}/CMakeCache.txt" options REGEX "^BATTLECORE_(BUILD_TESTS|INSTALL):")
+expect_match("the subproject's options" "${options}" "BATTLECORE_BUILD_TESTS:BOOL=OFF")
+expect_match("the subproject's options" "${options}" "BATTLECORE_INSTALL:BOOL=OFF")
+run("installing the subproject" "${CMAKE_COMMAND}" --install "${subproject}" --prefix "${WORK_DIR}/subproject-prefix")
+file(GLOB_RECURSE installed RELATIVE "${WORK_DIR}/subproject-prefix" "${WORK_DIR}/subproject-prefix/*")
+if(installed)
+  message(FATAL_ERROR "the subproject's install holds battlecore's files: ${installed}")
+endif()
