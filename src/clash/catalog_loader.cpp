@@ -90,13 +90,14 @@ class Loader {
     if (const json* seats = r.required_array("seats")) {
       if (seats->size() < kMinSeats || seats->size() > kMaxSeats)
         r.error_at("seats", "expected 2 to 4 seats, got " + std::to_string(seats->size()));
-      for (std::size_t i = 0; i < seats->size() && i < kMaxSeats; ++i) {
+      // Seats past the fourth are read too, so that their own problems are listed with the count.
+      for (std::size_t i = 0; i < seats->size(); ++i) {
         ObjectReader s(*it.doc, (*seats)[i], content::child_pointer(r.pointer_of("seats"), i), diags_);
         SeatDef seat;
         if (const auto kind = s.required_enum("kind", kSeatKinds)) seat.kind = static_cast<SeatKind>(*kind);
         seat.name = s.optional_string("name").value_or(fmt_seat_name(seat.kind, i));
         s.finish();
-        e.seats.push_back(seat);
+        if (i < kMaxSeats) e.seats.push_back(seat);
       }
     }
     if (const json* rules = r.optional_object("rules")) read_rules(*it.doc, *rules, r.pointer_of("rules"), e);
@@ -123,15 +124,19 @@ class Loader {
     p.hand_size = static_cast<std::uint8_t>(r.int_or("hand_size", p.hand_size, 1, kMaxHandSize));
     p.refill = r.bool_or("refill", p.refill);
     if (const json* deck = r.optional_value("deck")) read_deck(doc, *deck, r.pointer_of("deck"), p);
+    // A bad rock count (reported) leaves only the largest one to check the starting rocks against.
+    bool rocks_known = !r.has("rocks");
     if (const auto rocks = r.optional_int("rocks", 6, kMaxRocks)) {
-      if (*rocks % 6 != 0)
+      if (*rocks % 6 != 0) {
         r.error_at("rocks", "expected a multiple of 6 (each element owns the same number of rocks), got " +
                                 std::to_string(*rocks));
-      else
+      } else {
         p.rocks = static_cast<std::uint32_t>(*rocks);
+        rocks_known = true;
+      }
     }
     if (const json* start = r.optional_value("starting_rocks"))
-      read_starting_rocks(doc, *start, r.pointer_of("starting_rocks"), e);
+      read_starting_rocks(doc, *start, r.pointer_of("starting_rocks"), rocks_known ? p.rocks : kMaxRocks, e);
     p.end_when_human_out = r.bool_or("end_when_human_out", p.end_when_human_out);
     p.resetup_between_rounds = r.bool_or("resetup_between_rounds", p.resetup_between_rounds);
     p.round_limit = static_cast<std::uint32_t>(r.int_or("round_limit", p.round_limit, 1, 10000));
@@ -161,14 +166,16 @@ class Loader {
       diags_.add(doc.diagnostic(pointer, "expected 1 to " + std::to_string(kMaxDeckSize) + " cards, got " +
                                              std::to_string(deck.size())));
     p.deck = DeckSource::Listed;
-    for (std::size_t i = 0; i < deck.size() && i < kMaxDeckSize; ++i) {
+    // Cards past the limit are read too, so that their own problems are listed with the count.
+    for (std::size_t i = 0; i < deck.size(); ++i) {
       ObjectReader c(doc, deck[i], content::child_pointer(pointer, i), diags_);
-      p.listed_deck.push_back(read_card(c));
+      const Card card = read_card(c);
+      if (i < kMaxDeckSize) p.listed_deck.push_back(card);
     }
   }
 
   void read_starting_rocks(const JsonDocument& doc, const json& start, const std::string& pointer,
-                           EncounterDef& e) {
+                           std::uint32_t count, EncounterDef& e) {
     if (start.is_string()) {
       if (start.get_ref<const std::string&>() != "spread")
         diags_.add(
@@ -185,11 +192,10 @@ class Loader {
     if (start.size() != e.seats.size())
       diags_.add(doc.diagnostic(pointer, "expected one rock per seat (" + std::to_string(e.seats.size()) +
                                              "), got " + std::to_string(start.size())));
-    // The rock count was read before this key (keys are read by name, not in text order).
+    // `count` is the rock count, read before this key (keys are read by name, not in text order).
     std::vector<std::uint8_t> rocks;
     for (std::size_t i = 0; i < start.size(); ++i) {
       const json& v = start[i];
-      const std::uint32_t count = e.rules.rocks;
       if (!v.is_number_integer() || v.get<std::int64_t>() < 0 || v.get<std::int64_t>() >= count) {
         diags_.add(doc.diagnostic(
             content::child_pointer(pointer, i),

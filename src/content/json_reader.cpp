@@ -203,41 +203,6 @@ std::optional<std::size_t> array_index(std::string_view token) {
   return index;
 }
 
-/// From an object's '{', moves to the value of member `key` (the last one if repeated, as the
-/// parser keeps the last).
-bool enter_member(JsonScanner& scanner, std::string_view key) {
-  scanner.consume('{');
-  std::optional<std::size_t> match;
-  std::string name;
-  for (;;) {
-    scanner.skip_whitespace();
-    if (!scanner.read_string(&name)) break;  // '}' or malformed
-    scanner.skip_whitespace();
-    if (!scanner.consume(':')) break;
-    scanner.skip_whitespace();
-    if (name == key) match = scanner.offset();
-    if (!scanner.skip_value()) break;
-    scanner.skip_whitespace();
-    if (!scanner.consume(',')) break;
-  }
-  if (!match) return false;
-  scanner.seek(*match);
-  return true;
-}
-
-/// From an array's '[', moves to element `index`.
-bool enter_element(JsonScanner& scanner, std::size_t index) {
-  scanner.consume('[');
-  for (std::size_t i = 0;; ++i) {
-    scanner.skip_whitespace();
-    if (!starts_value(scanner.peek())) return false;  // ']' or malformed
-    if (i == index) return true;
-    if (!scanner.skip_value()) return false;
-    scanner.skip_whitespace();
-    if (!scanner.consume(',')) return false;
-  }
-}
-
 /// Walks text the parser has accepted and reports every key repeated within one object, at the
 /// repeated key. nlohmann::json keeps the last silently, which would hide a typo'd duplicate.
 /// Iterative, so deep nesting the parser accepts cannot overflow the stack here.
@@ -462,24 +427,121 @@ std::string_view overflowing_literal(std::string_view what) {
 
 }  // namespace
 
+namespace {
+
+/// The bytes of text a LineMark stands for.
+constexpr std::size_t kLineBlock = 512;
+
+}  // namespace
+
+LocateIndex& LocateIndex::operator=(const LocateIndex& other) {
+  if (this != &other) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    text_data_ = nullptr;
+    text_size_ = 0;
+    containers_.clear();
+    line_marks_.clear();
+  }
+  return *this;
+}
+
+void LocateIndex::use_text(std::string_view text) const {
+  if (text.data() == text_data_ && text.size() == text_size_) return;
+  text_data_ = text.data();
+  text_size_ = text.size();
+  containers_.clear();
+  line_marks_.clear();
+}
+
+const LocateIndex::Container& LocateIndex::container_at(std::string_view text, std::size_t offset) const {
+  const auto found = containers_.find(offset);
+  if (found != containers_.end()) return found->second;
+  // One pass over the container, stopping where the text stops making sense as the parser would
+  // read it; the values before that point are still found.
+  Container container;
+  JsonScanner scanner(text);
+  scanner.seek(offset);
+  if (scanner.consume('{')) {
+    std::string name;
+    for (;;) {
+      scanner.skip_whitespace();
+      if (!scanner.read_string(&name)) break;  // '}' or malformed
+      scanner.skip_whitespace();
+      if (!scanner.consume(':')) break;
+      scanner.skip_whitespace();
+      container.members.insert_or_assign(name, scanner.offset());
+      if (!scanner.skip_value()) break;
+      scanner.skip_whitespace();
+      if (!scanner.consume(',')) break;
+    }
+  } else if (scanner.consume('[')) {
+    for (;;) {
+      scanner.skip_whitespace();
+      if (!starts_value(scanner.peek())) break;  // ']' or malformed
+      container.elements.push_back(scanner.offset());
+      if (!scanner.skip_value()) break;
+      scanner.skip_whitespace();
+      if (!scanner.consume(',')) break;
+    }
+  }
+  return containers_.emplace(offset, std::move(container)).first->second;
+}
+
+std::pair<int, int> LocateIndex::line_column(std::string_view text, std::size_t offset) const {
+  offset = std::min(offset, text.size());
+  if (line_marks_.empty()) {
+    LineMark mark;
+    for (std::size_t i = 0; i <= text.size(); ++i) {
+      if (i % kLineBlock == 0) line_marks_.push_back(mark);
+      if (i < text.size() && text[i] == '\n') {
+        ++mark.newlines;
+        mark.line_start = i + 1;
+      }
+    }
+  }
+  const std::size_t block = offset / kLineBlock;
+  LineMark mark = line_marks_[block];
+  for (std::size_t i = block * kLineBlock; i < offset; ++i) {
+    if (text[i] == '\n') {
+      ++mark.newlines;
+      mark.line_start = i + 1;
+    }
+  }
+  std::size_t column = offset - mark.line_start + 1;
+  // As line_column: a UTF-8 byte order mark is no column of line 1.
+  if (mark.newlines == 0 && text.starts_with(kUtf8Bom) && offset >= kUtf8Bom.size())
+    column -= kUtf8Bom.size();
+  return {static_cast<int>(mark.newlines + 1), static_cast<int>(column)};
+}
+
+std::pair<int, int> LocateIndex::locate(std::string_view text, std::span<const std::string> tokens) const {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  use_text(text);
+  JsonScanner scanner(text);
+  scanner.skip_whitespace();
+  std::size_t offset = scanner.offset();
+  for (const std::string& token : tokens) {
+    const char c = offset < text.size() ? text[offset] : '\0';
+    if (c != '{' && c != '[') return {0, 0};  // a scalar has no children
+    const Container& container = container_at(text, offset);
+    if (c == '{') {
+      const auto member = container.members.find(token);
+      if (member == container.members.end()) return {0, 0};
+      offset = member->second;
+    } else {
+      const std::optional<std::size_t> index = array_index(token);
+      if (!index || *index >= container.elements.size()) return {0, 0};
+      offset = container.elements[*index];
+    }
+  }
+  if (offset >= text.size() || !starts_value(text[offset])) return {0, 0};
+  return line_column(text, offset);
+}
+
 std::pair<int, int> JsonDocument::locate(std::string_view pointer) const {
   const std::optional<std::vector<std::string>> tokens = pointer_tokens(pointer);
   if (!tokens) return {0, 0};
-  JsonScanner scanner(text);
-  for (const std::string& token : *tokens) {
-    scanner.skip_whitespace();
-    if (scanner.peek() == '{') {
-      if (!enter_member(scanner, token)) return {0, 0};
-    } else if (scanner.peek() == '[') {
-      const std::optional<std::size_t> index = array_index(token);
-      if (!index || !enter_element(scanner, *index)) return {0, 0};
-    } else {
-      return {0, 0};  // a scalar has no children
-    }
-  }
-  scanner.skip_whitespace();
-  if (!starts_value(scanner.peek())) return {0, 0};
-  return line_column(text, scanner.offset());
+  return locate_index.locate(text, *tokens);
 }
 
 Diagnostic JsonDocument::diagnostic(std::string pointer, std::string message) const {

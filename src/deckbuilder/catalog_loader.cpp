@@ -420,7 +420,7 @@ class Loader {
       if (u.has("effects")) {
         bool plus_chosen = false;
         plus.effects = read_effects(u, "effects", detail::EffectOwner::Card, &plus_chosen);
-        if (plus_chosen && plus.target != CardTarget::Enemy)
+        if (target && plus_chosen && plus.target != CardTarget::Enemy)
           u.error_at("effects",
                      "the upgrade aims at the chosen target, but the card has \"target\": \"none\"");
       } else {
@@ -441,9 +441,12 @@ class Loader {
     if (const json* hp = r.optional_value("hp")) {
       if (hp->is_object()) {
         ObjectReader h(*it.doc, *hp, r.pointer_of("hp"), diags_);
-        d.hp_min = static_cast<std::int32_t>(h.required_int("min", 1, 9999).value_or(1));
-        d.hp_max = static_cast<std::int32_t>(h.required_int("max", 1, 9999).value_or(1));
-        if (d.hp_max < d.hp_min) h.error_at("max", "expected max >= min (" + std::to_string(d.hp_min) + ")");
+        const auto min = h.required_int("min", 1, 9999);
+        const auto max = h.required_int("max", 1, 9999);
+        d.hp_min = static_cast<std::int32_t>(min.value_or(1));
+        d.hp_max = static_cast<std::int32_t>(max.value_or(1));
+        if (min && max && d.hp_max < d.hp_min)
+          h.error_at("max", "expected max >= min (" + std::to_string(d.hp_min) + ")");
         h.finish();
       } else {
         d.hp_min = d.hp_max = static_cast<std::int32_t>(r.required_int("hp", 1, 9999).value_or(1));
@@ -459,7 +462,11 @@ class Loader {
         ObjectReader m(*it.doc, (*moves)[i], content::child_pointer(r.pointer_of("moves"), i), diags_);
         if (!m.valid()) continue;
         MoveDef move;
+        // A move id follows the id rules; a bad one is still known, so references to it are no
+        // problem of their own.
         const auto id = m.required_string("id");
+        if (id && !content::valid_id(*id))
+          m.error_at("id", "expected an id of 1 to 64 characters a-z, 0-9, '_' or '-', got '" + *id + "'");
         move.name = m.optional_string("name").value_or(id.value_or(""));
         move.intent = static_cast<Intent>(m.required_enum("intent", kIntents).value_or(7));
         move.effects = read_effects(m, "effects", detail::EffectOwner::Move, nullptr);
@@ -485,7 +492,8 @@ class Loader {
             d.statuses.emplace_back(*id, static_cast<std::int32_t>(*amount));
         st.finish();
       }
-      if (d.statuses.size() > kMaxStatusSlots)
+      // Counted as listed, so that the count is reported with the entries' own problems.
+      if (sts->size() > kMaxStatusSlots)
         r.error_at("statuses", "expected at most " + std::to_string(kMaxStatusSlots) + " statuses");
     }
     r.finish();
@@ -526,7 +534,8 @@ class Loader {
     if (*kind == 2) {
       if (const json* rules = r.required_array("rules")) {
         if (rules->empty() || rules->size() > 8) r.error_at("rules", "expected 1 to 8 rules");
-        for (std::size_t i = 0; i < rules->size() && i < 8; ++i) {
+        // Rules past the eighth are read too, so that their own problems are listed with the count.
+        for (std::size_t i = 0; i < rules->size(); ++i) {
           ObjectReader rr(doc, (*rules)[i], content::child_pointer(r.pointer_of("rules"), i), diags_);
           if (!rr.valid()) continue;
           BehaviorRule rule;
@@ -534,7 +543,7 @@ class Loader {
           const auto move = move_ref(rr, "move", move_ids, d.id);
           rule.once = rr.bool_or("once", false);
           rr.finish();
-          if (cond && move) {
+          if (cond && move && i < 8) {
             rule.condition = c_->conditions[*cond];
             rule.move = *move;
             d.rules.push_back(rule);
@@ -607,26 +616,32 @@ class Loader {
     if (!r.valid()) return;
     PlayerUnitDef d;
     const auto index = read_id(r, player_ids_, d.id, d.name);
-    d.max_hp = static_cast<std::int32_t>(r.required_int("max_hp", 1, 9999).value_or(1));
+    const auto max_hp = r.required_int("max_hp", 1, 9999);
+    d.max_hp = static_cast<std::int32_t>(max_hp.value_or(1));
     d.hp = static_cast<std::int32_t>(r.int_or("hp", d.max_hp, 1, 9999));
-    if (d.hp > d.max_hp)
+    // A bad max_hp (reported) gives no bound to check hp against.
+    if (max_hp && d.hp > d.max_hp)
       r.error_at("hp",
                  "expected hp <= max_hp (" + std::to_string(d.max_hp) + "), got " + std::to_string(d.hp));
     if (const json* deck = r.required_array("deck")) {
+      // Cards are counted as listed, so that an entry with a problem of its own (reported) neither
+      // empties the deck nor hides that it holds too many.
+      std::int64_t listed = 0;
       for (std::size_t i = 0; i < deck->size(); ++i) {
         ObjectReader e(*it.doc, (*deck)[i], content::child_pointer(r.pointer_of("deck"), i), diags_);
         if (!e.valid()) continue;
         const auto card = e.required_string("card");
         const auto count = e.int_or("count", 1, 1, kMaxCardsPerDeck);
+        listed += count;
         if (card)
           if (const auto id = resolve(e, e.pointer_of("card"), card_ids_, "card", *card))
             for (std::int64_t k = 0; k < count; ++k) d.deck.push_back(*id);
         e.finish();
       }
-      if (d.deck.empty()) r.error_at("deck", "expected at least one card in the deck");
-      if (d.deck.size() > kMaxCardsPerDeck)
+      if (deck->empty()) r.error_at("deck", "expected at least one card in the deck");
+      if (listed > kMaxCardsPerDeck)
         r.error_at("deck", "expected at most " + std::to_string(kMaxCardsPerDeck) + " cards, got " +
-                               std::to_string(d.deck.size()));
+                               std::to_string(listed));
     }
     r.finish();
     place(c_->players, index, std::move(d));

@@ -135,6 +135,33 @@ TEST(ClashCatalogLoader, EveryProblemOfAFileIsListed) {
     EXPECT_TRUE(has(d, pointer, words)) << pointer << "\n" << d.to_string();
 }
 
+TEST(ClashCatalogLoader, SeatsAndCardsPastTheLimitAreCheckedToo) {
+  std::string deck;
+  for (int i = 0; i < 60; ++i) deck += R"({"element": "fire", "value": 3}, )";
+  deck += R"({"element": "lava", "value": 3})";
+  const auto d = problems(encounter(
+      R"([{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "robot", "nme": "x"}])",
+      R"({"deck": [)" + deck + "]}"));
+  EXPECT_TRUE(has(d, "/encounters/0/seats", "expected 2 to 4 seats, got 5")) << d.to_string();
+  EXPECT_TRUE(has(d, "/encounters/0/seats/4/kind", "unknown value 'robot'")) << d.to_string();
+  EXPECT_TRUE(has(d, "/encounters/0/seats/4/nme", "unknown key 'nme'")) << d.to_string();
+  EXPECT_TRUE(has(d, "/encounters/0/rules/deck", "expected 1 to 60 cards, got 61")) << d.to_string();
+  EXPECT_TRUE(has(d, "/encounters/0/rules/deck/60/element", "unknown element 'lava'")) << d.to_string();
+  EXPECT_EQ(d.size(), 5u) << d.to_string();
+}
+
+TEST(ClashCatalogLoader, ABadRockCountLeavesTheStartingRocksToTheLargestCount) {
+  // 20 is refused; the starting rocks are not checked against the default 18 in its place.
+  const auto d = problems(encounter(test::kTwoBots, R"({"rocks": 20, "starting_rocks": [0, 19]})"));
+  EXPECT_TRUE(has(d, "/encounters/0/rules/rocks", "multiple of 6")) << d.to_string();
+  EXPECT_EQ(d.size(), 1u) << d.to_string();
+  const auto past = problems(encounter(test::kTwoBots, R"({"rocks": 24.0, "starting_rocks": [0, 96]})"));
+  EXPECT_TRUE(has(past, "/encounters/0/rules/rocks", "got a number")) << past.to_string();
+  EXPECT_TRUE(has(past, "/encounters/0/rules/starting_rocks/1", "rock index in [0, 95], got 96"))
+      << past.to_string();
+  EXPECT_EQ(past.size(), 2u) << past.to_string();
+}
+
 TEST(ClashCatalogLoader, StartingRocksNeedOnePerSeat) {
   const auto d = problems(encounter(test::kThreeBots, R"({"starting_rocks": [0, 1]})"));
   EXPECT_TRUE(has(d, "/encounters/0/rules/starting_rocks", "one rock per seat")) << d.to_string();

@@ -354,6 +354,40 @@ TEST(JsonLocate, StaysInsideTruncatedAndMalformedText) {
   EXPECT_EQ(blank.locate(""), Position(0, 0));
 }
 
+TEST(JsonLocate, EveryValueOfALongListIsLocatedWhereItIs) {
+  // A loader reports a problem of each of thousands of items, each located in the same text: the
+  // document scans each container once and keeps where its values start (BM_LocateEveryItem in
+  // bench/ measures it). Located last to first, every value is still found where it is.
+  constexpr int kItems = 3'000;
+  std::string text = "{\"items\": [\n";
+  for (int i = 0; i < kItems; ++i)
+    text += fmt::format("  {{\"v\": {}, \"w\": [{}, {{\"x\": 1}}]}}{}\n", i, i, i + 1 < kItems ? "," : "");
+  text += "], \"last\": true}";
+  const JsonDocument doc = parse_clean(text);
+  for (int i = kItems - 1; i >= 0; --i) {
+    const int line = i + 2;
+    const int digits = static_cast<int>(fmt::formatted_size("{}", i));
+    const int w = 9 + digits + 7;  // the '[' after `  {"v": <i>, "w": `
+    ASSERT_EQ(doc.locate(fmt::format("/items/{}/v", i)), Position(line, 9)) << i;
+    ASSERT_EQ(doc.locate(fmt::format("/items/{}/w", i)), Position(line, w)) << i;
+    ASSERT_EQ(doc.locate(fmt::format("/items/{}/w/1/x", i)), Position(line, w + digits + 3 + 6)) << i;
+    ASSERT_EQ(doc.locate(fmt::format("/items/{}/w/2", i)), Position(0, 0)) << i;
+  }
+  EXPECT_EQ(doc.locate("/last"), Position(kItems + 2, 12));
+  EXPECT_EQ(doc.locate(fmt::format("/items/{}", kItems)), Position(0, 0));
+}
+
+TEST(JsonLocate, ACopyLocatesInItsOwnText) {
+  JsonDocument doc = parse_clean("{\"a\": 1,\n \"b\": 2}");
+  EXPECT_EQ(doc.locate("/b"), Position(2, 7));
+  JsonDocument copy = doc;
+  copy.text = "{\"b\": 2, \"a\": 1}";
+  EXPECT_EQ(copy.locate("/b"), Position(1, 7));
+  EXPECT_EQ(doc.locate("/b"), Position(2, 7));
+  doc = copy;
+  EXPECT_EQ(doc.locate("/a"), Position(1, 15));
+}
+
 TEST(JsonLocate, DiagnosticCarriesThePosition) {
   const JsonDocument doc = parse_clean("{\n  \"cost\": 12\n}");
   const Diagnostic d = doc.diagnostic("/cost", "too expensive");

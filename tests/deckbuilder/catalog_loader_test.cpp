@@ -306,6 +306,46 @@ TEST(DeckbuilderCatalogLoader, CostRuleNeedsExactlyOneOfSetAndChange) {
   EXPECT_EQ(diags.size(), 2u) << diags.to_string();
 }
 
+TEST(DeckbuilderCatalogLoader, CostRuleWithABadSetOrChangeIsNotSaidToLackOne) {
+  const Diagnostics diags =
+      refused_text(R"({ "cards": [{ "id": "zap", "type": "skill", "cost": 1, "target": "none",
+    "effects": [{ "op": "cost_rule", "scope": "hand", "set": "0" },
+                { "op": "cost_rule", "scope": "hand", "change": 12 }] }] })");
+  expect_diagnostic(diags, "/cards/0/effects/0/set", {"expected an integer in [0, 9], got a string"});
+  expect_diagnostic(diags, "/cards/0/effects/1/change", {"expected an integer in [-9, 9], got 12"});
+  EXPECT_EQ(diags.size(), 2u) << diags.to_string();
+}
+
+TEST(DeckbuilderCatalogLoader, AChoiceRefusedWhereItStandsHasItsOptionsCheckedToo) {
+  const Diagnostics diags = refused_text(with_good_bits(R"("enemies": [{ "id": "rat", "hp": 5,
+    "moves": [{ "id": "trick", "intent": "unknown", "effects": [
+      { "op": "choice", "options": [{ "label": "A", "effects": [{ "op": "nope" }] },
+                                    { "label": "B", "effects": [], "colour": "red" }] }] }],
+    "behavior": { "kind": "sequence", "moves": ["trick"] } }],
+    "statuses": [{ "id": "burn", "timings": { "turn_start": [
+      { "op": "choice", "options": [{ "label": "A", "effects": [{ "op": "armor", "amount": -1 }] }] }] } }])"));
+  expect_diagnostic(diags, "/enemies/0/moves/0/effects/0", {"op 'choice' is only allowed in card effects"});
+  expect_diagnostic(diags, "/enemies/0/moves/0/effects/0/options/0/effects/0/op", {"unknown op 'nope'"});
+  expect_diagnostic(diags, "/enemies/0/moves/0/effects/0/options/1/colour", {"unknown key 'colour'"});
+  expect_diagnostic(diags, "/statuses/0/timings/turn_start/0",
+                    {"op 'choice' is only allowed in card effects"});
+  expect_diagnostic(diags, "/statuses/0/timings/turn_start/0/options", {"expected 2 to 4 options, got 1"});
+  expect_diagnostic(diags, "/statuses/0/timings/turn_start/0/options/0/effects/0/amount",
+                    {"expected an integer in [0, 999], got -1"});
+  EXPECT_EQ(diags.size(), 6u) << diags.to_string();
+}
+
+TEST(DeckbuilderCatalogLoader, MoveIdsFollowTheIdRules) {
+  // Reported at the id only: the behaviour naming the move finds it.
+  const Diagnostics diags = refused_text(R"({ "enemies": [{ "id": "rat", "hp": 5,
+    "moves": [{ "id": "Big Bite!", "intent": "attack", "effects": [{ "op": "damage", "amount": 2 }] },
+              { "id": "", "intent": "attack", "effects": [{ "op": "damage", "amount": 1 }] }],
+    "behavior": { "kind": "sequence", "moves": ["Big Bite!", ""] } }] })");
+  expect_diagnostic(diags, "/enemies/0/moves/0/id", {"expected an id of 1 to 64 characters", "'Big Bite!'"});
+  expect_diagnostic(diags, "/enemies/0/moves/1/id", {"expected an id of 1 to 64 characters", "''"});
+  EXPECT_EQ(diags.size(), 2u) << diags.to_string();
+}
+
 TEST(DeckbuilderCatalogLoader, HookKeysMustFitTheHookKind) {
   const Diagnostics diags = refused_text(R"({ "hooks": [
     { "id": "a", "kind": "cancel_play", "keep_percent": 50 },
@@ -358,6 +398,15 @@ TEST(DeckbuilderCatalogLoader, AnUpgradeIsCheckedLikeACard) {
   expect_diagnostic(diags, "/cards/0/upgrade/colour", {"unknown key 'colour'", "name, text, cost, effects"});
   expect_diagnostic(diags, "/cards/0/upgrade/effects", {"aims at the chosen target"});
   EXPECT_EQ(diags.size(), 3u) << diags.to_string();
+}
+
+TEST(DeckbuilderCatalogLoader, AnUpgradeOfACardWithABadTargetIsNotSaidToHaveNoTarget) {
+  // The card's target is unknown (reported), not "none": the upgrade's chosen target is no problem.
+  const Diagnostics diags =
+      refused_text(R"({ "cards": [{ "id": "zap", "type": "attack", "cost": 1, "target": "enmy",
+    "effects": [{ "op": "damage", "amount": 2 }], "upgrade": { "effects": [{ "op": "damage", "amount": 3 }] } }] })");
+  expect_diagnostic(diags, "/cards/0/target", {"unknown value 'enmy'", "none, enemy"});
+  EXPECT_EQ(diags.size(), 1u) << diags.to_string();
 }
 
 // --- cards -----------------------------------------------------------------------------------
@@ -519,6 +568,58 @@ TEST(DeckbuilderCatalogLoader, EnemyHpMaxBelowMin) {
     "behavior": { "kind": "sequence", "moves": ["bite"] } }] })");
   expect_diagnostic(diags, "/enemies/0/hp/max", {"expected max >= min (20)"});
   EXPECT_EQ(diags.size(), 1u) << diags.to_string();
+}
+
+TEST(DeckbuilderCatalogLoader, AnHpBoundOfTheWrongTypeIsTheOnlyProblemReported) {
+  // The bad bound is not taken for 1 to check the other against.
+  const Diagnostics diags = refused_text(R"({ "enemies": [{ "id": "rat", "hp": { "min": 20, "max": "30" },
+    "moves": [{ "id": "bite", "intent": "attack", "effects": [{ "op": "damage", "amount": 2 }] }],
+    "behavior": { "kind": "sequence", "moves": ["bite"] } }],
+    "cards": [{ "id": "jab", "type": "attack", "cost": 1, "target": "enemy",
+                "effects": [{ "op": "damage", "amount": 3 }] }],
+    "players": [{ "id": "hero", "max_hp": "20", "hp": 10, "deck": [{ "card": "jab" }] }] })");
+  expect_diagnostic(diags, "/enemies/0/hp/max", {"expected an integer in [1, 9999], got a string"});
+  expect_diagnostic(diags, "/players/0/max_hp", {"expected an integer in [1, 9999], got a string"});
+  EXPECT_EQ(diags.size(), 2u) << diags.to_string();
+}
+
+TEST(DeckbuilderCatalogLoader, ListsAreCountedWithTheEntriesThatHaveProblems) {
+  // An unknown card neither empties a deck nor hides that it is too long; nor does an unknown
+  // status hide that an enemy starts with too many.
+  std::string statuses;
+  for (int i = 0; i < 8; ++i) statuses += R"({ "status": "burn", "amount": 1 }, )";
+  statuses += R"({ "status": "frost", "amount": 1 })";
+  const Diagnostics diags = refused_text(R"({
+    "cards": [{ "id": "jab", "type": "attack", "cost": 1, "target": "enemy",
+                "effects": [{ "op": "damage", "amount": 3 }] }],
+    "statuses": [{ "id": "burn" }],
+    "enemies": [{ "id": "rat", "hp": 5, "statuses": [)" +
+                                         statuses + R"(],
+      "moves": [{ "id": "bite", "intent": "attack", "effects": [{ "op": "damage", "amount": 2 }] }],
+      "behavior": { "kind": "sequence", "moves": ["bite"] } }],
+    "players": [{ "id": "hero", "max_hp": 20, "deck": [{ "card": "jab", "count": 64 }, { "card": "jabb" }] },
+                { "id": "ghost", "max_hp": 20, "deck": [{ "card": "boo", "count": 3 }] }] })");
+  expect_diagnostic(diags, "/enemies/0/statuses", {"expected at most 8 statuses"});
+  expect_diagnostic(diags, "/enemies/0/statuses/8/status", {"unknown status 'frost'"});
+  expect_diagnostic(diags, "/players/0/deck", {"expected at most 64 cards, got 65"});
+  expect_diagnostic(diags, "/players/0/deck/1/card", {"unknown card 'jabb'"});
+  expect_diagnostic(diags, "/players/1/deck/0/card", {"unknown card 'boo'"});
+  EXPECT_EQ(diags.size(), 5u) << diags.to_string();
+}
+
+TEST(DeckbuilderCatalogLoader, RulesPastTheEighthAreCheckedToo) {
+  std::string rules;
+  for (int i = 0; i < 8; ++i) rules += R"({ "if": { "kind": "attacked_this_turn" }, "move": "bite" }, )";
+  rules += R"({ "if": { "kind": "attacked_this_turn" }, "move": "gnaw", "twice": true })";
+  const Diagnostics diags = refused_text(R"({ "enemies": [{ "id": "rat", "hp": 5,
+    "moves": [{ "id": "bite", "intent": "attack", "effects": [{ "op": "damage", "amount": 2 }] }],
+    "behavior": { "kind": "conditional", "rules": [)" +
+                                         rules + R"(],
+                  "otherwise": { "kind": "sequence", "moves": ["bite"] } } }] })");
+  expect_diagnostic(diags, "/enemies/0/behavior/rules", {"expected 1 to 8 rules"});
+  expect_diagnostic(diags, "/enemies/0/behavior/rules/8/move", {"unknown move 'gnaw'"});
+  expect_diagnostic(diags, "/enemies/0/behavior/rules/8/twice", {"unknown key 'twice'"});
+  EXPECT_EQ(diags.size(), 3u) << diags.to_string();
 }
 
 TEST(DeckbuilderCatalogLoader, BehaviourReferringToAnUnknownMove) {

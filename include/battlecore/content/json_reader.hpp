@@ -7,10 +7,12 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -20,11 +22,54 @@
 
 namespace battlecore::content {
 
+/// What JsonDocument::locate learns of a text as it goes: where the values of each array and
+/// object it has walked through start, and how many lines come before each block of the text. So
+/// locating many values (a diagnostic for each of thousands of items) scans each container once,
+/// not once per value, and counts lines from a nearby block rather than from the start. It belongs
+/// to one text: a copy starts empty, and so does one whose text has moved to another address or
+/// changed its size (a text changed in place, at the same size, must not be located in again).
+/// Locating is safe from several threads at once.
+class LocateIndex {
+ public:
+  LocateIndex() = default;
+  LocateIndex(const LocateIndex& /*other*/) {}
+  LocateIndex& operator=(const LocateIndex& other);
+
+  /// 1-based {line, column} of the value at `tokens` (unescaped pointer tokens) in `text`, as
+  /// JsonDocument::locate gives it; {0, 0} when they do not resolve.
+  std::pair<int, int> locate(std::string_view text, std::span<const std::string> tokens) const;
+
+ private:
+  /// The offsets of a container's values: an array's in order, an object's by key (the last one
+  /// for a repeated key, as the parser keeps it).
+  struct Container {
+    std::vector<std::size_t> elements;
+    std::map<std::string, std::size_t, std::less<>> members;
+  };
+  /// Lines before the start of a block of the text, and where the line holding that start begins.
+  struct LineMark {
+    std::size_t newlines = 0;
+    std::size_t line_start = 0;
+  };
+
+  void use_text(std::string_view text) const;
+  const Container& container_at(std::string_view text, std::size_t offset) const;
+  std::pair<int, int> line_column(std::string_view text, std::size_t offset) const;
+
+  mutable std::mutex mutex_;
+  mutable const char* text_data_ = nullptr;
+  mutable std::size_t text_size_ = 0;
+  mutable std::unordered_map<std::size_t, Container> containers_;  ///< by the offset of '[' or '{'
+  mutable std::vector<LineMark> line_marks_;                       ///< one per block of the text
+};
+
 /// A parsed JSON file and its text.
 struct JsonDocument {
   std::string file;  ///< name used in diagnostics
   std::string text;
   nlohmann::json root;
+  /// What locate has learnt of `text`; filled as values are located.
+  LocateIndex locate_index{};
 
   /// 1-based {line, column} of the first character of the value at `pointer` ("" = root),
   /// or {0, 0} when the pointer does not resolve in the text (or is not a valid RFC 6901 pointer).

@@ -10,14 +10,15 @@ namespace {
 bool compile(const OpCompiler& oc, content::ObjectReader& r, Op& op) {
   op.mode = r.bool_or("skippable", false) ? 1 : 0;
   const nlohmann::json* options = r.required_array("options");
-  if (oc.owner != EffectOwner::Card) return oc.only_in(r, "choice", "card effects");
+  // The options are read even where the op is refused, so that their own problems are listed too.
+  bool ok = true;
+  if (oc.owner != EffectOwner::Card) ok = oc.only_in(r, "choice", "card effects");
   if (options == nullptr) return false;
   if (options->size() < 2 || options->size() > 4) {
     r.error_at("options", "expected 2 to 4 options, got " + std::to_string(options->size()));
-    return false;
+    ok = false;
   }
   std::vector<std::pair<OpRange, std::string>> compiled;
-  bool ok = true;
   for (std::size_t i = 0; i < options->size(); ++i) {
     content::ObjectReader o(r.document(), (*options)[i], content::child_pointer(r.pointer_of("options"), i),
                             r.diagnostics());

@@ -19,12 +19,14 @@ bool compile(const OpCompiler& oc, content::ObjectReader& r, Op& op) {
   const auto set = r.optional_int("set", 0, 9);
   const auto change = r.optional_int("change", -9, 9);
   op.times = static_cast<std::int32_t>(r.int_or("turns", kCostRuleForBattle, 1, 99));
-  if (set.has_value() == change.has_value()) {
+  bool ok = scope.has_value() && (set.has_value() || change.has_value());
+  // Which of the two is given, not whether its value is good: a bad value is reported on its own.
+  if (r.has("set") == r.has("change")) {
     r.error("expected exactly one of 'set' (an integer in [0, 9]) and 'change' (an integer in [-9, 9])");
-    return false;
+    ok = false;
   }
-  if (!scope) return false;
-  if (oc.owner != EffectOwner::Card) return oc.only_in(r, "cost_rule", "card effects");
+  if (oc.owner != EffectOwner::Card) ok = oc.only_in(r, "cost_rule", "card effects");
+  if (!ok) return false;
   op.mode = static_cast<std::uint8_t>(*scope);
   if (set) op.flags = static_cast<std::uint8_t>(op.flags | kSetsCost);
   op.amount = static_cast<std::int32_t>(set ? *set : *change);
