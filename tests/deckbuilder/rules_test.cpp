@@ -99,6 +99,33 @@ std::shared_ptr<const Catalog> build(const Spec& s) {
   return r.value();
 }
 
+/// The one foe of the encounter: enemy `id` with `hp`, which starts with one stack of status
+/// `status` (defined by `timings`, the members of its "timings" object) and waits every turn.
+std::shared_ptr<const Catalog> foe_with_status(std::string_view id, int hp, std::string_view status,
+                                               std::string_view timings) {
+  const std::string sid(status);
+  return build({
+      .statuses = R"({ "id": ")" + sid + R"(", "timings": { )" + std::string(timings) + " } }",
+      .enemies = R"({ "id": ")" + std::string(id) + R"(", "hp": )" + std::to_string(hp) +
+                 R"(, "statuses": [{ "status": ")" + sid + R"(", "amount": 1 }],
+          "moves": [{ "id": "wait", "intent": "unknown", "effects": [] }],
+          "behavior": { "kind": "sequence", "moves": ["wait"] } })",
+      .foes = "\"" + std::string(id) + "\"",
+  });
+}
+
+/// A player at 40 of 50 HP whose innate "glow" gives Afterglow (battle-end ops `battle_end`) and
+/// whose innate "zap" kills the wisp: the battle is won by the second play.
+Spec won_with_afterglow(std::string_view battle_end) {
+  return {
+      .cards = self_status_card("glow", "afterglow") + R"(,
+      { "id": "zap", "type": "attack", "cost": 0, "target": "enemy", "keywords": ["innate"], "effects": [{ "op": "damage", "amount": 6 }] })",
+      .deck = R"({ "card": "glow" }, { "card": "zap" }, { "card": "noop", "count": 8 })",
+      .statuses = R"({ "id": "afterglow", "timings": { "battle_end": [)" + std::string(battle_end) + "] } }",
+      .foes = R"("wisp")",
+      .player = R"("max_hp": 50, "hp": 40)"};
+}
+
 // --- recording and driving a battle ----------------------------------------------------------
 
 /// A host's recording listener: every event in delivery order, and an optional probe that may
@@ -302,14 +329,8 @@ TEST(DeckbuilderRulesTrace, BattleStartRunsItsTwelveStepsInOrder) {
 }
 
 TEST(DeckbuilderRulesTrace, BattleStartBehaviourCanDecideTheBattle) {
-  const auto catalog = build({
-      .statuses =
-          R"({ "id": "doom", "timings": { "battle_start": [{ "op": "lose_hp", "amount": 10, "target": "self" }] } })",
-      .enemies = R"({ "id": "doomed", "hp": 5, "statuses": [{ "status": "doom", "amount": 1 }],
-          "moves": [{ "id": "wait", "intent": "unknown", "effects": [] }],
-          "behavior": { "kind": "sequence", "moves": ["wait"] } })",
-      .foes = R"("doomed")",
-  });
+  const auto catalog = foe_with_status(
+      "doomed", 5, "doom", R"("battle_start": [{ "op": "lose_hp", "amount": 10, "target": "self" }])");
   Fight run(catalog);
   EXPECT_EQ(run.since(0),
             seq({"PhaseChanged(None->Initialize)", "StatusApplied", "CardDrawn*5", "BattleStarted",
@@ -403,6 +424,43 @@ TEST(DeckbuilderRulesTrace, PlayerTurnStartRunsTheSeedsStepsInOrder) {
   EXPECT_TRUE(run.s().played_this_turn.empty());
   EXPECT_TRUE(run.s().player_owned);
   EXPECT_TRUE(run.s().delayed.empty());
+}
+
+// The steps of PlayerTurnStart that raise no event of their own, each pinned by what it changes:
+// armor decays (step 2) before the delayed triggers (step 4) add armor, and the per-turn attack
+// flags reset (step 9) only after the start-turn and draw-phase behaviours (steps 6 and 8), which
+// still see the attacks of the turn before.
+TEST(DeckbuilderRulesTrace, PlayerTurnStartDecaysArmorFirstAndResetsTheAttackFlagsAfterTheDraw) {
+  const auto catalog = build({
+      .cards = R"(
+        { "id": "watch", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"],
+          "effects": [{ "op": "apply_status", "status": "vigil", "amount": 1, "target": "self" },
+                      { "op": "delayed", "timing": "player_turn_start", "effects": [{ "op": "armor", "amount": 4 }] }] },
+        { "id": "zap", "type": "attack", "cost": 0, "target": "enemy", "keywords": ["innate"],
+          "effects": [{ "op": "damage", "amount": 1 }] })",
+      .deck = R"({ "card": "watch" }, { "card": "zap" }, { "card": "noop", "count": 13 })",
+      .statuses = R"(
+        { "id": "vigil", "timings": {
+            "turn_start": [{ "op": "conditional", "if": { "kind": "attacked_this_turn" },
+                             "then": [{ "op": "armor", "amount": 3, "target": "self" }] }],
+            "draw_phase": [{ "op": "conditional", "if": { "kind": "attacked_this_turn" },
+                             "then": [{ "op": "gain_energy", "amount": 1 }] }] } })",
+  });
+  Fight run(catalog);
+  run.play("watch");
+  run.play("zap", 0);
+  run.end_turn();
+  // Turn 2: armor 0 after the decay, then 4 from the delayed trigger and 3 from Vigil (turn 1
+  // had an attack); energy refilled to 3, then 1 from Vigil's draw-phase behaviour.
+  ASSERT_EQ(run.battle.turn(), 2u);
+  EXPECT_EQ(run.s().player.armor, 7);
+  EXPECT_EQ(run.s().energy, 4);
+  EXPECT_EQ(run.s().attacks_this_turn, 0);
+  // Turn 3, after a turn without an attack: the armor decays and Vigil adds nothing.
+  run.end_turn();
+  ASSERT_EQ(run.battle.turn(), 3u);
+  EXPECT_EQ(run.s().player.armor, 0);
+  EXPECT_EQ(run.s().energy, 3);
 }
 
 TEST(DeckbuilderRulesTrace, CardPlayRunsTheNineStepsInOrder) {
@@ -691,6 +749,19 @@ TEST(DeckbuilderRulesTrace, EnemyPhaseRunsEachEnemysStepsThenTheIntents) {
   EXPECT_EQ(run.s().enemies[0].unit.armor, 5);
 }
 
+// An enemy's armor decays (step 4) before its start-turn statuses run (step 5): the armor they
+// give lasts through its move and the player's next turn, and is not added to the last turn's.
+TEST(DeckbuilderRulesTrace, AnEnemysArmorDecaysBeforeItsStartTurnStatuses) {
+  const auto catalog = foe_with_status("turtle", 30, "bulwark",
+                                       R"("turn_start": [{ "op": "armor", "amount": 6, "target": "self" }])");
+  Fight run(catalog);
+  EXPECT_EQ(run.s().enemies[0].unit.armor, 0);
+  run.end_turn();
+  EXPECT_EQ(run.s().enemies[0].unit.armor, 6);
+  run.end_turn();
+  EXPECT_EQ(run.s().enemies[0].unit.armor, 6);
+}
+
 TEST(DeckbuilderRulesTrace, ASkippedTurnGoesFromTurnStartToTurnEnd) {
   const auto catalog = build({
       .cards = R"({ "id": "nap", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"],
@@ -871,6 +942,25 @@ TEST(DeckbuilderRulesReward, TakingARewardSelectsItThenEndsTheBattleWon) {
   EXPECT_EQ(run.battle.phase(), Phase::BattleWon);
   expect_refused(run.battle, Action::take_reward(0), RefusalReason::BattleOver);
   expect_refused(run.battle, Action::skip_reward(), RefusalReason::BattleOver);
+}
+
+// The seed's won battle with a reward: battle-end behaviour (step 1) before the candidates are
+// offered (steps 2 and 3), then the wait (step 4), the choice (step 5) and BattleEnded (step 6).
+TEST(DeckbuilderRulesReward, BattleEndBehaviourRunsBeforeTheRewardIsOffered) {
+  Spec spec = won_with_afterglow(R"({ "op": "heal", "amount": 5, "target": "self" })");
+  spec.reward = R"("cards": ["jab", "guard", "noop"], "choices": 2)";
+  const auto catalog = build(spec);
+  Fight run(catalog);
+  run.play("glow");
+  std::size_t from = run.mark();
+  run.play("zap", 0);
+  EXPECT_EQ(run.since(from), seq({"CardPlayed", "DamageDealt", "UnitDied", "CardMoved",
+                                  "PhaseChanged(PlayerPhase->BattleWon)", "Healed", "BattleRewardOffered"}));
+  EXPECT_EQ(run.s().player.hp, 45);
+  EXPECT_TRUE(run.battle.is_waiting_for_reward());
+  from = run.mark();
+  run.act(Action::skip_reward());
+  EXPECT_EQ(run.since(from), seq({"BattleRewardSkipped", "BattleEnded"}));
 }
 
 // The seed's battle end waits for the reward, then raises BattleEnded: no battle starts before.
@@ -2273,15 +2363,8 @@ TEST(DeckbuilderRulesStatus, BattleEndBehaviourRunsWhenTheTurnLimitEndsTheBattle
 TEST(DeckbuilderRulesStatus, BattleEndBehaviourRunsToItsEndAfterAWin) {
   // docs/deckbuilder.md: battle-end behaviour is the one effect that runs once the battle is
   // decided, to its end (for the player when alive and each alive enemy).
-  const auto catalog = build(
-      {.cards = self_status_card("glow", "afterglow") + R"(,
-      { "id": "zap", "type": "attack", "cost": 0, "target": "enemy", "keywords": ["innate"], "effects": [{ "op": "damage", "amount": 6 }] })",
-       .deck = R"({ "card": "glow" }, { "card": "zap" }, { "card": "noop", "count": 8 })",
-       .statuses =
-           R"({ "id": "afterglow", "timings": { "battle_end": [{ "op": "heal", "amount": 5, "target": "self" },
-                                                                                               { "op": "armor", "amount": 1, "target": "self" }] } })",
-       .foes = R"("wisp")",
-       .player = R"("max_hp": 50, "hp": 40)"});
+  const auto catalog = build(won_with_afterglow(
+      R"({ "op": "heal", "amount": 5, "target": "self" }, { "op": "armor", "amount": 1, "target": "self" })"));
   Fight run(catalog);
   run.play("glow");
   const std::size_t from = run.mark();
