@@ -24,7 +24,10 @@ using Item = content::SectionItem;
 
 class Loader {
  public:
-  Loader(const std::vector<JsonDocument>& docs, Diagnostics& diags) : docs_(docs), diags_(diags) {}
+  /// `all_read`: every file of the pack is among `docs`; otherwise the 'pack' object or an
+  /// encounter it names may be in the file that could not be read, and is not looked for.
+  Loader(const std::vector<JsonDocument>& docs, Diagnostics& diags, bool all_read = true)
+      : docs_(docs), diags_(diags), all_read_(all_read) {}
 
   std::shared_ptr<const Catalog> run() {
     if (content::foreign_rule_set(docs_, "clash", diags_)) return nullptr;
@@ -61,6 +64,7 @@ class Loader {
 
   void read_pack() {
     if (!pack_) {
+      if (!all_read_) return;
       diags_.add(
           content::Diagnostic{docs_.empty() ? "" : docs_.front().file, 0, 0, "",
                               "no 'pack' object: one file of the pack must have {\"pack\": {\"id\": ...}}"});
@@ -73,7 +77,7 @@ class Loader {
     if (const auto enc = r.optional_string("default_encounter")) {
       if (const auto it = ids_.find(*enc); it != ids_.end())
         c_->pack.default_encounter = it->second;
-      else
+      else if (all_read_)
         r.error_at("default_encounter",
                    "unknown encounter '" + *enc + "'; expected the id of an encounter defined in the pack");
     }
@@ -214,6 +218,7 @@ class Loader {
   std::optional<Item> pack_;
   std::vector<Item> encounters_;
   content::IdIndex ids_;
+  bool all_read_;
 };
 
 }  // namespace
@@ -228,18 +233,16 @@ CatalogResult load_catalog(const std::vector<content::JsonDocument>& documents) 
 
 CatalogResult load_catalog(const std::filesystem::path& path) {
   Diagnostics diags;
-  std::vector<content::JsonDocument> docs;
-  for (const auto& file : content::content_files(path, diags))
-    if (auto doc = content::parse_json_file(file, diags)) docs.push_back(std::move(*doc));
+  content::PackDocuments read = content::read_pack_documents(path, diags);
   if (!diags.empty()) {
     // Report the problems of the files that parsed too, so every problem is listed at once.
-    if (!docs.empty()) {
-      Loader loader(docs, diags);
+    if (!read.docs.empty()) {
+      Loader loader(read.docs, diags, read.all_read);
       (void)loader.run();
     }
     return diags;
   }
-  return load_catalog(docs);
+  return load_catalog(read.docs);
 }
 
 CatalogResult load_catalog_text(std::string file, std::string text) {

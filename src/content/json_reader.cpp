@@ -654,6 +654,17 @@ std::vector<std::filesystem::path> content_files(const std::filesystem::path& pa
   return files;
 }
 
+PackDocuments read_pack_documents(const std::filesystem::path& path, Diagnostics& diags) {
+  PackDocuments out;
+  for (const fs::path& file : content_files(path, diags)) {
+    if (auto doc = parse_json_file(file, diags))
+      out.docs.push_back(std::move(*doc));
+    else
+      out.all_read = false;
+  }
+  return out;
+}
+
 bool valid_id(std::string_view id) {
   if (id.empty() || id.size() > 64) return false;
   for (char ch : id)

@@ -46,7 +46,10 @@ using Item = content::SectionItem;
 
 class Loader {
  public:
-  Loader(const std::vector<JsonDocument>& docs, Diagnostics& diags) : docs_(docs), diags_(diags) {
+  /// `all_read`: every file of the pack is among `docs`; otherwise an id no document defines may
+  /// be in the file that could not be read, and a reference to it is not reported.
+  Loader(const std::vector<JsonDocument>& docs, Diagnostics& diags, bool all_read = true)
+      : docs_(docs), diags_(diags), all_read_(all_read) {
     detail::register_builtin_ops(ops_);
   }
 
@@ -145,6 +148,7 @@ class Loader {
                                        std::string_view kind, const std::string& id) {
     const auto it = ids.find(id);
     if (it != ids.end()) return it->second;
+    if (!all_read_) return std::nullopt;
     diags_.add(r.document().diagnostic(pointer, "unknown " + std::string(kind) + " '" + id +
                                                     "'; expected the id of " + content::with_article(kind) +
                                                     " defined in the pack"));
@@ -176,6 +180,7 @@ class Loader {
         status_ids_,
         card_ids_,
         hook_ids_,
+        all_read_,
         owner,
         uses_chosen,
         [this](ObjectReader& r, std::string_view key, detail::EffectOwner o, bool* chosen, bool required) {
@@ -706,6 +711,7 @@ class Loader {
 
   const std::vector<JsonDocument>& docs_;
   Diagnostics& diags_;
+  bool all_read_;
   detail::OpRegistry ops_;
   Catalog* c_ = nullptr;
   std::optional<Item> pack_;
@@ -726,18 +732,16 @@ CatalogResult load_catalog(const std::vector<content::JsonDocument>& documents) 
 
 CatalogResult load_catalog(const std::filesystem::path& path) {
   Diagnostics diags;
-  std::vector<content::JsonDocument> docs;
-  for (const auto& file : content::content_files(path, diags))
-    if (auto doc = content::parse_json_file(file, diags)) docs.push_back(std::move(*doc));
+  content::PackDocuments read = content::read_pack_documents(path, diags);
   if (!diags.empty()) {
     // Report the problems of the files that parsed too, so every problem is listed at once.
-    if (!docs.empty()) {
-      Loader loader(docs, diags);
+    if (!read.docs.empty()) {
+      Loader loader(read.docs, diags, read.all_read);
       (void)loader.run();
     }
     return diags;
   }
-  return load_catalog(docs);
+  return load_catalog(read.docs);
 }
 
 }  // namespace battlecore::deckbuilder

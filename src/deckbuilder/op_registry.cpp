@@ -10,11 +10,12 @@ namespace {
 constexpr std::array<std::string_view, 4> kTargetNames = {"chosen", "self", "all_enemies", "random_enemy"};
 
 std::optional<std::uint16_t> lookup(content::ObjectReader& r, std::string_view key, const IdMap& ids,
-                                    std::string_view kind) {
+                                    std::string_view kind, bool all_read) {
   const std::optional<std::string> id = r.required_string(key);
   if (!id) return std::nullopt;
   const auto it = ids.find(*id);
   if (it == ids.end()) {
+    if (!all_read) return std::nullopt;
     r.error_at(key, "unknown " + std::string(kind) + " '" + *id + "'; expected the id of " +
                         content::with_article(kind) + " defined in the pack");
     return std::nullopt;
@@ -31,13 +32,13 @@ OpTarget OpCompiler::target(content::ObjectReader& r, OpTarget fallback) const {
 }
 
 std::optional<std::uint16_t> OpCompiler::status(content::ObjectReader& r, std::string_view key) const {
-  return lookup(r, key, status_ids, "status");
+  return lookup(r, key, status_ids, "status", all_read);
 }
 std::optional<std::uint16_t> OpCompiler::card(content::ObjectReader& r, std::string_view key) const {
-  return lookup(r, key, card_ids, "card");
+  return lookup(r, key, card_ids, "card", all_read);
 }
 std::optional<std::uint16_t> OpCompiler::hook(content::ObjectReader& r, std::string_view key) const {
-  return lookup(r, key, hook_ids, "hook");
+  return lookup(r, key, hook_ids, "hook", all_read);
 }
 
 bool OpCompiler::amount(content::ObjectReader& r, std::string_view key, std::int64_t min, std::int64_t max,

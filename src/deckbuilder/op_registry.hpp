@@ -33,6 +33,7 @@ struct OpCompiler {
   const IdMap& status_ids;
   const IdMap& card_ids;
   const IdMap& hook_ids;
+  bool all_read;  ///< every file of the pack was read: an id none defines is reported as unknown
   EffectOwner owner;
   bool* uses_chosen;  ///< set when an op aims at the chosen target (nullptr: not tracked)
   /// Compiles a nested effect list at `key` into Catalog::ops; nothing when absent or invalid.
@@ -46,7 +47,7 @@ struct OpCompiler {
 
   /// The op's "target" key (default `fallback`): chosen, self, all_enemies, random_enemy.
   OpTarget target(content::ObjectReader& r, OpTarget fallback) const;
-  /// A required id of `kind` at `key`; a dangling id is reported.
+  /// A required id of `kind` at `key`; a dangling id is reported when every file was read.
   std::optional<std::uint16_t> status(content::ObjectReader& r, std::string_view key) const;
   std::optional<std::uint16_t> card(content::ObjectReader& r, std::string_view key) const;
   std::optional<std::uint16_t> hook(content::ObjectReader& r, std::string_view key) const;

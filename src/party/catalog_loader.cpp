@@ -40,7 +40,10 @@ enum class Owner : std::uint8_t { Player, Enemy };
 
 class Loader {
  public:
-  Loader(const std::vector<JsonDocument>& docs, Diagnostics& diags) : docs_(docs), diags_(diags) {}
+  /// `all_read`: every file of the pack is among `docs`; otherwise an id no document defines, or
+  /// the 'pack' object, may be in the file that could not be read, and is not reported missing.
+  Loader(const std::vector<JsonDocument>& docs, Diagnostics& diags, bool all_read = true)
+      : docs_(docs), diags_(diags), all_read_(all_read) {}
 
   std::shared_ptr<const Catalog> run() {
     if (content::foreign_rule_set(docs_, "party", diags_)) return nullptr;
@@ -130,6 +133,7 @@ class Loader {
     const auto& id = value.get_ref<const std::string&>();
     const auto it = ids_[kind].find(id);
     if (it != ids_[kind].end()) return it->second;
+    if (!all_read_) return std::nullopt;
     diags_.add(doc.diagnostic(pointer, "unknown " + std::string(kind_name) + " '" + id +
                                            "'; expected the id of " + content::with_article(kind_name) +
                                            " defined in the pack"));
@@ -446,6 +450,7 @@ class Loader {
 
   void read_pack() {
     if (!pack_) {
+      if (!all_read_) return;
       diags_.add(content::Diagnostic{
           docs_.empty() ? "" : docs_.front().file, 0, 0, "",
           "no 'pack' object in any file; expected {\"pack\": {\"id\": ..., \"rules\": \"party\"}}"});
@@ -463,6 +468,7 @@ class Loader {
 
   const std::vector<JsonDocument>& docs_;
   Diagnostics& diags_;
+  bool all_read_;
   std::optional<Item> pack_;
   std::array<std::vector<Item>, 9> items_;
   std::array<IdMap, 9> ids_;
@@ -481,18 +487,16 @@ CatalogResult load_catalog(const std::vector<JsonDocument>& documents) {
 
 CatalogResult load_catalog(const std::filesystem::path& path) {
   Diagnostics diags;
-  std::vector<JsonDocument> docs;
-  for (const auto& file : content::content_files(path, diags))
-    if (auto doc = content::parse_json_file(file, diags)) docs.push_back(std::move(*doc));
+  content::PackDocuments read = content::read_pack_documents(path, diags);
   if (!diags.empty()) {
     // Report the shape problems of the readable files too, so every problem is listed at once.
-    if (!docs.empty()) {
-      Loader loader(docs, diags);
+    if (!read.docs.empty()) {
+      Loader loader(read.docs, diags, read.all_read);
       (void)loader.run();
     }
     return diags;
   }
-  return load_catalog(docs);
+  return load_catalog(read.docs);
 }
 
 }  // namespace battlecore::party

@@ -188,6 +188,27 @@ TEST(ClashCatalogLoader, AFileThatDoesNotParseHidesNoProblemOfTheOthers) {
   EXPECT_EQ(d.size(), 3u) << d.to_string();
 }
 
+// The encounter the pack names, or the 'pack' object, may be in the file that does not parse: it is
+// not reported missing.
+TEST(ClashCatalogLoader, WhatAFileThatDoesNotParseMayHoldIsNotReportedMissing) {
+  test::TempDir dir;
+  std::ofstream(dir.path() / "encounters.json") << R"({"encounters": [{"id": "e", "seats": )";
+  std::ofstream(dir.path() / "pack.json")
+      << R"({"pack": {"id": "t", "rules": "clash", "default_encounter": "e"}})";
+  CatalogResult r = load_catalog(dir.path());
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(has(r.error(), "", "syntax error")) << r.error().to_string();
+  EXPECT_EQ(r.error().size(), 1u) << r.error().to_string();
+
+  std::ofstream(dir.path() / "encounters.json")
+      << R"({"encounters": [{"id": "e", "seats": )" << test::kTwoBots << "}]}";
+  std::ofstream(dir.path() / "pack.json") << R"({"pack": {"id": "t", "rules": "clash")";
+  r = load_catalog(dir.path());
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(has(r.error(), "", "syntax error")) << r.error().to_string();
+  EXPECT_EQ(r.error().size(), 1u) << r.error().to_string();
+}
+
 TEST(ClashCatalogLoader, ThePackIdFollowsTheIdRules) {
   for (const char* id : {"Bad Id!", ""}) {
     const auto d =

@@ -700,6 +700,23 @@ TEST(DeckbuilderCatalogLoader, AFileThatDoesNotParseHidesNoProblemOfTheOthers) {
   expect_diagnostic(diags, "/players/0/max_hp", {"-1"}, (dir.path() / "players.json").string());
 }
 
+// The cards, the burn status and the encounter are in the file that does not parse: the references
+// to them from the files that do are not reported, as they may be answered there.
+TEST(DeckbuilderCatalogLoader, IdsAFileThatDoesNotParseMayDefineAreNotReportedUnknown) {
+  test::TempDir dir;
+  std::ofstream(dir.path() / "content.json")
+      << R"({"cards": [{ "id": "jab", "type": "attack", "cost": 1e400 }]})";
+  std::ofstream(dir.path() / "pack.json") << R"({"pack": { "id": "t", "default_encounter": "e" }})";
+  std::ofstream(dir.path() / "players.json") << R"({"players": [{ "id": "hero", "max_hp": -1,
+      "deck": [{ "card": "jab", "count": 5 }] }],
+    "statuses": [{ "id": "vigil", "timings": { "turn_start": [
+      { "op": "apply_status", "status": "burn", "amount": 1, "target": "self" }] } }]})";
+  const Diagnostics diags = refused(load_catalog(dir.path()));
+  expect_diagnostic(diags, "", {"1e400"}, (dir.path() / "content.json").string());
+  expect_diagnostic(diags, "/players/0/max_hp", {"-1"}, (dir.path() / "players.json").string());
+  EXPECT_EQ(diags.size(), 2u) << diags.to_string();
+}
+
 TEST(DeckbuilderCatalogLoader, ThePackIdFollowsTheIdRules) {
   for (const char* id : {"Bad Id!", ""}) {
     SCOPED_TRACE(id);

@@ -273,6 +273,23 @@ TEST(PartyCatalogLoader, ContentThatDoesNotParseIsOneProblem) {
   }
 }
 
+// The member, the party and the 'pack' object may be in the file that does not parse: the
+// references to them from the files that do, and the pack's absence, are not reported.
+TEST(PartyCatalogLoader, WhatAFileThatDoesNotParseMayHoldIsNotReportedMissing) {
+  const battlecore::test::TempDir dir;
+  std::ofstream(dir.path() / "a.json")
+      << R"({"pack": {"id": "p", "rules": "party"}, "members": [{"id": "m", )";
+  std::ofstream(dir.path() / "b.json") << R"({"parties": [{"id": "team", "formation": ["m"], "tp": 0}],
+    "encounters": [{"id": "x", "party": "team", "enemies": ["e"], "flee_chance": 101}],
+    "enemies": [{"id": "e", "hp": 1, "actions": [{"id": "a", "effects": [{"op": "damage", "amount": 1}]}]}]})";
+  const auto loaded = load_catalog(dir.path());
+  ASSERT_FALSE(loaded.ok());
+  const content::Diagnostics& d = loaded.error();
+  ASSERT_EQ(d.size(), 2u) << d.to_string();
+  EXPECT_EQ(d.items()[0].file, (dir.path() / "a.json").string()) << d.to_string();
+  EXPECT_EQ(d.items()[1].pointer, "/encounters/0/flee_chance") << d.to_string();
+}
+
 TEST(PartyCatalogLoader, APackForAnotherRuleSetIsRefused) {
   const auto loaded = load_catalog(
       std::vector<content::JsonDocument>{doc(R"({"pack": {"id": "p", "rules": "deckbuilder"}})")});

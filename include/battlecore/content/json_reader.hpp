@@ -107,6 +107,15 @@ std::optional<JsonDocument> parse_json_file(const std::filesystem::path& path, D
 /// A missing path, or a directory with no JSON file, yields a diagnostic and an empty list.
 std::vector<std::filesystem::path> content_files(const std::filesystem::path& path, Diagnostics& diags);
 
+/// A pack's documents: those of content_files(path) that could be read and parsed. `all_read` is
+/// false when one could not (its problem is in `diags`); a loader then leaves out the problems
+/// that file may answer: a reference to an id no document defines, a pack with no 'pack' object.
+struct PackDocuments {
+  std::vector<JsonDocument> docs;
+  bool all_read = true;
+};
+PackDocuments read_pack_documents(const std::filesystem::path& path, Diagnostics& diags);
+
 /// Whether `id` is a content id: 1 to 64 characters of a-z, 0-9, '_' and '-'.
 bool valid_id(std::string_view id);
 
