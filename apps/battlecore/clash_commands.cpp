@@ -1,6 +1,7 @@
 // The clash's commands.
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <iostream>
 
@@ -105,8 +106,11 @@ class ClashCommands final : public RuleSetCommands {
     if (!options.versus_content.empty() && !(versus = load_clash_content(options.versus_content, io.err)))
       return kUsageError;
     sim::SimConfig config = sim_config(options, io);
-    if (!add_recording<sim::ClashRules>(options, io, catalog, *scenario, config)) return kUsageError;
-    return finish_sim(options, sim::simulate_clash(catalog, config, seats, versus), io);
+    std::atomic<bool> unwritten{false};
+    if (!add_recording<sim::ClashRules>(options, io, catalog, *scenario, config, unwritten))
+      return kUsageError;
+    const auto report = sim::simulate_clash(catalog, config, seats, versus);
+    return finish_sim(options, report, io, unwritten ? kWriteError : kUsageError);
   }
 
   int play(const Options& options, Io io) override {

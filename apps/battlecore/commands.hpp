@@ -159,8 +159,10 @@ bool output_file_ok(std::string_view option, const std::string& path, Io io);
 bool output_dir_ok(std::string_view option, const std::string& path, Io io);
 /// Prints the report (text or --json), writes --report FILE.html; the exit code of the run.
 int finish_sim(const Options& options, const sim::SimReport& report, Io io);
-/// finish_sim, or the error of a run that could not start (exit 2).
-int finish_sim(const Options& options, const Result<sim::SimReport>& report, Io io);
+/// finish_sim, or the error of a run that could not start or stopped (exit `stopped_status`: 2,
+/// or kWriteError for a run stopped by a replay file it could not write).
+int finish_sim(const Options& options, const Result<sim::SimReport>& report, Io io,
+               int stopped_status = kUsageError);
 /// `battlecore report merge FILES...`: merges shard reports into the report of the whole run.
 int report_merge(const Options& options, Io io);
 

@@ -1,5 +1,6 @@
 // The deckbuilder's commands.
 
+#include <atomic>
 #include <iostream>
 #include <tuple>
 
@@ -84,8 +85,11 @@ class DeckbuilderCommands final : public RuleSetCommands {
     if (!options.versus_content.empty() && !(versus = load_content(options.versus_content, io.err)))
       return kUsageError;
     sim::SimConfig config = sim_config(options, io);
-    if (!add_recording<sim::DeckbuilderRules>(options, io, catalog, *scenario, config)) return kUsageError;
-    return finish_sim(options, sim::simulate_deckbuilder(catalog, config, versus), io);
+    std::atomic<bool> unwritten{false};
+    if (!add_recording<sim::DeckbuilderRules>(options, io, catalog, *scenario, config, unwritten))
+      return kUsageError;
+    const auto report = sim::simulate_deckbuilder(catalog, config, versus);
+    return finish_sim(options, report, io, unwritten ? kWriteError : kUsageError);
   }
 
   int play(const Options& options, Io io) override {

@@ -3,6 +3,7 @@
 // generic over the rule-set adapter R and called from <rules>_commands.cpp. Recorded and
 // scenario runs are ordinary runs of the shared runner with a scenario and an after-battle hook.
 
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -95,10 +96,11 @@ int replay_file(const Options& options, Io io, Load load) {
 }
 
 /// Adds the scenario (already checked; null for none) and --record to `config`: false, with the
-/// reason on io.err, when they are refused.
+/// reason on io.err, when they are refused. `unwritten` is set when the run stops on a replay
+/// file it cannot write (its exit status is then kWriteError); it must outlive the run.
 template <class R>
 bool add_recording(const Options& options, Io io, const std::shared_ptr<const typename R::Catalog>& catalog,
-                   const nlohmann::json& scenario, sim::SimConfig& config) {
+                   const nlohmann::json& scenario, sim::SimConfig& config, std::atomic<bool>& unwritten) {
   config.scenario = scenario;
   if (options.record.empty()) {
     if (!options.record_failures) return true;
@@ -124,8 +126,9 @@ bool add_recording(const Options& options, Io io, const std::shared_ptr<const ty
     if (ec) return Error{fmt::format("cannot create directory '{}': {}", dir.string(), ec.message())};
     return {};
   };
-  config.after_battle = sim::replay_writer<R>(catalog, catalog->encounters[encounter.value()].id, scenario,
-                                              options.record, options.record_failures, config.deck);
+  config.after_battle =
+      sim::replay_writer<R>(catalog, catalog->encounters[encounter.value()].id, scenario, options.record,
+                            options.record_failures, config.deck, &unwritten);
   return true;
 }
 

@@ -15,6 +15,7 @@
 #include <CLI/CLI.hpp>
 
 #include "battlecore/core/invariant.hpp"
+#include "battlecore/core/result.hpp"
 #include "battlecore/core/uct.hpp"
 #include "battlecore/sim/report.hpp"
 #include "battlecore/sim/session_replay.hpp"
@@ -43,18 +44,17 @@ CLI::Validator whole_number(std::uint64_t min, std::uint64_t max) {
       fmt::format("[{} - {}]", min, max));
 }
 
-/// A finite number, 0 or more ("nan" and "inf" are refused).
-CLI::Validator finite_non_negative() {
-  return CLI::Validator(
-      [](std::string& text) {
-        double value = 0;
-        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-        if (text.empty() || ec != std::errc{} || end != text.data() + text.size() || !std::isfinite(value) ||
-            value < 0)
-          return fmt::format("expected a finite number, 0 or more, got '{}'", text);
-        return std::string();
-      },
-      "NUMBER >= 0");
+/// A finite number, 0 or more ("nan" and "inf" are refused), as std::from_chars reads it: the
+/// double nearest the text. CLI11 reads a floating-point option through long double, which rounds
+/// twice where long double is wider than double (80 bits on x86), so a text near the midpoint of
+/// two doubles would give another number there than where long double is double.
+battlecore::Result<double> finite_non_negative(const std::string& text) {
+  double value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc{} || end != text.data() + text.size() || !std::isfinite(value) ||
+      value < 0)
+    return battlecore::Error{fmt::format("expected a finite number, 0 or more, got '{}'", text)};
+  return value;
 }
 
 /// Text that is not empty: a path or an id given as "" (an unset shell variable, say) would
@@ -164,9 +164,8 @@ int run_command(int argc, char** argv) {
   sim->add_option("--mcts-iterations", options.mcts_iterations,
                   fmt::format("mcts: iterations per decision (1 to {})", battlecore::kMaxUctIterations))
       ->transform(whole_number(1, battlecore::kMaxUctIterations));
-  sim->add_option("--mcts-exploration", options.mcts_exploration,
-                  "mcts: UCB1 exploration constant (0 or more)")
-      ->check(finite_non_negative());
+  add_read_option(sim, "--mcts-exploration", options.mcts_exploration, finite_non_negative, "NUMBER >= 0",
+                  "mcts: UCB1 exploration constant (0 or more)");
   sim->add_option("--report", options.report, "also write a self-contained HTML report to this file")
       ->check(path);
   sim->add_flag("--no-enemy-damage", options.no_enemy_damage,
@@ -264,7 +263,7 @@ int run_command(int argc, char** argv) {
     options.rules = *rules;
   }
   if (sim->parsed() && options.record_failures && options.record.empty()) {
-    std::cerr << "battlecore: --record-failures needs --record DIR\n\n" << sim->help();
+    std::cerr << "battlecore: --record-failures needs --record DIR\n\n" << sim->help("battlecore");
     return kUsageError;
   }
   Io io{std::cin, std::cout, std::cerr};
@@ -295,7 +294,7 @@ int run_command(int argc, char** argv) {
           if (takes(*s, flag)) owners += fmt::format("{}{}", owners.empty() ? "" : " and ", s->name());
         std::cerr << "battlecore: " << flag << " is a " << owners << " option; the " << options.rules
                   << " rule set does not take it\n\n"
-                  << sim->help();
+                  << sim->help("battlecore");
         return kUsageError;
       }
     // The party's block rates: a super block is a block, so there are at most as many.
@@ -304,7 +303,7 @@ int run_command(int argc, char** argv) {
                 << (sim->count("--super-block-rate") > 0 ? "" : " (the default)")
                 << " is more than --block-rate " << options.block_rate
                 << "; a super block is a block, so it must be at most that\n\n"
-                << sim->help();
+                << sim->help("battlecore");
       return kUsageError;
     }
     const auto accepted = set->policies();

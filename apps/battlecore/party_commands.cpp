@@ -1,5 +1,6 @@
 // The party rule set's commands.
 
+#include <atomic>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -105,9 +106,11 @@ class PartyCommands final : public RuleSetCommands {
     if (!options.versus_content.empty() && !(versus = load_content(options.versus_content, io.err)))
       return kUsageError;
     sim::SimConfig config = sim_config(options, io);
-    if (!add_recording<R>(options, io, catalog, *scenario, config)) return kUsageError;
+    std::atomic<bool> unwritten{false};
+    if (!add_recording<R>(options, io, catalog, *scenario, config, unwritten)) return kUsageError;
     const party::BlockSkill block{options.block_rate, options.super_block_rate};
-    return finish_sim(options, sim::simulate_party(catalog, config, block, versus), io);
+    const auto report = sim::simulate_party(catalog, config, block, versus);
+    return finish_sim(options, report, io, unwritten ? kWriteError : kUsageError);
   }
 
   int play(const Options& options, Io io) override {

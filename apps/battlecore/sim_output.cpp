@@ -100,11 +100,11 @@ bool output_dir_ok(std::string_view option, const std::string& path, Io io) {
   return false;
 }
 
-int finish_sim(const Options& options, const Result<sim::SimReport>& report, Io io) {
+int finish_sim(const Options& options, const Result<sim::SimReport>& report, Io io, int stopped_status) {
   if (!report) {
     end_progress_line(io, std::numeric_limits<double>::infinity());
     io.err << "battlecore: " << report.error().message << "\n";
-    return kUsageError;
+    return stopped_status;
   }
   return finish_sim(options, report.value(), io);
 }

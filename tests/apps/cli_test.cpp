@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -593,6 +594,19 @@ TEST(Cli, OptionsOfAnotherRuleSetAreRefusedWithUsage) {
       "--no-enemy-damage is a deckbuilder and party option; the clash rule set does not take it");
 }
 
+// A command line refused after the parse prints the usage of `battlecore sim`, as the parse does
+// (it read "Usage: sim [OPTIONS]").
+TEST(Cli, RefusalsAfterTheParseNameTheCommandInTheirUsage) {
+  for (const char* args : {"sim --rules clash --battles 5 --block-rate 10",
+                           "sim --rules party --battles 5 --super-block-rate 80",
+                           "sim --rules deckbuilder --battles 5 --record-failures"}) {
+    SCOPED_TRACE(args);
+    const CliRun r = cli(args);
+    expect_usage_error(r, "battlecore: ");
+    EXPECT_TRUE(contains(r.err, "Usage: battlecore sim [OPTIONS]")) << explain(r);
+  }
+}
+
 TEST(Cli, NoEnemyDamageLeavesThePartysDamageColumnsOut) {
   // The party counted its enemies' damage with --no-enemy-damage, and said nothing.
   const CliRun counted = cli("sim --rules party --battles 40 --json");
@@ -618,6 +632,19 @@ TEST(Cli, AnExplorationConstantThatIsNotAFiniteNumberIsRefusedWithUsage) {
     expect_usage_error(
         cli(std::string("sim --rules deckbuilder --policy mcts --battles 1 --mcts-exploration ") + value),
         std::string("expected a finite number, 0 or more, got '") + value + "'");
+}
+
+// The constant is the double nearest its text. This text lies just above the midpoint of 0.7 and
+// the next double up, so it is that next double; read as an 80-bit long double first and rounded
+// again to a double (CLI11's reading on x86), it came out 0.7, and another machine's report would
+// have had another constant.
+TEST(Cli, AnExplorationConstantIsTheDoubleNearestItsText) {
+  const CliRun r =
+      cli("sim --rules deckbuilder --policy mcts --battles 1 --mcts-iterations 5 --json --mcts-exploration "
+          "0.70000000000000001110223024625156540423631668090820312500000000000000000001");
+  ASSERT_EQ(r.code, 0) << explain(r);
+  EXPECT_EQ(nlohmann::json::parse(r.out)["settings"]["mcts_exploration"].get<double>(),
+            std::nextafter(0.7, 1.0));
 }
 
 TEST(Cli, OutputPathsAreCheckedBeforeTheRun) {
@@ -677,6 +704,24 @@ TEST(Cli, OutputThatCannotBeWrittenExitsThree) {
     const CliRun play = cli(std::string("play --rules ") + rules + " --record /dev/full", "quit\n");
     EXPECT_EQ(play.code, 3) << explain(play);
     EXPECT_TRUE(contains(play.err, "battlecore: cannot write replay file '/dev/full'")) << explain(play);
+  }
+}
+
+// A replay of `sim --record` that cannot be written stops the run, which exits 3 as for other
+// output that is lost (it exited 2, as for bad arguments): here battle 1's file is a directory.
+TEST(Cli, SimRecordThatCannotWriteAReplayExitsThree) {
+  TempDir dir;
+  for (const char* rules : {"deckbuilder", "clash", "party"}) {
+    SCOPED_TRACE(rules);
+    const fs::path replays = dir.path() / rules;
+    fs::create_directories(replays / "battle-000001.json");
+    const CliRun sim = cli(std::string("sim --rules ") + rules + " --battles 3 --json --record " +
+                           shell_quoted(replays.string()));
+    EXPECT_EQ(sim.code, 3) << explain(sim);
+    EXPECT_TRUE(contains(
+        sim.err, "battlecore: cannot write replay file '" + (replays / "battle-000001.json").string() + "'"))
+        << explain(sim);
+    EXPECT_TRUE(sim.out.empty()) << explain(sim);
   }
 }
 

@@ -5,6 +5,7 @@
 /// battle_seed(seed, i) and its policy seed, so a run plays the same battles recorded or not,
 /// on any number of threads.
 
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -27,15 +28,16 @@ inline std::string replay_file_name(std::uint64_t index) { return fmt::format("b
 /// engine error) into `dir`, which must exist, as replay_file_name(index). The battles start at
 /// `encounter` with their own seed, from `scenario` when it is not null, with `deck` as the
 /// master deck when it is not empty (BattleStart::deck). Thread-safe: each battle writes its
-/// own file.
+/// own file. A file that cannot be written stops the run with that error and, when `unwritten`
+/// is not null, sets it (`sim --record` then exits 3, as for other output that is lost).
 template <class R>
 AfterBattle replay_writer(std::shared_ptr<const typename R::Catalog> catalog, std::string encounter,
                           nlohmann::json scenario, std::filesystem::path dir, bool failures_only,
-                          std::vector<std::string> deck = {}) {
+                          std::vector<std::string> deck = {}, std::atomic<bool>* unwritten = nullptr) {
   return [catalog = std::move(catalog), encounter = std::move(encounter), scenario = std::move(scenario),
-          dir = std::move(dir), failures_only,
-          deck = std::move(deck)](std::uint64_t index, std::uint64_t seed, const nlohmann::json& actions_json,
-                                  const SimFailure* failure) -> Result<void> {
+          dir = std::move(dir), failures_only, deck = std::move(deck),
+          unwritten](std::uint64_t index, std::uint64_t seed, const nlohmann::json& actions_json,
+                     const SimFailure* failure) -> Result<void> {
     if (failures_only && failure == nullptr) return {};
     const bool while_choosing = failure != nullptr && failure->while_choosing;
     // A battle that broke while starting has nothing to replay; one whose policy broke while
@@ -54,7 +56,9 @@ AfterBattle replay_writer(std::shared_ptr<const typename R::Catalog> catalog, st
     if (!replay)
       return Error{fmt::format("battle {}: cannot record its replay: {}", index, replay.error().message)};
     if (while_choosing && !replay.value().engine_error) replay.value().policy_error = failure->message;
-    return write_replay(dir / replay_file_name(index), replay.value());
+    auto written = write_replay(dir / replay_file_name(index), replay.value());
+    if (!written && unwritten != nullptr) *unwritten = true;
+    return written;
   };
 }
 
