@@ -81,6 +81,28 @@ TEST(DeckbuilderPolicies, SameSeedSameChoices) {
   EXPECT_EQ(a.value()->choose(battle, options), b.value()->choose(battle, options));
 }
 
+// Battle 193 of `sim --policy mcts --mcts-iterations 200 --seed 7`. Its sixth decision turns on
+// the last bit of UCB1 values: with a * b + c fused into one rounding (a build for a target with
+// FMA, when the compiler may contract) the search plays a strike where it plays a defend here,
+// and the battle ends after 10 actions with another state.
+TEST(DeckbuilderPolicies, MctsPlaysTheSameBattleInEveryBuild) {
+  const std::uint64_t seed = battle_seed(7, 193);
+  Battle battle(starter(), kQuiet);
+  ASSERT_TRUE(battle.start_battle("w1", seed).ok());
+  auto policy = make_policy("mcts", UctOptions{.iterations = 200});
+  ASSERT_TRUE(policy.ok());
+  policy.value()->reset(policy_seed(seed));
+  std::vector<Action> options;
+  std::size_t decisions = 0;
+  while (battle.status() == Status::AwaitingDecision) {
+    battle.legal_actions(options);
+    ASSERT_TRUE(battle.submit(options[policy.value()->choose(battle, options)]).ok());
+    ++decisions;
+  }
+  EXPECT_EQ(decisions, 13u);
+  EXPECT_EQ(battle.state_hash(), 0xe013b97a1ff5d46cull);
+}
+
 // The search must not read the real future: two battles that differ only in what the player
 // cannot know (the draw pile order and the random streams) get the same choice from the same
 // policy seed.
