@@ -12,6 +12,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -32,7 +33,9 @@ namespace battlecore::content {
 class LocateIndex {
  public:
   LocateIndex() = default;
-  LocateIndex(const LocateIndex& /*other*/) {}
+  // Empty, and so cannot throw: a JsonDocument moves without copying its parsed tree (a vector
+  // of documents that grows moves them only when that cannot throw).
+  LocateIndex(const LocateIndex& /*other*/) noexcept {}
   LocateIndex& operator=(const LocateIndex& other);
 
   /// 1-based {line, column} of the value at `tokens` (unescaped pointer tokens) in `text`, as
@@ -80,6 +83,8 @@ struct JsonDocument {
   /// A diagnostic for the value at `pointer`, with its position filled in.
   Diagnostic diagnostic(std::string pointer, std::string message) const;
 };
+static_assert(std::is_nothrow_move_constructible_v<JsonDocument>,
+              "a vector of documents would copy each parsed tree as it grows");
 
 /// The most levels of arrays and objects a JSON document may nest (the root container is level
 /// 1). Far above any real content, it keeps recursive code over documents (copying, dumping,
