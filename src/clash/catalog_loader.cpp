@@ -2,6 +2,7 @@
 // encounter in any file); pass 2 reads each encounter strictly. Nothing is loaded when any
 // problem was found, and every problem is reported.
 
+#include <optional>
 #include <string>
 
 #include "battlecore/clash/load.hpp"
@@ -91,7 +92,10 @@ class Loader {
     e.name = r.optional_string("name").value_or("");
     if (id) e.id = *id;
     if (e.name.empty()) e.name = e.id;
+    // The seats as listed, past the fourth too: the starting rocks are one per listed seat.
+    std::optional<std::size_t> seats_listed;
     if (const json* seats = r.required_array("seats")) {
+      seats_listed = seats->size();
       if (seats->size() < kMinSeats || seats->size() > kMaxSeats)
         r.error_at("seats", "expected 2 to 4 seats, got " + std::to_string(seats->size()));
       // Seats past the fourth are read too, so that their own problems are listed with the count.
@@ -104,7 +108,8 @@ class Loader {
         if (i < kMaxSeats) e.seats.push_back(seat);
       }
     }
-    if (const json* rules = r.optional_object("rules")) read_rules(*it.doc, *rules, r.pointer_of("rules"), e);
+    if (const json* rules = r.optional_object("rules"))
+      read_rules(*it.doc, *rules, r.pointer_of("rules"), seats_listed, e);
     r.finish();
     if (id) {
       const auto found = ids_.find(*id);
@@ -117,7 +122,9 @@ class Loader {
     return (kind == SeatKind::Human ? "Human " : "Bot ") + std::to_string(i);
   }
 
-  void read_rules(const JsonDocument& doc, const json& value, const std::string& pointer, EncounterDef& e) {
+  /// `seats_listed`: how many seats the encounter lists (none when 'seats' is missing or no array).
+  void read_rules(const JsonDocument& doc, const json& value, const std::string& pointer,
+                  std::optional<std::size_t> seats_listed, EncounterDef& e) {
     ObjectReader r(doc, value, pointer, diags_);
     RuleParams& p = e.rules;
     p.health = static_cast<std::int32_t>(r.int_or("health", p.health, 1, 99));
@@ -140,7 +147,8 @@ class Loader {
       }
     }
     if (const json* start = r.optional_value("starting_rocks"))
-      read_starting_rocks(doc, *start, r.pointer_of("starting_rocks"), rocks_known ? p.rocks : kMaxRocks, e);
+      read_starting_rocks(doc, *start, r.pointer_of("starting_rocks"), rocks_known ? p.rocks : kMaxRocks,
+                          seats_listed, e);
     p.end_when_human_out = r.bool_or("end_when_human_out", p.end_when_human_out);
     p.resetup_between_rounds = r.bool_or("resetup_between_rounds", p.resetup_between_rounds);
     p.round_limit = static_cast<std::uint32_t>(r.int_or("round_limit", p.round_limit, 1, 10000));
@@ -179,7 +187,7 @@ class Loader {
   }
 
   void read_starting_rocks(const JsonDocument& doc, const json& start, const std::string& pointer,
-                           std::uint32_t count, EncounterDef& e) {
+                           std::uint32_t count, std::optional<std::size_t> seats_listed, EncounterDef& e) {
     if (start.is_string()) {
       if (start.get_ref<const std::string&>() != "spread")
         diags_.add(
@@ -193,8 +201,9 @@ class Loader {
                                       content::describe_json_type(start)));
       return;
     }
-    if (start.size() != e.seats.size())
-      diags_.add(doc.diagnostic(pointer, "expected one rock per seat (" + std::to_string(e.seats.size()) +
+    // Counted against the seats as listed (a bad 'seats', reported, gives no count to check).
+    if (seats_listed && start.size() != *seats_listed)
+      diags_.add(doc.diagnostic(pointer, "expected one rock per seat (" + std::to_string(*seats_listed) +
                                              "), got " + std::to_string(start.size())));
     // `count` is the rock count, read before this key (keys are read by name, not in text order).
     std::vector<std::uint8_t> rocks;

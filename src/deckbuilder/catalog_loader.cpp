@@ -483,7 +483,7 @@ class Loader {
         m.finish();
         d.moves.push_back(std::move(move));
       }
-      if (d.moves.size() > 32) r.error_at("moves", "expected at most 32 moves");
+      if (moves->size() > 32) r.error_at("moves", "expected at most 32 moves");  // counted as listed
     }
     read_behavior(r, d, move_ids);
     if (const json* sts = r.optional_array("statuses")) {

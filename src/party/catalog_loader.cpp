@@ -282,12 +282,15 @@ class Loader {
     d.attack = static_cast<std::int32_t>(r.required_int("attack", 0, 99).value_or(1));
     d.defense = static_cast<std::int32_t>(r.int_or("defense", 0, 0, 99));
     if (const auto reach = r.enum_or("reach", kReach, 0)) d.reach = static_cast<Reach>(*reach);
-    if (const json* arr = r.optional_array("skills"))
+    if (const json* arr = r.optional_array("skills")) {
       for (std::size_t i = 0; i < arr->size(); ++i)
         if (const auto s = resolve(*it.doc, content::child_pointer(r.pointer_of("skills"), i), kSkill,
                                    "skill", (*arr)[i]))
           d.skills.push_back(*s);
-    if (d.skills.size() > 32) r.error_at("skills", "a member has at most 32 skills");
+      // Counted as listed: a skill that is not found (reported, or in a file that did not parse)
+      // does not hide that there are too many.
+      if (arr->size() > 32) r.error_at("skills", "a member has at most 32 skills");
+    }
     d.resist = read_resist(r);
     r.finish();
     c_->members.push_back(std::move(d));

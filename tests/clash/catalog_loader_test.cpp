@@ -150,6 +150,24 @@ TEST(ClashCatalogLoader, SeatsAndCardsPastTheLimitAreCheckedToo) {
   EXPECT_EQ(d.size(), 5u) << d.to_string();
 }
 
+TEST(ClashCatalogLoader, StartingRocksAreCountedAgainstTheSeatsAsListed) {
+  // Five seats are one problem; one starting rock for each of them is none of its own.
+  const char* five =
+      R"([{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}])";
+  const auto d = problems(encounter(five, R"({"starting_rocks": [0, 1, 2, 3, 4]})"));
+  EXPECT_TRUE(has(d, "/encounters/0/seats", "expected 2 to 4 seats, got 5")) << d.to_string();
+  EXPECT_EQ(d.size(), 1u) << d.to_string();
+  const auto four = problems(encounter(five, R"({"starting_rocks": [0, 1, 2, 3]})"));
+  EXPECT_TRUE(has(four, "/encounters/0/rules/starting_rocks", "expected one rock per seat (5), got 4"))
+      << four.to_string();
+  EXPECT_EQ(four.size(), 2u) << four.to_string();
+  // No seats to count: only their absence is a problem.
+  const auto none = problems(R"({"pack": {"id": "t", "rules": "clash"},
+  "encounters": [{"id": "e", "rules": {"starting_rocks": [0, 1]}}]})");
+  EXPECT_TRUE(has(none, "/encounters/0", "seats")) << none.to_string();
+  EXPECT_EQ(none.size(), 1u) << none.to_string();
+}
+
 TEST(ClashCatalogLoader, ABadRockCountLeavesTheStartingRocksToTheLargestCount) {
   // 20 is refused; the starting rocks are not checked against the default 18 in its place.
   const auto d = problems(encounter(test::kTwoBots, R"({"rocks": 20, "starting_rocks": [0, 19]})"));

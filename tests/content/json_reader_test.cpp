@@ -356,7 +356,7 @@ TEST(JsonLocate, StaysInsideTruncatedAndMalformedText) {
 
 TEST(JsonLocate, EveryValueOfALongListIsLocatedWhereItIs) {
   // A loader reports a problem of each of thousands of items, each located in the same text: the
-  // document scans each container once and keeps where its values start (BM_LocateEveryItem in
+  // document scans each container once and keeps where its values start (BM_LoadPackWithAProblemPerCard in
   // bench/ measures it). Located last to first, every value is still found where it is.
   constexpr int kItems = 3'000;
   std::string text = "{\"items\": [\n";

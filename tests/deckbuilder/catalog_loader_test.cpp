@@ -607,6 +607,18 @@ TEST(DeckbuilderCatalogLoader, ListsAreCountedWithTheEntriesThatHaveProblems) {
   EXPECT_EQ(diags.size(), 5u) << diags.to_string();
 }
 
+TEST(DeckbuilderCatalogLoader, MovesAreCountedAsListed) {
+  // 33 entries are too many, one of them no move at all.
+  std::string moves;
+  for (int i = 0; i < 32; ++i)
+    moves += R"({ "id": "m)" + std::to_string(i) + R"(", "intent": "unknown", "effects": [] }, )";
+  const Diagnostics diags = refused_text(R"({ "enemies": [{ "id": "rat", "hp": 5, "moves": [)" + moves +
+                                         R"(7], "behavior": { "kind": "sequence", "moves": ["m0"] } }] })");
+  expect_diagnostic(diags, "/enemies/0/moves", {"expected at most 32 moves"});
+  expect_diagnostic(diags, "/enemies/0/moves/32", {"expected an object"});
+  EXPECT_EQ(diags.size(), 2u) << diags.to_string();
+}
+
 TEST(DeckbuilderCatalogLoader, RulesPastTheEighthAreCheckedToo) {
   std::string rules;
   for (int i = 0; i < 8; ++i) rules += R"({ "if": { "kind": "attacked_this_turn" }, "move": "bite" }, )";

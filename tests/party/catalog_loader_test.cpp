@@ -133,6 +133,21 @@ TEST(PartyCatalogLoader, UnknownKeysWrongTypesAndDanglingIdsAreAllReported) {
     EXPECT_NE(all.find(words), std::string::npos) << words << "\n" << all;
 }
 
+TEST(PartyCatalogLoader, SkillsAreCountedAsListed) {
+  // 33 skills are too many, whether or not one of them names a skill the pack lacks.
+  std::string skills;
+  for (int i = 0; i < 32; ++i) skills += R"("jab", )";
+  const auto loaded =
+      load_catalog(std::vector<content::JsonDocument>{doc(R"({"pack": {"id": "p", "rules": "party"},
+    "skills": [{"id": "jab", "cost": 1, "target": "enemy", "effects": [{"op": "damage", "amount": 1}]}],
+    "members": [{"id": "m", "hp": 5, "attack": 1, "skills": [)" +
+                                                          skills + R"("ghost"]}]})")});
+  ASSERT_FALSE(loaded.ok());
+  const std::string all = loaded.error().to_string();
+  EXPECT_NE(all.find("/members/0/skills/32: unknown skill 'ghost'"), std::string::npos) << all;
+  EXPECT_NE(all.find("/members/0/skills: a member has at most 32 skills"), std::string::npos) << all;
+}
+
 TEST(PartyCatalogLoader, ThePackIdFollowsTheIdRules) {
   for (const char* id : {"Bad Id!", ""}) {
     const auto loaded = load_catalog(std::vector<content::JsonDocument>{
