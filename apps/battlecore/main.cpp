@@ -20,6 +20,7 @@
 #include "battlecore/sim/report.hpp"
 #include "battlecore/sim/session_replay.hpp"
 #include "battlecore/sim/simulate.hpp"
+#include "battlecore/sim/version.hpp"
 #include "commands.hpp"
 
 namespace {
@@ -109,6 +110,7 @@ int run_command(int argc, char** argv) {
   // started, and also when it is printed before the command line is parsed (an unknown command).
   CLI::App app{"battlecore: turn-based battles on an explicit phase state machine", "battlecore"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", "battlecore " + std::string(battlecore::sim::engine_version()));
   Options options;
 
   const CLI::Validator path = non_empty("a path");
@@ -251,6 +253,9 @@ int run_command(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
     std::cout << app.help();
+    return kOk;
+  } catch (const CLI::CallForVersion& version) {
+    std::cout << version.what() << "\n";
     return kOk;
   } catch (const CLI::ParseError& e) {
     std::cerr << "battlecore: " << e.what() << "\n\n" << app.help();

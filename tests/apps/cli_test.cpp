@@ -26,6 +26,7 @@
 #include "support/temp_dir.hpp"
 
 #include "battlecore/deckbuilder/phases.hpp"
+#include "battlecore/sim/version.hpp"
 
 namespace {
 
@@ -1095,6 +1096,15 @@ TEST(Cli, HelpExitsZero) {
   EXPECT_EQ(r.code, 0) << explain(r);
   for (const char* sub : {"graph", "validate", "list", "sim", "play"})
     EXPECT_TRUE(contains(r.out, sub)) << sub << "\n" << r.out;
+}
+
+TEST(Cli, VersionPrintsTheEngineVersion) {
+  // The version replays and reports record as engine_version.
+  const CliRun r = cli("--version");
+  EXPECT_EQ(r.code, 0) << explain(r);
+  EXPECT_EQ(r.out, "battlecore " + std::string(battlecore::sim::engine_version()) + "\n") << explain(r);
+  const CliRun help = cli("--help");
+  EXPECT_TRUE(contains(help.out, "--version")) << explain(help);
 }
 
 // --- play -----------------------------------------------------------------------------------
