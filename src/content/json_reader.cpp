@@ -376,23 +376,26 @@ std::string describe_enum(std::span<const std::string_view> allowed) {
   return fmt::format("one of: {}", fmt::join(allowed, ", "));
 }
 
+/// 1-based {line, column} of `offset` (at most text.size()), counted on from `from`, before which
+/// the text has `newlines` line ends, the last line starting at `line_start`.
+std::pair<int, int> line_column_from(std::string_view text, std::size_t offset, std::size_t from,
+                                     std::size_t newlines, std::size_t line_start) {
+  for (std::size_t i = from; i < offset; ++i) {
+    if (text[i] == '\n') {
+      ++newlines;
+      line_start = i + 1;
+    }
+  }
+  std::size_t column = offset - line_start + 1;
+  // A UTF-8 byte order mark, which the parser skips, is no column of line 1: editors show none.
+  if (newlines == 0 && text.starts_with(kUtf8Bom) && offset >= kUtf8Bom.size()) column -= kUtf8Bom.size();
+  return {static_cast<int>(newlines + 1), static_cast<int>(column)};
+}
+
 }  // namespace
 
 std::pair<int, int> line_column(std::string_view text, std::size_t offset) {
-  offset = std::min(offset, text.size());
-  int line = 1;
-  int column = 1;
-  // A UTF-8 byte order mark, which the parser skips, is no column of line 1: editors show none.
-  const std::size_t start = text.starts_with(kUtf8Bom) && offset >= kUtf8Bom.size() ? kUtf8Bom.size() : 0;
-  for (std::size_t i = start; i < offset; ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
-  return {line, column};
+  return line_column_from(text, std::min(offset, text.size()), 0, 0, 0);
 }
 
 namespace {
@@ -500,18 +503,8 @@ std::pair<int, int> LocateIndex::line_column(std::string_view text, std::size_t 
     }
   }
   const std::size_t block = offset / kLineBlock;
-  LineMark mark = line_marks_[block];
-  for (std::size_t i = block * kLineBlock; i < offset; ++i) {
-    if (text[i] == '\n') {
-      ++mark.newlines;
-      mark.line_start = i + 1;
-    }
-  }
-  std::size_t column = offset - mark.line_start + 1;
-  // As line_column: a UTF-8 byte order mark is no column of line 1.
-  if (mark.newlines == 0 && text.starts_with(kUtf8Bom) && offset >= kUtf8Bom.size())
-    column -= kUtf8Bom.size();
-  return {static_cast<int>(mark.newlines + 1), static_cast<int>(column)};
+  const LineMark& mark = line_marks_[block];
+  return line_column_from(text, offset, block * kLineBlock, mark.newlines, mark.line_start);
 }
 
 std::pair<int, int> LocateIndex::locate(std::string_view text, std::span<const std::string> tokens) const {
