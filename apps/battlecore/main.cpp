@@ -233,20 +233,51 @@ int run_command(int argc, char** argv) {
 
   // An unknown command word would otherwise read as "a subcommand is required", at the top
   // (`battlecore frobnicate`) and under a command that takes one (`battlecore report frobnicate`).
+  // So would an unknown option there (`battlecore --frob`), and a command's option written before
+  // its word (`battlecore --rules deckbuilder sim`) read as missing ("--rules is required").
   {
     CLI::App* parent = &app;
     std::string command;  // the command words read so far, each with a space after it
     const auto any = [](CLI::App*) { return true; };
-    for (int i = 1; i < argc && argv[i][0] != '-' && !parent->get_subcommands(any).empty(); ++i) {
-      const auto found = parent->get_subcommands([&](CLI::App* sub) { return sub->check_name(argv[i]); });
+    const auto named = [](std::string_view word) {
+      return [word](CLI::App* sub) { return sub->check_name(std::string(word)); };
+    };
+    // Named as the parse names it ("Usage: battlecore report ..."), also before the parse.
+    const auto usage = [&] { return parent == &app ? app.help() : parent->help("battlecore"); };
+    for (int i = 1; i < argc && std::string_view(argv[i]) != "--" && !parent->get_subcommands(any).empty();
+         ++i) {
+      const std::string_view word = argv[i];
+      if (word.starts_with('-')) {
+        const std::string option(word.substr(0, word.find('=')));
+        if (parent->get_option_no_throw(option) != nullptr) continue;  // --help, --version
+        // Some command's option, or none at all? The commands under this one are searched.
+        std::vector<CLI::App*> commands = parent->get_subcommands(any);
+        bool known = false;
+        for (std::size_t k = 0; k < commands.size() && !known; ++k) {
+          known = commands[k]->get_option_no_throw(option) != nullptr;
+          for (CLI::App* sub : commands[k]->get_subcommands(any)) commands.push_back(sub);
+        }
+        if (!known) {
+          std::cerr << "battlecore: unknown option '" << option << "'\n\n" << usage();
+          return kUsageError;
+        }
+        // The command word, when it is given later, makes the example.
+        std::string_view example = "COMMAND";
+        for (int j = i + 1; j < argc && example == "COMMAND"; ++j)
+          if (!parent->get_subcommands(named(argv[j])).empty()) example = argv[j];
+        std::cerr << "battlecore: option '" << option
+                  << "' comes before the command; a command's options follow "
+                  << "its word, as in 'battlecore " << command << example << " " << option << " ...'\n\n"
+                  << usage();
+        return kUsageError;
+      }
+      const auto found = parent->get_subcommands(named(word));
       if (found.empty()) {
-        // Named as the parse names it ("Usage: battlecore report ..."), also before the parse.
-        const std::string usage = parent == &app ? app.help() : parent->help("battlecore");
-        std::cerr << "battlecore: unknown command '" << command << argv[i] << "'\n\n" << usage;
+        std::cerr << "battlecore: unknown command '" << command << word << "'\n\n" << usage();
         return kUsageError;
       }
       parent = found.front();
-      command.append(argv[i]).append(" ");
+      command.append(word).append(" ");
     }
   }
   try {
@@ -319,6 +350,19 @@ int run_command(int argc, char** argv) {
         return kUsageError;
       }
     }
+    // The MCTS options tune that policy: where no side plays it they would be ignored.
+    const bool mcts_plays =
+        options.policy == "mcts" || options.versus_policy == "mcts" ||
+        std::any_of(options.seat_policies.begin(), options.seat_policies.end(),
+                    [](const std::string& seat) { return seat.substr(seat.find('=') + 1) == "mcts"; });
+    for (const char* flag : {"--mcts-iterations", "--mcts-exploration"})
+      if (!mcts_plays && sim->count(flag) > 0) {
+        std::cerr << "battlecore: " << flag
+                  << " tunes the mcts policy, and no side plays it (--policy, --versus-policy"
+                  << (takes(*set, "--seat-policy") ? ", --seat-policy" : "") << ")\n\n"
+                  << sim->help("battlecore");
+        return kUsageError;
+      }
   }
 
   // `sim` counts a battle's engine error and goes on, `play` ends the session with it (and records

@@ -506,6 +506,58 @@ void expect_usage_error(const CliRun& r, std::string_view message) {
   EXPECT_TRUE(r.out.empty()) << explain(r);
 }
 
+// Before the command word, an unknown option is named (it read "A subcommand is required"), and a
+// command's option is said to be misplaced (`--rules deckbuilder sim` read "--rules is required").
+TEST(Cli, AnOptionBeforeTheCommandIsNamed) {
+  const CliRun unknown = cli("--frob sim --rules deckbuilder");
+  expect_usage_error(unknown, "battlecore: unknown option '--frob'\n");
+  EXPECT_TRUE(contains(unknown.err, "Usage: battlecore [OPTIONS] SUBCOMMAND")) << explain(unknown);
+  expect_usage_error(cli("--frob=3"), "battlecore: unknown option '--frob'\n");
+  const CliRun early = cli("--rules deckbuilder sim --battles 1");
+  expect_usage_error(early,
+                     "battlecore: option '--rules' comes before the command; a command's options follow its "
+                     "word, as in 'battlecore sim --rules ...'\n");
+  // With no command word, the example names none; under `report`, the words read so far lead it.
+  expect_usage_error(cli("--battles 3"), "as in 'battlecore COMMAND --battles ...'");
+  const CliRun under = cli("report --json merge shard.json");
+  expect_usage_error(under,
+                     "battlecore: option '--json' comes before the command; a command's options follow its "
+                     "word, as in 'battlecore report merge --json ...'\n");
+  EXPECT_TRUE(contains(under.err, "Usage: battlecore report ")) << explain(under);
+  expect_usage_error(cli("report --frob merge shard.json"), "battlecore: unknown option '--frob'\n");
+  // The top's own flags still come first.
+  const CliRun version = cli("--version");
+  EXPECT_EQ(version.code, 0) << explain(version);
+  EXPECT_TRUE(version.out.starts_with("battlecore ")) << explain(version);
+  const CliRun help = cli("-h");
+  EXPECT_EQ(help.code, 0) << explain(help);
+  EXPECT_TRUE(contains(help.out, "Subcommands:")) << explain(help);
+}
+
+// The MCTS options with no side playing mcts were accepted and changed nothing.
+TEST(Cli, MctsOptionsWithoutMctsAreRefused) {
+  for (const char* args : {"sim --rules deckbuilder --battles 1 --mcts-iterations 50",
+                           "sim --rules party --battles 1 --policy greedy --mcts-exploration 1.5",
+                           "sim --rules clash --battles 1 --seat-policy 1=greedy --mcts-iterations 50"}) {
+    SCOPED_TRACE(args);
+    expect_usage_error(cli(args), "tunes the mcts policy, and no side plays it");
+  }
+  EXPECT_TRUE(contains(cli("sim --rules clash --battles 1 --mcts-iterations 50").err,
+                       "(--policy, --versus-policy, --seat-policy)\n"));
+  EXPECT_TRUE(contains(cli("sim --rules party --battles 1 --mcts-iterations 50").err,
+                       "(--policy, --versus-policy)\n"));
+  // Any side playing it takes them: policy A, policy B, or one clash seat.
+  for (const char* args :
+       {"sim --rules deckbuilder --battles 1 --policy mcts --mcts-iterations 5 --json",
+        "sim --rules deckbuilder --battles 1 --versus-policy mcts --mcts-exploration 0.5 --json",
+        "sim --rules clash --battles 1 --seat-policy 2=mcts --mcts-iterations 5 --json"}) {
+    SCOPED_TRACE(args);
+    const CliRun r = cli(args);
+    EXPECT_EQ(r.code, 0) << explain(r);
+    EXPECT_EQ(nlohmann::json::parse(r.out)["battles"], 1);
+  }
+}
+
 // An empty path or id (an unset shell variable) is a usage error, not the option left out:
 // `validate ""` used to check the bundled pack and say it was valid, `sim --record ""` to
 // record nothing.
