@@ -78,6 +78,18 @@ try {
   await page.goto(base + '/');
   await page.waitForSelector('body[data-ready="true"]');
 
+  // --- the header's controls are reached by the keyboard --------------------------------
+  // Listening before the keys are pressed: the file chooser is caught only once playwright listens.
+  const chooser = page.waitForEvent('filechooser', { timeout: 10000 });
+  const reached = [];
+  for (let i = 0; i < 12 && !reached.includes('load-replay-file'); i++) {
+    await page.keyboard.press('Tab');
+    reached.push(await page.evaluate(() => document.activeElement.id));
+  }
+  assert.ok(reached.includes('load-replay-file'), `Tab reaches Load replay (it reached ${reached.join(', ')})`);
+  await page.keyboard.press('Enter');
+  assert.ok(await chooser, 'Enter on Load replay opens the file chooser');
+
   // --- start a battle by clicking ---------------------------------------------------------
   await page.selectOption('#rules-select', 'deckbuilder');
   await page.selectOption('#encounter-select', encounter);
@@ -174,6 +186,9 @@ try {
   let r = await settle(rid);
   const steps = r.replay.steps;
   assert.equal(r.replay.step, steps);
+  // The step buttons are named by what they do, not by their arrows.
+  for (const name of ['first step', 'one step back', 'one step forward', 'last step'])
+    assert.equal(await page.getByRole('button', { name, exact: true }).count(), 1, `a button named '${name}'`);
   assert.equal(r.state_hash, o.state_hash, 'the replay ends where the battle ended');
   for (let k = 1; k <= 3; k++) {
     await page.click('#replay-back');
@@ -273,6 +288,33 @@ try {
   assert.equal(await page.locator('.card-button.selected').count(), 0, 'no card is selected in the new battle');
   assert.equal(await page.textContent('#pile-contents'), '', 'no pile is open in the new battle');
   await checkControls(o);
+
+  // --- a pile closed before its contents arrive ------------------------------------------
+  const pileOf = (url) => url.pathname === `/api/battles/${next}/detail/draw_pile`;
+  await page.route(pileOf, async (route) => { await page.waitForTimeout(300); await route.continue(); });
+  await page.click('.pile-button[data-pile="draw_pile"]');
+  await page.click('.pile-button[data-pile="draw_pile"]');
+  await page.waitForTimeout(600);  // the held contents have come by now
+  await page.unroute(pileOf);
+  assert.deepEqual(pageErrors, [], 'a pile closed before its contents came raises no script error');
+  assert.equal(await page.textContent('#pile-contents'), '', 'the closed pile stays closed');
+
+  // --- a second click while an action is on its way is dropped ---------------------------
+  // Until the reply is drawn the buttons are those of the state before the action: a double
+  // click on End turn must not end the next turn too.
+  o = await settle(next);
+  const actionOf = (url) => url.pathname === `/api/battles/${next}/actions`;
+  let sent = 0;
+  await page.route(actionOf, async (route) => { sent++; await page.waitForTimeout(300); await route.continue(); });
+  await page.click('#end-turn');
+  await page.click('#end-turn');
+  await changed(page, o.state_hash, 'End turn clicked twice');
+  await page.waitForTimeout(400);  // time for a second action to reach the server, had it been sent
+  const twice = await settle(next);
+  await page.unroute(actionOf);
+  assert.equal(sent, 1, 'one action sent for a double click');
+  assert.equal(twice.actions, o.actions + 1, 'a double click on End turn ends one turn');
+  await checkControls(twice);
 
   // --- the largest seed, through the form, a reload and a replay -------------------------
   const top = '18446744073709551615';

@@ -153,11 +153,21 @@
     render();
   }
 
+  /// Sends an action, then brings the page up to date. One action at a time: until the page has
+  /// drawn the reply, its controls are those of the state before the action, and a second click
+  /// on them (a double click on End turn) would act on a state that is gone; it is dropped.
+  let acting = false;
   async function submit(action) {
-    const r = await api('POST', `/api/battles/${app.id}/actions`, { action });
-    if (!r.ok) say(`${r.json.error}: ${r.json.message}`);
-    else say('');
-    await refresh();
+    if (acting) return;
+    acting = true;
+    try {
+      const r = await api('POST', `/api/battles/${app.id}/actions`, { action });
+      if (!r.ok) say(`${r.json.error}: ${r.json.message}`);
+      else say('');
+      await refresh();
+    } finally {
+      acting = false;
+    }
   }
 
   async function detail(name) {

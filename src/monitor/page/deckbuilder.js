@@ -64,9 +64,11 @@ BattlecorePanels.deckbuilder = (() => {
     }, `${label} ${s[key]}`);
     const pileContents = h('div', { id: 'pile-contents' });
     if (openPile) {
-      ctx.detail(openPile).then((p) => {
+      // The pile asked for: by the time its contents come, another may be open, or none.
+      const pile = openPile;
+      ctx.detail(pile).then((p) => {
         if (!p) return;
-        pileContents.textContent = `${openPile.replace('_', ' ')}: ` + (p.cards.length ? p.cards.map((c) => c.name).join(', ') : '(empty)');
+        pileContents.textContent = `${pile.replace('_', ' ')}: ` + (p.cards.length ? p.cards.map((c) => c.name).join(', ') : '(empty)');
       });
     }
 
