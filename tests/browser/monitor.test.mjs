@@ -316,6 +316,33 @@ try {
   assert.equal(twice.actions, o.actions + 1, 'a double click on End turn ends one turn');
   await checkControls(twice);
 
+  // --- the last battle's board while a new one loads ------------------------------------
+  // Until the new battle's first reply is drawn, the board shown is the last battle's: a click
+  // on it must act on neither (it was sent to the new battle, where the same hand is dealt).
+  assert.ok(await page.locator('#end-turn').isEnabled(), 'End turn is offered in the last battle');
+  const loadOf = (url) => /^\/api\/battles\/[^/]+$/.test(url.pathname) && url.pathname !== `/api/battles/${next}`;
+  let heldLoad = null;
+  const loadHeld = new Promise((resolve) => page.route(loadOf, (route) => {
+    if (heldLoad) return route.continue();
+    heldLoad = route;
+    resolve();
+  }));
+  let posted = 0;
+  const countPosts = (request) => { if (request.method() === 'POST' && request.url().endsWith('/actions')) posted++; };
+  page.on('request', countPosts);
+  await page.click('#new-battle');
+  await loadHeld;
+  await page.click('#end-turn');
+  await page.waitForTimeout(300);  // time for the action to leave, had it been sent
+  await heldLoad.continue();
+  await page.waitForFunction((old) => document.getElementById('battle-id').textContent !== old, next);
+  const loaded = await page.textContent('#battle-id');
+  await page.unroute(loadOf);
+  page.off('request', countPosts);
+  assert.equal(posted, 0, 'no action is sent from the last battle\'s board');
+  assert.equal((await settle(loaded)).actions, 0, 'the new battle took no action');
+  assert.equal((await api(`/api/battles/${next}`)).json.actions, twice.actions, 'the last battle took none either');
+
   // --- the largest seed, through the form, a reload and a replay -------------------------
   const top = '18446744073709551615';
   const tid = await newBattle('w1', top);

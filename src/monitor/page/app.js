@@ -153,15 +153,17 @@
     render();
   }
 
-  /// Sends an action, then brings the page up to date. One action at a time: until the page has
-  /// drawn the reply, its controls are those of the state before the action, and a second click
-  /// on them (a double click on End turn) would act on a state that is gone; it is dropped.
+  /// Sends an action of battle `id`, then brings the page up to date. One action at a time: until
+  /// the page has drawn the reply, its controls are those of the state before the action, and a
+  /// second click on them (a double click on End turn) would act on a state that is gone; it is
+  /// dropped. So is a click on the board of a battle no longer open: until a new battle's first
+  /// reply is drawn, the board shown is the last one's.
   let acting = false;
-  async function submit(action) {
-    if (acting) return;
+  async function submit(action, id) {
+    if (acting || id !== app.id) return;
     acting = true;
     try {
-      const r = await api('POST', `/api/battles/${app.id}/actions`, { action });
+      const r = await api('POST', `/api/battles/${id}/actions`, { action });
       if (!r.ok) say(`${r.json.error}: ${r.json.message}`);
       else say('');
       await refresh();
@@ -213,7 +215,7 @@
     renderHistory();
     renderEvents();
     const panel = window.BattlecorePanels[o.rules] || genericPanel;
-    const ctx = { submit, detail, readOnly: o.mode === 'replay', rerender: () => panel.render($('panel'), app.overview, ctx) };
+    const ctx = { submit: (action) => submit(action, o.id), detail, readOnly: o.mode === 'replay', rerender: () => panel.render($('panel'), app.overview, ctx) };
     panel.render($('panel'), o, ctx);
     const end = (panel.ended || genericPanel.ended)(o, app.events);
     $('overlay').hidden = !end || app.overlayDismissed;
