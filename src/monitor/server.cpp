@@ -122,18 +122,35 @@ std::optional<std::uint64_t> field_u64(const json& body, httplib::Response& res,
 
 /// Reads the optional "seed": an integer in [0, 2^64), or its decimal digits as a string for a
 /// client whose numbers stop at 2^53 (the page's JavaScript); nullopt after an error reply.
+/// Every value that is neither gets the same message (a negative or fractional number too).
 std::optional<std::uint64_t> field_seed(const json& body, httplib::Response& res) {
   const auto it = body.find("seed");
-  if (it == body.end() || !it->is_string()) return field_u64(body, res, "seed", 1);
-  const auto& text = it->get_ref<const std::string&>();
-  std::uint64_t seed = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), seed);
-  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) {
+  if (it == body.end()) return 1;
+  if (it->is_number_unsigned()) return it->get<std::uint64_t>();
+  if (it->is_string()) {
+    const auto& text = it->get_ref<const std::string&>();
+    std::uint64_t seed = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), seed);
+    if (ec == std::errc() && end == text.data() + text.size() && !text.empty()) return seed;
+  }
+  send_error(res, 400, "bad_request",
+             "\"seed\" must be an integer from 0 to 2^64 - 1, or its decimal digits as a string");
+  return std::nullopt;
+}
+
+/// Reads the "encounter": an id, not empty (`required`: it must be there); "" when it is left
+/// out, for the pack's default; nullopt after an error reply. An empty id is refused, as the
+/// command line refuses `--encounter ''`: it would have started the default encounter.
+std::optional<std::string> field_encounter(const json& body, httplib::Response& res, bool required) {
+  const auto it = body.find("encounter");
+  if (it == body.end() && !required) return std::string();
+  if (it == body.end() || !it->is_string() || it->get_ref<const std::string&>().empty()) {
     send_error(res, 400, "bad_request",
-               "\"seed\" must be an integer from 0 to 2^64 - 1, or its decimal digits as a string");
+               required ? "\"encounter\" must be an encounter id"
+                        : "\"encounter\" must be an encounter id (left out: the pack's default)");
     return std::nullopt;
   }
-  return seed;
+  return it->get<std::string>();
 }
 
 /// `text` as a regular expression that matches just itself: httplib's route patterns are regular
@@ -454,19 +471,16 @@ void Server::Impl::battle_routes() {
     if (!a)
       return send_error(res, 404, "unknown_rules",
                         fmt::format("no rule set '{}'; known: {}", rules->get<std::string>(), rule_names()));
-    std::string encounter;
-    if (const auto enc = body->find("encounter"); enc != body->end()) {
-      if (!enc->is_string()) return send_error(res, 400, "bad_request", "\"encounter\" must be a string");
-      encounter = enc->get<std::string>();
-    }
+    const auto encounter = field_encounter(*body, res, false);
+    if (!encounter) return;
     const auto seed = field_seed(*body, res);
     if (!seed) return;
-    auto started = a->start(encounter, *seed);
+    auto started = a->start(*encounter, *seed);
     if (!started) return send_error(res, 422, started.error().reason, started.error().message);
     auto entry = std::make_shared<BattleEntry>();
     entry->adapter = a;
     entry->battle = std::move(started).value();
-    entry->encounter = entry->battle->state().value("encounter", encounter);
+    entry->encounter = entry->battle->state().value("encounter", *encounter);
     entry->seed = *seed;
     if (!add(entry, res)) return;
     std::lock_guard lock(entry->mutex);
@@ -661,9 +675,8 @@ void Server::Impl::replay_routes() {
     const auto actions = body->find("actions");
     if (actions == body->end() || !actions->is_array())
       return send_error(res, 400, "bad_request", "\"actions\" must be an array of actions");
-    const auto encounter = body->find("encounter");
-    if (encounter == body->end() || !encounter->is_string())
-      return send_error(res, 400, "bad_request", "\"encounter\" must be a string");
+    const auto encounter = field_encounter(*body, res, true);
+    if (!encounter) return;
     const auto seed = field_seed(*body, res);
     if (!seed) return;
     const char* hash_key = file ? "final_state_hash" : "state_hash";
@@ -672,7 +685,7 @@ void Server::Impl::replay_routes() {
       return send_error(res, 400, "bad_request",
                         fmt::format("\"{}\" must be a state hash: a string of 16 hex digits", hash_key));
 
-    auto probe = a->start(encounter->get<std::string>(), *seed);
+    auto probe = a->start(*encounter, *seed);
     if (!probe) return send_error(res, 422, probe.error().reason, probe.error().message);
     // A file names the content and the engine it was recorded with: another pack's file is
     // refused as such, as `battlecore replay` refuses it, not as a battle that diverged.
@@ -712,7 +725,7 @@ void Server::Impl::replay_routes() {
 
     auto entry = std::make_shared<BattleEntry>();
     entry->adapter = a;
-    entry->encounter = encounter->get<std::string>();
+    entry->encounter = *encounter;
     entry->seed = *seed;
     entry->replay = true;
     entry->replay_actions = std::move(replay_actions);

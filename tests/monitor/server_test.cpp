@@ -222,6 +222,21 @@ TEST_F(MonitorApi, RefusesBadCreateRequests) {
                "bad_request");
   expect_error(post(client_, "/api/battles", json{{"rules", "deckbuilder"}, {"seed", "x"}}), 400,
                "bad_request");
+  // An empty encounter id is refused, as `--encounter ''` is (it started the default encounter).
+  const Reply empty = post(client_, "/api/battles", json{{"rules", "deckbuilder"}, {"encounter", ""}});
+  expect_error(empty, 400, "bad_request");
+  EXPECT_EQ(empty.body.value("message", ""),
+            "\"encounter\" must be an encounter id (left out: the pack's default)");
+  // Every seed that is not one gets the same message (a number that is not a whole one had
+  // another, shorter one).
+  for (const json& seed :
+       {json(-4), json(1.0), json(nullptr), json("x"), json("-1"), json("18446744073709551616")}) {
+    SCOPED_TRACE(seed.dump());
+    const Reply r = post(client_, "/api/battles", json{{"rules", "deckbuilder"}, {"seed", seed}});
+    expect_error(r, 400, "bad_request");
+    EXPECT_EQ(r.body.value("message", ""),
+              "\"seed\" must be an integer from 0 to 2^64 - 1, or its decimal digits as a string");
+  }
   // A misspelt key was ignored: the battle started with seed 1.
   const Reply misspelt = post(client_, "/api/battles", json{{"rules", "deckbuilder"}, {"sead", 7}});
   expect_error(misspelt, 400, "bad_request");
@@ -466,6 +481,12 @@ TEST_F(MonitorApi, ReplayFileLoadsBackWithTheSameState) {
                            {"actions", file["actions"]},
                            {"state_hash", hash}};
   EXPECT_EQ(post(client_, "/api/replays", short_form).body["state_hash"], hash);
+  // An empty encounter id is refused (it started the pack's default encounter, w1 here).
+  json no_encounter = short_form;
+  no_encounter["encounter"] = "";
+  const Reply empty = post(client_, "/api/replays", no_encounter);
+  expect_error(empty, 400, "bad_request");
+  EXPECT_EQ(empty.body.value("message", ""), "\"encounter\" must be an encounter id");
 }
 
 TEST_F(MonitorApi, ReplayOfTheLargestSeedRoundTrips) {
