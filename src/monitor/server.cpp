@@ -588,7 +588,9 @@ void Server::Impl::battle_routes() {
   get(std::string(kId) + "/events", since_route(true));
   get(std::string(kId) + "/history", since_route(false));
 
-  get(std::string(kId) + R"(/detail/([a-z_]{1,32}))",
+  // Any name is the rule set's to know: one it has no view of (`Draw_pile`, `draw-pile`) is an
+  // unknown view, not a path the server does not serve.
+  get(std::string(kId) + R"(/detail/([^/]{1,64}))",
       [this](const httplib::Request& req, httplib::Response& res) {
         const auto e = find(req.matches[1].str(), res);
         if (!e) return;

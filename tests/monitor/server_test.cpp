@@ -428,6 +428,12 @@ TEST_F(MonitorApi, PileContentsOnDemand) {
               draw.body["cards"][i]["name"].get<std::string>());
   EXPECT_EQ(get(client_, "/api/battles/" + id + "/detail/discard_pile").body["cards"].size(), 0u);
   expect_error(get(client_, "/api/battles/" + id + "/detail/graveyard"), 404, "unknown_detail");
+  // A name in another spelling is an unknown view too (it was a path not served, not_found).
+  for (const char* name : {"Draw_pile", "draw-pile", "draw%20pile", "pile.json"}) {
+    SCOPED_TRACE(name);
+    expect_error(get(client_, "/api/battles/" + id + "/detail/" + name), 404, "unknown_detail");
+  }
+  expect_error(get(client_, "/api/battles/nobattle/detail/Draw_pile"), 404, "unknown_battle");
 }
 
 TEST_F(MonitorApi, ReplayFileLoadsBackWithTheSameState) {
