@@ -250,6 +250,7 @@ void Battle::legal_actions(std::vector<Action>& out) const {
 
 Decision Battle::decision() const {
   Decision d;
+  if (is_play_interrupted()) return d;  // no one decides: the battle cannot go on
   if (status() == Status::AwaitingDecision) d.who = Decider{Decider::Kind::Player, 0};
   legal_actions(d.options);
   return d;
@@ -304,6 +305,12 @@ Result<Status, Rejection> Battle::submit(const Action& action) {
   if (is_battle_over()) return refuse(RefusalReason::BattleOver, action, phase(), "the battle is over");
   if (status() != Status::AwaitingDecision)
     return refuse(RefusalReason::NotYourDecision, action, phase(), "no decision is pending");
+  if (is_play_interrupted())
+    return refuse(
+        RefusalReason::NotYourDecision, action, phase(),
+        fmt::format("the play of card {} was interrupted (a snapshot taken in the middle of it): the "
+                    "battle cannot go on from here",
+                    state_.playing.card));
   if (is_waiting_for_choice()) {
     if (action.kind == ActionKind::ChooseOption || action.kind == ActionKind::SkipChoice)
       return resolve_choice(action);

@@ -506,6 +506,14 @@ void read_state(const In& in, const Catalog& c, Phase phase, BattleState& s) {
   if (s.playing.card != kNoCard && phase != Phase::PlayerPhase)  // a card is played only there
     throw Bad{pl.ptr("card"), fmt::format("no card is played in phase {}: expected null, got {}",
                                           phase_name(phase), s.playing.card)};
+  // The player decides in phase PlayerPhase, between plays, only while the battle is undecided:
+  // a play ends by firing Victory or Defeat once a side is down, before the next decision.
+  if (phase == Phase::PlayerPhase && s.playing.card == kNoCard && (s.down & kPlayerDown) != 0)
+    throw Bad{in.ptr("player") + "/hp",
+              "the player is down in phase PlayerPhase with no card in play: expected HP above 0"};
+  if (phase == Phase::PlayerPhase && s.playing.card == kNoCard && (s.down & kEnemiesDown) != 0)
+    throw Bad{in.ptr("enemies"),
+              "no enemy is alive in phase PlayerPhase with no card in play: expected at least one"};
   const json& rewards = in.arr("reward_options");
   if (rewards.size() > kMaxRewardChoices)
     throw Bad{in.ptr("reward_options"), fmt::format("more than {} reward options", kMaxRewardChoices)};

@@ -56,9 +56,9 @@ void read_conditions(ObjectReader& r, const Catalog& c, Conditions& conds) {
   }
 }
 
-/// `max_hp` (1..9999), then `hp` in [lo, max HP].
+/// `max_hp` (1 to kMaxActorHp), then `hp` in [lo, max HP].
 void read_hp(ObjectReader& r, std::int32_t& hp, std::int32_t& max_hp, std::int64_t lo) {
-  if (const auto v = r.optional_int("max_hp", 1, 9999)) max_hp = static_cast<std::int32_t>(*v);
+  if (const auto v = r.optional_int("max_hp", 1, kMaxActorHp)) max_hp = static_cast<std::int32_t>(*v);
   if (const json* v = r.optional_value("hp")) {
     if (!v->is_number_integer() || v->get<std::int64_t>() < lo || v->get<std::int64_t>() > max_hp)
       r.error_at("hp", fmt::format("expected HP in [{}, {}] (the max HP), got {}", lo, max_hp, v->dump()));

@@ -70,13 +70,13 @@ std::uint8_t u8(const In& in, std::string_view key, std::int64_t hi = 255) {
   return static_cast<std::uint8_t>(in.num(key, 0, hi));
 }
 
-/// What members and enemies share, within the bounds the rules keep: HP in [0, max HP], an
-/// action counter in [-8, 1] (at most 8 extra actions, 1 waits), exhaustion in [0, 99] (it
-/// starts each turn at 0 and grows by one an action; a scenario's bound), charge in
+/// What members and enemies share, within the bounds the rules keep: max HP in [1, kMaxActorHp],
+/// HP in [0, max HP], an action counter in [-8, 1] (at most 8 extra actions, 1 waits), exhaustion
+/// in [0, 99] (it starts each turn at 0 and grows by one an action; a scenario's bound), charge in
 /// [0, kMaxCharge].
 template <class Actor>
 void read_actor(const In& in, const Catalog& c, Actor& a) {
-  a.max_hp = static_cast<std::int32_t>(in.num("max_hp", 1, INT32_MAX));
+  a.max_hp = static_cast<std::int32_t>(in.num("max_hp", 1, kMaxActorHp));
   a.hp = static_cast<std::int32_t>(in.num("hp", 0, a.max_hp));
   a.cantmove = i8(in, "cantmove", -8, 1);
   a.tired = i8(in, "tired", 0, 99);

@@ -4,6 +4,7 @@
 #include "battlecore/deckbuilder/snapshot.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -358,6 +359,66 @@ TEST(DeckbuilderSnapshot, APlayOutsideThePlayerPhaseIsRefused) {
     expect_refused(with(paused, "/phase", phase), "/state/playing/card",
                    "no card is played in phase " + phase + ": expected null, got " +
                        paused["state"]["playing"]["card"].dump());
+}
+
+TEST(DeckbuilderSnapshot, ADecidedBattleWaitingForThePlayerIsRefused) {
+  // A play ends by firing Victory or Defeat once a side is down: the player never decides, between
+  // plays, in a battle without an enemy standing or with the player down (a play there would
+  // target no enemy).
+  const json s = snapshot(started("sludge_pair", 2));
+  ASSERT_EQ(s["phase"], "PlayerPhase");
+  ASSERT_EQ(s["state"]["enemies"].size(), 2u);
+  ASSERT_TRUE(s["state"]["playing"]["card"].is_null());
+  const json one_down = with(s, "/state/enemies/0/hp", 0);
+  EXPECT_TRUE(restore(starter(), one_down).ok());
+  expect_refused(with(one_down, "/state/enemies/1/hp", 0), "/state/enemies",
+                 "no enemy is alive in phase PlayerPhase with no card in play: expected at least one");
+  expect_refused(with(s, "/state/player/hp", 0), "/state/player/hp",
+                 "the player is down in phase PlayerPhase with no card in play: expected HP above 0");
+}
+
+TEST(DeckbuilderSnapshot, ABattleRestoredInTheMiddleOfAPlayCannotGoOn) {
+  // A listener snapshots the battle as the last enemy dies, in the middle of a Strike. Restored,
+  // the play's rest is gone with the listener's stack: the battle is undecided, in the player
+  // phase, with no enemy standing. A play there found no target (an enemy at index -2).
+  struct Snapper : Listener {
+    const Battle* battle = nullptr;
+    std::optional<json> snap;
+    void on_event(const Event& e) override {
+      if (e.type == EventType::UnitDied) snap = snapshot(*battle);
+    }
+  } snapper;
+  Battle b = from_scenario({{"encounter", "cultist_rite"},
+                            {"seed", 8},
+                            {"hand", {"strike", "strike", "defend"}},
+                            {"enemies", {{{"hp", 1}}}}});
+  snapper.battle = &b;
+  b.events().attach(&snapper);
+  ASSERT_TRUE(b.submit(Action::play(in_hand(b, "strike"), 0)).ok());
+  ASSERT_TRUE(snapper.snap.has_value());
+  ASSERT_FALSE((*snapper.snap)["state"]["playing"]["card"].is_null());
+  auto restored = restore(starter(), *snapper.snap);
+  ASSERT_TRUE(restored.ok()) << restored.error().message;
+  Battle& r = restored.value();
+  EXPECT_EQ(r.phase(), Phase::PlayerPhase);
+  EXPECT_TRUE(r.is_play_interrupted());
+  EXPECT_EQ(r.decision().who.kind, Decider::Kind::Nobody);
+  EXPECT_TRUE(r.decision().options.empty());
+  const std::uint64_t hash = r.state_hash();
+  for (const Action& a :
+       {Action::play(in_hand(r, "strike"), 0), Action::play(in_hand(r, "defend")), Action::end_turn()}) {
+    const auto refused = r.submit(a);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.error().reason, RefusalReason::NotYourDecision);
+    EXPECT_TRUE(refused.error().message.find("was interrupted") != std::string::npos)
+        << refused.error().message;
+  }
+  EXPECT_EQ(r.state_hash(), hash);
+  // A battle paused on a Choice is in the middle of a play too, and goes on.
+  auto paused = restore(starter(), paused_with_everything());
+  ASSERT_TRUE(paused.ok());
+  EXPECT_FALSE(paused.value().is_play_interrupted());
+  EXPECT_FALSE(paused.value().decision().options.empty());
 }
 
 /// Snapshots `battle` as it enters Initialize, before Initialize's first step (the state is

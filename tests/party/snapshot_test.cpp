@@ -342,6 +342,35 @@ TEST(PartySnapshot, CountersOutsideTheRulesBoundsAreRefused) {
                  "expected an integer in [0, 0]");
 }
 
+TEST(PartySnapshot, AMaxHpPastTheContentsBoundIsRefused) {
+  // No rule changes a max HP: the content gives it and a scenario sets at most 9999. The rules'
+  // arithmetic on it (a fire tick takes ceil(max HP * 2 / 15) - 1) holds within that bound.
+  const json s = snapshot_in_progress();
+  const std::string member = other_member(s);
+  for (const std::string& a : {member, std::string("/state/enemies/0")}) {
+    SCOPED_TRACE(a);
+    for (const int max_hp : {10000, INT32_MAX})
+      expect_refused(with(with(s, a + "/max_hp", max_hp), a + "/hp", max_hp), a + "/max_hp",
+                     "expected an integer in [1, 9999]");
+    expect_accepted(with(with(s, a + "/max_hp", 9999), a + "/hp", 9999));
+  }
+  // At the bound, burning actors play on to the end of the battle.
+  json burning = s;
+  const json fire = {{{"condition", "fire"}, {"turns", 2}}};
+  for (const std::string& a : {member, std::string("/state/enemies/0")})
+    burning = with(with(with(burning, a + "/max_hp", 9999), a + "/hp", 9999), a + "/conditions", fire);
+  auto r = restore(meadow_pack(), burning);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  Battle b = std::move(r).value();
+  Rng rng = Rng::from_seed(5);
+  std::vector<Action> options;
+  for (int steps = 0; b.status() == Status::AwaitingDecision && steps < 2000; ++steps) {
+    b.legal_actions(options);
+    ASSERT_TRUE(b.submit(options[rng.below(static_cast<std::uint32_t>(options.size()))]).ok());
+  }
+  EXPECT_TRUE(b.is_battle_over());
+}
+
 TEST(PartySnapshot, AFormationOrEnemyNumbersTheRulesNeverDealAreRefused) {
   const json s = snapshot_in_progress();
   const json& formation = s["state"]["formation"];

@@ -411,6 +411,11 @@ class Battle {
   bool is_battle_over() const { return phase() == Phase::BattleWon || phase() == Phase::BattleLost; }
   bool is_waiting_for_choice() const { return state_.choice.kind != PendingChoice::Kind::None; }
   bool is_waiting_for_reward() const { return state_.reward_pending; }
+  /// True in the middle of a card's play with no Choice waiting: only in a battle restored from a
+  /// snapshot taken there, from an event listener. The rest of that play was on the caller's
+  /// stack, so the battle can be looked at but not continued: submit refuses every action and
+  /// decision() offers none.
+  bool is_play_interrupted() const { return state_.playing.card != kNoCard && !is_waiting_for_choice(); }
   PlayCheck can_play_card(CardRef card) const;
   /// The energy a card instance costs now, after cost rules.
   std::int32_t effective_cost(CardRef card) const;

@@ -50,6 +50,10 @@ inline constexpr std::size_t kMaxConditions = 24;
 inline constexpr std::size_t kMaxItemSlots = 8;
 inline constexpr std::size_t kMaxProjectiles = 8;
 inline constexpr std::int32_t kMaxCharge = 3;
+/// The largest max HP of a member or an enemy: a scenario's bound, above the content's (99 for a
+/// member, 999 for an enemy); no rule changes a max HP, and the rules' arithmetic on HP (a fire
+/// tick's max HP * 2) holds within it. A snapshot is held to it too.
+inline constexpr std::int32_t kMaxActorHp = 9999;
 inline constexpr std::uint8_t kInactionFailsafeTurns = 5;
 
 /// A condition on an actor with its main turns left.
