@@ -189,7 +189,7 @@ Result<Battle, Diagnostics> start_scenario(std::shared_ptr<const Catalog> catalo
 
     if (const auto turn = r.optional_int("turn", 0, enc.turn_limit))
       s.turn = static_cast<std::uint32_t>(*turn);
-    if (const auto v = r.optional_int("max_tp", 0, 999)) s.max_tp = static_cast<std::int32_t>(*v);
+    if (const auto v = r.optional_int("max_tp", 0, kMaxPartyTp)) s.max_tp = static_cast<std::int32_t>(*v);
     if (const json* tp = r.optional_value("tp")) {
       if (!tp->is_number_integer() || tp->get<std::int64_t>() < 0 || tp->get<std::int64_t>() > s.max_tp)
         r.error_at("tp",

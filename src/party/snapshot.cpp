@@ -167,7 +167,7 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
           : find_snapshot_id<EncounterId>(c.encounters, in.at("encounter"), in.ptr("encounter"), "encounter");
   s.turn = static_cast<std::uint32_t>(in.num("turn", 0, UINT32_MAX));
   s.main_turns = static_cast<std::uint32_t>(in.num("main_turns", 0, UINT32_MAX));
-  s.max_tp = static_cast<std::int32_t>(in.num("max_tp", 0, INT32_MAX));
+  s.max_tp = static_cast<std::int32_t>(in.num("max_tp", 0, kMaxPartyTp));
   s.tp = static_cast<std::int32_t>(in.num("tp", 0, s.max_tp));
   const json& members = in.arr("members", kMaxMembers, "members");
   for (std::size_t i = 0; i < members.size(); ++i) {
@@ -192,7 +192,10 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
       throw Bad{e.ptr("uid"), fmt::format("enemy number {} is already in slot {}", es.uid, *slot)};
     read_actor(e, c, es);
     es.position = static_cast<Position>(e.name("position", kPositions));
-    es.sequence_pos = u8(e, "sequence_pos");
+    // The next move of a sequence: one of the enemy's (a larger one moved the same, modulo the
+    // count, but hashed otherwise).
+    es.sequence_pos =
+        u8(e, "sequence_pos", static_cast<std::int64_t>(c.enemies[es.def].move_list.size()) - 1);
     s.enemies.push_back(es);
   }
   const json& reserves = in.arr("reserves", kMaxEncounterEnemies, "reserves");

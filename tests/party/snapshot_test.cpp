@@ -5,6 +5,7 @@
 
 #include "battlecore/party/snapshot.hpp"
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <vector>
@@ -369,6 +370,23 @@ TEST(PartySnapshot, AMaxHpPastTheContentsBoundIsRefused) {
     ASSERT_TRUE(b.submit(options[rng.below(static_cast<std::uint32_t>(options.size()))]).ok());
   }
   EXPECT_TRUE(b.is_battle_over());
+}
+
+TEST(PartySnapshot, AMaxTpOrASequencePositionPastItsBoundIsRefused) {
+  // The max TP comes from the content (at most 99) or a scenario (at most 999); a sequence's
+  // next move is one of the enemy's (a larger position moved the same, modulo the count, but
+  // hashed otherwise).
+  const json s = snapshot_in_progress();
+  expect_refused(with(s, "/state/max_tp", 1000), "/state/max_tp", "expected an integer in [0, 999]");
+  expect_accepted(with(s, "/state/max_tp", 999));
+  const std::string id = s["state"]["enemies"][0]["enemy"];
+  const auto& enemies = meadow_pack()->enemies;
+  const auto def = std::find_if(enemies.begin(), enemies.end(), [&](const auto& e) { return e.id == id; });
+  ASSERT_NE(def, enemies.end());
+  const std::size_t moves = def->move_list.size();
+  expect_refused(with(s, "/state/enemies/0/sequence_pos", moves), "/state/enemies/0/sequence_pos",
+                 fmt::format("expected an integer in [0, {}]", moves - 1));
+  expect_accepted(with(s, "/state/enemies/0/sequence_pos", moves - 1));
 }
 
 TEST(PartySnapshot, AFormationOrEnemyNumbersTheRulesNeverDealAreRefused) {

@@ -54,6 +54,9 @@ inline constexpr std::int32_t kMaxCharge = 3;
 /// member, 999 for an enemy); no rule changes a max HP, and the rules' arithmetic on HP (a fire
 /// tick's max HP * 2) holds within it. A snapshot is held to it too.
 inline constexpr std::int32_t kMaxActorHp = 9999;
+/// The largest max TP of a party: a scenario's bound, above the content's 99. A snapshot is held
+/// to it too.
+inline constexpr std::int32_t kMaxPartyTp = 999;
 inline constexpr std::uint8_t kInactionFailsafeTurns = 5;
 
 /// A condition on an actor with its main turns left.
