@@ -313,6 +313,13 @@ TEST(CliDeterminism, AMalformedReplayExitsTwoSayingWhy) {
       << r.explain();
   r = cli("replay");
   EXPECT_EQ(r.code, 2) << r.explain();
+  // A file that cannot be read is said to be so, not malformed.
+  for (const fs::path& unread : {dir.path() / "missing.json", dir.path()}) {
+    r = cli("replay " + quoted(unread.string()));
+    EXPECT_EQ(r.code, 2) << r.explain();
+    EXPECT_TRUE(has(r.err, "battlecore: could not read replay " + unread.string() + "\n")) << r.explain();
+    EXPECT_FALSE(has(r.err, "malformed")) << r.explain();
+  }
 }
 
 TEST(CliDeterminism, AReplayIsReadStrictlyListingEveryProblemAtItsPosition) {
