@@ -1457,7 +1457,7 @@ void append_enemy_table(std::string& out, const SimReport& r) {
                        "A_per_battle", "A_armor", "B_battles", "B_per_battle", "B_armor");
   else
     out += fmt::format("{:<20} {:>10} {:>12} {:>12} {:>14}\n", "enemy", "battles", "damage", "per_battle",
-                       "armor_broken");
+                       "armor_removed");
   out += rows;
   if (!r.enemy_damage_counted) out += "(enemy damage not counted: --no-enemy-damage)\n";
 }
@@ -1480,7 +1480,7 @@ void append_side(std::string& out, const SimReport& header, const Tally& t, std:
                   percentile(t.turns_histogram, 50), percentile(t.turns_histogram, 90)));
   append_line(out, key("decisions"), std::to_string(t.decisions));
   append_line(out, key("mean_decisions"), fmt::format("{:.4f}", t.mean_decisions()));
-  append_line(out, key("mean_hp_on_wins"), fmt::format("{:.4f}", ratio(t.hp_left_on_wins, t.wins)));
+  append_line(out, key("mean_hp_left_on_wins"), fmt::format("{:.4f}", ratio(t.hp_left_on_wins, t.wins)));
   for (std::size_t c = 0; c < t.counters.size() && c < header.counter_names.size(); ++c)
     append_line(out, key(header.counter_names[c]),
                 fmt::format("{}  ({:.4f} per battle)", t.counters[c], ratio(t.counters[c], t.played())));

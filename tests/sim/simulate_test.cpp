@@ -697,7 +697,7 @@ TEST(SimSimulate, ToTextGivesSideBItsOwnFiguresAndEnemiesAndNamesTheSideOfAnErro
             (std::vector<std::string>{"versus_decisions", std::to_string(p.versus.decisions)}))
       << text;
   EXPECT_EQ(fields_of(line_of(text, "versus_mean_turns"))[1], fmt::format("{:.4f}", p.versus.mean_turns()));
-  EXPECT_NE(line_of(text, "versus_mean_hp_on_wins"), "");
+  EXPECT_NE(line_of(text, "versus_mean_hp_left_on_wins"), "");
   const std::vector<std::string> again = fields_of(line_of(text, "gnasher_again"));
   ASSERT_EQ(again.size(), 7u) << text;
   EXPECT_EQ(again[1], "0");
