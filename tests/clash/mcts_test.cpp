@@ -5,12 +5,14 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "battlecore/clash/policies.hpp"
 #include "battlecore/sim/simulate.hpp"
 #include "clash/mechanics.hpp"
 #include "support/clash_pack.hpp"
+#include "support/search_twins.hpp"
 
 namespace battlecore::clash {
 namespace {
@@ -162,6 +164,59 @@ TEST(ClashMcts, TheChoiceDoesNotDependOnHiddenCardsOrTheFuture) {
     }
   }
   EXPECT_EQ(compared, 8u);
+}
+
+// The same at every kind of decision and later rounds: rock and card steps of every seat, the
+// human seat of `classic`, three seats, no refill, a listed deck, a re-setup between rounds. The
+// two policies' next choices must agree too: they draw from their generators as often as the
+// searches did, so a search that went otherwise on one twin would leave them apart. And the
+// search leaves the battle exactly as it was.
+TEST(ClashMcts, NoDecisionDependsOnHiddenCardsOrTheFuture) {
+  std::size_t rock_steps = 0, card_steps = 0, later_rounds = 0;
+  for (const char* encounter : {"classic", "trio", "old_rules", "listed_deck", "resetup"}) {
+    for (std::uint64_t seed = 1; seed <= 2; ++seed) {
+      Battle battle(test::classic());
+      ASSERT_TRUE(battle.start_battle(encounter, seed).ok());
+      RandomPolicy random;
+      random.reset(seed);
+      std::vector<Action> options;
+      for (std::uint64_t step = 0; step < 60 && battle.status() == Status::AwaitingDecision; ++step) {
+        battle.legal_actions(options);
+        if (step % 3 == 1 && options.size() > 1) {
+          const auto me = static_cast<std::size_t>(battle.state().current);
+          Battle twin = battle;
+          BattleState& t = Battle::Access::state(twin);
+          t.rng = RngStreams(seed * 1000 + step);
+          std::reverse(t.seats[me].pile.begin(), t.seats[me].pile.end());  // its own draws to come
+          for (std::size_t k = 0; k < t.seats.size(); ++k) {
+            SeatState& other = t.seats[k];
+            if (k == me || other.hand.empty()) continue;
+            if (!other.pile.empty()) {  // a listed deck: other cards in hand, the pile in another order
+              std::swap(other.hand[0], other.pile[0]);
+              std::reverse(other.pile.begin(), other.pile.end());
+            } else {
+              for (Card& c : other.hand)
+                c = Card{static_cast<Element>(1 + int(c.element) % 5),
+                         static_cast<std::uint8_t>(1 + c.value % 10)};
+            }
+          }
+          std::vector<Action> twin_options;
+          twin.legal_actions(twin_options);
+          ASSERT_EQ(options, twin_options);
+          MctsPolicy a(UctOptions{.iterations = 30});
+          MctsPolicy b(UctOptions{.iterations = 30});
+          battlecore::test::expect_blind_to_the_twin(
+              a, b, battle, twin, options, step, fmt::format("{} seed {} step {}", encounter, seed, step));
+          (options[0].kind == ActionKind::ChooseRock ? rock_steps : card_steps) += 1;
+          later_rounds += battle.state().round > 1 ? 1u : 0u;
+        }
+        ASSERT_TRUE(battle.submit(options[random.choose(battle, options)]).ok());
+      }
+    }
+  }
+  EXPECT_GE(rock_steps, 10u);
+  EXPECT_GE(card_steps, 10u);
+  EXPECT_GE(later_rounds, 10u);
 }
 
 TEST(ClashMcts, RewardsRankByPlaceThenHealthAndShareTies) {

@@ -2,9 +2,12 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "battlecore/sim/simulate.hpp"
+#include "deckbuilder/mechanics.hpp"
+#include "support/search_twins.hpp"
 #include "support/starter_pack.hpp"
 
 namespace battlecore::deckbuilder {
@@ -121,6 +124,51 @@ TEST(DeckbuilderPolicies, MctsCannotSeeTheRealDrawOrder) {
     b.value()->reset(5);
     EXPECT_EQ(a.value()->choose(battle, options), b.value()->choose(twin, options)) << name;
   }
+}
+
+// The same, at decisions later in the battle, where more of the future is hidden: the discard
+// pile waits to be shuffled into the draw pile (Stream::Shuffle), the enemies' next intents are
+// still to be picked (Stream::Ai) and random effects to be rolled (Stream::Effects). Besides the
+// choice, the two policies' next choices must agree: they draw from their generators as often as
+// the searches did, so a search that went otherwise on one twin (a rollout longer or shorter)
+// would leave the two generators apart. And the search leaves the battle exactly as it was.
+TEST(DeckbuilderPolicies, MctsCannotSeeTheFutureLaterInTheBattle) {
+  std::size_t compared = 0, reshuffle_ahead = 0;
+  for (const char* encounter : {"w1", "sludge_pair", "cultist_rite", "imp_swarm", "golem_vault"}) {
+    for (std::uint64_t seed = 1; seed <= 2; ++seed) {
+      Battle battle(starter(), kQuiet);
+      ASSERT_TRUE(battle.start_battle(encounter, seed).ok());
+      RandomPolicy random;
+      random.reset(seed);
+      std::vector<Action> options;
+      for (std::uint64_t step = 0;
+           step < 60 && battle.status() == Status::AwaitingDecision && !battle.is_waiting_for_reward();
+           ++step) {
+        battle.legal_actions(options);
+        if (step % 6 == 5 && options.size() > 1) {
+          // The twin: the draw pile in another order, every stream elsewhere.
+          Battle twin = battle;
+          BattleState& t = Battle::Access::of(twin).s;
+          std::vector<CardRef> draw(t.draw_pile().begin(), t.draw_pile().end());
+          std::reverse(draw.begin(), draw.end());
+          if (draw.size() > 2) std::rotate(draw.begin(), draw.begin() + 1, draw.end());
+          t.piles.assign(Pile::Draw, draw);
+          t.rng = RngStreams(seed * 1000 + step);
+          ASSERT_FALSE(twin.state() == battle.state());
+          MctsPolicy a(UctOptions{.iterations = 30});
+          MctsPolicy b(UctOptions{.iterations = 30});
+          battlecore::test::expect_blind_to_the_twin(
+              a, b, battle, twin, options, step, fmt::format("{} seed {} step {}", encounter, seed, step));
+          ++compared;
+          const BattleState& s = battle.state();
+          reshuffle_ahead += s.draw_pile().size() < 5 && !s.discard_pile().empty();
+        }
+        ASSERT_TRUE(battle.submit(options[random.choose(battle, options)]).ok());
+      }
+    }
+  }
+  EXPECT_GE(compared, 20u);
+  EXPECT_GE(reshuffle_ahead, 5u) << "decisions where the next turn's draw shuffles the discard pile";
 }
 
 // W1, 30 battles per policy on the same seeds, MCTS at 100 iterations per decision. Greedy

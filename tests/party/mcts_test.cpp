@@ -5,12 +5,14 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "battlecore/party/policies.hpp"
 #include "battlecore/sim/simulate.hpp"
 #include "party/mechanics.hpp"
 #include "party_support.hpp"
+#include "support/search_twins.hpp"
 
 namespace battlecore::party {
 namespace {
@@ -64,6 +66,39 @@ TEST(PartyMcts, TheChoiceDoesNotDependOnTheFuture) {
     }
   }
   EXPECT_GE(compared, 6u);
+}
+
+// The same at decisions later in the battle (after enemy turns and the party's blocks), where
+// the enemies' choices, the resistance rolls and the flee and block rolls to come are all in the
+// streams. The two policies' next choices must agree too: they draw from their generators as
+// often as the searches did, so a search that went otherwise on one twin would leave them apart.
+// And the search leaves the battle exactly as it was.
+TEST(PartyMcts, NoDecisionLaterInTheBattleDependsOnTheFuture) {
+  std::size_t compared = 0, later_turns = 0;
+  for (const char* encounter : {"swamp", "ambush", "nest"}) {
+    for (std::uint64_t seed = 1; seed <= 2; ++seed) {
+      Battle battle = test::start(encounter, seed, test::meadow_pack());
+      RandomPolicy random;
+      random.reset(seed);
+      std::vector<Action> options;
+      for (std::uint64_t step = 0; step < 40 && battle.status() == Status::AwaitingDecision; ++step) {
+        battle.legal_actions(options);
+        if (step % 4 == 3 && options.size() > 1 && battle.decision_kind() != DecisionKind::Block) {
+          Battle twin = battle;
+          Battle::Access::of(twin).s.rng = RngStreams(seed * 1000 + step);
+          MctsPolicy a(BlockSkill{}, UctOptions{.iterations = 25});
+          MctsPolicy b(BlockSkill{}, UctOptions{.iterations = 25});
+          battlecore::test::expect_blind_to_the_twin(
+              a, b, battle, twin, options, step, fmt::format("{} seed {} step {}", encounter, seed, step));
+          ++compared;
+          later_turns += battle.turn() > 0 ? 1u : 0u;
+        }
+        ASSERT_TRUE(battle.submit(options[random.choose(battle, options)]).ok());
+      }
+    }
+  }
+  EXPECT_GE(compared, 15u);
+  EXPECT_GE(later_turns, 10u);
 }
 
 TEST(PartyMcts, BlocksByTheBlockSkill) {
