@@ -1462,8 +1462,11 @@ void append_enemy_table(std::string& out, const SimReport& r) {
   if (!r.enemy_damage_counted) out += "(enemy damage not counted: --no-enemy-damage)\n";
 }
 
+/// The key column of the text report: the longest key, `versus_mean_hp_left_on_wins`, and a space.
+constexpr std::size_t kTextKeyWidth = 28;
+
 void append_line(std::string& out, std::string_view key, const std::string& value) {
-  out += fmt::format("{:<22} {}\n", key, value);
+  out += fmt::format("{:<{}} {}\n", key, kTextKeyWidth - 1, value);
 }
 
 /// One side's results in the text report, its keys prefixed (side B's with "versus_"): wins, the

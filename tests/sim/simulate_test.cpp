@@ -602,7 +602,7 @@ TEST(SimSimulate, ToTextNamesTheEncounterAndTheWins) {
   const SimReport r = run({"w1", 50, 1, "random"});
   const std::string text = r.to_text();
   EXPECT_NE(text.find("w1"), std::string::npos) << text;
-  EXPECT_NE(text.find("wins                   " + std::to_string(r.wins) + "\n"), std::string::npos) << text;
+  EXPECT_NE(text.find(fmt::format("{:<28}{}\n", "wins", r.wins)), std::string::npos) << text;
 }
 
 TEST(SimSimulate, AScenarioWhoseEnemyHpFitsSomeRollsOnlyIsRefusedBeforeTheRun) {
@@ -698,6 +698,15 @@ TEST(SimSimulate, ToTextGivesSideBItsOwnFiguresAndEnemiesAndNamesTheSideOfAnErro
       << text;
   EXPECT_EQ(fields_of(line_of(text, "versus_mean_turns"))[1], fmt::format("{:.4f}", p.versus.mean_turns()));
   EXPECT_NE(line_of(text, "versus_mean_hp_left_on_wins"), "");
+  // Every "key value" line puts its value in one column, the longest key's included.
+  for (const std::string_view key :
+       {"rules", "battles", "wins", "mean_hp_left_on_wins", "versus_wins", "versus_mean_hp_left_on_wins",
+        "difference", "errors", "battles_per_s"}) {
+    const std::string line = line_of(text, std::string(key));
+    ASSERT_GT(line.size(), 28u) << key << "\n" << text;
+    EXPECT_EQ(line.substr(0, key.size()), key);
+    EXPECT_EQ(line.find_first_not_of(' ', key.size()), 28u) << line;
+  }
   const std::vector<std::string> again = fields_of(line_of(text, "gnasher_again"));
   ASSERT_EQ(again.size(), 7u) << text;
   EXPECT_EQ(again[1], "0");
