@@ -202,8 +202,21 @@ try {
     assert.equal(rebuilt.status, 201);
     assert.equal(r.state_hash, rebuilt.json.state_hash, `step ${steps - k} is the battle after its first ${steps - k} actions`);
   }
+  // A double click on "one step back" while the first step loads goes back two, one seek after
+  // the other.
+  const seekOf = (url) => url.pathname === `/api/battles/${rid}/seek`;
+  const asked = [];
+  await page.route(seekOf, async (route) => { asked.push(route.request().postDataJSON().step); await page.waitForTimeout(300); await route.continue(); });
+  await page.click('#replay-back');
+  await page.click('#replay-back');
+  await page.waitForFunction((s) => document.getElementById('replay-step').textContent === String(s), steps - 5);
+  r = await settle(rid);
+  await page.unroute(seekOf);
+  assert.deepEqual(asked, [steps - 4, steps - 5], 'a double click on one step back asks for two steps back, in order');
+  assert.equal(r.replay.step, steps - 5);
+  await checkControls(r);
   await page.click('#replay-forward');
-  await page.waitForFunction((s) => document.getElementById('replay-step').textContent === String(s), steps - 2);
+  await page.waitForFunction((s) => document.getElementById('replay-step').textContent === String(s), steps - 4);
   await page.click('#replay-first');
   await page.waitForFunction(() => document.getElementById('replay-step').textContent === '0');
   r = await settle(rid);
@@ -244,8 +257,13 @@ try {
   // --- a poll in flight while an action is sent ------------------------------------------
   // The next poll is held until the action's reply is in: both asked from the same counts, and
   // the page must not append what both bring.
+  // The event filters list this battle's event types: the ended battle's BattleEnded box goes
+  // with it.
+  const filterTypes = () => page.$$eval('#event-filters input', (is) => is.map((i) => i.dataset.type));
+  assert.ok((await filterTypes()).includes('BattleEnded'), 'the ended battle has a BattleEnded box');
   let pid = await newBattle('w1', 2);
   o = await settle(pid);
+  assert.deepEqual(await filterTypes(), [...new Set(o.eventList.map((e) => e.type))].sort(), 'one box per event type of the new battle');
   const pollOf = (battle) => (url) => url.pathname === `/api/battles/${battle}` && url.searchParams.has('events_since');
   let heldPoll = null;
   let polls = 0;

@@ -246,8 +246,10 @@
   function renderEvents() {
     const types = [...new Set(app.events.map((e) => e.type))].sort();
     const filters = $('event-filters');
-    const have = new Set([...filters.querySelectorAll('input')].map((i) => i.dataset.type));
-    if (types.some((t) => !have.has(t))) {
+    // One box per type in this battle's log: a type seen only in the last battle loses its box
+    // (a type unticked there stays hidden when it comes back).
+    const have = [...filters.querySelectorAll('input')].map((i) => i.dataset.type);
+    if (have.join('\n') !== types.join('\n')) {
       filters.replaceChildren(...types.map((t) => {
         const input = Object.assign(document.createElement('input'), { type: 'checkbox', checked: !app.hiddenTypes.has(t) });
         input.dataset.type = t;
@@ -292,11 +294,34 @@
       Object.assign(document.createElement('option'), { value: e.id, textContent: `${e.id}: ${e.name}`, selected: e.id === r.default_encounter })));
   }
 
-  async function seek(step) {
-    const r = await api('POST', `/api/battles/${app.id}/seek`, { step });
-    if (!r.ok) say(r.json.message);
-    await refresh();
+  /// Moves the replay to `step`. One seek at a time, in the order clicked: a click while one is on
+  /// its way moves on from the step last asked for, not from the step still drawn (a double click
+  /// on "one step back" goes back two), and the page then asks for the last step wanted.
+  let wantedStep = null;
+  let seeking = null;
+  function seek(step) {
+    const o = app.overview;
+    if (!o || o.mode !== 'replay') return;
+    wantedStep = Math.max(0, Math.min(o.replay.steps, step));
+    if (seeking) return;
+    const id = o.id;
+    seeking = (async () => {
+      try {
+        for (;;) {
+          const asked = wantedStep;
+          const r = await api('POST', `/api/battles/${id}/seek`, { step: asked });
+          if (!r.ok) say(r.json.message);
+          await refresh();
+          if (!r.ok || wantedStep === asked || id !== app.id) break;
+        }
+      } finally {
+        wantedStep = null;
+        seeking = null;
+      }
+    })();
   }
+  /// The step a relative move starts from: the one last asked for while a seek is on its way.
+  const replayStep = () => (wantedStep ?? app.overview.replay.step);
 
   async function loadReplay(text) {
     const r = await api('POST', '/api/replays', text);
@@ -317,8 +342,8 @@
       await open(r.json.id);
     });
     $('replay-first').addEventListener('click', () => seek(0));
-    $('replay-back').addEventListener('click', () => seek(app.overview.replay.step - 1));
-    $('replay-forward').addEventListener('click', () => seek(app.overview.replay.step + 1));
+    $('replay-back').addEventListener('click', () => seek(replayStep() - 1));
+    $('replay-forward').addEventListener('click', () => seek(replayStep() + 1));
     $('replay-last').addEventListener('click', () => seek(app.overview.replay.steps));
     // The replay file goes on as the server wrote it: read here, its seed could change.
     $('replay-this').addEventListener('click', async () => {
