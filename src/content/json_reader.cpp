@@ -376,12 +376,18 @@ std::string describe_enum(std::span<const std::string_view> allowed) {
   return fmt::format("one of: {}", fmt::join(allowed, ", "));
 }
 
+/// Whether a line ends at text[i]: a line feed, or a carriage return with no line feed after it
+/// (a CR LF pair ends one line, at its LF), as editors count lines.
+bool ends_line(std::string_view text, std::size_t i) {
+  return text[i] == '\n' || (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n'));
+}
+
 /// 1-based {line, column} of `offset` (at most text.size()), counted on from `from`, before which
 /// the text has `newlines` line ends, the last line starting at `line_start`.
 std::pair<int, int> line_column_from(std::string_view text, std::size_t offset, std::size_t from,
                                      std::size_t newlines, std::size_t line_start) {
   for (std::size_t i = from; i < offset; ++i) {
-    if (text[i] == '\n') {
+    if (ends_line(text, i)) {
       ++newlines;
       line_start = i + 1;
     }
@@ -496,7 +502,7 @@ std::pair<int, int> LocateIndex::line_column(std::string_view text, std::size_t 
     LineMark mark;
     for (std::size_t i = 0; i <= text.size(); ++i) {
       if (i % kLineBlock == 0) line_marks_.push_back(mark);
-      if (i < text.size() && text[i] == '\n') {
+      if (i < text.size() && ends_line(text, i)) {
         ++mark.newlines;
         mark.line_start = i + 1;
       }

@@ -49,6 +49,17 @@ TEST(JsonLineColumn, CountsLinesAndColumnsFromOne) {
   EXPECT_EQ(line_column(text, 7), Position(4, 1));
 }
 
+TEST(JsonLineColumn, ACarriageReturnEndsALineAloneOrWithItsLineFeed) {
+  const std::string_view text = "ab\r\ncd\rx\r\r\n";
+  EXPECT_EQ(line_column(text, 2), Position(1, 3));  // the CR of CR LF
+  EXPECT_EQ(line_column(text, 3), Position(1, 4));  // its LF ends line 1
+  EXPECT_EQ(line_column(text, 4), Position(2, 1));
+  EXPECT_EQ(line_column(text, 6), Position(2, 3));  // a CR alone ends line 2
+  EXPECT_EQ(line_column(text, 7), Position(3, 1));
+  EXPECT_EQ(line_column(text, 9), Position(4, 1));
+  EXPECT_EQ(line_column(text, 11), Position(5, 1));
+}
+
 TEST(JsonLineColumn, ClampsOffsetPastTheEnd) {
   EXPECT_EQ(line_column("ab\nc", 100), Position(2, 2));
   EXPECT_EQ(line_column("", 5), Position(1, 1));
@@ -375,6 +386,24 @@ TEST(JsonLocate, EveryValueOfALongListIsLocatedWhereItIs) {
   }
   EXPECT_EQ(doc.locate("/last"), Position(kItems + 2, 12));
   EXPECT_EQ(doc.locate(fmt::format("/items/{}", kItems)), Position(0, 0));
+}
+
+TEST(JsonLocate, LinesEndWithLineFeedsCarriageReturnsOrBoth) {
+  // Each ending over many blocks of the document's line index, a CR LF pair straddling some.
+  for (const std::string_view eol : {"\n", "\r\n", "\r"}) {
+    constexpr int kItems = 400;
+    std::string text = fmt::format("[{}", eol);
+    for (int i = 0; i < kItems; ++i)
+      text += fmt::format("  {{\"v\": {}}}{}{}", i, i + 1 < kItems ? "," : "", eol);
+    text += "]";
+    const JsonDocument doc = parse_clean(text);
+    for (int i = 0; i < kItems; ++i) ASSERT_EQ(doc.locate(fmt::format("/{}/v", i)), Position(i + 2, 9)) << i;
+    Diagnostics diags;
+    EXPECT_FALSE(parse_json_text("f.json", fmt::format("{}{} x", text, eol), diags).has_value());
+    ASSERT_EQ(diags.size(), 1u);
+    EXPECT_EQ(diags.items()[0].line, kItems + 3) << diags.to_string();
+    EXPECT_EQ(diags.items()[0].column, 2) << diags.to_string();
+  }
 }
 
 TEST(JsonLocate, ACopyLocatesInItsOwnText) {
