@@ -918,8 +918,21 @@ void ObjectReader::error_at(std::string_view key, std::string message) {
 
 void ObjectReader::error(std::string message) { diags_.add(doc_.diagnostic(pointer_, std::move(message))); }
 
+std::vector<std::string> ObjectReader::keys_in_text_order() const {
+  if (object_ == nullptr) return {};
+  std::vector<std::pair<std::pair<int, int>, std::string>> keys;
+  for (const auto& [key, value] : object_->items()) keys.emplace_back(doc_.locate(pointer_of(key)), key);
+  std::stable_sort(keys.begin(), keys.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::string> out;
+  out.reserve(keys.size());
+  for (auto& k : keys) out.push_back(std::move(k.second));
+  return out;
+}
+
 void ObjectReader::finish() {
   if (object_ == nullptr) return;
+  // Only the unknown keys are located: locating every key of every object would cost a clean
+  // pack its load time.
   struct UnknownKey {
     std::pair<int, int> position;
     std::string key;

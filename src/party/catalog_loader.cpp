@@ -157,7 +157,7 @@ class Loader {
     const json* obj = r.optional_object("resist");
     if (obj == nullptr) return out;
     ObjectReader rr(r.document(), *obj, r.pointer_of("resist"), diags_);
-    for (const auto& [key, value] : obj->items()) {
+    for (const std::string& key : rr.keys_in_text_order()) {
       const auto cond = resolve(r.document(), rr.pointer_of(key), kCondition, "condition", json(key));
       const auto pct = rr.required_int(key, 0, 100);
       if (cond && pct) out[*cond] = static_cast<std::uint8_t>(*pct);

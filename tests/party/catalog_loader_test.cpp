@@ -133,6 +133,24 @@ TEST(PartyCatalogLoader, UnknownKeysWrongTypesAndDanglingIdsAreAllReported) {
     EXPECT_NE(all.find(words), std::string::npos) << words << "\n" << all;
 }
 
+TEST(PartyCatalogLoader, AResistanceMapListsItsProblemsAsWritten) {
+  const auto loaded = load_catalog(std::vector<content::JsonDocument>{doc(R"({
+    "pack": {"id": "p", "rules": "party"},
+    "conditions": [{"id": "sleep", "effect": "sleep", "turns": 1}],
+    "members": [{"id": "m", "hp": 5, "attack": 1}],
+    "enemies": [{"id": "e", "hp": 3, "resist": {"zap": 10, "sleep": 101, "blur": 5},
+                 "actions": [{"id": "a", "target": "member", "effects": [{"op": "damage", "amount": 1}]}]}],
+    "parties": [{"id": "p", "formation": ["m"], "tp": 1}],
+    "encounters": [{"id": "x", "party": "p", "enemies": ["e"]}]
+  })")});
+  ASSERT_FALSE(loaded.ok());
+  std::vector<std::string> pointers;
+  for (const auto& d : loaded.error().items()) pointers.push_back(d.pointer);
+  EXPECT_EQ(pointers, (std::vector<std::string>{"/enemies/0/resist/zap", "/enemies/0/resist/sleep",
+                                                "/enemies/0/resist/blur"}))
+      << loaded.error().to_string();
+}
+
 TEST(PartyCatalogLoader, SkillsAreCountedAsListed) {
   // 33 skills are too many, whether or not one of them names a skill the pack lacks.
   std::string skills;

@@ -195,6 +195,9 @@ class ObjectReader {
 
   /// The JSON pointer of `key` in this object.
   std::string pointer_of(std::string_view key) const;
+  /// This object's keys in the order the text gives them (the parsed object is a sorted map), for
+  /// an object whose keys are the author's (ids), so that its problems are listed as written.
+  std::vector<std::string> keys_in_text_order() const;
   /// Reports a problem with the value at `key` (always, even when not `valid()`).
   void error_at(std::string_view key, std::string message);
   /// Reports a problem with this object as a whole.
