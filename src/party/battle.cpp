@@ -734,6 +734,16 @@ bool check_invariants(const Battle& battle, std::string* why, std::string* where
     return fail("/state/enemy_action/active",
                 "an enemy action is in progress: expected it to wait on a Block in the enemy phase or the "
                 "first strike");
+  // An enemy acts only with an action left: the enemy phase picks one at counter 0 or below, the
+  // first strike's enemy has just joined (counter 1 - moves), and nothing raises the counter
+  // before EndEnemyTurn ends the action. At 1 the action would leave it at 2, past the bound.
+  if (s.enemy_action.active)
+    if (const auto slot = enemy_slot(s, s.enemy_action.enemy_uid); slot && s.enemies[*slot].cantmove > 0)
+      return fail(fmt::format("/state/enemies/{}/cantmove", *slot),
+                  fmt::format("enemy '{}' (number {}) is acting (enemy_action.active) with counter {}: "
+                              "expected 0 or below, an action left",
+                              c.enemies[s.enemies[*slot].def].id, s.enemy_action.enemy_uid,
+                              s.enemies[*slot].cantmove));
   // advance() runs until a decision is posed or the battle is over: a battle that is not over
   // waits on a decision (one waiting on nothing would refuse every action).
   if (!battle.is_battle_over() && battle.decision_kind() == DecisionKind::None) {

@@ -535,6 +535,50 @@ TEST(PartySnapshot, APendingDecisionIsOneTheRulesPose) {
       << refused.error().message;
 }
 
+/// The active slot of the enemy whose action is in progress in `snap`.
+std::string acting_enemy(const json& snap) {
+  const json& enemies = snap["state"]["enemies"];
+  const json& uid = snap["state"]["enemy_action"]["enemy_uid"];
+  for (std::size_t i = 0; i < enemies.size(); ++i)
+    if (enemies[i]["uid"] == uid) return "/state/enemies/" + std::to_string(i);
+  ADD_FAILURE() << "no active enemy with number " << uid.dump();
+  return "/state/enemies/0";
+}
+
+// An enemy acts only with an action left (counter 0 or below): the enemy phase picks such an
+// enemy, the first strike's acting enemy has just joined (counter 1 - moves, moves 1 to 4), and
+// nothing raises the acting enemy's counter before EndEnemyTurn ends the action. An action
+// restored at counter 1 left the enemy at counter 2, past the bound, once answered: the next
+// Block's snapshot was then refused.
+TEST(PartySnapshot, AnEnemyActionInProgressIsOneWithAnActionLeft) {
+  std::vector<json> blocks;  // a Block in the first strike, then one in the enemy phase
+  const Battle ambush = test::start("ambush", 3, meadow_pack());
+  ASSERT_EQ(ambush.phase(), Phase::FirstStrike);
+  ASSERT_EQ(ambush.decision_kind(), DecisionKind::Block);
+  blocks.push_back(snapshot(ambush));
+  Battle walk = test::start("meadow_walk", 1, meadow_pack());
+  Rng rng = Rng::from_seed(11);
+  std::vector<Action> options;
+  for (int steps = 0; walk.status() == Status::AwaitingDecision && steps < 2000; ++steps) {
+    if (walk.phase() == Phase::EnemyPhase && walk.decision_kind() == DecisionKind::Block) break;
+    walk.legal_actions(options);
+    ASSERT_TRUE(walk.submit(options[rng.below(static_cast<std::uint32_t>(options.size()))]).ok());
+  }
+  ASSERT_EQ(walk.phase(), Phase::EnemyPhase);
+  ASSERT_EQ(walk.decision_kind(), DecisionKind::Block);
+  blocks.push_back(snapshot(walk));
+  for (const json& s : blocks) {
+    SCOPED_TRACE(s["phase"].dump());
+    const std::string counter = acting_enemy(s) + "/cantmove";
+    ASSERT_LE(s[json::json_pointer(counter)].get<int>(), 0);
+    expect_accepted(s);
+    expect_refused(with(s, counter, 1), counter,
+                   "is acting (enemy_action.active) with counter 1: expected 0 or below");
+    expect_accepted(with(s, counter, 0));
+    expect_accepted(with(s, counter, kMinCounter));
+  }
+}
+
 // --- Deselect -----------------------------------------------------------------------------
 
 TEST(PartyDeselect, GoesOnceRoundTheFreeMembersThenAnActionMustBeChosen) {

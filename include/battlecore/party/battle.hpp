@@ -252,9 +252,10 @@ class Battle {
 /// conditions, counter, exhaustion or charge), a selected member that can act, no fallen enemy in
 /// a slot while a decision waits, at most 4 active enemies, the phase's flags and the turn within
 /// the turn limit, and until the battle is over a decision the rules pose (the companion's for a
-/// companion that may act, a Block by an enemy action in progress). False on the first broken
-/// one, with the reason in `why` and, when `where` is given, the JSON pointer of the value at
-/// fault in the battle's snapshot (which `restore` reports).
+/// companion that may act, a Block by an enemy action in progress, whose enemy has an action
+/// left: counter 0 or below). False on the first broken one, with the reason in `why` and, when
+/// `where` is given, the JSON pointer of the value at fault in the battle's snapshot (which
+/// `restore` reports).
 bool check_invariants(const Battle& battle, std::string* why, std::string* where = nullptr);
 
 }  // namespace battlecore::party
