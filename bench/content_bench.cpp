@@ -35,13 +35,21 @@ content::JsonDocument cards_with_a_typo_each(std::size_t n) {
 void BM_LoadPackWithAProblemPerCard(benchmark::State& st) {
   const std::size_t n = static_cast<std::size_t>(st.range(0));
   const content::JsonDocument doc = cards_with_a_typo_each(n);
+  std::vector<content::JsonDocument> docs;
+  // Only the load is timed: the copy it reads is made, and freed with the problems it gives, while
+  // the timing is paused (at 4,000 cards, the freeing was a sixth of the time measured).
   for (auto _ : st) {
     st.PauseTiming();
-    std::vector<content::JsonDocument> docs{doc};  // a copy locates from scratch, as a load does
+    docs.clear();
+    docs.push_back(doc);  // a copy locates from scratch, as a load does
     st.ResumeTiming();
-    auto loaded = deckbuilder::load_catalog(docs);
-    if (loaded || loaded.error().size() != n) st.SkipWithError("expected one problem per card");
-    benchmark::DoNotOptimize(loaded);
+    {
+      auto loaded = deckbuilder::load_catalog(docs);
+      st.PauseTiming();
+      if (loaded || loaded.error().size() != n) st.SkipWithError("expected one problem per card");
+      benchmark::DoNotOptimize(loaded);
+    }
+    st.ResumeTiming();
   }
   st.counters["problems_per_s"] =
       benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate);

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <limits>
 #include <new>
 
 #include "battlecore/deckbuilder/battle.hpp"
@@ -14,8 +15,11 @@
 #include "battlecore/sim/simulate.hpp"
 #include "snapshot_bench.hpp"
 
-// A counting allocator: every operator new of the program goes through here, so a benchmark can
-// count the heap allocations made inside its loop.
+// A counting allocator: every replaceable operator new of the program goes through here, so a
+// benchmark can count the heap allocations made inside its loop. The over-aligned forms are
+// replaced too (libstdc++'s call aligned_alloc, not the plain form), and so are the nothrow ones,
+// with the operator deletes that free what they return. malloc itself is not counted: the engine
+// allocates only through new.
 namespace {
 std::atomic<std::uint64_t> g_allocations{0};
 }  // namespace
@@ -33,10 +37,47 @@ void* operator new(std::size_t size) {
   throw std::bad_alloc();
 }
 void* operator new[](std::size_t size) { return operator new(size); }
+void* operator new(std::size_t size, std::align_val_t align) {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  // aligned_alloc takes a size that is a multiple of the alignment (a power of two).
+  const auto a = static_cast<std::size_t>(align);
+  if (size > std::numeric_limits<std::size_t>::max() - a) throw std::bad_alloc();
+  if (void* p = std::aligned_alloc(a, size == 0 ? a : (size + a - 1) & ~(a - 1))) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t size, std::align_val_t align) { return operator new(size, align); }
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+  try {
+    return operator new(size);
+  } catch (const std::bad_alloc&) {
+    return nullptr;
+  }
+}
+void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
+  return operator new(size, std::nothrow);
+}
+void* operator new(std::size_t size, std::align_val_t align, const std::nothrow_t&) noexcept {
+  try {
+    return operator new(size, align);
+  } catch (const std::bad_alloc&) {
+    return nullptr;
+  }
+}
+void* operator new[](std::size_t size, std::align_val_t align, const std::nothrow_t&) noexcept {
+  return operator new(size, align, std::nothrow);
+}
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete[](void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
 #pragma GCC diagnostic pop
 
 namespace {
