@@ -1,6 +1,6 @@
 #include "battlecore/clash/play_session.hpp"
 
-#include <charconv>
+#include <algorithm>
 #include <istream>
 #include <ostream>
 
@@ -10,6 +10,7 @@
 #include "battlecore/clash/battle.hpp"
 #include "battlecore/clash/policies.hpp"
 #include "battlecore/clash/view.hpp"
+#include "battlecore/core/play_input.hpp"
 
 namespace battlecore::clash {
 
@@ -23,13 +24,6 @@ constexpr std::string_view kHelp =
     "  log [N]   the last N events as JSON (default 20)\n"
     "  help      this text\n"
     "  quit      leave the battle\n";
-
-std::string trim(std::string_view s) {
-  const auto b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string_view::npos) return "";
-  const auto e = s.find_last_not_of(" \t\r\n");
-  return std::string(s.substr(b, e - b + 1));
-}
 
 /// Prints the events since `shown` (phase changes left out) and moves `shown` on.
 void show_events(const Battle& battle, std::size_t& shown, std::ostream& out) {
@@ -102,7 +96,7 @@ int play_battle(Battle& battle, const PlayConfig& config, std::istream& in, std:
       out << "\nend of input: leaving the battle\n";
       return 0;
     }
-    const std::string cmd = trim(line);
+    const std::string cmd = trim_input(line);
     if (cmd.empty()) continue;
     if (cmd == "quit" || cmd == "exit" || cmd == "q") {
       out << "you leave the battle\n";
@@ -124,28 +118,29 @@ int play_battle(Battle& battle, const PlayConfig& config, std::istream& in, std:
     }
     if (cmd.rfind("log", 0) == 0) {
       std::size_t n = 20;
-      const std::string arg = trim(std::string_view(cmd).substr(3));
+      const std::string arg = trim_input(std::string_view(cmd).substr(3));
       if (!arg.empty()) {
-        const auto [p, ec] = std::from_chars(arg.data(), arg.data() + arg.size(), n);
-        if (ec != std::errc() || p != arg.data() + arg.size()) {
+        const InputNumber count = read_input_number(arg);
+        if (count.kind == InputNumber::Kind::NotANumber) {
           out << "usage: log [N]\n";
           continue;
         }
+        n = count.value;  // a count past any log's size shows it all
       }
       const auto& log = battle.events().log();
       for (std::size_t i = log.size() > n ? log.size() - n : 0; i < log.size(); ++i)
         out << "  " << table_event_json(battle, log[i]).dump() << "\n";
       continue;
     }
-    std::size_t choice = 0;
-    const auto [p, ec] = std::from_chars(cmd.data(), cmd.data() + cmd.size(), choice);
-    if (ec != std::errc() || p != cmd.data() + cmd.size()) {
-      out << fmt::format("'{}' is not a command or an option number; type 'help'\n", cmd);
+    const InputNumber number = read_input_number(cmd);
+    if (number.kind == InputNumber::Kind::NotANumber) {
+      out << fmt::format("'{}' is not a command or an option number; type 'help'\n", echo_input(cmd));
       continue;
     }
+    const std::size_t choice = number.value;
     const Decision d = battle.decision();
-    if (choice >= d.options.size()) {
-      out << fmt::format("no option {}: choose 0 to {}\n", choice, d.options.size() - 1);
+    if (number.kind == InputNumber::Kind::TooLarge || choice >= d.options.size()) {
+      out << fmt::format("no option {}: choose 0 to {}\n", echo_input(cmd), d.options.size() - 1);
       continue;
     }
     out << "-> " << action_label(battle, d.options[choice]) << "\n";
@@ -156,8 +151,13 @@ int play_battle(Battle& battle, const PlayConfig& config, std::istream& in, std:
     prompt_shown = false;
   }
   show_events(battle, shown, out);
+  // The standings, first place first (seats that share a place in seat order).
   const auto& seats = battle.state().seats;
-  for (std::size_t i = 0; i < seats.size(); ++i)
+  std::vector<std::size_t> order(seats.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return seats[a].place < seats[b].place; });
+  for (const std::size_t i : order)
     out << fmt::format("place {}: {} ({})\n", seats[i].place, battle.encounter().seats[i].name,
                        seat_kind_name(seats[i].kind));
   return 0;

@@ -1,5 +1,8 @@
 #include "battlecore/clash/view.hpp"
 
+#include <string>
+#include <vector>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -141,10 +144,11 @@ std::string event_label(const Battle& b, const Event& e) {
     case EventType::RoundEnded:
       return fmt::format("round {} over, {} seat(s) remain", e.amount, e.extra);
     case EventType::BattleEnded: {
-      std::string out = "battle over:";
+      std::vector<std::string> places;
       for (std::size_t i = 0; i < b.state().seats.size(); ++i)
-        out += fmt::format(" {} place {};", seat_text(b, static_cast<SeatRef>(i)), unpack_place(e.amount, i));
-      return out;
+        places.push_back(
+            fmt::format("{} place {}", seat_text(b, static_cast<SeatRef>(i)), unpack_place(e.amount, i)));
+      return fmt::format("battle over: {}", fmt::join(places, ", "));
     }
     case EventType::CardDealt:
       return hidden_draw(b, e) ? fmt::format("{} draws a card", seat_text(b, e.seat))

@@ -1,10 +1,10 @@
-#include <charconv>
 #include <istream>
 #include <ostream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "battlecore/core/play_input.hpp"
 #include "battlecore/party/play_session.hpp"
 #include "battlecore/party/view.hpp"
 
@@ -22,15 +22,9 @@ constexpr std::string_view kHelp =
     "  help      this text\n"
     "  quit      leave the battle\n";
 
-std::string trim(std::string_view s) {
-  const auto b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string_view::npos) return "";
-  const auto e = s.find_last_not_of(" \t\r\n");
-  return std::string(s.substr(b, e - b + 1));
-}
-
 void show(const Battle& battle, std::ostream& out) {
   out << render_text(battle);
+  if (battle.status() != Status::AwaitingDecision) return;  // the end is said after the board
   const Decision d = battle.decision();
   out << fmt::format("  decision: {}\n", decision_kind_name(d.kind));
   for (std::size_t i = 0; i < d.options.size(); ++i)
@@ -67,7 +61,7 @@ int play(Battle& battle, std::istream& in, std::ostream& out) {
       out << "\nend of input: leaving the battle\n";
       return 0;
     }
-    const std::string cmd = trim(line);
+    const std::string cmd = trim_input(line);
     if (cmd.empty()) continue;
     if (cmd == "quit" || cmd == "exit" || cmd == "q") {
       out << "you leave the battle\n";
@@ -93,28 +87,29 @@ int play(Battle& battle, std::istream& in, std::ostream& out) {
     }
     if (cmd.rfind("log", 0) == 0) {
       std::size_t n = 20;
-      const std::string arg = trim(std::string_view(cmd).substr(3));
+      const std::string arg = trim_input(std::string_view(cmd).substr(3));
       if (!arg.empty()) {
-        const auto [p, ec] = std::from_chars(arg.data(), arg.data() + arg.size(), n);
-        if (ec != std::errc() || p != arg.data() + arg.size()) {
+        const InputNumber count = read_input_number(arg);
+        if (count.kind == InputNumber::Kind::NotANumber) {
           out << "usage: log [N]\n";
           continue;
         }
+        n = count.value;  // a count past any log's size shows it all
       }
       const auto& log = battle.events().log();
       for (std::size_t i = log.size() > n ? log.size() - n : 0; i < log.size(); ++i)
         out << "  " << event_to_json(log[i], battle.catalog()).dump() << "\n";
       continue;
     }
-    std::size_t choice = 0;
-    const auto [p, ec] = std::from_chars(cmd.data(), cmd.data() + cmd.size(), choice);
-    if (ec != std::errc() || p != cmd.data() + cmd.size()) {
-      out << fmt::format("'{}' is not a command or an option number; type 'help'\n", cmd);
+    const InputNumber number = read_input_number(cmd);
+    if (number.kind == InputNumber::Kind::NotANumber) {
+      out << fmt::format("'{}' is not a command or an option number; type 'help'\n", echo_input(cmd));
       continue;
     }
+    const std::size_t choice = number.value;
     const Decision d = battle.decision();
-    if (choice >= d.options.size()) {
-      out << fmt::format("no option {}: choose 0 to {}\n", choice, d.options.size() - 1);
+    if (number.kind == InputNumber::Kind::TooLarge || choice >= d.options.size()) {
+      out << fmt::format("no option {}: choose 0 to {}\n", echo_input(cmd), d.options.size() - 1);
       continue;
     }
     out << "-> " << action_label(battle, d.options[choice]) << "\n";

@@ -280,6 +280,26 @@ TEST(ClashCli, PlayRollsPicksARockAndACardAndShowsTheDuels) {
     EXPECT_TRUE(contains(r.out, part)) << part << "\n" << r.out.substr(0, 3000);
 }
 
+TEST(ClashCli, PlayEndsWithTheStandingsFirstPlaceFirst) {
+  // Seed 7 of the default encounter: four seats whose places are not in seat order.
+  std::string input;
+  for (int i = 0; i < 400; ++i) input += "0\n";
+  const CliRun r = cli("play --rules clash --seed 7", input);
+  ASSERT_EQ(r.code, 0) << explain(r);
+  const std::size_t over = r.out.find("battle over: ");
+  ASSERT_NE(over, std::string::npos) << r.out.substr(r.out.size() > 3000 ? r.out.size() - 3000 : 0);
+  const std::string line = r.out.substr(over, r.out.find('\n', over) - over);
+  EXPECT_NE(line.back(), ';') << line;
+  EXPECT_TRUE(contains(line, " place 1, ") || contains(line, " place 2, ")) << line;
+  std::vector<int> places;
+  for (std::size_t at = r.out.find("\nplace ", over); at != std::string::npos;
+       at = r.out.find("\nplace ", at + 1))
+    places.push_back(std::stoi(r.out.substr(at + 7)));
+  ASSERT_GE(places.size(), 2u) << r.out.substr(over);
+  EXPECT_TRUE(std::is_sorted(places.begin(), places.end())) << r.out.substr(over);
+  EXPECT_EQ(places.front(), 1) << r.out.substr(over);
+}
+
 TEST(ClashCli, PlayQuitsAndAnswersNonsense) {
   const CliRun r = cli("play --rules clash --seed 1", "hello\n7\nhelp\nquit\n");
   ASSERT_EQ(r.code, 0) << explain(r);

@@ -103,6 +103,9 @@ TEST(PartyPlaySession, PlaysFromNumbersAndCommands) {
   EXPECT_TRUE(text.find("victory on turn") != std::string::npos ||
               text.find("defeat on turn") != std::string::npos)
       << text.substr(text.size() > 2000 ? text.size() - 2000 : 0);
+  // The board after the last action poses no decision: none is listed.
+  EXPECT_EQ(text.find("decision: none"), std::string::npos)
+      << text.substr(text.size() > 2000 ? text.size() - 2000 : 0);
 }
 
 TEST(PartyPlaySession, UnknownEncounterExitsTwo) {

@@ -99,7 +99,9 @@ TEST(SimPlaySession, BadInputIsAnsweredAndTheSessionContinues) {
   for (const Case& c :
        {Case{"fight the monster", "is not a command or an action number"},
         Case{"99", "no action 99: choose 0 to"}, Case{"-1", "is not a command or an action number"},
-        Case{"", ""}, Case{"log abc", "usage: log [N]"}, Case{"3x", "is not a command"}}) {
+        Case{"", ""}, Case{"log abc", "usage: log [N]"}, Case{"3x", "is not a command"},
+        Case{"18446744073709551616", "no action 18446744073709551616: choose 0 to"},
+        Case{"\x1b[2Jwipe", "'\\x1B[2Jwipe' is not a command"}}) {
     SCOPED_TRACE(c.line);
     const Session s = play(std::string(c.line) + "\nstate\nquit\n");
     EXPECT_EQ(s.code, 0);
@@ -107,6 +109,16 @@ TEST(SimPlaySession, BadInputIsAnsweredAndTheSessionContinues) {
     EXPECT_EQ(count(s.out, "hand:"), 2u) << "the session did not go on to 'state':\n" << s.out;
     EXPECT_TRUE(contains(s.out, "you leave the battle")) << s.out;
     EXPECT_TRUE(s.err.empty()) << s.err;
+  }
+}
+
+TEST(SimPlaySession, ALongLineIsEchoedShort) {
+  ASSERT_NE(starter(), nullptr);
+  for (const std::string& line : {std::string(100'000, 'z'), std::string(100'000, '9')}) {
+    const Session s = play(line + "\nquit\n");
+    EXPECT_EQ(s.code, 0);
+    EXPECT_TRUE(contains(s.out, std::string(40, line[0]) + "...")) << s.out.substr(0, 2000);
+    EXPECT_LT(s.out.size(), 5'000u);
   }
 }
 
