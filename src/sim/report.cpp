@@ -1405,31 +1405,37 @@ std::vector<ShownEnemy> shown_enemies(const SimReport& r) {
 
 namespace {
 
+/// The id column of the text report's card and enemy tables, at the least: a longer id widens it.
+constexpr std::size_t kTableIdWidth = 20;
+
 /// The text report's card table: the cards played, in the pack's order, each with its plays and
 /// the win rate of the battles it was played in; a paired run gives both sides per card (a card
 /// one pack adds is played on that side only).
 void append_card_table(std::string& out, const SimReport& r) {
   const bool paired = !r.versus_policy.empty();
+  const auto cards = shown_cards(r);
+  std::size_t w = kTableIdWidth;
+  for (const ShownCard& shown : cards) w = std::max(w, at_or_empty(r.card_ids, shown.row).size());
   std::string rows;
-  for (const ShownCard& shown : shown_cards(r)) {
+  for (const ShownCard& shown : cards) {
     const CardTally& a = *shown.a;
     const CardTally& b = *shown.b;
     const std::string id = at_or_empty(r.card_ids, shown.row);
     if (paired)
-      rows += fmt::format("{:<20} {:>14.3f} {:>14.4f} {:>14.3f} {:>14.4f}\n", id, ratio(a.plays, r.played()),
-                          ratio(a.wins_when_played, a.battles_played), ratio(b.plays, r.versus.played()),
-                          ratio(b.wins_when_played, b.battles_played));
+      rows += fmt::format("{:<{}} {:>14.3f} {:>14.4f} {:>14.3f} {:>14.4f}\n", id, w,
+                          ratio(a.plays, r.played()), ratio(a.wins_when_played, a.battles_played),
+                          ratio(b.plays, r.versus.played()), ratio(b.wins_when_played, b.battles_played));
     else
-      rows +=
-          fmt::format("{:<20} {:>10} {:>12.3f} {:>16} {:>12.4f}\n", id, a.plays, ratio(a.plays, r.played()),
-                      a.battles_played, ratio(a.wins_when_played, a.battles_played));
+      rows += fmt::format("{:<{}} {:>10} {:>12.3f} {:>16} {:>12.4f}\n", id, w, a.plays,
+                          ratio(a.plays, r.played()), a.battles_played,
+                          ratio(a.wins_when_played, a.battles_played));
   }
   if (rows.empty()) return;
   if (paired)
-    out += fmt::format("{:<20} {:>14} {:>14} {:>14} {:>14}\n", "card", "A_per_battle", "A_win_played",
+    out += fmt::format("{:<{}} {:>14} {:>14} {:>14} {:>14}\n", "card", w, "A_per_battle", "A_win_played",
                        "B_per_battle", "B_win_played");
   else
-    out += fmt::format("{:<20} {:>10} {:>12} {:>16} {:>12}\n", "card", "plays", "per_battle",
+    out += fmt::format("{:<{}} {:>10} {:>12} {:>16} {:>12}\n", "card", w, "plays", "per_battle",
                        "battles_played", "win_played");
   out += rows;
 }
@@ -1438,25 +1444,28 @@ void append_card_table(std::string& out, const SimReport& r) {
 /// paired run gives both sides per enemy (an enemy one pack adds fights on that side only).
 void append_enemy_table(std::string& out, const SimReport& r) {
   const bool paired = !r.versus_policy.empty();
+  const auto enemies = shown_enemies(r);
+  std::size_t w = kTableIdWidth;
+  for (const ShownEnemy& shown : enemies) w = std::max(w, at_or_empty(r.enemy_ids, shown.row).size());
   std::string rows;
-  for (const ShownEnemy& shown : shown_enemies(r)) {
+  for (const ShownEnemy& shown : enemies) {
     const EnemyTally& a = *shown.a;
     const EnemyTally& b = *shown.b;
     const std::string id = at_or_empty(r.enemy_ids, shown.row);
     if (paired)
-      rows += fmt::format("{:<20} {:>10} {:>12.3f} {:>10} {:>10} {:>12.3f} {:>10}\n", id, a.battles,
+      rows += fmt::format("{:<{}} {:>10} {:>12.3f} {:>10} {:>10} {:>12.3f} {:>10}\n", id, w, a.battles,
                           ratio(a.damage_dealt, a.battles), a.armor_removed, b.battles,
                           ratio(b.damage_dealt, b.battles), b.armor_removed);
     else
-      rows += fmt::format("{:<20} {:>10} {:>12} {:>12.3f} {:>14}\n", id, a.battles, a.damage_dealt,
+      rows += fmt::format("{:<{}} {:>10} {:>12} {:>12.3f} {:>14}\n", id, w, a.battles, a.damage_dealt,
                           ratio(a.damage_dealt, a.battles), a.armor_removed);
   }
   if (rows.empty()) return;
   if (paired)
-    out += fmt::format("{:<20} {:>10} {:>12} {:>10} {:>10} {:>12} {:>10}\n", "enemy", "A_battles",
+    out += fmt::format("{:<{}} {:>10} {:>12} {:>10} {:>10} {:>12} {:>10}\n", "enemy", w, "A_battles",
                        "A_per_battle", "A_armor", "B_battles", "B_per_battle", "B_armor");
   else
-    out += fmt::format("{:<20} {:>10} {:>12} {:>12} {:>14}\n", "enemy", "battles", "damage", "per_battle",
+    out += fmt::format("{:<{}} {:>10} {:>12} {:>12} {:>14}\n", "enemy", w, "battles", "damage", "per_battle",
                        "armor_removed");
   out += rows;
   if (!r.enemy_damage_counted) out += "(enemy damage not counted: --no-enemy-damage)\n";

@@ -684,6 +684,38 @@ TEST(SimSimulate, ToTextHasACardTableAndAnEnemyTable) {
   EXPECT_NE(ptext.find("(enemy damage not counted: --no-enemy-damage)"), std::string::npos) << ptext;
 }
 
+// An id longer than the id column widens it: every row of a table, its header's too, keeps its
+// columns, alone and paired.
+TEST(SimSimulate, ToTextTablesWidenForALongId) {
+  ASSERT_NE(starter(), nullptr);
+  for (const bool paired : {false, true}) {
+    SCOPED_TRACE(paired);
+    SimConfig config{"sludge_pair", 60, 2, "random"};
+    if (paired) config.versus_policy = "greedy";
+    SimReport r = run(config);
+    const std::string long_card = "a_card_whose_id_is_past_twenty_characters";
+    const std::string long_enemy = "an_enemy_whose_id_is_past_twenty_characters";
+    const std::size_t strike = *starter()->find_card("strike");
+    r.card_ids[strike] = long_card;
+    r.enemy_ids[*starter()->find_enemy("sludge")] = long_enemy;
+    const std::string text = r.to_text();
+    for (const auto& [header, ids] :
+         {std::pair{std::string("card"),
+                    std::vector<std::string>{long_card, r.card_ids[*starter()->find_card("bash")]}},
+          std::pair{std::string("enemy"), std::vector<std::string>{long_enemy}}}) {
+      const std::string head = line_of(text, header);
+      ASSERT_NE(head, "") << text;
+      for (const std::string& id : ids) {
+        const std::string row = line_of(text, id);
+        ASSERT_NE(row, "") << id << "\n" << text;
+        EXPECT_EQ(row.size(), head.size()) << row << "\n" << head;
+        EXPECT_EQ(row.find(' ', id.size()), id.size()) << row;
+        EXPECT_EQ(fields_of(row).size(), fields_of(head).size()) << row;
+      }
+    }
+  }
+}
+
 // A paired run's text gives side B's own figures under versus_ keys, an enemy row for an enemy
 // only pack B has, and the side of each failed battle with the count of actions before it.
 TEST(SimSimulate, ToTextGivesSideBItsOwnFiguresAndEnemiesAndNamesTheSideOfAnError) {
