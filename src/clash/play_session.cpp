@@ -27,9 +27,10 @@ constexpr std::string_view kHelp =
 
 /// Prints the events since `shown` (phase changes left out) and moves `shown` on.
 void show_events(const Battle& battle, std::size_t& shown, std::ostream& out) {
-  const auto& log = battle.events().log();
-  for (; shown < log.size(); ++shown)
-    if (log[shown].type != EventType::PhaseChanged) out << "  " << event_label(battle, log[shown]) << "\n";
+  print_new_events(battle.events().log(), shown, out, [&](const Event& e) -> std::optional<std::string> {
+    if (e.type == EventType::PhaseChanged) return std::nullopt;
+    return event_label(battle, e);
+  });
 }
 
 void show(const Battle& battle, std::ostream& out) {

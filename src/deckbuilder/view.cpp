@@ -152,6 +152,59 @@ std::string action_label(const Battle& battle, const Action& action) {
   return out;
 }
 
+namespace {
+/// "you", or an enemy's name and index as the board shows them.
+std::string unit_text(const Battle& battle, UnitRef u) {
+  if (u == kPlayerUnit) return "you";
+  const auto i = static_cast<std::size_t>(u - 1);
+  if (u < 1 || i >= battle.state().enemies.size()) return fmt::format("unit {}", u);
+  return fmt::format("{} [{}]", battle.catalog().enemies[battle.state().enemies[i].def].name, i);
+}
+
+std::string status_text(const Catalog& c, std::uint16_t status) {
+  return status < c.statuses.size() ? c.statuses[status].name : fmt::format("status {}", status);
+}
+}  // namespace
+
+std::optional<std::string> event_text(const Battle& battle, const Event& e) {
+  const Catalog& c = battle.catalog();
+  switch (e.type) {
+    case EventType::EnemyActed: {
+      const auto i = static_cast<std::size_t>(e.source - 1);
+      if (e.source < 1 || i >= battle.state().enemies.size()) return std::nullopt;
+      const EnemyDef& def = c.enemies[battle.state().enemies[i].def];
+      return fmt::format("{} uses {}", unit_text(battle, e.source),
+                         e.subject < def.moves.size() ? def.moves[e.subject].name : "a move");
+    }
+    case EventType::DamageDealt: {
+      const std::string absorbed = e.extra > 0 ? fmt::format(", {} absorbed by armor", e.extra) : "";
+      if (e.source == kNoUnit)
+        return fmt::format("{}: {} damage{}", unit_text(battle, e.target), e.amount, absorbed);
+      return fmt::format("{} -> {}: {} damage{}", unit_text(battle, e.source), unit_text(battle, e.target),
+                         e.amount, absorbed);
+    }
+    case EventType::ArmorGained:
+      return fmt::format("{}: +{} armor", unit_text(battle, e.target), e.amount);
+    case EventType::StatusApplied:
+      return fmt::format("{}: {} {:+} (now {})", unit_text(battle, e.target), status_text(c, e.subject),
+                         e.amount, e.extra);
+    case EventType::StatusExpired:
+      return fmt::format("{}: {} wears off", unit_text(battle, e.target), status_text(c, e.subject));
+    case EventType::Healed:
+      return fmt::format("{}: +{} HP", unit_text(battle, e.target), e.amount);
+    case EventType::HpLost:
+      return fmt::format("{}: -{} HP", unit_text(battle, e.target), e.amount);
+    case EventType::UnitDied:
+      return fmt::format("{}: down", unit_text(battle, e.target));
+    case EventType::PileShuffled:
+      return fmt::format("the discard pile is shuffled into the draw pile ({} cards)", e.amount);
+    case EventType::TurnSkipped:
+      return fmt::format("turn {} is skipped", e.amount);
+    default:
+      return std::nullopt;
+  }
+}
+
 std::string render_text(const Battle& battle) {
   const Catalog& c = battle.catalog();
   const BattleState& s = battle.state();

@@ -1,5 +1,7 @@
 #include <istream>
 #include <ostream>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -54,6 +56,23 @@ int play(const std::shared_ptr<const Catalog>& catalog, const std::string& encou
 
 int play(Battle& battle, std::istream& in, std::ostream& out) {
   show(battle, out);
+  // What happens after each choice (the enemies' moves, the ally's, damage, conditions) is told
+  // before the board is shown again; the battle's start (a first strike too) is on the board.
+  std::vector<std::string> enemy_names;
+  name_enemies(battle, enemy_names);
+  std::size_t shown = battle.events().log().size();
+  const auto events = [&] {
+    print_new_events(battle.events().log(), shown, out, [&](const Event& e) {
+      if (e.type == EventType::ReserveJoined && is_enemy_actor(e.target)) {
+        const auto uid = static_cast<std::size_t>(e.target - enemy_actor(0));
+        if (uid >= enemy_names.size()) enemy_names.resize(uid + 1);
+        if (e.value < battle.catalog().enemies.size())
+          enemy_names[uid] = battle.catalog().enemies[e.value].name;
+      }
+      return event_text(battle, e, enemy_names);
+    });
+    name_enemies(battle, enemy_names);
+  };
   std::string line;
   while (battle.status() == Status::AwaitingDecision) {
     out << "> " << std::flush;
@@ -117,6 +136,7 @@ int play(Battle& battle, std::istream& in, std::ostream& out) {
       out << "refused: " << r.error().message << "\n";
       continue;
     }
+    events();
     show(battle, out);
   }
   std::int32_t hp = 0;

@@ -50,7 +50,78 @@ std::string target_text(const Battle& b, TargetKind kind, std::int8_t t, Reach r
   return "";
 }
 
+/// A member, the companion, the ally or an enemy, by name.
+std::string actor_text(const Battle& b, ActorRef a, std::span<const std::string> enemy_names) {
+  const Catalog& c = b.catalog();
+  const PartyDef& party = c.parties[c.encounters[b.state().encounter].party];
+  if (is_member_actor(a)) return member_name(b, a);
+  if (a == kCompanionActor && party.companion) return c.companions[*party.companion].name;
+  if (a == kAllyActor && party.ally) return c.allies[*party.ally].name;
+  if (!is_enemy_actor(a)) return fmt::format("actor {}", a);
+  const auto uid = static_cast<std::size_t>(a - enemy_actor(0));
+  if (uid < enemy_names.size() && !enemy_names[uid].empty()) return enemy_names[uid];
+  return fmt::format("enemy #{}", uid);
+}
+
 }  // namespace
+
+void name_enemies(const Battle& battle, std::vector<std::string>& enemy_names) {
+  for (const EnemyState& e : battle.state().enemies) {
+    if (e.uid >= enemy_names.size()) enemy_names.resize(e.uid + std::size_t{1});
+    enemy_names[e.uid] = battle.catalog().enemies[e.def].name;
+  }
+}
+
+std::optional<std::string> event_text(const Battle& b, const Event& e,
+                                      std::span<const std::string> enemy_names) {
+  const Catalog& c = b.catalog();
+  const auto actor = [&](ActorRef a) { return actor_text(b, a, enemy_names); };
+  const auto condition = [&](std::uint16_t id) {
+    return id < c.conditions.size() ? c.conditions[id].name : fmt::format("condition {}", id);
+  };
+  switch (e.type) {
+    case EventType::ActionTaken: {
+      if (e.source != kAllyActor) return std::nullopt;  // the player's own choices are shown as made
+      const auto kind = static_cast<ActionKind>(e.subject);
+      std::string what(action_kind_name(kind));
+      if (kind == ActionKind::Skill && e.value < c.skills.size()) what = c.skills[e.value].name;
+      if (kind == ActionKind::Item && e.value < c.items.size()) what = c.items[e.value].name;
+      return fmt::format("{}: {}{}", actor(e.source), what,
+                         e.target != kNobody ? " at " + actor(e.target) : "");
+    }
+    case EventType::EnemyActed: {
+      if (e.value >= c.enemies.size()) return std::nullopt;
+      const auto& moves = c.enemies[e.value].move_list;
+      return e.subject < moves.size() ? fmt::format("{} uses {}", actor(e.source), moves[e.subject].name)
+                                      : fmt::format("{} is flipped and cannot act", actor(e.source));
+    }
+    case EventType::Damaged: {
+      const auto block = static_cast<BlockLevel>(e.extra);
+      return fmt::format("{} takes {} damage{}{}", actor(e.target), e.amount,
+                         e.source != kNobody ? " from " + actor(e.source) : "",
+                         block != BlockLevel::None ? fmt::format(" ({})", block_level_name(block)) : "");
+    }
+    case EventType::Healed:
+      return fmt::format("{} recovers {} {}", actor(e.target), e.amount, e.extra == 1 ? "TP" : "HP");
+    case EventType::ConditionApplied:
+      return fmt::format("{}: {} for {} turn(s)", actor(e.target), condition(e.subject), e.amount);
+    case EventType::ConditionResisted:
+      return fmt::format("{} resists {}", actor(e.target), condition(e.subject));
+    case EventType::ConditionExpired:
+      return fmt::format("{}: {} wears off", actor(e.target), condition(e.subject));
+    case EventType::Relayed:
+      return fmt::format("{} relays to {}", actor(e.source), actor(e.target));
+    case EventType::Fled:
+      return e.amount == 1 ? std::string("the party runs away") : std::string("the party fails to run away");
+    case EventType::ActorDown:
+      return fmt::format("{} is down", actor(e.target));
+    case EventType::ReserveJoined:
+      return fmt::format("{} joins the battle",
+                         e.value < c.enemies.size() ? c.enemies[e.value].name : actor(e.target));
+    default:
+      return std::nullopt;
+  }
+}
 
 std::string action_label(const Battle& b, const Action& a) {
   const BattleState& s = b.state();

@@ -40,6 +40,13 @@ void show(const Battle& battle, std::ostream& out) {
 /// The session's read-act loop, to the end of the battle or of the input: the exit code.
 int play_turns(Battle& battle, std::istream& in, std::ostream& out) {
   show(battle, out);
+  // What happens after each action (the enemies' moves, damage, statuses) is told before the
+  // board is shown again; the battle's start is on the board already.
+  std::size_t shown = battle.events().log().size();
+  const auto events = [&] {
+    print_new_events(battle.events().log(), shown, out,
+                     [&](const Event& e) { return event_text(battle, e); });
+  };
   std::string line;
   while (battle.status() == Status::AwaitingDecision) {
     out << "> " << std::flush;
@@ -99,6 +106,7 @@ int play_turns(Battle& battle, std::istream& in, std::ostream& out) {
       out << "refused: " << r.error().message << "\n";
       continue;
     }
+    events();
     show(battle, out);
   }
   out << (battle.won()

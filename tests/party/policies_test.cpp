@@ -108,6 +108,42 @@ TEST(PartyPlaySession, PlaysFromNumbersAndCommands) {
       << text.substr(text.size() > 2000 ? text.size() - 2000 : 0);
 }
 
+// After each choice the session tells what happened that the board does not show: each enemy's
+// move and each hit, one line per event of the log, fallen enemies still named.
+TEST(PartyPlaySession, EachChoiceIsFollowedByWhatHappened) {
+  std::string input;
+  for (int i = 0; i < 20; ++i) input += "0\n";
+  std::istringstream in(input + "log 100000\nquit\n");
+  std::ostringstream out, err;
+  ASSERT_EQ(play(test::meadow_pack(), "swamp", 1, in, out, err), 0);
+  const std::string text = out.str();
+  ASSERT_NE(text.find("you leave the battle"), std::string::npos) << "the battle ended before the log:\n"
+                                                                  << text;
+  std::size_t told_moves = 0, told_hits = 0, logged_moves = 0, logged_hits = 0, told_down = 0,
+              logged_down = 0;
+  std::istringstream lines(text);
+  const auto has = [](const std::string& line, std::string_view part) {
+    return line.find(part) != std::string::npos;
+  };
+  for (std::string line; std::getline(lines, line);) {
+    if (line.starts_with("  {")) {
+      logged_moves += has(line, "\"EnemyActed\"") ? 1 : 0;
+      logged_hits += has(line, "\"Damaged\"") ? 1 : 0;
+      logged_down += has(line, "\"ActorDown\"") ? 1 : 0;
+    } else if (line.starts_with("  ") && !line.starts_with("  enemy ")) {
+      told_moves += has(line, " uses ") && !has(line, ": block?") ? 1 : 0;
+      told_hits += has(line, " takes ") && has(line, " damage") ? 1 : 0;
+      told_down += line.ends_with(" is down") ? 1 : 0;
+      EXPECT_FALSE(has(line, "enemy #")) << line;
+    }
+  }
+  EXPECT_GT(logged_moves, 0u) << text;
+  EXPECT_EQ(told_moves, logged_moves) << text;
+  EXPECT_GT(logged_hits, 0u) << text;
+  EXPECT_EQ(told_hits, logged_hits) << text;
+  EXPECT_EQ(told_down, logged_down) << text;
+}
+
 TEST(PartyPlaySession, UnknownEncounterExitsTwo) {
   std::istringstream in("quit\n");
   std::ostringstream out, err;

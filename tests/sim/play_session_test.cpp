@@ -89,6 +89,31 @@ TEST(SimPlaySession, LogPrintsEvents) {
   EXPECT_TRUE(contains(s.out, "{")) << s.out;
 }
 
+// After each action the session tells what happened that the board does not show: each enemy's
+// move and each hit, one line per event of the log.
+TEST(SimPlaySession, EachActionIsFollowedByWhatHappened) {
+  ASSERT_NE(starter(), nullptr);
+  std::string input;
+  for (int i = 0; i < 10; ++i) input += "0\n";  // the first option: cards, then end turn
+  const Session s = play(input + "log 100000\nquit\n");
+  ASSERT_TRUE(contains(s.out, "you leave the battle")) << "the battle ended before the log:\n" << s.out;
+  std::size_t told_moves = 0, told_hits = 0, logged_moves = 0, logged_hits = 0;
+  std::istringstream lines(s.out);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.starts_with("  {")) {  // the log, as JSON
+      logged_moves += count(line, "\"EnemyActed\"");
+      logged_hits += count(line, "\"DamageDealt\"");
+    } else {
+      told_moves += line.starts_with("  ") && contains(line, " uses ") ? 1 : 0;
+      told_hits += line.starts_with("  ") && contains(line, " damage") ? 1 : 0;
+    }
+  }
+  EXPECT_GT(logged_moves, 0u) << s.out;
+  EXPECT_EQ(told_moves, logged_moves) << s.out;
+  EXPECT_GT(logged_hits, 0u) << s.out;
+  EXPECT_EQ(told_hits, logged_hits) << s.out;
+}
+
 // Each bad line is answered, and the session goes on to the next command.
 TEST(SimPlaySession, BadInputIsAnsweredAndTheSessionContinues) {
   ASSERT_NE(starter(), nullptr);

@@ -1,11 +1,14 @@
 #pragma once
-// What the interactive sessions (`battlecore play`) read from a line: the command without its
-// blanks, a number in it, and the line as it is echoed back in a message.
+// What the interactive sessions (`battlecore play`) read from a line (the command without its
+// blanks, a number in it, and the line as it is echoed back in a message), and how they tell
+// what happened since the last decision.
 
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <optional>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -63,6 +66,14 @@ inline InputNumber read_input_number(std::string_view s) {
     n.kind = InputNumber::Kind::Number;
   }
   return n;
+}
+
+/// Prints, indented, the words `text(event)` gives for each event of `log` from `shown` on (an event
+/// it gives nullopt for is left out), and moves `shown` to the log's end.
+template <class Log, class Text>
+void print_new_events(const Log& log, std::size_t& shown, std::ostream& out, Text&& text) {
+  for (; shown < log.size(); ++shown)
+    if (const std::optional<std::string> line = text(log[shown])) out << "  " << *line << "\n";
 }
 
 }  // namespace battlecore
