@@ -1,6 +1,7 @@
 #include "battlecore/sim/html_report.hpp"
 
 #include <algorithm>
+#include <initializer_list>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -63,7 +64,7 @@ std::string win_rate_svg(const SimReport& r) {
     const double x = left + width * t / 10.0;
     svg += fmt::format("<line x1=\"{0:.1f}\" y1=\"20\" x2=\"{0:.1f}\" y2=\"{1:.0f}\" class=\"grid\"/>", x,
                        height - 20);
-    svg += fmt::format("<text x=\"{:.1f}\" y=\"14\" class=\"tick\">{:.1f}</text>\n", x, t / 10.0);
+    svg += fmt::format("<text x=\"{:.1f}\" y=\"14\" class=\"xtick\">{:.1f}</text>\n", x, t / 10.0);
   }
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const Row& row = rows[i];
@@ -98,12 +99,29 @@ std::string compact_count(std::uint64_t v) {
   return std::to_string(v);
 }
 
-/// A bar chart of a histogram (value -> battles).
-std::string histogram_svg(const std::vector<std::uint64_t>& h, std::string_view what, std::string_view css) {
-  const double left = 50, width = 520, top = 10, plot_h = 180;
+/// The axes of a histogram chart: its bins (values 0 .. bins - 1) and the count at the top.
+struct HistogramAxes {
+  std::size_t bins = 1;
   std::uint64_t peak = 1;
-  for (std::uint64_t c : h) peak = std::max(peak, c);
-  const std::size_t n = std::max<std::size_t>(h.size(), 1);
+};
+
+/// Axes that hold every histogram given: the paired histograms of one figure share them, so
+/// that side A's and side B's charts compare by eye.
+HistogramAxes axes_for(std::initializer_list<const std::vector<std::uint64_t>*> histograms) {
+  HistogramAxes axes;
+  for (const std::vector<std::uint64_t>* h : histograms) {
+    axes.bins = std::max(axes.bins, h->size());
+    for (std::uint64_t c : *h) axes.peak = std::max(axes.peak, c);
+  }
+  return axes;
+}
+
+/// A bar chart of a histogram (value -> battles) on `axes`.
+std::string histogram_svg(const std::vector<std::uint64_t>& h, const HistogramAxes& axes,
+                          std::string_view what, std::string_view css) {
+  const double left = 50, width = 520, top = 10, plot_h = 180;
+  const std::uint64_t peak = std::max<std::uint64_t>(axes.peak, 1);
+  const std::size_t n = std::max<std::size_t>(axes.bins, 1);
   const double bar_w = width / double(n);
   std::string svg = fmt::format(
       "<svg width=\"600\" height=\"230\" role=\"img\" "
@@ -147,7 +165,9 @@ std::string summary_table(const SimReport& r) {
   row("seed", std::to_string(r.seed));
   row("content hash", fmt::format("{:016x}", r.content_hash));
   if (r.shard_count > 1) row("shard", fmt::format("{}/{}", r.shard_index, r.shard_count));
-  for (const auto& item : r.settings.items()) row(item.key(), item.value().dump());
+  // A string setting as it is (a deck: defend*10), any other value as JSON.
+  for (const auto& item : r.settings.items())
+    row(item.key(), item.value().is_string() ? item.value().get<std::string>() : item.value().dump());
   const bool paired = !r.versus_policy.empty();
   // One side's rows, named "A: ..." and "B: ..." in a paired run.
   const auto side_rows = [&](const Tally& s, std::string_view side) {
@@ -155,13 +175,22 @@ std::string summary_table(const SimReport& r) {
       return paired ? fmt::format("{}: {}", side, k) : std::string(k);
     };
     const Interval ci = wilson_interval(s.wins, s.played());
+    // The rate is over the battles played to their end: say so when some failed.
+    const std::string over =
+        s.failures.empty()
+            ? ""
+            : fmt::format(", over the {} of {} battles played to their end (failed ones left out)",
+                          s.played(), s.battles);
     row(key("wins"),
-        fmt::format("{} ({:.4f}, 95% CI {:.4f} .. {:.4f})", s.wins, s.win_rate(), ci.low, ci.high));
+        fmt::format("{} ({:.4f}, 95% CI {:.4f} .. {:.4f}){}", s.wins, s.win_rate(), ci.low, ci.high, over));
     row(key("turns"), fmt::format("mean {:.3f}, p10 {}, median {}, p90 {}", s.mean_turns(),
                                   percentile(s.turns_histogram, 10), percentile(s.turns_histogram, 50),
                                   percentile(s.turns_histogram, 90)));
+    // Two populations: the mean is over the battles won (mean_hp_left_on_wins), the percentiles
+    // over every battle played, a battle not won counting 0 (the hp_left distribution).
     row(key("HP left"),
-        fmt::format("mean on wins {:.3f}, p10 {}, median {}, p90 {}", ratio(s.hp_left_on_wins, s.wins),
+        fmt::format("mean on wins {}; over all battles played (0 unless won): p10 {}, median {}, p90 {}",
+                    s.wins ? fmt::format("{:.3f}", ratio(s.hp_left_on_wins, s.wins)) : "n/a (no wins)",
                     percentile(s.hp_left_histogram, 10), percentile(s.hp_left_histogram, 50),
                     percentile(s.hp_left_histogram, 90)));
     row(key("decisions"), fmt::format("{} ({:.3f} per battle)", s.decisions, s.mean_decisions()));
@@ -188,22 +217,27 @@ std::string card_table(const SimReport& r) {
   // A paired run shows both sides per card (a card one pack adds has plays on side B only).
   const bool paired = !r.versus_policy.empty();
   std::string t = "<table class=\"data\"><thead><tr><th>card</th>";
-  t += paired ? "<th>A: plays per battle</th><th>A: win rate when played</th><th>B: plays per battle</th>"
-                "<th>B: win rate when played</th>"
-              : "<th>plays</th><th>plays per battle</th><th>battles played</th><th>win rate when played</th>";
+  t += paired ? "<th class=\"num\">A: plays per battle</th><th class=\"num\">A: win rate when played</th>"
+                "<th class=\"num\">B: plays per battle</th><th class=\"num\">B: win rate when played</th>"
+              : "<th class=\"num\">plays</th><th class=\"num\">plays per battle</th>"
+                "<th class=\"num\">battles played</th><th class=\"num\">win rate when played</th>";
   t += "</tr></thead><tbody>\n";
   for (const ShownCard& shown : shown_cards(r)) {
     const CardTally& a = *shown.a;
     const CardTally& b = *shown.b;
     const std::string id = escape(shown.row < r.card_ids.size() ? r.card_ids[shown.row] : "?");
     if (paired)
-      t += fmt::format("<tr><td>{}</td><td>{:.3f}</td><td>{:.4f}</td><td>{:.3f}</td><td>{:.4f}</td></tr>\n",
-                       id, ratio(a.plays, r.played()), ratio(a.wins_when_played, a.battles_played),
-                       ratio(b.plays, r.versus.played()), ratio(b.wins_when_played, b.battles_played));
+      t += fmt::format(
+          "<tr><td>{}</td><td class=\"num\">{:.3f}</td><td class=\"num\">{:.4f}</td>"
+          "<td class=\"num\">{:.3f}</td><td class=\"num\">{:.4f}</td></tr>\n",
+          id, ratio(a.plays, r.played()), ratio(a.wins_when_played, a.battles_played),
+          ratio(b.plays, r.versus.played()), ratio(b.wins_when_played, b.battles_played));
     else
-      t += fmt::format("<tr><td>{}</td><td>{}</td><td>{:.3f}</td><td>{}</td><td>{:.4f}</td></tr>\n", id,
-                       a.plays, ratio(a.plays, r.played()), a.battles_played,
-                       ratio(a.wins_when_played, a.battles_played));
+      t += fmt::format(
+          "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{:.3f}</td><td class=\"num\">{}</td>"
+          "<td class=\"num\">{:.4f}</td></tr>\n",
+          id, a.plays, ratio(a.plays, r.played()), a.battles_played,
+          ratio(a.wins_when_played, a.battles_played));
   }
   return t + "</tbody></table>\n";
 }
@@ -211,16 +245,17 @@ std::string card_table(const SimReport& r) {
 std::string seat_table(const SimReport& r) {
   const bool paired = !r.versus_policy.empty();
   std::string t = fmt::format(
-      "<table class=\"data\"><thead><tr>{}<th>seat</th><th>name</th><th>kind</th><th>policy</th>"
-      "<th>wins</th><th>win rate</th><th>mean place</th></tr></thead><tbody>\n",
+      "<table class=\"data\"><thead><tr>{}<th class=\"num\">seat</th><th>name</th><th>kind</th>"
+      "<th>policy</th><th class=\"num\">wins</th><th class=\"num\">win rate</th>"
+      "<th class=\"num\">mean place</th></tr></thead><tbody>\n",
       paired ? "<th>side</th>" : "");
   auto at = [](const std::vector<std::string>& v, std::size_t i) { return i < v.size() ? v[i] : ""; };
   const auto rows = [&](const Tally& side, const std::string& run_policy, std::string_view name) {
     for (std::size_t s = 0; s < side.seats.size(); ++s) {
       const std::string policy = at(r.seat_policies, s).empty() ? run_policy : at(r.seat_policies, s);
       t += fmt::format(
-          "<tr>{}<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.4f}</td><td>{:.3f}</td></"
-          "tr>\n",
+          "<tr>{}<td class=\"num\">{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td>"
+          "<td class=\"num\">{:.4f}</td><td class=\"num\">{:.3f}</td></tr>\n",
           paired ? fmt::format("<td>{}</td>", name) : "", s, escape(at(r.seat_names, s)),
           escape(at(r.seat_kinds, s)), escape(policy), side.seats[s].wins,
           ratio(side.seats[s].wins, side.played()), ratio(side.seats[s].place_sum, side.played()));
@@ -235,9 +270,11 @@ std::string enemy_table(const SimReport& r) {
   // A paired run shows both sides per enemy (an enemy one pack adds fights on side B only).
   const bool paired = !r.versus_policy.empty();
   std::string t = "<table class=\"data\"><thead><tr><th>enemy</th>";
-  t += paired ? "<th>A: battles</th><th>A: damage per battle</th><th>A: armor broken</th>"
-                "<th>B: battles</th><th>B: damage per battle</th><th>B: armor broken</th>"
-              : "<th>battles</th><th>damage dealt</th><th>damage per battle</th><th>armor broken</th>";
+  t += paired ? "<th class=\"num\">A: battles</th><th class=\"num\">A: damage per battle</th>"
+                "<th class=\"num\">A: armor broken</th><th class=\"num\">B: battles</th>"
+                "<th class=\"num\">B: damage per battle</th><th class=\"num\">B: armor broken</th>"
+              : "<th class=\"num\">battles</th><th class=\"num\">damage dealt</th>"
+                "<th class=\"num\">damage per battle</th><th class=\"num\">armor broken</th>";
   t += "</tr></thead><tbody>\n";
   for (const ShownEnemy& shown : shown_enemies(r)) {
     const EnemyTally& a = *shown.a;
@@ -245,12 +282,15 @@ std::string enemy_table(const SimReport& r) {
     const std::string id = escape(shown.row < r.enemy_ids.size() ? r.enemy_ids[shown.row] : "?");
     if (paired)
       t += fmt::format(
-          "<tr><td>{}</td><td>{}</td><td>{:.3f}</td><td>{}</td><td>{}</td><td>{:.3f}</td><td>{}</td></tr>\n",
+          "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{:.3f}</td><td class=\"num\">{}</td>"
+          "<td class=\"num\">{}</td><td class=\"num\">{:.3f}</td><td class=\"num\">{}</td></tr>\n",
           id, a.battles, ratio(a.damage_dealt, a.battles), a.armor_removed, b.battles,
           ratio(b.damage_dealt, b.battles), b.armor_removed);
     else
-      t += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{:.3f}</td><td>{}</td></tr>\n", id,
-                       a.battles, a.damage_dealt, ratio(a.damage_dealt, a.battles), a.armor_removed);
+      t += fmt::format(
+          "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{:.3f}</td>"
+          "<td class=\"num\">{}</td></tr>\n",
+          id, a.battles, a.damage_dealt, ratio(a.damage_dealt, a.battles), a.armor_removed);
   }
   t += "</tbody></table>\n";
   if (!r.enemy_damage_counted) t += "<p>Enemy damage was not counted in this run (--no-enemy-damage).</p>\n";
@@ -263,19 +303,42 @@ std::string enemy_table(const SimReport& r) {
 std::string error_table(const SimReport& r) {
   const bool paired = !r.versus_policy.empty();
   std::string t = fmt::format(
-      "<table class=\"data\"><thead><tr>{}<th>battle</th><th>battle seed</th><th>policy</th><th>raised</th>"
-      "<th>message</th><th>actions before the error</th></tr></thead><tbody>\n",
+      "<table class=\"data errors\"><thead><tr>{}<th class=\"num\">battle</th>"
+      "<th class=\"num\">battle seed</th><th>policy</th><th>raised</th><th>message</th>"
+      "<th>actions before the error</th></tr></thead><tbody>\n",
       paired ? "<th>side</th>" : "");
   for (const auto& [side, tally] : {std::pair{"A", static_cast<const Tally*>(&r)}, std::pair{"B", &r.versus}})
     for (const SimFailure& f : tally->failures)
       t += fmt::format(
-          "<tr>{}<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td><details><summary>{}</"
-          "summary><pre>{}"
-          "</pre></details></td></tr>\n",
+          "<tr>{}<td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td>{}</td>"
+          "<td class=\"long\">{}</td><td "
+          "class=\"long\"><details><summary>{}</summary><pre>{}</pre></details></td></tr>\n",
           paired ? fmt::format("<td>{}</td>", side) : "", f.index, f.battle_seed, escape(f.policy),
           f.while_choosing ? "while the policy chose" : "by an action", escape(f.message), f.actions.size(),
           escape(f.actions.dump()));
   return t + "</tbody></table>\n";
+}
+
+/// What a rule set's `turns` and `hp_left` count (docs/simulation.md, "What a battle counts as,
+/// per rule set"): the charts' titles, and the name of the value on their axes.
+struct Measures {
+  std::string_view turns_title, turns_axis, hp_title, hp_axis;
+};
+
+Measures measures(std::string_view rules) {
+  // clash: seat 0's health, when it ended first alone (a shared first place is not a win).
+  if (rules == "clash")
+    return {"Rounds per battle", "rounds", "Seat 0's health at the end (0 unless seat 0 won)",
+            "seat 0's health"};
+  // party: the members' HP summed, when the party won (a defeat or a flight counts 0).
+  if (rules == "party")
+    return {"Main turns begun per battle", "main turns",
+            "The party's HP left at the end, summed over its members (0 unless won: lost or fled)",
+            "party HP left"};
+  if (rules == "deckbuilder")
+    return {"Player turns per battle", "player turns", "The player's HP left at the end (0: lost)",
+            "HP left"};
+  return {"Turns per battle", "turns", "HP left at the end (0 unless won)", "HP left"};
 }
 
 constexpr std::string_view kStyle = R"(
@@ -283,7 +346,9 @@ body { font-family: sans-serif; margin: 24px; color: #222; max-width: 1100px; }
 h1 { font-size: 22px; } h2 { font-size: 17px; margin-top: 28px; }
 table { border-collapse: collapse; margin: 8px 0; }
 th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: left; font-size: 13px; }
-table.data td:not(:first-child) { text-align: right; }
+th.num, td.num { text-align: right; }
+table.errors td { vertical-align: top; } table.errors td.long { overflow-wrap: anywhere; }
+table.errors pre { white-space: pre-wrap; overflow-wrap: anywhere; margin: 4px 0; }
 .grid { stroke: #eee; } .axis { stroke: #444; }
 .tick { font-size: 10px; text-anchor: end; fill: #555; } .xtick { font-size: 10px; text-anchor: middle; fill: #555; }
 .label { font-size: 13px; text-anchor: end; } .value { font-size: 11px; fill: #222; }
@@ -301,15 +366,27 @@ std::string render_html(const SimReport& r) {
   page += fmt::format("<h1>battlecore: {} on {}, policy {}</h1>\n", escape(r.rules), escape(r.encounter),
                       escape(r.policy));
   page += summary_table(r);
-  page += "<h2>Win rate (bar) with its 95% Wilson interval (whiskers)</h2>\n" + win_rate_svg(r);
-  // The histograms of each side; a paired run draws side B's after side A's.
+  page += "<h2>Win rate (bar) with its 95% Wilson interval (whiskers)</h2>\n";
+  const std::size_t failed = r.failures.size() + r.versus.failures.size();
+  if (failed != 0)
+    page += fmt::format(
+        "<p>Over the battles played to their end: the {} battle(s) that failed with an engine error are "
+        "neither wins nor losses, and are left out of every rate, mean and chart (see Engine errors).</p>\n",
+        failed);
+  page += win_rate_svg(r);
+  // The histograms of each side; a paired run draws side B's after side A's, on the same axes.
   const bool paired = !r.versus_policy.empty();
+  const Measures m = measures(r.rules);
+  const HistogramAxes turns_axes =
+      paired ? axes_for({&r.turns_histogram, &r.versus.turns_histogram}) : axes_for({&r.turns_histogram});
+  const HistogramAxes hp_axes = paired ? axes_for({&r.hp_left_histogram, &r.versus.hp_left_histogram})
+                                       : axes_for({&r.hp_left_histogram});
   const auto histograms = [&](const Tally& side, std::string_view name) {
     const std::string suffix = paired ? fmt::format(", side {}", name) : "";
-    page += fmt::format("<div><h2>Turns per battle{}</h2>\n", suffix) +
-            histogram_svg(side.turns_histogram, "turns", "turns") + "</div>\n";
-    page += fmt::format("<div><h2>HP left at the end (0: lost){}</h2>\n", suffix) +
-            histogram_svg(side.hp_left_histogram, "HP left", "hp") + "</div>\n";
+    page += fmt::format("<div><h2>{}{}</h2>\n", escape(m.turns_title), suffix) +
+            histogram_svg(side.turns_histogram, turns_axes, m.turns_axis, "turns") + "</div>\n";
+    page += fmt::format("<div><h2>{}{}</h2>\n", escape(m.hp_title), suffix) +
+            histogram_svg(side.hp_left_histogram, hp_axes, m.hp_axis, "hp") + "</div>\n";
   };
   page += "<div class=\"charts\">\n";
   histograms(r, "A");
