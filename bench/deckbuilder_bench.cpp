@@ -14,6 +14,7 @@
 #include "battlecore/deckbuilder/snapshot.hpp"
 #include "battlecore/sim/simulate.hpp"
 #include "snapshot_bench.hpp"
+#include "started.hpp"
 
 // A counting allocator: every replaceable operator new of the program goes through here, so a
 // benchmark can count the heap allocations made inside its loop. The over-aligned forms are
@@ -108,7 +109,7 @@ void BM_W1Battles(benchmark::State& st) {
   for (auto _ : st) {
     const std::uint64_t seed = battle_seed(1, i++);
     policy.reset(policy_seed(seed));
-    (void)battle.start_battle(w1, seed);
+    if (!bench::started(st, battle.start_battle(w1, seed))) break;
     while (battle.status() == Status::AwaitingDecision) {
       battle.submit_listed(battle.pick_option(options, [&](std::size_t n) { return policy.pick(n); }));
       ++decisions;
@@ -125,7 +126,7 @@ BENCHMARK(BM_W1Battles);
 void BM_W1Clone(benchmark::State& st) {
   const auto catalog = starter();
   Battle root(catalog, kQuiet);
-  (void)root.start_battle("w1", battle_seed(1, 0));
+  if (!bench::started(st, root.start_battle("w1", battle_seed(1, 0)))) return;
   for (auto _ : st) {
     Battle copy = root;
     benchmark::DoNotOptimize(copy);
@@ -140,7 +141,7 @@ BENCHMARK(BM_W1Clone);
 void BM_W1CloneInto(benchmark::State& st) {
   const auto catalog = starter();
   Battle root(catalog, kQuiet);
-  (void)root.start_battle("w1", battle_seed(1, 0));
+  if (!bench::started(st, root.start_battle("w1", battle_seed(1, 0)))) return;
   Battle copy(catalog, kQuiet);
   for (auto _ : st) {
     benchmark::DoNotOptimize(root);
@@ -155,7 +156,7 @@ BENCHMARK(BM_W1CloneInto);
 void BM_W1LegalActions(benchmark::State& st) {
   const auto catalog = starter();
   Battle battle(catalog, kQuiet);
-  (void)battle.start_battle("w1", battle_seed(1, 0));
+  if (!bench::started(st, battle.start_battle("w1", battle_seed(1, 0)))) return;
   Options options;
   for (auto _ : st) {
     battle.legal_actions(options);
@@ -167,14 +168,14 @@ BENCHMARK(BM_W1LegalActions);
 // The snapshot of a W1 battle at its first decision: written as text, and restored from it.
 void BM_W1Snapshot(benchmark::State& st) {
   Battle battle(starter(), kQuiet);
-  (void)battle.start_battle("w1", battle_seed(1, 0));
+  if (!bench::started(st, battle.start_battle("w1", battle_seed(1, 0)))) return;
   bench::snapshot_write(st, battle);
 }
 BENCHMARK(BM_W1Snapshot);
 
 void BM_W1Restore(benchmark::State& st) {
   Battle battle(starter(), kQuiet);
-  (void)battle.start_battle("w1", battle_seed(1, 0));
+  if (!bench::started(st, battle.start_battle("w1", battle_seed(1, 0)))) return;
   bench::snapshot_restore(st, battle, starter());
 }
 BENCHMARK(BM_W1Restore);
@@ -193,7 +194,8 @@ void BM_W1AllocationsPerDecision(benchmark::State& st) {
     std::uint64_t decisions = 0;
     const std::uint64_t seed = battle_seed(7, i++);
     policy.reset(policy_seed(seed));
-    (void)battle.start_battle(w1, seed);
+    // A battle that does not start marks the run failed once; no battle is played after it.
+    if (st.error_occurred() || !bench::started(st, battle.start_battle(w1, seed))) return decisions;
     while (battle.status() == Status::AwaitingDecision) {
       battle.submit_listed(battle.pick_option(options, [&](std::size_t n) { return policy.pick(n); }));
       ++decisions;
@@ -203,7 +205,10 @@ void BM_W1AllocationsPerDecision(benchmark::State& st) {
   for (int warm = 0; warm < 100; ++warm) play();
   std::uint64_t decisions = 0;
   const std::uint64_t before = g_allocations.load();
-  for (auto _ : st) decisions += play();
+  for (auto _ : st) {
+    decisions += play();
+    if (st.error_occurred()) break;
+  }
   const std::uint64_t allocations = g_allocations.load() - before;
   st.counters["allocations"] = static_cast<double>(allocations);
   st.counters["allocations_per_decision"] =
@@ -216,7 +221,7 @@ BENCHMARK(BM_W1AllocationsPerDecision);
 void BM_MctsDecision(benchmark::State& st) {
   const auto catalog = starter();
   Battle battle(catalog, kQuiet);
-  (void)battle.start_battle("w1", battle_seed(1, 0));
+  if (!bench::started(st, battle.start_battle("w1", battle_seed(1, 0)))) return;
   std::vector<Action> options;
   battle.legal_actions(options);
   const auto iterations = static_cast<std::uint32_t>(st.range(0));
@@ -235,7 +240,7 @@ BENCHMARK(BM_MctsDecision)->Arg(100)->Arg(1000)->Unit(benchmark::kMicrosecond);
 void BM_GreedyDecision(benchmark::State& st) {
   const auto catalog = starter();
   Battle battle(catalog, kQuiet);
-  (void)battle.start_battle("w1", battle_seed(1, 0));
+  if (!bench::started(st, battle.start_battle("w1", battle_seed(1, 0)))) return;
   std::vector<Action> options;
   battle.legal_actions(options);
   GreedyPolicy greedy;

@@ -14,6 +14,7 @@
 #include "battlecore/party/snapshot.hpp"
 #include "battlecore/sim/simulate.hpp"
 #include "snapshot_bench.hpp"
+#include "started.hpp"
 
 /// The heap allocations made so far (deckbuilder_bench.cpp counts them).
 std::uint64_t bench_allocations();
@@ -53,7 +54,7 @@ void whole_battles(benchmark::State& st, const std::shared_ptr<const Catalog>& c
   for (auto _ : st) {
     const std::uint64_t seed = battle_seed(1, i++);
     policy.reset(policy_seed(seed));
-    (void)battle.start_battle(id, seed);
+    if (!bench::started(st, battle.start_battle(id, seed))) break;
     while (battle.status() == Status::AwaitingDecision) {
       battle.legal_actions(options);
       (void)battle.submit(options[policy.choose(battle, options)]);
@@ -85,7 +86,7 @@ template <class Battle, class Catalog, class Options>
 void clone_midway(benchmark::State& st, const std::shared_ptr<const Catalog>& catalog, const char* encounter,
                   Options quiet) {
   Battle battle(catalog, quiet);
-  (void)battle.start_battle(encounter, battle_seed(1, 0));
+  if (!bench::started(st, battle.start_battle(encounter, battle_seed(1, 0)))) return;
   for (auto _ : st) {
     Battle copy = battle;
     benchmark::DoNotOptimize(copy);
@@ -109,30 +110,37 @@ BENCHMARK(BM_PartyClone);
 constexpr clash::BattleOptions kClashQuiet{.event_log = false, .record_history = false};
 constexpr party::BattleOptions kPartyQuiet{.event_log = false, .record_history = false};
 
-template <class Battle, class Catalog, class Options>
-Battle started(const std::shared_ptr<const Catalog>& catalog, const char* encounter, Options quiet) {
+/// Runs `measure` on a battle of `encounter` at its first decision (battle 0 of seed 1).
+template <class Battle, class Catalog, class Options, class Measure>
+void at_first_decision(benchmark::State& st, const std::shared_ptr<const Catalog>& catalog,
+                       const char* encounter, Options quiet, Measure measure) {
   Battle battle(catalog, quiet);
-  (void)battle.start_battle(encounter, battle_seed(1, 0));
-  return battle;
+  if (!bench::started(st, battle.start_battle(encounter, battle_seed(1, 0)))) return;
+  measure(battle);
 }
 
 void BM_ClashSnapshot(benchmark::State& st) {
-  bench::snapshot_write(st, started<clash::Battle>(classic(), "bots4", kClashQuiet));
+  at_first_decision<clash::Battle>(st, classic(), "bots4", kClashQuiet,
+                                   [&](const clash::Battle& b) { bench::snapshot_write(st, b); });
 }
 BENCHMARK(BM_ClashSnapshot);
 
 void BM_ClashRestore(benchmark::State& st) {
-  bench::snapshot_restore(st, started<clash::Battle>(classic(), "bots4", kClashQuiet), classic());
+  at_first_decision<clash::Battle>(st, classic(), "bots4", kClashQuiet, [&](const clash::Battle& b) {
+    bench::snapshot_restore(st, b, classic());
+  });
 }
 BENCHMARK(BM_ClashRestore);
 
 void BM_PartySnapshot(benchmark::State& st) {
-  bench::snapshot_write(st, started<party::Battle>(meadow(), "swamp", kPartyQuiet));
+  at_first_decision<party::Battle>(st, meadow(), "swamp", kPartyQuiet,
+                                   [&](const party::Battle& b) { bench::snapshot_write(st, b); });
 }
 BENCHMARK(BM_PartySnapshot);
 
 void BM_PartyRestore(benchmark::State& st) {
-  bench::snapshot_restore(st, started<party::Battle>(meadow(), "swamp", kPartyQuiet), meadow());
+  at_first_decision<party::Battle>(st, meadow(), "swamp", kPartyQuiet,
+                                   [&](const party::Battle& b) { bench::snapshot_restore(st, b, meadow()); });
 }
 BENCHMARK(BM_PartyRestore);
 
@@ -171,7 +179,7 @@ template <class Battle, class Mcts, class Catalog, class Options>
 void mcts_decision(benchmark::State& st, const std::shared_ptr<const Catalog>& catalog, const char* encounter,
                    Options quiet, Mcts& mcts) {
   Battle battle(catalog, quiet);
-  (void)battle.start_battle(encounter, battle_seed(1, 0));
+  if (!bench::started(st, battle.start_battle(encounter, battle_seed(1, 0)))) return;
   std::vector<typename std::remove_cvref_t<decltype(battle.actions())>::value_type> options;
   battle.legal_actions(options);
   mcts.reset(1);
