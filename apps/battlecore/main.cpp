@@ -1,10 +1,16 @@
 // battlecore: the command line. It parses arguments and hands them to the rule set's commands
 // (commands.hpp), nothing more.
-// Exit codes: 0 success, 1 a run that found a failure, 2 bad arguments or bad content.
+// Exit codes: 0 success, 1 a run that found a failure, 2 bad arguments or bad content, 3 output
+// that could not be written, 130 a `play` session ended by Ctrl-C.
+
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <csignal>
 #include <cstdint>
 #include <iostream>
 #include <limits>
@@ -26,6 +32,48 @@
 namespace {
 
 using namespace battlecore::cli;
+
+/// Set by SIGINT while a `play` session runs (a signal handler can only set such a flag).
+volatile std::sig_atomic_t g_interrupted = 0;
+
+/// Ctrl-C during a session: the session's input ends there. Standard input becomes /dev/null
+/// (open, dup2 and close are safe in a handler), so a read that starts after the signal sees the
+/// end at once, and one under way fails with EINTR (the handler has no SA_RESTART).
+extern "C" void on_interrupt(int) {
+  g_interrupted = 1;
+  const int null = open("/dev/null", O_RDONLY);
+  if (null < 0) return;
+  dup2(null, STDIN_FILENO);
+  close(null);
+}
+
+/// For the life of a `play` session, Ctrl-C (SIGINT) ends the session as the end of its input
+/// does, rather than the process, so its --record replay is written. The handler before is put
+/// back at the end.
+class InterruptEndsSession {
+ public:
+  InterruptEndsSession() {
+    g_interrupted = 0;
+    struct sigaction action {};
+    action.sa_handler = on_interrupt;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = 0;
+    installed_ = sigaction(SIGINT, &action, &before_) == 0;
+  }
+  ~InterruptEndsSession() {
+    if (installed_) sigaction(SIGINT, &before_, nullptr);
+  }
+  InterruptEndsSession(const InterruptEndsSession&) = delete;
+  InterruptEndsSession& operator=(const InterruptEndsSession&) = delete;
+  bool interrupted() const { return g_interrupted != 0; }
+
+ private:
+  struct sigaction before_ {};
+  bool installed_ = false;
+};
+
+/// The exit status of a process ended by Ctrl-C, as shells report it (128 + SIGINT).
+constexpr int kInterrupted = 128 + SIGINT;
 
 /// A whole number from `min` to `max` in decimal digits, read before CLI11 converts it (which
 /// would wrap "-5" around, clamp a number past 2^64 to its largest value, and read "010" as octal
@@ -373,7 +421,13 @@ int run_command(int argc, char** argv) {
     if (validate->parsed()) return set->validate(options, io);
     if (list->parsed()) return set->list(options, io);
     if (sim->parsed()) return set->sim(options, io);
-    if (play->parsed()) return set->play(options, io);
+    if (play->parsed()) {
+      const InterruptEndsSession interrupt;
+      const int code = set->play(options, io);
+      if (!interrupt.interrupted() || code != kOk) return code;
+      io.err << "battlecore: interrupted\n";
+      return kInterrupted;
+    }
     if (replay->parsed()) return set->replay(options, io);
   } catch (const battlecore::InvariantError& e) {
     battlecore::sim::report_engine_error(std::cout, std::cerr, e);

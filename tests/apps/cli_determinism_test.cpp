@@ -2,7 +2,10 @@
 // `replay` on every file, an edited action (exit 1), other content (exit 2), a malformed file
 // (exit 2), `play --record`, `play --scenario`, `sim --scenario` and bad scenarios.
 
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -487,6 +490,59 @@ TEST(CliDeterminism, PlayRecordsItsBattleForReplay) {
   EXPECT_EQ(j["seed"], 3);
   EXPECT_EQ(j["encounter"], "w1");
   EXPECT_GE(j["actions"].size(), 2u);
+  const CliRun r = cli("replay " + quoted(file.string()));
+  EXPECT_EQ(r.code, 0) << r.explain();
+}
+
+// Ctrl-C at the prompt ends the session as the end of its input does: the actions taken so far
+// are recorded and replay, and the exit status says the run was interrupted (128 + SIGINT).
+TEST(CliDeterminism, CtrlCEndsPlayAndStillWritesItsReplay) {
+  TempDir dir;
+  const fs::path file = dir.path() / "played.json", out = dir.path() / "out", err = dir.path() / "err";
+  int input[2];
+  ASSERT_EQ(pipe(input), 0);
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    dup2(input[0], STDIN_FILENO);
+    close(input[0]);
+    close(input[1]);
+    const int o = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int e = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (o < 0 || e < 0) _exit(127);
+    dup2(o, STDOUT_FILENO);
+    dup2(e, STDERR_FILENO);
+    unsetenv("BATTLECORE_DATA");
+    execl(BATTLECORE_CLI, BATTLECORE_CLI, "play", "--rules", "deckbuilder", "--seed", "3", "--record",
+          file.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  close(input[0]);
+  // Two actions, then the session waits at its third prompt, the pipe still open.
+  ASSERT_EQ(write(input[1], "0\n0\n", 4), 4);
+  const auto prompts = [&] {  // lines that start with the prompt "> "
+    const std::string text = read_file(out);
+    int n = 0;
+    for (std::size_t at = 0; at < text.size();) {
+      n += text.compare(at, 2, "> ") == 0 ? 1 : 0;
+      const std::size_t end = text.find('\n', at);
+      if (end == std::string::npos) break;
+      at = end + 1;
+    }
+    return n;
+  };
+  for (int i = 0; i < 400 && prompts() < 3; ++i) usleep(10'000);
+  EXPECT_GE(prompts(), 3) << read_file(out);
+  ASSERT_EQ(kill(pid, SIGINT), 0);
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  close(input[1]);
+  ASSERT_TRUE(WIFEXITED(status)) << "the process was ended by the signal";
+  EXPECT_EQ(WEXITSTATUS(status), 128 + SIGINT) << read_file(out) << read_file(err);
+  EXPECT_TRUE(has(read_file(err), "battlecore: interrupted")) << read_file(err);
+  EXPECT_TRUE(has(read_file(out), "replay written to")) << read_file(out);
+  const json j = json::parse(read_file(file));
+  EXPECT_EQ(j["actions"].size(), 2u);
   const CliRun r = cli("replay " + quoted(file.string()));
   EXPECT_EQ(r.code, 0) << r.explain();
 }
