@@ -152,6 +152,28 @@ std::string histogram_svg(const std::vector<std::uint64_t>& h, const HistogramAx
   return svg + "</svg>\n";
 }
 
+/// What a rule set's `turns` and `hp_left` count (docs/simulation.md, "What a battle counts as,
+/// per rule set"): the charts' titles, and the name of the value on their axes.
+struct Measures {
+  std::string_view turns_title, turns_axis, hp_title, hp_axis;
+};
+
+Measures measures(std::string_view rules) {
+  // clash: seat 0's health, when it ended first alone (a shared first place is not a win).
+  if (rules == "clash")
+    return {"Rounds per battle", "rounds", "Seat 0's health at the end (0 unless seat 0 won)",
+            "seat 0's health"};
+  // party: the members' HP summed, when the party won (a defeat or a flight counts 0).
+  if (rules == "party")
+    return {"Main turns begun per battle", "main turns",
+            "The party's HP left at the end, summed over its members (0 unless won: lost or fled)",
+            "party HP left"};
+  if (rules == "deckbuilder")
+    return {"Player turns per battle", "player turns", "The player's HP left at the end (0: lost)",
+            "HP left"};
+  return {"Turns per battle", "turns", "HP left at the end (0 unless won)", "HP left"};
+}
+
 std::string summary_table(const SimReport& r) {
   std::string t = "<table class=\"summary\">\n";
   auto row = [&](std::string_view k, const std::string& v) {
@@ -169,7 +191,9 @@ std::string summary_table(const SimReport& r) {
   for (const auto& item : r.settings.items())
     row(item.key(), item.value().is_string() ? item.value().get<std::string>() : item.value().dump());
   const bool paired = !r.versus_policy.empty();
-  // One side's rows, named "A: ..." and "B: ..." in a paired run.
+  const Measures m = measures(r.rules);
+  // One side's rows, named "A: ..." and "B: ..." in a paired run, the turns and HP left by what
+  // the rule set counts.
   const auto side_rows = [&](const Tally& s, std::string_view side) {
     const auto key = [&](std::string_view k) {
       return paired ? fmt::format("{}: {}", side, k) : std::string(k);
@@ -183,12 +207,12 @@ std::string summary_table(const SimReport& r) {
                           s.played(), s.battles);
     row(key("wins"),
         fmt::format("{} ({:.4f}, 95% CI {:.4f} .. {:.4f}){}", s.wins, s.win_rate(), ci.low, ci.high, over));
-    row(key("turns"), fmt::format("mean {:.3f}, p10 {}, median {}, p90 {}", s.mean_turns(),
-                                  percentile(s.turns_histogram, 10), percentile(s.turns_histogram, 50),
-                                  percentile(s.turns_histogram, 90)));
+    row(key(m.turns_axis), fmt::format("mean {:.3f}, p10 {}, median {}, p90 {}", s.mean_turns(),
+                                       percentile(s.turns_histogram, 10), percentile(s.turns_histogram, 50),
+                                       percentile(s.turns_histogram, 90)));
     // Two populations: the mean is over the battles won (mean_hp_left_on_wins), the percentiles
     // over every battle played, a battle not won counting 0 (the hp_left distribution).
-    row(key("HP left"),
+    row(key(m.hp_axis),
         fmt::format("mean on wins {}; over all battles played (0 unless won): p10 {}, median {}, p90 {}",
                     s.wins ? fmt::format("{:.3f}", ratio(s.hp_left_on_wins, s.wins)) : "n/a (no wins)",
                     percentile(s.hp_left_histogram, 10), percentile(s.hp_left_histogram, 50),
@@ -317,28 +341,6 @@ std::string error_table(const SimReport& r) {
           f.while_choosing ? "while the policy chose" : "by an action", escape(f.message), f.actions.size(),
           escape(f.actions.dump()));
   return t + "</tbody></table>\n";
-}
-
-/// What a rule set's `turns` and `hp_left` count (docs/simulation.md, "What a battle counts as,
-/// per rule set"): the charts' titles, and the name of the value on their axes.
-struct Measures {
-  std::string_view turns_title, turns_axis, hp_title, hp_axis;
-};
-
-Measures measures(std::string_view rules) {
-  // clash: seat 0's health, when it ended first alone (a shared first place is not a win).
-  if (rules == "clash")
-    return {"Rounds per battle", "rounds", "Seat 0's health at the end (0 unless seat 0 won)",
-            "seat 0's health"};
-  // party: the members' HP summed, when the party won (a defeat or a flight counts 0).
-  if (rules == "party")
-    return {"Main turns begun per battle", "main turns",
-            "The party's HP left at the end, summed over its members (0 unless won: lost or fled)",
-            "party HP left"};
-  if (rules == "deckbuilder")
-    return {"Player turns per battle", "player turns", "The player's HP left at the end (0: lost)",
-            "HP left"};
-  return {"Turns per battle", "turns", "HP left at the end (0 unless won)", "HP left"};
 }
 
 constexpr std::string_view kStyle = R"(

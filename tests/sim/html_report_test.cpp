@@ -243,7 +243,13 @@ TEST(SimHtmlReport, ChartTitlesSayWhatEachRuleSetCounts) {
   EXPECT_NE(party.find("<h2>The party's HP left at the end, summed over its members (0 unless won: lost or "
                        "fled)</h2>"),
             std::string::npos);
+  // The summary's rows are named alike.
+  EXPECT_NE(clash.find("<tr><th>rounds</th>"), std::string::npos) << clash;
+  EXPECT_NE(party.find("<tr><th>main turns</th>"), std::string::npos) << party;
+  EXPECT_NE(party.find("<tr><th>party HP left</th>"), std::string::npos) << party;
   for (const std::string* page : {&clash, &party}) {
+    EXPECT_EQ(page->find("<tr><th>turns</th>"), std::string::npos);
+    EXPECT_EQ(page->find("<tr><th>HP left</th>"), std::string::npos);
     EXPECT_EQ(page->find("Turns per battle"), std::string::npos);
     EXPECT_EQ(page->find("(0: lost)"), std::string::npos);
     EXPECT_EQ(page->find(">HP left</text>"), std::string::npos);
@@ -251,6 +257,8 @@ TEST(SimHtmlReport, ChartTitlesSayWhatEachRuleSetCounts) {
   const std::string deckbuilder = render_html(made_report("deckbuilder", {0, 1}, {1}));
   EXPECT_NE(deckbuilder.find("<h2>Player turns per battle</h2>"), std::string::npos) << deckbuilder;
   EXPECT_NE(deckbuilder.find("<h2>The player's HP left at the end (0: lost)</h2>"), std::string::npos);
+  EXPECT_NE(deckbuilder.find("<tr><th>player turns</th>"), std::string::npos);
+  EXPECT_NE(deckbuilder.find("<tr><th>HP left</th>"), std::string::npos);
 }
 
 // A paired run's two histograms of one figure share their axes: the same bins, the same peak,
