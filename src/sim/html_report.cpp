@@ -187,9 +187,7 @@ std::string summary_table(const SimReport& r) {
   row("seed", std::to_string(r.seed));
   row("content hash", fmt::format("{:016x}", r.content_hash));
   if (r.shard_count > 1) row("shard", fmt::format("{}/{}", r.shard_index, r.shard_count));
-  // A string setting as it is (a deck: defend*10), any other value as JSON.
-  for (const auto& item : r.settings.items())
-    row(item.key(), item.value().is_string() ? item.value().get<std::string>() : item.value().dump());
+  for (const auto& item : r.settings.items()) row(item.key(), setting_text(item.value()));
   const bool paired = !r.versus_policy.empty();
   const Measures m = measures(r.rules);
   // One side's rows, named "A: ..." and "B: ..." in a paired run, the turns and HP left by what

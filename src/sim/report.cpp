@@ -269,6 +269,10 @@ std::string paired_interval_text(double low, double high) {
   return fmt::format("{:+.4f} .. {:+.4f}", low, high);
 }
 
+std::string setting_text(const nlohmann::json& value) {
+  return value.is_string() ? value.get<std::string>() : value.dump();
+}
+
 Interval wilson_interval(std::uint64_t wins, std::uint64_t n) {
   if (n == 0) return {0.0, 1.0};
   const double nn = static_cast<double>(n), p = static_cast<double>(wins) / nn, z2 = kZ95 * kZ95;
@@ -1483,7 +1487,13 @@ void append_line(std::string& out, std::string_view key, const std::string& valu
 void append_side(std::string& out, const SimReport& header, const Tally& t, std::string_view prefix) {
   const auto key = [&](std::string_view k) { return fmt::format("{}{}", prefix, k); };
   const Interval ci = wilson_interval(t.wins, t.played());
-  append_line(out, key("wins"), std::to_string(t.wins));
+  // With seats, the side's figures are seat 0's (clash: ending first alone, its health).
+  const std::string seat0 =
+      header.seats.empty()
+          ? std::string()
+          : fmt::format("  (seat 0{})",
+                        header.seat_names.empty() ? std::string() : ", " + header.seat_names[0]);
+  append_line(out, key("wins"), std::to_string(t.wins) + seat0);
   append_line(out, key("win_rate"),
               fmt::format("{:.4f}  (95% CI {:.4f} .. {:.4f})", t.win_rate(), ci.low, ci.high));
   append_line(
@@ -1492,7 +1502,8 @@ void append_side(std::string& out, const SimReport& header, const Tally& t, std:
                   percentile(t.turns_histogram, 50), percentile(t.turns_histogram, 90)));
   append_line(out, key("decisions"), std::to_string(t.decisions));
   append_line(out, key("mean_decisions"), fmt::format("{:.4f}", t.mean_decisions()));
-  append_line(out, key("mean_hp_left_on_wins"), fmt::format("{:.4f}", ratio(t.hp_left_on_wins, t.wins)));
+  append_line(out, key("mean_hp_left_on_wins"),
+              fmt::format("{:.4f}", ratio(t.hp_left_on_wins, t.wins)) + seat0);
   for (std::size_t c = 0; c < t.counters.size() && c < header.counter_names.size(); ++c)
     append_line(out, key(header.counter_names[c]),
                 fmt::format("{}  ({:.4f} per battle)", t.counters[c], ratio(t.counters[c], t.played())));
@@ -1531,7 +1542,7 @@ std::string SimReport::to_text() const {
                       ? fmt::format("{}/{} (no battle of {})", shard_index, shard_count, total_battles)
                       : fmt::format("{}/{} (battles {}..{} of {}, counted from 0)", shard_index, shard_count,
                                     first_battle, first_battle + battles - 1, total_battles));
-  for (const auto& item : settings.items()) line(item.key(), item.value().dump());
+  for (const auto& item : settings.items()) line(item.key(), setting_text(item.value()));
   append_side(out, *this, *this, "");
   if (is_paired) {
     line("versus_policy", versus_policy);

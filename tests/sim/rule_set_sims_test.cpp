@@ -81,7 +81,15 @@ TEST(ClashSim, EverySeatsWinsAndSharedFirstsAddUpToTheBattles) {
   EXPECT_EQ(j["wins"]["2"], r.seats[2].wins) << "wins keyed by seat";
   EXPECT_EQ(j["seats"][0]["policy"], "random");
   EXPECT_EQ(j["counters"]["shared_first"], r.counters[0]);
-  EXPECT_NE(r.to_text().find("mean_place"), std::string::npos);
+  const std::string text = r.to_text();
+  EXPECT_NE(text.find("mean_place"), std::string::npos);
+  // The text says whose the side's wins and health are.
+  const std::string seat0 = r.seat_names.empty() ? "(seat 0)" : "(seat 0, " + r.seat_names[0] + ")";
+  EXPECT_NE(text.find(fmt::format("{:<28}{}  {}\n", "wins", r.wins, seat0)), std::string::npos) << text;
+  EXPECT_NE(text.find(fmt::format("{:<28}{:.4f}  {}\n", "mean_hp_left_on_wins",
+                                  double(r.hp_left_on_wins) / double(r.wins), seat0)),
+            std::string::npos)
+      << text;
 }
 
 TEST(ClashSim, AGreedySeatZeroAgainstRandomSeatsWinsMoreThanAFairShare) {

@@ -605,6 +605,18 @@ TEST(SimSimulate, ToTextNamesTheEncounterAndTheWins) {
   EXPECT_NE(text.find(fmt::format("{:<28}{}\n", "wins", r.wins)), std::string::npos) << text;
 }
 
+// The text shows a string setting as it is, as the HTML page does, and other values as JSON.
+TEST(SimSimulate, ToTextShowsAStringSettingWithoutItsQuotes) {
+  ASSERT_NE(starter(), nullptr);
+  SimReport r = run({"w1", 5, 1, "random"});
+  r.settings = {{"deck", "defend*10"}, {"block_percent", 60}, {"flag", true}};
+  const std::string text = r.to_text();
+  EXPECT_NE(text.find(fmt::format("{:<28}{}\n", "deck", "defend*10")), std::string::npos) << text;
+  EXPECT_NE(text.find(fmt::format("{:<28}{}\n", "block_percent", 60)), std::string::npos) << text;
+  EXPECT_NE(text.find(fmt::format("{:<28}{}\n", "flag", "true")), std::string::npos) << text;
+  EXPECT_EQ(text.find('"'), std::string::npos) << text;
+}
+
 TEST(SimSimulate, AScenarioWhoseEnemyHpFitsSomeRollsOnlyIsRefusedBeforeTheRun) {
   ASSERT_NE(starter(), nullptr);
   // W1's enemy rolls 40 to 44 HP: an HP of 44 fits the seeds that roll 44 only. Battle 0 of

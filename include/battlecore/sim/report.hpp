@@ -177,6 +177,9 @@ PairedTest paired_test(const Paired& p);
 /// A paired interval for the text and HTML reports: "+0.0100 .. +0.0300", or "undefined (fewer
 /// than two seeds)" when it is NaN.
 std::string paired_interval_text(double low, double high);
+/// A setting's value for the text and HTML reports: a string as it is (a deck: `defend*10`), any
+/// other value as JSON.
+std::string setting_text(const nlohmann::json& value);
 
 /// A 95% Wilson score interval for `wins` out of `n`.
 struct Interval {
