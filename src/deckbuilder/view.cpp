@@ -164,6 +164,22 @@ std::string unit_text(const Battle& battle, UnitRef u) {
 std::string status_text(const Catalog& c, std::uint16_t status) {
   return status < c.statuses.size() ? c.statuses[status].name : fmt::format("status {}", status);
 }
+
+std::string hook_text(const Catalog& c, std::uint16_t hook) {
+  return hook < c.hooks.size() ? c.hooks[hook].id : fmt::format("hook {}", hook);
+}
+
+/// When a delayed effect fires, by its timing (DelayedTiming).
+std::string_view timing_text(std::int32_t timing) {
+  switch (timing) {
+    case 0:
+      return "at the start of a player turn";
+    case 1:
+      return "at the end of a player turn";
+    default:
+      return "at the end of an enemy phase";
+  }
+}
 }  // namespace
 
 std::optional<std::string> event_text(const Battle& battle, const Event& e) {
@@ -200,6 +216,27 @@ std::optional<std::string> event_text(const Battle& battle, const Event& e) {
       return fmt::format("the discard pile is shuffled into the draw pile ({} cards)", e.amount);
     case EventType::TurnSkipped:
       return fmt::format("turn {} is skipped", e.amount);
+    case EventType::CardCreated: {
+      const std::string card = e.value < c.cards.size() ? c.cards[e.value].name : "a card";
+      if (static_cast<Pile>(e.amount) == Pile::Hand) return fmt::format("{} is added to your hand", card);
+      return fmt::format("{} is added to the {} pile", card, pile_name(static_cast<Pile>(e.amount)));
+    }
+    case EventType::ExtraTurnGranted:
+      return e.amount > 1 ? fmt::format("you will take an extra turn ({} pending)", e.amount)
+                          : std::string("you will take an extra turn");
+    case EventType::HookRegistered: {
+      const std::uint8_t turns = e.subject < c.hooks.size() ? c.hooks[e.subject].duration : 0;
+      return fmt::format("{}: {} in effect {}", unit_text(battle, e.target), hook_text(c, e.subject),
+                         turns == 0   ? std::string("for the rest of the battle")
+                         : turns == 1 ? std::string("for 1 turn")
+                                      : fmt::format("for {} turns", turns));
+    }
+    case EventType::HookExpired:
+      return fmt::format("{}: {} ends", unit_text(battle, e.target), hook_text(c, e.subject));
+    case EventType::DelayedScheduled:
+      return fmt::format("a delayed effect is set to fire {}", timing_text(e.amount));
+    case EventType::DelayedFired:
+      return fmt::format("a delayed effect fires {}", timing_text(e.amount));
     default:
       return std::nullopt;
   }

@@ -4,10 +4,14 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
+#include "battlecore/deckbuilder/battle.hpp"
 #include "battlecore/deckbuilder/load.hpp"
+#include "battlecore/deckbuilder/view.hpp"
 #include "support/starter_pack.hpp"
 
 namespace battlecore::sim {
@@ -112,6 +116,49 @@ TEST(SimPlaySession, EachActionIsFollowedByWhatHappened) {
   EXPECT_EQ(told_moves, logged_moves) << s.out;
   EXPECT_GT(logged_hits, 0u) << s.out;
   EXPECT_EQ(told_hits, logged_hits) << s.out;
+}
+
+// Created cards, extra turns, hooks and delayed effects are told too, each in its own words:
+// battles of the two pack encounters whose decks and enemies have them, options taken in turn.
+TEST(SimPlaySession, CreatedCardsExtraTurnsHooksAndDelayedEffectsAreTold) {
+  ASSERT_NE(starter(), nullptr);
+  using deckbuilder::EventType;
+  const std::vector<std::pair<EventType, std::string_view>> told = {
+      {EventType::CardCreated, " is added to "},
+      {EventType::ExtraTurnGranted, "you will take an extra turn"},
+      {EventType::HookRegistered, " in effect for "},
+      {EventType::HookExpired, " ends"},
+      {EventType::DelayedScheduled, "a delayed effect is set to fire at the "},
+      {EventType::DelayedFired, "a delayed effect fires at the "}};
+  // The delayed effect's timing, by the event's amount.
+  const std::vector<std::string_view> timings = {"start of a player turn", "end of a player turn",
+                                                 "end of an enemy phase"};
+  std::vector<std::size_t> seen(told.size(), 0);
+  for (const std::string_view encounter : {"sentry_gate", "imp_swarm"}) {
+    for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+      deckbuilder::Battle b(starter());
+      ASSERT_TRUE(b.start_battle(encounter, seed).ok());
+      for (std::size_t step = 0; b.status() == Status::AwaitingDecision && step < 400; ++step) {
+        const deckbuilder::Decision d = b.decision();
+        b.submit_listed(d.options[(step * 7 + seed) % d.options.size()]);
+      }
+      for (const deckbuilder::Event& e : b.events().log()) {
+        for (std::size_t i = 0; i < told.size(); ++i) {
+          if (e.type != told[i].first) continue;
+          const auto text = deckbuilder::event_text(b, e);
+          ASSERT_TRUE(text.has_value()) << deckbuilder::event_type_name(e.type);
+          EXPECT_TRUE(contains(*text, told[i].second)) << *text;
+          if (e.type == EventType::DelayedScheduled || e.type == EventType::DelayedFired) {
+            ASSERT_LT(static_cast<std::size_t>(e.amount), timings.size());
+            EXPECT_TRUE(text->ends_with(timings[static_cast<std::size_t>(e.amount)])) << *text;
+          }
+          ++seen[i];
+        }
+      }
+    }
+  }
+  for (std::size_t i = 0; i < told.size(); ++i)
+    EXPECT_GT(seen[i], 0u) << deckbuilder::event_type_name(told[i].first) << " never happened";
 }
 
 // Each bad line is answered, and the session goes on to the next command.

@@ -21,9 +21,11 @@ std::string action_label(const Battle& battle, const Action& action);
 /// A few lines for a terminal: HP, armor, energy, statuses, intents, hand, pile sizes.
 std::string render_text(const Battle& battle);
 /// One line for an event a player cannot read off the board afterwards: an enemy's move, damage,
-/// armor, statuses, healing, HP lost, a death, a reshuffle, a skipped turn ("Gnasher [0] uses
-/// Bite", "Gnasher [0] -> you: 6 damage, 2 absorbed by armor"); nullopt for the rest (phases,
-/// draws, the cards played, which the session shows as they are chosen).
+/// armor, statuses, healing, HP lost, a death, a reshuffle, a skipped turn, a card created, an
+/// extra turn, a hook taking effect or ending, a delayed effect set or firing ("Gnasher [0] uses
+/// Bite", "Gnasher [0] -> you: 6 damage, 2 absorbed by armor", "Dazed is added to the discard
+/// pile"); nullopt for the rest (phases, draws, the cards played, which the session shows as they
+/// are chosen).
 std::optional<std::string> event_text(const Battle& battle, const Event& event);
 
 }  // namespace battlecore::deckbuilder
