@@ -48,6 +48,13 @@ std::string rng_version_problem(std::int64_t version) {
       version, kRngVersion);
 }
 
+/// A card id as a deck names it: a content id, or an upgraded card's, the id with '+' after it
+/// (`brace+`), which `sim --deck` and `start_battle`'s master deck take as well.
+bool valid_card_id(std::string_view id) {
+  if (!id.empty() && id.back() == '+') id.remove_suffix(1);
+  return content::valid_id(id);
+}
+
 /// A value given where a card id was expected, for messages.
 std::string given_card_id(const json& value) {
   if (!value.is_string()) return content::describe_json_type(value);
@@ -99,12 +106,14 @@ Result<Replay, Diagnostics> replay_from_document(const JsonDocument& doc, const 
   if (const json* deck = r.optional_array("deck")) {
     for (std::size_t i = 0; i < deck->size(); ++i) {
       const json& card = (*deck)[i];
-      if (card.is_string() && content::valid_id(card.get_ref<const std::string&>()))
+      if (card.is_string() && valid_card_id(card.get_ref<const std::string&>()))
         replay.start.deck.push_back(card.get<std::string>());
       else
-        diags.add(doc.diagnostic(
-            content::child_pointer("/deck", i),
-            "expected a card id: 1 to 64 characters a-z, 0-9, '_' or '-', got " + given_card_id(card)));
+        diags.add(
+            doc.diagnostic(content::child_pointer("/deck", i),
+                           "expected a card id: 1 to 64 characters a-z, 0-9, '_' or '-' (then '+' for an "
+                           "upgraded card), got " +
+                               given_card_id(card)));
     }
     if (deck->empty())
       r.error_at("deck", "expected at least one card (leave the key out for the encounter's deck)");

@@ -213,6 +213,21 @@ TEST(CliDeterminism, PlayReportsAnEngineErrorExitsOneAndRecordsIt) {
   EXPECT_TRUE(has(again.out, "raises the recorded engine error again")) << again.explain();
 }
 
+TEST(CliDeterminism, ARunWithAnUpgradedCardInItsDeckRecordsReplaysThatMatch) {
+  TempDir dir;
+  const CliRun sim =
+      cli("sim --rules deckbuilder --battles 3 --seed 5 --deck 'strike*5,defend*4,brace+*2' --record " +
+          quoted(dir.path().string()));
+  ASSERT_EQ(sim.code, 0) << sim.explain();
+  for (int i = 0; i < 3; ++i) {
+    const fs::path file = dir.path() / fmt::format("battle-{:06}.json", i);
+    EXPECT_EQ(json::parse(read_file(file))["deck"].back(), "brace+") << file;
+    const CliRun r = cli("replay " + quoted(file.string()));
+    EXPECT_EQ(r.code, 0) << r.explain();
+    EXPECT_TRUE(has(r.out, "replay matches")) << r.explain();
+  }
+}
+
 TEST(CliDeterminism, ARunWithADeckRecordsItAndItsReplaysMatch) {
   TempDir dir;
   const CliRun sim =
@@ -254,11 +269,15 @@ TEST(CliDeterminism, ARunWithADeckRecordsItAndItsReplaysMatch) {
   edited["deck"] = json::array({"strike", 5, ""});
   r = replay_of(edited, "not_an_id.json");
   EXPECT_EQ(r.code, 2) << r.explain();
-  EXPECT_TRUE(
-      has(r.err, "/deck/1: expected a card id: 1 to 64 characters a-z, 0-9, '_' or '-', got an integer"))
+  EXPECT_TRUE(has(
+      r.err,
+      "/deck/1: expected a card id: 1 to 64 characters a-z, 0-9, '_' or '-' (then '+' for an upgraded card), "
+      "got an integer"))
       << r.explain();
-  EXPECT_TRUE(
-      has(r.err, "/deck/2: expected a card id: 1 to 64 characters a-z, 0-9, '_' or '-', got an empty string"))
+  EXPECT_TRUE(has(
+      r.err,
+      "/deck/2: expected a card id: 1 to 64 characters a-z, 0-9, '_' or '-' (then '+' for an upgraded card), "
+      "got an empty string"))
       << r.explain();
   edited["deck"] = json::array();
   r = replay_of(edited, "empty.json");
@@ -411,12 +430,20 @@ TEST(CliDeterminism, AReplayThatDoesNotStartIsReportedAtItsPointersWithItsOtherP
   EXPECT_TRUE(has(r.err, file.string() + ":" + position_of(text, "[\n    \"strike\"") +
                              ": /deck: the deck has 65 cards; a battle holds at most 64\n"))
       << r.explain();
+  j["deck"] = {"strike", "Strike"};
+  r = replay_of(j, text);
+  EXPECT_EQ(r.code, 2) << r.explain();
+  EXPECT_TRUE(
+      has(r.err, file.string() + ":" + position_of(text, "\"Strike\"") +
+                     ": /deck/1: expected a card id: 1 to 64 characters a-z, 0-9, '_' or '-' (then '+' for "
+                     "an upgraded card), got 'Strike'\n"))
+      << r.explain();
+  // An upgraded card is named with '+' (brace+); one the pack does not have is a card it lacks.
   j["deck"] = {"strike", "strike+"};
   r = replay_of(j, text);
   EXPECT_EQ(r.code, 2) << r.explain();
   EXPECT_TRUE(has(r.err, file.string() + ":" + position_of(text, "\"strike+\"") +
-                             ": /deck/1: expected a card id: 1 to 64 characters a-z, 0-9, '_' or '-', got "
-                             "'strike+'\n"))
+                             ": /deck/1: no card 'strike+' in pack 'starter'\n"))
       << r.explain();
 }
 

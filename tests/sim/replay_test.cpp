@@ -256,18 +256,56 @@ TEST(SimReplay, AStartThePackDoesNotHaveIsReportedAtItsPointersAllAtOnce) {
 
 TEST(SimReplay, ADeckEntryThatIsNoCardIdIsReportedWithTheOtherShapeProblems) {
   json j = replay_to_json(played("w1", 2));
-  j["deck"] = {"strike", "strike+", 3, ""};
+  j["deck"] = {"strike", "Strike", 3, ""};
   j["format"] = "battlecore-replays";
   const auto r = reparse(j);
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(test::pointed_messages(r.error()),
-            (std::vector<std::string>{
-                "/format: expected \"battlecore-replay\", got \"battlecore-replays\"",
-                "/deck/1: expected a card id: 1 to 64 characters a-z, 0-9, '_' or '-', got 'strike+'",
-                "/deck/2: expected a card id: 1 to 64 characters a-z, 0-9, '_' or '-', got an integer",
-                "/deck/3: expected a card id: 1 to 64 characters a-z, 0-9, '_' or '-', got an empty string",
-            }));
+  EXPECT_EQ(
+      test::pointed_messages(r.error()),
+      (std::vector<std::string>{
+          "/format: expected \"battlecore-replay\", got \"battlecore-replays\"",
+          "/deck/1: expected a card id: 1 to 64 characters a-z, 0-9, '_' or '-' (then '+' for an upgraded "
+          "card), got 'Strike'",
+          "/deck/2: expected a card id: 1 to 64 characters a-z, 0-9, '_' or '-' (then '+' for an upgraded "
+          "card), got an integer",
+          "/deck/3: expected a card id: 1 to 64 characters a-z, 0-9, '_' or '-' (then '+' for an upgraded "
+          "card), got an empty string",
+      }));
   for (const content::Diagnostic& d : r.error().items()) EXPECT_GT(d.line, 0) << d.message;
+}
+
+TEST(SimReplay, ADeckWithAnUpgradedCardIsReadBackAndMatches) {
+  // `sim --deck` and start_battle's master deck take an upgraded card by its id with '+'
+  // (brace+), so a replay of such a battle names it so and must read back.
+  const std::vector<std::string> deck = {"strike", "strike", "strike", "defend",
+                                         "defend", "brace+", "brace+"};
+  Battle b(starter());
+  std::vector<CardId> cards;
+  for (const std::string& id : deck) cards.push_back(starter()->find_card(id).value());
+  ASSERT_TRUE(b.start_battle(*starter()->find_encounter("w1"), 4, cards).ok());
+  std::vector<Action> options;
+  while (b.status() == Status::AwaitingDecision) {
+    b.legal_actions(options);
+    ASSERT_TRUE(b.submit(options.front()).ok());
+  }
+  auto recorded = record_replay<R>(starter(), {"w1", 4, {}, deck}, b.actions());
+  ASSERT_TRUE(recorded.ok()) << recorded.error().message;
+  EXPECT_EQ(recorded.value().final_state_hash, b.state_hash());
+  const auto back = reparse(replay_to_json(recorded.value()));
+  ASSERT_TRUE(back.ok()) << back.error().to_string();
+  EXPECT_EQ(back.value().start.deck, deck);
+  const ReplayCheck check = check_replay<R>(starter(), back.value());
+  EXPECT_EQ(check.kind, ReplayCheck::Kind::Match) << check.message;
+  // An upgrade the pack does not have is a card it does not have, reported against the content.
+  json j = replay_to_json(recorded.value());
+  j["deck"][0] = "strike+";
+  content::Diagnostics diags;
+  auto doc = content::parse_json_text("r.json", j.dump(2), diags);
+  ASSERT_TRUE(doc.has_value()) << diags.to_string();
+  const auto unknown = replay_from_document(*doc, action_check<R>());
+  ASSERT_TRUE(unknown.ok()) << unknown.error().to_string();
+  EXPECT_EQ(test::pointed_messages(replay_start_problems<R>(starter(), ReplayFile{*doc, unknown.value()})),
+            (std::vector<std::string>{"/deck/0: no card 'strike+' in pack 'starter'"}));
 }
 
 TEST(SimReplay, APolicyErrorIsReadBackAndChecksAtTheNextDecision) {
