@@ -44,6 +44,8 @@ Result<Status> Battle::start_battle(EncounterId encounter, std::uint64_t seed) {
   if (encounter >= catalog_->encounters.size())
     return Error{
         fmt::format("no encounter with index {} (the pack has {})", encounter, catalog_->encounters.size())};
+  if (started_ && !is_battle_over())
+    return Error{"a battle is already in progress; it must end before another starts"};
   driver_.reset();
   events_.clear_log();
   actions_.clear();

@@ -678,5 +678,25 @@ TEST(PartyBattle, StartingAMissingEncounterIsAnError) {
   EXPECT_FALSE(b.started());
 }
 
+TEST(PartyBattle, StartingWhileABattleIsInPlayIsAnErrorAndChangesNothing) {
+  // As in the deckbuilder and clash: a host cannot lose a battle in play to a second start.
+  Battle b = test::start("pet_pair", 3);
+  ASSERT_EQ(b.status(), Status::AwaitingDecision);
+  const Battle before = b;
+  auto r = b.start_battle("pet_pair", 4);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "a battle is already in progress; it must end before another starts");
+  EXPECT_TRUE(b == before);
+  // Once it is over, the same battle starts again: the battle a fresh one starts.
+  std::vector<Action> options;
+  while (b.status() == Status::AwaitingDecision) {
+    b.legal_actions(options);
+    test::submit_ok(b, options.front());
+  }
+  ASSERT_TRUE(b.is_battle_over());
+  ASSERT_TRUE(b.start_battle("pet_pair", 4).ok());
+  EXPECT_EQ(b.state_hash(), test::start("pet_pair", 4).state_hash());
+}
+
 }  // namespace
 }  // namespace battlecore::party

@@ -189,7 +189,7 @@ class Battle {
   explicit Battle(std::shared_ptr<const Catalog> catalog, BattleOptions options = {});
 
   /// Sets up `encounter` with `seed` and runs to the first decision; a missing encounter is an
-  /// error and starts nothing.
+  /// error and starts nothing, and so is a battle in play (over, a battle may start again).
   Result<Status> start_battle(std::string_view encounter_id, std::uint64_t seed);
   Result<Status> start_battle(EncounterId encounter, std::uint64_t seed);
 
