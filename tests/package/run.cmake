@@ -96,6 +96,19 @@ expect_match("the consumer's output" "${out}" "lookup: ${data_re}/deckbuilder/st
 expect_match("the consumer's output" "${out}" "package: ${data_re}/deckbuilder/starter\n")
 expect_match("the consumer's output" "${out}" "encounter [a-z0-9_]+: (won|lost) after [0-9]+ turns, [0-9]+ choices")
 
+# A component that names no target is refused, and the reason names it.
+set(components "${WORK_DIR}/components")
+file(WRITE "${components}/CMakeLists.txt"
+     "cmake_minimum_required(VERSION 3.25)\nproject(components LANGUAGES CXX)\n"
+     "find_package(battlecore 0.1 REQUIRED COMPONENTS deckbuilder nope)\n")
+execute_process(COMMAND "${CMAKE_COMMAND}" -S "${components}" -B "${components}/build" -G "${GENERATOR}"
+                        "-DCMAKE_CXX_COMPILER=${CXX}" "-DCMAKE_PREFIX_PATH=${prefix}"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(rc EQUAL 0)
+  message(FATAL_ERROR "find_package(battlecore COMPONENTS nope) was found:\n${out}")
+endif()
+expect_match("find_package(battlecore COMPONENTS nope)" "${err}" "battlecore has no component 'nope'")
+
 # The same targets after add_subdirectory, where battlecore's tests and install rules are off: the
 # subproject, configured and not built, installs nothing (battlecore's rules would install the
 # packs, and fail on its libraries, which are not built).
