@@ -14,6 +14,7 @@
 #include "battlecore/deckbuilder/policies.hpp"
 #include "battlecore/deckbuilder/scenario.hpp"
 #include "battlecore/sim/report.hpp"
+#include "battlecore/sim/simulate.hpp"
 
 namespace battlecore::sim {
 
@@ -22,17 +23,20 @@ class DeckbuilderAdapter {
   /// `scenario`: a scenario document every battle starts from (with its own seed), or null, and
   /// `scenario_start` the same scenario read (each battle reads the document when it is null).
   /// `deck`: the master deck every battle starts with (empty: the encounter's player deck).
+  /// `own_policies`: the user's own policies, by name, beside the built-in ones.
   DeckbuilderAdapter(std::shared_ptr<const deckbuilder::Catalog> catalog, deckbuilder::EncounterId encounter,
                      UctOptions policy_options, bool count_enemy_damage, nlohmann::json scenario = nullptr,
                      std::optional<deckbuilder::ScenarioStart> scenario_start = std::nullopt,
-                     std::vector<deckbuilder::CardId> deck = {})
+                     std::vector<deckbuilder::CardId> deck = {},
+                     std::vector<PolicyMaker<deckbuilder::Policy>> own_policies = {})
       : catalog_(std::move(catalog)),
         encounter_(encounter),
         policy_options_(policy_options),
         count_enemy_damage_(count_enemy_damage),
         scenario_(std::move(scenario)),
         scenario_start_(std::move(scenario_start)),
-        deck_(std::move(deck)) {}
+        deck_(std::move(deck)),
+        own_policies_(std::move(own_policies)) {}
 
   /// Plays deckbuilder battles one after another on one thread.
   class Player {
@@ -87,6 +91,7 @@ class DeckbuilderAdapter {
   nlohmann::json scenario_;
   std::optional<deckbuilder::ScenarioStart> scenario_start_;
   std::vector<deckbuilder::CardId> deck_;
+  std::vector<PolicyMaker<deckbuilder::Policy>> own_policies_;
 };
 
 }  // namespace battlecore::sim

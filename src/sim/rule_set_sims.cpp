@@ -87,12 +87,14 @@ constexpr clash::BattleOptions kClashQuiet{.event_log = false, .record_history =
 class ClashAdapter {
  public:
   ClashAdapter(std::shared_ptr<const clash::Catalog> catalog, clash::EncounterId encounter,
-               std::vector<std::string> seat_policies, nlohmann::json scenario, UctOptions options)
+               std::vector<std::string> seat_policies, nlohmann::json scenario, UctOptions options,
+               std::vector<PolicyMaker<clash::Policy>> own_policies)
       : catalog_(std::move(catalog)),
         encounter_(encounter),
         seat_policies_(std::move(seat_policies)),
         scenario_(scenario_document(scenario)),
-        options_(options) {}
+        options_(options),
+        own_policies_(std::move(own_policies)) {}
 
   class Player {
    public:
@@ -161,7 +163,9 @@ class ClashAdapter {
   Result<std::unique_ptr<Player>> make_player(std::string_view policy) const {
     std::vector<std::unique_ptr<clash::Policy>> policies;
     for (std::size_t s = 0; s < seat_policies_.size(); ++s) {
-      auto made = clash::make_policy(s == 0 ? policy : std::string_view(seat_policies_[s]), options_);
+      auto made =
+          make_named_policy(s == 0 ? policy : std::string_view(seat_policies_[s]), own_policies_,
+                            [&](std::string_view name) { return clash::make_policy(name, options_); });
       if (!made) return made.error();
       policies.push_back(std::move(made.value()));
     }
@@ -174,6 +178,7 @@ class ClashAdapter {
   std::vector<std::string> seat_policies_;  ///< per seat; [0] is unused (the run's policy)
   std::optional<content::JsonDocument> scenario_;
   UctOptions options_;
+  std::vector<PolicyMaker<clash::Policy>> own_policies_;
 };
 
 // --- party --------------------------------------------------------------------------------
@@ -183,13 +188,15 @@ constexpr party::BattleOptions kPartyQuiet{.event_log = false, .record_history =
 class PartyAdapter {
  public:
   PartyAdapter(std::shared_ptr<const party::Catalog> catalog, party::EncounterId encounter,
-               party::BlockSkill block, nlohmann::json scenario, UctOptions options, bool count_enemy_damage)
+               party::BlockSkill block, nlohmann::json scenario, UctOptions options, bool count_enemy_damage,
+               std::vector<PolicyMaker<party::Policy>> own_policies)
       : catalog_(std::move(catalog)),
         encounter_(encounter),
         block_(block),
         scenario_(scenario_document(scenario)),
         options_(options),
-        count_enemy_damage_(count_enemy_damage) {}
+        count_enemy_damage_(count_enemy_damage),
+        own_policies_(std::move(own_policies)) {}
 
   class Player {
    public:
@@ -294,7 +301,9 @@ class PartyAdapter {
   }
 
   Result<std::unique_ptr<Player>> make_player(std::string_view policy) const {
-    auto made = party::make_policy(policy, block_, options_);
+    auto made = make_named_policy(policy, own_policies_, [&](std::string_view name) {
+      return party::make_policy(name, block_, options_);
+    });
     if (!made) return made.error();
     return std::make_unique<Player>(catalog_, encounter_, std::move(made.value()), scenario_,
                                     count_enemy_damage_);
@@ -307,6 +316,7 @@ class PartyAdapter {
   std::optional<content::JsonDocument> scenario_;
   UctOptions options_;
   bool count_enemy_damage_;
+  std::vector<PolicyMaker<party::Policy>> own_policies_;
 };
 
 /// A deck is the deckbuilder's setting: the other rule sets refuse it rather than ignore it.
@@ -322,6 +332,8 @@ Result<SimReport> simulate_clash(const std::shared_ptr<const clash::Catalog>& ca
                                  const std::shared_ptr<const clash::Catalog>& versus_catalog) {
   const auto encounter = resolve_encounter(*catalog, asked.encounter, asked.scenario);
   if (!encounter) return encounter.error();
+  if (auto checked = check_own_policies(asked.clash_policies, clash::policy_names()); !checked)
+    return checked.error();
   const SimConfig config = with_scenario_encounter(asked, catalog->encounters[encounter.value()].id);
   if (auto checked = check_scenario<ClashRules>(catalog, catalog->encounters[encounter.value()].id, config);
       !checked)
@@ -337,7 +349,8 @@ Result<SimReport> simulate_clash(const std::shared_ptr<const clash::Catalog>& ca
   RunOptions run = run_options(config);
   run.policy = policies[0];  // seat 0 plays the run's policy A
   for (const std::string& p : policies) note_policy_settings(run, config, {p});
-  const ClashAdapter adapter(catalog, encounter.value(), policies, config.scenario, config.policy_options);
+  const ClashAdapter adapter(catalog, encounter.value(), policies, config.scenario, config.policy_options,
+                             config.clash_policies);
   if (versus_catalog == nullptr) return run_simulation(adapter, run);
   const auto encounter_b =
       versus_encounter<ClashRules>(versus_catalog, catalog->encounters[encounter.value()].id, config);
@@ -346,7 +359,7 @@ Result<SimReport> simulate_clash(const std::shared_ptr<const clash::Catalog>& ca
   // runner refuses the pair when the two seat tables differ.
   policies.resize(versus_catalog->encounters[encounter_b.value()].seats.size(), config.policy);
   const ClashAdapter versus(versus_catalog, encounter_b.value(), std::move(policies), config.scenario,
-                            config.policy_options);
+                            config.policy_options, config.clash_policies);
   return run_simulation(adapter, run, &versus);
 }
 
@@ -355,6 +368,8 @@ Result<SimReport> simulate_party(const std::shared_ptr<const party::Catalog>& ca
                                  const std::shared_ptr<const party::Catalog>& versus_catalog) {
   const auto encounter = resolve_encounter(*catalog, asked.encounter, asked.scenario);
   if (!encounter) return encounter.error();
+  if (auto checked = check_own_policies(asked.party_policies, party::policy_names()); !checked)
+    return checked.error();
   const SimConfig config = with_scenario_encounter(asked, catalog->encounters[encounter.value()].id);
   if (auto checked = check_scenario<PartyRules>(catalog, catalog->encounters[encounter.value()].id, config);
       !checked)
@@ -363,14 +378,14 @@ Result<SimReport> simulate_party(const std::shared_ptr<const party::Catalog>& ca
   if (block.super_block_percent > block.block_percent || block.block_percent > 100)
     return Error{"block rates must satisfy super block <= block <= 100 percent"};
   const PartyAdapter adapter(catalog, encounter.value(), block, config.scenario, config.policy_options,
-                             config.count_enemy_damage);
+                             config.count_enemy_damage, config.party_policies);
   const RunOptions run = run_options(config);
   if (versus_catalog == nullptr) return run_simulation(adapter, run);
   const auto encounter_b =
       versus_encounter<PartyRules>(versus_catalog, catalog->encounters[encounter.value()].id, config);
   if (!encounter_b) return encounter_b.error();
   const PartyAdapter versus(versus_catalog, encounter_b.value(), block, config.scenario,
-                            config.policy_options, config.count_enemy_damage);
+                            config.policy_options, config.count_enemy_damage, config.party_policies);
   return run_simulation(adapter, run, &versus);
 }
 

@@ -2,6 +2,7 @@
 // What every rule set's simulate_* entry point shares: the encounter a run plays and the
 // runner's options from a SimConfig.
 
+#include <algorithm>
 #include <initializer_list>
 #include <memory>
 #include <string>
@@ -10,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "battlecore/content/content_hash.hpp"
+#include "battlecore/content/json_reader.hpp"
 #include "battlecore/content/scenario_io.hpp"
 #include "battlecore/sim/replay.hpp"
 #include "battlecore/sim/runner.hpp"
@@ -44,6 +46,43 @@ auto versus_encounter(const std::shared_ptr<const typename R::Catalog>& versus, 
   if (auto checked = check_scenario<R>(versus, encounter, config); !checked)
     return decltype(found){Error{"the versus pack: " + checked.error().message}};
   return found;
+}
+
+/// Refuses a list of the user's own policies (SimConfig::deckbuilder_policies and the others)
+/// that cannot be told apart from each other or from the rule set's built-in ones (`builtin`).
+template <class Policy, class Names>
+Result<void> check_own_policies(const std::vector<PolicyMaker<Policy>>& own, const Names& builtin) {
+  for (std::size_t i = 0; i < own.size(); ++i) {
+    const std::string& name = own[i].name;
+    if (!content::valid_id(name))
+      return Error{fmt::format("own policy {}: the name '{}' is not 1 to 64 characters a-z, 0-9, '_' or '-'",
+                               i, name)};
+    if (std::find(builtin.begin(), builtin.end(), std::string_view(name)) != builtin.end())
+      return Error{fmt::format("own policy '{}': the name is a built-in policy's", name)};
+    for (std::size_t j = 0; j < i; ++j)
+      if (own[j].name == name) return Error{fmt::format("own policy '{}' is given twice", name)};
+    if (!own[i].make) return Error{fmt::format("own policy '{}' has no maker", name)};
+  }
+  return {};
+}
+
+/// The policy `name`: the user's own of that name (`own`), else the rule set's built-in one,
+/// made by `builtin` (whose error for an unknown name is given the own policies' names).
+template <class Policy, class Builtin>
+Result<std::unique_ptr<Policy>> make_named_policy(std::string_view name,
+                                                  const std::vector<PolicyMaker<Policy>>& own,
+                                                  Builtin builtin) {
+  for (const PolicyMaker<Policy>& m : own) {
+    if (m.name != name) continue;
+    std::unique_ptr<Policy> made = m.make();
+    if (made == nullptr) return Error{fmt::format("own policy '{}': its maker gave no policy", name)};
+    return made;
+  }
+  Result<std::unique_ptr<Policy>> made = builtin(name);
+  if (made.ok() || own.empty()) return made;
+  std::string names;
+  for (const PolicyMaker<Policy>& m : own) names += (names.empty() ? "" : ", ") + m.name;
+  return Error{fmt::format("{}; the run's own: {}", made.error().message, names)};
 }
 
 /// The runner's options for `config`.

@@ -141,7 +141,8 @@ void DeckbuilderAdapter::describe(SimReport& header) const {
 
 Result<std::unique_ptr<DeckbuilderAdapter::Player>> DeckbuilderAdapter::make_player(
     std::string_view policy) const {
-  auto made = make_policy(policy, policy_options_);
+  auto made = make_named_policy(policy, own_policies_,
+                                [&](std::string_view name) { return make_policy(name, policy_options_); });
   if (!made) return made.error();
   return std::make_unique<Player>(catalog_, encounter_, std::move(made.value()), count_enemy_damage_,
                                   scenario_, scenario_start_, deck_);
@@ -235,6 +236,8 @@ Result<SimReport> simulate_deckbuilder(const std::shared_ptr<const Catalog>& cat
                                        const std::shared_ptr<const Catalog>& versus_catalog) {
   const auto encounter = resolve_encounter(*catalog, asked.encounter, asked.scenario);
   if (!encounter) return encounter.error();
+  if (auto checked = check_own_policies(asked.deckbuilder_policies, policy_names()); !checked)
+    return checked.error();
   const SimConfig config = with_scenario_encounter(asked, catalog->encounters[encounter.value()].id);
   if (auto checked =
           check_scenario<DeckbuilderRules>(catalog, catalog->encounters[encounter.value()].id, config);
@@ -251,7 +254,7 @@ Result<SimReport> simulate_deckbuilder(const std::shared_ptr<const Catalog>& cat
   if (!config.versus_deck.empty()) run.policy_settings["versus_deck"] = deck_text(config.versus_deck);
   const DeckbuilderAdapter adapter(catalog, encounter.value(), config.policy_options,
                                    config.count_enemy_damage, config.scenario, std::move(scenario).value(),
-                                   std::move(deck).value());
+                                   std::move(deck).value(), config.deckbuilder_policies);
   if (config.versus_deck.empty() && versus_catalog == nullptr) return run_simulation(adapter, run);
   // Side B: another deck, another pack, or both.
   const std::shared_ptr<const Catalog>& pack_b = versus_catalog != nullptr ? versus_catalog : catalog;
@@ -266,7 +269,7 @@ Result<SimReport> simulate_deckbuilder(const std::shared_ptr<const Catalog>& cat
   if (!scenario_b) return Error{"the versus pack: " + scenario_b.error().message};
   const DeckbuilderAdapter versus(pack_b, encounter_b.value(), config.policy_options,
                                   config.count_enemy_damage, config.scenario, std::move(scenario_b).value(),
-                                  std::move(deck_b).value());
+                                  std::move(deck_b).value(), config.deckbuilder_policies);
   return run_simulation(adapter, run, &versus);
 }
 

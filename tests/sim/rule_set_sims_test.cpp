@@ -2,7 +2,9 @@
 // shards, paired A/B and bad configurations.
 
 #include <algorithm>
+#include <atomic>
 #include <memory>
+#include <span>
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -57,6 +59,22 @@ SimReport merged_shards(Run run, std::uint32_t n) {
   return ok(merge_reports(shards));
 }
 
+/// A policy of the user's own for `Base` (a rule set's Policy): always the first option,
+/// counting its choices.
+template <class Base, class Battle, class Action>
+class FirstOption final : public Base {
+ public:
+  explicit FirstOption(std::atomic<std::uint64_t>& chosen) : chosen_(chosen) {}
+  void reset(std::uint64_t) override {}
+  std::size_t choose(const Battle&, std::span<const Action>) override {
+    ++chosen_;
+    return 0;
+  }
+
+ private:
+  std::atomic<std::uint64_t>& chosen_;
+};
+
 // --- clash --------------------------------------------------------------------------------
 
 TEST(ClashSim, EverySeatsWinsAndSharedFirstsAddUpToTheBattles) {
@@ -90,6 +108,26 @@ TEST(ClashSim, EverySeatsWinsAndSharedFirstsAddUpToTheBattles) {
                                   double(r.hp_left_on_wins) / double(r.wins), seat0)),
             std::string::npos)
       << text;
+}
+
+// A policy the user writes plays a seat by its name; the other seats play theirs.
+TEST(ClashSim, AUsersOwnPolicyPlaysASeatByItsName) {
+  std::atomic<std::uint64_t> chosen{0};
+  SimConfig c = config_of("bots4", 200);
+  c.threads = 2;
+  c.clash_policies = {
+      {"first",
+       [&] { return std::make_unique<FirstOption<clash::Policy, clash::Battle, clash::Action>>(chosen); }}};
+  const SimReport r = ok(simulate_clash(test::classic(), c, {"", "", "first"}));
+  EXPECT_EQ(r.seat_policies[2], "first");
+  EXPECT_GT(chosen.load(), 0u);
+  EXPECT_LT(chosen.load(), r.decisions) << "the other seats chose too";
+  c.threads = 1;
+  EXPECT_EQ(untimed(ok(simulate_clash(test::classic(), c, {"", "", "first"}))), untimed(r));
+  const auto unknown = simulate_clash(test::classic(), c, {"", "firsts"});
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_EQ(unknown.error().message,
+            "unknown policy 'firsts'; known policies: random, greedy, mcts; the run's own: first");
 }
 
 TEST(ClashSim, AGreedySeatZeroAgainstRandomSeatsWinsMoreThanAFairShare) {
@@ -201,6 +239,27 @@ TEST(PartySim, VictoriesDefeatsAndFlightsAddUpAndEnemiesAreTallied) {
   EXPECT_GE(fought, 300u) << "every battle has at least one enemy";
   EXPECT_GT(damage, 0u);
   EXPECT_EQ(r.to_json()["settings"]["block_percent"], 60);
+}
+
+// A policy the user writes plays the party by its name, every decision its own.
+TEST(PartySim, AUsersOwnPolicyPlaysThePartyByItsName) {
+  std::atomic<std::uint64_t> chosen{0};
+  SimConfig c = config_of("swamp", 200, "first");
+  c.threads = 2;
+  c.party_policies = {
+      {"first",
+       [&] { return std::make_unique<FirstOption<party::Policy, party::Battle, party::Action>>(chosen); }}};
+  const SimReport r = ok(simulate_party(meadow(), c));
+  EXPECT_EQ(r.policy, "first");
+  EXPECT_EQ(r.battles, 200u);
+  EXPECT_TRUE(r.failures.empty());
+  EXPECT_EQ(chosen.load(), r.decisions);
+  c.threads = 1;
+  EXPECT_EQ(untimed(ok(simulate_party(meadow(), c))), untimed(r));
+  c.party_policies.push_back({"greedy", c.party_policies[0].make});
+  const auto refused = simulate_party(meadow(), c);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().message, "own policy 'greedy': the name is a built-in policy's");
 }
 
 TEST(PartySim, AScenarioWithoutAnEncounterStartsTheOneAskedFor) {

@@ -1,11 +1,13 @@
 #include "battlecore/sim/simulate.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -93,6 +95,65 @@ TEST(SimSimulate, UnknownPolicyIsAnError) {
   const auto report = simulate_deckbuilder(starter(), {"w1", 10, 1, "no_such_policy"});
   ASSERT_FALSE(report.ok());
   EXPECT_NE(report.error().message.find("no_such_policy"), std::string::npos) << report.error().message;
+}
+
+/// A policy of the user's own: always the first option, counting its choices.
+class FirstOption final : public deckbuilder::Policy {
+ public:
+  explicit FirstOption(std::atomic<std::uint64_t>& chosen) : chosen_(chosen) {}
+  void reset(std::uint64_t) override {}
+  std::size_t choose(const deckbuilder::Battle&, std::span<const deckbuilder::Action>) override {
+    ++chosen_;
+    return 0;
+  }
+
+ private:
+  std::atomic<std::uint64_t>& chosen_;
+};
+
+// A policy the user writes plays a run by its name, on any thread count, and as side A or B.
+TEST(SimSimulate, AUsersOwnPolicyPlaysByItsName) {
+  ASSERT_NE(starter(), nullptr);
+  std::atomic<std::uint64_t> chosen{0};
+  SimConfig config{"w1", 200, 3, "first"};
+  config.deckbuilder_policies = {{"first", [&] { return std::make_unique<FirstOption>(chosen); }}};
+  const SimReport one = run(config);
+  EXPECT_EQ(one.policy, "first");
+  EXPECT_EQ(one.battles, 200u);
+  EXPECT_EQ(one.decisions, chosen.load()) << "every decision of the run was the policy's";
+  config.threads = 2;
+  EXPECT_EQ(untimed(run(config)), untimed(one));
+  // Side B of a pair plays what a run of it alone plays.
+  config.versus_policy = "random";
+  const SimReport pair = run(config);
+  SimConfig random_alone{"w1", 200, 3, "random"};
+  EXPECT_EQ(pair.wins, one.wins);
+  EXPECT_EQ(pair.versus.wins, run(random_alone).wins);
+  EXPECT_EQ(pair.versus.decisions, run(random_alone).decisions);
+  EXPECT_NE(pair.versus.decisions, one.decisions) << "the two sides played different policies";
+}
+
+// Own policies that cannot be told apart, or a name that names none, are refused before the run.
+TEST(SimSimulate, AUsersOwnPoliciesAreRefusedWhenTheirNamesClash) {
+  ASSERT_NE(starter(), nullptr);
+  std::atomic<std::uint64_t> chosen{0};
+  const auto make = [&] { return std::make_unique<FirstOption>(chosen); };
+  const auto refused = [&](std::vector<PolicyMaker<deckbuilder::Policy>> own, const std::string& policy) {
+    SimConfig config{"w1", 10, 1, policy};
+    config.deckbuilder_policies = std::move(own);
+    const auto r = simulate_deckbuilder(starter(), config);
+    return r.ok() ? std::string("(accepted)") : r.error().message;
+  };
+  EXPECT_EQ(refused({{"random", make}}, "random"), "own policy 'random': the name is a built-in policy's");
+  EXPECT_EQ(refused({{"first", make}, {"first", make}}, "first"), "own policy 'first' is given twice");
+  EXPECT_EQ(refused({{"First One", make}}, "random"),
+            "own policy 0: the name 'First One' is not 1 to 64 characters a-z, 0-9, '_' or '-'");
+  EXPECT_EQ(refused({{"first", nullptr}}, "random"), "own policy 'first' has no maker");
+  EXPECT_EQ(refused({{"first", make}, {"second", make}}, "third"),
+            "unknown policy 'third'; known policies: random, greedy, mcts; the run's own: first, second");
+  EXPECT_EQ(refused({{"none", [] { return std::unique_ptr<deckbuilder::Policy>(); }}}, "none"),
+            "own policy 'none': its maker gave no policy");
+  EXPECT_EQ(chosen.load(), 0u) << "no battle was played";
 }
 
 TEST(SimSimulate, DefaultEncounterIsUsedWhenNoneIsGiven) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "battlecore/clash/catalog.hpp"
+#include "battlecore/clash/policies.hpp"
 #include "battlecore/core/result.hpp"
 #include "battlecore/deckbuilder/catalog.hpp"
 #include "battlecore/deckbuilder/policies.hpp"
@@ -19,6 +20,17 @@
 #include "battlecore/sim/runner.hpp"
 
 namespace battlecore::sim {
+
+/// A policy of the user's own, for simulate_*: `policy`, `versus_policy` (and a clash seat's
+/// policy) may give its `name` as they give "random". `make` gives a new policy each time it is
+/// called: once per side and thread, from the run's threads, possibly at once. Each battle then
+/// starts with `reset(seed)`; a policy that draws only from that seed keeps the run the same for
+/// any thread count and shard, as the built-in ones do.
+template <class Policy>
+struct PolicyMaker {
+  std::string name;
+  std::function<std::unique_ptr<Policy>()> make;
+};
 
 /// What to simulate. `policy_options` (the mcts settings) go to every rule set's mcts policy;
 /// `count_enemy_damage` is the deckbuilder's.
@@ -54,6 +66,12 @@ struct SimConfig {
   /// Deckbuilder: when not empty, a paired A/B of two decks: side B's battles start with this
   /// deck and play `versus_policy`, or `policy` when that is empty.
   std::vector<std::string> versus_deck{};
+  /// The user's own policies, beside the rule set's built-in ones, one list per rule set (the
+  /// others' are not read). A name must be a valid id (content::valid_id), given once, and not
+  /// a built-in policy's; `make` must be set.
+  std::vector<PolicyMaker<deckbuilder::Policy>> deckbuilder_policies{};
+  std::vector<PolicyMaker<clash::Policy>> clash_policies{};
+  std::vector<PolicyMaker<party::Policy>> party_policies{};
 };
 
 /// The card ids of a deck written "ID[*N],ID[*N],...", in order, N copies of each (1 to
