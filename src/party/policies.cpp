@@ -89,8 +89,8 @@ double support_value(const Battle& battle, const std::vector<Op>& ops, TargetKin
           if (e == ConditionEffect::Sturdy || e == ConditionEffect::DefenseUp) v += 0.4;
         });
         break;
-      case OpKind::Charge:
-        v += 0.8 * op.amount;
+      case OpKind::Charge:  // a charge on an enemy target charges that enemy: worth nothing to the party
+        for_targets([&](const MemberState&) { v += 0.8 * op.amount; });
         break;
       default:
         break;

@@ -89,6 +89,37 @@ TEST(PartyPolicies, GreedyReadsNoRollToCome) {
   EXPECT_EQ(choices.size(), 1u) << "the choice followed the roll to come";
 }
 
+// A skill's ops run on each of its targets: Goad, an `enemy` skill whose op is a charge, charges
+// the enemy. Greedy must not count that charge as a gain for the party (it did, 0.8 per point,
+// and preferred Goad, 4.0, to the basic attack, 2 HP).
+constexpr const char* kGoadPack = R"({
+  "pack": {"id": "goad", "name": "Goad", "rules": "party", "default_encounter": "wall"},
+  "members": [{"id": "ann", "name": "Ann", "hp": 20, "attack": 1, "reach": "any", "skills": ["goad"]}],
+  "skills": [{"id": "goad", "name": "Goad", "cost": 0, "target": "enemy", "effects": [{"op": "charge", "amount": 5}]}],
+  "enemies": [{"id": "wall", "name": "Wall", "hp": 99,
+               "actions": [{"id": "idle", "target": "self", "effects": [{"op": "heal", "amount": 1}]}]}],
+  "parties": [{"id": "solo", "formation": ["ann"], "tp": 10}],
+  "encounters": [{"id": "wall", "party": "solo", "enemies": ["wall"], "advantage": "party"}]
+})";
+
+TEST(PartyPolicies, GreedyCountsNoChargeGivenToAnEnemy) {
+  content::Diagnostics d;
+  const auto parsed = content::parse_json_text("goad.json", kGoadPack, d);
+  ASSERT_TRUE(parsed && d.empty()) << d.to_string();
+  const auto pack = load_catalog(std::vector<content::JsonDocument>{*parsed});
+  ASSERT_TRUE(pack.ok()) << pack.error().to_string();
+  Battle b = test::start("wall", 1, pack.value());
+  const auto options = b.decision().options;
+  ASSERT_NE(std::find(options.begin(), options.end(), Action::skill(0, 0)), options.end());
+  GreedyPolicy greedy;
+  greedy.reset(1);
+  EXPECT_EQ(options[greedy.choose(b, options)], Action::attack(0));
+  test::submit_ok(b, Action::skill(0, 0));                 // the charge lands on the enemy, not on Ann
+  ASSERT_EQ(b.decision_kind(), DecisionKind::MemberTurn);  // Ann's second action (the advantage)
+  EXPECT_EQ(b.state().enemies[0].charge, 3);
+  EXPECT_EQ(b.state().members[0].charge, 0);
+}
+
 TEST(PartyPlaySession, PlaysFromNumbersAndCommands) {
   std::string input = "help\nstate\njson\nhistory\nlog 3\nbogus\n99\n";
   for (int i = 0; i < 400; ++i) input += "0\n";  // always the first option
