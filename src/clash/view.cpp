@@ -123,6 +123,9 @@ std::string event_label(const Battle& b, const Event& e) {
     case EventType::RoundStarted:
       return fmt::format("--- round {} ---", e.amount);
     case EventType::DiceRolled:
+      // Both ways round the ring may end on one rock (a roll of half the ring): one rock offered.
+      if (e.card.value == e.other_card.value)
+        return fmt::format("{} rolls {}: rock {}", seat_text(b, e.seat), e.amount, e.card.value);
       return fmt::format("{} rolls {}: rock {} or rock {}", seat_text(b, e.seat), e.amount, e.card.value,
                          e.other_card.value);
     case EventType::SeatMoved:

@@ -492,6 +492,20 @@ TEST(ClashView, StateViewShowsSeatsHandsAndTheDecision) {
   EXPECT_FALSE(render_text(b).empty());
 }
 
+// A roll that ends on one rock both ways round the ring offers that rock once, and says so.
+TEST(ClashView, ARollEndingOnOneRockBothWaysNamesItOnce) {
+  Battle b = started(test::classic(), 5, "classic");
+  Event e{.type = EventType::DiceRolled,
+          .seat = 0,
+          .card = Card{Element::Fire, 3},
+          .other_card = Card{Element::Fire, 3},
+          .amount = 6};
+  const std::string seat = b.catalog().encounters[b.state().encounter].seats[0].name + " (seat 0)";
+  EXPECT_EQ(event_label(b, e), seat + " rolls 6: rock 3");
+  e.other_card = Card{Element::Water, 15};
+  EXPECT_EQ(event_label(b, e), seat + " rolls 6: rock 3 or rock 15");
+}
+
 // --- a golden scripted battle -------------------------------------------------------------------
 
 // Three bots with 1 health and one listed deck, seed 12, option 0 every time: the order, rolls,
