@@ -122,17 +122,15 @@ Result<Status> Battle::start_battle(EncounterId encounter, std::uint64_t seed) {
 
 [[gnu::hot]] Status Battle::advance() {
   Access x = Access::of(*this);
-  // While a Choice or a reward waits, queued transitions wait too. The trigger in hand is kept
-  // in a local between phases and queued again only when a wait holds it back.
-  std::optional<Trigger> trigger;
-  if (has_pending_trigger_) trigger = pending_trigger_;
+  // While a Choice or a reward waits, a queued transition waits too. Only the queued trigger can
+  // find a wait: a phase handler that returns a trigger leaves none (an effect outside a card
+  // play never pauses on a Choice, run_effects_on_stack makes sure of it, and the reward is
+  // offered by a handler that returns nothing). The trigger in hand is kept in a local between
+  // phases.
+  if (!has_pending_trigger_ || is_waiting_for_choice() || is_waiting_for_reward()) return status();
+  std::optional<Trigger> trigger = pending_trigger_;
   has_pending_trigger_ = false;
   while (trigger) {
-    if (is_waiting_for_choice() || is_waiting_for_reward()) {
-      pending_trigger_ = *trigger;
-      has_pending_trigger_ = true;
-      break;
-    }
     const Phase from = driver_.current();
     const Phase to = driver_.fire(*trigger, state_.turn);
     events_.emit_with(EventType::PhaseChanged, [&] {

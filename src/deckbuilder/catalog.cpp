@@ -83,6 +83,9 @@ PickTables pick_tables(const std::vector<EnemyDef>& enemies) {
   }
   return t;
 }
+bool any_in_hand_turn_start(const std::vector<CardPlayInfo>& cards) {
+  return std::any_of(cards.begin(), cards.end(), [](const CardPlayInfo& c) { return c.in_hand_turn_start; });
+}
 std::vector<DeckIndex> deck_indexes(const Catalog& catalog) {
   std::vector<DeckIndex> decks;
   for (const PlayerUnitDef& p : catalog.players) decks.push_back(deck_index_of(p.deck, catalog));
@@ -104,6 +107,7 @@ DeckIndex deck_index_of(std::span<const CardId> deck, const Catalog& catalog) {
 void index_catalog(Catalog& catalog) {
   catalog.card_play.clear();
   for (const CardDef& d : catalog.cards) catalog.card_play.push_back(play_info(d));
+  catalog.in_hand_turn_start = any_in_hand_turn_start(catalog.card_play);
   catalog.status_traits.clear();
   for (const StatusDef& d : catalog.statuses) catalog.status_traits.push_back(status_def_traits(d));
   PickTables picks = pick_tables(catalog.enemies);
@@ -117,6 +121,7 @@ bool catalog_indexed(const Catalog& catalog) {
   if (catalog.card_play.size() != catalog.cards.size()) return false;
   for (std::size_t i = 0; i < catalog.cards.size(); ++i)
     if (!(catalog.card_play[i] == play_info(catalog.cards[i]))) return false;
+  if (catalog.in_hand_turn_start != any_in_hand_turn_start(catalog.card_play)) return false;
   if (catalog.status_traits.size() != catalog.statuses.size()) return false;
   for (std::size_t i = 0; i < catalog.statuses.size(); ++i)
     if (catalog.status_traits[i] != status_def_traits(catalog.statuses[i])) return false;

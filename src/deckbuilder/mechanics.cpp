@@ -508,7 +508,7 @@ void run_effect_stack(Ctx& x, std::size_t depth) {
   }
 }
 
-void flat_list_nested(const Ctx& x, OpRange ops, std::size_t depth) {
+void flat_list_nested(const Ctx& x, const OpRange& ops, std::size_t depth) {
   std::string names;
   for (std::uint32_t pc = ops.begin; pc < ops.end; ++pc)
     names += fmt::format("{}'{}'", names.empty() ? "" : ", ", x.c.op_names[x.c.ops[pc].code]);

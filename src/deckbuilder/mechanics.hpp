@@ -266,12 +266,17 @@ inline void tick_turn_end_statuses(Ctx& x, UnitRef u, UnitState& state) {
 inline void tick_turn_end_statuses(Ctx& x, UnitRef u) { tick_turn_end_statuses(x, u, unit(x, u)); }
 /// run_status_timing for a unit with a status that has a behaviour at `timing`.
 void run_status_behaviours(Ctx& x, UnitRef u, StatusTiming timing, UnitRef other);
+/// True when a status of the unit (`state`) may have a behaviour at `timing`: its traits say so.
+/// A step that runs the timing only in an undecided battle asks this first, as most units have none.
+inline bool has_status_timing(const UnitState& state, StatusTiming timing) {
+  return (state.status_traits & (1u << static_cast<unsigned>(timing))) != 0;
+}
 /// Runs the behaviour of each of the unit's statuses at `timing` (in the order they were applied).
 /// `state` is unit `u`.
 inline void run_status_timing(Ctx& x, UnitRef u, const UnitState& state, StatusTiming timing,
                               UnitRef other = kNoUnit) {
   const auto t = static_cast<std::size_t>(timing);
-  if ((state.status_traits & (1u << t)) == 0) return;
+  if (!has_status_timing(state, timing)) return;
   for (const StatusStack& st : state.statuses)
     if (!x.c.statuses[st.status].timings[t].empty()) return run_status_behaviours(x, u, timing, other);
 }
@@ -364,18 +369,18 @@ struct OpContext {
 /// Throws the InvariantError of a flat list (`ops`, begun with `depth` effect frames) whose run
 /// pushed an effect frame or paused on a choice: one of its ops lacks the flag kNests it needs.
 /// Names the list's ops.
-[[noreturn]] void flat_list_nested(const Ctx& x, OpRange ops, std::size_t depth);
+[[noreturn]] void flat_list_nested(const Ctx& x, const OpRange& ops, std::size_t depth);
 
 /// Runs a flat list (OpRange::flat) straight through, with the checks run_effect_stack makes
 /// before each op, and returns true; returns false, running nothing, for any other list or while
 /// a choice is pending. Inline: every play and every enemy move runs one. `kLive`: the caller
-/// has checked that the battle is in progress, undecided, and that the source is alive (a play
-/// in the player phase, an enemy's move), so the check before the first op is left out; the
-/// source and the target are units of the battle, looked up unchecked.
+/// has checked that the battle is in progress, undecided, that the source is alive and that no
+/// choice waits (a play in the player phase, an enemy's move), so the checks before the first op
+/// are left out; the source and the target are units of the battle, looked up unchecked.
 template <bool kLive = false>
-inline bool run_flat(Ctx& x, OpRange ops, UnitRef source, UnitRef target, CardRef card,
+inline bool run_flat(Ctx& x, const OpRange& ops, UnitRef source, UnitRef target, CardRef card,
                      StatusId status = kNoStatus) {
-  if (!ops.flat || x.s.choice.kind != PendingChoice::Kind::None) return false;
+  if (!ops.flat || (!kLive && x.s.choice.kind != PendingChoice::Kind::None)) return false;
   if (ops.empty()) return true;
   OpContext ctx = kLive ? OpContext{x, source, target, card, status, OpContext::Known{}}
                         : OpContext{x, source, target, card, status};
@@ -404,7 +409,7 @@ inline bool run_flat(Ctx& x, OpRange ops, UnitRef source, UnitRef target, CardRe
 /// Inline: a flat list (an enemy's move, most statuses' behaviour) runs where it is called.
 /// `kLive` as for run_flat.
 template <bool kLive = false>
-inline void run_effects(Ctx& x, OpRange ops, UnitRef source, UnitRef target, CardRef card,
+inline void run_effects(Ctx& x, const OpRange& ops, UnitRef source, UnitRef target, CardRef card,
                         StatusId status = kNoStatus) {
   if (ops.empty() || run_flat<kLive>(x, ops, source, target, card, status)) return;
   run_effects_on_stack(x, ops, source, target, card, status);

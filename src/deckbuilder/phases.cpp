@@ -97,6 +97,7 @@ void prioritize_innate(Ctx& x) {
 // Cards in hand with a turn-start behaviour run it, in hand order: each card of the hand as the
 // step begins that is still in hand when its turn comes (a behaviour may move cards; one it
 // discards or exhausts does not run, one it adds waits for the next turn start).
+// Asked only when some card of the catalog has such a behaviour (Catalog::in_hand_turn_start).
 void run_hand_turn_start(Ctx& x) {
   bool any = false;
   for (CardRef card : x.s.hand()) any |= x.c.card_play[x.s.cards[card].def].in_hand_turn_start;
@@ -170,8 +171,11 @@ void discard_hand(Ctx& x) {
   x.s.energy = rules(x).max_energy;
   tick_delayed(x, DelayedTiming::PlayerTurnStart);
   x.s.played_this_turn.clear();
-  if (!outcome(x.s)) run_status_timing(x, kPlayerUnit, StatusTiming::TurnStart);
-  if (!outcome(x.s)) run_hand_turn_start(x);
+  // Each step below runs only in an undecided battle; what it would run is asked first (most
+  // turns there is nothing), then the outcome.
+  if (has_status_timing(x.s.player, StatusTiming::TurnStart) && !outcome(x.s))
+    run_status_timing(x, kPlayerUnit, StatusTiming::TurnStart);
+  if (x.c.in_hand_turn_start && !outcome(x.s)) run_hand_turn_start(x);
   if (x.s.player_turns > 0 && !outcome(x.s)) {  // the first turn's hand was drawn at battle start
     emit_turn_event(x, EventType::DrawPhase);
     run_status_timing(x, kPlayerUnit, StatusTiming::DrawPhase);
@@ -195,15 +199,17 @@ void discard_hand(Ctx& x) {
 }
 
 [[gnu::hot]] std::optional<Trigger> run_player_turn_end(Ctx& x) {
-  emit_turn_event(x, EventType::DiscardPhase);                                  // 1
-  run_status_timing(x, kPlayerUnit, StatusTiming::DiscardPhase);                // 2
-  discard_hand(x);                                                              // 3
-  if (!outcome(x.s)) run_status_timing(x, kPlayerUnit, StatusTiming::TurnEnd);  // 4
-  tick_turn_end_statuses(x, kPlayerUnit);                                       // 5
-  tick_hooks(x, kPlayerUnit);                                                   // 6
-  tick_cost_rules(x);                                                           // 7
-  if (!outcome(x.s)) tick_delayed(x, DelayedTiming::PlayerTurnEnd);             // 8
-  emit_turn_event(x, EventType::TurnEnded);                                     // 9
+  emit_turn_event(x, EventType::DiscardPhase);                                // 1
+  run_status_timing(x, kPlayerUnit, StatusTiming::DiscardPhase);              // 2
+  discard_hand(x);                                                            // 3
+  if (has_status_timing(x.s.player, StatusTiming::TurnEnd) && !outcome(x.s))  // 4
+    run_status_timing(x, kPlayerUnit, StatusTiming::TurnEnd);
+  tick_turn_end_statuses(x, kPlayerUnit);     // 5
+  tick_hooks(x, kPlayerUnit);                 // 6
+  tick_cost_rules(x);                         // 7
+  if (!x.s.delayed.empty() && !outcome(x.s))  // 8
+    tick_delayed(x, DelayedTiming::PlayerTurnEnd);
+  emit_turn_event(x, EventType::TurnEnded);  // 9
   if (auto decided = outcome(x.s)) return decided;
   if (x.s.extra_turns > 0) {  // 10
     // An extra turn is a player turn like any other: none begins after turn_limit of them, and
@@ -223,13 +229,19 @@ void discard_hand(Ctx& x) {
     if (!u.alive()) continue;
     const UnitRef self = enemy_unit(i);
     decay_armor(x, self, u);
-    run_status_timing(x, self, u, StatusTiming::TurnStart);
-    if (auto decided = outcome(x.s)) return decided;
-    if (!u.alive()) continue;
+    // The battle is undecided here and the enemy alive: only a status behaviour can change
+    // that before its move, and only its move or a behaviour before its turn's end.
+    if (has_status_timing(u, StatusTiming::TurnStart)) {
+      run_status_timing(x, self, u, StatusTiming::TurnStart);
+      if (auto decided = outcome(x.s)) return decided;
+      if (!u.alive()) continue;
+    }
     if (!skips_turn(x, u)) perform_intent(x, i);
     if (auto decided = outcome(x.s)) return decided;
-    run_status_timing(x, self, u, StatusTiming::TurnEnd);
-    if (auto decided = outcome(x.s)) return decided;
+    if (has_status_timing(u, StatusTiming::TurnEnd)) {
+      run_status_timing(x, self, u, StatusTiming::TurnEnd);
+      if (auto decided = outcome(x.s)) return decided;
+    }
     tick_turn_end_statuses(x, self, u);
     tick_hooks(x, self);
   }

@@ -6,6 +6,7 @@
 #include <limits>
 #include <numeric>
 #include <span>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -87,6 +88,23 @@ TEST(Rng, ShuffleOfTenMatchesReference) {
   const std::array<int, 10> expected = {1, 8, 3, 0, 4, 5, 9, 6, 2, 7};
   EXPECT_EQ(items, expected);
   EXPECT_EQ(rng.next(), 0x26DD6BA0018E0163ull);  // pins how many outputs the shuffle drew
+}
+
+// The piles shuffle the discard pile straight into its reversed place: the same draws as
+// shuffle, the result reversed, for every length (nothing and one card draw nothing).
+TEST(Rng, ShuffleReversedIntoDrawsAsShuffleAndWritesItsResultReversed) {
+  for (std::uint64_t seed = 1; seed <= 20; ++seed)
+    for (std::size_t n = 0; n <= 64; ++n) {
+      std::vector<int> shuffled(n), items(n), out(n, -1);
+      std::iota(shuffled.begin(), shuffled.end(), 0);
+      std::iota(items.begin(), items.end(), 0);
+      Rng a = Rng::from_seed(seed), b = a;
+      a.shuffle(std::span<int>(shuffled));
+      b.shuffle_reversed_into(items.begin(), items.end(), out.begin());
+      std::reverse(shuffled.begin(), shuffled.end());
+      EXPECT_EQ(out, shuffled) << "seed " << seed << ", " << n << " items";
+      EXPECT_EQ(b, a) << "seed " << seed << ", " << n << " items";
+    }
 }
 
 TEST(Rng, ShuffleOfNothingOrOneDrawsNothing) {

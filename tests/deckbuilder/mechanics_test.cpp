@@ -1034,6 +1034,25 @@ TEST(DeckbuilderCardPlayIndex, ACatalogChangedInCodeIsReindexedOrRefused) {
   EXPECT_THROW(Battle{changed}, InvariantError);
 }
 
+// The turn start looks at the hand only when some card of the catalog has an in-hand turn-start
+// behaviour: the flag follows the cards, and a catalog changed without index_catalog is refused.
+TEST(DeckbuilderCardPlayIndex, InHandTurnStartIsIndexedWithTheCatalog) {
+  const bool any = std::any_of(starter()->cards.begin(), starter()->cards.end(),
+                               [](const CardDef& d) { return !d.in_hand_turn_start.empty(); });
+  EXPECT_EQ(starter()->in_hand_turn_start, any);
+  auto changed = std::make_shared<Catalog>(*starter());
+  for (CardDef& d : changed->cards) d.in_hand_turn_start = OpRange{};
+  index_catalog(*changed);
+  EXPECT_FALSE(changed->in_hand_turn_start);
+  const CardId strike = *changed->find_card("strike");
+  changed->cards[strike].in_hand_turn_start = changed->cards[strike].effects;  // not reindexed
+  EXPECT_THROW(Battle{changed}, InvariantError);
+  index_catalog(*changed);
+  EXPECT_TRUE(changed->in_hand_turn_start);
+  changed->in_hand_turn_start = false;  // the flag alone stale
+  EXPECT_THROW(Battle{changed}, InvariantError);
+}
+
 TEST(DeckbuilderCardPlayIndex, StatusTraitsAreIndexedWithTheCatalog) {
   const Catalog& c = *starter();
   ASSERT_EQ(c.status_traits.size(), c.statuses.size());

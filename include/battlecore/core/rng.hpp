@@ -119,6 +119,23 @@ class Rng {
     }
     *this = rng;
   }
+  /// The same draws as shuffle(first, last), each item written through `out` as the shuffle
+  /// fixes its place, the last place first: out[0 .. n) is the shuffled range reversed, and
+  /// [first, last) is left in an unspecified order. For a shuffle whose result is stored
+  /// reversed, without a pass to reverse it.
+  template <class It, class Out>
+  constexpr void shuffle_reversed_into(It first, It last, Out out) {
+    Rng rng = *this;  // as in shuffle
+    const auto n = static_cast<std::size_t>(last - first);
+    std::size_t k = 0;
+    for (std::size_t i = n; i > 1; --i, ++k) {
+      const std::size_t j = rng.below(static_cast<std::uint32_t>(i));
+      out[static_cast<std::ptrdiff_t>(k)] = first[static_cast<std::ptrdiff_t>(j)];
+      first[static_cast<std::ptrdiff_t>(j)] = first[static_cast<std::ptrdiff_t>(i - 1)];
+    }
+    if (n > 0) out[static_cast<std::ptrdiff_t>(k)] = first[0];
+    *this = rng;
+  }
 
   /// The raw state, for snapshots and hashing.
   constexpr const std::array<std::uint64_t, 4>& state() const { return s_; }

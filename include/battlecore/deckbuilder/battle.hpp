@@ -500,10 +500,11 @@ class Battle {
     return n;
   }
   /// True for the decision list_options lists by the listing byte: the player phase with nothing
-  /// waiting, no hooks, one enemy alive and at most kMaxListedCost energy.
+  /// waiting, no hooks, one enemy alive and at most kMaxListedCost energy. (A reward waits only in
+  /// phase BattleWon: the player phase has none to ask about.)
   bool listed_by_byte() const {
     const BattleState& s = state_;
-    return phase() == Phase::PlayerPhase && !s.reward_pending && s.choice.kind == PendingChoice::Kind::None &&
+    return phase() == Phase::PlayerPhase && s.choice.kind == PendingChoice::Kind::None &&
            !s.played_this_turn.full() && s.hooks.empty() && s.energy <= kMaxListedCost &&
            s.enemies_alive == 1;
   }

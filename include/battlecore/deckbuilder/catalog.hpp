@@ -394,6 +394,9 @@ struct Catalog {
   PackInfo pack;
   std::vector<CardDef> cards;
   std::vector<CardPlayInfo> card_play;  ///< by CardId: the fields of `cards` a play reads
+  /// Some card of `card_play` has CardPlayInfo::in_hand_turn_start: without one, the player's
+  /// turn start does not look at the hand.
+  bool in_hand_turn_start = false;
   std::vector<StatusDef> statuses;
   std::vector<std::uint16_t> status_traits;  ///< by StatusId: status_def_traits of `statuses`
   std::vector<EnemyDef> enemies;
@@ -420,9 +423,9 @@ struct Catalog {
   std::optional<EncounterId> find_encounter(std::string_view id) const;
 };
 
-/// Rebuilds the derived tables: Catalog::card_play from Catalog::cards, Catalog::status_traits
-/// from Catalog::statuses, Catalog::enemy_picks and its rows from Catalog::enemies,
-/// Catalog::player_decks from Catalog::players.
+/// Rebuilds the derived tables: Catalog::card_play and Catalog::in_hand_turn_start from
+/// Catalog::cards, Catalog::status_traits from Catalog::statuses, Catalog::enemy_picks and its
+/// rows from Catalog::enemies, Catalog::player_decks from Catalog::players.
 void index_catalog(Catalog& catalog);
 /// The DeckIndex of `deck`, from the catalog's card index (ids outside it are left out).
 DeckIndex deck_index_of(std::span<const CardId> deck, const Catalog& catalog);

@@ -186,13 +186,17 @@ class Piles {
   /// pile: the draw pile becomes the shuffled discard pile followed by the old draw pile.
   void shuffle_discard_under_draw(Rng& rng) {
     const std::size_t d = size(Pile::Discard);
-    const auto first = cards_.begin() + ends_[kExhaust];
-    const auto last = cards_.begin() + total();
-    rng.shuffle(std::span<CardRef>(first, d));
-    // [shuffled discard | hand | draw] becomes [hand | draw | shuffled discard, last card first]
-    // (the draw pile is stored top first, so its new bottom cards go last).
-    std::reverse(first, last);
-    std::reverse(first, last - static_cast<std::ptrdiff_t>(d));
+    const std::size_t first = ends_[kExhaust];
+    const std::size_t kept = total() - first - d;  // the hand and the draw pile
+    // [discard | hand | draw] becomes [hand | draw | shuffled discard, last card first] (the
+    // draw pile is stored top first, so its new bottom cards go last). From a copy of the
+    // array (a few words, whatever the piles hold): the hand and the draw pile move down, and
+    // the shuffle writes each discarded card to its place as it fixes it, reversed as it goes.
+    std::array<CardRef, kMaxCards> before = cards_;
+    for (std::size_t k = 0; k < kept; ++k) cards_[first + k] = before[first + d + k];
+    rng.shuffle_reversed_into(before.begin() + static_cast<std::ptrdiff_t>(first),
+                              before.begin() + static_cast<std::ptrdiff_t>(first + d),
+                              cards_.begin() + static_cast<std::ptrdiff_t>(first + kept));
     ends_[kDiscard] = ends_[kExhaust];
     ends_[kHand] = static_cast<std::uint8_t>(ends_[kHand] - d);
   }

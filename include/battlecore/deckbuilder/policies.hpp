@@ -46,8 +46,11 @@ class RandomPolicy final : public Policy {
  public:
   void reset(std::uint64_t seed) override { rng_ = Rng::from_seed(seed); }
   std::size_t choose(const Battle&, std::span<const Action> options) override { return pick(options.size()); }
-  /// The choice itself, callable without a virtual call.
-  std::size_t pick(std::size_t n) { return n > 1 ? rng_.below(static_cast<std::uint32_t>(n)) : 0; }
+  /// The choice itself, callable without a virtual call. Always inlined: the decision loop made
+  /// a call of it where the compiler weighed the loop too large.
+  [[gnu::always_inline]] std::size_t pick(std::size_t n) {
+    return n > 1 ? rng_.below(static_cast<std::uint32_t>(n)) : 0;
+  }
 
  private:
   Rng rng_;
