@@ -169,16 +169,17 @@ std::string hook_text(const Catalog& c, std::uint16_t hook) {
   return hook < c.hooks.size() ? c.hooks[hook].id : fmt::format("hook {}", hook);
 }
 
-/// When a delayed effect fires, by its timing (DelayedTiming).
+/// When a delayed effect fires, by its timing (an event's amount).
 std::string_view timing_text(std::int32_t timing) {
-  switch (timing) {
-    case 0:
+  switch (static_cast<DelayedTiming>(timing)) {
+    case DelayedTiming::PlayerTurnStart:
       return "at the start of a player turn";
-    case 1:
+    case DelayedTiming::PlayerTurnEnd:
       return "at the end of a player turn";
-    default:
-      return "at the end of an enemy phase";
+    case DelayedTiming::EnemyPhaseEnd:
+      break;
   }
+  return "at the end of an enemy phase";
 }
 }  // namespace
 

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <atomic>
 #include <memory>
-#include <span>
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -12,6 +11,7 @@
 #include "battlecore/party/load.hpp"
 #include "battlecore/sim/simulate.hpp"
 #include "support/clash_pack.hpp"
+#include "support/first_option.hpp"
 
 namespace battlecore::sim {
 namespace {
@@ -59,22 +59,6 @@ SimReport merged_shards(Run run, std::uint32_t n) {
   return ok(merge_reports(shards));
 }
 
-/// A policy of the user's own for `Base` (a rule set's Policy): always the first option,
-/// counting its choices.
-template <class Base, class Battle, class Action>
-class FirstOption final : public Base {
- public:
-  explicit FirstOption(std::atomic<std::uint64_t>& chosen) : chosen_(chosen) {}
-  void reset(std::uint64_t) override {}
-  std::size_t choose(const Battle&, std::span<const Action>) override {
-    ++chosen_;
-    return 0;
-  }
-
- private:
-  std::atomic<std::uint64_t>& chosen_;
-};
-
 // --- clash --------------------------------------------------------------------------------
 
 TEST(ClashSim, EverySeatsWinsAndSharedFirstsAddUpToTheBattles) {
@@ -116,8 +100,9 @@ TEST(ClashSim, AUsersOwnPolicyPlaysASeatByItsName) {
   SimConfig c = config_of("bots4", 200);
   c.threads = 2;
   c.clash_policies = {
-      {"first",
-       [&] { return std::make_unique<FirstOption<clash::Policy, clash::Battle, clash::Action>>(chosen); }}};
+      {"first", [&] {
+         return std::make_unique<test::FirstOption<clash::Policy, clash::Battle, clash::Action>>(chosen);
+       }}};
   const SimReport r = ok(simulate_clash(test::classic(), c, {"", "", "first"}));
   EXPECT_EQ(r.seat_policies[2], "first");
   EXPECT_GT(chosen.load(), 0u);
@@ -247,8 +232,9 @@ TEST(PartySim, AUsersOwnPolicyPlaysThePartyByItsName) {
   SimConfig c = config_of("swamp", 200, "first");
   c.threads = 2;
   c.party_policies = {
-      {"first",
-       [&] { return std::make_unique<FirstOption<party::Policy, party::Battle, party::Action>>(chosen); }}};
+      {"first", [&] {
+         return std::make_unique<test::FirstOption<party::Policy, party::Battle, party::Action>>(chosen);
+       }}};
   const SimReport r = ok(simulate_party(meadow(), c));
   EXPECT_EQ(r.policy, "first");
   EXPECT_EQ(r.battles, 200u);

@@ -7,7 +7,6 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <span>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -25,6 +24,7 @@
 #include "battlecore/sim/recording.hpp"
 #include "battlecore/sim/replay.hpp"
 #include "deckbuilder/mechanics.hpp"
+#include "support/first_option.hpp"
 #include "support/starter_pack.hpp"
 #include "support/temp_dir.hpp"
 
@@ -97,19 +97,7 @@ TEST(SimSimulate, UnknownPolicyIsAnError) {
   EXPECT_NE(report.error().message.find("no_such_policy"), std::string::npos) << report.error().message;
 }
 
-/// A policy of the user's own: always the first option, counting its choices.
-class FirstOption final : public deckbuilder::Policy {
- public:
-  explicit FirstOption(std::atomic<std::uint64_t>& chosen) : chosen_(chosen) {}
-  void reset(std::uint64_t) override {}
-  std::size_t choose(const deckbuilder::Battle&, std::span<const deckbuilder::Action>) override {
-    ++chosen_;
-    return 0;
-  }
-
- private:
-  std::atomic<std::uint64_t>& chosen_;
-};
+using FirstOption = test::FirstOption<deckbuilder::Policy, deckbuilder::Battle, deckbuilder::Action>;
 
 // A policy the user writes plays a run by its name, on any thread count, and as side A or B.
 TEST(SimSimulate, AUsersOwnPolicyPlaysByItsName) {
