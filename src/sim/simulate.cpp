@@ -250,7 +250,13 @@ Result<SimReport> simulate_deckbuilder(const std::shared_ptr<const Catalog>& cat
   auto deck = deck_cards(*catalog, config.deck, "deck");
   if (!deck) return deck.error();
   RunOptions run = run_options(config);
-  if (!config.deck.empty()) run.policy_settings["deck"] = deck_text(config.deck);
+  // The encounter's own deck, given as a deck, plays the battles of a run without one: the report
+  // is that run's too (and merges with its shards). With another pack on side B it still says
+  // what side B was dealt.
+  const std::vector<CardId>& encounter_deck =
+      catalog->players[catalog->encounters[encounter.value()].player].deck;
+  if (!config.deck.empty() && (deck.value() != encounter_deck || versus_catalog != nullptr))
+    run.policy_settings["deck"] = deck_text(config.deck);
   if (!config.versus_deck.empty()) run.policy_settings["versus_deck"] = deck_text(config.versus_deck);
   const DeckbuilderAdapter adapter(catalog, encounter.value(), config.policy_options,
                                    config.count_enemy_damage, config.scenario, std::move(scenario).value(),
