@@ -77,7 +77,8 @@ auto submit_json(BattleT& battle, const nlohmann::json& action, Parse parse)
 }
 
 /// The adapter of a rule set whose monitor battle is `BattleT`: constructed from the catalog,
-/// with `Result<void, Refused> start(encounter id, seed)`.
+/// with `Result<void, Refused> start(encounter id, seed)`, and where its server makes moves,
+/// `start(encounter id, seed, server_moves)` (RuleSetAdapter::start_replay).
 template <class Machine, class Catalog, class BattleT>
 class CatalogAdapter final : public RuleSetAdapter {
  public:
@@ -96,13 +97,31 @@ class CatalogAdapter final : public RuleSetAdapter {
 
   Result<std::unique_ptr<MonitorBattle>, Refused> start(std::string_view encounter,
                                                         std::uint64_t seed) const override {
-    auto battle = std::make_unique<BattleT>(catalog_);
-    const std::string id = encounter.empty() ? default_encounter_id(*catalog_) : std::string(encounter);
-    if (auto started = battle->start(id, seed); !started) return started.error();
-    return std::unique_ptr<MonitorBattle>(std::move(battle));
+    return start_with(encounter,
+                      [&](BattleT& battle, const std::string& id) { return battle.start(id, seed); });
+  }
+
+  /// For a battle whose server makes moves: `BattleT::start(id, seed, server_moves)`.
+  Result<std::unique_ptr<MonitorBattle>, Refused> start_replay(
+      std::string_view encounter, std::uint64_t seed, const nlohmann::json& server_moves) const override {
+    if constexpr (requires(BattleT & b) { b.start(std::string{}, seed, server_moves); })
+      return start_with(encounter, [&](BattleT& battle, const std::string& id) {
+        return battle.start(id, seed, server_moves);
+      });
+    else
+      return start(encounter, seed);
   }
 
  private:
+  template <class Start>
+  Result<std::unique_ptr<MonitorBattle>, Refused> start_with(std::string_view encounter,
+                                                             Start&& start) const {
+    auto battle = std::make_unique<BattleT>(catalog_);
+    const std::string id = encounter.empty() ? default_encounter_id(*catalog_) : std::string(encounter);
+    if (auto started = start(*battle, id); !started) return started.error();
+    return std::unique_ptr<MonitorBattle>(std::move(battle));
+  }
+
   std::shared_ptr<const Catalog> catalog_;
 };
 

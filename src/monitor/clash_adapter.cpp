@@ -3,7 +3,8 @@
 // by the server: after the battle starts and after every human action, the bots' decisions are
 // answered by the random policy seeded with policy_seed(battle seed), as `battlecore play --rules
 // clash` does, up to the next human decision. The action list holds the human seats' actions only, so a
-// replay (encounter, seed, human actions) plays the same bot moves again.
+// replay (encounter, seed, human actions) plays the same bot moves again. A replay file's battle
+// takes the bots' moves from the file instead: they may come from another policy (`sim --record`).
 
 #include "battlecore/monitor/clash_adapter.hpp"
 
@@ -56,8 +57,16 @@ class ClashBattle final : public MonitorBattle {
     bots_->reset(policy_seed(seed));
     auto started = battle_.start_battle(encounter, seed);
     if (!started) return Refused{"unknown_encounter", started.error().message};
-    play_bots();
-    return {};
+    return play_bots();
+  }
+
+  /// A replay's battle: the bots make the moves of `bot_moves` (a JSON array), in order.
+  Result<void, Refused> start(std::string_view encounter, std::uint64_t seed,
+                              const nlohmann::json& bot_moves) {
+    if (!bot_moves.is_array()) return Refused{"bad_request", "the bots' moves must be an array of actions"};
+    bot_moves_ = bot_moves;
+    scripted_ = true;
+    return start(encounter, seed);
   }
 
   nlohmann::json state() const override {
@@ -135,8 +144,7 @@ class ClashBattle final : public MonitorBattle {
     auto done = detail::submit_json(battle_, action, &cl::action_from_json);
     if (!done) return done.error();
     human_actions_.push_back(done.value());
-    play_bots();
-    return {};
+    return play_bots();
   }
 
   std::size_t event_count() const override { return battle_.events().log().size(); }
@@ -176,17 +184,29 @@ class ClashBattle final : public MonitorBattle {
   }
 
  private:
-  /// Answers every bot decision up to the next human one (or the end).
-  void play_bots() {
+  /// Answers every bot decision up to the next human one (or the end): with the random policy,
+  /// or in a replay's battle with its next bot move, until those run out.
+  Result<void, Refused> play_bots() {
     std::vector<cl::Action> options;
     while (battle_.status() == Status::AwaitingDecision) {
       const cl::SeatRef seat = battle_.state().current;
-      if (battle_.state().seats[static_cast<std::size_t>(seat)].kind != cl::SeatKind::Bot) return;
+      if (battle_.state().seats[static_cast<std::size_t>(seat)].kind != cl::SeatKind::Bot) return {};
+      if (scripted_) {
+        if (next_bot_move_ >= bot_moves_.size()) return {};  // the replay ends here: the bot waits
+        const std::size_t k = next_bot_move_++;
+        if (auto done = detail::submit_json(battle_, bot_moves_[k], &cl::action_from_json); !done) {
+          Refused refused = std::move(done).error();
+          refused.server_move = k;
+          return refused;
+        }
+        continue;
+      }
       battle_.legal_actions(options);
       const cl::Action chosen = options[bots_->choose(battle_, options)];
       if (auto done = battle_.submit(chosen); !done)
         throw std::logic_error("a bot's legal option was refused: " + done.error().message);
     }
+    return {};
   }
 
   bool human_won() const {
@@ -225,6 +245,9 @@ class ClashBattle final : public MonitorBattle {
   sim::BattleStart start_;  ///< the encounter and seed, for the replay
   cl::Battle battle_;
   std::unique_ptr<cl::Policy> bots_;
+  bool scripted_ = false;                               ///< the bots make bot_moves_, not bots_'s
+  nlohmann::json bot_moves_ = nlohmann::json::array();  ///< a replay's bot moves, in order
+  std::size_t next_bot_move_ = 0;
   std::vector<cl::Action> human_actions_;
 };
 

@@ -45,6 +45,9 @@ struct BattleEntry {
   bool replay = false;
   json replay_actions = json::array();  ///< a replay's whole action list
   std::size_t step = 0;                 ///< a replay's actions applied so far
+  /// A replay's moves the server makes itself (the clash's bots), when the replay gives them: its
+  /// battle makes those rather than its own (RuleSetAdapter::start_replay).
+  std::optional<json> server_moves;
 };
 
 /// The text of `j`. A string taken from a request (a key, a parse error's excerpt) may hold bytes
@@ -356,7 +359,8 @@ struct Server::Impl {
   /// Rebuilds a replay battle with its first `step` actions. On a refused action, returns its
   /// index and the refusal, and the entry is left unchanged.
   static std::optional<std::pair<std::size_t, Refused>> rebuild(BattleEntry& e, std::size_t step) {
-    auto started = e.adapter->start(e.encounter, e.seed);
+    auto started = e.server_moves ? e.adapter->start_replay(e.encounter, e.seed, *e.server_moves)
+                                  : e.adapter->start(e.encounter, e.seed);
     if (!started) return std::pair{std::size_t{0}, started.error()};
     std::unique_ptr<MonitorBattle> battle = std::move(started).value();
     for (std::size_t i = 0; i < step; ++i)
@@ -629,17 +633,19 @@ void Server::Impl::battle_routes() {
           "the battle is over, or by `battlecore serve --reveal` (GET .../replay has the replay)");
     json actions = e->replay ? e->replay_actions : e->battle->actions();
     if (e->replay) actions.erase(actions.begin() + static_cast<std::ptrdiff_t>(e->step), actions.end());
-    send_json(res, 200,
-              {{"format", "battlecore-monitor-snapshot"},
-               {"version", 1},
-               {"rules", e->adapter->rules()},
-               {"encounter", e->encounter},
-               {"seed", e->seed},
-               {"actions", actions},
-               {"state_hash", e->battle->state_hash()},
-               {"state", std::move(state)},
-               {"decision", e->battle->decision()},
-               {"snapshot", e->battle->engine_snapshot()}});
+    json snapshot = {{"format", "battlecore-monitor-snapshot"},
+                     {"version", 1},
+                     {"rules", e->adapter->rules()},
+                     {"encounter", e->encounter},
+                     {"seed", e->seed},
+                     {"actions", actions},
+                     {"state_hash", e->battle->state_hash()},
+                     {"state", std::move(state)},
+                     {"decision", e->battle->decision()},
+                     {"snapshot", e->battle->engine_snapshot()}};
+    // A replay whose file gave the server's moves: the battle is rebuilt with them.
+    if (e->server_moves) snapshot["server_moves"] = *e->server_moves;
+    send_json(res, 200, snapshot);
   });
 }
 
@@ -710,15 +716,25 @@ void Server::Impl::replay_routes() {
             fmt::format("the replay has {} {}; this server reads {}", key, given->dump(), own[key].dump()));
       }
     }
-    // A file's moves the server makes itself (the clash's bots) are left to it; `index_in_body`
-    // keeps each action's place in the body, for messages.
+    // A file's moves the server makes itself (the clash's bots) are not steps: its battle makes
+    // them, as the file has them (another policy than the server's may have chosen them, as in
+    // `sim --record`). The short form may give them too (`server_moves`: a snapshot of such a
+    // replay does), or leave them to the server. `index_in_body` and `server_index_in_body` keep
+    // each action's place in the body, for messages.
     json replay_actions = json::array();
+    json server_moves = json::array();
     std::vector<std::size_t> index_in_body;
-    for (std::size_t i = 0; i < actions->size(); ++i)
-      if (!file || !probe.value()->server_move((*actions)[i])) {
-        replay_actions.push_back((*actions)[i]);
-        index_in_body.push_back(i);
-      }
+    std::vector<std::size_t> server_index_in_body;
+    for (std::size_t i = 0; i < actions->size(); ++i) {
+      const bool server = file && probe.value()->server_move((*actions)[i]);
+      (server ? server_moves : replay_actions).push_back((*actions)[i]);
+      (server ? server_index_in_body : index_in_body).push_back(i);
+    }
+    if (const auto given = body->find("server_moves"); !file && given != body->end()) {
+      if (!given->is_array())
+        return send_error(res, 400, "bad_request", "\"server_moves\" must be an array of actions");
+      server_moves = *given;
+    }
     const auto step = field_u64(*body, res, "step", replay_actions.size());
     if (!step) return;
     if (*step > replay_actions.size())
@@ -731,12 +747,18 @@ void Server::Impl::replay_routes() {
     entry->seed = *seed;
     entry->replay = true;
     entry->replay_actions = std::move(replay_actions);
+    if (!server_moves.empty()) entry->server_moves = std::move(server_moves);
     if (auto failed = rebuild(*entry, entry->replay_actions.size())) {
       const auto& [index, refused] = *failed;
-      return send_error(res, 422, "replay_diverged",
-                        fmt::format("action {} of the replay was refused: {}: {}",
-                                    index < index_in_body.size() ? index_in_body[index] : index,
-                                    refused.reason, refused.message));
+      const std::string which =
+          !refused.server_move
+              ? fmt::format("action {}", index < index_in_body.size() ? index_in_body[index] : index)
+          : file && *refused.server_move < server_index_in_body.size()
+              ? fmt::format("action {}", server_index_in_body[*refused.server_move])
+              : fmt::format("server move {}", *refused.server_move);
+      return send_error(
+          res, 422, "replay_diverged",
+          fmt::format("{} of the replay was refused: {}: {}", which, refused.reason, refused.message));
     }
     if (hash != body->end() && hash->get<std::string>() != entry->battle->state_hash())
       return send_error(res, 422, "replay_diverged",

@@ -14,6 +14,7 @@
 #include "battlecore/clash/battle.hpp"
 #include "battlecore/clash/policies.hpp"
 #include "battlecore/sim/clash_rules.hpp"
+#include "battlecore/sim/replay.hpp"
 #include "support/clash_pack.hpp"
 #include "support/monitor_api.hpp"
 
@@ -279,6 +280,64 @@ TEST_F(MonitorClash, AReplayFilePlaysTheSameBotsAgain) {
                            {"actions", human},
                            {"state_hash", now["state_hash"]}};
   EXPECT_EQ(post(client_, "/api/replays", short_form).body["state_hash"], now["state_hash"]);
+}
+
+TEST_F(MonitorClash, AReplayFileKeepsItsBotsMovesWhoeverChoseThem) {
+  // Every seat of a classic battle played by a random policy seeded unlike the server's bots, as
+  // `sim --record` records a battle: the file's bot moves are not those the server would choose.
+  cl::Battle battle(classic());
+  ASSERT_TRUE(battle.start_battle("classic", 9).ok());
+  auto policy = std::move(cl::make_policy("random")).value();
+  policy->reset(777);
+  std::vector<cl::Action> actions, options;
+  while (battle.status() == Status::AwaitingDecision) {
+    battle.legal_actions(options);
+    actions.push_back(options[policy->choose(battle, options)]);
+    ASSERT_TRUE(battle.submit(actions.back()).ok());
+  }
+  const auto recorded = sim::record_replay<sim::ClashRules>(classic(), {"classic", 9, nullptr}, actions);
+  ASSERT_TRUE(recorded.ok()) << recorded.error().message;
+  json file = sim::replay_to_json(recorded.value());
+  const std::string hash = fmt::format("{:016x}", battle.state_hash());
+  std::size_t human = 0;
+  for (const json& a : file["actions"]) human += a["seat"] == 0 ? 1 : 0;
+  ASSERT_GT(file["actions"].size(), human);
+
+  // Loaded, the battle is the file's: its end, and every step through the human's moves.
+  const Reply replay = post(client_, "/api/replays", file);
+  ASSERT_EQ(replay.status, 201) << replay.body.dump();
+  EXPECT_EQ(replay.body["state_hash"], hash);
+  EXPECT_EQ(replay.body["replay"]["steps"], human);
+  const std::string id = replay.body["id"];
+  const json& hashes = file["state_hashes"];
+  for (std::size_t step = 0; step <= human; ++step) {
+    const Reply at = post(client_, "/api/battles/" + id + "/seek", json{{"step", step}});
+    ASSERT_EQ(at.status, 200) << at.body.dump();
+    // After `step` moves of the human, the bots have moved up to the human's next decision (or
+    // the end): the file's hash before the human's next move, at index i.
+    std::size_t i = 0;
+    for (std::size_t h = 0; i < file["actions"].size(); ++i)
+      if (file["actions"][i]["seat"] == 0 && h++ == step) break;
+    const json expected = i == 0 ? file["start_state_hash"] : hashes[i - 1];
+    EXPECT_EQ(at.body["state_hash"], expected) << "step " << step;
+  }
+  // Its snapshot, at the end, loads again as the same battle.
+  const Reply snap = get(client_, "/api/battles/" + id + "/snapshot");
+  ASSERT_EQ(snap.status, 200) << snap.body.dump();
+  ASSERT_TRUE(snap.body.contains("server_moves"));
+  const Reply again = post(client_, "/api/replays", snap.body);
+  ASSERT_EQ(again.status, 201) << again.body.dump();
+  EXPECT_EQ(again.body["state_hash"], hash);
+
+  // A bot's move the battle refuses is named by its place in the file.
+  std::size_t bot = 0;
+  while (file["actions"][bot]["seat"] == 0 || file["actions"][bot]["type"] != "play_card") ++bot;
+  file["actions"][bot]["slot"] = 99;
+  const Reply bad = post(client_, "/api/replays", file);
+  expect_refused(bad, 422, "replay_diverged");
+  EXPECT_NE(bad.body["message"].get<std::string>().find(fmt::format("action {} of the replay", bot)),
+            std::string::npos)
+      << bad.body.dump();
 }
 
 /// Every key anywhere in `j`.

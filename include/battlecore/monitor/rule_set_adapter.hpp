@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -21,8 +22,15 @@ namespace battlecore::monitor {
 
 /// A request the rule set refused: a short machine-readable reason and readable text.
 struct Refused {
+  Refused() = default;
+  Refused(std::string reason_, std::string message_, std::optional<std::size_t> server_move_ = std::nullopt)
+      : reason(std::move(reason_)), message(std::move(message_)), server_move(server_move_) {}
+
   std::string reason;   ///< e.g. "unknown_encounter", "cannot_play_card", "bad_action"
   std::string message;  ///< what was wrong, for a person
+  /// Set when the refused action was one of the server's own moves given by a replay
+  /// (RuleSetAdapter::start_replay): its index in that list.
+  std::optional<std::size_t> server_move;
 };
 
 /// One battle of some rule set, behind JSON. Not thread-safe: the server holds a mutex per battle.
@@ -79,6 +87,16 @@ class RuleSetAdapter {
   /// Starts a battle; an empty encounter means the pack's default.
   virtual Result<std::unique_ptr<MonitorBattle>, Refused> start(std::string_view encounter,
                                                                 std::uint64_t seed) const = 0;
+  /// Starts a battle whose server moves (MonitorBattle::server_move: the clash's bots) are the
+  /// actions of `server_moves`, a JSON array, taken in order as each is due, rather than chosen
+  /// by the server: a replay file's, whose bots may have been played by another policy (`sim
+  /// --record`). Where the list ends, the server makes no further move (its decision waits). A
+  /// move the engine refuses is refused with its index (Refused::server_move). The default, for a
+  /// rule set whose server makes no moves, is start.
+  virtual Result<std::unique_ptr<MonitorBattle>, Refused> start_replay(
+      std::string_view encounter, std::uint64_t seed, const nlohmann::json& /*server_moves*/) const {
+    return start(encounter, seed);
+  }
 };
 
 /// The JSON form of a phase graph: {"rules", "phases", "initial", "terminal", "edges": [{"from", "trigger",
