@@ -4,6 +4,7 @@
 #include <atomic>
 #include <charconv>
 #include <iostream>
+#include <string_view>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -26,9 +27,12 @@ namespace {
 
 using clash::Catalog;
 
+/// The pack used when no content is given.
+constexpr std::string_view kBundledPack = "classic";
+
 /// The clash content at `path`, or the bundled pack; null after printing every problem.
 std::shared_ptr<const Catalog> load_clash_content(const std::string& path, std::ostream& err) {
-  return load_pack("clash", "classic", path, err,
+  return load_pack("clash", kBundledPack, path, err,
                    [](const std::filesystem::path& dir) { return clash::load_catalog(dir); });
 }
 
@@ -54,10 +58,9 @@ class ClashCommands final : public RuleSetCommands {
   int graph(const Options& options, Io io) override { return print_graph<clash::Machine>(options, io.out); }
 
   int validate(const Options& options, Io io) override {
-    const auto catalog = load_clash_content(options.content, io.err);
-    if (!catalog) return kUsageError;
-    io.out << fmt::format("{}: valid ({} encounters)\n", options.content, catalog->encounters.size());
-    return kOk;
+    return validate_content(
+        name(), kBundledPack, options, io, load_clash_content,
+        [](const Catalog& catalog) { return fmt::format("{} encounters", catalog.encounters.size()); });
   }
 
   int list(const Options& options, Io io) override {

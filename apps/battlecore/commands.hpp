@@ -93,28 +93,46 @@ class RuleSetCommands {
 std::optional<std::string> replay_rule_set(const std::string& path,
                                            const std::vector<std::string>& rule_names, std::ostream& err);
 
+/// The content at `path`, or the directory of the bundled pack `rules`/`pack` when `path` is
+/// empty; nullopt, with the reason on `err`, when that pack is not found.
+inline std::optional<std::filesystem::path> content_path(std::string_view rules, std::string_view pack,
+                                                         const std::string& path, std::ostream& err) {
+  if (!path.empty()) return std::filesystem::path(path);
+  auto found = sim::find_bundled_pack(rules, pack);
+  if (!found)
+    err << fmt::format("battlecore: the bundled {} pack was not found; pass --content DIR\n", rules);
+  return found;
+}
+
 /// Loads the content at `path`, or the bundled pack `rules`/`pack` when `path` is empty, with
 /// the rule set's `load_catalog`; prints every diagnostic and returns null on failure.
 template <class Load>
 auto load_pack(std::string_view rules, std::string_view pack, const std::string& path, std::ostream& err,
                Load load_catalog) -> std::decay_t<decltype(load_catalog(std::filesystem::path{}).value())> {
-  std::filesystem::path dir = path;
-  if (path.empty()) {
-    const auto found = sim::find_bundled_pack(rules, pack);
-    if (!found) {
-      err << fmt::format("battlecore: the bundled {} pack was not found; pass --content DIR\n", rules);
-      return nullptr;
-    }
-    dir = *found;
-  }
-  auto loaded = load_catalog(dir);
+  const auto dir = content_path(rules, pack, path, err);
+  if (!dir) return nullptr;
+  auto loaded = load_catalog(*dir);
   if (!loaded) {
     err << loaded.error().to_string();
     err << fmt::format("battlecore: {} problem(s) in {}; nothing was loaded\n", loaded.error().size(),
-                       dir.string());
+                       dir->string());
     return nullptr;
   }
   return loaded.value();
+}
+
+/// `battlecore validate`: loads the content at options.content, or the bundled pack `rules`/`pack`
+/// when none is given, with the rule set's `load_content(path, err)` (which prints every problem)
+/// and prints "PATH: valid (SUMMARY)", SUMMARY from `summary(catalog)`.
+template <class Load, class Summary>
+int validate_content(std::string_view rules, std::string_view pack, const Options& options, Io io,
+                     Load load_content, Summary summary) {
+  const auto dir = content_path(rules, pack, options.content, io.err);
+  if (!dir) return kUsageError;
+  const auto catalog = load_content(dir->string(), io.err);
+  if (!catalog) return kUsageError;
+  io.out << fmt::format("{}: valid ({})\n", dir->string(), summary(*catalog));
+  return kOk;
 }
 
 /// `battlecore graph` for the rule set whose phase-machine traits are `Machine`.

@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <iostream>
+#include <string_view>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -24,9 +25,12 @@ namespace {
 
 using deckbuilder::Catalog;
 
+/// The pack used when no content is given.
+constexpr std::string_view kBundledPack = "starter";
+
 /// The deckbuilder content at `path`, or the bundled pack; null after printing every problem.
 std::shared_ptr<const Catalog> load_content(const std::string& path, std::ostream& err) {
-  return load_pack("deckbuilder", "starter", path, err,
+  return load_pack("deckbuilder", kBundledPack, path, err,
                    [](const std::filesystem::path& dir) { return deckbuilder::load_catalog(dir); });
 }
 
@@ -46,12 +50,11 @@ class DeckbuilderCommands final : public RuleSetCommands {
   }
 
   int validate(const Options& options, Io io) override {
-    const auto catalog = load_content(options.content, io.err);
-    if (!catalog) return kUsageError;
-    io.out << fmt::format("{}: valid ({} cards, {} statuses, {} enemies, {} players, {} encounters)\n",
-                          options.content, catalog->cards.size(), catalog->statuses.size(),
-                          catalog->enemies.size(), catalog->players.size(), catalog->encounters.size());
-    return kOk;
+    return validate_content(name(), kBundledPack, options, io, load_content, [](const Catalog& catalog) {
+      return fmt::format("{} cards, {} statuses, {} enemies, {} players, {} encounters", catalog.cards.size(),
+                         catalog.statuses.size(), catalog.enemies.size(), catalog.players.size(),
+                         catalog.encounters.size());
+    });
   }
 
   int list(const Options& options, Io io) override {

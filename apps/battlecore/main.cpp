@@ -173,8 +173,8 @@ int run_command(int argc, char** argv) {
 
   CLI::App* validate = app.add_subcommand("validate", "check a content pack or file; list every problem");
   add_rules(validate);
-  validate->add_option("path", options.content, "a pack directory or a content file")
-      ->required()
+  validate
+      ->add_option("path", options.content, "a pack directory or a content file (default: the bundled pack)")
       ->check(path);
 
   CLI::App* list = app.add_subcommand("list", "list the encounters and definitions of a pack");

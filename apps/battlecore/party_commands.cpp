@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <iostream>
+#include <string_view>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -37,9 +38,12 @@ std::optional<nlohmann::json> party_scenario(const Options& options,
 
 using party::Catalog;
 
+/// The pack used when no content is given.
+constexpr std::string_view kBundledPack = "meadow";
+
 /// The party content at `path`, or the bundled pack; null after printing every problem.
 std::shared_ptr<const Catalog> load_content(const std::string& path, std::ostream& err) {
-  return load_pack("party", "meadow", path, err,
+  return load_pack("party", kBundledPack, path, err,
                    [](const std::filesystem::path& dir) { return party::load_catalog(dir); });
 }
 
@@ -58,16 +62,14 @@ class PartyCommands final : public RuleSetCommands {
   int graph(const Options& options, Io io) override { return print_graph<party::Machine>(options, io.out); }
 
   int validate(const Options& options, Io io) override {
-    const auto catalog = load_content(options.content, io.err);
-    if (!catalog) return kUsageError;
-    io.out << fmt::format(
-        "{}: valid ({} conditions, {} skills, {} items, {} members, {} companions, {} allies, {} enemies, {} "
-        "parties, "
-        "{} encounters)\n",
-        options.content, catalog->conditions.size(), catalog->skills.size(), catalog->items.size(),
-        catalog->members.size(), catalog->companions.size(), catalog->allies.size(), catalog->enemies.size(),
-        catalog->parties.size(), catalog->encounters.size());
-    return kOk;
+    return validate_content(name(), kBundledPack, options, io, load_content, [](const Catalog& catalog) {
+      return fmt::format(
+          "{} conditions, {} skills, {} items, {} members, {} companions, {} allies, {} enemies, "
+          "{} parties, {} encounters",
+          catalog.conditions.size(), catalog.skills.size(), catalog.items.size(), catalog.members.size(),
+          catalog.companions.size(), catalog.allies.size(), catalog.enemies.size(), catalog.parties.size(),
+          catalog.encounters.size());
+    });
   }
 
   int list(const Options& options, Io io) override {

@@ -257,6 +257,29 @@ TEST(Cli, ValidateAcceptsTheStarterPack) {
   EXPECT_TRUE(r.err.empty()) << explain(r);
 }
 
+// Without a path, validate checks the bundled pack of the rule set, as the other commands use it
+// without --content, and names the directory it checked.
+TEST(Cli, ValidateWithoutAPathChecksTheBundledPack) {
+  for (const auto& [rules, pack] :
+       {std::pair{"deckbuilder", "starter"}, std::pair{"clash", "classic"}, std::pair{"party", "meadow"}}) {
+    SCOPED_TRACE(rules);
+    const fs::path dir = fs::path(BATTLECORE_DATA_DIR) / rules / pack;
+    const CliRun bundled = cli(std::string("validate --rules ") + rules);
+    const CliRun named = cli(std::string("validate --rules ") + rules + " " + shell_quoted(dir.string()));
+    ASSERT_EQ(bundled.code, 0) << explain(bundled);
+    ASSERT_EQ(named.code, 0) << explain(named);
+    EXPECT_TRUE(bundled.err.empty()) << explain(bundled);
+    const auto at = bundled.out.find(": valid (");
+    ASSERT_NE(at, std::string::npos) << explain(bundled);
+    std::error_code ec;
+    EXPECT_TRUE(fs::equivalent(bundled.out.substr(0, at), dir, ec)) << explain(bundled);
+    EXPECT_EQ(bundled.out.substr(at), named.out.substr(named.out.find(": valid ("))) << explain(named);
+  }
+  const CliRun help = cli("validate --help");
+  EXPECT_EQ(help.code, 0) << explain(help);
+  EXPECT_TRUE(contains(help.out, "default: the bundled pack")) << explain(help);
+}
+
 /// The 1-based line of the first occurrence of `needle` in `text`.
 int line_of(const std::string& text, std::string_view needle) {
   const auto at = text.find(needle);
@@ -463,7 +486,8 @@ TEST(Cli, BadArgumentsExitTwoAndPrintUsage) {
                            "sim --rules deckbuilder --battles -5",
                            "graph",
                            "graph --rules deckbuilder --format png",
-                           "validate --rules deckbuilder",
+                           "validate",
+                           "validate --rules deckbuilder two paths",
                            "sim --rules deckbuilder --policy nope",
                            "sim --rules deckbuilder --threads 0",
                            "sim --rules deckbuilder --threads -1",
