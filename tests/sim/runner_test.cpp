@@ -4,6 +4,8 @@
 #include "battlecore/sim/runner.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <condition_variable>
 #include <mutex>
 
 #include <gtest/gtest.h>
@@ -315,6 +317,48 @@ TEST(SimRunner, AfterBattleSeesEveryBattleOnceAndAnErrorStopsTheRun) {
   auto stopped = run_simulation(coin, options);
   ASSERT_FALSE(stopped.ok());
   EXPECT_EQ(stopped.error().message, "disk full at battle 42");
+}
+
+// The progress of a run that after_battle stopped counted the whole chunk of the battle that
+// stopped it, the battles never played included.
+TEST(SimRunner, TheProgressOfAStoppedRunCountsTheBattlesPlayed) {
+  const CoinAdapter coin{0};
+  // 512 battles on 2 threads go out in chunks of 8. Battle 3 stops chunk 0 once the other thread
+  // has begun another chunk, whose first battle then waits until the progress shows the stop.
+  std::mutex mutex;
+  std::condition_variable changed;
+  bool other_chunk_begun = false, stop_shown = false;
+  std::vector<std::uint64_t> shown;
+  constexpr auto kPatience = std::chrono::seconds(10);
+  RunOptions o{.battles = 512, .policy = "plain", .threads = 2};
+  o.after_battle = [&](std::uint64_t index, std::uint64_t, const nlohmann::json&,
+                       const SimFailure*) -> Result<void> {
+    std::unique_lock lock(mutex);
+    if (index == 3) {
+      changed.wait_for(lock, kPatience, [&] { return other_chunk_begun; });
+      return Error{"stopped at battle 3"};
+    }
+    if (index >= 8 && !other_chunk_begun) {
+      other_chunk_begun = true;
+      changed.notify_all();
+      changed.wait_for(lock, kPatience, [&] { return stop_shown; });
+    }
+    return {};
+  };
+  o.progress = [&](std::uint64_t done, std::uint64_t, double) {
+    const std::lock_guard lock(mutex);
+    shown.push_back(done);
+    stop_shown |= done > 0;
+    changed.notify_all();
+  };
+  const auto r = run_simulation(coin, o);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "stopped at battle 3");
+  ASSERT_TRUE(other_chunk_begun);
+  ASSERT_TRUE(stop_shown) << "the progress never showed the stop";
+  // While the other chunk waits, only the stopped one has ended: battles 0 to 3 were played.
+  const auto first = std::find_if(shown.begin(), shown.end(), [](std::uint64_t d) { return d > 0; });
+  EXPECT_EQ(*first, 4u) << fmt::format("progress: {}", fmt::join(shown, ", "));
 }
 
 TEST(SimRunner, PairedCountsAddUpToTheBattlesBothFinished) {

@@ -86,7 +86,8 @@ struct RunOptions {
   unsigned threads = 1;
   std::uint32_t shard_index = 1;  ///< run only shard shard_index of shard_count
   std::uint32_t shard_count = 1;
-  /// Called from the calling thread about ten times a second while the run goes on.
+  /// Called from the calling thread about ten times a second while the run goes on, with the
+  /// battles played so far (`done`; a chunk counts once it is played, or stopped by after_battle).
   std::function<void(std::uint64_t done, std::uint64_t total, double elapsed_s)> progress{};
   AfterBattle after_battle{};
   /// Called once from the calling thread when the run has passed its checks, before the first
@@ -286,7 +287,7 @@ Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& optio
       Worker& w = *slot;
       for (std::uint64_t c = next_chunk.fetch_add(1); c < chunks; c = next_chunk.fetch_add(1)) {
         const std::uint64_t begin = range.first + c * chunk;
-        const std::uint64_t end = std::min(range.first + range.count, begin + chunk);
+        std::uint64_t end = std::min(range.first + range.count, begin + chunk);
         for (std::uint64_t i = begin; i < end; ++i) {
           const std::uint64_t seed = battle_seed(options.seed, i);
           const bool ok_a = detail::play_counted(*w.a, i, seed, options.policy, w.record_a, w.tally_a);
@@ -297,6 +298,7 @@ Result<SimReport> run_simulation(const Adapter& adapter, const RunOptions& optio
               const std::lock_guard lock(mutex);
               if (!stopped) stopped = after.error();
               next_chunk.store(chunks);
+              end = i + 1;  // the progress counts the battles played, not those of the chunk left
               break;
             }
           }
