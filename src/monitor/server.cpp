@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
+#include <condition_variable>
 #include <functional>
 #include <initializer_list>
 #include <map>
@@ -204,6 +205,13 @@ struct Server::Impl {
   std::map<std::string, std::shared_ptr<BattleEntry>> battles;
   std::uint64_t next_id = 1;
   std::string id_tag;  ///< differs between server runs, so a stale page never finds another's battle
+
+  // run()'s life, for stop() and the destructor.
+  std::mutex run_mutex;  ///< guards the three flags below
+  std::condition_variable run_changed;
+  bool serving = false;          ///< run() is under way
+  bool stop_requested = false;   ///< stop() was called: a run() to come returns at once
+  bool listener_closed = false;  ///< httplib's stop() has closed the socket run() listens on
 
   Impl(std::vector<std::shared_ptr<const RuleSetAdapter>> a, ServerOptions o)
       : adapters(std::move(a)), options(std::move(o)) {
@@ -793,7 +801,12 @@ void Server::Impl::replay_routes() {
 Server::Server(std::vector<std::shared_ptr<const RuleSetAdapter>> adapters, ServerOptions options)
     : impl_(std::make_unique<Impl>(std::move(adapters), std::move(options))) {}
 
-Server::~Server() { stop(); }
+Server::~Server() {
+  if (!impl_) return;
+  stop();
+  std::unique_lock lock(impl_->run_mutex);
+  impl_->run_changed.wait(lock, [this] { return !impl_->serving; });
+}
 
 Result<void> Server::bind() {
   const std::string& host = impl_->options.host;
@@ -809,10 +822,36 @@ Result<void> Server::bind() {
   return {};
 }
 
-void Server::run() { impl_->http.listen_after_bind(); }
+void Server::run() {
+  Impl& s = *impl_;
+  {
+    const std::lock_guard lock(s.run_mutex);
+    if (s.stop_requested) return;
+    s.serving = true;
+  }
+  s.http.listen_after_bind();
+  // Told under the lock: once the destructor sees `serving` false it frees the condition variable.
+  const std::lock_guard lock(s.run_mutex);
+  s.serving = false;
+  s.run_changed.notify_all();
+}
 
 void Server::stop() {
-  if (impl_) impl_->http.stop();
+  if (!impl_) return;
+  Impl& s = *impl_;
+  std::unique_lock lock(s.run_mutex);
+  s.stop_requested = true;
+  // httplib's stop() does nothing before its loop runs (a run() just begun), and asserts that the
+  // socket is open when it is called again while the loop winds down: it is called once, when the
+  // loop runs, unless run() returns first.
+  while (s.serving && !s.listener_closed) {
+    if (s.http.is_running()) {
+      s.http.stop();
+      s.listener_closed = true;
+    } else {
+      s.run_changed.wait_for(lock, std::chrono::milliseconds(1));
+    }
+  }
 }
 
 int Server::port() const { return impl_->port; }

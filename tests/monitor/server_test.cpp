@@ -10,7 +10,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <string>
+#include <thread>
 #include <utility>
 
 #include <gtest/gtest.h>
@@ -772,6 +775,63 @@ TEST(MonitorBind, ASecondServerOnTheSamePortCannotBind) {
   for (int i = 0; i < 4; ++i)
     EXPECT_EQ(post(client, "/api/battles", json{{"rules", "deckbuilder"}}).status, 201);
   EXPECT_EQ(get(client, "/api/battles").body["battles"].size(), 4u);
+}
+
+/// The deckbuilder's adapter whose describe() (GET /api/rules) takes a while: a request the test
+/// can hold in flight.
+class SlowToDescribe final : public monitor::RuleSetAdapter {
+ public:
+  explicit SlowToDescribe(std::shared_ptr<const monitor::RuleSetAdapter> inner) : inner_(std::move(inner)) {}
+  std::string_view rules() const override { return inner_->rules(); }
+  PhaseGraph phase_graph() const override { return inner_->phase_graph(); }
+  json describe() const override {
+    begun = true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    json j = inner_->describe();
+    answered = true;
+    return j;
+  }
+  Result<std::unique_ptr<monitor::MonitorBattle>, monitor::Refused> start(std::string_view encounter,
+                                                                          std::uint64_t seed) const override {
+    return inner_->start(encounter, seed);
+  }
+  mutable std::atomic<bool> begun{false};     ///< describe() was called
+  mutable std::atomic<bool> answered{false};  ///< describe() has returned
+
+ private:
+  std::shared_ptr<const monitor::RuleSetAdapter> inner_;
+};
+
+// The destructor stopped the server and freed it while run() went on on its thread, answering a
+// request with the freed server's routes and battles.
+TEST(MonitorLifetime, DestroyingTheServerWhileRunIsLiveWaitsForRunToReturn) {
+  const auto slow = std::make_shared<SlowToDescribe>(monitor::make_deckbuilder_adapter(starter()));
+  monitor::ServerOptions options;
+  options.port = 0;
+  auto server = std::make_unique<monitor::Server>(
+      std::vector<std::shared_ptr<const monitor::RuleSetAdapter>>{slow}, options);
+  ASSERT_TRUE(server->bind().ok());
+  const int port = server->port();
+  std::atomic<bool> returned{false};
+  std::thread serving([s = server.get(), &returned] {
+    s->run();
+    returned = true;
+  });
+  EXPECT_TRUE(server->wait_until_running());
+  Reply reply;
+  std::thread asking([port, &reply] {
+    httplib::Client client("127.0.0.1", port);
+    client.set_read_timeout(30, 0);
+    reply = get(client, "/api/rules");
+  });
+  for (int i = 0; i < 5000 && !slow->begun; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  EXPECT_TRUE(slow->begun) << "the request did not reach the server";
+  server.reset();  // run() is live on `serving`, with the request in flight
+  EXPECT_TRUE(slow->answered) << "the server was freed before run() had returned";
+  serving.join();
+  asking.join();
+  EXPECT_TRUE(returned);
+  EXPECT_EQ(reply.status, 200) << reply.body.dump();
 }
 
 TEST(MonitorLimits, TooManyBattlesAreRefused) {

@@ -27,18 +27,24 @@ struct ServerOptions {
 /// True when `host` names a loopback address (127.0.0.0/8, ::1, localhost).
 bool is_loopback_host(const std::string& host);
 
+/// The monitor's server: bind(), then run() on a thread of the caller's until stop() from any
+/// thread. Destroying it stops it and waits until a run() under way on another thread has
+/// returned, so it may be destroyed while run() is live (the thread joined afterwards), though not
+/// from within run() (a request it serves).
 class Server {
  public:
   Server(std::vector<std::shared_ptr<const RuleSetAdapter>> adapters, ServerOptions options = {});
+  /// Stops the server and waits until run() has returned: the requests in flight are answered.
   ~Server();
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
 
   /// Binds the socket; on success the port is known (port()).
   Result<void> bind();
-  /// Serves until stop(); call after bind().
+  /// Serves until stop(); call after bind(), one run() at a time. Returns at once on a server
+  /// stopped already: a server once stopped serves no more.
   void run();
-  /// Stops run() from any thread.
+  /// Stops run() from any thread, without waiting for it to return.
   void stop();
   /// The bound port.
   int port() const;
