@@ -654,10 +654,10 @@ bool check_invariants(const Battle& battle, std::string* why, std::string* where
                                         : fmt::format("member {} is already in the formation", f));
     placed[f] = true;
   }
-  // Members and enemies alike: HP within the max, the action counter in [-8, 1], exhaustion at
-  // least 0, charge in [0, kMaxCharge], conditions with a turn left; a member going down loses
-  // its conditions; no fallen enemy holds a slot while a decision waits. The pointer and the
-  // name are formatted only for a failure: the sweep checks every step.
+  // Members and enemies alike: HP within the max, the action counter in [-8, 1] (an enemy's in
+  // [1 - moves, 1]), exhaustion at least 0, charge in [0, kMaxCharge], conditions with a turn
+  // left; a member going down loses its conditions; no fallen enemy holds a slot while a decision
+  // waits. The pointer and the name are formatted only for a failure: the sweep checks every step.
   const bool deciding = battle.status() == Status::AwaitingDecision;
   const auto check_actor = [&](const auto& a, bool member, std::size_t i) {
     const auto at = [&](std::string_view field) {
@@ -669,9 +669,9 @@ bool check_invariants(const Battle& battle, std::string* why, std::string* where
     };
     if (a.hp < 0 || a.hp > a.max_hp)
       return fail(at("/hp"), fmt::format("{} HP {} outside [0, {}]", name(), a.hp, a.max_hp));
-    if (a.cantmove > 1 || a.cantmove < kMinCounter)
-      return fail(at("/cantmove"),
-                  fmt::format("{} counter {} outside [{}, 1]", name(), a.cantmove, kMinCounter));
+    if (const std::int8_t lowest = member ? kMinCounter : min_enemy_counter(c.enemies[s.enemies[i].def]);
+        a.cantmove > 1 || a.cantmove < lowest)
+      return fail(at("/cantmove"), fmt::format("{} counter {} outside [{}, 1]", name(), a.cantmove, lowest));
     if (a.tired < 0) return fail(at("/tired"), fmt::format("{} exhaustion {} below 0", name(), a.tired));
     if (a.charge < 0 || a.charge > kMaxCharge)
       return fail(at("/charge"), fmt::format("{} charge {} outside [0, {}]", name(), a.charge, kMaxCharge));

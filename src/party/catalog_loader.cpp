@@ -6,6 +6,8 @@
 #include <set>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "battlecore/content/content_hash.hpp"
 #include "battlecore/party/battle.hpp"
 #include "battlecore/party/load.hpp"
@@ -140,6 +142,27 @@ class Loader {
     return std::nullopt;
   }
 
+  /// The ids of `kind` in the array `arr` at `pointer`, resolved in order. An id listed again is
+  /// reported at its entry ("KIND 'x' appears twice in WHERE; expected each KIND once") and left out.
+  std::vector<std::uint16_t> resolve_distinct(const JsonDocument& doc, const std::string& pointer,
+                                              const json& arr, Kind kind, std::string_view kind_name,
+                                              std::string_view where) {
+    std::vector<std::uint16_t> ids;
+    std::set<std::uint16_t> seen;
+    for (std::size_t i = 0; i < arr.size(); ++i) {
+      const std::string at = content::child_pointer(pointer, i);
+      const auto id = resolve(doc, at, kind, kind_name, arr[i]);
+      if (!id) continue;
+      if (!seen.insert(*id).second) {
+        diags_.add(doc.diagnostic(at, fmt::format("{} '{}' appears twice in {}; expected each {} once",
+                                                  kind_name, arr[i].get<std::string>(), where, kind_name)));
+        continue;
+      }
+      ids.push_back(*id);
+    }
+    return ids;
+  }
+
   /// A condition id at `key` of `r` (required or optional).
   std::optional<ConditionId> condition_at(ObjectReader& r, std::string_view key, bool required) {
     const json* v = r.optional_value(key);
@@ -186,6 +209,10 @@ class Loader {
           op.pierce = o.bool_or("pierce", false);
           if (const auto c = condition_at(o, "inflict", false)) op.condition = *c;
           op.turns = static_cast<std::int32_t>(o.int_or("turns", 0, 0, 9));
+          if (o.has("turns") && !o.has("inflict"))
+            o.error_at("turns",
+                       "'turns' is how long the hit's 'inflict' condition lasts; expected an 'inflict' key "
+                       "with it, or no 'turns'");
           break;
         case OpKind::Heal:
         case OpKind::RestoreTp:
@@ -283,10 +310,9 @@ class Loader {
     d.defense = static_cast<std::int32_t>(r.int_or("defense", 0, 0, 99));
     if (const auto reach = r.enum_or("reach", kReach, 0)) d.reach = static_cast<Reach>(*reach);
     if (const json* arr = r.optional_array("skills")) {
-      for (std::size_t i = 0; i < arr->size(); ++i)
-        if (const auto s = resolve(*it.doc, content::child_pointer(r.pointer_of("skills"), i), kSkill,
-                                   "skill", (*arr)[i]))
-          d.skills.push_back(*s);
+      // Each skill is one option of the member's turn: listed twice, it would be offered twice.
+      d.skills =
+          resolve_distinct(*it.doc, r.pointer_of("skills"), *arr, kSkill, "skill", "the member's skills");
       // Counted as listed: a skill that is not found (reported, or in a file that did not parse)
       // does not hide that there are too many.
       if (arr->size() > 32) r.error_at("skills", "a member has at most 32 skills");
@@ -373,22 +399,11 @@ class Loader {
     PartyDef d;
     read_id(r, ids_[kParty], d.id, d.name);
     if (const json* arr = r.required_array("formation")) {
-      const std::string ptr = r.pointer_of("formation");
       if (arr->empty()) r.error_at("formation", "expected 1 to 4 members, got none");
       if (arr->size() > kMaxMembers)
         r.error_at("formation", "expected 1 to 4 members, got " + std::to_string(arr->size()));
-      std::set<MemberId> seen;
-      for (std::size_t i = 0; i < arr->size(); ++i) {
-        const auto m = resolve(*it.doc, content::child_pointer(ptr, i), kMember, "member", (*arr)[i]);
-        if (!m) continue;
-        if (!seen.insert(*m).second) {
-          diags_.add(it.doc->diagnostic(
-              content::child_pointer(ptr, i),
-              "member '" + (*arr)[i].get<std::string>() + "' appears twice in the formation"));
-          continue;
-        }
-        d.formation.push_back(*m);
-      }
+      d.formation =
+          resolve_distinct(*it.doc, r.pointer_of("formation"), *arr, kMember, "member", "the formation");
     }
     d.tp = static_cast<std::int32_t>(r.required_int("tp", 0, 99).value_or(0));
     if (const json* v = r.optional_value("companion"))
@@ -454,9 +469,12 @@ class Loader {
   void read_pack() {
     if (!pack_) {
       if (!all_read_) return;
-      diags_.add(content::Diagnostic{
-          docs_.empty() ? "" : docs_.front().file, 0, 0, "",
-          "no 'pack' object in any file; expected {\"pack\": {\"id\": ..., \"rules\": \"party\"}}"});
+      const std::string message =
+          "no 'pack' object in any file; expected {\"pack\": {\"id\": ..., \"rules\": \"party\"}}";
+      // At the first file's top-level object (pointer ""), which lacks the key, as a missing key is
+      // reported at the object that lacks it.
+      diags_.add(docs_.empty() ? content::Diagnostic{"", 0, 0, "", message}
+                               : docs_.front().diagnostic("", message));
       return;
     }
     ObjectReader r(*pack_->doc, *pack_->value, pack_->pointer, diags_);

@@ -567,7 +567,7 @@ void spawn_from_reserves(Ctx& x, bool announce) {
   e.uid = x.s.next_uid++;
   e.hp = e.max_hp = def.hp;
   e.position = def.position;
-  e.cantmove = static_cast<std::int8_t>(1 - def.moves);
+  e.cantmove = min_enemy_counter(def);
   x.s.enemies.push_back(e);
   if (announce)
     x.ev.emit_with(EventType::ReserveJoined, [&] {
@@ -843,7 +843,7 @@ void advance_turn_enemy(Ctx& x, std::size_t slot) {
     e.cantmove = 1;
   } else if (!x.s.first_strike) {
     e.cantmove = static_cast<std::int8_t>(e.cantmove - 1);
-    if (e.cantmove == 0) e.cantmove = static_cast<std::int8_t>(1 - x.c.enemies[e.def].moves);
+    if (e.cantmove == 0) e.cantmove = min_enemy_counter(x.c.enemies[e.def]);
   }
   e.tired = 0;
 }

@@ -144,7 +144,7 @@ std::optional<Trigger> run_turn_end(Ctx& x) {
   if (x.s.first_strike) {  // the first strike ends: every enemy gets its full actions
     x.s.first_strike = false;
     for (EnemyState& e : x.s.enemies) {
-      e.cantmove = static_cast<std::int8_t>(1 - x.c.enemies[e.def].moves);
+      e.cantmove = min_enemy_counter(x.c.enemies[e.def]);
       e.tired = 0;
     }
   } else {

@@ -60,9 +60,11 @@ int play(Battle& battle, std::istream& in, std::ostream& out) {
   // before the board is shown again; the battle's start (a first strike too) is on the board.
   std::vector<std::string> enemy_names;
   name_enemies(battle, enemy_names);
-  std::size_t shown = battle.events().log().size();
+  const std::vector<Event>& log = battle.events().log();
+  std::size_t shown = log.size();
   const auto events = [&] {
-    print_new_events(battle.events().log(), shown, out, [&](const Event& e) {
+    print_new_events(log, shown, out, [&](const Event& e) -> std::optional<std::string> {
+      if (cleared_as_holder_went_down(log, shown)) return std::nullopt;  // "X is down" follows
       if (e.type == EventType::ReserveJoined && is_enemy_actor(e.target)) {
         const auto uid = static_cast<std::size_t>(e.target - enemy_actor(0));
         if (uid >= enemy_names.size()) enemy_names.resize(uid + 1);
@@ -115,7 +117,6 @@ int play(Battle& battle, std::istream& in, std::ostream& out) {
         }
         n = count.value;  // a count past any log's size shows it all
       }
-      const auto& log = battle.events().log();
       for (std::size_t i = log.size() > n ? log.size() - n : 0; i < log.size(); ++i)
         out << "  " << event_to_json(log[i], battle.catalog()).dump() << "\n";
       continue;

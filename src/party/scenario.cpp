@@ -71,7 +71,7 @@ void read_hp(ObjectReader& r, std::int32_t& hp, std::int32_t& max_hp, std::int64
 
 void read_member(ObjectReader& r, const Catalog& c, MemberState& m) {
   read_hp(r, m.hp, m.max_hp, 0);
-  const auto cantmove = r.optional_int("cantmove", -8, 1);
+  const auto cantmove = r.optional_int("cantmove", kMinCounter, 1);
   const auto tired = r.optional_int("tired", 0, 99);
   const auto charge = r.optional_int("charge", 0, kMaxCharge);
   if (cantmove) m.cantmove = static_cast<std::int8_t>(*cantmove);
@@ -90,7 +90,8 @@ void read_member(ObjectReader& r, const Catalog& c, MemberState& m) {
 
 void read_enemy(ObjectReader& r, const Catalog& c, EnemyState& e) {
   read_hp(r, e.hp, e.max_hp, 1);
-  if (const auto v = r.optional_int("cantmove", -8, 1)) e.cantmove = static_cast<std::int8_t>(*v);
+  if (const auto v = r.optional_int("cantmove", min_enemy_counter(c.enemies[e.def]), 1))
+    e.cantmove = static_cast<std::int8_t>(*v);
   read_conditions(r, c, e.conditions);
   r.finish();
 }

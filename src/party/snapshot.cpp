@@ -71,14 +71,14 @@ std::uint8_t u8(const In& in, std::string_view key, std::int64_t hi = 255) {
 }
 
 /// What members and enemies share, within the bounds the rules keep: max HP in [1, kMaxActorHp],
-/// HP in [0, max HP], an action counter in [-8, 1] (at most 8 extra actions, 1 waits), exhaustion
-/// in [0, 99] (it starts each turn at 0 and grows by one an action; a scenario's bound), charge in
-/// [0, kMaxCharge].
+/// HP in [0, max HP], an action counter in [`lowest_counter`, 1] (1 waits; a member banks at most
+/// 8 extra actions, an enemy none past its moves), exhaustion in [0, 99] (it starts each turn at 0
+/// and grows by one an action; a scenario's bound), charge in [0, kMaxCharge].
 template <class Actor>
-void read_actor(const In& in, const Catalog& c, Actor& a) {
+void read_actor(const In& in, const Catalog& c, Actor& a, std::int8_t lowest_counter) {
   a.max_hp = static_cast<std::int32_t>(in.num("max_hp", 1, kMaxActorHp));
   a.hp = static_cast<std::int32_t>(in.num("hp", 0, a.max_hp));
-  a.cantmove = i8(in, "cantmove", -8, 1);
+  a.cantmove = i8(in, "cantmove", lowest_counter, 1);
   a.tired = i8(in, "tired", 0, 99);
   a.charge = i8(in, "charge", 0, kMaxCharge);
   a.conditions = read_conditions(in, c);
@@ -174,7 +174,7 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
     const In m = in.entry("members", i);
     MemberState ms;
     ms.def = find_snapshot_id<MemberId>(c.members, m.at("member"), m.ptr("member"), "member");
-    read_actor(m, c, ms);
+    read_actor(m, c, ms, kMinCounter);
     // Carried into the next turn's counter, which must stay at -8 or above.
     ms.more_next_turn = i8(m, "more_next_turn", 0, std::max(0, ms.cantmove + 7));
     ms.has_passed = m.flag("has_passed");
@@ -190,7 +190,7 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
     es.uid = u8(e, "uid");
     if (const auto slot = detail::enemy_slot(s, es.uid))  // each enemy gets the next number as it joins
       throw Bad{e.ptr("uid"), fmt::format("enemy number {} is already in slot {}", es.uid, *slot)};
-    read_actor(e, c, es);
+    read_actor(e, c, es, min_enemy_counter(c.enemies[es.def]));
     es.position = static_cast<Position>(e.name("position", kPositions));
     // The next move of a sequence: one of the enemy's (a larger one moved the same, modulo the
     // count, but hashed otherwise).

@@ -123,6 +123,15 @@ std::optional<std::string> event_text(const Battle& b, const Event& e,
   }
 }
 
+bool cleared_as_holder_went_down(std::span<const Event> log, std::size_t index) {
+  if (index >= log.size() || log[index].type != EventType::ConditionExpired) return false;
+  const ActorRef holder = log[index].target;
+  std::size_t next = index + 1;
+  while (next < log.size() && log[next].type == EventType::ConditionExpired && log[next].target == holder)
+    ++next;
+  return next < log.size() && log[next].type == EventType::ActorDown && log[next].target == holder;
+}
+
 std::string action_label(const Battle& b, const Action& a) {
   const BattleState& s = b.state();
   const Catalog& c = b.catalog();

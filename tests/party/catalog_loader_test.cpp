@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "battlecore/content/json_reader.hpp"
@@ -153,17 +154,38 @@ TEST(PartyCatalogLoader, AResistanceMapListsItsProblemsAsWritten) {
 
 TEST(PartyCatalogLoader, SkillsAreCountedAsListed) {
   // 33 skills are too many, whether or not one of them names a skill the pack lacks.
+  const auto skill = [](std::size_t i) {
+    return R"({"id": "s)" + std::to_string(i) +
+           R"(", "cost": 1, "target": "enemy", "effects": [{"op": "damage", "amount": 1}]})";
+  };
   std::string skills;
-  for (int i = 0; i < 32; ++i) skills += R"("jab", )";
-  const auto loaded =
-      load_catalog(std::vector<content::JsonDocument>{doc(R"({"pack": {"id": "p", "rules": "party"},
-    "skills": [{"id": "jab", "cost": 1, "target": "enemy", "effects": [{"op": "damage", "amount": 1}]}],
-    "members": [{"id": "m", "hp": 5, "attack": 1, "skills": [)" +
-                                                          skills + R"("ghost"]}]})")});
+  for (std::size_t i = 0; i < 32; ++i) skills += "\"s" + std::to_string(i) + "\", ";
+  const auto loaded = load_catalog(std::vector<content::JsonDocument>{
+      doc(R"({"pack": {"id": "p", "rules": "party"}, "skills": [)" + json_list(32, skill) +
+          R"(], "members": [{"id": "m", "hp": 5, "attack": 1, "skills": [)" + skills + R"("ghost"]}]})")});
   ASSERT_FALSE(loaded.ok());
   const std::string all = loaded.error().to_string();
+  EXPECT_EQ(loaded.error().size(), 2u) << all;
   EXPECT_NE(all.find("/members/0/skills/32: unknown skill 'ghost'"), std::string::npos) << all;
   EXPECT_NE(all.find("/members/0/skills: a member has at most 32 skills"), std::string::npos) << all;
+}
+
+// A member's skills are the options of its turn, one each: a skill listed again is refused at
+// its entry, as a member listed again in a formation is.
+TEST(PartyCatalogLoader, ASkillListedTwiceForAMemberIsRefusedWhereItStands) {
+  const std::string text = R"({"pack": {"id": "p", "rules": "party"},
+    "skills": [{"id": "jab", "cost": 1, "target": "enemy", "effects": [{"op": "damage", "amount": 1}]},
+               {"id": "mend", "cost": 1, "target": "ally", "effects": [{"op": "heal", "amount": 1}]}],
+    "members": [{"id": "m", "hp": 5, "attack": 1, "skills": ["jab", "mend", "mend"]},
+                {"id": "n", "hp": 5, "attack": 1, "skills": ["mend", "jab"]}]})";
+  const auto loaded = load_catalog(std::vector<content::JsonDocument>{doc(text)});
+  ASSERT_FALSE(loaded.ok());
+  ASSERT_EQ(loaded.error().size(), 1u) << loaded.error().to_string();
+  const auto [line, column] = content::line_column(text, text.find(R"("mend"]})"));
+  EXPECT_EQ(content::format_diagnostic(loaded.error().items()[0]),
+            fmt::format("inline.json:{}:{}: /members/0/skills/2: skill 'mend' appears twice in the "
+                        "member's skills; expected each skill once",
+                        line, column));
 }
 
 TEST(PartyCatalogLoader, ThePackIdFollowsTheIdRules) {
@@ -350,6 +372,40 @@ TEST(PartyCatalogLoader, SkillsAndItemsThatHitTheUsersOwnPartyAreRefused) {
     EXPECT_NE(text.find(pointer), std::string::npos) << pointer << "\n" << text;
   EXPECT_EQ(text.find("/skills/2/"), std::string::npos) << text;
   EXPECT_EQ(text.find("/skills/3/"), std::string::npos) << text;
+}
+
+// `turns` is how long a hit's `inflict` condition lasts: without one it would do nothing.
+TEST(PartyCatalogLoader, ADamageOpWithTurnsButNoInflictIsRefused) {
+  const std::string text = R"({"pack": {"id": "p", "rules": "party"},
+    "conditions": [{"id": "numb", "effect": "numb", "turns": 2}],
+    "skills": [{"id": "zap", "cost": 1, "target": "enemy",
+                "effects": [{"op": "damage", "amount": 2, "inflict": "numb", "turns": 1}]},
+               {"id": "jab", "cost": 1, "target": "enemy",
+                "effects": [{"op": "damage", "amount": 2, "turns": 1}]}]})";
+  const auto loaded = load_catalog(std::vector<content::JsonDocument>{doc(text)});
+  ASSERT_FALSE(loaded.ok());
+  ASSERT_EQ(loaded.error().size(), 1u) << loaded.error().to_string();
+  const auto [line, column] = content::line_column(text, text.rfind(R"(1}]})"));
+  EXPECT_EQ(content::format_diagnostic(loaded.error().items()[0]),
+            fmt::format("inline.json:{}:{}: /skills/1/effects/0/turns: 'turns' is how long the hit's "
+                        "'inflict' condition lasts; expected an 'inflict' key with it, or no 'turns'",
+                        line, column));
+}
+
+// With no 'pack' object in any file, the problem is the first file's top-level object, which
+// lacks the key.
+TEST(PartyCatalogLoader, APackWithoutAPackObjectIsReportedAtTheTopLevelObject) {
+  const std::string text = "\n  {\"members\": [{\"id\": \"m\", \"hp\": 5, \"attack\": 1}]}";
+  const auto loaded = load_catalog(std::vector<content::JsonDocument>{doc(text), doc("{}")});
+  ASSERT_FALSE(loaded.ok());
+  ASSERT_EQ(loaded.error().size(), 1u) << loaded.error().to_string();
+  const content::Diagnostic& d = loaded.error().items()[0];
+  EXPECT_EQ(d.file, "inline.json");
+  EXPECT_EQ(std::pair(d.line, d.column), content::line_column(text, text.find('{')));
+  EXPECT_EQ(d.pointer, "") << "the document's root";
+  EXPECT_EQ(content::format_diagnostic(d),
+            "inline.json:2:3: no 'pack' object in any file; expected {\"pack\": {\"id\": ..., \"rules\": "
+            "\"party\"}}");
 }
 
 TEST(PartyCatalogLoader, APackWithoutItsRuleSetIsRefused) {

@@ -175,6 +175,34 @@ TEST(PartyPlaySession, EachChoiceIsFollowedByWhatHappened) {
   EXPECT_EQ(told_down, logged_down) << text;
 }
 
+// A downed actor's conditions are cleared as it goes down (the log records each one going);
+// none of them wore off, and the session says only that the actor is down. A condition that
+// runs out on a standing actor is still told.
+TEST(PartyPlaySession, AConditionClearedAsItsHolderGoesDownIsNotToldAsWearingOff) {
+  Battle downed = test::start("reserves");
+  const ActorRef hive = enemy_actor(downed.state().enemies[0].uid);
+  test::give(downed, hive, "sticky", 3);
+  test::give(downed, hive, "poison", 3);
+  std::istringstream quick("0\nquit\n");  // Ann's attack fells the Hive (2 HP)
+  std::ostringstream out;
+  ASSERT_EQ(play(downed, quick, out), 0);
+  const std::string text = out.str();
+  ASSERT_NE(text.find("Hive is down"), std::string::npos) << text;
+  const auto& log = downed.events().log();
+  EXPECT_EQ(std::count_if(
+                log.begin(), log.end(),
+                [&](const Event& e) { return e.type == EventType::ConditionExpired && e.target == hive; }),
+            2);
+  EXPECT_EQ(text.find("wears off"), std::string::npos) << text;
+
+  Battle standing = test::start("trio");
+  test::give(standing, enemy_actor(standing.state().enemies[0].uid), "sticky", 1);
+  std::istringstream round("0\n0\n0\nquit\n");  // three attacks on the Dummy (99 HP), then the turn end
+  std::ostringstream told;
+  ASSERT_EQ(play(standing, round, told), 0);
+  EXPECT_NE(told.str().find("Dummy: Sticky wears off"), std::string::npos) << told.str();
+}
+
 TEST(PartyPlaySession, UnknownEncounterExitsTwo) {
   std::istringstream in("quit\n");
   std::ostringstream out, err;

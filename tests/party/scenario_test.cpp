@@ -185,6 +185,23 @@ TEST(PartyScenario, AMemberThatIsDownHasNoCounterExhaustionOrCharge) {
       << refused.error().message;
 }
 
+// An enemy acts `moves` times a turn: its counter is 1 - moves to 1, as the rules keep it.
+TEST(PartyScenario, AnEnemysCounterStaysWithinItsMoves) {
+  // Swamp: the Numbnail has 1 move, the Venus Bud (slot 2) 2.
+  const std::string text = problems(
+      {{"encounter", "swamp"}, {"enemies", {{{"cantmove", -1}}, json::object(), {{"cantmove", -2}}}}});
+  EXPECT_NE(text.find("/enemies/0/cantmove: expected an integer in [0, 1], got -1"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("/enemies/2/cantmove: expected an integer in [-1, 1], got -2"), std::string::npos)
+      << text;
+  const Battle b =
+      started({{"encounter", "swamp"}, {"enemies", {{{"cantmove", 0}}, json::object(), {{"cantmove", -1}}}}});
+  EXPECT_EQ(b.state().enemies[2].cantmove, -1);
+  auto restored = restore(meadow_pack(), snapshot(b));
+  ASSERT_TRUE(restored.ok()) << restored.error().message;
+  EXPECT_TRUE(restored.value() == b);
+}
+
 TEST(PartyScenario, OtherVersionsRulesAndEncountersAreRefused) {
   EXPECT_NE(
       problems({{"format_version", 2}})

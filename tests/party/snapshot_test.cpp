@@ -300,6 +300,12 @@ TEST(PartySnapshot, AConditionTheRulesNeverKeepIsRefused) {
 TEST(PartySnapshot, CountersOutsideTheRulesBoundsAreRefused) {
   const json s = snapshot_in_progress();
   const std::string member = other_member(s);
+  // A member's action counter: 0 one action, each step below one more (8 at most), 1 waits. An
+  // enemy's has its own bounds (AnEnemysCounterStaysWithinItsMoves).
+  for (const int cantmove : {-9, 2})
+    expect_refused(with(s, member + "/cantmove", cantmove), member + "/cantmove",
+                   "expected an integer in [-8, 1]");
+  for (const int cantmove : {-8, 1}) expect_accepted(with(s, member + "/cantmove", cantmove));
   for (const std::string& a : {member, std::string("/state/enemies/0")}) {
     SCOPED_TRACE(a);
     const int max_hp = s[json::json_pointer(a + "/max_hp")].get<int>();
@@ -308,10 +314,6 @@ TEST(PartySnapshot, CountersOutsideTheRulesBoundsAreRefused) {
                      fmt::format("expected an integer in [0, {}]", max_hp));
     expect_accepted(with(s, a + "/hp", max_hp));
     expect_refused(with(s, a + "/max_hp", 0), a + "/max_hp", "expected an integer in [1, ");
-    // An action counter: 0 one action, each step below one more (8 at most), 1 waits.
-    for (const int cantmove : {-9, 2})
-      expect_refused(with(s, a + "/cantmove", cantmove), a + "/cantmove", "expected an integer in [-8, 1]");
-    for (const int cantmove : {-8, 1}) expect_accepted(with(s, a + "/cantmove", cantmove));
     // Exhaustion grows by one an action from 0 at each turn: 127 wrapped to -128 at the next.
     for (const int tired : {-1, 100, 127})
       expect_refused(with(s, a + "/tired", tired), a + "/tired", "expected an integer in [0, 99]");
@@ -341,6 +343,35 @@ TEST(PartySnapshot, CountersOutsideTheRulesBoundsAreRefused) {
   for (const int more : {0, 7}) expect_accepted(with(at_zero, carried, more));
   expect_refused(with(with(s, member + "/cantmove", -8), carried, 1), carried,
                  "expected an integer in [0, 0]");
+}
+
+/// The moves a turn of the enemy at `enemy` (its JSON pointer) in `snap`.
+int moves_of(const json& snap, const std::string& enemy) {
+  const auto id = snap[json::json_pointer(enemy + "/enemy")].get<std::string>();
+  for (const EnemyDef& e : meadow_pack()->enemies)
+    if (e.id == id) return e.moves;
+  ADD_FAILURE() << "no enemy '" << id << "' in the meadow pack";
+  return 1;
+}
+
+// An enemy acts `moves` times a turn: the turn advance (and its joining, and the first strike's
+// end) sets its counter to 1 - moves, an action adds 1, a stop or a landing sets 1 and a thaw
+// at most 0. Below 1 - moves it would act more times than its moves (-8: nine actions).
+TEST(PartySnapshot, AnEnemysCounterStaysWithinItsMoves) {
+  const json s = snapshot(test::start("swamp", 1, meadow_pack()));  // Venus Bud: 2 moves, the others 1
+  std::set<int> moves;
+  for (std::size_t i = 0; i < s["state"]["enemies"].size(); ++i) {
+    const std::string counter = "/state/enemies/" + std::to_string(i) + "/cantmove";
+    SCOPED_TRACE(counter);
+    const int lowest = 1 - moves_of(s, "/state/enemies/" + std::to_string(i));
+    moves.insert(1 - lowest);
+    for (const int cantmove : {lowest - 1, int{kMinCounter}, 2})
+      if (cantmove != lowest)
+        expect_refused(with(s, counter, cantmove), counter,
+                       fmt::format("expected an integer in [{}, 1], got {}", lowest, cantmove));
+    for (const int cantmove : {lowest, 1}) expect_accepted(with(s, counter, cantmove));
+  }
+  EXPECT_EQ(moves, (std::set<int>{1, 2}));
 }
 
 TEST(PartySnapshot, AMaxHpPastTheContentsBoundIsRefused) {
@@ -575,7 +606,10 @@ TEST(PartySnapshot, AnEnemyActionInProgressIsOneWithAnActionLeft) {
     expect_refused(with(s, counter, 1), counter,
                    "is acting (enemy_action.active) with counter 1: expected 0 or below");
     expect_accepted(with(s, counter, 0));
-    expect_accepted(with(s, counter, kMinCounter));
+    const int lowest = 1 - moves_of(s, acting_enemy(s));
+    expect_accepted(with(s, counter, lowest));
+    expect_refused(with(s, counter, lowest - 1), counter,
+                   fmt::format("expected an integer in [{}, 1]", lowest));
   }
 }
 

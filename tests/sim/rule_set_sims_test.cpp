@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <fstream>
 #include <memory>
+#include <sstream>
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -224,6 +226,29 @@ TEST(PartySim, VictoriesDefeatsAndFlightsAddUpAndEnemiesAreTallied) {
   EXPECT_GE(fought, 300u) << "every battle has at least one enemy";
   EXPECT_GT(damage, 0u);
   EXPECT_EQ(r.to_json()["settings"]["block_percent"], 60);
+}
+
+// docs/party.md names each column of the party report's enemies table and each of its counters
+// and settings; the party has no armor, so its `armor_removed` column stays 0.
+TEST(PartySim, EveryColumnOfThePartyReportIsDocumented) {
+  const SimReport r = ok(simulate_party(meadow(), config_of("nest", 20)));
+  std::ifstream file(std::filesystem::path(BATTLECORE_DATA_DIR).parent_path() / "docs" / "party.md");
+  std::stringstream docs;
+  docs << file.rdbuf();
+  ASSERT_FALSE(docs.str().empty());
+  const nlohmann::json j = r.to_json();
+  ASSERT_FALSE(j["enemies"].empty());
+  for (const char* table : {"enemies", "counters", "settings"}) {
+    const nlohmann::json& row = std::string_view(table) == "enemies" ? j[table][0] : j[table];
+    for (const auto& [key, value] : row.items())
+      EXPECT_NE(docs.str().find("`" + key + "`"), std::string::npos) << table << ": " << key;
+  }
+  std::uint64_t damage = 0;
+  for (const EnemyTally& e : r.enemies) {
+    damage += e.damage_dealt;
+    EXPECT_EQ(e.armor_removed, 0u);
+  }
+  EXPECT_GT(damage, 0u) << "the enemies' hits are counted";
 }
 
 // A policy the user writes plays the party by its name, every decision its own.

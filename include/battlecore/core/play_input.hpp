@@ -69,7 +69,8 @@ inline InputNumber read_input_number(std::string_view s) {
 }
 
 /// Prints, indented, the words `text(event)` gives for each event of `log` from `shown` on (an event
-/// it gives nullopt for is left out), and moves `shown` to the log's end.
+/// it gives nullopt for is left out), and moves `shown` to the log's end. While `text` runs, `shown`
+/// is the index of its event, so that it may look at the events around it.
 template <class Log, class Text>
 void print_new_events(const Log& log, std::size_t& shown, std::ostream& out, Text&& text) {
   for (; shown < log.size(); ++shown)

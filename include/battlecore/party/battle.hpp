@@ -69,6 +69,12 @@ using Conditions = FixedVec<ConditionSlot, kMaxConditions>;
 
 /// The lowest action counter: at most 8 actions banked (a relay to a member there is refused).
 inline constexpr std::int8_t kMinCounter = -8;
+/// An enemy's lowest action counter, 1 - its moves: the one it gets as it joins and at each turn
+/// advance, with all its actions of the turn ahead. Acting adds 1, a stop or a landing projectile
+/// sets 1 and a thaw at most 0: nothing takes it lower.
+constexpr std::int8_t min_enemy_counter(const EnemyDef& def) {
+  return static_cast<std::int8_t>(1 - def.moves);
+}
 
 struct MemberState {
   MemberId def = 0;
@@ -89,7 +95,7 @@ struct EnemyState {
   std::uint8_t uid = 0;  ///< battle-wide number, in order of appearance
   std::int32_t hp = 0;
   std::int32_t max_hp = 0;
-  std::int8_t cantmove = 0;
+  std::int8_t cantmove = 0;  ///< action counter, as a member's (min_enemy_counter..1)
   std::int8_t tired = 0;
   std::int8_t charge = 0;
   Position position = Position::Ground;

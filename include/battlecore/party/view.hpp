@@ -32,5 +32,9 @@ void name_enemies(const Battle& battle, std::vector<std::string>& enemy_names);
 /// `enemy_names` (name_enemies).
 std::optional<std::string> event_text(const Battle& battle, const Event& event,
                                       std::span<const std::string> enemy_names);
+/// Whether `log[index]` is a condition cleared as its holder went down: an actor going down loses
+/// its conditions, each raising ConditionExpired, right before its ActorDown. None of them wore
+/// off, and "X is down" tells what happened, so a front end telling events leaves them out.
+bool cleared_as_holder_went_down(std::span<const Event> log, std::size_t index);
 
 }  // namespace battlecore::party
