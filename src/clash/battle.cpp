@@ -283,6 +283,22 @@ bool check_invariants(const Battle& battle, std::string* why, std::string* where
   if (s.sudden_deaths > e.rules.sudden_death_rounds)
     return fail("/state/sudden_deaths", fmt::format("the encounter allows {} sudden-death rounds, got {}",
                                                     e.rules.sudden_death_rounds, s.sudden_deaths));
+  // The roll is shown from the roll to the end of the turn, the rocks it offers only until one is
+  // chosen: neither stays behind once it is over. Checked last, once the step is known to be right.
+  const auto roll_fits_step = [&] {
+    if (s.dice != 0 && s.step != TurnStep::Rock && s.step != TurnStep::Card)
+      return fail(
+          "/state/dice",
+          fmt::format("no die is rolled outside a turn's rock and card steps: expected 0, got {}", s.dice));
+    if (s.step == TurnStep::Rock) return true;
+    const auto stale = [&](std::string at, std::uint32_t value) {
+      return fail(std::move(at),
+                  fmt::format("no rock is offered outside a turn's rock step: expected 0, got {}", value));
+    };
+    for (std::size_t i = 0; i < s.offered.size(); ++i)
+      if (s.offered[i] != 0) return stale(fmt::format("/state/offered/{}", i), s.offered[i]);
+    return s.offered_count == 0 || stale("/state/offered_count", s.offered_count);
+  };
   const bool over = battle.phase() == Phase::BattleEnd;
   std::size_t in = 0;
   for (std::size_t i = 0; i < n; ++i) {
@@ -324,7 +340,7 @@ bool check_invariants(const Battle& battle, std::string* why, std::string* where
     if (s.step != TurnStep::None || s.current != kNoSeat)
       return fail(s.step != TurnStep::None ? "/state/step" : "/state/current",
                   "the battle is over: expected no turn (step \"none\", current -1)");
-    return true;
+    return roll_fits_step();
   }
   // Between two actions a battle not over always waits for a seat's decision.
   if (battle.status() != Status::AwaitingDecision)
@@ -372,7 +388,7 @@ bool check_invariants(const Battle& battle, std::string* why, std::string* where
   if (battle.phase() != decides)
     return fail("/phase", fmt::format("seat {} ({}) is taking its turn: expected {}", current,
                                       seat_kind_name(cur.kind), phase_name(decides)));
-  return true;
+  return roll_fits_step();
 }
 
 }  // namespace battlecore::clash

@@ -66,9 +66,12 @@ class Loader {
   void read_pack() {
     if (!pack_) {
       if (!all_read_) return;
-      diags_.add(
-          content::Diagnostic{docs_.empty() ? "" : docs_.front().file, 0, 0, "",
-                              "no 'pack' object: one file of the pack must have {\"pack\": {\"id\": ...}}"});
+      const std::string message =
+          "no 'pack' object: one file of the pack must have {\"pack\": {\"id\": ...}}";
+      // At the first file's top-level object (pointer ""), which lacks the key, as a missing key is
+      // reported at the object that lacks it.
+      diags_.add(docs_.empty() ? content::Diagnostic{"", 0, 0, "", message}
+                               : docs_.front().diagnostic("", message));
       return;
     }
     ObjectReader r(*pack_->doc, *pack_->value, pack_->pointer, diags_);
@@ -94,22 +97,30 @@ class Loader {
     if (e.name.empty()) e.name = e.id;
     // The seats as listed, past the fourth too: the starting rocks are one per listed seat.
     std::optional<std::size_t> seats_listed;
+    // Whether a listed seat is human; unknown when the seats or a seat's kind could not be read.
+    std::optional<bool> human_listed;
     if (const json* seats = r.required_array("seats")) {
       seats_listed = seats->size();
       if (seats->size() < kMinSeats || seats->size() > kMaxSeats)
         r.error_at("seats", "expected 2 to 4 seats, got " + std::to_string(seats->size()));
+      bool human = false, kinds_read = true;
       // Seats past the fourth are read too, so that their own problems are listed with the count.
       for (std::size_t i = 0; i < seats->size(); ++i) {
         ObjectReader s(*it.doc, (*seats)[i], content::child_pointer(r.pointer_of("seats"), i), diags_);
         SeatDef seat;
-        if (const auto kind = s.required_enum("kind", kSeatKinds)) seat.kind = static_cast<SeatKind>(*kind);
+        if (const auto kind = s.required_enum("kind", kSeatKinds))
+          seat.kind = static_cast<SeatKind>(*kind);
+        else
+          kinds_read = false;
         seat.name = s.optional_string("name").value_or(fmt_seat_name(seat.kind, i));
         s.finish();
+        human = human || seat.kind == SeatKind::Human;
         if (i < kMaxSeats) e.seats.push_back(seat);
       }
+      if (human || kinds_read) human_listed = human;  // a kind not read may be the human one
     }
     if (const json* rules = r.optional_object("rules"))
-      read_rules(*it.doc, *rules, r.pointer_of("rules"), seats_listed, e);
+      read_rules(*it.doc, *rules, r.pointer_of("rules"), seats_listed, human_listed, e);
     r.finish();
     if (id) {
       const auto found = ids_.find(*id);
@@ -122,9 +133,11 @@ class Loader {
     return (kind == SeatKind::Human ? "Human " : "Bot ") + std::to_string(i);
   }
 
-  /// `seats_listed`: how many seats the encounter lists (none when 'seats' is missing or no array).
+  /// `seats_listed`: how many seats the encounter lists (none when 'seats' is missing or no array);
+  /// `human_listed`: whether one of them is human (none when that is not known).
   void read_rules(const JsonDocument& doc, const json& value, const std::string& pointer,
-                  std::optional<std::size_t> seats_listed, EncounterDef& e) {
+                  std::optional<std::size_t> seats_listed, std::optional<bool> human_listed,
+                  EncounterDef& e) {
     ObjectReader r(doc, value, pointer, diags_);
     RuleParams& p = e.rules;
     p.health = static_cast<std::int32_t>(r.int_or("health", p.health, 1, 99));
@@ -150,6 +163,10 @@ class Loader {
       read_starting_rocks(doc, *start, r.pointer_of("starting_rocks"), rocks_known ? p.rocks : kMaxRocks,
                           seats_listed, e);
     p.end_when_human_out = r.bool_or("end_when_human_out", p.end_when_human_out);
+    // It ends the battle once every human seat is out: with none, there is nothing to wait for.
+    if (p.end_when_human_out && human_listed && !*human_listed)
+      r.error_at("end_when_human_out",
+                 "expected false (the encounter has no human seat to go out), got true");
     p.resetup_between_rounds = r.bool_or("resetup_between_rounds", p.resetup_between_rounds);
     p.round_limit = static_cast<std::uint32_t>(r.int_or("round_limit", p.round_limit, 1, 10000));
     p.sudden_death_rounds =

@@ -43,12 +43,18 @@ bool has_playable(const SeatState& seat, Element rock) {
   return false;
 }
 
-void begin_turn(Ctx& x, std::size_t seat) {
-  x.s.current = static_cast<SeatRef>(seat);
-  x.s.step = TurnStep::None;
-  x.s.dice = 0;
-  x.s.offered_count = 0;
+namespace {
+/// `seat`'s turn (none: kNoSeat) before any step: no die rolled, no rock offered.
+void set_turn(BattleState& s, SeatRef seat) {
+  s.current = seat;
+  s.step = TurnStep::None;
+  s.dice = 0;
+  s.offered = {};
+  s.offered_count = 0;
 }
+}  // namespace
+
+void begin_turn(Ctx& x, std::size_t seat) { set_turn(x.s, static_cast<SeatRef>(seat)); }
 
 void roll_die(Ctx& x) {
   const auto seat = static_cast<std::size_t>(x.s.current);
@@ -69,6 +75,9 @@ void move_to_rock(Ctx& x, std::uint8_t rock) {
   SeatState& seat = x.s.seats[static_cast<std::size_t>(x.s.current)];
   const std::uint8_t from = seat.rock;
   seat.rock = rock;
+  // The rock is chosen: the offer is over (the roll stays, the die shown for the rest of the turn).
+  x.s.offered = {};
+  x.s.offered_count = 0;
   x.ev.emit_with(EventType::SeatMoved, [&] {
     return Event{.type = EventType::SeatMoved, .seat = x.s.current, .amount = from, .extra = rock};
   });
@@ -116,10 +125,7 @@ Trigger hand_over(Ctx& x) {
   BATTLECORE_ENSURE(at < in.size(), "the current seat {} is not remaining", x.s.current);
   const std::uint8_t next = in[(at + 1) % in.size()];
   if (next == in[0]) {
-    x.s.current = kNoSeat;
-    x.s.step = TurnStep::None;
-    x.s.dice = 0;
-    x.s.offered_count = 0;
+    set_turn(x.s, kNoSeat);
     return Trigger::RoundOver;
   }
   begin_turn(x, next);

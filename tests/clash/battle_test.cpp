@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <fstream>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -236,6 +237,74 @@ TEST(ClashBattle, ASeatWithNoPlayableCardPassesWithNoCard) {
   bool passed = false;
   for (const Event& e : b.events().log()) passed |= e.type == EventType::Passed && e.seat == 0;
   EXPECT_TRUE(passed);
+}
+
+// The roll stays for the card step (the die shown); the rocks it offers leave the state as the
+// rock is chosen, and the roll as the turn ends: nothing of a past offer shows in the state, its
+// view or its hash.
+TEST(ClashBattle, TheOfferedRocksGoWithTheRockChoiceAndTheRollWithTheTurn) {
+  std::size_t card_steps = 0, roll_steps = 0;
+  for (const char* encounter : {"classic", "trio", "bots4", "big_ring", "resetup", "old_rules"}) {
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+      Battle b = started(test::classic(), seed, encounter);
+      for (int i = 0; i < 2000; ++i) {
+        const BattleState& s = b.state();
+        const std::string at = fmt::format("{} seed {} action {} step {}", encounter, seed, i, int(s.step));
+        const nlohmann::json view = state_view(b);
+        if (s.step == TurnStep::Rock) {
+          EXPECT_GE(s.offered_count, 1) << at;
+          EXPECT_EQ(view["offered"].size(), s.offered_count) << at;
+        } else {
+          EXPECT_EQ(s.offered, (std::array<std::uint8_t, 2>{})) << at;
+          EXPECT_EQ(s.offered_count, 0) << at;
+          EXPECT_TRUE(view["offered"].empty()) << at;
+        }
+        const bool rolled = s.step == TurnStep::Rock || s.step == TurnStep::Card;
+        EXPECT_EQ(s.dice != 0, rolled) << at;
+        card_steps += s.step == TurnStep::Card ? 1u : 0u;
+        roll_steps += s.step == TurnStep::Roll ? 1u : 0u;
+        if (b.status() != Status::AwaitingDecision) break;
+        const auto options = b.decision().options;
+        ASSERT_TRUE(b.submit(options[static_cast<std::size_t>(i) % options.size()]).ok()) << at;
+      }
+      EXPECT_TRUE(b.is_battle_over()) << encounter << " seed " << seed;
+    }
+  }
+  EXPECT_GE(card_steps, 100u);
+  EXPECT_GE(roll_steps, 20u);
+}
+
+// A seat that reaches rock 3 from rock 0 (offered 15 and 3) or from rock 6 (offered 3 and 9) with
+// the same roll, hand and streams is in the same state, with the same hash, and stays so.
+TEST(ClashBattle, TwoWaysToTheSameRockLeaveTheSameState) {
+  Battle from_zero = started(one_encounter(test::kHumanAnd3Bots), 5);
+  ASSERT_TRUE(run_until_seat(from_zero, 0));
+  Battle from_six = from_zero;
+  for (const auto& [b, rock] : {std::pair{&from_zero, 0}, std::pair{&from_six, 6}}) {
+    BattleState& s = Battle::Access::state(*b);
+    s.seats[0].rock = static_cast<std::uint8_t>(rock);
+    s.seats[0].hand.clear();
+    s.seats[0].hand.push_back(Card{Element::Energy, 4});  // rock 3 is an energy rock
+    s.seats[0].hand.push_back(Card{Element::Fire, 2});
+    s.step = TurnStep::Rock;
+    s.dice = 3;
+    s.offered = offered_rocks(static_cast<std::uint32_t>(rock), 3, 18);
+    s.offered_count = 2;
+    std::string why;
+    ASSERT_TRUE(check_invariants(*b, &why)) << why;
+    ASSERT_TRUE(b->submit(Action::choose_rock(0, 3)).ok());
+    ASSERT_EQ(b->state().step, TurnStep::Card);
+  }
+  EXPECT_TRUE(from_zero.state() == from_six.state());
+  EXPECT_EQ(from_zero.state_hash(), from_six.state_hash());
+  for (int i = 0; i < 2000 && from_zero.status() == Status::AwaitingDecision; ++i) {
+    const Action next = from_zero.decision().options.front();
+    ASSERT_TRUE(from_zero.submit(next).ok());
+    ASSERT_TRUE(from_six.submit(next).ok());
+    ASSERT_TRUE(from_zero.state() == from_six.state()) << "after action " << i;
+    ASSERT_EQ(from_zero.state_hash(), from_six.state_hash()) << "after action " << i;
+  }
+  EXPECT_TRUE(from_zero.is_battle_over());
 }
 
 // --- bots ---------------------------------------------------------------------------------------

@@ -66,7 +66,8 @@ TEST(ClashCatalogLoader, DefaultsAreTheDocumentedOnes) {
 }
 
 TEST(ClashCatalogLoader, EveryParameterIsRead) {
-  const auto c = test::one_encounter(test::kThreeBots, R"({"health": 3, "elimination": "below_zero",
+  const auto c = test::one_encounter(R"([{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}])",
+                                     R"({"health": 3, "elimination": "below_zero",
       "equal_values": "later_wins", "hand_size": 7, "refill": false, "rocks": 24,
       "starting_rocks": [1, 7, 23], "end_when_human_out": true, "resetup_between_rounds": true,
       "round_limit": 9, "deck": [{"element": "fire", "value": 3}, {"element": "water", "value": 10},
@@ -189,6 +190,40 @@ TEST(ClashCatalogLoader, AListedDeckWithoutRefillMustFillAHand) {
   const auto d = problems(encounter(test::kTwoBots, R"({"refill": false, "hand_size": 3,
       "deck": [{"element": "fire", "value": 3}, {"element": "fire", "value": 4}]})"));
   EXPECT_TRUE(has(d, "/encounters/0/rules/deck", "needs at least")) << d.to_string();
+}
+
+// With no 'pack' object, the problem is the top-level object, which lacks the key.
+TEST(ClashCatalogLoader, APackWithoutAPackObjectIsReportedAtTheTopLevelObject) {
+  const std::string text = "\n  {\"encounters\": []}";
+  const auto d = problems(text);
+  ASSERT_EQ(d.size(), 1u) << d.to_string();
+  const content::Diagnostic& p = d.items().front();
+  EXPECT_EQ(std::pair(p.line, p.column), content::line_column(text, text.find('{')));
+  EXPECT_EQ(content::format_diagnostic(p),
+            "bad.json:2:3: no 'pack' object: one file of the pack must have {\"pack\": {\"id\": ...}}");
+}
+
+TEST(ClashCatalogLoader, EndWhenHumanOutNeedsAHumanSeat) {
+  const auto d = problems(encounter(test::kThreeBots, R"({"health": 3,
+      "end_when_human_out": true})"));
+  ASSERT_EQ(d.size(), 1u) << d.to_string();
+  const content::Diagnostic& p = d.items().front();
+  EXPECT_EQ(p.file, "bad.json");
+  EXPECT_EQ(p.line, 3);
+  EXPECT_EQ(p.pointer, "/encounters/0/rules/end_when_human_out");
+  EXPECT_EQ(p.message, "expected false (the encounter has no human seat to go out), got true");
+  // With a human seat, or set to false, it loads.
+  EXPECT_TRUE(test::one_encounter(test::kHumanAnd3Bots, R"({"end_when_human_out": true})")
+                  ->encounters[0]
+                  .rules.end_when_human_out);
+  EXPECT_FALSE(test::one_encounter(test::kThreeBots, R"({"end_when_human_out": false})")
+                   ->encounters[0]
+                   .rules.end_when_human_out);
+  // A seat whose kind is not read may be the human one: only its own problem is reported.
+  const auto unread =
+      problems(encounter(R"([{"kind": "humane"}, {"kind": "bot"}])", R"({"end_when_human_out": true})"));
+  EXPECT_TRUE(has(unread, "/encounters/0/seats/0/kind", "humane")) << unread.to_string();
+  EXPECT_EQ(unread.size(), 1u) << unread.to_string();
 }
 
 TEST(ClashCatalogLoader, AFileThatDoesNotParseHidesNoProblemOfTheOthers) {

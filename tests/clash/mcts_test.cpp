@@ -219,6 +219,50 @@ TEST(ClashMcts, NoDecisionDependsOnHiddenCardsOrTheFuture) {
   EXPECT_GE(later_rounds, 10u);
 }
 
+/// Two bots with one health each: seat 1 has played `table`, and seat 0, the last to play this
+/// round, holds only `card` and picks rock 2 (earth: it has no card for it and passes, a tie) or
+/// rock 4 (fire: it plays `card`, and the duel ends the battle).
+Battle last_duel(Card table, Card card) {
+  for (std::uint64_t seed = 1; seed < 100; ++seed) {
+    Battle b(test::one_encounter(test::kTwoBots));
+    if (!b.start_battle("e", seed).ok() || b.state().order[0] != 1) continue;
+    while (b.state().current == 1)
+      if (!b.submit(b.decision().options.front()).ok()) throw std::runtime_error("submit");
+    if (b.state().current != 0 || b.state().step != TurnStep::Rock || b.state().round != 1) continue;
+    BattleState& s = Battle::Access::state(b);
+    s.seats[1].choice = table;
+    s.seats[0].health = s.seats[1].health = 1;
+    s.seats[0].rock = 3;
+    s.seats[0].hand.clear();
+    s.seats[0].hand.push_back(card);
+    s.dice = 1;
+    s.offered = offered_rocks(3, 1, 18);
+    s.offered_count = 2;
+    return b;
+  }
+  throw std::runtime_error("no seed where seat 1 plays first");
+}
+
+// A pass is no decision of its own: it is what a rock without a playable card leads to, and the
+// search weighs it as it weighs a play, through the rollouts after the rock.
+TEST(ClashMcts, APassIsWeighedLikeAPlay) {
+  for (const auto& [card, passes] :
+       {std::pair{Card{Element::Fire, 2}, true}, {Card{Element::Fire, 9}, false}}) {
+    const Battle b = last_duel(Card{Element::Fire, 5}, card);
+    std::string why;
+    ASSERT_TRUE(check_invariants(b, &why)) << why;
+    std::vector<Action> options;
+    b.legal_actions(options);
+    ASSERT_EQ(options, (std::vector<Action>{Action::choose_rock(0, 2), Action::choose_rock(0, 4)}));
+    for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+      MctsPolicy mcts(UctOptions{.iterations = 100});
+      mcts.reset(seed);
+      EXPECT_EQ(options[mcts.choose(b, options)].value, passes ? 2 : 4)
+          << "fire " << int(card.value) << " against fire 5, policy seed " << seed;
+    }
+  }
+}
+
 TEST(ClashMcts, RewardsRankByPlaceThenHealthAndShareTies) {
   Battle b(test::one_encounter(test::kFourBots));
   ASSERT_TRUE(b.start_battle("e", 1).ok());

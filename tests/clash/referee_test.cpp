@@ -222,6 +222,16 @@ TEST(ClashParameters, WithoutTheOptionTheBotsPlayOnAfterTheHuman) {
   EXPECT_EQ(t.referee(), Trigger::NextRound);
 }
 
+// Content cannot set the option without a human seat (the loader refuses it); a catalog built in
+// code that does plays on, as no human seat can go out.
+TEST(ClashParameters, EndWhenHumanOutWithoutAHumanSeatPlaysOn) {
+  auto catalog = std::make_shared<Catalog>(*one_encounter(test::kFourBots));
+  catalog->encounters[0].rules.end_when_human_out = true;
+  Table t(catalog);
+  t.round_with({earth(1), air(2), Card{}, Card{}});
+  EXPECT_EQ(t.referee(), Trigger::NextRound);
+}
+
 TEST(ClashParameters, ResetupSendsTheRefereeBackToBattleStartForFreshHands) {
   Battle b(one_encounter(test::kThreeBots, R"({"resetup_between_rounds": true, "refill": false})"));
   ASSERT_TRUE(b.start_battle("e", 3).ok());

@@ -326,6 +326,24 @@ TEST(ClashSnapshot, ATurnTheRulesNeverPoseIsRefused) {
   }
 }
 
+// The roll lasts until the turn ends, the rocks it offers until one is chosen: a snapshot that
+// keeps either past that is refused, as it would restore with another hash than the battle's.
+TEST(ClashSnapshot, ARollOrOfferedRocksLeftBehindAreRefused) {
+  const std::string stale = "no rock is offered outside a turn's rock step: expected 0, got ";
+  for (const TurnStep step : {TurnStep::Roll, TurnStep::Card, TurnStep::None}) {
+    const json snap = snapshot(battle_at(step));
+    EXPECT_EQ(snap["state"]["offered"], json::array({0, 0}));
+    EXPECT_EQ(snap["state"]["offered_count"], 0);
+    expect_refused(with(snap, "/state/offered/1", 5), "/state/offered/1", stale + "5");
+    expect_refused(with(snap, "/state/offered_count", 2), "/state/offered_count", stale + "2");
+  }
+  const json over = snapshot(battle_at(TurnStep::None));
+  ASSERT_EQ(over["phase"], "BattleEnd");
+  EXPECT_EQ(over["state"]["dice"], 0);
+  expect_refused(with(over, "/state/dice", 4), "/state/dice",
+                 "no die is rolled outside a turn's rock and card steps: expected 0, got 4");
+}
+
 TEST(ClashSnapshot, ABattleNotOverWithNoTurnPendingOrWithAMoveQueuedIsRefused) {
   // Between two actions a battle not over waits for a seat: with no turn step it would wait for
   // nobody, neither over nor awaiting a decision, and no other battle could start.

@@ -157,9 +157,10 @@ class Battle {
 };
 
 /// Checks what must hold in every state between two actions: seat count, order, round, hands,
-/// health, rocks, places, the end, the pending turn (there is one until the end). Returns false
-/// on the first broken one and says why (when `why` is given) and where: the JSON pointer of the
-/// value at fault in the battle's snapshot (when `where` is given), which `restore` reports.
+/// health, rocks, places, the end, the pending turn (there is one until the end), the roll and the
+/// rocks it offers (only at the steps that have them). Returns false on the first broken one and
+/// says why (when `why` is given) and where: the JSON pointer of the value at fault in the
+/// battle's snapshot (when `where` is given), which `restore` reports.
 bool check_invariants(const Battle& battle, std::string* why = nullptr, std::string* where = nullptr);
 
 }  // namespace battlecore::clash
