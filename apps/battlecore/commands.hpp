@@ -94,13 +94,14 @@ std::optional<std::string> replay_rule_set(const std::string& path,
                                            const std::vector<std::string>& rule_names, std::ostream& err);
 
 /// The content at `path`, or the directory of the bundled pack `rules`/`pack` when `path` is
-/// empty; nullopt, with the reason on `err`, when that pack is not found.
+/// empty; nullopt, with the reason on `err`, when that pack is not found (`instead` says how the
+/// command takes a path).
 inline std::optional<std::filesystem::path> content_path(std::string_view rules, std::string_view pack,
-                                                         const std::string& path, std::ostream& err) {
+                                                         const std::string& path, std::ostream& err,
+                                                         std::string_view instead = "pass --content DIR") {
   if (!path.empty()) return std::filesystem::path(path);
   auto found = sim::find_bundled_pack(rules, pack);
-  if (!found)
-    err << fmt::format("battlecore: the bundled {} pack was not found; pass --content DIR\n", rules);
+  if (!found) err << fmt::format("battlecore: the bundled {} pack was not found; {}\n", rules, instead);
   return found;
 }
 
@@ -127,7 +128,7 @@ auto load_pack(std::string_view rules, std::string_view pack, const std::string&
 template <class Load, class Summary>
 int validate_content(std::string_view rules, std::string_view pack, const Options& options, Io io,
                      Load load_content, Summary summary) {
-  const auto dir = content_path(rules, pack, options.content, io.err);
+  const auto dir = content_path(rules, pack, options.content, io.err, "give the path to check");
   if (!dir) return kUsageError;
   const auto catalog = load_content(dir->string(), io.err);
   if (!catalog) return kUsageError;

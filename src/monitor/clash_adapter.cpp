@@ -9,6 +9,7 @@
 #include "battlecore/monitor/clash_adapter.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -185,7 +186,8 @@ class ClashBattle final : public MonitorBattle {
 
  private:
   /// Answers every bot decision up to the next human one (or the end): with the random policy,
-  /// or in a replay's battle with its next bot move, until those run out.
+  /// or in a replay's battle with its next bot move, until those run out. A replay's bot move
+  /// left once the battle is over is refused, as a human's move there is.
   Result<void, Refused> play_bots() {
     std::vector<cl::Action> options;
     while (battle_.status() == Status::AwaitingDecision) {
@@ -193,12 +195,7 @@ class ClashBattle final : public MonitorBattle {
       if (battle_.state().seats[static_cast<std::size_t>(seat)].kind != cl::SeatKind::Bot) return {};
       if (scripted_) {
         if (next_bot_move_ >= bot_moves_.size()) return {};  // the replay ends here: the bot waits
-        const std::size_t k = next_bot_move_++;
-        if (auto done = detail::submit_json(battle_, bot_moves_[k], &cl::action_from_json); !done) {
-          Refused refused = std::move(done).error();
-          refused.server_move = k;
-          return refused;
-        }
+        if (auto refused = play_next_bot_move()) return *refused;
         continue;
       }
       battle_.legal_actions(options);
@@ -206,7 +203,19 @@ class ClashBattle final : public MonitorBattle {
       if (auto done = battle_.submit(chosen); !done)
         throw std::logic_error("a bot's legal option was refused: " + done.error().message);
     }
+    if (scripted_ && battle_.is_battle_over() && next_bot_move_ < bot_moves_.size())
+      if (auto refused = play_next_bot_move()) return *refused;  // refused: the battle is over
     return {};
+  }
+
+  /// Submits the replay's next bot move; its refusal names its index in the replay's bot moves.
+  std::optional<Refused> play_next_bot_move() {
+    const std::size_t k = next_bot_move_++;
+    auto done = detail::submit_json(battle_, bot_moves_[k], &cl::action_from_json);
+    if (done) return std::nullopt;
+    Refused refused = std::move(done).error();
+    refused.server_move = k;
+    return refused;
   }
 
   bool human_won() const {

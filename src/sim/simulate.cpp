@@ -251,11 +251,13 @@ Result<SimReport> simulate_deckbuilder(const std::shared_ptr<const Catalog>& cat
   if (!deck) return deck.error();
   RunOptions run = run_options(config);
   // The encounter's own deck, given as a deck, plays the battles of a run without one: the report
-  // is that run's too (and merges with its shards). With another pack on side B it still says
-  // what side B was dealt.
+  // is that run's too (and merges with its shards). Where side B plays another pack without a
+  // deck of its own, it is dealt this deck from that pack: then the deck is named, as what side B
+  // was dealt.
   const std::vector<CardId>& encounter_deck =
       catalog->players[catalog->encounters[encounter.value()].player].deck;
-  if (!config.deck.empty() && (deck.value() != encounter_deck || versus_catalog != nullptr))
+  const bool dealt_to_b = versus_catalog != nullptr && config.versus_deck.empty();
+  if (!config.deck.empty() && (deck.value() != encounter_deck || dealt_to_b))
     run.policy_settings["deck"] = deck_text(config.deck);
   if (!config.versus_deck.empty()) run.policy_settings["versus_deck"] = deck_text(config.versus_deck);
   const DeckbuilderAdapter adapter(catalog, encounter.value(), config.policy_options,

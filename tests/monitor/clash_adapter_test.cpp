@@ -332,12 +332,22 @@ TEST_F(MonitorClash, AReplayFileKeepsItsBotsMovesWhoeverChoseThem) {
   // A bot's move the battle refuses is named by its place in the file.
   std::size_t bot = 0;
   while (file["actions"][bot]["seat"] == 0 || file["actions"][bot]["type"] != "play_card") ++bot;
+  json trailing = file;
   file["actions"][bot]["slot"] = 99;
   const Reply bad = post(client_, "/api/replays", file);
   expect_refused(bad, 422, "replay_diverged");
   EXPECT_NE(bad.body["message"].get<std::string>().find(fmt::format("action {} of the replay", bot)),
             std::string::npos)
       << bad.body.dump();
+  // So is one the file has after the battle's end, as a human's move there is: the whole list is
+  // played, whatever its end hash says.
+  const std::size_t end = trailing["actions"].size();
+  trailing["actions"].push_back(trailing["actions"][bot]);
+  const Reply after_end = post(client_, "/api/replays", trailing);
+  expect_refused(after_end, 422, "replay_diverged");
+  EXPECT_NE(after_end.body["message"].get<std::string>().find(fmt::format("action {} of the replay", end)),
+            std::string::npos)
+      << after_end.body.dump();
 }
 
 /// Every key anywhere in `j`.

@@ -834,6 +834,24 @@ TEST(MonitorLifetime, DestroyingTheServerWhileRunIsLiveWaitsForRunToReturn) {
   EXPECT_EQ(reply.status, 200) << reply.body.dump();
 }
 
+// A stop() made before run() had begun its loop did nothing, and run() then served on.
+TEST(MonitorLifetime, AStopMadeBeforeRunIsNotLost) {
+  monitor::ServerOptions options;
+  options.port = 0;
+  monitor::Server server({monitor::make_deckbuilder_adapter(starter())}, options);
+  ASSERT_TRUE(server.bind().ok());
+  server.stop();
+  std::atomic<bool> returned{false};
+  std::thread serving([&] {
+    server.run();
+    returned = true;
+  });
+  for (int i = 0; i < 5000 && !returned; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  EXPECT_TRUE(returned) << "run() served after stop()";
+  if (!returned && server.wait_until_running()) server.stop();  // let the thread end
+  serving.join();
+}
+
 TEST(MonitorLimits, TooManyBattlesAreRefused) {
   monitor::ServerOptions options;
   options.max_battles = 2;

@@ -431,6 +431,23 @@ TEST(SimSimulate, APairOfPacksPlaysEachPackOnTheSameSeeds) {
   const auto decked = simulate_deckbuilder(starter(), with_deck, stronger);
   ASSERT_TRUE(decked.ok()) << decked.error().message;
   EXPECT_EQ(decked.value().versus.wins, simulate_deckbuilder(stronger, with_deck).value().wins);
+  // Side A's own deck, given as a deck: side B is dealt it from its pack, so it is named; with a
+  // deck of side B's own, the battles are those of a run without it, and so is the report.
+  const auto& player = starter()->players[starter()->encounters[*starter()->find_encounter("w1")].player];
+  SimConfig own = plain;
+  for (const deckbuilder::CardId c : player.deck) own.deck.push_back(starter()->cards[c].id);
+  const auto dealt = simulate_deckbuilder(starter(), own, stronger);
+  ASSERT_TRUE(dealt.ok()) << dealt.error().message;
+  EXPECT_EQ(dealt.value().settings["deck"], deck_text(own.deck));
+  SimConfig b_deck = plain;
+  b_deck.versus_deck = {"strike", "strike", "bash"};
+  own.versus_deck = b_deck.versus_deck;
+  const auto without = simulate_deckbuilder(starter(), b_deck, stronger);
+  const auto with_own = simulate_deckbuilder(starter(), own, stronger);
+  ASSERT_TRUE(without.ok()) << without.error().message;
+  ASSERT_TRUE(with_own.ok()) << with_own.error().message;
+  EXPECT_FALSE(with_own.value().settings.contains("deck")) << with_own.value().settings.dump();
+  EXPECT_EQ(untimed(with_own.value()), untimed(without.value()));
 }
 
 // A pack that adds a card: its row comes after the run's pack's, side A never plays it, and

@@ -91,8 +91,8 @@ class RuleSetAdapter {
   /// actions of `server_moves`, a JSON array, taken in order as each is due, rather than chosen
   /// by the server: a replay file's, whose bots may have been played by another policy (`sim
   /// --record`). Where the list ends, the server makes no further move (its decision waits). A
-  /// move the engine refuses is refused with its index (Refused::server_move). The default, for a
-  /// rule set whose server makes no moves, is start.
+  /// move the engine refuses, one left once the battle is over included, is refused with its index
+  /// (Refused::server_move). The default, for a rule set whose server makes no moves, is start.
   virtual Result<std::unique_ptr<MonitorBattle>, Refused> start_replay(
       std::string_view encounter, std::uint64_t seed, const nlohmann::json& /*server_moves*/) const {
     return start(encounter, seed);

@@ -54,10 +54,11 @@ struct PartyRules {
   static Result<Battle> restore(const std::shared_ptr<const Catalog>& catalog,
                                 const nlohmann::json& snapshot);
   /// The rule set's invariants across one submit: party::check_invariants (counters within
-  /// [-8, 1], HP within [0, max HP], TP within [0, max TP], charge within [0, 3], at most 4 active
-  /// enemies, no fallen enemy holding a slot while a decision waits, a selected member that can
-  /// act, the formation holding every member once), and across the step: the party keeps its
-  /// members, item counts never grow, the turn never goes back, enemy numbers stay unique.
+  /// [-8, 1], an enemy's within [1 - moves, 1], HP within [0, max HP], TP within [0, max TP],
+  /// charge within [0, 3], at most 4 active enemies, no fallen enemy holding a slot while a
+  /// decision waits, a selected member that can act, the formation holding every member once), and
+  /// across the step: the party keeps its members, item counts never grow, the turn never goes
+  /// back, enemy numbers stay unique.
   static std::vector<std::string> invariants(const Battle& before, const Battle& after);
   /// Any action, legal or not, made from four bytes.
   static Action action_from_bytes(std::span<const std::uint8_t, 4> bytes);
