@@ -374,12 +374,13 @@ class Loader {
         if (const auto t = m.enum_or("target", kMoveTargets, 0))
           move.target = static_cast<MoveDef::Target>(*t);
         move.effects = read_ops(m, "effects", Owner::Enemy, true);
+        // Once for the action, as for a skill: the problem is its target.
         const bool on_members =
             move.target == MoveDef::Target::Member || move.target == MoveDef::Target::AllMembers;
-        for (const Op& op : move.effects)
-          if (!on_members &&
-              (op.kind == OpKind::Damage || op.kind == OpKind::Projectile || op.kind == OpKind::Inflict))
-            m.error_at("effects", "damage, projectile and inflict need a 'member' or 'all_members' target");
+        if (!on_members && std::ranges::any_of(move.effects, [](const Op& op) {
+              return op.kind == OpKind::Damage || op.kind == OpKind::Projectile || op.kind == OpKind::Inflict;
+            }))
+          m.error_at("effects", "damage, projectile and inflict need a 'member' or 'all_members' target");
         m.finish();
         d.move_list.push_back(std::move(move));
       }

@@ -374,6 +374,24 @@ TEST(PartyCatalogLoader, SkillsAndItemsThatHitTheUsersOwnPartyAreRefused) {
   EXPECT_EQ(text.find("/skills/3/"), std::string::npos) << text;
 }
 
+// The same for an enemy's action: its hits need the party's members as targets. The problem is
+// the action's target, told once however many of its ops hit.
+TEST(PartyCatalogLoader, EnemyActionsThatHitTheirOwnSideAreRefusedOnce) {
+  const auto loaded =
+      load_catalog(std::vector<content::JsonDocument>{doc(R"({"pack": {"id": "p", "rules": "party"},
+    "conditions": [{"id": "poison", "effect": "poison", "turns": 2}],
+    "enemies": [{"id": "e", "hp": 5, "actions": [
+      {"id": "self_harm", "target": "self", "effects": [{"op": "damage", "amount": 1},
+        {"op": "inflict", "condition": "poison"}, {"op": "projectile", "amount": 1, "turns": 1}]},
+      {"id": "bite", "target": "member", "effects": [{"op": "damage", "amount": 1}]},
+      {"id": "rest", "target": "self", "effects": [{"op": "heal", "amount": 1}]}]}]})")});
+  ASSERT_FALSE(loaded.ok());
+  ASSERT_EQ(loaded.error().size(), 1u) << loaded.error().to_string();
+  const content::Diagnostic& d = loaded.error().items()[0];
+  EXPECT_EQ(d.pointer, "/enemies/0/actions/0/effects");
+  EXPECT_EQ(d.message, "damage, projectile and inflict need a 'member' or 'all_members' target");
+}
+
 // `turns` is how long a hit's `inflict` condition lasts: without one it would do nothing.
 TEST(PartyCatalogLoader, ADamageOpWithTurnsButNoInflictIsRefused) {
   const std::string text = R"({"pack": {"id": "p", "rules": "party"},
