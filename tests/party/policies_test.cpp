@@ -18,6 +18,18 @@
 namespace battlecore::party {
 namespace {
 
+/// The pack of one file's text, or null after a failed check (every problem in its message).
+std::shared_ptr<const Catalog> pack_from_text(const std::string& file, const std::string& text) {
+  content::Diagnostics d;
+  const auto parsed = content::parse_json_text(file, text, d);
+  EXPECT_TRUE(parsed && d.empty()) << d.to_string();
+  if (!parsed || !d.empty()) return nullptr;
+  auto pack = load_catalog(std::vector<content::JsonDocument>{*parsed});
+  EXPECT_TRUE(pack.ok()) << (pack.ok() ? "" : pack.error().to_string());
+  if (!pack.ok()) return nullptr;
+  return std::move(pack).value();
+}
+
 TEST(PartyPolicies, BotsAnswerABlockByTheRollTheBattleDrew) {
   Battle b = test::start("twin", 3);
   for (int i = 0; i < 3; ++i) test::submit_ok(b, Action::do_nothing());
@@ -64,12 +76,9 @@ constexpr const char* kRollsPack = R"({
 })";
 
 TEST(PartyPolicies, GreedyReadsNoRollToCome) {
-  content::Diagnostics d;
-  const auto parsed = content::parse_json_text("rolls.json", kRollsPack, d);
-  ASSERT_TRUE(parsed && d.empty()) << d.to_string();
-  const auto pack = load_catalog(std::vector<content::JsonDocument>{*parsed});
-  ASSERT_TRUE(pack.ok()) << pack.error().to_string();
-  const Battle real = test::start("wall", 1, pack.value());
+  const auto pack = pack_from_text("rolls.json", kRollsPack);
+  ASSERT_NE(pack, nullptr);
+  const Battle real = test::start("wall", 1, pack);
   const auto options = real.decision().options;
   const auto sunder = std::find(options.begin(), options.end(), Action::skill(0, 0));
   ASSERT_NE(sunder, options.end());
@@ -103,12 +112,9 @@ constexpr const char* kGoadPack = R"({
 })";
 
 TEST(PartyPolicies, GreedyCountsNoChargeGivenToAnEnemy) {
-  content::Diagnostics d;
-  const auto parsed = content::parse_json_text("goad.json", kGoadPack, d);
-  ASSERT_TRUE(parsed && d.empty()) << d.to_string();
-  const auto pack = load_catalog(std::vector<content::JsonDocument>{*parsed});
-  ASSERT_TRUE(pack.ok()) << pack.error().to_string();
-  Battle b = test::start("wall", 1, pack.value());
+  const auto pack = pack_from_text("goad.json", kGoadPack);
+  ASSERT_NE(pack, nullptr);
+  Battle b = test::start("wall", 1, pack);
   const auto options = b.decision().options;
   ASSERT_NE(std::find(options.begin(), options.end(), Action::skill(0, 0)), options.end());
   GreedyPolicy greedy;
