@@ -70,6 +70,19 @@ bool has(const std::string& text, const std::string& part) { return text.find(pa
 
 using battlecore::test::position_of;
 
+// The first `count` battles a `sim --record` wrote into `dir`, each checked to replay as matching.
+std::vector<json> replays_that_match(const fs::path& dir, int count) {
+  std::vector<json> replays;
+  for (int i = 0; i < count; ++i) {
+    const fs::path file = dir / fmt::format("battle-{:06}.json", i);
+    replays.push_back(json::parse(read_file(file)));
+    const CliRun r = cli("replay " + quoted(file.string()));
+    EXPECT_EQ(r.code, 0) << r.explain();
+    EXPECT_TRUE(has(r.out, "replay matches")) << r.explain();
+  }
+  return replays;
+}
+
 TEST(CliDeterminism, EveryRecordedBattleReplaysWithExitZero) {
   TempDir dir;
   const CliRun sim = cli("sim --rules deckbuilder --encounter swamp --battles 12 --seed 4 --record " +
@@ -219,13 +232,7 @@ TEST(CliDeterminism, ARunWithAnUpgradedCardInItsDeckRecordsReplaysThatMatch) {
       cli("sim --rules deckbuilder --battles 3 --seed 5 --deck 'strike*5,defend*4,brace+*2' --record " +
           quoted(dir.path().string()));
   ASSERT_EQ(sim.code, 0) << sim.explain();
-  for (int i = 0; i < 3; ++i) {
-    const fs::path file = dir.path() / fmt::format("battle-{:06}.json", i);
-    EXPECT_EQ(json::parse(read_file(file))["deck"].back(), "brace+") << file;
-    const CliRun r = cli("replay " + quoted(file.string()));
-    EXPECT_EQ(r.code, 0) << r.explain();
-    EXPECT_TRUE(has(r.out, "replay matches")) << r.explain();
-  }
+  for (const json& replay : replays_that_match(dir.path(), 3)) EXPECT_EQ(replay["deck"].back(), "brace+");
 }
 
 TEST(CliDeterminism, ARunWithADeckRecordsItAndItsReplaysMatch) {
@@ -236,14 +243,7 @@ TEST(CliDeterminism, ARunWithADeckRecordsItAndItsReplaysMatch) {
   ASSERT_EQ(sim.code, 0) << sim.explain();
   const std::vector<std::string> deck = {"strike", "strike", "strike", "strike",
                                          "strike", "strike", "bash",   "bash"};
-  for (int i = 0; i < 6; ++i) {
-    const fs::path file = dir.path() / fmt::format("battle-{:06}.json", i);
-    const json j = json::parse(read_file(file));
-    EXPECT_EQ(j["deck"], json(deck)) << file;
-    const CliRun r = cli("replay " + quoted(file.string()));
-    EXPECT_EQ(r.code, 0) << r.explain();
-    EXPECT_TRUE(has(r.out, "replay matches")) << r.explain();
-  }
+  for (const json& replay : replays_that_match(dir.path(), 6)) EXPECT_EQ(replay["deck"], json(deck));
   // The deck is part of the start: without it, or with another, the battle is another one.
   const json recorded = json::parse(read_file(dir.path() / "battle-000000.json"));
   const auto replay_of = [&](const json& j, const std::string& name) {
