@@ -1,3 +1,4 @@
+#include <array>
 #include <istream>
 #include <ostream>
 #include <string>
@@ -23,6 +24,9 @@ constexpr std::string_view kHelp =
     "  log [N]   the last N events (default 20)\n"
     "  help      this text\n"
     "  quit      leave the battle\n";
+
+/// The prompt's commands of the party's own: `json`.
+constexpr std::array<std::string_view, 1> kOwnCommands = {"json"};
 
 void show(const Battle& battle, std::ostream& out) {
   out << render_text(battle);
@@ -75,63 +79,32 @@ int play(Battle& battle, std::istream& in, std::ostream& out) {
     });
     name_enemies(battle, enemy_names);
   };
-  std::string line;
   while (battle.status() == Status::AwaitingDecision) {
-    out << "> " << std::flush;
-    if (!std::getline(in, line)) {
-      out << "\nend of input: leaving the battle\n";
-      return 0;
-    }
-    const std::string cmd = trim_input(line);
-    if (cmd.empty()) continue;
-    if (cmd == "quit" || cmd == "exit" || cmd == "q") {
-      out << "you leave the battle\n";
-      return 0;
-    }
-    if (cmd == "help" || cmd == "?") {
-      out << kHelp;
-      continue;
-    }
-    if (cmd == "state") {
-      show(battle, out);
-      continue;
-    }
-    if (cmd == "json") {
-      out << state_view(battle).dump(2) << "\n";
-      continue;
-    }
-    if (cmd == "history") {
-      for (const PhaseRecord& r : battle.history())
-        out << fmt::format("  #{:<4} turn {:<3} {:<12} --{}--> {}\n", r.sequence, r.turn, phase_name(r.from),
-                           trigger_name(r.trigger), phase_name(r.to));
-      continue;
-    }
-    if (cmd.rfind("log", 0) == 0) {
-      std::size_t n = 20;
-      const std::string arg = trim_input(std::string_view(cmd).substr(3));
-      if (!arg.empty()) {
-        const InputNumber count = read_input_number(arg);
-        if (count.kind == InputNumber::Kind::NotANumber) {
-          out << "usage: log [N]\n";
-          continue;
-        }
-        n = count.value;  // a count past any log's size shows it all
-      }
-      for (std::size_t i = log.size() > n ? log.size() - n : 0; i < log.size(); ++i)
-        out << "  " << event_to_json(log[i], battle.catalog()).dump() << "\n";
-      continue;
-    }
-    const InputNumber number = read_input_number(cmd);
-    if (number.kind == InputNumber::Kind::NotANumber) {
-      out << fmt::format("'{}' is not a command or an option number; type 'help'\n", echo_input(cmd));
-      continue;
-    }
-    const std::size_t choice = number.value;
     const Decision d = battle.decision();
-    if (number.kind == InputNumber::Kind::TooLarge || choice >= d.options.size()) {
-      out << fmt::format("no option {}: choose 0 to {}\n", echo_input(cmd), d.options.size() - 1);
-      continue;
+    const PlayCommand command = read_play_command(in, out, {kHelp, "option", d.options.size(), kOwnCommands});
+    switch (command.kind) {
+      case PlayCommand::Kind::EndOfInput:
+      case PlayCommand::Kind::Quit:
+        return 0;
+      case PlayCommand::Kind::State:
+        show(battle, out);
+        continue;
+      case PlayCommand::Kind::History:
+        for (const PhaseRecord& r : battle.history())
+          out << fmt::format("  #{:<4} turn {:<3} {:<12} --{}--> {}\n", r.sequence, r.turn,
+                             phase_name(r.from), trigger_name(r.trigger), phase_name(r.to));
+        continue;
+      case PlayCommand::Kind::Log:
+        print_last_events(log, command.number, out,
+                          [&](const Event& e) { return event_to_json(e, battle.catalog()).dump(); });
+        continue;
+      case PlayCommand::Kind::Own:  // `json`, the only one
+        out << state_view(battle).dump(2) << "\n";
+        continue;
+      case PlayCommand::Kind::Option:
+        break;
     }
+    const std::size_t choice = command.number;
     out << "-> " << action_label(battle, d.options[choice]) << "\n";
     if (auto r = battle.submit(d.options[choice]); !r) {
       out << "refused: " << r.error().message << "\n";

@@ -47,60 +47,31 @@ int play_turns(Battle& battle, std::istream& in, std::ostream& out) {
     print_new_events(battle.events().log(), shown, out,
                      [&](const Event& e) { return event_text(battle, e); });
   };
-  std::string line;
   while (battle.status() == Status::AwaitingDecision) {
-    out << "> " << std::flush;
-    if (!std::getline(in, line)) {
-      out << "\nend of input: leaving the battle\n";
-      return 0;
-    }
-    const std::string cmd = trim_input(line);
-    if (cmd.empty()) continue;
-    if (cmd == "quit" || cmd == "exit" || cmd == "q") {
-      out << "you leave the battle\n";
-      return 0;
-    }
-    if (cmd == "help" || cmd == "?") {
-      out << kHelp;
-      continue;
-    }
-    if (cmd == "state") {
-      show(battle, out);
-      continue;
-    }
-    if (cmd == "history") {
-      for (const PhaseRecord& r : battle.history())
-        out << fmt::format("  #{:<4} turn {:<3} {:<16} --{}--> {}\n", r.sequence, r.turn, phase_name(r.from),
-                           trigger_name(r.trigger), phase_name(r.to));
-      continue;
-    }
-    if (cmd.rfind("log", 0) == 0) {
-      std::size_t n = 20;
-      const std::string arg = trim_input(std::string_view(cmd).substr(3));
-      if (!arg.empty()) {
-        const InputNumber count = read_input_number(arg);
-        if (count.kind == InputNumber::Kind::NotANumber) {
-          out << "usage: log [N]\n";
-          continue;
-        }
-        n = count.value;  // a count past any log's size shows it all
-      }
-      const auto& log = battle.events().log();
-      for (std::size_t i = log.size() > n ? log.size() - n : 0; i < log.size(); ++i)
-        out << "  " << event_to_json(log[i], battle.catalog()).dump() << "\n";
-      continue;
-    }
-    const InputNumber number = read_input_number(cmd);
-    if (number.kind == InputNumber::Kind::NotANumber) {
-      out << fmt::format("'{}' is not a command or an action number; type 'help'\n", echo_input(cmd));
-      continue;
-    }
-    const std::size_t choice = number.value;
     const Decision d = battle.decision();
-    if (number.kind == InputNumber::Kind::TooLarge || choice >= d.options.size()) {
-      out << fmt::format("no action {}: choose 0 to {}\n", echo_input(cmd), d.options.size() - 1);
-      continue;
+    const PlayCommand command = read_play_command(in, out, {kHelp, "action", d.options.size(), {}});
+    switch (command.kind) {
+      case PlayCommand::Kind::EndOfInput:
+      case PlayCommand::Kind::Quit:
+        return 0;
+      case PlayCommand::Kind::State:
+        show(battle, out);
+        continue;
+      case PlayCommand::Kind::History:
+        for (const PhaseRecord& r : battle.history())
+          out << fmt::format("  #{:<4} turn {:<3} {:<16} --{}--> {}\n", r.sequence, r.turn,
+                             phase_name(r.from), trigger_name(r.trigger), phase_name(r.to));
+        continue;
+      case PlayCommand::Kind::Log:
+        print_last_events(battle.events().log(), command.number, out,
+                          [&](const Event& e) { return event_to_json(e, battle.catalog()).dump(); });
+        continue;
+      case PlayCommand::Kind::Own:  // the deckbuilder's prompt has no commands of its own
+        continue;
+      case PlayCommand::Kind::Option:
+        break;
     }
+    const std::size_t choice = command.number;
     out << "-> " << action_label(battle, d.options[choice]) << "\n";
     if (auto r = battle.submit(d.options[choice]); !r) {
       out << "refused: " << r.error().message << "\n";

@@ -1,10 +1,7 @@
 // The battlecore command line with --rules clash, run as a program from a directory outside the
 // source and build trees (as tests/apps/cli_test.cpp does for the deckbuilder).
 
-#include <sys/wait.h>
-
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -17,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include "support/cli_run.hpp"
 #include "support/temp_dir.hpp"
 #include "support/text_position.hpp"
 
@@ -30,50 +28,12 @@ using battlecore::clash::Machine;
 const fs::path kRepo = fs::path(BATTLECORE_DATA_DIR).parent_path();
 const fs::path kClassic = fs::path(BATTLECORE_DATA_DIR) / "clash" / "classic";
 
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-std::string shell_quoted(std::string_view s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-struct CliRun {
-  int code = -1;
-  std::string out;
-  std::string err;
-  std::string command;
-};
-
-CliRun cli(const std::string& args, const std::string& input = "") {
-  battlecore::test::TempDir dir;
-  const fs::path in = dir.path() / "stdin.txt", out = dir.path() / "stdout.txt",
-                 err = dir.path() / "stderr.txt";
-  std::ofstream(in) << input;
-  CliRun r;
-  r.command = "cd " + shell_quoted(fs::temp_directory_path().string()) + " && env -u BATTLECORE_DATA " +
-              shell_quoted(BATTLECORE_CLI) + " " + args + " <" + shell_quoted(in.string()) + " >" +
-              shell_quoted(out.string()) + " 2>" + shell_quoted(err.string());
-  const int status = std::system(r.command.c_str());
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-  r.out = read_file(out);
-  r.err = read_file(err);
-  return r;
-}
-
-std::string explain(const CliRun& r) {
-  return "command: " + r.command + "\nexit: " + std::to_string(r.code) + "\n--- stdout\n" + r.out +
-         "--- stderr\n" + r.err;
-}
-
-bool contains(std::string_view text, std::string_view part) {
-  return text.find(part) != std::string_view::npos;
-}
+using battlecore::test::cli;
+using battlecore::test::CliRun;
+using battlecore::test::contains;
+using battlecore::test::explain;
+using battlecore::test::read_file;
+using battlecore::test::shell_quoted;
 
 TEST(ClashCli, GraphPrintsEveryEdgeOfTheTable) {
   const CliRun r = cli("graph --rules clash");

@@ -23,6 +23,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include "support/cli_run.hpp"
 #include "support/temp_dir.hpp"
 
 #include "battlecore/deckbuilder/phases.hpp"
@@ -37,68 +38,14 @@ const fs::path kRepo = fs::path(BATTLECORE_DATA_DIR).parent_path();
 const fs::path kStarter = fs::path(BATTLECORE_DATA_DIR) / "deckbuilder" / "starter";
 const fs::path kThreeProblems = fs::path(BATTLECORE_TEST_DATA_DIR) / "bad" / "cli" / "three_problems.json";
 
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-/// `s` in single quotes for /bin/sh.
-std::string shell_quoted(std::string_view s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\'')
-      out += "'\\''";
-    else
-      out += c;
-  }
-  return out + "'";
-}
-
-/// A fresh directory for one run's captured output, removed afterwards.
+using battlecore::test::cli;
+using battlecore::test::CliRun;
+using battlecore::test::contains;
+using battlecore::test::explain;
+using battlecore::test::lines_of;
+using battlecore::test::read_file;
+using battlecore::test::shell_quoted;
 using battlecore::test::TempDir;
-
-struct CliRun {
-  int code = -1;
-  std::string out;
-  std::string err;
-  std::string command;
-};
-
-/// Runs the CLI with `args` (already quoted as needed) from the temp directory, with `input`
-/// on stdin and BATTLECORE_DATA unset; captures stdout and stderr to files.
-CliRun cli(const std::string& args, const std::string& input = "") {
-  TempDir dir;
-  const fs::path in = dir.path() / "stdin.txt", out = dir.path() / "stdout.txt",
-                 err = dir.path() / "stderr.txt";
-  std::ofstream(in) << input;
-  CliRun r;
-  r.command = "cd " + shell_quoted(fs::temp_directory_path().string()) + " && env -u BATTLECORE_DATA " +
-              shell_quoted(BATTLECORE_CLI) + " " + args + " <" + shell_quoted(in.string()) + " >" +
-              shell_quoted(out.string()) + " 2>" + shell_quoted(err.string());
-  const int status = std::system(r.command.c_str());
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-  r.out = read_file(out);
-  r.err = read_file(err);
-  return r;
-}
-
-std::string explain(const CliRun& r) {
-  return "command: " + r.command + "\nexit: " + std::to_string(r.code) + "\n--- stdout\n" + r.out +
-         "--- stderr\n" + r.err;
-}
-
-bool contains(std::string_view text, std::string_view part) {
-  return text.find(part) != std::string_view::npos;
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
 
 bool is_word_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';

@@ -1,6 +1,13 @@
 #include "battlecore/core/play_input.hpp"
 
+#include <array>
+#include <cstddef>
+#include <limits>
+#include <span>
+#include <sstream>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -35,6 +42,158 @@ TEST(PlayInput, AnEchoShowsControlCharactersAndStopsAfterFortyBytes) {
   // A cut never splits a character: "é" is two bytes, the 40th and the 41st.
   EXPECT_EQ(echo_input(std::string(39, 'x') + "\xC3\xA9" + "y"), std::string(39, 'x') + "...");
   EXPECT_EQ(echo_input(std::string(38, 'x') + "\xC3\xA9" + "y"), std::string(38, 'x') + "\xC3\xA9...");
+}
+
+constexpr std::string_view kHelp = "commands: N, state, history, log [N], help, quit\n";
+
+/// What read_play_command makes of `input`, and what it wrote while reading it.
+struct Read {
+  PlayCommand command;
+  std::string out;
+  std::string rest;  ///< the input it left unread
+};
+
+Read read(const std::string& input, std::size_t options = 3, std::string_view choice = "option",
+          std::span<const std::string_view> own = {}) {
+  std::istringstream in(input);
+  std::ostringstream out;
+  Read r;
+  r.command = read_play_command(in, out, {kHelp, choice, options, own});
+  r.out = out.str();
+  std::getline(in, r.rest, '\0');
+  return r;
+}
+
+TEST(PlayCommand, TheEndOfTheInputLeavesTheBattle) {
+  const Read r = read("");
+  EXPECT_EQ(r.command.kind, PlayCommand::Kind::EndOfInput);
+  EXPECT_EQ(r.out, "> \nend of input: leaving the battle\n");
+  // A last line without its newline is read still.
+  EXPECT_EQ(read("state").command.kind, PlayCommand::Kind::State);
+}
+
+TEST(PlayCommand, BlankLinesPromptAgain) {
+  const Read r = read("\n  \t\n\r\nstate\nhistory\n");
+  EXPECT_EQ(r.command.kind, PlayCommand::Kind::State);
+  EXPECT_EQ(r.out, "> > > > ");
+  EXPECT_EQ(r.rest, "history\n");
+  EXPECT_EQ(read("\n\n").out, "> > > \nend of input: leaving the battle\n");
+}
+
+TEST(PlayCommand, QuitExitAndQLeaveTheBattle) {
+  for (const char* line : {"quit\n", "exit\n", "q\n", "  quit \r\n"}) {
+    const Read r = read(line);
+    EXPECT_EQ(r.command.kind, PlayCommand::Kind::Quit) << line;
+    EXPECT_EQ(r.out, "> you leave the battle\n") << line;
+  }
+  // Commands are read as they are written: "Quit" is none.
+  EXPECT_EQ(
+      read("Quit\n").out,
+      "> 'Quit' is not a command or an option number; type 'help'\n> \nend of input: leaving the battle\n");
+}
+
+TEST(PlayCommand, HelpPrintsTheRuleSetsTextAndReadsOn) {
+  const Read r = read("help\n?\nhistory\n");
+  EXPECT_EQ(r.command.kind, PlayCommand::Kind::History);
+  EXPECT_EQ(r.out, "> " + std::string(kHelp) + "> " + std::string(kHelp) + "> ");
+}
+
+TEST(PlayCommand, StateAndHistoryAreTheSessionsToShow) {
+  EXPECT_EQ(read("state\n").command.kind, PlayCommand::Kind::State);
+  EXPECT_EQ(read(" history\n").command.kind, PlayCommand::Kind::History);
+  EXPECT_EQ(read("state\n").out, "> ");
+}
+
+TEST(PlayCommand, ARuleSetsOwnCommandIsReturnedByItsWord) {
+  constexpr std::array<std::string_view, 2> kOwn = {"json", "map"};
+  const Read json = read("json\n", 3, "option", kOwn);
+  EXPECT_EQ(json.command.kind, PlayCommand::Kind::Own);
+  EXPECT_EQ(json.command.word, "json");
+  EXPECT_EQ(read(" map \n", 3, "option", kOwn).command.word, "map");
+  // Where the rule set has no such command, it is not one.
+  const Read none = read("json\n");
+  EXPECT_EQ(none.command.kind, PlayCommand::Kind::EndOfInput);
+  EXPECT_EQ(
+      none.out,
+      "> 'json' is not a command or an option number; type 'help'\n> \nend of input: leaving the battle\n");
+}
+
+TEST(PlayCommand, LogWithoutACountAsksForTheLastTwenty) {
+  for (const char* line : {"log\n", "log   \n", " log\r\n"}) {
+    const Read r = read(line);
+    EXPECT_EQ(r.command.kind, PlayCommand::Kind::Log) << line;
+    EXPECT_EQ(r.command.number, 20u) << line;
+    EXPECT_EQ(r.out, "> ") << line;
+  }
+}
+
+TEST(PlayCommand, LogTakesAnyCountTheLargestForOnePastWhatACountHolds) {
+  EXPECT_EQ(read("log 5\n").command.number, 5u);
+  EXPECT_EQ(read("log \t 7 \n").command.number, 7u);
+  EXPECT_EQ(read("log 0\n").command.number, 0u);
+  // More than any option count: a count, not an option.
+  EXPECT_EQ(read("log 1000\n", 3).command.number, 1000u);
+  const Read big = read("log 18446744073709551616\n");
+  EXPECT_EQ(big.command.kind, PlayCommand::Kind::Log);
+  EXPECT_EQ(big.command.number, std::numeric_limits<std::size_t>::max());
+}
+
+TEST(PlayCommand, LogWithSomethingElseThanACountPrintsItsUsageAndReadsOn) {
+  for (const char* line : {"log x\n", "log -1\n", "log 2 3\n", "logs\n", "log 1.5\n"}) {
+    const Read r = read(std::string(line) + "state\n");
+    EXPECT_EQ(r.command.kind, PlayCommand::Kind::State) << line;
+    EXPECT_EQ(r.out, "> usage: log [N]\n> ") << line;
+  }
+}
+
+TEST(PlayCommand, ANumberBelowTheOptionCountIsThatOption) {
+  for (std::size_t n = 0; n < 3; ++n) {
+    const Read r = read(std::to_string(n) + "\n");
+    EXPECT_EQ(r.command.kind, PlayCommand::Kind::Option);
+    EXPECT_EQ(r.command.number, n);
+    EXPECT_EQ(r.out, "> ");
+  }
+  EXPECT_EQ(read("  2 \r\n").command.number, 2u);
+}
+
+TEST(PlayCommand, ANumberPastTheOptionsNamesTheOnesThereAreAndReadsOn) {
+  const Read r = read("3\n1\n");
+  EXPECT_EQ(r.command.kind, PlayCommand::Kind::Option);
+  EXPECT_EQ(r.command.number, 1u);
+  EXPECT_EQ(r.out, "> no option 3: choose 0 to 2\n> ");
+  EXPECT_EQ(read("18446744073709551616\n").out,
+            "> no option 18446744073709551616: choose 0 to 2\n> \nend of input: leaving the battle\n");
+  EXPECT_EQ(read("7\n", 5, "action").out,
+            "> no action 7: choose 0 to 4\n> \nend of input: leaving the battle\n");
+}
+
+TEST(PlayCommand, WhatIsNeitherACommandNorANumberIsEchoedAndReadOn) {
+  EXPECT_EQ(
+      read("x\n", 3, "action").out,
+      "> 'x' is not a command or an action number; type 'help'\n> \nend of input: leaving the battle\n");
+  for (const char* line : {"-1\n", "+1\n", "1x\n", "state now\n"}) {
+    const Read r = read(std::string(line) + "0\n");
+    EXPECT_EQ(r.command.kind, PlayCommand::Kind::Option) << line;
+    EXPECT_TRUE(r.out.ends_with(" is not a command or an option number; type 'help'\n> ")) << r.out;
+  }
+  // The line is echoed as echo_input gives it: a control character is not sent to the terminal.
+  EXPECT_EQ(read("\x1b[2J\n").out,
+            "> '\\x1B[2J' is not a command or an option number; type 'help'\n> \nend of input: leaving the "
+            "battle\n");
+}
+
+TEST(PlayCommand, TheLastEventsAreAllOfThemWhenTheLogHoldsFewer) {
+  const std::vector<int> log = {1, 2, 3, 4, 5};
+  const auto last = [&](std::size_t count) {
+    std::ostringstream out;
+    print_last_events(log, count, out, [](int e) { return "event " + std::to_string(e); });
+    return out.str();
+  };
+  EXPECT_EQ(last(2), "  event 4\n  event 5\n");
+  EXPECT_EQ(last(0), "");
+  EXPECT_EQ(last(5), last(6));
+  EXPECT_EQ(last(std::numeric_limits<std::size_t>::max()),
+            "  event 1\n  event 2\n  event 3\n  event 4\n  event 5\n");
 }
 
 }  // namespace

@@ -1,14 +1,17 @@
 #pragma once
 // What the interactive sessions (`battlecore play`) read from a line (the command without its
-// blanks, a number in it, and the line as it is echoed back in a message), and how they tell
-// what happened since the last decision.
+// blanks, a number in it, and the line as it is echoed back in a message), the commands every
+// rule set's prompt answers alike (read_play_command), and how they tell what happened since the
+// last decision.
 
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
+#include <iosfwd>
 #include <limits>
 #include <optional>
 #include <ostream>
+#include <span>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -66,6 +69,48 @@ inline InputNumber read_input_number(std::string_view s) {
     n.kind = InputNumber::Kind::Number;
   }
   return n;
+}
+
+/// How many of the last events `log` shows when it is given no count.
+inline constexpr std::size_t kLoggedEvents = 20;
+
+/// What differs between the rule sets' prompts.
+struct PlayPrompt {
+  std::string_view help;    ///< what `help` and `?` print
+  std::string_view choice;  ///< what a number chooses, as the messages name it: "action" or "option"
+  std::size_t options = 0;  ///< how many there are to choose from: numbers 0 to options - 1
+  /// Words the rule set answers itself (the party's `json`), before `log` and the numbers.
+  std::span<const std::string_view> own_commands = {};
+};
+
+/// A line at the prompt that asks the session for something.
+struct PlayCommand {
+  enum class Kind : std::uint8_t {
+    EndOfInput,  ///< the input ended: the session is left
+    Quit,        ///< `quit`, `exit` or `q`: the session is left
+    State,       ///< `state`: show the battle again
+    History,     ///< `history`: the phase transition history
+    Log,         ///< `log [N]`: the last `number` events (a count past the log's size: all of them)
+    Own,         ///< `word`, one of PlayPrompt::own_commands
+    Option,      ///< a number: take option `number`, below PlayPrompt::options
+  };
+  Kind kind = Kind::EndOfInput;
+  std::size_t number = 0;  ///< Log: how many events; Option: which option
+  std::string_view word;   ///< Own: the command, as PlayPrompt::own_commands holds it
+};
+
+/// Prompts with "> " and reads lines from `in` until one asks the session for something. Blank
+/// lines prompt again; `help` (or `?`) prints `prompt.help`, and a line that is not a command nor
+/// the number of an option is answered on `out` (a usage, or the numbers there are), then the
+/// prompt comes again. Leaving (Quit, EndOfInput) is said on `out` before it is returned.
+PlayCommand read_play_command(std::istream& in, std::ostream& out, const PlayPrompt& prompt);
+
+/// Prints, indented, `text(event)` for each of the last `count` events of `log` (all of them when
+/// the log holds fewer).
+template <class Log, class Text>
+void print_last_events(const Log& log, std::size_t count, std::ostream& out, Text&& text) {
+  for (std::size_t i = log.size() > count ? log.size() - count : 0; i < log.size(); ++i)
+    out << "  " << text(log[i]) << "\n";
 }
 
 /// Prints, indented, the words `text(event)` gives for each event of `log` from `shown` on (an event
