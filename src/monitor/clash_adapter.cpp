@@ -4,7 +4,8 @@
 // answered by the random policy seeded with policy_seed(battle seed), as `battlecore play --rules
 // clash` does, up to the next human decision. The action list holds the human seats' actions only, so a
 // replay (encounter, seed, human actions) plays the same bot moves again. A replay file's battle
-// takes the bots' moves from the file instead: they may come from another policy (`sim --record`).
+// takes the bots' moves from the file instead, and makes no other: they may come from another
+// policy (`sim --record`), and a file lists every seat's moves, as `battlecore replay` plays them.
 
 #include "battlecore/monitor/clash_adapter.hpp"
 
@@ -142,6 +143,7 @@ class ClashBattle final : public MonitorBattle {
   }
 
   Result<void, Refused> submit(const nlohmann::json& action) override {
+    if (auto missing = missing_bot_move()) return *missing;
     auto done = detail::submit_json(battle_, action, &cl::action_from_json);
     if (!done) return done.error();
     human_actions_.push_back(done.value());
@@ -175,6 +177,27 @@ class ClashBattle final : public MonitorBattle {
     return seat < seats.size() && seats[seat].kind == cl::SeatKind::Bot;
   }
 
+  /// A replay's bot moves made so far; nullopt when the server's policy plays the bots.
+  std::optional<nlohmann::json> server_moves_made() const override {
+    if (!scripted_) return std::nullopt;
+    nlohmann::json made = nlohmann::json::array();
+    for (std::size_t k = 0; k < next_bot_move_; ++k) made.push_back(bot_moves_[k]);
+    return made;
+  }
+
+  /// The first of a replay's bot moves the battle has not made, once every human move is made: the
+  /// battle waits on a human seat (one over has refused it already, in play_bots).
+  std::optional<Refused> unused_server_move() const override {
+    if (!scripted_ || next_bot_move_ == bot_moves_.size()) return std::nullopt;
+    const cl::SeatRef seat = battle_.state().current;
+    return Refused{
+        "unused_bot_move",
+        fmt::format("the battle never makes this bot move: it waits on seat {} ({}, a human seat), "
+                    "and the replay has no move of theirs left",
+                    seat, battle_.encounter().seats[static_cast<std::size_t>(seat)].name),
+        next_bot_move_};
+  }
+
   /// "duels": every duel so far, by round; "moves": every action, the bots' ones included.
   std::optional<nlohmann::json> detail(std::string_view name) const override {
     if (name == "duels") return nlohmann::json{{"rounds", duels_by_round()}};
@@ -206,6 +229,22 @@ class ClashBattle final : public MonitorBattle {
     if (scripted_ && battle_.is_battle_over() && next_bot_move_ < bot_moves_.size())
       if (auto refused = play_next_bot_move()) return *refused;  // refused: the battle is over
     return {};
+  }
+
+  /// In a replay's battle whose bot moves have run out at a bot's decision, the refusal of any
+  /// further move: the server makes no bot move of its own there, as `battlecore replay` makes none.
+  std::optional<Refused> missing_bot_move() const {
+    if (!scripted_ || battle_.status() != Status::AwaitingDecision) return std::nullopt;
+    const cl::SeatRef seat = battle_.state().current;
+    const auto i = static_cast<std::size_t>(seat);
+    if (battle_.state().seats[i].kind != cl::SeatKind::Bot) return std::nullopt;
+    const std::string left =
+        bot_moves_.empty()
+            ? std::string(
+                  "the replay lists no bot move (a replay file lists every seat's moves, the bots' too)")
+            : fmt::format("the replay's {} bot moves are all made", bot_moves_.size());
+    return Refused{"missing_bot_move", fmt::format("seat {} ({}, a bot) decides before this move, and {}",
+                                                   seat, battle_.encounter().seats[i].name, left)};
   }
 
   /// Submits the replay's next bot move; its refusal names its index in the replay's bot moves.

@@ -46,8 +46,9 @@ struct BattleEntry {
   bool replay = false;
   json replay_actions = json::array();  ///< a replay's whole action list
   std::size_t step = 0;                 ///< a replay's actions applied so far
-  /// A replay's moves the server makes itself (the clash's bots), when the replay gives them: its
-  /// battle makes those rather than its own (RuleSetAdapter::start_replay).
+  /// A replay's moves the server makes itself (the clash's bots), when the replay gives them (a
+  /// file always does, in its actions): its battle makes those and no other, rather than its own
+  /// (RuleSetAdapter::start_replay).
   std::optional<json> server_moves;
 };
 
@@ -365,7 +366,8 @@ struct Server::Impl {
   }
 
   /// Rebuilds a replay battle with its first `step` actions. On a refused action, returns its
-  /// index and the refusal, and the entry is left unchanged.
+  /// index and the refusal, and the entry is left unchanged. At the replay's end, a server move
+  /// the battle never made is refused too: a replay is played exactly as it is.
   static std::optional<std::pair<std::size_t, Refused>> rebuild(BattleEntry& e, std::size_t step) {
     auto started = e.server_moves ? e.adapter->start_replay(e.encounter, e.seed, *e.server_moves)
                                   : e.adapter->start(e.encounter, e.seed);
@@ -373,6 +375,8 @@ struct Server::Impl {
     std::unique_ptr<MonitorBattle> battle = std::move(started).value();
     for (std::size_t i = 0; i < step; ++i)
       if (auto done = battle->submit(e.replay_actions[i]); !done) return std::pair{i, done.error()};
+    if (step == e.replay_actions.size())
+      if (auto unused = battle->unused_server_move()) return std::pair{step, *unused};
     e.battle = std::move(battle);
     e.step = step;
     return std::nullopt;
@@ -651,8 +655,8 @@ void Server::Impl::battle_routes() {
                      {"state", std::move(state)},
                      {"decision", e->battle->decision()},
                      {"snapshot", e->battle->engine_snapshot()}};
-    // A replay whose file gave the server's moves: the battle is rebuilt with them.
-    if (e->server_moves) snapshot["server_moves"] = *e->server_moves;
+    // A replay that gave the server's moves: the battle is rebuilt with those it made up to here.
+    if (auto made = e->battle->server_moves_made()) snapshot["server_moves"] = std::move(*made);
     send_json(res, 200, snapshot);
   });
 }
@@ -726,9 +730,11 @@ void Server::Impl::replay_routes() {
     }
     // A file's moves the server makes itself (the clash's bots) are not steps: its battle makes
     // them, as the file has them (another policy than the server's may have chosen them, as in
-    // `sim --record`). The short form may give them too (`server_moves`: a snapshot of such a
-    // replay does), or leave them to the server. `index_in_body` and `server_index_in_body` keep
-    // each action's place in the body, for messages.
+    // `sim --record`), and no other: a file lists every move, as `battlecore replay` plays them,
+    // so one with none makes none. The short form may give them too (`server_moves`, even an
+    // empty list: a snapshot of such a replay does), or leave them to the server by leaving the
+    // key out. `index_in_body` and `server_index_in_body` keep each action's place in the body,
+    // for messages.
     json replay_actions = json::array();
     json server_moves = json::array();
     std::vector<std::size_t> index_in_body;
@@ -738,10 +744,12 @@ void Server::Impl::replay_routes() {
       (server ? server_moves : replay_actions).push_back((*actions)[i]);
       (server ? server_index_in_body : index_in_body).push_back(i);
     }
+    bool server_moves_given = file;
     if (const auto given = body->find("server_moves"); !file && given != body->end()) {
       if (!given->is_array())
         return send_error(res, 400, "bad_request", "\"server_moves\" must be an array of actions");
       server_moves = *given;
+      server_moves_given = true;
     }
     const auto step = field_u64(*body, res, "step", replay_actions.size());
     if (!step) return;
@@ -755,7 +763,7 @@ void Server::Impl::replay_routes() {
     entry->seed = *seed;
     entry->replay = true;
     entry->replay_actions = std::move(replay_actions);
-    if (!server_moves.empty()) entry->server_moves = std::move(server_moves);
+    if (server_moves_given) entry->server_moves = std::move(server_moves);
     if (auto failed = rebuild(*entry, entry->replay_actions.size())) {
       const auto& [index, refused] = *failed;
       const std::string which =

@@ -1,6 +1,7 @@
 // The clash in the monitor's JSON API: starting battles (the bots played up to the human's
 // decision, as a direct battle with the same policy plays them), the turn's three steps, refused
-// and malformed actions (nothing changes), replays rebuilt from the human actions alone.
+// and malformed actions (nothing changes), replays rebuilt from the human actions alone, and replay
+// files played exactly as they are: their bot moves, no other and none left over.
 
 #include "battlecore/monitor/clash_adapter.hpp"
 
@@ -58,6 +59,48 @@ class MonitorClash : public MonitorRuleSetApi {
  protected:
   MonitorClash() : MonitorRuleSetApi(monitor::make_clash_adapter(classic())) {}
 };
+
+/// The replay file of a battle of `encounter` played to its end, every seat by a random policy
+/// seeded with `policy`, as `sim --record` records one: its bot moves are not those the server
+/// would choose (null when it cannot be recorded, which fails the test).
+json recorded_file(const std::string& encounter, std::uint64_t seed, std::uint64_t policy) {
+  cl::Battle battle(classic());
+  EXPECT_TRUE(battle.start_battle(encounter, seed).ok());
+  auto chooser = std::move(cl::make_policy("random")).value();
+  chooser->reset(policy);
+  std::vector<cl::Action> actions, options;
+  while (battle.status() == Status::AwaitingDecision) {
+    battle.legal_actions(options);
+    actions.push_back(options[chooser->choose(battle, options)]);
+    if (!battle.submit(actions.back()).ok()) return nullptr;
+  }
+  const auto recorded = sim::record_replay<sim::ClashRules>(classic(), {encounter, seed, nullptr}, actions);
+  EXPECT_TRUE(recorded.ok()) << recorded.error().message;
+  if (!recorded) return nullptr;
+  return sim::replay_to_json(recorded.value());
+}
+
+/// `file` with its actions and their hashes cut to those at the indices `keep` lists, in order.
+json with_actions(const json& file, const std::vector<std::size_t>& keep) {
+  json cut = file;
+  cut["actions"] = json::array();
+  cut["state_hashes"] = json::array();
+  for (std::size_t i : keep) {
+    cut["actions"].push_back(file["actions"][i]);
+    cut["state_hashes"].push_back(file["state_hashes"][i]);
+  }
+  return cut;
+}
+
+/// The first seed from 1 at which a bot of `encounter` makes the battle's first move.
+std::uint64_t seed_where_a_bot_moves_first(const std::string& encounter) {
+  for (std::uint64_t seed = 1;; ++seed) {
+    cl::Battle battle(classic());
+    EXPECT_TRUE(battle.start_battle(encounter, seed).ok());
+    if (battle.state().seats[static_cast<std::size_t>(battle.state().current)].kind == cl::SeatKind::Bot)
+      return seed;
+  }
+}
 
 TEST_F(MonitorClash, DescribesThePackAndTheGraph) {
   const Reply r = get(client_, "/api/rules");
@@ -283,22 +326,10 @@ TEST_F(MonitorClash, AReplayFilePlaysTheSameBotsAgain) {
 }
 
 TEST_F(MonitorClash, AReplayFileKeepsItsBotsMovesWhoeverChoseThem) {
-  // Every seat of a classic battle played by a random policy seeded unlike the server's bots, as
-  // `sim --record` records a battle: the file's bot moves are not those the server would choose.
-  cl::Battle battle(classic());
-  ASSERT_TRUE(battle.start_battle("classic", 9).ok());
-  auto policy = std::move(cl::make_policy("random")).value();
-  policy->reset(777);
-  std::vector<cl::Action> actions, options;
-  while (battle.status() == Status::AwaitingDecision) {
-    battle.legal_actions(options);
-    actions.push_back(options[policy->choose(battle, options)]);
-    ASSERT_TRUE(battle.submit(actions.back()).ok());
-  }
-  const auto recorded = sim::record_replay<sim::ClashRules>(classic(), {"classic", 9, nullptr}, actions);
-  ASSERT_TRUE(recorded.ok()) << recorded.error().message;
-  json file = sim::replay_to_json(recorded.value());
-  const std::string hash = fmt::format("{:016x}", battle.state_hash());
+  // Every seat of a classic battle played by a random policy seeded unlike the server's bots.
+  json file = recorded_file("classic", 9, 777);
+  ASSERT_TRUE(file.is_object());
+  const std::string hash = file["final_state_hash"];
   std::size_t human = 0;
   for (const json& a : file["actions"]) human += a["seat"] == 0 ? 1 : 0;
   ASSERT_GT(file["actions"].size(), human);
@@ -348,6 +379,135 @@ TEST_F(MonitorClash, AReplayFileKeepsItsBotsMovesWhoeverChoseThem) {
   EXPECT_NE(after_end.body["message"].get<std::string>().find(fmt::format("action {} of the replay", end)),
             std::string::npos)
       << after_end.body.dump();
+}
+
+TEST_F(MonitorClash, ABotMoveLeftWhenTheHumanMovesEndIsRefusedWithOrWithoutAFinalHash) {
+  const json full = recorded_file("classic", 9, 777);
+  ASSERT_TRUE(full.is_object());
+  const json& actions = full["actions"];
+  // A human move followed by a bot's: the file keeps what came before it and the bot moves after
+  // it, up to the human's next one, so that those wait on a human move the file no longer has.
+  std::size_t human = 1;
+  while (human + 1 < actions.size() && (actions[human]["seat"] != 0 || actions[human + 1]["seat"] == 0))
+    ++human;
+  ASSERT_LT(human + 1, actions.size());
+  std::vector<std::size_t> keep;
+  for (std::size_t i = 0; i < human; ++i) keep.push_back(i);
+  for (std::size_t i = human + 1; i < actions.size() && actions[i]["seat"] != 0; ++i) keep.push_back(i);
+  const json file = with_actions(full, keep);
+  // `battlecore replay` refuses the first of those bot moves, now at index `human`.
+  const sim::ReplayCheck check = check_replay_text<sim::ClashRules>(classic(), file.dump());
+  EXPECT_EQ(check.kind, sim::ReplayCheck::Kind::Diverged) << check.message;
+  EXPECT_EQ(check.action, human) << check.message;
+
+  const std::string named = fmt::format("action {} of the replay was refused: unused_bot_move", human);
+  json no_hash = file;
+  no_hash.erase("final_state_hash");
+  const Reply without = post(client_, "/api/replays", no_hash);
+  expect_refused(without, 422, "replay_diverged");
+  EXPECT_NE(without.body["message"].get<std::string>().find(named), std::string::npos) << without.body.dump();
+  // A final hash of the battle where it waits, the bot moves left aside, does not pass it either.
+  json waiting_hash = file;
+  waiting_hash["final_state_hash"] = full["state_hashes"][human - 1];
+  const Reply with = post(client_, "/api/replays", waiting_hash);
+  expect_refused(with, 422, "replay_diverged");
+  EXPECT_NE(with.body["message"].get<std::string>().find(named), std::string::npos) << with.body.dump();
+
+  // Without those bot moves, the file loads, and steps back and forth to its end.
+  keep.resize(human);
+  json prefix = with_actions(full, keep);
+  prefix["final_state_hash"] = full["state_hashes"][human - 1];
+  const Reply loaded = post(client_, "/api/replays", prefix);
+  ASSERT_EQ(loaded.status, 201) << loaded.body.dump();
+  const std::string id = loaded.body["id"];
+  const std::size_t steps = loaded.body["replay"]["steps"];
+  ASSERT_GT(steps, 0u);
+  for (const std::size_t step : {std::size_t{0}, steps, steps - 1, steps}) {
+    const Reply at = post(client_, "/api/battles/" + id + "/seek", json{{"step", step}});
+    ASSERT_EQ(at.status, 200) << at.body.dump();
+    if (step == steps) EXPECT_EQ(at.body["state_hash"], prefix["final_state_hash"]);
+  }
+}
+
+TEST_F(MonitorClash, AReplayFileWithoutTheBotMovesItNeedsIsRefusedAsBattlecoreReplayRefusesIt) {
+  const json full = recorded_file("classic", 9, 777);
+  ASSERT_TRUE(full.is_object());
+  std::vector<std::size_t> humans;
+  for (std::size_t i = 0; i < full["actions"].size(); ++i)
+    if (full["actions"][i]["seat"] == 0) humans.push_back(i);
+  const json file = with_actions(full, humans);
+  // `battlecore replay` makes no move of its own: the first human move that comes when a bot is
+  // to move is refused.
+  const sim::ReplayCheck check = check_replay_text<sim::ClashRules>(classic(), file.dump());
+  ASSERT_EQ(check.kind, sim::ReplayCheck::Kind::Diverged) << check.message;
+  ASSERT_TRUE(check.action.has_value()) << check.message;
+  // So does the monitor: its server does not play the bots of a file in their place.
+  const Reply r = post(client_, "/api/replays", file);
+  expect_refused(r, 422, "replay_diverged");
+  const std::string message = r.body["message"];
+  EXPECT_NE(message.find(fmt::format("action {} of the replay was refused: missing_bot_move", *check.action)),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("the replay lists no bot move"), std::string::npos) << message;
+}
+
+TEST_F(MonitorClash, AReplayWithNoBotMoveDueMakesNoneOfItsOwn) {
+  // A file that ends before the first bot's move needs no bot move: it loads, as `battlecore
+  // replay` checks it, with the battle waiting on that bot.
+  const std::uint64_t seed = seed_where_a_bot_moves_first("classic");
+  cl::Battle battle(classic());
+  ASSERT_TRUE(battle.start_battle("classic", seed).ok());
+  const auto recorded = sim::record_replay<sim::ClashRules>(classic(), {"classic", seed, nullptr}, {});
+  ASSERT_TRUE(recorded.ok()) << recorded.error().message;
+  const std::string text = sim::replay_to_json(recorded.value()).dump();
+  const sim::ReplayCheck check = check_replay_text<sim::ClashRules>(classic(), text);
+  EXPECT_EQ(check.kind, sim::ReplayCheck::Kind::Match) << check.message;
+  const std::string start_hash = fmt::format("{:016x}", battle.state_hash());
+  const Reply loaded = post(client_, "/api/replays", text);
+  ASSERT_EQ(loaded.status, 201) << loaded.body.dump();
+  EXPECT_EQ(loaded.body["state_hash"], start_hash);
+  EXPECT_EQ(loaded.body["decision"]["seat"], static_cast<int>(battle.state().current))
+      << "the bot's move waits";
+
+  // The short form tells an empty list of server moves from none given: the server plays its own
+  // bots only when the key is left out.
+  const json short_form = {
+      {"rules", "clash"}, {"encounter", "classic"}, {"seed", seed}, {"actions", json::array()}};
+  json empty = short_form;
+  empty["server_moves"] = json::array();
+  const Reply given = post(client_, "/api/replays", empty);
+  ASSERT_EQ(given.status, 201) << given.body.dump();
+  EXPECT_EQ(given.body["state_hash"], start_hash);
+  const Reply left_out = post(client_, "/api/replays", short_form);
+  ASSERT_EQ(left_out.status, 201) << left_out.body.dump();
+  EXPECT_EQ(left_out.body["decision"]["seat"], 0) << "the server's bots have moved up to the human";
+  EXPECT_NE(left_out.body["state_hash"], start_hash);
+}
+
+TEST(MonitorClashReveal, ASnapshotOfAReplayStepCarriesTheBotMovesMadeUpToIt) {
+  monitor::ServerOptions options;
+  options.reveal = true;
+  MonitorServer server({monitor::make_clash_adapter(classic())}, options);
+  httplib::Client client = server.client();
+  const json file = recorded_file("classic", 9, 777);
+  ASSERT_TRUE(file.is_object());
+  const Reply loaded = post(client, "/api/replays", file);
+  ASSERT_EQ(loaded.status, 201) << loaded.body.dump();
+  const std::string id = loaded.body["id"];
+  // At step 4, the bots have made their moves up to the human's fifth.
+  std::size_t human = 0, made = 0;
+  for (const json& a : file["actions"]) {
+    if (a["seat"] == 0 && human++ == 4) break;
+    made += a["seat"] != 0 ? 1 : 0;
+  }
+  const Reply at = post(client, "/api/battles/" + id + "/seek", json{{"step", 4}});
+  ASSERT_EQ(at.status, 200) << at.body.dump();
+  const Reply snap = get(client, "/api/battles/" + id + "/snapshot");
+  ASSERT_EQ(snap.status, 200) << snap.body.dump();
+  ASSERT_EQ(snap.body["server_moves"].size(), made);
+  const Reply again = post(client, "/api/replays", snap.body);
+  ASSERT_EQ(again.status, 201) << again.body.dump();
+  EXPECT_EQ(again.body["state_hash"], at.body["state_hash"]);
 }
 
 /// Every key anywhere in `j`.

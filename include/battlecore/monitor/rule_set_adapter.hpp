@@ -69,6 +69,13 @@ class MonitorBattle {
   /// True when the server makes `action` itself (a clash bot seat's move), so that loading a
   /// replay file leaves it to the server rather than submitting it.
   virtual bool server_move(const nlohmann::json& /*action*/) const { return false; }
+  /// The server moves a replay gave (RuleSetAdapter::start_replay) that the battle has made so
+  /// far, in order; nullopt for a battle whose server chooses its moves, or makes none.
+  virtual std::optional<nlohmann::json> server_moves_made() const { return std::nullopt; }
+  /// Once a replay's every action is applied: the first server move it gave that the battle has
+  /// not made, and never will (its decision waits on a seat the server does not play), refused
+  /// with its index (Refused::server_move); nullopt when it made them all.
+  virtual std::optional<Refused> unused_server_move() const { return std::nullopt; }
   /// A named extra view (the deckbuilder's "draw_pile", "discard_pile", "exhaust_pile"), or
   /// nullopt when the rule set has no such view.
   virtual std::optional<nlohmann::json> detail(std::string_view name) const = 0;
@@ -90,9 +97,11 @@ class RuleSetAdapter {
   /// Starts a battle whose server moves (MonitorBattle::server_move: the clash's bots) are the
   /// actions of `server_moves`, a JSON array, taken in order as each is due, rather than chosen
   /// by the server: a replay file's, whose bots may have been played by another policy (`sim
-  /// --record`). Where the list ends, the server makes no further move (its decision waits). A
-  /// move the engine refuses, one left once the battle is over included, is refused with its index
-  /// (Refused::server_move). The default, for a rule set whose server makes no moves, is start.
+  /// --record`). Where the list ends, the server makes no further move: its decision waits, and
+  /// refuses any other seat's move. A move the engine refuses, one left once the battle is over
+  /// included, is refused with its index (Refused::server_move); so is one left at the replay's
+  /// end (MonitorBattle::unused_server_move). The default, for a rule set whose server makes no
+  /// moves, is start.
   virtual Result<std::unique_ptr<MonitorBattle>, Refused> start_replay(
       std::string_view encounter, std::uint64_t seed, const nlohmann::json& /*server_moves*/) const {
     return start(encounter, seed);
