@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "battlecore/clash/catalog.hpp"
 #include "battlecore/clash/phases.hpp"
 
 namespace battlecore::clash {
@@ -46,20 +47,37 @@ std::string_view event_type_name(EventType t) {
       return "CardDealt";
     case EventType::SuddenDeathBegun:
       return "SuddenDeathBegun";
+    case EventType::TurnOrderSet:
+      return "TurnOrderSet";
+    case EventType::SeatPlaced:
+      return "SeatPlaced";
   }
   return "?";
 }
 
-std::int32_t pack_places(const std::uint8_t* places, std::size_t seats) {
+namespace {
+// One byte each, the first in the lowest: the seats of a battle fit in an event's 32 bits.
+static_assert(kMaxSeats <= 4);
+
+std::int32_t pack_bytes(const std::uint8_t* bytes, std::size_t count) {
   std::uint32_t packed = 0;
-  for (std::size_t i = 0; i < seats && i < 4; ++i) packed |= std::uint32_t{places[i]} << (8 * i);
+  for (std::size_t i = 0; i < count && i < 4; ++i) packed |= std::uint32_t{bytes[i]} << (8 * i);
   return static_cast<std::int32_t>(packed);
 }
 
-std::uint8_t unpack_place(std::int32_t packed, std::size_t seat) {
-  if (seat >= 4) return 0;
-  return static_cast<std::uint8_t>((static_cast<std::uint32_t>(packed) >> (8 * seat)) & 0xFFu);
+std::uint8_t unpack_byte(std::int32_t packed, std::size_t at) {
+  if (at >= 4) return 0;
+  return static_cast<std::uint8_t>((static_cast<std::uint32_t>(packed) >> (8 * at)) & 0xFFu);
 }
+}  // namespace
+
+std::int32_t pack_places(const std::uint8_t* places, std::size_t seats) { return pack_bytes(places, seats); }
+
+std::uint8_t unpack_place(std::int32_t packed, std::size_t seat) { return unpack_byte(packed, seat); }
+
+std::int32_t pack_order(const std::uint8_t* order, std::size_t seats) { return pack_bytes(order, seats); }
+
+std::uint8_t unpack_order(std::int32_t packed, std::size_t position) { return unpack_byte(packed, position); }
 
 namespace {
 nlohmann::json card_json(Card c) {
@@ -134,6 +152,18 @@ nlohmann::json event_to_json(const Event& e) {
     case EventType::SuddenDeathBegun:
       j["sudden_death"] = e.amount;
       j["seats_back"] = e.extra;
+      break;
+    case EventType::TurnOrderSet: {
+      nlohmann::json order = nlohmann::json::array();
+      for (std::size_t i = 0; i < static_cast<std::size_t>(e.extra) && i < kMaxSeats; ++i)
+        order.push_back(unpack_order(e.amount, i));
+      j["order"] = order;
+      break;
+    }
+    case EventType::SeatPlaced:
+      j["seat"] = e.seat;
+      j["rock"] = e.amount;
+      j["rock_element"] = element_name(rock_element(static_cast<std::uint32_t>(e.amount)));
       break;
   }
   return j;

@@ -24,17 +24,20 @@ Card draw_card(Ctx& x, std::size_t seat) {
   return Card{element, value};
 }
 
-void deal_hand(Ctx& x, std::size_t seat, bool announce) {
+void deal_hand(Ctx& x, std::size_t seat) {
   auto& hand = x.s.seats[seat].hand;
   while (hand.size() < x.e.rules.hand_size) {
     const Card card = draw_card(x, seat);
     if (card.empty()) return;
     hand.push_back(card);
-    if (announce)
-      x.ev.emit_with(EventType::CardDealt, [&] {
-        return Event{.type = EventType::CardDealt, .seat = static_cast<SeatRef>(seat), .card = card};
-      });
+    announce_dealt(x, seat, card);
   }
+}
+
+void announce_dealt(Ctx& x, std::size_t seat, Card card) {
+  x.ev.emit_with(EventType::CardDealt, [&] {
+    return Event{.type = EventType::CardDealt, .seat = static_cast<SeatRef>(seat), .card = card};
+  });
 }
 
 bool has_playable(const SeatState& seat, Element rock) {
@@ -102,8 +105,7 @@ void play_card(Ctx& x, std::uint8_t slot) {
     const Card drawn = draw_card(x, index);
     if (!drawn.empty()) {
       seat.hand.push_back(drawn);
-      x.ev.emit_with(EventType::CardDealt,
-                     [&] { return Event{.type = EventType::CardDealt, .seat = x.s.current, .card = drawn}; });
+      announce_dealt(x, index, drawn);
     }
   }
 }

@@ -36,8 +36,10 @@ Trigger trigger_for(const BattleState& s, std::size_t seat);
 
 /// The next card for `seat` from the encounter's deck source (empty when a listed pile is out).
 Card draw_card(Ctx& x, std::size_t seat);
-/// Fills `seat`'s hand up to the encounter's hand size; events only when `announce`.
-void deal_hand(Ctx& x, std::size_t seat, bool announce);
+/// Fills `seat`'s hand up to the encounter's hand size, a CardDealt per card.
+void deal_hand(Ctx& x, std::size_t seat);
+/// Raises CardDealt: `card` went into `seat`'s hand.
+void announce_dealt(Ctx& x, std::size_t seat, Card card);
 /// Whether `seat` holds a card playable on `rock`.
 bool has_playable(const SeatState& seat, Element rock);
 
@@ -71,6 +73,9 @@ bool health_out(const EncounterDef& e, const SeatState& seat);
 // --- the states -------------------------------------------------------------------------------
 
 std::optional<Trigger> run_battle_start(Ctx& x);
+/// The first setup's events for the position as it stands: every hand (the human seats, then the
+/// bots), the turn order, every seat on its rock. For a battle begun from a stated position.
+void announce_setup(Ctx& x);
 std::optional<Trigger> run_battle_loop(Ctx& x);
 std::optional<Trigger> run_battle_turn(Ctx& x);
 std::optional<Trigger> run_battle_referee(Ctx& x);

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <istream>
+#include <optional>
 #include <ostream>
+#include <span>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -25,11 +27,21 @@ constexpr std::string_view kHelp =
     "  help      this text\n"
     "  quit      leave the battle\n";
 
-/// Prints the events since `shown` (phase changes left out) and moves `shown` on.
+/// Prints the events since `shown` (phase changes left out) and moves `shown` on. The cards dealt
+/// to one seat in a row (a hand, at a setup) are one line, told with the last of them.
 void show_events(const Battle& battle, std::size_t& shown, std::ostream& out) {
-  print_new_events(battle.events().log(), shown, out, [&](const Event& e) -> std::optional<std::string> {
+  const auto& log = battle.events().log();
+  const std::size_t from = shown;
+  const auto dealt_with = [&](std::size_t i, std::size_t j) {
+    return log[j].type == EventType::CardDealt && log[j].seat == log[i].seat;
+  };
+  print_new_events(log, shown, out, [&](const Event& e) -> std::optional<std::string> {
     if (e.type == EventType::PhaseChanged) return std::nullopt;
-    return event_label(battle, e);
+    if (e.type != EventType::CardDealt) return event_label(battle, e);
+    if (shown + 1 < log.size() && dealt_with(shown, shown + 1)) return std::nullopt;
+    std::size_t first = shown;
+    while (first > from && dealt_with(shown, first - 1)) --first;
+    return dealt_label(battle, std::span<const Event>(log).subspan(first, shown + 1 - first));
   });
 }
 

@@ -5,7 +5,6 @@
 
 #include <array>
 #include <string>
-#include <vector>
 
 #include <fmt/format.h>
 
@@ -114,11 +113,17 @@ void read_order(ObjectReader& r, std::size_t n, BattleState& s) {
 
 void detail::BattleIo::begin(Battle& b, const BattleState& s) {
   b.state_ = s;
-  std::vector<Event> log = b.events_.log();
-  for (Event& ev : log)
-    if (ev.type == EventType::RoundStarted) ev.amount = static_cast<std::int32_t>(s.round);
-  b.events_.restore_log(std::move(log));
   Ctx x{b.state_, b.encounter(), b.events_};
+  // The log tells the stated position, not the setup the overrides replaced: BattleStart's events
+  // (its only ones so far) again, from the hands, order and rocks as they now stand. A battle
+  // nobody records or hears (the sim's) skips it.
+  if (b.events_.active()) {
+    b.events_.clear_log();
+    announce_setup(x);
+    x.ev.emit_with(EventType::RoundStarted, [&] {
+      return Event{.type = EventType::RoundStarted, .amount = static_cast<std::int32_t>(s.round)};
+    });
+  }
   const std::uint8_t first = remaining(b.state_)[0];
   begin_turn(x, first);
   b.pending_trigger_ = trigger_for(b.state_, first);

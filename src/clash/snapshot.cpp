@@ -201,7 +201,7 @@ void read_state(const In& in, const Catalog& c, BattleState& s) {
   read_roll(in, s, rocks);
 }
 
-constexpr std::size_t kEventTypes = static_cast<std::size_t>(EventType::SuddenDeathBegun) + 1;
+constexpr std::size_t kEventTypes = static_cast<std::size_t>(EventType::SeatPlaced) + 1;
 
 SeatRef seat_ref(const json& v, const std::string& p) {
   return static_cast<SeatRef>(In::number(v, p, -128, 127));

@@ -109,6 +109,16 @@ bool hidden_draw(const Battle& b, const Event& e) {
 }
 }  // namespace
 
+std::string dealt_label(const Battle& battle, std::span<const Event> run) {
+  if (run.size() == 1) return event_label(battle, run.front());
+  const SeatRef seat = run.front().seat;
+  if (hidden_draw(battle, run.front()))
+    return fmt::format("{} draws {} cards", seat_text(battle, seat), run.size());
+  std::vector<std::string> cards;
+  for (const Event& e : run) cards.push_back(card_text(e.card));
+  return fmt::format("{} draws {}", seat_text(battle, seat), fmt::join(cards, ", "));
+}
+
 nlohmann::json table_event_json(const Battle& battle, const Event& event) {
   nlohmann::json j = event_to_json(event);
   if (hidden_draw(battle, event)) j.erase("card");
@@ -160,6 +170,15 @@ std::string event_label(const Battle& b, const Event& e) {
       return fmt::format(
           "everyone went out together: sudden death {} brings {} seats back with their last health", e.amount,
           e.extra);
+    case EventType::TurnOrderSet: {
+      std::vector<std::string> seats;
+      for (std::size_t i = 0; i < static_cast<std::size_t>(e.extra) && i < kMaxSeats; ++i)
+        seats.push_back(seat_text(b, static_cast<SeatRef>(unpack_order(e.amount, i))));
+      return fmt::format("turn order: {}", fmt::join(seats, ", "));
+    }
+    case EventType::SeatPlaced:
+      return fmt::format("{} starts on rock {} ({})", seat_text(b, e.seat), e.amount,
+                         element_name(rock_element(static_cast<std::uint32_t>(e.amount))));
   }
   return "?";
 }

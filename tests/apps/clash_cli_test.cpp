@@ -260,6 +260,26 @@ TEST(ClashCli, PlayEndsWithTheStandingsFirstPlaceFirst) {
   EXPECT_EQ(places.front(), 1) << r.out.substr(over);
 }
 
+TEST(ClashCli, PlayOpensWithTheSetupInTheSeedsOrder) {
+  const CliRun r = cli("play --rules clash --encounter duel --seed 4", "quit\n");
+  ASSERT_EQ(r.code, 0) << explain(r);
+  std::vector<std::string> lines;
+  std::istringstream text(r.out);
+  for (std::string line; std::getline(text, line) && line != "  --- round 1 ---";) lines.push_back(line);
+  // The banner; the human seat's hand as dealt, in one line, then the bot's (its cards hidden);
+  // the turn order; both seats on their starting rocks (spread over 18 rocks: 0 and 9); then
+  // round 1.
+  ASSERT_EQ(lines.size(), 6u) << r.out;
+  EXPECT_TRUE(lines[1].starts_with("  You (seat 0) draws ")) << lines[1];
+  EXPECT_EQ(std::count(lines[1].begin(), lines[1].end(), ','), 8) << lines[1];  // nine cards
+  EXPECT_EQ(lines[2], "  Bear (seat 1) draws 9 cards");
+  EXPECT_TRUE(lines[3] == "  turn order: You (seat 0), Bear (seat 1)" ||
+              lines[3] == "  turn order: Bear (seat 1), You (seat 0)")
+      << lines[3];
+  EXPECT_EQ(lines[4], "  You (seat 0) starts on rock 0 (none)");
+  EXPECT_EQ(lines[5], "  Bear (seat 1) starts on rock 9 (energy)");
+}
+
 TEST(ClashCli, PlayQuitsAndAnswersNonsense) {
   const CliRun r = cli("play --rules clash --seed 1", "hello\n7\nhelp\nquit\n");
   ASSERT_EQ(r.code, 0) << explain(r);

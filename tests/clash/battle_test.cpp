@@ -41,6 +41,42 @@ std::vector<EventType> types_of(const Battle& b) {
   return t;
 }
 
+/// The events of the first setup, as JSON lines: those before the first move out of BattleStart.
+std::vector<std::string> setup_lines(const Battle& b) {
+  std::vector<std::string> lines;
+  for (const Event& e : b.events().log()) {
+    if (e.type == EventType::PhaseChanged) break;
+    lines.push_back(event_to_json(e).dump());
+  }
+  return lines;
+}
+
+/// The first setup in the seed's order, as JSON lines, for a battle at its first decision (no
+/// card played yet): the hands of the seats in `dealt` (the human seats, then the bots), each
+/// card as it was dealt; the shuffled turn order; each seat on its rock in `rocks`; round 1.
+std::vector<std::string> expected_setup(const Battle& b, const std::vector<std::size_t>& dealt,
+                                        const std::vector<std::uint8_t>& rocks) {
+  using nlohmann::json;
+  std::vector<std::string> lines;
+  for (const std::size_t seat : dealt)
+    for (const Card c : b.state().seats[seat].hand)
+      lines.push_back(json{{"type", "CardDealt"},
+                           {"seat", seat},
+                           {"card", {{"element", element_name(c.element)}, {"value", c.value}}}}
+                          .dump());
+  lines.push_back(json{{"type", "TurnOrderSet"},
+                       {"order", std::vector<int>(b.state().order.begin(), b.state().order.end())}}
+                      .dump());
+  for (std::size_t seat = 0; seat < rocks.size(); ++seat)
+    lines.push_back(json{{"type", "SeatPlaced"},
+                         {"seat", seat},
+                         {"rock", rocks[seat]},
+                         {"rock_element", element_name(rock_element(rocks[seat]))}}
+                        .dump());
+  lines.push_back(json{{"type", "RoundStarted"}, {"round", 1}}.dump());
+  return lines;
+}
+
 // --- starting ---------------------------------------------------------------------------------
 
 TEST(ClashBattle, StartDealsHandsShufflesTheOrderAndPlacesSeatsSpreadAroundTheRing) {
@@ -63,6 +99,20 @@ TEST(ClashBattle, StartDealsHandsShufflesTheOrderAndPlacesSeatsSpreadAroundTheRi
   EXPECT_EQ(seen, (std::array<int, 4>{1, 1, 1, 1}));
   std::string why;
   EXPECT_TRUE(check_invariants(b, &why)) << why;
+}
+
+TEST(ClashBattle, TheFirstSetupDealsTheHumanSeatsThenTheBotsThenSetsTheOrderAndPlacesTheSeats) {
+  // The human sits between two bots: seat order alone, or the turn order, would deal otherwise.
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    const Battle b = started(
+        one_encounter(
+            R"([{"kind": "bot", "name": "A"}, {"kind": "human", "name": "H"}, {"kind": "bot", "name": "C"}])"),
+        seed);
+    ASSERT_EQ(b.state().seats[1].hand.size(), 9u);
+    // setup_player (seat 1), setup_bots (seats 0 and 2, the shuffled order), setup_world (spread:
+    // seat i on rock i * 18 / 3), then round 1.
+    EXPECT_EQ(setup_lines(b), expected_setup(b, {1, 0, 2}, {0, 6, 12})) << "seed " << seed;
+  }
 }
 
 TEST(ClashBattle, TheTurnOrderIsShuffledBySeed) {
@@ -575,17 +625,60 @@ TEST(ClashView, ARollEndingOnOneRockBothWaysNamesItOnce) {
   EXPECT_EQ(event_label(b, e), seat + " rolls 6: rock 3 or rock 15");
 }
 
+TEST(ClashView, TheSetupsEventsNameTheHandsTheTurnOrderAndTheStartingRocks) {
+  const Battle b = started(
+      one_encounter(
+          R"([{"kind": "bot", "name": "A"}, {"kind": "human", "name": "H"}, {"kind": "bot", "name": "C"}])",
+          R"({"starting_rocks": [4, 9, 13]})"),
+      3);
+  std::vector<std::string> labels;
+  std::vector<nlohmann::json> table;
+  for (const Event& e : b.events().log()) {
+    if (e.type == EventType::PhaseChanged) break;
+    labels.push_back(event_label(b, e));
+    table.push_back(table_event_json(b, e));
+  }
+  ASSERT_EQ(labels.size(), 3u * 9u + 1u + 3u + 1u);
+  const Card first = b.state().seats[1].hand[0];
+  EXPECT_EQ(labels[0], fmt::format("H (seat 1) draws {} {}", element_name(first.element), first.value));
+  EXPECT_TRUE(table[0].contains("card"));
+  // A bot's hand stays hidden from the first deal on.
+  EXPECT_EQ(labels[9], "A (seat 0) draws a card");
+  EXPECT_FALSE(table[9].contains("card")) << table[9].dump();
+  const std::array<std::string_view, 3> names = {"A", "H", "C"};
+  const auto& o = b.state().order;
+  EXPECT_EQ(labels[27], fmt::format("turn order: {} (seat {}), {} (seat {}), {} (seat {})", names[o[0]], o[0],
+                                    names[o[1]], o[1], names[o[2]], o[2]));
+  EXPECT_EQ(table[27]["order"], nlohmann::json(std::vector<int>{o[0], o[1], o[2]}));
+  EXPECT_EQ(labels[28], "A (seat 0) starts on rock 4 (fire)");
+  EXPECT_EQ(labels[29], "H (seat 1) starts on rock 9 (energy)");
+  EXPECT_EQ(labels[30], "C (seat 2) starts on rock 13 (air)");
+  EXPECT_EQ(table[30].dump(), R"({"rock":13,"rock_element":"air","seat":2,"type":"SeatPlaced"})");
+  EXPECT_EQ(labels[31], "--- round 1 ---");
+  // A hand in one line (the terminal game's): the human's cards in the order dealt, a bot's count.
+  const std::span<const Event> log(b.events().log());
+  std::vector<std::string> cards;
+  for (const Card c : b.state().seats[1].hand)
+    cards.push_back(fmt::format("{} {}", element_name(c.element), c.value));
+  EXPECT_EQ(dealt_label(b, log.subspan(0, 9)), fmt::format("H (seat 1) draws {}", fmt::join(cards, ", ")));
+  EXPECT_EQ(dealt_label(b, log.subspan(9, 9)), "A (seat 0) draws 9 cards");
+  EXPECT_EQ(dealt_label(b, log.subspan(9, 1)), "A (seat 0) draws a card");
+}
+
 // --- a golden scripted battle -------------------------------------------------------------------
 
 // Three bots with 1 health and one listed deck, seed 12, option 0 every time: the order, rolls,
 // moves, plays, every duel, the damage, the eliminations and the ranking are all in the file.
 const char* const kGoldenName = "clash_scripted_seed12.jsonl";
 
-Battle golden_battle() {
-  const auto c = one_encounter(test::kThreeBots, R"({"health": 1, "hand_size": 3, "deck": [
+std::shared_ptr<const Catalog> golden_catalog() {
+  return one_encounter(test::kThreeBots, R"({"health": 1, "hand_size": 3, "deck": [
       {"element": "fire", "value": 7}, {"element": "water", "value": 3}, {"element": "air", "value": 9},
       {"element": "earth", "value": 5}, {"element": "energy", "value": 2}, {"element": "fire", "value": 4}]})");
-  Battle b = started(c, 12);
+}
+
+Battle golden_battle() {
+  Battle b = started(golden_catalog(), 12);
   for (int i = 0; i < 1000 && b.status() == Status::AwaitingDecision; ++i)
     if (!b.submit(b.decision().options.front()).ok()) throw std::runtime_error("option 0 refused");
   return b;
@@ -594,12 +687,19 @@ Battle golden_battle() {
 TEST(ClashGoldenTrace, ScriptedBattleFollowsTheSeedsOrder) {
   const Battle b = golden_battle();
   ASSERT_TRUE(b.is_battle_over());
+  // BattleStart: setup_player deals no hand (no human seat), setup_bots deals seats 0, 1, 2 and
+  // shuffles the order, setup_world places them (spread: rocks 0, 6, 12); then round 1. The
+  // hands as dealt are those of the same battle at its first decision.
+  const Battle first = started(golden_catalog(), 12);
+  EXPECT_EQ(first.state().order, b.state().order);  // no re-setup: the order is the first one
+  const std::vector<std::string> setup = setup_lines(b);
+  EXPECT_EQ(setup, expected_setup(first, {0, 1, 2}, {0, 6, 12}));
   const std::vector<EventType> t = types_of(b);
   // Round 1: RoundStarted, then per seat in turn order its roll, move and play (or pass), then
   // the three duels, then damage and eliminations, RoundEnded.
-  ASSERT_GE(t.size(), 10u);
-  EXPECT_EQ(t[0], EventType::RoundStarted);
-  std::size_t i = 1;
+  ASSERT_GE(t.size(), setup.size() + 10u);
+  EXPECT_EQ(t[setup.size() - 1], EventType::RoundStarted);
+  std::size_t i = setup.size();
   for (std::size_t seat = 0; seat < 3; ++seat) {
     while (t[i] == EventType::PhaseChanged) ++i;
     EXPECT_EQ(t[i++], EventType::DiceRolled);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "battlecore/clash/battle.hpp"
 #include "clash/mechanics.hpp"
@@ -259,19 +260,30 @@ TEST(ClashParameters, AResetupDealsTheHumanSeatsThenTheBotsAsTheFirstSetupDoes) 
   for (int i = 0; i < 100 && b.round() == 1 && b.status() == Status::AwaitingDecision; ++i)
     ASSERT_TRUE(b.submit(b.decision().options.front()).ok());
   if (b.is_battle_over()) GTEST_SKIP() << "ended in round 1";
-  // The re-setup's deals: between the end of round 1 and the start of round 2.
+  // The re-setup's deals: between the end of round 1 and the start of round 2; then the new
+  // turn order, once, after every deal.
   std::vector<SeatRef> dealt;
+  std::vector<nlohmann::json> orders;
+  std::size_t dealt_before_order = 0;
   bool between = false;
   for (const Event& e : b.events().log()) {
     if (e.type == EventType::RoundEnded && e.amount == 1) between = true;
     if (between && e.type == EventType::RoundStarted) break;
     if (between && e.type == EventType::CardDealt) dealt.push_back(e.seat);
+    if (between && e.type == EventType::TurnOrderSet) {
+      orders.push_back(event_to_json(e)["order"]);
+      dealt_before_order = dealt.size();
+    }
   }
   std::vector<SeatRef> expected;
   for (const SeatRef seat : {SeatRef{1}, SeatRef{0}, SeatRef{2}})
     if (!b.state().seats[static_cast<std::size_t>(seat)].out) expected.insert(expected.end(), 9, seat);
   ASSERT_GE(expected.size(), 18u) << "two seats or more are still in";
   EXPECT_EQ(dealt, expected);
+  const auto& order = b.state().order;
+  const std::vector<nlohmann::json> shuffled = {nlohmann::json{order[0], order[1], order[2]}};
+  EXPECT_EQ(orders, shuffled);
+  EXPECT_EQ(dealt_before_order, expected.size());
 }
 
 TEST(ClashParameters, AResetupBuildsAListedDeckAgainBeforeDealing) {

@@ -67,6 +67,34 @@ TEST(ClashScenario, OverridesReplaceTheStatedFieldsAndTheFirstSeatOfTheOrderBegi
   EXPECT_EQ(b.history()[0].from, Phase::BattleStart);
 }
 
+TEST(ClashScenario, TheLogTellsTheStatedPositionNotTheSetupItReplaced) {
+  const auto r = start(R"({
+    "encounter": "trio", "seed": 12, "round": 7, "order": [0, 2, 1],
+    "seats": [{"rock": 6, "hand": [{"element": "fire", "value": 7}, {"element": "air", "value": 1}]}, {}, {"rock": 17}]
+  })");
+  ASSERT_TRUE(r.ok()) << problems(r);
+  const Battle& b = r.value();
+  std::vector<std::string> lines;
+  for (const Event& e : b.events().log()) {
+    if (e.type == EventType::PhaseChanged) break;
+    lines.push_back(event_to_json(e).dump());
+  }
+  // The human seat's stated hand, then the bots' hands as dealt, the stated order and rocks (seat
+  // 1 where the setup placed it), the stated round.
+  std::vector<std::string> expected = {R"({"card":{"element":"fire","value":7},"seat":0,"type":"CardDealt"})",
+                                       R"({"card":{"element":"air","value":1},"seat":0,"type":"CardDealt"})"};
+  for (const SeatRef seat : {SeatRef{1}, SeatRef{2}})
+    for (const Card c : b.state().seats[static_cast<std::size_t>(seat)].hand)
+      expected.push_back(event_to_json(Event{.type = EventType::CardDealt, .seat = seat, .card = c}).dump());
+  for (const char* line : {R"({"order":[0,2,1],"type":"TurnOrderSet"})",
+                           R"({"rock":6,"rock_element":"none","seat":0,"type":"SeatPlaced"})",
+                           R"({"rock":6,"rock_element":"none","seat":1,"type":"SeatPlaced"})",
+                           R"({"rock":17,"rock_element":"water","seat":2,"type":"SeatPlaced"})",
+                           R"({"round":7,"type":"RoundStarted"})"})
+    expected.emplace_back(line);
+  EXPECT_EQ(lines, expected);
+}
+
 TEST(ClashScenario, WithoutOverridesItIsThePlainStartAndTheSeedArgumentWins) {
   const auto r = start(R"({"encounter": "bots4", "seed": 3})", 99);
   ASSERT_TRUE(r.ok()) << problems(r);

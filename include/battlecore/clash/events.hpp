@@ -37,8 +37,10 @@ enum class EventType : std::uint8_t {
   Eliminated,        ///< seat, amount: place, extra: OutReason
   RoundEnded,        ///< amount: round number, extra: seats remaining
   BattleEnded,       ///< amount: places packed, one byte per seat (seat 0 lowest), 0 = no seat
-  CardDealt,         ///< seat, card (a refill or a re-setup hand)
+  CardDealt,         ///< seat, card (a hand as it is dealt, at the setup or a re-setup; a refill)
   SuddenDeathBegun,  ///< amount: sudden-death rounds so far, extra: seats brought back
+  TurnOrderSet,      ///< amount: the shuffled order packed (pack_order), extra: its number of seats
+  SeatPlaced,        ///< seat, amount: the starting rock it is placed on
 };
 std::string_view event_type_name(EventType t);
 
@@ -64,6 +66,10 @@ using Listener = EventListener<Event>;
 std::int32_t pack_places(const std::uint8_t* places, std::size_t seats);
 /// The place of `seat` in a packed BattleEnded amount (0 when there is no such seat).
 std::uint8_t unpack_place(std::int32_t packed, std::size_t seat);
+/// Packs a turn order (seat indices, first seat in the lowest byte, at most 4) for TurnOrderSet.
+std::int32_t pack_order(const std::uint8_t* order, std::size_t seats);
+/// The seat at `position` of a packed TurnOrderSet order.
+std::uint8_t unpack_order(std::int32_t packed, std::size_t position);
 
 /// The readable JSON form of an event.
 nlohmann::json event_to_json(const Event& e);

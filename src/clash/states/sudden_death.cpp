@@ -25,7 +25,7 @@ std::optional<Trigger> run_sudden_death(Ctx& x) {
     s.place = 0;
     s.out_round = 0;
     if (health_out(x.e, s)) s.health = last_health;
-    deal_hand(x, seat, true);
+    deal_hand(x, seat);
     ++back;
   }
   x.ev.emit_with(EventType::SuddenDeathBegun, [&] {
