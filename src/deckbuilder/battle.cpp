@@ -589,6 +589,10 @@ std::uint64_t Battle::state_hash() const {
   h.add(state_.reward_pending);
   h.add(static_cast<std::uint64_t>(state_.reward_taken));
   for (const EnemyState& e : state_.enemies) h.add(e.rules_used);
+  // What the player knows of the draw pile's top, by the cards it covers (a mark the draws have
+  // passed covers none, as no mark does), added only when it covers some: a battle where it
+  // covers none keeps the hashes its recorded replays hold.
+  if (const std::size_t known = state_.known_on_top(); known != 0) h.add(known);
   return h.h;
 }
 

@@ -15,9 +15,13 @@ void bad_unit(const BattleState& s, UnitRef u) {
 // --- cards ------------------------------------------------------------------------------
 
 [[gnu::hot]] void shuffle_discard_into_draw(Ctx& x) {
-  const auto count = static_cast<std::int32_t>(x.s.discard_pile().size());
+  // Through a local: a byte store may alias x, so x.s would be read again before each use.
+  BattleState& s = x.s;
+  const auto count = static_cast<std::int32_t>(s.discard_pile().size());
   // The discard pile goes under whatever is left in the draw pile, then the new cards are shuffled.
-  x.s.piles.shuffle_discard_under_draw(x.s.rng[Stream::Shuffle]);
+  s.piles.shuffle_discard_under_draw(s.rng[Stream::Shuffle]);
+  // Grown again, the draw pile has shuffled cards where a mark would say known ones are.
+  s.draw_known_from = kNothingKnownOnTop;
   x.ev.emit_with(EventType::PileShuffled,
                  [&] { return Event{.type = EventType::PileShuffled, .amount = count}; });
 }
@@ -62,9 +66,11 @@ void add_card(Ctx& x, CardId card, Pile pile) {
       x.s.piles.push(pile, ref);
       break;
     case Pile::Draw: {
-      // Shuffled in: a random position of the draw pile (effects stream).
+      // Shuffled in: a random position of the draw pile (effects stream), which the player does
+      // not know, so neither do they know what lies on top any more.
       const auto at = x.s.rng[Stream::Effects].below(static_cast<std::uint32_t>(x.s.draw_pile().size() + 1));
       x.s.piles.insert(Pile::Draw, at, ref);
+      x.s.draw_known_from = kNothingKnownOnTop;
       break;
     }
     case Pile::Discard:

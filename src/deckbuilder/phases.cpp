@@ -81,13 +81,16 @@ void build_draw_pile(Ctx& x) {
   x.s.piles.put_under_draw(static_cast<CardRef>(first), n);  // in deck order, bottom first
 }
 
-// Innate cards go to the top of the draw pile (the back), keeping their shuffled order.
+// Innate cards go to the top of the draw pile (the back), keeping their shuffled order. The
+// player knows they are there: those the opening hand leaves stay on top until the first
+// reshuffle (BattleState::draw_known_from), their order among themselves hidden.
 void prioritize_innate(Ctx& x) {
   if ((x.s.card_keywords & kInnate) == 0) return;  // no card of the battle is Innate
   const auto is_innate = [&](CardRef c) { return x.c.card_play[x.s.cards[c].def].has(kInnate); };
   if (std::none_of(x.s.draw_pile().begin(), x.s.draw_pile().end(), is_innate)) return;
   CardPile ordinary, innate;
   for (CardRef c : x.s.draw_pile()) (is_innate(c) ? innate : ordinary).push_back(c);
+  x.s.draw_known_from = static_cast<std::uint8_t>(ordinary.size());
   for (CardRef c : innate) ordinary.push_back(c);
   x.s.piles.assign(Pile::Draw, ordinary);
 }

@@ -32,12 +32,19 @@ double greedy_score(const Battle& b) {
 void resample_hidden(Battle& battle, std::uint64_t seed) {
   BattleState& s = Battle::Access::of(battle).s;
   s.rng = RngStreams(seed);
-  // From a canonical order, so that the result does not depend on the real order at all.
+  // The cards the player knows to be on top stay there; the cards under them, then those on top
+  // among themselves (the rules put them there in shuffled order), are shuffled, each from a
+  // canonical order, so that the result does not depend on the real order at all.
   CardPile draw;
   for (CardRef c : s.draw_pile()) draw.push_back(c);
-  std::sort(draw.begin(), draw.end());
+  const auto reshuffle = [&](CardRef* first, CardRef* last) {
+    std::sort(first, last);
+    s.rng[Stream::Shuffle].shuffle(first, last);
+  };
+  CardRef* const on_top = draw.end() - s.known_on_top();
+  reshuffle(draw.begin(), on_top);
+  reshuffle(on_top, draw.end());
   s.piles.assign(Pile::Draw, draw);
-  s.piles.shuffle(Pile::Draw, s.rng[Stream::Shuffle]);
 }
 
 // --- greedy -------------------------------------------------------------------------------

@@ -118,6 +118,27 @@ MoveIndex move_or_none(const In& in, std::string_view key, const EnemyDef& def) 
 
 json move_json(MoveIndex m) { return m == kNoMove ? json(nullptr) : json(m); }
 
+/// What the player knows of the draw pile's top (BattleState::draw_known_from), once the cards
+/// and the piles are read: null for nothing, or a draw pile index below the number of card
+/// instances (the start sets it within the draw pile, below its Innate cards; until it is
+/// cleared the pile only shrinks, by draws from the top, and no card instance leaves the
+/// battle), and the cards it covers are Innate (no other card is put there knowingly). A
+/// snapshot without the key (written before it was kept) knows nothing.
+void read_known_on_top(const In& in, const Catalog& c, BattleState& s) {
+  if (!in.has("draw_known_from") || in.at("draw_known_from").is_null()) return;
+  s.draw_known_from = static_cast<std::uint8_t>(
+      num_because(in, "draw_known_from", 0, static_cast<std::int64_t>(s.cards.size()) - 1,
+                  fmt::format("a draw pile index below the battle's {}",
+                              content::counted(s.cards.size(), "card instances"))));
+  const DrawPileView draw = s.draw_pile();
+  for (std::size_t i = s.draw_known_from; i < draw.size(); ++i)
+    if (!c.card_play[s.cards[draw[i]].def].has(kInnate))
+      throw Bad{in.ptr("draw_known_from"),
+                fmt::format("card {} at draw pile index {} is not Innate: only Innate cards are known to be "
+                            "on top of the draw pile",
+                            draw[i], i)};
+}
+
 }  // namespace
 
 namespace detail {
@@ -192,6 +213,7 @@ json BattleIo::snapshot(const Battle& b) {
       {"enemies", enemies},
       {"cards", cards},
       {"draw_pile", refs_json(s.draw_pile())},
+      {"draw_known_from", s.draw_known_from == kNothingKnownOnTop ? json(nullptr) : json(s.draw_known_from)},
       {"hand", refs_json(s.hand())},
       {"discard_pile", refs_json(s.discard_pile())},
       {"exhaust_pile", refs_json(s.exhaust_pile())},
@@ -423,6 +445,7 @@ void read_state(const In& in, const Catalog& c, Phase phase, BattleState& s) {
   for (std::size_t card = 0; card < s.cards.size(); ++card)
     if (pile_of[card] == nullptr)
       throw Bad{content::child_pointer(in.ptr("cards"), card), fmt::format("card {} is in no pile", card)};
+  read_known_on_top(in, c, s);
   read_refs(in, "played_this_turn", s.played_this_turn, 0, last_card);
   const json& hooks = in.arr("hooks");
   if (hooks.size() > kMaxHooks) throw Bad{in.ptr("hooks"), fmt::format("more than {} hooks", kMaxHooks)};

@@ -19,6 +19,8 @@
 #include "battlecore/deckbuilder/load.hpp"
 #include "battlecore/deckbuilder/policies.hpp"
 #include "battlecore/deckbuilder/snapshot.hpp"
+#include "deckbuilder/mechanics.hpp"
+#include "support/innate_pack.hpp"
 #include "support/starter_pack.hpp"
 
 namespace battlecore::deckbuilder {
@@ -744,6 +746,26 @@ TEST(DeckbuilderClone, ActingOnTheCloneLeavesTheOriginalUntouched) {
   play_randomly(fresh, 5);
   EXPECT_EQ(original.state_hash(), fresh.state_hash());
   EXPECT_EQ(original.events().log(), fresh.events().log());
+}
+
+// What the player knows of the draw pile's top is part of the state and its hash, counted by the
+// cards it covers: a mark the draws have passed hashes as no mark.
+TEST(DeckbuilderClone, TheCardsKnownOnTopAreCopiedComparedAndHashed) {
+  Battle original(test::innate_pack());
+  ASSERT_TRUE(original.start_battle("e", 7).ok());
+  ASSERT_EQ(original.state().known_on_top(), test::kRunesLeftOnTop);
+  const Battle clone = original;
+  EXPECT_TRUE(clone == original);
+  EXPECT_EQ(clone.state().draw_known_from, original.state().draw_known_from);
+  Battle forgot = original;
+  Battle::Access::of(forgot).s.draw_known_from = kNothingKnownOnTop;
+  EXPECT_FALSE(forgot == original);
+  EXPECT_NE(forgot.state_hash(), original.state_hash());
+  Battle passed = original;
+  Battle::Access::of(passed).s.draw_known_from =
+      static_cast<std::uint8_t>(original.state().draw_pile().size());
+  EXPECT_EQ(passed.state().known_on_top(), 0u);
+  EXPECT_EQ(passed.state_hash(), forgot.state_hash());
 }
 
 struct CountingListener final : Listener {

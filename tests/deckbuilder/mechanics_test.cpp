@@ -22,6 +22,7 @@
 #include "battlecore/deckbuilder/load.hpp"
 #include "battlecore/deckbuilder/policies.hpp"
 #include "battlecore/deckbuilder/snapshot.hpp"
+#include "support/innate_pack.hpp"
 #include "support/starter_pack.hpp"
 
 namespace battlecore::deckbuilder {
@@ -471,6 +472,48 @@ TEST(DeckbuilderDraw, AnEmptyDrawPileShufflesTheDiscardPileIn) {
   EXPECT_EQ(b.state().hand().size(), 5u);
   EXPECT_EQ(b.state().draw_pile().size(), 5u);
   EXPECT_TRUE(b.state().discard_pile().empty());
+}
+
+// The runes the opening hand leaves on top of the draw pile are known there until the pile is
+// shuffled: draws take them off the top with no update, a reshuffle forgets them.
+TEST(DeckbuilderDraw, AReshuffleForgetsTheCardsKnownOnTop) {
+  Battle b = started(test::innate_pack(), "e", 5);
+  const std::uint8_t known_from = b.state().draw_known_from;
+  EXPECT_EQ(known_from, test::kOrdinaryCards);
+  EXPECT_EQ(b.state().known_on_top(), test::kRunesLeftOnTop);
+  auto x = Battle::Access::of(b);
+  detail::draw_cards(x, 1);  // one rune left on top
+  EXPECT_EQ(b.state().draw_known_from, known_from);
+  EXPECT_EQ(b.state().known_on_top(), 1u);
+  detail::draw_cards(x, 2);  // the last rune and an ordinary card: the mark is passed
+  EXPECT_EQ(b.state().known_on_top(), 0u);
+  EXPECT_EQ(b.state().draw_known_from, known_from);
+  const auto discard_hand = [&] {
+    while (!b.state().hand().empty()) detail::move_from_hand(x, 0, Pile::Discard);
+  };
+  discard_hand();
+  detail::draw_cards(x, 7);  // the rest of the draw pile
+  ASSERT_TRUE(b.state().draw_pile().empty());
+  discard_hand();
+  detail::draw_cards(x, 1);  // the discard pile is shuffled in: the draw pile grows past the mark
+  ASSERT_EQ(b.state().draw_pile().size(), test::kInnateRunes + test::kOrdinaryCards - 1);
+  EXPECT_EQ(b.state().draw_known_from, kNothingKnownOnTop);
+  EXPECT_EQ(b.state().known_on_top(), 0u);
+}
+
+// A card added at a random place of the draw pile hides what lies on top; one added to the hand
+// or the discard pile leaves it known.
+TEST(DeckbuilderAddCard, ACardShuffledIntoTheDrawPileForgetsTheCardsKnownOnTop) {
+  Battle b = started(test::innate_pack(), "e", 6);
+  auto x = Battle::Access::of(b);
+  const CardId guard = *b.catalog().find_card("guard");
+  detail::add_card(x, guard, Pile::Hand);
+  detail::add_card(x, guard, Pile::Discard);
+  EXPECT_EQ(b.state().known_on_top(), test::kRunesLeftOnTop);
+  detail::add_card(x, guard, Pile::Draw);
+  EXPECT_EQ(b.state().draw_pile().size(), test::kOrdinaryCards + test::kRunesLeftOnTop + 1);
+  EXPECT_EQ(b.state().draw_known_from, kNothingKnownOnTop);
+  EXPECT_EQ(b.state().known_on_top(), 0u);
 }
 
 /// Rearranges a fresh w1 battle's piles: the hand stays, `draw` cards stay in the draw pile,

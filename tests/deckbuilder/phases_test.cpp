@@ -19,6 +19,7 @@
 #include "battlecore/deckbuilder/events.hpp"
 #include "battlecore/deckbuilder/load.hpp"
 #include "deckbuilder/mechanics.hpp"
+#include "support/innate_pack.hpp"
 #include "support/starter_pack.hpp"
 
 namespace battlecore::deckbuilder {
@@ -334,6 +335,38 @@ TEST(DeckbuilderGoldenTrace, DeathInTheEnemyPhaseLosesAtOnce) {
                       Trigger::Defeat);
   EXPECT_EQ(rb.recorder.events.back().amount, 0);
   EXPECT_EQ(rb.battle.phase(), Phase::BattleLost);
+}
+
+// --- battle start: what the player knows of the draw pile ----------------------------------
+
+// Initialize puts the Innate cards on top (step 6) and draws the opening hand from the top (step
+// 8): the Innate cards the hand has no room for are known to be on top of the draw pile.
+TEST(DeckbuilderBattleStart, TheInnateCardsTheOpeningHandLeavesAreKnownOnTop) {
+  Battle b(test::innate_pack());
+  ASSERT_TRUE(b.start_battle("e", 2).ok());
+  const BattleState& s = b.state();
+  const auto innate = [&](CardRef c) { return b.catalog().card_play[s.cards[c].def].has(kInnate); };
+  ASSERT_EQ(s.hand().size(), 5u);
+  EXPECT_TRUE(std::ranges::all_of(s.hand(), innate));
+  EXPECT_EQ(s.draw_known_from, test::kOrdinaryCards);
+  ASSERT_EQ(s.known_on_top(), test::kRunesLeftOnTop);
+  for (std::size_t i = 0; i < s.draw_pile().size(); ++i)
+    EXPECT_EQ(innate(s.draw_pile()[i]), i >= s.draw_known_from) << "draw pile index " << i;
+}
+
+TEST(DeckbuilderBattleStart, NothingIsKnownOnTopWhenTheOpeningHandTakesEveryInnateCard) {
+  Battle w1(test::starter());
+  ASSERT_TRUE(w1.start_battle("w1", 2).ok());  // no Innate card
+  EXPECT_EQ(w1.state().draw_known_from, kNothingKnownOnTop);
+  EXPECT_EQ(w1.state().known_on_top(), 0u);
+  // One Innate card in the deck: it is drawn, and the rest of the pile is as hidden as ever.
+  const Catalog& c = *test::starter();
+  std::vector<CardId> deck(10, *c.find_card("strike"));
+  deck.push_back(*c.find_card("opening_gambit"));
+  Battle one(test::starter());
+  ASSERT_TRUE(one.start_battle(*c.find_encounter("w1"), 2, deck).ok());
+  EXPECT_EQ(one.state().draw_pile().size(), 6u);
+  EXPECT_EQ(one.state().known_on_top(), 0u);
 }
 
 // --- a whole scripted battle, stored as a golden file ----------------------------------------

@@ -1,20 +1,63 @@
 #include "battlecore/deckbuilder/policies.hpp"
 
 #include <algorithm>
+#include <set>
+#include <vector>
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "battlecore/sim/simulate.hpp"
 #include "deckbuilder/mechanics.hpp"
+#include "support/innate_pack.hpp"
 #include "support/search_twins.hpp"
 #include "support/starter_pack.hpp"
 
 namespace battlecore::deckbuilder {
 namespace {
 
+using test::innate_pack;
 using test::starter;
 constexpr BattleOptions kQuiet{.event_log = false, .record_history = false};
+
+std::vector<CardRef> sorted(std::vector<CardRef> cards) {
+  std::sort(cards.begin(), cards.end());
+  return cards;
+}
+
+/// The cards of `s`'s draw pile under the top `top` ones, bottom first.
+std::vector<CardRef> under_top(const BattleState& s, std::size_t top) {
+  const std::vector<CardRef> draw(s.draw_pile().begin(), s.draw_pile().end());
+  return {draw.begin(), draw.end() - static_cast<std::ptrdiff_t>(top)};
+}
+
+/// The top `top` cards of `s`'s draw pile, bottom first.
+std::vector<CardRef> on_top(const BattleState& s, std::size_t top) {
+  const std::vector<CardRef> draw(s.draw_pile().begin(), s.draw_pile().end());
+  return {draw.end() - static_cast<std::ptrdiff_t>(top), draw.end()};
+}
+
+/// A battle of the innate pack just started: two runes known on top of the draw pile.
+Battle innate_battle(std::uint64_t seed) {
+  Battle b(innate_pack(), kQuiet);
+  EXPECT_TRUE(b.start_battle("e", seed).ok());
+  EXPECT_EQ(b.state().known_on_top(), test::kRunesLeftOnTop);
+  return b;
+}
+
+/// `b` with its draw pile in another order that keeps the cards known on top on top (both parts
+/// reversed) and every stream elsewhere: a battle the player cannot tell from `b`.
+Battle hidden_twin(const Battle& b, std::uint64_t streams) {
+  Battle twin = b;
+  BattleState& t = Battle::Access::of(twin).s;
+  std::vector<CardRef> draw(t.draw_pile().begin(), t.draw_pile().end());
+  const auto top = draw.end() - static_cast<std::ptrdiff_t>(t.known_on_top());
+  std::reverse(draw.begin(), top);
+  std::reverse(top, draw.end());
+  t.piles.assign(Pile::Draw, draw);
+  t.rng = RngStreams(streams);
+  return twin;
+}
 
 TEST(DeckbuilderPolicies, MakePolicyKnowsEveryNameAndRefusesOthers) {
   for (std::string_view name : policy_names()) EXPECT_TRUE(make_policy(name).ok()) << name;
@@ -54,6 +97,81 @@ TEST(DeckbuilderPolicies, ResampleHiddenKeepsWhatThePlayerSeesAndChangesTheRest)
     same_order += std::ranges::equal(other.state().draw_pile(), b.draw_pile());
   }
   EXPECT_LE(same_order, 1);
+}
+
+// The runes the opening hand left on top of the draw pile stay there, as the player knows they
+// do; the cards under them are re-sampled, and so is the runes' order among themselves, which
+// the rules left shuffled and the player has not seen.
+TEST(DeckbuilderPolicies, ResampleHiddenKeepsTheInnateCardsLeftOnTopAndReSamplesTheRest) {
+  constexpr std::size_t kTop = test::kRunesLeftOnTop;
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    SCOPED_TRACE(seed);
+    const Battle battle = innate_battle(seed);
+    const BattleState& real = battle.state();
+    ASSERT_EQ(real.draw_pile().size(), test::kOrdinaryCards + kTop);
+    std::set<std::vector<CardRef>> orders_under, orders_on_top;
+    for (std::uint64_t sample = 1; sample <= 20; ++sample) {
+      Battle copy = battle;
+      resample_hidden(copy, sample);
+      const BattleState& s = copy.state();
+      EXPECT_EQ(s.draw_known_from, real.draw_known_from);
+      EXPECT_EQ(sorted(on_top(s, kTop)), sorted(on_top(real, kTop))) << "sample " << sample;
+      EXPECT_EQ(sorted(under_top(s, kTop)), sorted(under_top(real, kTop))) << "sample " << sample;
+      orders_under.insert(under_top(s, kTop));
+      orders_on_top.insert(on_top(s, kTop));
+    }
+    EXPECT_GE(orders_under.size(), 15u);  // 8! orders: 20 samples nearly all differ
+    EXPECT_EQ(orders_on_top.size(), 2u);  // both orders of the two runes come up
+    // The order the player cannot see does not show through: a twin ordered otherwise, under the
+    // runes and among them, is re-sampled to the very same pile.
+    const Battle twin = hidden_twin(battle, 4242);
+    ASSERT_FALSE(std::ranges::equal(twin.state().draw_pile(), real.draw_pile()));
+    Battle a = battle, b = twin;
+    resample_hidden(a, 77);
+    resample_hidden(b, 77);
+    EXPECT_TRUE(a.state() == b.state());
+  }
+}
+
+// A reshuffle of the discard pile makes the whole draw pile hidden again: the re-sample keeps
+// nothing on top.
+TEST(DeckbuilderPolicies, ResampleHiddenKeepsNothingAfterAReshuffle) {
+  Battle battle = innate_battle(3);
+  while (battle.state().discard_pile().size() < 3 || !battle.state().draw_pile().empty())
+    ASSERT_TRUE(battle.submit(Action::end_turn()).ok());
+  ASSERT_TRUE(battle.submit(Action::end_turn()).ok());  // the turn's draw shuffles the discard pile in
+  const BattleState& real = battle.state();
+  ASSERT_GT(real.draw_pile().size(), test::kOrdinaryCards);
+  EXPECT_EQ(real.known_on_top(), 0u);
+  std::set<std::vector<CardRef>> tops;
+  for (std::uint64_t sample = 1; sample <= 20; ++sample) {
+    Battle copy = battle;
+    resample_hidden(copy, sample);
+    tops.insert(on_top(copy.state(), test::kRunesLeftOnTop));
+  }
+  EXPECT_GE(tops.size(), 10u);
+}
+
+// The search knows which cards lie on top as the player does, and nothing more: a battle and its
+// twin ordered otherwise where the player cannot see get the same choices.
+TEST(DeckbuilderPolicies, MctsCannotSeeTheOrderUnderOrAmongTheInnateCardsOnTop) {
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    Battle battle = innate_battle(seed);
+    Battle twin = hidden_twin(battle, seed * 1000);
+    std::vector<Action> options;
+    battle.legal_actions(options);
+    MctsPolicy a(UctOptions{.iterations = 40});
+    MctsPolicy b(UctOptions{.iterations = 40});
+    battlecore::test::expect_blind_to_the_twin(a, b, battle, twin, options, seed,
+                                               fmt::format("innate seed {}", seed));
+    for (std::string_view name : {"greedy", "mcts"}) {
+      auto p = make_policy(name, UctOptions{.iterations = 40});
+      auto q = make_policy(name, UctOptions{.iterations = 40});
+      p.value()->reset(seed);
+      q.value()->reset(seed);
+      EXPECT_EQ(p.value()->choose(battle, options), q.value()->choose(twin, options)) << name;
+    }
+  }
 }
 
 TEST(DeckbuilderPolicies, SearchDoesNotChangeTheRealBattle) {

@@ -12,6 +12,7 @@
 
 #include "battlecore/content/json_reader.hpp"
 #include "battlecore/deckbuilder/policies.hpp"
+#include "support/innate_pack.hpp"
 #include "support/starter_pack.hpp"
 
 namespace battlecore::deckbuilder {
@@ -63,6 +64,28 @@ TEST(DeckbuilderScenario, OverridesReplaceTheStatedFields) {
   EXPECT_EQ(s.player_turns, 4u);
   EXPECT_EQ(s.attacks_this_turn, 1);
   EXPECT_EQ(s.enemies_alive, 1);
+}
+
+// A scenario's listed draw pile is a position in the middle of a battle: the player knows nothing
+// of its order, Innate cards on top or not, and the search re-samples all of it. A scenario that
+// lists no pile keeps the piles its start dealt, and what the player knows of them.
+TEST(DeckbuilderScenario, AListedDrawPileIsHiddenAndTheStartKeepsWhatItKnows) {
+  const auto start_innate = [](const std::string& text) {
+    content::Diagnostics diags;
+    auto doc = content::parse_json_text("s.json", text, diags);
+    EXPECT_TRUE(doc.has_value()) << diags.to_string();
+    return start_scenario(test::innate_pack(), *doc);
+  };
+  const auto listed = start_innate(
+      R"({ "rules": "deckbuilder", "encounter": "e", "seed": 3, "draw_pile": ["jab", "rune_a", "rune_b"], "hand": ["guard"] })");
+  ASSERT_TRUE(listed.ok()) << problems(listed);
+  EXPECT_EQ(listed.value().state().draw_pile().size(), 3u);
+  EXPECT_EQ(listed.value().state().draw_known_from, kNothingKnownOnTop);
+  EXPECT_EQ(listed.value().state().known_on_top(), 0u);
+  const auto dealt = start_innate(R"({ "rules": "deckbuilder", "encounter": "e", "seed": 3, "energy": 1 })");
+  ASSERT_TRUE(dealt.ok()) << problems(dealt);
+  EXPECT_EQ(dealt.value().state().draw_known_from, test::kOrdinaryCards);
+  EXPECT_EQ(dealt.value().state().known_on_top(), test::kRunesLeftOnTop);
 }
 
 TEST(DeckbuilderScenario, MoreEnergyThanTheListingByteHoldsStillListsExactly) {

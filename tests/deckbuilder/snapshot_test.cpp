@@ -18,6 +18,7 @@
 #include "battlecore/deckbuilder/load.hpp"
 #include "battlecore/deckbuilder/policies.hpp"
 #include "battlecore/deckbuilder/scenario.hpp"
+#include "support/innate_pack.hpp"
 #include "support/starter_pack.hpp"
 
 namespace battlecore::deckbuilder {
@@ -321,6 +322,64 @@ json paused_with_everything() {
   EXPECT_TRUE(a.submit(Action::play(in_hand(a, "tactics"))).ok());
   EXPECT_TRUE(a.is_waiting_for_choice());
   return snapshot(a);
+}
+
+// What the player knows of the draw pile's top is state: kept by the snapshot, restored with it,
+// and the restored battle goes on as the original does.
+TEST(DeckbuilderSnapshot, TheCardsKnownOnTopOfTheDrawPileRoundTrip) {
+  Battle a(test::innate_pack());
+  ASSERT_TRUE(a.start_battle("e", 4).ok());
+  ASSERT_EQ(a.state().known_on_top(), test::kRunesLeftOnTop);
+  const json s = snapshot(a);
+  EXPECT_EQ(s["state"]["draw_known_from"], test::kOrdinaryCards);
+  auto r = restore(test::innate_pack(), s);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  Battle b = std::move(r).value();
+  EXPECT_TRUE(b == a);
+  EXPECT_EQ(b.state().draw_known_from, a.state().draw_known_from);
+  EXPECT_EQ(b.state_hash(), a.state_hash());
+  EXPECT_EQ(snapshot(b), s);
+  play_both_to_the_end(a, b, 8);
+  // Nothing known: null.
+  EXPECT_TRUE(snapshot(started("w1", 1))["state"]["draw_known_from"].is_null());
+  // A snapshot without the key (written before it was kept) knows nothing.
+  json old = s;
+  old["state"].erase("draw_known_from");
+  auto o = restore(test::innate_pack(), old);
+  ASSERT_TRUE(o.ok()) << o.error().message;
+  EXPECT_EQ(o.value().state().draw_known_from, kNothingKnownOnTop);
+  EXPECT_EQ(o.value().state().known_on_top(), 0u);
+}
+
+// The rules set the mark below the Innate cards on top of the draw pile, and until it is cleared
+// the pile only shrinks from its top: any other mark is refused.
+TEST(DeckbuilderSnapshot, AMarkOfTheCardsKnownOnTopTheRulesNeverSetIsRefused) {
+  Battle a(test::innate_pack());
+  ASSERT_TRUE(a.start_battle("e", 4).ok());
+  const json s = snapshot(a);
+  const std::size_t cards = a.state().cards.size();
+  const auto refused = [&](const json& mark, const std::string& what) {
+    const auto r = restore(test::innate_pack(), with(s, "/state/draw_known_from", mark));
+    ASSERT_FALSE(r.ok()) << mark;
+    EXPECT_NE(r.error().message.find("/state/draw_known_from"), std::string::npos) << r.error().message;
+    EXPECT_NE(r.error().message.find(what), std::string::npos) << r.error().message;
+  };
+  refused(cards, fmt::format("a draw pile index below the battle's {} card instances: expected an integer in "
+                             "[0, {}]",
+                             cards, cards - 1));
+  refused(-1, "got -1");
+  refused("top", "expected an integer");
+  refused(test::kOrdinaryCards - 1,
+          fmt::format("at draw pile index {} is not Innate", test::kOrdinaryCards - 1));
+  refused(0, "at draw pile index 0 is not Innate");
+  // Marks the draws could have left: one rune still covered, none, or passed long ago.
+  for (const std::size_t mark : {test::kOrdinaryCards + 1, test::kOrdinaryCards + 2, cards - 1}) {
+    const auto r = restore(test::innate_pack(), with(s, "/state/draw_known_from", mark));
+    ASSERT_TRUE(r.ok()) << mark << ": " << r.error().message;
+    EXPECT_EQ(r.value().state().known_on_top(), test::kOrdinaryCards + test::kRunesLeftOnTop > mark
+                                                    ? test::kOrdinaryCards + test::kRunesLeftOnTop - mark
+                                                    : 0u);
+  }
 }
 
 TEST(DeckbuilderSnapshot, ARewardOutsideTheWonBattleIsRefused) {

@@ -52,6 +52,8 @@ inline constexpr std::size_t kMaxRewardChoices = 5;
 inline constexpr std::uint8_t kMaxExtraTurns = 9;         ///< extra turns pending (more granted are lost)
 inline constexpr std::uint8_t kMaxSkippedTurns = 99;      ///< turns to skip pending (more are lost)
 inline constexpr std::uint8_t kCostRuleForBattle = 0xFF;  ///< a cost rule's "turns" when it lasts the battle
+/// BattleState::draw_known_from when the player knows nothing of what lies on top of the draw pile.
+inline constexpr std::uint8_t kNothingKnownOnTop = 0xFF;
 
 /// Stacks of one status on a unit.
 struct StatusStack {
@@ -276,8 +278,23 @@ struct BattleState {
   PlayInProgress playing;
   FixedVec<CardId, kMaxRewardChoices> reward_options;  ///< offered, waiting for a pick
   bool reward_pending = false;
+  /// The draw pile index (bottom first) from which up to its top the player knows which cards lie
+  /// there, though not in what order: the Innate cards the opening hand left on top (put there
+  /// in their shuffled order), or kNothingKnownOnTop. Draws from the top shrink that run with no
+  /// update: nothing is known once the pile holds no more cards than this. Whatever else puts
+  /// cards into the draw pile sets kNothingKnownOnTop (a reshuffle of the discard pile, a card
+  /// added at a random place). resample_hidden keeps these cards on top (known_on_top). Here,
+  /// beside reward_pending, it takes bytes reward_taken's alignment left unused: the state is no
+  /// larger.
+  std::uint8_t draw_known_from = kNothingKnownOnTop;
   std::int32_t reward_taken = -1;  ///< the card id taken as the reward, or -1
   friend bool operator==(const BattleState&, const BattleState&) = default;
+
+  /// How many cards on top of the draw pile the player knows to be there (draw_known_from).
+  std::size_t known_on_top() const {
+    const std::size_t n = piles.size(Pile::Draw);
+    return n > draw_known_from ? n - draw_known_from : 0;
+  }
 
   /// The draw pile, bottom first: back() is the top, the next card drawn.
   DrawPileView draw_pile() const { return piles.draw(); }
