@@ -126,8 +126,10 @@ class ClashCommands final : public RuleSetCommands {
                            {options.record, *scenario, scenario->is_null() ? "" : options.scenario});
   }
 
-  int replay(const Options& options, Io io) override {
-    return replay_file<sim::ClashRules>(options, io,
+  sim::ActionCheck replay_action_check() const override { return sim::action_check<sim::ClashRules>(); }
+
+  int replay(const Options& options, Io io, const sim::ReplayFile& file) override {
+    return replay_file<sim::ClashRules>(file, options, io,
                                         [&] { return load_clash_content(options.content, io.err); });
   }
 };

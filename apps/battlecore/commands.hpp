@@ -20,6 +20,7 @@
 #include "battlecore/core/phase_machine.hpp"
 #include "battlecore/core/result.hpp"
 #include "battlecore/sim/content_path.hpp"
+#include "battlecore/sim/replay.hpp"
 
 namespace battlecore::cli {
 
@@ -83,15 +84,19 @@ class RuleSetCommands {
   virtual int list(const Options& options, Io io) = 0;
   virtual int sim(const Options& options, Io io) = 0;
   virtual int play(const Options& options, Io io) = 0;
-  /// Replays options.replay against the content: 0 match, 1 divergence, 2 bad file or content.
-  virtual int replay(const Options& options, Io io);
+  /// How a replay file of this rule set reads its actions (sim::action_check of its adapter).
+  virtual sim::ActionCheck replay_action_check() const { return {}; }
+  /// Replays `file`, read from options.replay and naming this rule set, against the content: 0
+  /// match, 1 divergence, 2 bad file or content.
+  virtual int replay(const Options& options, Io io, const sim::ReplayFile& file);
 };
 
-/// The rule set a replay file names, one of `rule_names`; nullopt once the file's problems are
-/// printed on `err` when it names none of them (sim::replay_rules: every problem that reading
-/// without a rule set finds).
-std::optional<std::string> replay_rule_set(const std::string& path,
-                                           const std::vector<std::string>& rule_names, std::ostream& err);
+/// The replay file at `path`, read once (sim::read_replay_file), its actions by the rule set of
+/// `sets` it names; nullopt once its problems are printed on `err` (every problem, when it names
+/// none of them, that reading without a rule set finds).
+std::optional<sim::ReplayFile> read_replay(const std::string& path,
+                                           const std::vector<std::unique_ptr<RuleSetCommands>>& sets,
+                                           std::ostream& err);
 
 /// The content at `path`, or the directory of the bundled pack `rules`/`pack` when `path` is
 /// empty; nullopt, with the reason on `err`, when that pack is not found (`instead` says how the

@@ -105,8 +105,10 @@ class DeckbuilderCommands final : public RuleSetCommands {
                                  {options.record, *scenario, scenario->is_null() ? "" : options.scenario});
   }
 
-  int replay(const Options& options, Io io) override {
-    return deckbuilder_replay(options, io, [&] { return load_content(options.content, io.err); });
+  sim::ActionCheck replay_action_check() const override { return sim::action_check<sim::DeckbuilderRules>(); }
+
+  int replay(const Options& options, Io io, const sim::ReplayFile& file) override {
+    return deckbuilder_replay(file, options, io, [&] { return load_content(options.content, io.err); });
   }
 };
 

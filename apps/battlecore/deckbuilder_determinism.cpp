@@ -22,8 +22,9 @@ std::uint64_t scenario_seed(const nlohmann::json& scenario, std::uint64_t fallba
   return it != scenario.end() && it->is_number_unsigned() ? it->get<std::uint64_t>() : fallback;
 }
 
-int deckbuilder_replay(const Options& options, Io io, const CatalogLoader& load) {
-  return replay_file<sim::DeckbuilderRules>(options, io, load);
+int deckbuilder_replay(const sim::ReplayFile& file, const Options& options, Io io,
+                       const CatalogLoader& load) {
+  return replay_file<sim::DeckbuilderRules>(file, options, io, load);
 }
 
 }  // namespace battlecore::cli

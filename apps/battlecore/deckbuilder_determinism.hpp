@@ -21,7 +21,7 @@ std::optional<nlohmann::json> deckbuilder_scenario(const Options& options,
                                                    const deckbuilder::Catalog& catalog,
                                                    const std::shared_ptr<const deckbuilder::Catalog>& shared,
                                                    std::ostream& err);
-/// `replay FILE`.
-int deckbuilder_replay(const Options& options, Io io, const CatalogLoader& load);
+/// `replay FILE`, `file` read from it.
+int deckbuilder_replay(const sim::ReplayFile& file, const Options& options, Io io, const CatalogLoader& load);
 
 }  // namespace battlecore::cli

@@ -61,24 +61,20 @@ std::optional<nlohmann::json> scenario_option(const Options& options,
 /// The scenario's own seed when it names one, else `fallback` (play's --seed).
 std::uint64_t scenario_seed(const nlohmann::json& scenario, std::uint64_t fallback);
 
-/// `replay FILE` for rule set R: 0 when it matches, 1 naming the first diverging action, 2 for a
-/// malformed file or other content. `load` gives the catalog (null after printing why not).
+/// `replay FILE` for rule set R, `file` read from it (read_replay): 0 when it matches, 1 naming
+/// the first diverging action, 2 for a start the content refuses or other content. `load` gives
+/// the catalog (null after printing why not).
 template <class R, class Load>
-int replay_file(const Options& options, Io io, Load load) {
-  const auto malformed = [&](const content::Diagnostics& problems) {
+int replay_file(const sim::ReplayFile& file, const Options& options, Io io, Load load) {
+  const auto catalog = load();
+  if (!catalog) return kUsageError;
+  const sim::Replay& replay = file.replay;
+  if (const content::Diagnostics problems = sim::replay_start_problems<R>(catalog, file); !problems.empty()) {
     io.err << problems.to_string();
     io.err << fmt::format("battlecore: malformed replay {}: {} problem(s)\n", options.replay,
                           problems.size());
     return kUsageError;
-  };
-  auto file = sim::read_replay_file(options.replay, sim::action_check<R>());
-  if (!file) return malformed(file.error());
-  const auto catalog = load();
-  if (!catalog) return kUsageError;
-  const sim::Replay& replay = file.value().replay;
-  if (const content::Diagnostics problems = sim::replay_start_problems<R>(catalog, file.value());
-      !problems.empty())
-    return malformed(problems);
+  }
   const sim::ReplayCheck check = sim::check_replay<R>(catalog, replay);
   switch (check.kind) {
     case sim::ReplayCheck::Kind::Match:

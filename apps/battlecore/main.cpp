@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <iostream>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
@@ -341,10 +342,12 @@ int run_command(int argc, char** argv) {
     return kUsageError;
   }
 
+  // A replay file is read once, by the rule set it names.
+  std::optional<battlecore::sim::ReplayFile> replay_file;
   if (replay->parsed()) {
-    const auto rules = replay_rule_set(options.replay, rule_names, std::cerr);
-    if (!rules) return kUsageError;
-    options.rules = *rules;
+    replay_file = read_replay(options.replay, sets, std::cerr);
+    if (!replay_file) return kUsageError;
+    options.rules = replay_file->replay.rules;
   }
   if (sim->parsed() && options.record_failures && options.record.empty()) {
     std::cerr << "battlecore: --record-failures needs --record DIR\n\n" << sim->help("battlecore");
@@ -428,7 +431,7 @@ int run_command(int argc, char** argv) {
       io.err << "battlecore: interrupted\n";
       return kInterrupted;
     }
-    if (replay->parsed()) return set->replay(options, io);
+    if (replay->parsed()) return set->replay(options, io, *replay_file);
   } catch (const battlecore::InvariantError& e) {
     battlecore::sim::report_engine_error(std::cout, std::cerr, e);
     return kFailure;

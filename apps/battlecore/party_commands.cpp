@@ -138,8 +138,10 @@ class PartyCommands final : public RuleSetCommands {
                                         [&] { return party::play(battle, io.in, io.out); });
   }
 
-  int replay(const Options& options, Io io) override {
-    return replay_file<R>(options, io, [&] { return load_content(options.content, io.err); });
+  sim::ActionCheck replay_action_check() const override { return sim::action_check<R>(); }
+
+  int replay(const Options& options, Io io, const sim::ReplayFile& file) override {
+    return replay_file<R>(file, options, io, [&] { return load_content(options.content, io.err); });
   }
 };
 

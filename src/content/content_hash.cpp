@@ -29,8 +29,6 @@ std::optional<std::uint64_t> hash_from_hex(std::string_view text) {
       d = static_cast<std::uint64_t>(ch - '0');
     else if (ch >= 'a' && ch <= 'f')
       d = static_cast<std::uint64_t>(ch - 'a' + 10);
-    else if (ch >= 'A' && ch <= 'F')
-      d = static_cast<std::uint64_t>(ch - 'A' + 10);
     else
       return std::nullopt;
     v = (v << 4) | d;

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <set>
 #include <system_error>
 #include <utility>
@@ -296,40 +297,118 @@ struct NestingTooDeep {};
 /// at an array or object that would be level kMaxJsonDepth + 1, so no deeper document is ever
 /// built. (A parser callback could refuse it too, but the library's callback builder, in the
 /// version Debian ships, searches the enclosing container for a discarded value at the end of
-/// every object: one array of n objects took time in n².)
+/// every object: one array of n objects took time in n².) The elements of the root object's
+/// `streamed` arrays are built one at a time, apart, and handed over (StreamedArray).
 class DepthLimitedBuilder {
  public:
-  explicit DepthLimitedBuilder(Json& root) : builder_(root, true) {}
-  bool null() { return builder_.null(); }
-  bool boolean(bool value) { return builder_.boolean(value); }
-  bool number_integer(Json::number_integer_t value) { return builder_.number_integer(value); }
-  bool number_unsigned(Json::number_unsigned_t value) { return builder_.number_unsigned(value); }
-  bool number_float(Json::number_float_t value, const Json::string_t& text) {
-    return builder_.number_float(value, text);
+  DepthLimitedBuilder(Json& root, std::span<const StreamedArray> streamed)
+      : builder_(root, true), streamed_(streamed) {}
+  bool null() {
+    return scalar(nullptr, [](auto& b) { return b.null(); });
   }
-  bool string(Json::string_t& value) { return builder_.string(value); }
-  bool binary(Json::binary_t& value) { return builder_.binary(value); }
-  bool start_object(std::size_t size) { return enter() && builder_.start_object(size); }
-  bool key(Json::string_t& value) { return builder_.key(value); }
-  bool end_object() { return leave() && builder_.end_object(); }
-  bool start_array(std::size_t size) { return enter() && builder_.start_array(size); }
-  bool end_array() { return leave() && builder_.end_array(); }
+  bool boolean(bool value) {
+    return scalar(value, [&](auto& b) { return b.boolean(value); });
+  }
+  bool number_integer(Json::number_integer_t value) {
+    return scalar(value, [&](auto& b) { return b.number_integer(value); });
+  }
+  bool number_unsigned(Json::number_unsigned_t value) {
+    return scalar(value, [&](auto& b) { return b.number_unsigned(value); });
+  }
+  bool number_float(Json::number_float_t value, const Json::string_t& text) {
+    return scalar(value, [&](auto& b) { return b.number_float(value, text); });
+  }
+  bool string(Json::string_t& value) {
+    return scalar(value, [&](auto& b) { return b.string(value); });
+  }
+  bool binary(Json::binary_t& value) {
+    return scalar(value, [&](auto& b) { return b.binary(value); });
+  }
+  bool start_object(std::size_t size) {
+    return open([&](auto& b) { return b.start_object(size); }, false);
+  }
+  bool key(Json::string_t& value) {
+    if (element_builder_) return element_builder_->key(value);
+    if (depth_ == 1) member_ = streamed_array(value);
+    return builder_.key(value);
+  }
+  bool end_object() {
+    return close([](auto& b) { return b.end_object(); });
+  }
+  bool start_array(std::size_t size) {
+    return open([&](auto& b) { return b.start_array(size); }, true);
+  }
+  bool end_array() {
+    return close([](auto& b) { return b.end_array(); });
+  }
   template <class Exception>
   bool parse_error(std::size_t position, const std::string& token, const Exception& error) {
     return builder_.parse_error(position, token, error);
   }
 
  private:
-  bool enter() {
+  using Builder = nlohmann::detail::json_sax_dom_parser<Json>;
+  /// The level of a streamed array's elements: the root object is level 1, the array level 2.
+  static constexpr std::size_t kElementLevel = 3;
+
+  const StreamedArray* streamed_array(std::string_view key) const {
+    for (const StreamedArray& s : streamed_)
+      if (s.key == key) return &s;
+    return nullptr;
+  }
+
+  /// A scalar: a streamed array's element of its own, or a value of the element or document
+  /// being built.
+  template <class Value, class Event>
+  bool scalar(Value&& value, Event event) {
+    if (streaming_ != nullptr && depth_ == kElementLevel - 1) {
+      streaming_->element(Json(std::forward<Value>(value)));
+      return true;
+    }
+    if (element_builder_) return event(*element_builder_);
+    if (depth_ == 1) member_ = nullptr;
+    return event(builder_);
+  }
+
+  template <class Event>
+  bool open(Event event, bool array) {
     if (++depth_ > kMaxJsonDepth) throw NestingTooDeep{};
-    return true;
+    if (streaming_ != nullptr && depth_ == kElementLevel) element_builder_.emplace(element_, true);
+    if (element_builder_) return event(*element_builder_);
+    if (depth_ == kElementLevel - 1) {
+      // A member of the root object: an array at a streamed key is streamed, in an empty array.
+      if (array && member_ != nullptr) {
+        streaming_ = member_;
+        streaming_->restart();
+      }
+      member_ = nullptr;
+    }
+    return event(builder_);
   }
-  bool leave() {
-    --depth_;
-    return true;
+
+  template <class Event>
+  bool close(Event event) {
+    if (element_builder_) {
+      const bool closed = event(*element_builder_);
+      if (--depth_ == kElementLevel - 1) {
+        element_builder_.reset();
+        streaming_->element(std::exchange(element_, Json()));
+      }
+      return closed;
+    }
+    if (depth_-- == kElementLevel - 1) streaming_ = nullptr;
+    return event(builder_);
   }
-  nlohmann::detail::json_sax_dom_parser<Json> builder_;
+
+  Builder builder_;
+  std::span<const StreamedArray> streamed_;
   std::size_t depth_ = 0;
+  /// The streamed array a value of the root object would be, after its key.
+  const StreamedArray* member_ = nullptr;
+  /// The streamed array being read, and the element of it being built.
+  const StreamedArray* streaming_ = nullptr;
+  Json element_;
+  std::optional<Builder> element_builder_;
 };
 
 /// The offset of the first '[' or '{' outside strings that opens level kMaxJsonDepth + 1. The
@@ -548,7 +627,8 @@ Diagnostic JsonDocument::diagnostic(std::string pointer, std::string message) co
   return {file, line, column, std::move(pointer), std::move(message)};
 }
 
-std::optional<JsonDocument> parse_json_text(std::string file, std::string text, Diagnostics& diags) {
+std::optional<JsonDocument> parse_json_text(std::string file, std::string text, Diagnostics& diags,
+                                            std::span<const StreamedArray> streamed) {
   JsonDocument doc{.file = std::move(file), .text = std::move(text), .root = {}};
   // JSON text holds no NUL byte, not even in a string. Outside a string the parser would stop
   // at the first one and take the text before it for the whole file, dropping what follows.
@@ -559,7 +639,7 @@ std::optional<JsonDocument> parse_json_text(std::string file, std::string text, 
     return std::nullopt;
   }
   try {
-    DepthLimitedBuilder builder(doc.root);
+    DepthLimitedBuilder builder(doc.root, streamed);
     (void)Json::sax_parse(doc.text, &builder);
   } catch (const NestingTooDeep&) {
     const auto [line, column] = line_column(doc.text, deep_nesting_offset(doc.text));
@@ -586,7 +666,8 @@ std::optional<JsonDocument> parse_json_text(std::string file, std::string text, 
   return doc;
 }
 
-std::optional<JsonDocument> parse_json_file(const std::filesystem::path& path, Diagnostics& diags) {
+std::optional<JsonDocument> parse_json_file(const std::filesystem::path& path, Diagnostics& diags,
+                                            std::span<const StreamedArray> streamed) {
   const std::string file = path.string();
   const std::optional<fs::file_status> status = existing_status(path, diags);
   if (!status) return std::nullopt;
@@ -611,9 +692,11 @@ std::optional<JsonDocument> parse_json_file(const std::filesystem::path& path, D
     return std::nullopt;
   };
   std::error_code error;
-  if (const std::uintmax_t size = fs::file_size(path, error); !error && size > kMaxJsonFileBytes)
-    return too_large();
+  const std::uintmax_t size = fs::file_size(path, error);
+  if (!error && size > kMaxJsonFileBytes) return too_large();
   std::string text;
+  // Room for the whole file at once: growing the text as it is read would copy it, holding two.
+  if (!error) text.reserve(static_cast<std::size_t>(size));
   std::array<char, 1 << 16> chunk{};
   while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0) {
     text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
@@ -623,7 +706,7 @@ std::optional<JsonDocument> parse_json_file(const std::filesystem::path& path, D
     diags.add({file, 0, 0, "", "cannot read file"});
     return std::nullopt;
   }
-  return parse_json_text(file, std::move(text), diags);
+  return parse_json_text(file, std::move(text), diags, streamed);
 }
 
 std::vector<std::filesystem::path> content_files(const std::filesystem::path& path, Diagnostics& diags) {

@@ -1,7 +1,10 @@
 #include "battlecore/sim/replay.hpp"
 
+#include <array>
 #include <fstream>
+#include <functional>
 #include <limits>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -14,10 +17,30 @@ using nlohmann::json;
 
 std::string_view engine_version() { return BATTLECORE_VERSION; }
 
+std::string_view ReplayActions::text(std::size_t i) const {
+  const std::size_t begin = i == 0 ? 0 : ends_[i - 1];
+  return std::string_view(text_).substr(begin, ends_[i] - begin);
+}
+
+const json ReplayActions::operator[](std::size_t i) const { return json::parse(text(i)); }
+
+void ReplayActions::push_back(const json& action) {
+  text_ += action.dump();
+  ends_.push_back(text_.size());
+}
+
+void ReplayActions::set(std::size_t i, const json& action) {
+  const std::size_t begin = i == 0 ? 0 : ends_[i - 1];
+  const std::string replacement = action.dump();
+  text_.replace(begin, ends_[i] - begin, replacement);
+  const std::size_t old_end = ends_[i];
+  for (std::size_t k = i; k < ends_.size(); ++k) ends_[k] = ends_[k] - old_end + begin + replacement.size();
+}
+
 nlohmann::ordered_json replay_to_json(const Replay& r) {
   using ojson = nlohmann::ordered_json;
   ojson actions = ojson::array();
-  for (const json& a : r.actions) actions.push_back(ojson::parse(a.dump()));
+  for (std::size_t i = 0; i < r.actions.size(); ++i) actions.push_back(ojson::parse(r.actions.text(i)));
   ojson hashes = ojson::array();
   for (std::uint64_t h : r.state_hashes) hashes.push_back(content::hash_to_hex(h));
   ojson j = {{"format", kReplayFormat},
@@ -41,6 +64,9 @@ nlohmann::ordered_json replay_to_json(const Replay& r) {
 
 namespace {
 
+/// How the format writes a hash (content::hash_to_hex), the one form it reads.
+constexpr std::string_view kHashForm = "a hash of 16 lower-case hex digits";
+
 /// Why a replay of another rng_version cannot be played: its numbers are other numbers.
 std::string rng_version_problem(std::int64_t version) {
   return fmt::format(
@@ -55,25 +81,113 @@ bool valid_card_id(std::string_view id) {
   return content::valid_id(id);
 }
 
-/// A value given where a card id was expected, for messages.
-std::string given_card_id(const json& value) {
+/// A value given where a string was expected, for messages: the string quoted, or its type.
+std::string given_string(const json& value) {
   if (!value.is_string()) return content::describe_json_type(value);
   const auto& text = value.get_ref<const std::string&>();
   return text.empty() ? std::string("an empty string") : "'" + text + "'";
 }
 
-std::optional<std::uint64_t> read_hash(ObjectReader& r, std::string_view key) {
-  const auto text = r.required_string(key);
-  if (!text) return std::nullopt;
-  const auto h = content::hash_from_hex(*text);
-  if (!h) r.error_at(key, fmt::format("expected a hash of 16 hex digits, got '{}'", *text));
-  return h;
+/// The hash `value` holds, or why it holds none (a message).
+Result<std::uint64_t> hash_in(const json& value) {
+  if (value.is_string())
+    if (const auto h = content::hash_from_hex(value.get_ref<const std::string&>())) return *h;
+  return Error{fmt::format("expected {}, got {}", kHashForm, given_string(value))};
 }
 
-}  // namespace
+std::optional<std::uint64_t> read_hash(ObjectReader& r, std::string_view key) {
+  const json* value = r.optional_value(key);
+  if (!r.valid()) return std::nullopt;
+  if (value == nullptr) {
+    r.error(fmt::format("missing required key '{}' ({})", key, kHashForm));
+    return std::nullopt;
+  }
+  auto h = hash_in(*value);
+  if (!h) {
+    r.error_at(key, h.error().message);
+    return std::nullopt;
+  }
+  return h.value();
+}
 
-Result<Replay, Diagnostics> replay_from_document(const JsonDocument& doc, const ActionCheck& check_action,
-                                                 std::span<const std::string_view> rule_sets) {
+/// A replay's long arrays, `actions` and `state_hashes`, read element by element, as the text is
+/// parsed or from a document: the actions as text, the hashes as numbers, and the problems of
+/// the elements that are not what the format has, for the reading to report in its order.
+class ReplayArrays {
+ public:
+  /// The arrays of a document, as parsing would have handed them over.
+  static ReplayArrays of(const json& root) {
+    ReplayArrays arrays;
+    if (!root.is_object()) return arrays;
+    if (const auto actions = root.find("actions"); actions != root.end() && actions->is_array())
+      for (const json& a : *actions) arrays.add_action(a);
+    if (const auto hashes = root.find("state_hashes"); hashes != root.end() && hashes->is_array())
+      for (const json& h : *hashes) arrays.add_state_hash(h);
+    return arrays;
+  }
+
+  /// How parse_json_text hands the arrays over to `this`.
+  std::array<content::StreamedArray, 2> streamed() {
+    const auto restart_actions = [this] {
+      actions_ = {};
+      not_objects_.clear();
+    };
+    const auto restart_state_hashes = [this] {
+      state_hashes_.clear();
+      bad_hashes_.clear();
+    };
+    return {content::StreamedArray{"actions", restart_actions, [this](json&& a) { add_action(a); }},
+            content::StreamedArray{"state_hashes", restart_state_hashes,
+                                   [this](json&& h) { add_state_hash(h); }}};
+  }
+
+  /// The actions, each checked by `check` when given (their shape otherwise), every problem
+  /// added to `diags` at its position in `doc`.
+  ReplayActions take_actions(const content::JsonDocument& doc, const ActionCheck* check, Diagnostics& diags) {
+    auto not_object = not_objects_.begin();
+    for (std::size_t i = 0; i < actions_.size(); ++i) {
+      std::optional<std::string> problem;
+      if (not_object != not_objects_.end() && not_object->first == i)
+        problem = "expected an action object, got " + (not_object++)->second;
+      else if (check != nullptr && *check)
+        problem = (*check)(actions_[i]);
+      if (problem) diags.add(doc.diagnostic(content::child_pointer("/actions", i), std::move(*problem)));
+    }
+    return std::move(actions_);
+  }
+
+  /// The state hashes (0 for one that is none), every problem added to `diags`.
+  std::vector<std::uint64_t> take_state_hashes(const content::JsonDocument& doc, Diagnostics& diags) {
+    for (auto& [i, problem] : bad_hashes_)
+      diags.add(doc.diagnostic(content::child_pointer("/state_hashes", i), std::move(problem)));
+    return std::move(state_hashes_);
+  }
+
+ private:
+  void add_action(const json& action) {
+    if (!action.is_object()) not_objects_.emplace_back(actions_.size(), content::describe_json_type(action));
+    actions_.push_back(action);
+  }
+  void add_state_hash(const json& value) {
+    auto h = hash_in(value);
+    if (!h) bad_hashes_.emplace_back(state_hashes_.size(), h.error().message);
+    state_hashes_.push_back(h ? h.value() : 0);
+  }
+
+  ReplayActions actions_;
+  std::vector<std::pair<std::size_t, std::string>> not_objects_;  ///< index, the type given
+  std::vector<std::uint64_t> state_hashes_;
+  std::vector<std::pair<std::size_t, std::string>> bad_hashes_;  ///< index, the problem
+};
+
+/// The check of the actions of a replay of rule set `rules`: null for none.
+using ActionCheckOf = std::function<const ActionCheck*(std::string_view rules)>;
+
+/// Reads the replay in `doc`, whose long arrays are `arrays` (in the document too, or left empty
+/// there by parsing), every problem in the order of the format's keys.
+Result<Replay, Diagnostics> read_replay_document(const JsonDocument& doc, ReplayArrays arrays,
+                                                 std::span<const std::string_view> rule_sets,
+                                                 const ActionCheckOf& check_of) {
   Diagnostics diags;
   Replay replay;
   ObjectReader r(doc, doc.root, "", diags);
@@ -96,6 +210,8 @@ Result<Replay, Diagnostics> replay_from_document(const JsonDocument& doc, const 
     replay.rules = r.required_string("rules").value_or("");
   else if (const auto rules = r.required_enum("rules", rule_sets))
     replay.rules = std::string(rule_sets[*rules]);
+  // A reading by rule set that names none well reads the actions for their shape alone.
+  const ActionCheck* check = check_of(replay.rules);
   replay.content_hash = read_hash(r, "content_hash").value_or(0);
   if (!r.has("seed"))
     r.error("missing required key 'seed' (an integer in [0, 2^64))");
@@ -113,34 +229,15 @@ Result<Replay, Diagnostics> replay_from_document(const JsonDocument& doc, const 
             doc.diagnostic(content::child_pointer("/deck", i),
                            "expected a card id: 1 to 64 characters a-z, 0-9, '_' or '-' (then '+' for an "
                            "upgraded card), got " +
-                               given_card_id(card)));
+                               given_string(card)));
     }
     if (deck->empty())
       r.error_at("deck", "expected at least one card (leave the key out for the encounter's deck)");
     if (!replay.start.scenario.is_null()) r.error_at("deck", std::string(kDeckWithScenario));
   }
   replay.start_state_hash = read_hash(r, "start_state_hash").value_or(0);
-  if (const json* actions = r.required_array("actions")) {
-    for (std::size_t i = 0; i < actions->size(); ++i) {
-      const json& action = (*actions)[i];
-      if (!action.is_object())
-        diags.add(doc.diagnostic(content::child_pointer("/actions", i),
-                                 "expected an action object, got " + content::describe_json_type(action)));
-      else if (const auto problem = check_action ? check_action(action) : std::nullopt)
-        diags.add(doc.diagnostic(content::child_pointer("/actions", i), *problem));
-      replay.actions.push_back(action);
-    }
-  }
-  if (const json* hashes = r.required_array("state_hashes")) {
-    for (std::size_t i = 0; i < hashes->size(); ++i) {
-      const json& h = (*hashes)[i];
-      const auto parsed = h.is_string() ? content::hash_from_hex(h.get<std::string>()) : std::nullopt;
-      if (!parsed)
-        diags.add(
-            doc.diagnostic(content::child_pointer("/state_hashes", i), "expected a hash of 16 hex digits"));
-      replay.state_hashes.push_back(parsed.value_or(0));
-    }
-  }
+  if (r.required_array("actions")) replay.actions = arrays.take_actions(doc, check, diags);
+  if (r.required_array("state_hashes")) replay.state_hashes = arrays.take_state_hashes(doc, diags);
   replay.final_state_hash = read_hash(r, "final_state_hash").value_or(0);
   replay.engine_error = r.optional_string("engine_error");
   replay.policy_error = r.optional_string("policy_error");
@@ -164,29 +261,71 @@ Result<Replay, Diagnostics> replay_from_document(const JsonDocument& doc, const 
   return replay;
 }
 
-namespace {
-
-/// The replay in `doc`, a parsed file, or every problem: `diags` (those found parsing it, such as
-/// a duplicate key, a problem of the file even when the rest reads well), then the reading's.
-Result<ReplayFile, Diagnostics> replay_in(JsonDocument doc, Diagnostics diags,
-                                          const ActionCheck& check_action,
-                                          std::span<const std::string_view> rule_sets) {
-  auto replay = replay_from_document(doc, check_action, rule_sets);
+/// Parses `text` (or the file at `path` when given), streaming its long arrays, and reads the
+/// replay: every problem, those of parsing first (a repeated key is a problem of the file even
+/// when the rest reads well).
+Result<ReplayFile, Diagnostics> read_streamed(const std::filesystem::path* path, std::string file,
+                                              std::string text, std::span<const std::string_view> rule_sets,
+                                              const ActionCheckOf& check_of) {
+  Diagnostics diags;
+  ReplayArrays arrays;
+  const auto streamed = arrays.streamed();
+  auto doc = path != nullptr ? content::parse_json_file(*path, diags, streamed)
+                             : content::parse_json_text(std::move(file), std::move(text), diags, streamed);
+  if (!doc) return diags;
+  auto replay = read_replay_document(*doc, std::move(arrays), rule_sets, check_of);
   if (!replay) {
     for (const content::Diagnostic& d : replay.error().items()) diags.add(d);
   }
   if (!diags.empty()) return diags;
-  return ReplayFile{std::move(doc), std::move(replay).value()};
+  return ReplayFile{std::move(*doc), std::move(replay).value()};
+}
+
+/// The names of `rule_sets`, and the check of each by its name.
+struct RuleSetChecks {
+  std::vector<std::string_view> names;
+  ActionCheckOf check_of;
+};
+RuleSetChecks checks_of(std::span<const ReplayRuleSet> rule_sets) {
+  RuleSetChecks out;
+  for (const ReplayRuleSet& s : rule_sets) out.names.push_back(s.name);
+  out.check_of = [rule_sets](std::string_view rules) -> const ActionCheck* {
+    for (const ReplayRuleSet& s : rule_sets)
+      if (s.name == rules) return &s.check_action;
+    return nullptr;
+  };
+  return out;
 }
 
 }  // namespace
 
+Result<Replay, Diagnostics> replay_from_document(const JsonDocument& doc, const ActionCheck& check_action,
+                                                 std::span<const std::string_view> rule_sets) {
+  return read_replay_document(doc, ReplayArrays::of(doc.root), rule_sets,
+                              [&](std::string_view) { return &check_action; });
+}
+
+Result<ReplayFile, Diagnostics> read_replay_text(std::string file, std::string text,
+                                                 const ActionCheck& check_action) {
+  return read_streamed(nullptr, std::move(file), std::move(text), {},
+                       [&](std::string_view) { return &check_action; });
+}
+
+Result<ReplayFile, Diagnostics> read_replay_text(std::string file, std::string text,
+                                                 std::span<const ReplayRuleSet> rule_sets) {
+  const RuleSetChecks checks = checks_of(rule_sets);
+  return read_streamed(nullptr, std::move(file), std::move(text), checks.names, checks.check_of);
+}
+
 Result<ReplayFile, Diagnostics> read_replay_file(const std::filesystem::path& path,
                                                  const ActionCheck& check_action) {
-  Diagnostics diags;
-  auto doc = content::parse_json_file(path, diags);
-  if (!doc) return diags;
-  return replay_in(std::move(*doc), std::move(diags), check_action, {});
+  return read_streamed(&path, {}, {}, {}, [&](std::string_view) { return &check_action; });
+}
+
+Result<ReplayFile, Diagnostics> read_replay_file(const std::filesystem::path& path,
+                                                 std::span<const ReplayRuleSet> rule_sets) {
+  const RuleSetChecks checks = checks_of(rule_sets);
+  return read_streamed(&path, {}, {}, checks.names, checks.check_of);
 }
 
 Result<Replay, Diagnostics> read_replay(const std::filesystem::path& path, const ActionCheck& check_action) {
@@ -202,21 +341,6 @@ Result<void> write_replay(const std::filesystem::path& path, const Replay& repla
   out.close();
   if (!out) return Error{fmt::format("cannot write replay file '{}'", path.string())};
   return {};
-}
-
-Result<std::string, Diagnostics> replay_rules(const std::filesystem::path& path,
-                                              std::span<const std::string_view> rule_sets) {
-  Diagnostics diags;
-  auto doc = content::parse_json_file(path, diags);
-  if (!doc) return diags;
-  // A rule set named well reads the whole file itself, its actions too. Otherwise the file is read
-  // as far as it can be without one, which reports `rules` among the rest.
-  Diagnostics rules_problem;  // reported again by that reading
-  ObjectReader r(*doc, doc->root, "", rules_problem);
-  if (const auto rules = r.required_enum("rules", rule_sets)) return std::string(rule_sets[*rules]);
-  auto file = replay_in(std::move(*doc), std::move(diags), {}, rule_sets);
-  if (!file) return file.error();
-  return file.value().replay.rules;
 }
 
 namespace detail {

@@ -365,12 +365,13 @@ TEST(CliDeterminism, AReplaysRuleSetIsReportedAtItsPositionWithTheFilesOtherProb
     const std::string rules_problem =
         rules.is_string() ? "unknown value 'chess'; expected one of: deckbuilder, party, clash"
                           : "expected a string (one of: deckbuilder, party, clash), got an integer";
-    EXPECT_EQ(r.err,
-              file.string() + ":" + position_of(text, rules.dump() + ",\n  \"content_hash\"") +
-                  ": /rules: " + rules_problem + "\n" + file.string() + ":" + position_of(text, "\"xyz\"") +
-                  ": /content_hash: expected a hash of 16 hex digits, got 'xyz'\n" + file.string() + ":" +
-                  position_of(text, "-1") + ": /seed: expected a seed: an integer in [0, 2^64), got -1\n" +
-                  "battlecore: malformed replay " + file.string() + ": 3 problem(s)\n")
+    EXPECT_EQ(r.err, file.string() + ":" + position_of(text, rules.dump() + ",\n  \"content_hash\"") +
+                         ": /rules: " + rules_problem + "\n" + file.string() + ":" +
+                         position_of(text, "\"xyz\"") +
+                         ": /content_hash: expected a hash of 16 lower-case hex digits, got 'xyz'\n" +
+                         file.string() + ":" + position_of(text, "-1") +
+                         ": /seed: expected a seed: an integer in [0, 2^64), got -1\n" +
+                         "battlecore: malformed replay " + file.string() + ": 3 problem(s)\n")
         << explain(r);
   }
 }

@@ -7,6 +7,7 @@
 #include <limits>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -251,6 +252,86 @@ TEST(JsonParse, ANulByteIsRefusedWhereItStands) {
   Diagnostics diags;
   EXPECT_TRUE(parse_json_text("f.json", "[\"\\u0000\"]", diags).has_value()) << "an escaped NUL is text";
   EXPECT_TRUE(diags.empty()) << diags.to_string();
+}
+
+// Streamed arrays ------------------------------------------------------------------------------
+
+/// What parse_json_text hands over of the root's arrays "a" and "b": their elements, each
+/// restart as "restart".
+struct Streamed {
+  std::vector<std::string> a, b;
+  std::array<StreamedArray, 2> arrays() {
+    return {StreamedArray{"a", [this] { a.emplace_back("restart"); },
+                          [this](nlohmann::json&& e) { a.push_back(e.dump()); }},
+            StreamedArray{"b", [this] { b.emplace_back("restart"); },
+                          [this](nlohmann::json&& e) { b.push_back(e.dump()); }}};
+  }
+};
+
+TEST(JsonParseStreamed, TheElementsOfARootArrayAreHandedOverInOrderAndLeftOutOfTheDocument) {
+  Streamed s;
+  Diagnostics diags;
+  const auto doc = parse_json_text(
+      "f.json", R"({"a": [1, "x", {"k": [2, {"a": [3]}]}, [], null], "c": {"a": [4]}, "b": [true]})", diags,
+      s.arrays());
+  ASSERT_TRUE(doc.has_value()) << diags.to_string();
+  EXPECT_TRUE(diags.empty()) << diags.to_string();
+  EXPECT_EQ(s.a, (std::vector<std::string>{"restart", "1", "\"x\"", R"({"k":[2,{"a":[3]}]})", "[]", "null"}));
+  EXPECT_EQ(s.b, (std::vector<std::string>{"restart", "true"}));
+  // Their keys stay, with empty arrays; an "a" deeper down is no root array and stays whole.
+  EXPECT_EQ(doc->root.dump(), R"({"a":[],"b":[],"c":{"a":[4]}})");
+  // Positions are the text's, whatever the document holds.
+  EXPECT_EQ(doc->locate("/a/2/k/1"), (Position{1, 26}));
+}
+
+TEST(JsonParseStreamed, AValueOfAnotherTypeStaysAndARepeatedKeyStartsTheArrayAgain) {
+  Streamed s;
+  Diagnostics diags;
+  auto doc = parse_json_text("f.json", R"({"a": [1, 2], "b": "text", "a": [3]})", diags, s.arrays());
+  ASSERT_TRUE(doc.has_value());
+  EXPECT_EQ(s.a, (std::vector<std::string>{"restart", "1", "2", "restart", "3"}));
+  EXPECT_TRUE(s.b.empty());
+  EXPECT_EQ(doc->root.dump(), R"({"a":[],"b":"text"})");
+  // The repeated key is reported as ever, at its position.
+  ASSERT_EQ(diags.size(), 1u);
+  EXPECT_EQ(format_diagnostic(diags.items()[0]),
+            "f.json:1:28: /a: duplicate key 'a'; a key may appear only once in an object");
+  // The last value is kept, whatever its type.
+  Streamed t;
+  doc = parse_json_text("f.json", R"({"a": [1], "a": {"x": 1}})", diags, t.arrays());
+  ASSERT_TRUE(doc.has_value());
+  EXPECT_EQ(doc->root.dump(), R"({"a":{"x":1}})");
+  // A root array has no keys: nothing is streamed.
+  Streamed u;
+  doc = parse_json_text("f.json", R"([{"a": [1]}])", diags, u.arrays());
+  ASSERT_TRUE(doc.has_value());
+  EXPECT_TRUE(u.a.empty());
+  EXPECT_EQ(doc->root.dump(), R"([{"a":[1]}])");
+}
+
+TEST(JsonParseStreamed, AnElementIsHeldToTheSameRulesAsTheDocument) {
+  // Nesting: the root object is level 1, the array level 2, so an element may nest 254 levels.
+  const auto nested = [](std::size_t levels) {
+    return "{\"a\": [" + std::string(levels - 2, '[') + std::string(levels - 2, ']') + "]}";
+  };
+  Streamed s;
+  Diagnostics diags;
+  EXPECT_TRUE(parse_json_text("f.json", nested(kMaxJsonDepth), diags, s.arrays()).has_value());
+  EXPECT_TRUE(diags.empty()) << diags.to_string();
+  EXPECT_FALSE(parse_json_text("f.json", nested(kMaxJsonDepth + 1), diags, s.arrays()).has_value());
+  ASSERT_EQ(diags.size(), 1u);
+  EXPECT_EQ(diags.items()[0].column, static_cast<int>(kMaxJsonDepth) + 6);
+  EXPECT_TRUE(diags.items()[0].message.starts_with("nesting deeper than 256 levels")) << diags.to_string();
+  // A repeated key within an element, and a syntax error after some elements were handed over.
+  Diagnostics more;
+  EXPECT_TRUE(parse_json_text("f.json", "{\"a\": [{\"t\": 1,\n \"t\": 2}]}", more, s.arrays()).has_value());
+  ASSERT_EQ(more.size(), 1u);
+  EXPECT_EQ(format_diagnostic(more.items()[0]),
+            "f.json:2:2: /a/0/t: duplicate key 't'; a key may appear only once in an object");
+  Diagnostics broken;
+  EXPECT_FALSE(parse_json_text("f.json", "{\"a\": [1, 2,]}", broken, s.arrays()).has_value());
+  ASSERT_EQ(broken.size(), 1u);
+  EXPECT_EQ(broken.items()[0].column, 13);
 }
 
 // JsonDocument::locate --------------------------------------------------------------------------
@@ -852,6 +933,18 @@ TEST_F(ContentFiles, DirectoryGivesItsJsonFilesSortedByName) {
   EXPECT_EQ(files[0].filename(), "a.json");
   EXPECT_EQ(files[1].filename(), "b.json");
   EXPECT_EQ(files[0].parent_path(), dir_);
+}
+
+TEST_F(ContentFiles, AFileHandsOverTheArraysOfItsRootAsItsTextWould) {
+  const fs::path path = write("streamed.json", R"({"b": [1, [2]], "a": []})");
+  Streamed s;
+  Diagnostics diags;
+  const auto doc = parse_json_file(path, diags, s.arrays());
+  ASSERT_TRUE(doc.has_value()) << diags.to_string();
+  EXPECT_EQ(s.b, (std::vector<std::string>{"restart", "1", "[2]"}));
+  EXPECT_EQ(s.a, (std::vector<std::string>{"restart"}));
+  EXPECT_EQ(doc->root.dump(), R"({"a":[],"b":[]})");
+  EXPECT_EQ(doc->text, R"({"b": [1, [2]], "a": []})");
 }
 
 // A .json entry that is no regular file is listed, so that reading it reports it: a pack with a

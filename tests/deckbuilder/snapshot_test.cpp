@@ -4,6 +4,7 @@
 #include "battlecore/deckbuilder/snapshot.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <optional>
 #include <set>
 #include <string>
@@ -308,6 +309,18 @@ json with(const json& doc, std::string_view pointer, const json& value) {
   json out = doc;
   out[json::json_pointer(std::string(pointer))] = value;
   return out;
+}
+
+TEST(DeckbuilderSnapshot, AnRngWordIsReadInTheLowerCaseItIsWrittenIn) {
+  // As replays read their hashes: the one form written, 16 lower-case hex digits.
+  const json s = snapshot(started("w1", 1));
+  const std::string word = s["state"]["rng"]["setup"][0].get<std::string>();
+  std::string upper = word;
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  ASSERT_NE(upper, word) << "a word with a letter in it";
+  EXPECT_TRUE(restore(starter(), with(s, "/state/rng/setup/0", word)).ok());
+  expect_refused(with(s, "/state/rng/setup/0", upper), "/state/rng/setup/0",
+                 "expected 16 lower-case hex digits");
 }
 
 /// A battle paused on a Choice with a hook and a delayed trigger registered: every unit

@@ -10,10 +10,11 @@
 //   a legal option by index, an arbitrary action from four bytes, or an action given as JSON
 //   text. Legal options must be accepted; anything refused must leave the battle unchanged; the
 //   rule set's invariants must hold after every step, and snapshots must round-trip.
-// - fuzz_replay: a JSON document as a replay of rule set R (replay_fuzz.cpp picks R from its
-//   "rules"). Reading gives a replay or diagnostics; a replay read writes out and reads back the
-//   same; and a replay of at most kMaxFuzzReplayActions actions is checked against R's bundled
-//   pack as `battlecore replay` checks it, which must give an answer, never a crash.
+// - fuzz_replay: a replay file of rule set R, read as `battlecore replay` reads any bytes
+//   (replay_fuzz.cpp: one pass, by the rule set its "rules" names), which must find what reading
+//   the whole document finds. A replay read writes out and reads back the same; and a replay of
+//   at most kMaxFuzzReplayActions actions is checked against R's bundled pack as `battlecore
+//   replay` checks it, which must give an answer, never a crash.
 
 #include <cstddef>
 #include <cstdint>
@@ -172,33 +173,58 @@ int fuzz_bundled_actions(std::string_view pack, const std::uint8_t* data, std::s
 /// The most actions of a replay that fuzz_replay plays, so that one input stays fast.
 inline constexpr std::size_t kMaxFuzzReplayActions = 200;
 
-/// `doc` as a replay of rule set R, the rule set it names among `rule_sets`, checked against
-/// R's bundled pack `pack`. `parse_problems` are those parsing found (a repeated key), which
-/// refuse the file as read_replay_file does.
-template <class R>
-int fuzz_replay(std::string_view pack, content::JsonDocument doc, const content::Diagnostics& parse_problems,
-                std::span<const std::string_view> rule_sets) {
-  auto read = sim::replay_from_document(doc, sim::action_check<R>(), rule_sets);
-  if (!read) {
-    check_refusal(read.error(), "a replay");
-    return 0;
+/// The rule sets a replay file may name, as `battlecore replay` reads them.
+using ReplayRuleSets = std::span<const sim::ReplayRuleSet>;
+
+/// Reading `text` in one pass (sim::read_replay_text) must find what reading its whole document
+/// finds (content::parse_json_text, then sim::replay_from_document with the check of the rule
+/// set it names), the same problems in the same order or the same replay.
+inline void check_one_pass_reading(const std::string& text, ReplayRuleSets rule_sets,
+                                   const Result<sim::ReplayFile, content::Diagnostics>& read) {
+  content::Diagnostics whole;
+  const auto doc = content::parse_json_text("fuzz.json", text, whole);
+  std::optional<sim::Replay> replay;
+  if (doc) {
+    std::vector<std::string_view> names;
+    const sim::ActionCheck* check = nullptr;
+    const auto rules = doc->root.is_object() ? doc->root.find("rules") : doc->root.end();
+    for (const sim::ReplayRuleSet& s : rule_sets) {
+      names.push_back(s.name);
+      if (rules != doc->root.end() && rules->is_string() && *rules == s.name) check = &s.check_action;
+    }
+    auto from_document = sim::replay_from_document(*doc, check ? *check : sim::ActionCheck{}, names);
+    if (from_document)
+      replay = std::move(from_document).value();
+    else
+      for (const content::Diagnostic& d : from_document.error().items()) whole.add(d);
   }
-  if (!parse_problems.empty()) return 0;
-  const sim::Replay& replay = read.value();
+  if (!whole.empty()) {
+    if (read) fail("a replay read in one pass, refused as a whole document:\n" + whole.to_string());
+    if (read.error().to_string() != whole.to_string())
+      fail("a replay read in one pass reports otherwise:\n" + read.error().to_string() +
+           "than as a whole:\n" + whole.to_string());
+    return;
+  }
+  if (!read) fail("a replay read as a whole document, refused in one pass:\n" + read.error().to_string());
+  if (sim::replay_to_json(read.value().replay) != sim::replay_to_json(*replay))
+    fail("a replay read in one pass reads otherwise than as a whole document");
+}
+
+/// `file`, a replay of rule set R read among `rule_sets`, checked against R's bundled pack `pack`.
+template <class R>
+int fuzz_replay(std::string_view pack, const sim::ReplayFile& file, ReplayRuleSets rule_sets) {
+  const sim::Replay& replay = file.replay;
   if (replay.rules != R::kName)
     fail("a replay of rules '" + replay.rules + "' read as " + std::string(R::kName));
   // What is read writes out as a replay that reads back the same.
   const std::string written = sim::replay_to_json(replay).dump();
-  content::Diagnostics again_diags;
-  auto again_doc = content::parse_json_text("written.json", written, again_diags);
-  if (!again_doc || !again_diags.empty()) fail("a written replay does not parse: " + written);
-  auto again = sim::replay_from_document(*again_doc, sim::action_check<R>(), rule_sets);
+  auto again = sim::read_replay_text("written.json", written, rule_sets);
   if (!again) fail("a written replay does not read back:\n" + again.error().to_string() + written);
-  if (sim::replay_to_json(again.value()).dump() != written) fail("a replay reads back otherwise: " + written);
+  if (sim::replay_to_json(again.value().replay).dump() != written)
+    fail("a replay reads back otherwise: " + written);
 
   if (replay.actions.size() > kMaxFuzzReplayActions) return 0;
   const auto& catalog = bundled_pack<R>(pack);
-  const sim::ReplayFile file{std::move(doc), replay};
   const content::Diagnostics problems = sim::replay_start_problems<R>(catalog, file);
   for (const auto& d : problems.items())
     if (d.message.empty()) fail("a start problem without a message");

@@ -72,7 +72,7 @@ TEST(PartyReplay, AChangedActionIsNamedAsTheDivergence) {
   const auto other =
       std::find_if(options.begin(), options.end(), [&](const auto& o) { return !(o == recorded); });
   ASSERT_NE(other, options.end());
-  r.actions[2] = R::action_to_json(b, *other);
+  r.actions.set(2, R::action_to_json(b, *other));
   const ReplayCheck check = check_replay<R>(meadow_pack(), r);
   EXPECT_EQ(check.kind, ReplayCheck::Kind::Diverged) << check.message;
   ASSERT_TRUE(check.action.has_value());

@@ -65,7 +65,9 @@ TEST(ClashReplay, ARecordedBattleChecksAndAnEditedActionIsNamed) {
   EXPECT_NE(diverged.message.find("action 5 "), std::string::npos) << diverged.message;
   // An action for another seat: refused, named.
   Replay wrong = replay.value();
-  wrong.actions[0]["seat"] = (wrong.actions[0]["seat"].get<int>() + 1) % 4;
+  json first = wrong.actions[0];
+  first["seat"] = (first["seat"].get<int>() + 1) % 4;
+  wrong.actions.set(0, first);
   const ReplayCheck refused = check_replay<R>(classic(), wrong);
   EXPECT_EQ(refused.exit_code(), 1);
   EXPECT_NE(refused.message.find("action 0 "), std::string::npos);

@@ -4,6 +4,7 @@
 #include "battlecore/sim/replay.hpp"
 
 #include <array>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -15,7 +16,9 @@
 
 #include "battlecore/deckbuilder/load.hpp"
 #include "battlecore/deckbuilder/policies.hpp"
+#include "battlecore/sim/clash_rules.hpp"
 #include "battlecore/sim/deckbuilder_rules.hpp"
+#include "battlecore/sim/party_rules.hpp"
 #include "support/diagnostics_list.hpp"
 #include "support/starter_pack.hpp"
 #include "support/temp_dir.hpp"
@@ -46,8 +49,9 @@ Replay played(const std::string& encounter, std::uint64_t seed) {
   return replay.value();
 }
 
-/// The rule sets the command line knows, in its order.
-constexpr std::array<std::string_view, 3> kRuleSets = {"deckbuilder", "party", "clash"};
+/// The rule sets the command line knows, in its order, as `battlecore replay` reads them.
+const std::array<ReplayRuleSet, 3> kRuleSets = {replay_rule_set<R>(), replay_rule_set<PartyRules>(),
+                                                replay_rule_set<ClashRules>()};
 
 Result<Replay, content::Diagnostics> reparse(const json& j) {
   content::Diagnostics diags;
@@ -79,7 +83,9 @@ TEST(SimReplay, WrittenAndReadBackItIsTheSame) {
   auto back = read_replay(dir.path() / "r.json");
   ASSERT_TRUE(back.ok()) << back.error().to_string();
   EXPECT_EQ(replay_to_json(back.value()), replay_to_json(r));
-  EXPECT_EQ(replay_rules(dir.path() / "r.json", kRuleSets).value(), "deckbuilder");
+  auto by_rule_set = read_replay_file(dir.path() / "r.json", kRuleSets);
+  ASSERT_TRUE(by_rule_set.ok()) << by_rule_set.error().to_string();
+  EXPECT_EQ(replay_to_json(by_rule_set.value().replay), replay_to_json(r));
 }
 
 TEST(SimReplay, AnUnchangedReplayMatches) {
@@ -95,7 +101,7 @@ TEST(SimReplay, AnEditedActionIsNamedAsTheFirstDivergence) {
   std::size_t k = 0;
   while (k < r.actions.size() && r.actions[k]["type"] != "play_card") ++k;
   ASSERT_LT(k, r.actions.size());
-  r.actions[k] = {{"type", "end_turn"}};
+  r.actions.set(k, {{"type", "end_turn"}});
   const ReplayCheck check = check_replay<R>(starter(), r);
   EXPECT_EQ(check.kind, ReplayCheck::Kind::Diverged);
   EXPECT_EQ(check.exit_code(), 1);
@@ -109,7 +115,7 @@ TEST(SimReplay, AnEditedActionIsNamedAsTheFirstDivergence) {
 
 TEST(SimReplay, AnActionThatIsNowRefusedIsNamedWithTheReason) {
   Replay r = played("w1", 5);
-  r.actions[0] = {{"type", "play_card"}, {"card", 60}};
+  r.actions.set(0, {{"type", "play_card"}, {"card", 60}});
   const ReplayCheck check = check_replay<R>(starter(), r);
   EXPECT_EQ(check.kind, ReplayCheck::Kind::Diverged);
   EXPECT_EQ(check.action, std::optional<std::size_t>(0));
@@ -148,7 +154,8 @@ TEST(SimReplay, MalformedFilesListEveryProblemWithItsPointer) {
   const std::string text = r.error().to_string();
   EXPECT_NE(text.find("/format_version: replay format version 7 is not supported"), std::string::npos)
       << text;
-  EXPECT_NE(text.find("/content_hash: expected a hash of 16 hex digits, got 'xyz'"), std::string::npos)
+  EXPECT_NE(text.find("/content_hash: expected a hash of 16 lower-case hex digits, got 'xyz'"),
+            std::string::npos)
       << text;
   EXPECT_NE(text.find("missing required key 'seed'"), std::string::npos) << text;
   EXPECT_NE(text.find("unknown key 'extra'"), std::string::npos) << text;
@@ -168,54 +175,63 @@ TEST(SimReplay, ARuleSetThatCannotBeReadIsReportedAtRulesWithEveryOtherProblem) 
   j["seed"] = -1;
   j["content_hash"] = "xyz";
   j["rng_version"] = 2;
+  j["actions"][0] = {{"type", "teleport"}};  // not read: no rule set reads it
   const std::string text = j.dump(2);
   const auto path = dir.path() / "r.json";
   std::ofstream(path) << text;
-  auto rules = replay_rules(path, kRuleSets);
-  ASSERT_FALSE(rules.ok());
+  auto read = read_replay_file(path, kRuleSets);
+  ASSERT_FALSE(read.ok());
   const std::string file = path.string();
   using test::position_of;
   EXPECT_EQ(
-      rules.error().to_string(),
+      read.error().to_string(),
       file + ":" + position_of(text, "2,\n  \"rules\"") +
           ": /rng_version: the replay was made with rng_version 2; this engine has rng_version 1, whose "
           "numbers differ\n" +
           file + ":" + position_of(text, "5,\n  \"seed\"") +
           ": /rules: expected a string (one of: deckbuilder, party, clash), got an integer\n" + file + ":" +
-          position_of(text, "\"xyz\"") + ": /content_hash: expected a hash of 16 hex digits, got 'xyz'\n" +
-          file + ":" + position_of(text, "-1,\n  \"start_state_hash\"") +
+          position_of(text, "\"xyz\"") +
+          ": /content_hash: expected a hash of 16 lower-case hex digits, got 'xyz'\n" + file + ":" +
+          position_of(text, "-1,\n  \"start_state_hash\"") +
           ": /seed: expected a seed: an integer in [0, 2^64), got -1\n");
   // A rule set the engine does not have, with the allowed ones; a missing one, at the root.
   j["rules"] = "chess";
   const std::string chess = j.dump(2);
   std::ofstream(path) << chess;
-  rules = replay_rules(path, kRuleSets);
-  ASSERT_FALSE(rules.ok());
-  ASSERT_EQ(rules.error().size(), 4u) << rules.error().to_string();
-  EXPECT_EQ(rules.error().items()[1].pointer, "/rules");
-  EXPECT_EQ(rules.error().items()[1].message,
+  read = read_replay_file(path, kRuleSets);
+  ASSERT_FALSE(read.ok());
+  ASSERT_EQ(read.error().size(), 4u) << read.error().to_string();
+  EXPECT_EQ(read.error().items()[1].pointer, "/rules");
+  EXPECT_EQ(read.error().items()[1].message,
             "unknown value 'chess'; expected one of: deckbuilder, party, clash");
-  EXPECT_EQ(content::format_diagnostic(rules.error().items()[1])
+  EXPECT_EQ(content::format_diagnostic(read.error().items()[1])
                 .rfind(file + ":" + position_of(chess, "\"chess\"") + ": /rules: ", 0),
             0u)
-      << content::format_diagnostic(rules.error().items()[1]);
+      << content::format_diagnostic(read.error().items()[1]);
   j.erase("rules");
   std::ofstream(path) << j.dump(2);
-  rules = replay_rules(path, kRuleSets);
-  ASSERT_FALSE(rules.ok());
-  EXPECT_EQ(content::format_diagnostic(rules.error().items()[1]),
+  read = read_replay_file(path, kRuleSets);
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(content::format_diagnostic(read.error().items()[1]),
             file + ":1:1: missing required key 'rules' (one of: deckbuilder, party, clash)");
-  // A rule set named well is read first: the rest is its to read and report.
+  // A rule set named well reads the actions too, in the same reading of the file.
   j["rules"] = "deckbuilder";
   std::ofstream(path) << j.dump(2);
-  rules = replay_rules(path, kRuleSets);
-  ASSERT_TRUE(rules.ok()) << rules.error().to_string();
-  EXPECT_EQ(rules.value(), "deckbuilder");
+  read = read_replay_file(path, kRuleSets);
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(test::pointed_messages(read.error()),
+            (std::vector<std::string>{
+                "/rng_version: the replay was made with rng_version 2; this engine has rng_version 1, whose "
+                "numbers differ",
+                "/content_hash: expected a hash of 16 lower-case hex digits, got 'xyz'",
+                "/seed: expected a seed: an integer in [0, 2^64), got -1",
+                "/actions/0: unknown action type 'teleport'; expected play_card, end_turn, choose, "
+                "skip_choice, take_reward or skip_reward"}));
   // A file that is not JSON says where.
   std::ofstream(path) << "{\"rules\": ";
-  rules = replay_rules(path, kRuleSets);
-  ASSERT_FALSE(rules.ok());
-  EXPECT_EQ(rules.error().items()[0].line, 1);
+  read = read_replay_file(path, kRuleSets);
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.error().items()[0].line, 1);
 }
 
 TEST(SimReplay, AStartThePackDoesNotHaveIsReportedAtItsPointersAllAtOnce) {
@@ -416,6 +432,114 @@ TEST(SimReplay, AScenariosProblemsArePlacedInTheReplay) {
   EXPECT_EQ(placed.to_string(),
             "r.json:2:24: /scenario/hand/0: no card 'x'\n"
             "r.json:2:14: /scenario: the pack names no default encounter\n");
+}
+
+/// `replay` with its actions and state hashes `times` over, one copy after another: a long file
+/// whose actions are all well formed, the battle it records over at the end of the first copy.
+Replay repeated(const Replay& replay, std::size_t times) {
+  Replay out = replay;
+  for (std::size_t t = 1; t < times; ++t)
+    for (std::size_t i = 0; i < replay.actions.size(); ++i) {
+      out.actions.push_back(replay.actions[i]);
+      out.state_hashes.push_back(replay.state_hashes[i]);
+    }
+  return out;
+}
+
+/// The number of copies of a battle's actions that make a long replay of at least 40,000.
+std::size_t copies_for_a_long_replay(const Replay& battle) { return 40'000 / battle.actions.size() + 1; }
+
+TEST(SimReplay, ALongReplayIsReadWithItsArraysOutOfTheDocumentAndChecksAsFarAsItsBattleGoes) {
+  const Replay battle = played("w1", 3);
+  const Replay long_replay = repeated(battle, copies_for_a_long_replay(battle));
+  ASSERT_GE(long_replay.actions.size(), 40'000u);
+  test::TempDir dir;
+  const auto path = dir.path() / "long.json";
+  ASSERT_TRUE(write_replay(path, long_replay).ok());
+  auto file = read_replay_file(path, action_check<R>());
+  ASSERT_TRUE(file.ok()) << file.error().to_string();
+  const Replay& read = file.value().replay;
+  EXPECT_EQ(read.actions, long_replay.actions);
+  EXPECT_EQ(read.state_hashes, long_replay.state_hashes);
+  EXPECT_EQ(replay_to_json(read), replay_to_json(long_replay));
+  // The replay holds the long arrays; the document keeps the text and the header, not them.
+  EXPECT_EQ(file.value().document.root.at("actions").size(), 0u);
+  EXPECT_EQ(file.value().document.root.at("state_hashes").size(), 0u);
+  EXPECT_EQ(file.value().document.root.at("encounter"), "w1");
+  // Every action of the battle plays and matches its hash; the first past its end is named.
+  const ReplayCheck check = check_replay<R>(starter(), read);
+  EXPECT_EQ(check.kind, ReplayCheck::Kind::Diverged) << check.message;
+  EXPECT_EQ(check.action, std::optional<std::size_t>(battle.actions.size())) << check.message;
+  EXPECT_NE(check.message.find("the battle is over"), std::string::npos) << check.message;
+  // The battle's own replay, read the same way, matches.
+  ASSERT_TRUE(write_replay(path, battle).ok());
+  auto own = read_replay_file(path, action_check<R>());
+  ASSERT_TRUE(own.ok()) << own.error().to_string();
+  EXPECT_EQ(check_replay<R>(starter(), own.value().replay).kind, ReplayCheck::Kind::Match);
+}
+
+TEST(SimReplay, ProblemsDeepInALongReplayAreReportedAtTheirPointersAndPositions) {
+  const Replay battle = played("w1", 3);
+  nlohmann::ordered_json j = replay_to_json(repeated(battle, copies_for_a_long_replay(battle)));
+  j["actions"][30'001] = {{"type", "teleport"}};
+  j["actions"][39'999] = json::array();
+  j["state_hashes"][35'000] = "ABCDEF0123456789";
+  j["state_hashes"][35'002] = 1234567;
+  const std::string text = j.dump(2);
+  test::TempDir dir;
+  const auto path = dir.path() / "long.json";
+  std::ofstream(path) << text;
+  const auto read = read_replay_file(path, action_check<R>());
+  ASSERT_FALSE(read.ok());
+  const std::string file = path.string();
+  using test::position_of;
+  EXPECT_EQ(
+      read.error().to_string(),
+      file + ":" + position_of(text, "{\n      \"type\": \"teleport\"") +
+          ": /actions/30001: unknown action type 'teleport'; expected play_card, end_turn, choose, "
+          "skip_choice, take_reward or skip_reward\n" +
+          file + ":" + position_of(text, "[]") +
+          ": /actions/39999: expected an action object, got an array\n" + file + ":" +
+          position_of(text, "\"ABCDEF0123456789\"") +
+          ": /state_hashes/35000: expected a hash of 16 lower-case hex digits, got 'ABCDEF0123456789'\n" +
+          file + ":" + position_of(text, "1234567,") +
+          ": /state_hashes/35002: expected a hash of 16 lower-case hex digits, got an integer\n");
+}
+
+TEST(SimReplay, EveryHashIsReadInTheLowerCaseItIsWrittenIn) {
+  const Replay r = played("w1", 2);
+  ASSERT_GE(r.state_hashes.size(), 2u);
+  json j = replay_to_json(r);
+  const auto upper = [](std::string hex) {
+    for (char& c : hex) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return hex;
+  };
+  j["content_hash"] = "D754F7AA22743A50";
+  j["start_state_hash"] = upper(j["start_state_hash"].get<std::string>());
+  j["state_hashes"][1] = "0C2F9E1D44A8B710";
+  j["final_state_hash"] = "0c2f9e1d44a8B710";
+  const auto read = reparse(j);
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(test::pointed_messages(read.error()),
+            (std::vector<std::string>{
+                "/content_hash: expected a hash of 16 lower-case hex digits, got 'D754F7AA22743A50'",
+                "/start_state_hash: expected a hash of 16 lower-case hex digits, got '" +
+                    j["start_state_hash"].get<std::string>() + "'",
+                "/state_hashes/1: expected a hash of 16 lower-case hex digits, got '0C2F9E1D44A8B710'",
+                "/final_state_hash: expected a hash of 16 lower-case hex digits, got '0c2f9e1d44a8B710'"}));
+  for (const content::Diagnostic& d : read.error().items()) EXPECT_GT(d.line, 0) << d.message;
+  EXPECT_EQ(content::hash_from_hex("D754F7AA22743A50"), std::nullopt);
+  EXPECT_EQ(content::hash_from_hex("d754f7aa22743a50"), std::optional<std::uint64_t>(0xd754f7aa22743a50ull));
+  // A hash missing or of another type says what it should be too.
+  json other = replay_to_json(r);
+  other.erase("final_state_hash");
+  other["state_hashes"][0] = 5;
+  const auto missing = reparse(other);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(test::pointed_messages(missing.error()),
+            (std::vector<std::string>{
+                "/state_hashes/0: expected a hash of 16 lower-case hex digits, got an integer",
+                ": missing required key 'final_state_hash' (a hash of 16 lower-case hex digits)"}));
 }
 
 // The golden replay: recorded once and checked in. Its final hash must come out the same in

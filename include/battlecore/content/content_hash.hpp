@@ -32,7 +32,8 @@ std::uint64_t canonical_content_hash(const std::vector<JsonDocument>& documents)
 
 /// A 64-bit hash as 16 lower-case hex digits (the form replays and snapshots use).
 std::string hash_to_hex(std::uint64_t h);
-/// Parses 16 hex digits back; nullopt for anything else.
+/// Parses 16 lower-case hex digits back, the one form hash_to_hex writes; nullopt for anything
+/// else, upper case included (a file written by hand with it is told so, not read another way).
 std::optional<std::uint64_t> hash_from_hex(std::string_view text);
 
 }  // namespace battlecore::content

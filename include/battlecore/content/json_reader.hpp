@@ -97,15 +97,31 @@ inline constexpr std::size_t kMaxJsonFileBytes = std::size_t{64} << 20;
 /// after a leading UTF-8 byte order mark (which is no column).
 std::pair<int, int> line_column(std::string_view text, std::size_t offset);
 
+/// An array of the root object that parsing hands over element by element rather than keeping
+/// it in the document, which gets an empty array in its place: a long list (a replay's actions)
+/// is then never held as JSON values all at once. `restart` is called where the array opens (a
+/// repeated key opens another, which replaces the first, as the parser keeps the last value),
+/// then `element` with each element in order. A value of another type at `key` stays in the
+/// document. The calls are made as the text is read, so they come before a syntax error further
+/// on; the parse then fails as usual.
+struct StreamedArray {
+  std::string_view key;
+  std::function<void()> restart;
+  std::function<void(nlohmann::json&& element)> element;
+};
+
 /// Parses JSON text. A syntax error, or nesting deeper than kMaxJsonDepth ("nesting deeper than
 /// 256 levels", at the bracket that passes the limit), yields a diagnostic with its line and
 /// column, and nullopt. A key repeated within one object is reported at the repeated key, but
 /// the document is still returned (keeping the last value, as the parser does) so its other
-/// problems are found too.
-std::optional<JsonDocument> parse_json_text(std::string file, std::string text, Diagnostics& diags);
+/// problems are found too. The arrays of the root object named in `streamed` are handed over
+/// (StreamedArray) rather than kept.
+std::optional<JsonDocument> parse_json_text(std::string file, std::string text, Diagnostics& diags,
+                                            std::span<const StreamedArray> streamed = {});
 /// Reads and parses a file. A path that is not a regular file (a directory, a FIFO, a device),
 /// a file larger than kMaxJsonFileBytes, an unreadable file or a syntax error yields a diagnostic.
-std::optional<JsonDocument> parse_json_file(const std::filesystem::path& path, Diagnostics& diags);
+std::optional<JsonDocument> parse_json_file(const std::filesystem::path& path, Diagnostics& diags,
+                                            std::span<const StreamedArray> streamed = {});
 
 /// The JSON files of a content path: a directory gives its regular `*.json` files (extension
 /// matched case-sensitively) sorted by file name, byte-wise, not recursive; a file gives itself.

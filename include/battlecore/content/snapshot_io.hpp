@@ -162,7 +162,7 @@ inline nlohmann::json snapshot_header(std::uint32_t version, std::string_view ru
 inline constexpr std::array<std::string_view, kStreamCount> kSnapshotStreamKeys = {
     "setup", "shuffle", "ai", "dice", "loot", "effects"};
 
-/// The RNG streams: their four state words each, as 16 hex digits.
+/// The RNG streams: their four state words each, as 16 lower-case hex digits.
 inline nlohmann::json rng_to_json(const RngStreams& rng) {
   nlohmann::json out = nlohmann::json::object();
   for (std::size_t k = 0; k < kStreamCount; ++k) {
@@ -181,7 +181,7 @@ inline void read_rng(const SnapshotIn& rng, RngStreams& out) {
     std::array<std::uint64_t, 4> st{};
     for (std::size_t w = 0; w < 4; ++w) {
       const auto h = words[w].is_string() ? hash_from_hex(words[w].get<std::string>()) : std::nullopt;
-      if (!h) throw SnapshotError{child_pointer(p, w), "expected 16 hex digits"};
+      if (!h) throw SnapshotError{child_pointer(p, w), "expected 16 lower-case hex digits"};
       st[w] = *h;
     }
     out[static_cast<Stream>(k)].set_state(st);

@@ -53,6 +53,54 @@ struct BattleStart {
   std::vector<std::string> deck = {};
 };
 
+/// A replay's actions, in order, each in its rule set's JSON form. They are kept as one text of
+/// their compact dumps (nlohmann::json::dump()) rather than as JSON values, which take about ten
+/// times the bytes: a long battle's replay holds hundreds of thousands of actions.
+class ReplayActions {
+ public:
+  std::size_t size() const { return ends_.size(); }
+  bool empty() const { return ends_.empty(); }
+  /// Action `i` as compact JSON text.
+  std::string_view text(std::size_t i) const;
+  /// Action `i`, parsed from its text. A const copy, so that changing it does not compile as if
+  /// it changed the list: set() does.
+  const nlohmann::json operator[](std::size_t i) const;
+  void push_back(const nlohmann::json& action);
+  /// Replaces action `i`.
+  void set(std::size_t i, const nlohmann::json& action);
+  bool operator==(const ReplayActions&) const = default;
+
+  /// Goes through the actions in order, each parsed as operator[] parses it.
+  class Iterator {
+   public:
+    using value_type = nlohmann::json;
+    using difference_type = std::ptrdiff_t;
+    Iterator() = default;
+    Iterator(const ReplayActions* actions, std::size_t index) : actions_(actions), index_(index) {}
+    const nlohmann::json operator*() const { return (*actions_)[index_]; }
+    Iterator& operator++() {
+      ++index_;
+      return *this;
+    }
+    Iterator operator++(int) {
+      Iterator before = *this;
+      ++index_;
+      return before;
+    }
+    bool operator==(const Iterator&) const = default;
+
+   private:
+    const ReplayActions* actions_ = nullptr;
+    std::size_t index_ = 0;
+  };
+  Iterator begin() const { return {this, 0}; }
+  Iterator end() const { return {this, size()}; }
+
+ private:
+  std::string text_;               ///< the actions' texts, one after another
+  std::vector<std::size_t> ends_;  ///< where each action's text ends in text_
+};
+
 /// One replay file, in memory.
 struct Replay {
   std::uint32_t format_version = kReplayFormatVersion;
@@ -62,7 +110,7 @@ struct Replay {
   std::uint64_t content_hash = 0;
   BattleStart start;
   std::uint64_t start_state_hash = 0;       ///< state_hash() once started, before any action
-  std::vector<nlohmann::json> actions;      ///< the actions submitted, in order (JSON forms)
+  ReplayActions actions;                    ///< the actions submitted, in order (JSON forms)
   std::vector<std::uint64_t> state_hashes;  ///< state_hash() after each action
   std::uint64_t final_state_hash = 0;       ///< state_hash() at the end of the record
   std::optional<std::string> engine_error;  ///< the InvariantError the last action raised
@@ -85,11 +133,25 @@ ActionCheck action_check() {
   };
 }
 
-/// A replay and the document it was read from, which places later problems in its file.
+/// A replay and the document it was read from, which places later problems in its file. Read by
+/// read_replay_file or read_replay_text, the document keeps the file's text but not its long
+/// arrays (actions, state_hashes), which are empty in its root: the replay holds them.
 struct ReplayFile {
   content::JsonDocument document;
   Replay replay;
 };
+
+/// A rule set a replay file may name in `rules`, and how its actions are read.
+struct ReplayRuleSet {
+  std::string_view name;
+  ActionCheck check_action;
+};
+
+/// The ReplayRuleSet of rule set R.
+template <class R>
+ReplayRuleSet replay_rule_set() {
+  return {R::kName, action_check<R>()};
+}
 
 /// The replay as its JSON document, keys in the order of the format's description.
 nlohmann::ordered_json replay_to_json(const Replay& replay);
@@ -99,20 +161,30 @@ nlohmann::ordered_json replay_to_json(const Replay& replay);
 Result<Replay, content::Diagnostics> replay_from_document(const content::JsonDocument& doc,
                                                           const ActionCheck& check_action = {},
                                                           std::span<const std::string_view> rule_sets = {});
-/// Reads and parses a replay file: its syntax and duplicate keys, then replay_from_document.
+/// Reads replay text (`file` names it in diagnostics) as replay_from_document reads its
+/// document, in one pass that keeps the long arrays out of the document (ReplayFile): the
+/// problems of parsing (its syntax, a repeated key) come first, then the reading's.
+Result<ReplayFile, content::Diagnostics> read_replay_text(std::string file, std::string text,
+                                                          const ActionCheck& check_action = {});
+/// read_replay_text for a file whose `rules` must name one of `rule_sets`, its actions read by
+/// that one's check. When it names none, every problem that reading without a rule set finds:
+/// `rules`' own at `/rules`, then the header's (format, versions, seed, hashes), the start's and
+/// the shape of the actions, each at its position.
+Result<ReplayFile, content::Diagnostics> read_replay_text(std::string file, std::string text,
+                                                          std::span<const ReplayRuleSet> rule_sets);
+/// Reads a replay file as read_replay_text does; a path that is not a regular file, cannot be
+/// read or is over content::kMaxJsonFileBytes is reported as parse_json_file reports it.
 Result<ReplayFile, content::Diagnostics> read_replay_file(const std::filesystem::path& path,
                                                           const ActionCheck& check_action = {});
+/// read_replay_file for a file whose `rules` must name one of `rule_sets` (read_replay_text):
+/// `battlecore replay`'s one reading of the file, whatever its rule set.
+Result<ReplayFile, content::Diagnostics> read_replay_file(const std::filesystem::path& path,
+                                                          std::span<const ReplayRuleSet> rule_sets);
 /// read_replay_file without the document.
 Result<Replay, content::Diagnostics> read_replay(const std::filesystem::path& path,
                                                  const ActionCheck& check_action = {});
 /// Writes a replay file (2-space indented JSON); an error names the file.
 Result<void> write_replay(const std::filesystem::path& path, const Replay& replay);
-/// The rule set a replay file names in `rules`, one of `rule_sets`, read first to pick the rule
-/// set that reads the rest. When the file names none of them (or is not JSON), every problem
-/// that reading without a rule set finds: `rules`' own at `/rules`, then the header's (format,
-/// versions, seed, hashes), the start's and the shape of the actions, each at its position.
-Result<std::string, content::Diagnostics> replay_rules(const std::filesystem::path& path,
-                                                       std::span<const std::string_view> rule_sets);
 
 /// What checking a replay found.
 struct ReplayCheck {
@@ -289,23 +361,23 @@ ReplayCheck check_replay(const std::shared_ptr<const typename R::Catalog>& catal
                 content::hash_to_hex(replay.start_state_hash) + ", got " +
                 content::hash_to_hex(battle.state_hash())};
   for (std::size_t i = 0; i < replay.actions.size(); ++i) {
-    const std::string what = "action " + std::to_string(i) + " " + detail::action_text(replay.actions[i]);
+    const auto named = [&] { return fmt::format("action {} {}", i, replay.actions.text(i)); };
     auto action = R::action_from_json(replay.actions[i]);
     if (!action) return {Kind::Malformed, i, "/actions/" + std::to_string(i) + ": " + action.error().message};
     const bool last = i + 1 == replay.actions.size();
     try {
       auto applied = battle.submit(action.value());
-      if (!applied) return {Kind::Diverged, i, what + " is refused: " + R::refusal_text(applied.error())};
+      if (!applied) return {Kind::Diverged, i, named() + " is refused: " + R::refusal_text(applied.error())};
     } catch (const InvariantError& e) {
       if (last && replay.engine_error && *replay.engine_error == e.what())
-        return {Kind::Diverged, i, what + " raises the recorded engine error again: " + e.what()};
-      return {Kind::Diverged, i, what + " raises an engine error: " + e.what()};
+        return {Kind::Diverged, i, named() + " raises the recorded engine error again: " + e.what()};
+      return {Kind::Diverged, i, named() + " raises an engine error: " + e.what()};
     }
     if (last && replay.engine_error)
-      return {Kind::Diverged, i, what + " was recorded with an engine error, but none happens now"};
+      return {Kind::Diverged, i, named() + " was recorded with an engine error, but none happens now"};
     if (battle.state_hash() != replay.state_hashes[i])
       return {Kind::Diverged, i,
-              what + " diverges: state hash expected " + content::hash_to_hex(replay.state_hashes[i]) +
+              named() + " diverges: state hash expected " + content::hash_to_hex(replay.state_hashes[i]) +
                   ", got " + content::hash_to_hex(battle.state_hash())};
   }
   if (battle.state_hash() != replay.final_state_hash)
