@@ -126,6 +126,8 @@ json move_json(MoveIndex m) { return m == kNoMove ? json(nullptr) : json(m); }
 /// snapshot without the key (written before it was kept) knows nothing.
 void read_known_on_top(const In& in, const Catalog& c, BattleState& s) {
   if (!in.has("draw_known_from") || in.at("draw_known_from").is_null()) return;
+  if (s.cards.empty())
+    throw Bad{in.ptr("draw_known_from"), "expected null: the battle has no card instances, so none is known"};
   s.draw_known_from = static_cast<std::uint8_t>(
       num_because(in, "draw_known_from", 0, static_cast<std::int64_t>(s.cards.size()) - 1,
                   fmt::format("a draw pile index below the battle's {}",

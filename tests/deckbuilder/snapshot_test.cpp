@@ -395,6 +395,19 @@ TEST(DeckbuilderSnapshot, AMarkOfTheCardsKnownOnTopTheRulesNeverSetIsRefused) {
   }
 }
 
+// A battle without card instances knows none on top: a mark there says so, not a range of none.
+TEST(DeckbuilderSnapshot, AMarkInABattleWithoutCardsIsRefusedAsSuch) {
+  json s = snapshot(started("w1", 1));
+  for (const char* key : {"cards", "draw_pile", "hand", "discard_pile", "exhaust_pile", "played_this_turn"})
+    s["state"][key] = json::array();
+  ASSERT_TRUE(restore(starter(), s).ok()) << restore(starter(), s).error().message;  // such a battle restores
+  const auto r = restore(starter(), with(s, "/state/draw_known_from", 0));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("/state/draw_known_from: expected null: the battle has no card instances"),
+            std::string::npos)
+      << r.error().message;
+}
+
 TEST(DeckbuilderSnapshot, ARewardOutsideTheWonBattleIsRefused) {
   const json scenario = {
       {"encounter", "cultist_rite"}, {"seed", 8}, {"hand", {"strike"}}, {"enemies", {{{"hp", 1}}}}};
