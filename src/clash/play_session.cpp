@@ -105,27 +105,12 @@ int play_battle(Battle& battle, const PlayConfig& config, std::istream& in, std:
     }
     const Decision d = battle.decision();
     const PlayCommand command = read_play_command(in, out, {kHelp, "option", d.options.size(), {}});
-    switch (command.kind) {
-      case PlayCommand::Kind::EndOfInput:
-      case PlayCommand::Kind::Quit:
-        return 0;
-      case PlayCommand::Kind::State:
-        show(battle, out);
-        continue;
-      case PlayCommand::Kind::History:
-        for (const PhaseRecord& r : battle.history())
-          out << fmt::format("  #{:<4} round {:<3} {:<14} --{}--> {}\n", r.sequence, r.turn,
-                             phase_name(r.from), trigger_name(r.trigger), phase_name(r.to));
-        continue;
-      case PlayCommand::Kind::Log:
-        print_last_events(battle.events().log(), command.number, out,
-                          [&](const Event& e) { return table_event_json(battle, e).dump(); });
-        continue;
-      case PlayCommand::Kind::Own:  // the clash's prompt has no commands of its own
-        continue;
-      case PlayCommand::Kind::Option:
-        break;
-    }
+    if (command.leaves()) return 0;
+    if (answer_shown(
+            command, battle, out, [&] { show(battle, out); }, "round", 14,
+            [&](const Event& e) { return table_event_json(battle, e).dump(); }))
+      continue;
+    if (command.kind != PlayCommand::Kind::Option) continue;  // the clash has no commands of its own
     const std::size_t choice = command.number;
     out << "-> " << action_label(battle, d.options[choice]) << "\n";
     if (auto r = battle.submit(d.options[choice]); !r) {

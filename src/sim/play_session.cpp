@@ -50,27 +50,12 @@ int play_turns(Battle& battle, std::istream& in, std::ostream& out) {
   while (battle.status() == Status::AwaitingDecision) {
     const Decision d = battle.decision();
     const PlayCommand command = read_play_command(in, out, {kHelp, "action", d.options.size(), {}});
-    switch (command.kind) {
-      case PlayCommand::Kind::EndOfInput:
-      case PlayCommand::Kind::Quit:
-        return 0;
-      case PlayCommand::Kind::State:
-        show(battle, out);
-        continue;
-      case PlayCommand::Kind::History:
-        for (const PhaseRecord& r : battle.history())
-          out << fmt::format("  #{:<4} turn {:<3} {:<16} --{}--> {}\n", r.sequence, r.turn,
-                             phase_name(r.from), trigger_name(r.trigger), phase_name(r.to));
-        continue;
-      case PlayCommand::Kind::Log:
-        print_last_events(battle.events().log(), command.number, out,
-                          [&](const Event& e) { return event_to_json(e, battle.catalog()).dump(); });
-        continue;
-      case PlayCommand::Kind::Own:  // the deckbuilder's prompt has no commands of its own
-        continue;
-      case PlayCommand::Kind::Option:
-        break;
-    }
+    if (command.leaves()) return 0;
+    if (answer_shown(
+            command, battle, out, [&] { show(battle, out); }, "turn", 16,
+            [&](const Event& e) { return event_to_json(e, battle.catalog()).dump(); }))
+      continue;
+    if (command.kind != PlayCommand::Kind::Option) continue;  // the deckbuilder has no commands of its own
     const std::size_t choice = command.number;
     out << "-> " << action_label(battle, d.options[choice]) << "\n";
     if (auto r = battle.submit(d.options[choice]); !r) {

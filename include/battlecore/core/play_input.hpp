@@ -97,6 +97,8 @@ struct PlayCommand {
   Kind kind = Kind::EndOfInput;
   std::size_t number = 0;  ///< Log: how many events; Option: which option
   std::string_view word;   ///< Own: the command, as PlayPrompt::own_commands holds it
+  /// EndOfInput or Quit: the session ends.
+  bool leaves() const { return kind == Kind::EndOfInput || kind == Kind::Quit; }
 };
 
 /// Prompts with "> " and reads lines from `in` until one asks the session for something. Blank
@@ -111,6 +113,30 @@ template <class Log, class Text>
 void print_last_events(const Log& log, std::size_t count, std::ostream& out, Text&& text) {
   for (std::size_t i = log.size() > count ? log.size() - count : 0; i < log.size(); ++i)
     out << "  " << text(log[i]) << "\n";
+}
+
+/// Answers a command that shows the battle, alike in every rule set, and returns true: State by
+/// `show()`; History by the phase transitions, the turn counter named `turn_word` and the phases
+/// padded to `phase_width`; Log by the last events as `event_json(event)` writes them. False for
+/// any other command.
+template <class Battle, class Show, class EventJson>
+bool answer_shown(const PlayCommand& command, const Battle& battle, std::ostream& out, Show&& show,
+                  std::string_view turn_word, std::size_t phase_width, EventJson&& event_json) {
+  switch (command.kind) {
+    case PlayCommand::Kind::State:
+      show();
+      return true;
+    case PlayCommand::Kind::History:
+      for (const auto& r : battle.history())
+        out << fmt::format("  #{:<4} {} {:<3} {:<{}} --{}--> {}\n", r.sequence, turn_word, r.turn,
+                           phase_name(r.from), phase_width, trigger_name(r.trigger), phase_name(r.to));
+      return true;
+    case PlayCommand::Kind::Log:
+      print_last_events(battle.events().log(), command.number, out, event_json);
+      return true;
+    default:
+      return false;
+  }
 }
 
 /// Prints, indented, the words `text(event)` gives for each event of `log` from `shown` on (an event
