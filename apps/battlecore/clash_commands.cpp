@@ -122,7 +122,7 @@ class ClashCommands final : public RuleSetCommands {
     const auto scenario = clash_scenario(options, catalog, io.err);
     if (!scenario) return kUsageError;
     return sim::play_clash(catalog, {options.encounter, scenario_seed(*scenario, options.seed), "random", {}},
-                           io.in, io.out, io.err,
+                           io.play_input(), io.out, io.err,
                            {options.record, *scenario, scenario->is_null() ? "" : options.scenario});
   }
 

@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 
 #include "battlecore/core/phase_machine.hpp"
+#include "battlecore/core/play_input.hpp"
 #include "battlecore/core/result.hpp"
 #include "battlecore/sim/content_path.hpp"
 #include "battlecore/sim/replay.hpp"
@@ -68,6 +69,9 @@ struct Io {
   std::istream& in;
   std::ostream& out;
   std::ostream& err;
+  const InterruptFlag* interrupted = nullptr;  ///< play: set by Ctrl-C, it ends the session
+  /// What a play session reads: `in` until `interrupted` is set.
+  PlayInput play_input() const { return {in, interrupted}; }
 };
 
 /// One rule set's commands. Each returns an exit code.

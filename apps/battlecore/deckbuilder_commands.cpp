@@ -100,8 +100,8 @@ class DeckbuilderCommands final : public RuleSetCommands {
     if (!catalog) return kUsageError;
     const auto scenario = deckbuilder_scenario(options, *catalog, catalog, io.err);
     if (!scenario) return kUsageError;
-    return sim::play_deckbuilder(catalog, {options.encounter, scenario_seed(*scenario, options.seed)}, io.in,
-                                 io.out, io.err,
+    return sim::play_deckbuilder(catalog, {options.encounter, scenario_seed(*scenario, options.seed)},
+                                 io.play_input(), io.out, io.err,
                                  {options.record, *scenario, scenario->is_null() ? "" : options.scenario});
   }
 

@@ -37,9 +37,11 @@ using namespace battlecore::cli;
 /// Set by SIGINT while a `play` session runs (a signal handler can only set such a flag).
 volatile std::sig_atomic_t g_interrupted = 0;
 
-/// Ctrl-C during a session: the session's input ends there. Standard input becomes /dev/null
-/// (open, dup2 and close are safe in a handler), so a read that starts after the signal sees the
-/// end at once, and one under way fails with EINTR (the handler has no SA_RESTART).
+/// Ctrl-C during a session: the session's input ends there. The session looks at the flag before
+/// and after each read, so no line is played once it is set, those the stream had read ahead
+/// from a pipe included. Standard input becomes /dev/null (open, dup2 and close are safe in a
+/// handler), so a read that starts after the signal sees the end at once, and one under way
+/// fails with EINTR (the handler has no SA_RESTART).
 extern "C" void on_interrupt(int) {
   g_interrupted = 1;
   const int null = open("/dev/null", O_RDONLY);
@@ -67,6 +69,8 @@ class InterruptEndsSession {
   InterruptEndsSession(const InterruptEndsSession&) = delete;
   InterruptEndsSession& operator=(const InterruptEndsSession&) = delete;
   bool interrupted() const { return g_interrupted != 0; }
+  /// The flag the handler sets, for the session to look at.
+  const battlecore::InterruptFlag* flag() const { return &g_interrupted; }
 
  private:
   struct sigaction before_ {};
@@ -426,7 +430,7 @@ int run_command(int argc, char** argv) {
     if (sim->parsed()) return set->sim(options, io);
     if (play->parsed()) {
       const InterruptEndsSession interrupt;
-      const int code = set->play(options, io);
+      const int code = set->play(options, {io.in, io.out, io.err, interrupt.flag()});
       if (!interrupt.interrupted() || code != kOk) return code;
       io.err << "battlecore: interrupted\n";
       return kInterrupted;

@@ -135,7 +135,7 @@ class PartyCommands final : public RuleSetCommands {
     io.out << fmt::format("battle '{}' with seed {}{} (type 'help' for commands)\n", encounter.value(),
                           start.seed, scenario->is_null() ? "" : " from scenario " + options.scenario);
     return sim::run_recorded_session<R>(catalog, start, battle, options.record, io.out, io.err,
-                                        [&] { return party::play(battle, io.in, io.out); });
+                                        [&] { return party::play(battle, io.play_input(), io.out); });
   }
 
   sim::ActionCheck replay_action_check() const override { return sim::action_check<R>(); }

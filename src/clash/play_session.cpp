@@ -54,7 +54,7 @@ void show(const Battle& battle, std::ostream& out) {
 
 }  // namespace
 
-int play(const std::shared_ptr<const Catalog>& catalog, const PlayConfig& config, std::istream& in,
+int play(const std::shared_ptr<const Catalog>& catalog, const PlayConfig& config, PlayInput in,
          std::ostream& out, std::ostream& err) {
   std::string encounter = config.encounter;
   if (encounter.empty()) {
@@ -72,7 +72,7 @@ int play(const std::shared_ptr<const Catalog>& catalog, const PlayConfig& config
   return play_battle(battle, config, in, out, err);
 }
 
-int play_battle(Battle& battle, const PlayConfig& config, std::istream& in, std::ostream& out,
+int play_battle(Battle& battle, const PlayConfig& config, PlayInput in, std::ostream& out,
                 std::ostream& err) {
   auto bot = make_policy(config.bot_policy);
   if (!bot) {

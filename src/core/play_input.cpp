@@ -8,13 +8,22 @@
 
 namespace battlecore {
 
-PlayCommand read_play_command(std::istream& in, std::ostream& out, const PlayPrompt& prompt) {
+PlayCommand read_play_command(PlayInput input, std::ostream& out, const PlayPrompt& prompt) {
   using Kind = PlayCommand::Kind;
   const auto asks = [](Kind kind, std::size_t number = 0) { return PlayCommand{kind, number, {}}; };
+  // `after_prompt`: the prompt's line is open, and is ended first.
+  const auto interrupted = [&](bool after_prompt) {
+    out << (after_prompt ? "\n" : "") << "interrupted: leaving the battle\n";
+    return asks(Kind::Interrupted);
+  };
   std::string line;
   while (true) {
+    if (input.is_interrupted()) return interrupted(false);
     out << "> " << std::flush;
-    if (!std::getline(in, line)) {
+    const bool read = static_cast<bool>(std::getline(input.in, line));
+    // A line read once the flag is set (one the stream had read ahead from a pipe, say) is not played.
+    if (input.is_interrupted()) return interrupted(true);
+    if (!read) {
       out << "\nend of input: leaving the battle\n";
       return asks(Kind::EndOfInput);
     }

@@ -40,7 +40,7 @@ void show(const Battle& battle, std::ostream& out) {
 }  // namespace
 
 int play(const std::shared_ptr<const Catalog>& catalog, const std::string& encounter_id, std::uint64_t seed,
-         std::istream& in, std::ostream& out, std::ostream& err) {
+         PlayInput in, std::ostream& out, std::ostream& err) {
   std::string encounter = encounter_id;
   if (encounter.empty()) {
     if (!catalog->pack.default_encounter) {
@@ -58,7 +58,7 @@ int play(const std::shared_ptr<const Catalog>& catalog, const std::string& encou
   return play(battle, in, out);
 }
 
-int play(Battle& battle, std::istream& in, std::ostream& out) {
+int play(Battle& battle, PlayInput in, std::ostream& out) {
   show(battle, out);
   // What happens after each choice (the enemies' moves, the ally's, damage, conditions) is told
   // before the board is shown again; the battle's start (a first strike too) is on the board.

@@ -38,7 +38,7 @@ void show(const Battle& battle, std::ostream& out) {
 }
 
 /// The session's read-act loop, to the end of the battle or of the input: the exit code.
-int play_turns(Battle& battle, std::istream& in, std::ostream& out) {
+int play_turns(Battle& battle, PlayInput in, std::ostream& out) {
   show(battle, out);
   // What happens after each action (the enemies' moves, damage, statuses) is told before the
   // board is shown again; the battle's start is on the board already.
@@ -73,8 +73,8 @@ int play_turns(Battle& battle, std::istream& in, std::ostream& out) {
 
 }  // namespace
 
-int play_deckbuilder(const std::shared_ptr<const Catalog>& catalog, const PlayConfig& config,
-                     std::istream& in, std::ostream& out, std::ostream& err, const PlayRecording& recording) {
+int play_deckbuilder(const std::shared_ptr<const Catalog>& catalog, const PlayConfig& config, PlayInput in,
+                     std::ostream& out, std::ostream& err, const PlayRecording& recording) {
   auto found = resolve_encounter_id(*catalog, config.encounter, recording.scenario);
   if (!found) {
     err << "battlecore: " << found.error().message << "\n";
@@ -96,7 +96,7 @@ int play_deckbuilder(const std::shared_ptr<const Catalog>& catalog, const PlayCo
 }
 
 int play_clash(const std::shared_ptr<const clash::Catalog>& catalog, const clash::PlayConfig& config,
-               std::istream& in, std::ostream& out, std::ostream& err, const PlayRecording& recording) {
+               PlayInput in, std::ostream& out, std::ostream& err, const PlayRecording& recording) {
   auto encounter = resolve_encounter_id(*catalog, config.encounter, recording.scenario);
   if (!encounter) {
     err << "battlecore: " << encounter.error().message << "\n";

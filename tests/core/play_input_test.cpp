@@ -11,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/interrupted_input.hpp"
+
 namespace battlecore {
 namespace {
 
@@ -180,6 +182,65 @@ TEST(PlayCommand, WhatIsNeitherACommandNorANumberIsEchoedAndReadOn) {
   EXPECT_EQ(read("\x1b[2J\n").out,
             "> '\\x1B[2J' is not a command or an option number; type 'help'\n> \nend of input: leaving the "
             "battle\n");
+}
+
+// Ctrl-C's flag ends the reading: once it is set no line is interpreted, whatever the input holds.
+TEST(PlayCommand, AnInterruptSetBeforeTheReadLeavesWithoutReadingALine) {
+  std::istringstream in("0\nstate\nquit\n");
+  std::ostringstream out;
+  const InterruptFlag interrupted = 1;
+  const PlayCommand command = read_play_command({in, &interrupted}, out, {kHelp, "option", 3, {}});
+  EXPECT_EQ(command.kind, PlayCommand::Kind::Interrupted);
+  EXPECT_TRUE(command.leaves());
+  EXPECT_EQ(out.str(), "interrupted: leaving the battle\n");
+  std::string rest;
+  std::getline(in, rest, '\0');
+  EXPECT_EQ(rest, "0\nstate\nquit\n");
+}
+
+// Lines piped ahead sit in the stream's buffer; an interrupt after a command leaves them unplayed.
+TEST(PlayCommand, AnInterruptAfterACommandLeavesAtTheNextReadWithTheLinesAheadUnplayed) {
+  std::istringstream in("1\n2\nstate\nquit\n");
+  std::ostringstream out;
+  InterruptFlag interrupted = 0;
+  const PlayPrompt prompt{kHelp, "option", 3, {}};
+  const PlayCommand first = read_play_command({in, &interrupted}, out, prompt);
+  EXPECT_EQ(first.kind, PlayCommand::Kind::Option);
+  EXPECT_EQ(first.number, 1u);
+  interrupted = 1;
+  for (int again = 0; again < 2; ++again) {  // and the session stays left
+    const PlayCommand next = read_play_command({in, &interrupted}, out, prompt);
+    EXPECT_EQ(next.kind, PlayCommand::Kind::Interrupted);
+  }
+  EXPECT_EQ(out.str(), "> interrupted: leaving the battle\ninterrupted: leaving the battle\n");
+  std::string rest;
+  std::getline(in, rest, '\0');
+  EXPECT_EQ(rest, "2\nstate\nquit\n");
+}
+
+// An interrupt that comes while a line is read: the line read is not interpreted, be it a number,
+// a command, `quit`, help, a blank or a bad line.
+TEST(PlayCommand, ALineReadAsTheInterruptComesIsNotInterpreted) {
+  for (const char* line : {"0\n", "state\n", "quit\n", "help\n", "\n", "bogus\n", "7\n"}) {
+    test::InterruptedInput input({"2\n", line, "1\n"}, 1);
+    std::ostringstream out;
+    const PlayPrompt prompt{kHelp, "option", 3, {}};
+    EXPECT_EQ(read_play_command(input.input(), out, prompt).number, 2u) << line;
+    EXPECT_FALSE(input.interrupted()) << line;
+    const PlayCommand command = read_play_command(input.input(), out, prompt);
+    EXPECT_TRUE(input.interrupted()) << line;
+    EXPECT_EQ(command.kind, PlayCommand::Kind::Interrupted) << line;
+    EXPECT_EQ(out.str(), "> > \ninterrupted: leaving the battle\n") << line;
+    EXPECT_EQ(input.lines_given(), 2u) << line;
+  }
+  // A read that ends as the interrupt comes (Ctrl-C at a terminal's prompt) says interrupted, not
+  // the end of the input.
+  test::InterruptedInput input({"0\n"}, 1);
+  std::ostringstream out;
+  const PlayPrompt prompt{kHelp, "option", 3, {}};
+  EXPECT_EQ(read_play_command(input.input(), out, prompt).kind, PlayCommand::Kind::Option);
+  EXPECT_EQ(read_play_command(input.input(), out, prompt).kind, PlayCommand::Kind::Interrupted);
+  EXPECT_EQ(out.str(), "> > \ninterrupted: leaving the battle\n");
 }
 
 TEST(PlayCommand, TheLastEventsAreAllOfThemWhenTheLogHoldsFewer) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 #include <sstream>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -14,6 +15,7 @@
 #include "battlecore/party/play_session.hpp"
 #include "battlecore/party/policies.hpp"
 #include "party_support.hpp"
+#include "support/interrupted_input.hpp"
 
 namespace battlecore::party {
 namespace {
@@ -143,6 +145,24 @@ TEST(PartyPlaySession, PlaysFromNumbersAndCommands) {
   // The board after the last action poses no decision: none is listed.
   EXPECT_EQ(text.find("decision: none"), std::string::npos)
       << text.substr(text.size() > 2000 ? text.size() - 2000 : 0);
+}
+
+// Ctrl-C while the session reads its second line: one choice was made, the lines after it are
+// not played, and the session ends as at the end of its input.
+TEST(PartyPlaySession, AnInterruptEndsTheSessionAtItsNextReadWithTheLinesAheadUnplayed) {
+  const auto session = [](PlayInput in) {
+    std::ostringstream out, err;
+    EXPECT_EQ(play(test::meadow_pack(), "meadow_walk", 1, in, out, err), 0);
+    EXPECT_TRUE(err.str().empty()) << err.str();
+    return out.str();
+  };
+  battlecore::test::InterruptedInput input({"0\n", "0\n", "json\n", "0\n", "quit\n"}, 1);
+  const std::string interrupted = session(input.input());
+  std::istringstream first("0\n");
+  EXPECT_EQ(interrupted, battlecore::test::ended_by_interrupt(session(first)));
+  const std::size_t chosen = interrupted.find("> -> ");  // a prompt answered by a choice
+  ASSERT_NE(chosen, std::string::npos) << interrupted;
+  EXPECT_EQ(interrupted.find("> -> ", chosen + 1), std::string::npos) << interrupted;
 }
 
 // After each choice the session tells what happened that the board does not show: each enemy's

@@ -12,6 +12,8 @@
 #include "battlecore/deckbuilder/battle.hpp"
 #include "battlecore/deckbuilder/load.hpp"
 #include "battlecore/deckbuilder/view.hpp"
+#include "support/clash_pack.hpp"
+#include "support/interrupted_input.hpp"
 #include "support/starter_pack.hpp"
 
 namespace battlecore::sim {
@@ -212,6 +214,35 @@ TEST(SimPlaySession, EndOfInputReturnsZero) {
   const Session unterminated = play("state");  // a last line without a newline is still read
   EXPECT_EQ(unterminated.code, 0);
   EXPECT_EQ(count(unterminated.out, "hand:"), 2u) << unterminated.out;
+}
+
+// Ctrl-C while the session reads its second line: the first action was taken, and nothing after
+// it is, though more lines wait in the input. The session ends as at the end of its input.
+TEST(SimPlaySession, AnInterruptEndsTheSessionAtItsNextReadWithTheLinesAheadUnplayed) {
+  ASSERT_NE(starter(), nullptr);
+  test::InterruptedInput input({"0\n", "0\n", "state\n", "1\n", "quit\n"}, 1);
+  std::ostringstream out, err;
+  EXPECT_EQ(play_deckbuilder(starter(), {"w1", 1}, input.input(), out, err), 0);
+  EXPECT_TRUE(err.str().empty()) << err.str();
+  // What a session given the first line alone writes, but for the way it ends.
+  EXPECT_EQ(out.str(), test::ended_by_interrupt(play("0\n").out));
+  EXPECT_EQ(count(out.str(), "> -> "), 1u) << out.str();  // a prompt answered by an action
+}
+
+// The clash's session alike: the bots play on to the human's next decision, then it ends there.
+TEST(SimPlaySession, AnInterruptEndsTheClashsSessionAtItsNextRead) {
+  const clash::PlayConfig config{"", 1, "random", {}};
+  const auto session = [&](PlayInput in) {
+    std::ostringstream out, err;
+    EXPECT_EQ(play_clash(test::classic(), config, in, out, err), 0);
+    EXPECT_TRUE(err.str().empty()) << err.str();
+    return out.str();
+  };
+  test::InterruptedInput input({"0\n", "0\n", "0\n", "quit\n"}, 1);
+  const std::string interrupted = session(input.input());
+  std::istringstream first("0\n");
+  EXPECT_EQ(interrupted, test::ended_by_interrupt(session(first)));
+  EXPECT_EQ(count(interrupted, "> -> "), 1u) << interrupted;
 }
 
 // Always taking option 0 (the first playable card at the first enemy, or end turn when nothing

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "battlecore/clash/catalog.hpp"
+#include "battlecore/core/play_input.hpp"
 
 namespace battlecore::clash {
 
@@ -18,16 +19,15 @@ struct PlayConfig {
   std::string scenario_file;  ///< the file of the scenario the battle starts from, named on the start line
 };
 
-/// Runs the session on `in` / `out` until the battle ends, `quit` or end of input.
-/// Returns 0 when the battle ended or the player quit, 2 when it could not start.
-int play(const std::shared_ptr<const Catalog>& catalog, const PlayConfig& config, std::istream& in,
+/// Runs the session on `in` / `out` until the battle ends, `quit`, end of input or interrupt.
+/// Returns 0 when the battle ended or the player left, 2 when it could not start.
+int play(const std::shared_ptr<const Catalog>& catalog, const PlayConfig& config, PlayInput in,
          std::ostream& out, std::ostream& err);
 
 class Battle;
 
 /// The session on a battle already started (a scenario, or a recorded session whose caller
 /// writes the replay from `battle` afterwards); `config.encounter` is not read.
-int play_battle(Battle& battle, const PlayConfig& config, std::istream& in, std::ostream& out,
-                std::ostream& err);
+int play_battle(Battle& battle, const PlayConfig& config, PlayInput in, std::ostream& out, std::ostream& err);
 
 }  // namespace battlecore::clash

@@ -1,10 +1,12 @@
 #pragma once
 // What the interactive sessions (`battlecore play`) read from a line (the command without its
 // blanks, a number in it, and the line as it is echoed back in a message), the commands every
-// rule set's prompt answers alike (read_play_command), and how they tell what happened since the
-// last decision.
+// rule set's prompt answers alike (read_play_command), where they read them from (PlayInput: a
+// stream, and a flag that ends the session), and how they tell what happened since the last
+// decision.
 
 #include <charconv>
+#include <csignal>
 #include <cstddef>
 #include <cstdint>
 #include <iosfwd>
@@ -83,29 +85,47 @@ struct PlayPrompt {
   std::span<const std::string_view> own_commands = {};
 };
 
+/// A flag set from outside a session to end it at its next read: Ctrl-C's (a signal handler can
+/// set no other kind of variable).
+using InterruptFlag = volatile std::sig_atomic_t;
+
+/// Where a session reads its commands: the lines of `in`, until `*interrupted` (when there is
+/// one) is set. From then on no line is interpreted, those already read ahead into the stream's
+/// buffer (a pipe's) included.
+struct PlayInput {
+  PlayInput(std::istream& in, const InterruptFlag* interrupted = nullptr)  // NOLINT: implicit by design
+      : in(in), interrupted(interrupted) {}
+  std::istream& in;
+  const InterruptFlag* interrupted = nullptr;  ///< none: only the end of `in` ends the reading
+  bool is_interrupted() const { return interrupted != nullptr && *interrupted != 0; }
+};
+
 /// A line at the prompt that asks the session for something.
 struct PlayCommand {
   enum class Kind : std::uint8_t {
-    EndOfInput,  ///< the input ended: the session is left
-    Quit,        ///< `quit`, `exit` or `q`: the session is left
-    State,       ///< `state`: show the battle again
-    History,     ///< `history`: the phase transition history
-    Log,         ///< `log [N]`: the last `number` events (a count past the log's size: all of them)
-    Own,         ///< `word`, one of PlayPrompt::own_commands
-    Option,      ///< a number: take option `number`, below PlayPrompt::options
+    EndOfInput,   ///< the input ended: the session is left
+    Interrupted,  ///< PlayInput's flag was set (Ctrl-C): the session is left, no further line played
+    Quit,         ///< `quit`, `exit` or `q`: the session is left
+    State,        ///< `state`: show the battle again
+    History,      ///< `history`: the phase transition history
+    Log,          ///< `log [N]`: the last `number` events (a count past the log's size: all of them)
+    Own,          ///< `word`, one of PlayPrompt::own_commands
+    Option,       ///< a number: take option `number`, below PlayPrompt::options
   };
   Kind kind = Kind::EndOfInput;
   std::size_t number = 0;  ///< Log: how many events; Option: which option
   std::string_view word;   ///< Own: the command, as PlayPrompt::own_commands holds it
-  /// EndOfInput or Quit: the session ends.
-  bool leaves() const { return kind == Kind::EndOfInput || kind == Kind::Quit; }
+  /// EndOfInput, Interrupted or Quit: the session ends.
+  bool leaves() const { return kind == Kind::EndOfInput || kind == Kind::Interrupted || kind == Kind::Quit; }
 };
 
-/// Prompts with "> " and reads lines from `in` until one asks the session for something. Blank
-/// lines prompt again; `help` (or `?`) prints `prompt.help`, and a line that is not a command nor
-/// the number of an option is answered on `out` (a usage, or the numbers there are), then the
-/// prompt comes again. Leaving (Quit, EndOfInput) is said on `out` before it is returned.
-PlayCommand read_play_command(std::istream& in, std::ostream& out, const PlayPrompt& prompt);
+/// Prompts with "> " and reads lines from `input.in` until one asks the session for something.
+/// Blank lines prompt again; `help` (or `?`) prints `prompt.help`, and a line that is not a
+/// command nor the number of an option is answered on `out` (a usage, or the numbers there are),
+/// then the prompt comes again. The interrupt flag is looked at before each prompt and after each
+/// read: once it is set, Interrupted is returned and the line read (if any) is left uninterpreted.
+/// Leaving (Quit, EndOfInput, Interrupted) is said on `out` before it is returned.
+PlayCommand read_play_command(PlayInput input, std::ostream& out, const PlayPrompt& prompt);
 
 /// Prints, indented, `text(event)` for each of the last `count` events of `log` (all of them when
 /// the log holds fewer).

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "battlecore/core/play_input.hpp"
 #include "battlecore/party/catalog.hpp"
 
 namespace battlecore::party {
@@ -15,11 +16,11 @@ class Battle;
 
 /// A human plays one battle on `in` / `out`: the state, numbered options (member actions,
 /// companion actions and blocks), `help`, `history`, `log [N]`, `state`, `json`, `quit`.
-/// Returns 0 when the battle ended or the player quit, 2 when it could not start.
+/// Returns 0 when the battle ended or the player left, 2 when it could not start.
 int play(const std::shared_ptr<const Catalog>& catalog, const std::string& encounter, std::uint64_t seed,
-         std::istream& in, std::ostream& out, std::ostream& err);
+         PlayInput in, std::ostream& out, std::ostream& err);
 /// The same session on a battle already started (a scenario's, or one to be recorded): it
-/// ends when the battle is over, the player quits or the input ends. Returns 0.
-int play(Battle& battle, std::istream& in, std::ostream& out);
+/// ends when the battle is over, the player quits, the input ends or is interrupted. Returns 0.
+int play(Battle& battle, PlayInput in, std::ostream& out);
 
 }  // namespace battlecore::party
