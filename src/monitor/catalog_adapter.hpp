@@ -103,7 +103,7 @@ class CatalogAdapter final : public RuleSetAdapter {
 
   /// For a battle whose server makes moves: `BattleT::start(id, seed, server_moves)`.
   Result<std::unique_ptr<MonitorBattle>, Refused> start_replay(
-      std::string_view encounter, std::uint64_t seed, const nlohmann::json& server_moves) const override {
+      std::string_view encounter, std::uint64_t seed, const ServerMoves& server_moves) const override {
     if constexpr (requires(BattleT & b) { b.start(std::string{}, seed, server_moves); })
       return start_with(encounter, [&](BattleT& battle, const std::string& id) {
         return battle.start(id, seed, server_moves);

@@ -5,7 +5,8 @@
 // clash` does, up to the next human decision. The action list holds the human seats' actions only, so a
 // replay (encounter, seed, human actions) plays the same bot moves again. A replay file's battle
 // takes the bots' moves from the file instead, and makes no other: they may come from another
-// policy (`sim --record`), and a file lists every seat's moves, as `battlecore replay` plays them.
+// policy (`sim --record`), and a file lists every seat's moves, as `battlecore replay` plays them,
+// each at its place in the file's one list of moves.
 
 #include "battlecore/monitor/clash_adapter.hpp"
 
@@ -62,11 +63,16 @@ class ClashBattle final : public MonitorBattle {
     return play_bots();
   }
 
-  /// A replay's battle: the bots make the moves of `bot_moves` (a JSON array), in order.
-  Result<void, Refused> start(std::string_view encounter, std::uint64_t seed,
-                              const nlohmann::json& bot_moves) {
-    if (!bot_moves.is_array()) return Refused{"bad_request", "the bots' moves must be an array of actions"};
-    bot_moves_ = bot_moves;
+  /// A replay's battle: the bots make the moves of `bot_moves`, in order, each at its place among
+  /// the human actions when the places are given (RuleSetAdapter::start_replay).
+  Result<void, Refused> start(std::string_view encounter, std::uint64_t seed, const ServerMoves& bot_moves) {
+    if (!bot_moves.moves.is_array())
+      return Refused{"bad_request", "the bots' moves must be an array of actions"};
+    if (!bot_moves.places.empty() && (bot_moves.places.size() != bot_moves.moves.size() ||
+                                      !std::is_sorted(bot_moves.places.begin(), bot_moves.places.end())))
+      return Refused{"bad_request", "the bots' moves need one place each, in the order of the moves"};
+    bot_moves_ = bot_moves.moves;
+    places_ = bot_moves.places;
     scripted_ = true;
     return start(encounter, seed);
   }
@@ -186,16 +192,12 @@ class ClashBattle final : public MonitorBattle {
   }
 
   /// The first of a replay's bot moves the battle has not made, once every human move is made: the
-  /// battle waits on a human seat (one over has refused it already, in play_bots).
+  /// battle waits on a human seat (one over has refused it already, in play_bots). A move given
+  /// with its place was made or refused there (play_placed_bot_moves).
   std::optional<Refused> unused_server_move() const override {
     if (!scripted_ || next_bot_move_ == bot_moves_.size()) return std::nullopt;
-    const cl::SeatRef seat = battle_.state().current;
-    return Refused{
-        "unused_bot_move",
-        fmt::format("the battle never makes this bot move: it waits on seat {} ({}, a human seat), "
-                    "and the replay has no move of theirs left",
-                    seat, battle_.encounter().seats[static_cast<std::size_t>(seat)].name),
-        next_bot_move_};
+    return unused_bot_move("the battle never makes this bot move",
+                           "and the replay has no move of theirs left");
   }
 
   /// "duels": every duel so far, by round; "moves": every action, the bots' ones included.
@@ -210,8 +212,10 @@ class ClashBattle final : public MonitorBattle {
  private:
   /// Answers every bot decision up to the next human one (or the end): with the random policy,
   /// or in a replay's battle with its next bot move, until those run out. A replay's bot move
-  /// left once the battle is over is refused, as a human's move there is.
+  /// left once the battle is over is refused, as a human's move there is. A replay whose bot
+  /// moves have their places makes those instead (play_placed_bot_moves).
   Result<void, Refused> play_bots() {
+    if (scripted_ && !places_.empty()) return play_placed_bot_moves();
     std::vector<cl::Action> options;
     while (battle_.status() == Status::AwaitingDecision) {
       const cl::SeatRef seat = battle_.state().current;
@@ -231,20 +235,53 @@ class ClashBattle final : public MonitorBattle {
     return {};
   }
 
-  /// In a replay's battle whose bot moves have run out at a bot's decision, the refusal of any
-  /// further move: the server makes no bot move of its own there, as `battlecore replay` makes none.
-  std::optional<Refused> missing_bot_move() const {
-    if (!scripted_ || battle_.status() != Status::AwaitingDecision) return std::nullopt;
+  /// In a replay's battle whose bot moves have their places: makes every one listed before the
+  /// next human action, as `battlecore replay` submits each action of a file in the file's order.
+  /// One listed where a human seat is to decide is refused (unused_bot_move), and so is any the
+  /// engine refuses; a bot to decide before the next one's place waits, and the human action
+  /// then submitted is refused (missing_bot_move).
+  Result<void, Refused> play_placed_bot_moves() {
+    while (next_bot_move_ < bot_moves_.size() && places_[next_bot_move_] <= human_actions_.size()) {
+      if (deciding_kind() == cl::SeatKind::Human)
+        return unused_bot_move("the battle does not make this bot move here",
+                               "and the replay lists no move of theirs before it");
+      if (auto refused = play_next_bot_move()) return *refused;
+    }
+    return {};
+  }
+
+  /// The kind of the seat to decide; nullopt when nobody is (the battle is over).
+  std::optional<cl::SeatKind> deciding_kind() const {
+    if (battle_.status() != Status::AwaitingDecision) return std::nullopt;
+    return battle_.state().seats[static_cast<std::size_t>(battle_.state().current)].kind;
+  }
+
+  /// The refusal of the replay's next bot move where a human seat is to decide: `what` happens to
+  /// it, the seat, then `why`.
+  Refused unused_bot_move(std::string_view what, std::string_view why) const {
     const cl::SeatRef seat = battle_.state().current;
-    const auto i = static_cast<std::size_t>(seat);
-    if (battle_.state().seats[i].kind != cl::SeatKind::Bot) return std::nullopt;
+    return Refused{"unused_bot_move",
+                   fmt::format("{}: it waits on seat {} ({}, a human seat), {}", what, seat,
+                               battle_.encounter().seats[static_cast<std::size_t>(seat)].name, why),
+                   next_bot_move_};
+  }
+
+  /// In a replay's battle at a bot's decision, the refusal of a human action: the server makes no
+  /// bot move of its own there, as `battlecore replay` makes none, and the replay's next one, if
+  /// it has its place, comes after the action.
+  std::optional<Refused> missing_bot_move() const {
+    if (!scripted_ || deciding_kind() != cl::SeatKind::Bot) return std::nullopt;
+    const cl::SeatRef seat = battle_.state().current;
     const std::string left =
         bot_moves_.empty()
             ? std::string(
                   "the replay lists no bot move (a replay file lists every seat's moves, the bots' too)")
-            : fmt::format("the replay's {} bot moves are all made", bot_moves_.size());
-    return Refused{"missing_bot_move", fmt::format("seat {} ({}, a bot) decides before this move, and {}",
-                                                   seat, battle_.encounter().seats[i].name, left)};
+        : next_bot_move_ == bot_moves_.size()
+            ? fmt::format("the replay's {} bot moves are all made", bot_moves_.size())
+            : std::string("the replay lists the next bot move after this one");
+    return Refused{"missing_bot_move",
+                   fmt::format("seat {} ({}, a bot) decides before this move, and {}", seat,
+                               battle_.encounter().seats[static_cast<std::size_t>(seat)].name, left)};
   }
 
   /// Submits the replay's next bot move; its refusal names its index in the replay's bot moves.
@@ -295,6 +332,8 @@ class ClashBattle final : public MonitorBattle {
   std::unique_ptr<cl::Policy> bots_;
   bool scripted_ = false;                               ///< the bots make bot_moves_, not bots_'s
   nlohmann::json bot_moves_ = nlohmann::json::array();  ///< a replay's bot moves, in order
+  /// Each bot move's place: how many human actions the replay lists before it (ServerMoves::places).
+  std::vector<std::size_t> places_;
   std::size_t next_bot_move_ = 0;
   std::vector<cl::Action> human_actions_;
 };

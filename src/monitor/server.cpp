@@ -47,9 +47,9 @@ struct BattleEntry {
   json replay_actions = json::array();  ///< a replay's whole action list
   std::size_t step = 0;                 ///< a replay's actions applied so far
   /// A replay's moves the server makes itself (the clash's bots), when the replay gives them (a
-  /// file always does, in its actions): its battle makes those and no other, rather than its own
-  /// (RuleSetAdapter::start_replay).
-  std::optional<json> server_moves;
+  /// file always does, in its actions, which place each among the others): its battle makes those
+  /// and no other, rather than its own (RuleSetAdapter::start_replay).
+  std::optional<ServerMoves> server_moves;
 };
 
 /// The text of `j`. A string taken from a request (a key, a parse error's excerpt) may hold bytes
@@ -731,24 +731,34 @@ void Server::Impl::replay_routes() {
     // A file's moves the server makes itself (the clash's bots) are not steps: its battle makes
     // them, as the file has them (another policy than the server's may have chosen them, as in
     // `sim --record`), and no other: a file lists every move, as `battlecore replay` plays them,
-    // so one with none makes none. The short form may give them too (`server_moves`, even an
-    // empty list: a snapshot of such a replay does), or leave them to the server by leaving the
-    // key out. `index_in_body` and `server_index_in_body` keep each action's place in the body,
-    // for messages.
+    // so one with none makes none. Each is made at its place in the file and nowhere else, and
+    // each step's action at its own: the file is played in its order, so one whose moves are
+    // listed in another order than the battle makes them is refused where `battlecore replay`
+    // refuses it. The short form may give them too (`server_moves`, even an empty list: a
+    // snapshot of such a replay does), a list of their own, with no place among the actions:
+    // each is made when a bot is to decide. Leaving the key out leaves them to the server.
+    // `index_in_body` and `server_index_in_body` keep each action's place in the body, for
+    // messages.
     json replay_actions = json::array();
-    json server_moves = json::array();
+    ServerMoves server_moves;
     std::vector<std::size_t> index_in_body;
     std::vector<std::size_t> server_index_in_body;
     for (std::size_t i = 0; i < actions->size(); ++i) {
       const bool server = file && probe.value()->server_move((*actions)[i]);
-      (server ? server_moves : replay_actions).push_back((*actions)[i]);
-      (server ? server_index_in_body : index_in_body).push_back(i);
+      if (server) {
+        server_moves.moves.push_back((*actions)[i]);
+        server_moves.places.push_back(replay_actions.size());
+        server_index_in_body.push_back(i);
+      } else {
+        replay_actions.push_back((*actions)[i]);
+        index_in_body.push_back(i);
+      }
     }
     bool server_moves_given = file;
     if (const auto given = body->find("server_moves"); !file && given != body->end()) {
       if (!given->is_array())
         return send_error(res, 400, "bad_request", "\"server_moves\" must be an array of actions");
-      server_moves = *given;
+      server_moves.moves = *given;
       server_moves_given = true;
     }
     const auto step = field_u64(*body, res, "step", replay_actions.size());

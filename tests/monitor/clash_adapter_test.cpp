@@ -1,7 +1,8 @@
 // The clash in the monitor's JSON API: starting battles (the bots played up to the human's
 // decision, as a direct battle with the same policy plays them), the turn's three steps, refused
 // and malformed actions (nothing changes), replays rebuilt from the human actions alone, and replay
-// files played exactly as they are: their bot moves, no other and none left over.
+// files played exactly as they are: their bot moves, no other and none left over, in the file's
+// order.
 
 #include "battlecore/monitor/clash_adapter.hpp"
 
@@ -60,11 +61,13 @@ class MonitorClash : public MonitorRuleSetApi {
   MonitorClash() : MonitorRuleSetApi(monitor::make_clash_adapter(classic())) {}
 };
 
-/// The replay file of a battle of `encounter` played to its end, every seat by a random policy
-/// seeded with `policy`, as `sim --record` records one: its bot moves are not those the server
-/// would choose (null when it cannot be recorded, which fails the test).
-json recorded_file(const std::string& encounter, std::uint64_t seed, std::uint64_t policy) {
-  cl::Battle battle(classic());
+/// The replay file of a battle of `encounter` (in `catalog`, the classic pack by default) played
+/// to its end, every seat by a random policy seeded with `policy`, as `sim --record` records one:
+/// its bot moves are not those the server would choose (null when it cannot be recorded, which
+/// fails the test).
+json recorded_file(const std::string& encounter, std::uint64_t seed, std::uint64_t policy,
+                   const std::shared_ptr<const cl::Catalog>& catalog = classic()) {
+  cl::Battle battle(catalog);
   EXPECT_TRUE(battle.start_battle(encounter, seed).ok());
   auto chooser = std::move(cl::make_policy("random")).value();
   chooser->reset(policy);
@@ -74,7 +77,7 @@ json recorded_file(const std::string& encounter, std::uint64_t seed, std::uint64
     actions.push_back(options[chooser->choose(battle, options)]);
     if (!battle.submit(actions.back()).ok()) return nullptr;
   }
-  const auto recorded = sim::record_replay<sim::ClashRules>(classic(), {encounter, seed, nullptr}, actions);
+  const auto recorded = sim::record_replay<sim::ClashRules>(catalog, {encounter, seed, nullptr}, actions);
   EXPECT_TRUE(recorded.ok()) << recorded.error().message;
   if (!recorded) return nullptr;
   return sim::replay_to_json(recorded.value());
@@ -482,6 +485,133 @@ TEST_F(MonitorClash, AReplayWithNoBotMoveDueMakesNoneOfItsOwn) {
   ASSERT_EQ(left_out.status, 201) << left_out.body.dump();
   EXPECT_EQ(left_out.body["decision"]["seat"], 0) << "the server's bots have moved up to the human";
   EXPECT_NE(left_out.body["state_hash"], start_hash);
+}
+
+/// Expects every file made from `file` by swapping two neighbouring moves of different seats to
+/// be refused by the server of `client` at the action where `battlecore replay` (checking it
+/// against `catalog`) refuses it, with its reason: `missing_bot_move` for a human seat's move
+/// moved up where a bot is to move, `unused_bot_move` for a bot's moved up where a human seat is,
+/// and the engine's `not_your_turn` for a seat's moved up where another of its kind is. Returns
+/// how many swaps crossed a human seat's move and a bot's. Nothing is added to the server.
+std::size_t expect_every_swap_refused_where_replay_refuses_it(
+    httplib::Client& client, const std::shared_ptr<const cl::Catalog>& catalog, const json& file) {
+  const auto& seats =
+      catalog->encounters[*catalog->find_encounter(file["encounter"].get<std::string>())].seats;
+  const auto human = [&](const json& action) {
+    return seats[action["seat"].get<std::size_t>()].kind == cl::SeatKind::Human;
+  };
+  const json& actions = file["actions"];
+  const std::size_t battles = get(client, "/api/battles").body["battles"].size();
+  std::size_t crossings = 0;
+  for (std::size_t i = 0; i + 1 < actions.size(); ++i) {
+    if (actions[i]["seat"] == actions[i + 1]["seat"]) continue;
+    json swapped = file;
+    std::swap(swapped["actions"][i], swapped["actions"][i + 1]);
+    std::swap(swapped["state_hashes"][i], swapped["state_hashes"][i + 1]);
+    const sim::ReplayCheck check = check_replay_text<sim::ClashRules>(catalog, swapped.dump());
+    EXPECT_EQ(check.kind, sim::ReplayCheck::Kind::Diverged) << check.message;
+    EXPECT_EQ(check.action, i) << check.message;
+    const bool moved_human = human(actions[i + 1]);
+    const bool due_human = human(actions[i]);
+    crossings += moved_human != due_human ? 1 : 0;
+    const std::string reason = moved_human == due_human ? "not_your_turn"
+                               : moved_human            ? "missing_bot_move"
+                                                        : "unused_bot_move";
+    const Reply r = post(client, "/api/replays", swapped);
+    expect_refused(r, 422, "replay_diverged");
+    EXPECT_NE(
+        r.body.value("message", "").find(fmt::format("action {} of the replay was refused: {}", i, reason)),
+        std::string::npos)
+        << "swap " << i << ": " << r.body.dump();
+  }
+  EXPECT_EQ(get(client, "/api/battles").body["battles"].size(), battles) << "a refused replay adds no battle";
+  return crossings;
+}
+
+TEST_F(MonitorClash, AReplayFileIsPlayedInItsOrderAsBattlecoreReplayPlaysIt) {
+  const json file = recorded_file("classic", 9, 777);
+  ASSERT_TRUE(file.is_object());
+  ASSERT_EQ(post(client_, "/api/replays", file).status, 201);
+  EXPECT_GT(expect_every_swap_refused_where_replay_refuses_it(client_, classic(), file), 10u);
+}
+
+TEST(MonitorClashSeats, AReplayFileOfTwoHumanSeatsIsPlayedInItsOrder) {
+  const auto pack = one_encounter(
+      R"([{"kind": "human", "name": "H1"}, {"kind": "bot", "name": "B1"}, {"kind": "human", "name": "H2"},
+          {"kind": "bot", "name": "B2"}])");
+  MonitorServer server({monitor::make_clash_adapter(pack)});
+  httplib::Client client = server.client();
+  const json file = recorded_file("e", 5, 31, pack);
+  ASSERT_TRUE(file.is_object());
+  ASSERT_EQ(post(client, "/api/replays", file).status, 201);
+  EXPECT_GT(expect_every_swap_refused_where_replay_refuses_it(client, pack, file), 10u);
+}
+
+TEST_F(MonitorClash, AMisplacedMoveIsRefusedWithWhoIsToMove) {
+  const json full = recorded_file("classic", 9, 777);
+  ASSERT_TRUE(full.is_object());
+  const json& actions = full["actions"];
+  // The first bot move that comes right after a human move.
+  std::size_t bot = 1;
+  while (bot < actions.size() && (actions[bot]["seat"] == 0 || actions[bot - 1]["seat"] != 0)) ++bot;
+  ASSERT_LT(bot, actions.size());
+  // The human move before it moved down past the bot moves that follow it, up to the human's next
+  // move: the first of those bot moves comes where the human seat is to move, and `battlecore
+  // replay` refuses it.
+  std::size_t next_human = bot;
+  while (next_human < actions.size() && actions[next_human]["seat"] != 0) ++next_human;
+  ASSERT_LT(next_human, actions.size());
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < actions.size(); ++i)
+    if (i != bot - 1) order.push_back(i);
+  order.insert(order.begin() + static_cast<std::ptrdiff_t>(next_human - 1), bot - 1);
+  const json late_human = with_actions(full, order);
+  ASSERT_EQ(late_human["actions"][next_human - 1], actions[bot - 1]);
+  const sim::ReplayCheck late_check = check_replay_text<sim::ClashRules>(classic(), late_human.dump());
+  EXPECT_EQ(late_check.action, bot - 1) << late_check.message;
+  const Reply late = post(client_, "/api/replays", late_human);
+  expect_refused(late, 422, "replay_diverged");
+  const std::string late_message = late.body.value("message", "");
+  EXPECT_NE(late_message.find(fmt::format("action {} of the replay was refused: unused_bot_move", bot - 1)),
+            std::string::npos)
+      << late_message;
+  EXPECT_NE(late_message.find("it waits on seat 0 (You, a human seat), and the replay lists no move of "
+                              "theirs before it"),
+            std::string::npos)
+      << late_message;
+
+  // The bot moves moved down past the human's next move: that one comes where a bot is to move.
+  const auto bot_seat = actions[bot]["seat"].get<std::size_t>();
+  order.clear();
+  for (std::size_t i = 0; i < bot; ++i) order.push_back(i);
+  order.push_back(next_human);
+  for (std::size_t i = bot; i < actions.size(); ++i)
+    if (i != next_human) order.push_back(i);
+  const json late_bots = with_actions(full, order);
+  const sim::ReplayCheck bots_check = check_replay_text<sim::ClashRules>(classic(), late_bots.dump());
+  EXPECT_EQ(bots_check.action, bot) << bots_check.message;
+  const Reply early = post(client_, "/api/replays", late_bots);
+  expect_refused(early, 422, "replay_diverged");
+  const std::string early_message = early.body.value("message", "");
+  EXPECT_NE(early_message.find(fmt::format("action {} of the replay was refused: missing_bot_move", bot)),
+            std::string::npos)
+      << early_message;
+  EXPECT_NE(early_message.find(fmt::format("seat {} ({}, a bot) decides before this move, and the replay "
+                                           "lists the next bot move after this one",
+                                           bot_seat, classic()->encounters[0].seats[bot_seat].name)),
+            std::string::npos)
+      << early_message;
+}
+
+TEST(MonitorClashAdapter, TheBotMovesPlacesAreOnePerMoveInOrder) {
+  const auto adapter = monitor::make_clash_adapter(classic());
+  const json moves = {{{"type", "roll"}, {"seat", 1}}, {{"type", "roll"}, {"seat", 2}}};
+  for (const std::vector<std::size_t>& places : {std::vector<std::size_t>{0}, {2, 1}, {0, 1, 2}}) {
+    const auto started = adapter->start_replay("classic", 9, {moves, places});
+    ASSERT_FALSE(started.ok());
+    EXPECT_EQ(started.error().reason, "bad_request");
+  }
+  EXPECT_TRUE(adapter->start_replay("classic", 9, {json::array(), {}}).ok());
 }
 
 TEST(MonitorClashReveal, ASnapshotOfAReplayStepCarriesTheBotMovesMadeUpToIt) {

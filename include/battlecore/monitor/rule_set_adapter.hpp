@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -31,6 +32,18 @@ struct Refused {
   /// Set when the refused action was one of the server's own moves given by a replay
   /// (RuleSetAdapter::start_replay): its index in that list.
   std::optional<std::size_t> server_move;
+};
+
+/// The moves a replay gives for the server to make itself (MonitorBattle::server_move: the
+/// clash's bots), for RuleSetAdapter::start_replay.
+struct ServerMoves {
+  nlohmann::json moves = nlohmann::json::array();  ///< the moves, in order
+  /// Where each move stands among the replay's other actions, when the replay says: how many of
+  /// those come before it (a replay file lists every move in one list, in the order they were
+  /// made). Each move is then made at its place and nowhere else, and so is each other action.
+  /// Empty: the replay gives no places (the short form's `server_moves`, a list of its own), and
+  /// each move is made when one of the server's seats is next to decide.
+  std::vector<std::size_t> places;
 };
 
 /// One battle of some rule set, behind JSON. Not thread-safe: the server holds a mutex per battle.
@@ -74,7 +87,8 @@ class MonitorBattle {
   virtual std::optional<nlohmann::json> server_moves_made() const { return std::nullopt; }
   /// Once a replay's every action is applied: the first server move it gave that the battle has
   /// not made, and never will (its decision waits on a seat the server does not play), refused
-  /// with its index (Refused::server_move); nullopt when it made them all.
+  /// with its index (Refused::server_move); nullopt when it made them all. (A move given with its
+  /// place is made or refused there: none is left.)
   virtual std::optional<Refused> unused_server_move() const { return std::nullopt; }
   /// A named extra view (the deckbuilder's "draw_pile", "discard_pile", "exhaust_pile"), or
   /// nullopt when the rule set has no such view.
@@ -94,16 +108,19 @@ class RuleSetAdapter {
   /// Starts a battle; an empty encounter means the pack's default.
   virtual Result<std::unique_ptr<MonitorBattle>, Refused> start(std::string_view encounter,
                                                                 std::uint64_t seed) const = 0;
-  /// Starts a battle whose server moves (MonitorBattle::server_move: the clash's bots) are the
-  /// actions of `server_moves`, a JSON array, taken in order as each is due, rather than chosen
-  /// by the server: a replay file's, whose bots may have been played by another policy (`sim
-  /// --record`). Where the list ends, the server makes no further move: its decision waits, and
-  /// refuses any other seat's move. A move the engine refuses, one left once the battle is over
-  /// included, is refused with its index (Refused::server_move); so is one left at the replay's
-  /// end (MonitorBattle::unused_server_move). The default, for a rule set whose server makes no
-  /// moves, is start.
+  /// Starts a battle whose server moves (MonitorBattle::server_move: the clash's bots) are those of
+  /// `server_moves`, taken in order, rather than chosen by the server: a replay file's, whose bots
+  /// may have been played by another policy (`sim --record`). With their places given
+  /// (ServerMoves::places), each is made at its place among the actions submitted, as a replay
+  /// file lists them: a move listed where another seat is to decide is refused, and so is an
+  /// action submitted where the server's seat is to decide and the next move is listed later.
+  /// Without places, each is made when the server's seat is to decide. Where the list ends, the
+  /// server makes no further move: its decision waits, and refuses any other seat's move. A move
+  /// the engine refuses, one left once the battle is over included, is refused with its index
+  /// (Refused::server_move); so is one left at the replay's end (MonitorBattle::unused_server_move).
+  /// The default, for a rule set whose server makes no moves, is start.
   virtual Result<std::unique_ptr<MonitorBattle>, Refused> start_replay(
-      std::string_view encounter, std::uint64_t seed, const nlohmann::json& /*server_moves*/) const {
+      std::string_view encounter, std::uint64_t seed, const ServerMoves& /*server_moves*/) const {
     return start(encounter, seed);
   }
 };
