@@ -128,17 +128,29 @@ class DeckbuilderBattle final : public MonitorBattle {
       pile.assign(s.exhaust_pile().begin(), s.exhaust_pile().end());
     else
       return std::nullopt;
-    nlohmann::json cards = nlohmann::json::array();
-    for (db::CardRef ref : pile) {
+    const auto card_json = [&](db::CardRef ref) {
       const db::CardDef& def = battle_.catalog().cards[s.cards[ref].def];
-      cards.push_back({{"card", ref}, {"card_id", def.id}, {"name", def.name}});
+      return nlohmann::json{{"card", ref}, {"card_id", def.id}, {"name", def.name}};
+    };
+    nlohmann::json cards = nlohmann::json::array();
+    if (name != "draw_pile") {
+      for (db::CardRef ref : pile) cards.push_back(card_json(ref));
+      return nlohmann::json{{"pile", name}, {"cards", cards}};
     }
-    // The draw pile's order is hidden from the player: it is shown sorted by name.
-    if (name == "draw_pile")
-      std::stable_sort(cards.begin(), cards.end(), [](const nlohmann::json& a, const nlohmann::json& b) {
-        return a["name"].get<std::string>() < b["name"].get<std::string>();
-      });
-    return nlohmann::json{{"pile", name}, {"cards", cards}};
+    // The draw pile's order is hidden from the player: it is shown sorted by name (and cards of
+    // one name by instance, so that their order tells nothing either), except that the cards the
+    // player knows to be on top (the Innate cards the opening hand left there) come first, sorted
+    // among themselves: the player knows them to be there, but not in what order.
+    const auto by_name = [](const nlohmann::json& a, const nlohmann::json& b) {
+      const auto& an = a["name"].get_ref<const std::string&>();
+      const auto& bn = b["name"].get_ref<const std::string&>();
+      return an != bn ? an < bn : a["card"].get<db::CardRef>() < b["card"].get<db::CardRef>();
+    };
+    const std::size_t known = s.known_on_top();
+    for (auto ref = pile.rbegin(); ref != pile.rend(); ++ref) cards.push_back(card_json(*ref));
+    std::sort(cards.begin(), cards.begin() + static_cast<std::ptrdiff_t>(known), by_name);
+    std::sort(cards.begin() + static_cast<std::ptrdiff_t>(known), cards.end(), by_name);
+    return nlohmann::json{{"pile", name}, {"cards", cards}, {"known_on_top", known}};
   }
 
  private:

@@ -24,6 +24,7 @@
 #include "battlecore/deckbuilder/snapshot.hpp"
 #include "battlecore/deckbuilder/view.hpp"
 #include "battlecore/sim/deckbuilder_rules.hpp"
+#include "support/innate_pack.hpp"
 #include "support/monitor_server.hpp"
 
 namespace battlecore::test {
@@ -437,6 +438,58 @@ TEST_F(MonitorApi, PileContentsOnDemand) {
     expect_error(get(client_, "/api/battles/" + id + "/detail/" + name), 404, "unknown_detail");
   }
   expect_error(get(client_, "/api/battles/nobattle/detail/Draw_pile"), 404, "unknown_battle");
+}
+
+/// The names of a pile detail's cards, in the order given.
+std::vector<std::string> names_of(const json& detail) {
+  std::vector<std::string> names;
+  for (const json& card : detail["cards"]) names.push_back(card["name"].get<std::string>());
+  return names;
+}
+
+TEST(MonitorDeckbuilderDetail, DrawPileOrderTellsNothingHidden) {
+  // Cards of one name are listed by instance: their order in the pile stays hidden too.
+  const auto adapter = monitor::make_deckbuilder_adapter(starter());
+  for (std::uint64_t seed : {1u, 2u, 3u}) {
+    auto battle = adapter->start("w1", seed);
+    ASSERT_TRUE(battle.ok());
+    const json draw = *battle.value()->detail("draw_pile");
+    ASSERT_TRUE(draw.contains("known_on_top")) << draw.dump();
+    EXPECT_EQ(draw["known_on_top"], 0u);
+    for (std::size_t i = 1; i < draw["cards"].size(); ++i) {
+      const json& a = draw["cards"][i - 1];
+      const json& b = draw["cards"][i];
+      EXPECT_TRUE(a["name"] < b["name"] || (a["name"] == b["name"] && a["card"] < b["card"]))
+          << "seed " << seed << ": " << draw.dump();
+    }
+  }
+}
+
+TEST(MonitorDeckbuilderDetail, DrawPileShowsTheInnateCardsKnownOnTopFirst) {
+  // Seven Innate runes and an opening hand of five: two runes lie on top of the draw pile, and
+  // the player knows it. The detail lists them first, then the rest by name.
+  const auto adapter = monitor::make_deckbuilder_adapter(innate_pack());
+  auto started = adapter->start("e", 5);
+  ASSERT_TRUE(started.ok());
+  monitor::MonitorBattle& battle = *started.value();
+  const json draw = *battle.detail("draw_pile");
+  ASSERT_TRUE(draw.contains("known_on_top")) << draw.dump();
+  ASSERT_EQ(draw["known_on_top"], kRunesLeftOnTop) << draw.dump();
+  const std::vector<std::string> names = names_of(draw);
+  ASSERT_EQ(names.size(), kRunesLeftOnTop + kOrdinaryCards);
+  for (std::size_t i = 0; i < names.size(); ++i)
+    EXPECT_EQ(names[i].rfind("rune_", 0) == 0, i < kRunesLeftOnTop) << i << ": " << draw.dump();
+  EXPECT_TRUE(std::is_sorted(names.begin(), names.begin() + kRunesLeftOnTop));
+  EXPECT_TRUE(std::is_sorted(names.begin() + kRunesLeftOnTop, names.end()));
+  // The discard and exhaust piles say nothing of a known top.
+  EXPECT_FALSE(battle.detail("discard_pile")->contains("known_on_top"));
+
+  // The end of the turn draws the two runes and three more: nothing is known on top any more.
+  ASSERT_TRUE(battle.submit(json{{"type", "end_turn"}}).ok());
+  const json after = *battle.detail("draw_pile");
+  EXPECT_EQ(after.value("known_on_top", std::size_t{99}), 0u) << after.dump();
+  const std::vector<std::string> rest = names_of(after);
+  EXPECT_TRUE(std::is_sorted(rest.begin(), rest.end())) << after.dump();
 }
 
 TEST_F(MonitorApi, ReplayFileLoadsBackWithTheSameState) {

@@ -68,7 +68,13 @@ BattlecorePanels.deckbuilder = (() => {
       const pile = openPile;
       ctx.detail(pile).then((p) => {
         if (!p) return;
-        pileContents.textContent = `${pile.replace('_', ' ')}: ` + (p.cards.length ? p.cards.map((c) => c.name).join(', ') : '(empty)');
+        const names = (cards) => cards.map((c) => c.name).join(', ');
+        // The draw pile's first known_on_top cards are known to lie on top (in an unknown order).
+        const known = p.known_on_top || 0;
+        const list = !p.cards.length ? '(empty)'
+          : known === 0 ? names(p.cards)
+          : `on top ${names(p.cards.slice(0, known))}` + (p.cards.length > known ? `; below ${names(p.cards.slice(known))}` : '');
+        pileContents.textContent = `${pile.replace('_', ' ')}: ${list}`;
       });
     }
 
