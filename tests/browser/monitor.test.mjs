@@ -317,6 +317,21 @@ try {
   assert.deepEqual(pageErrors, [], 'a pile closed before its contents came raises no script error');
   assert.equal(await page.textContent('#pile-contents'), '', 'the closed pile stays closed');
 
+  // --- the draw pile's cards known to lie on top ------------------------------------------
+  // The server lists them first and counts them (known_on_top): the panel names them apart. The
+  // bundled pack has no Innate card to leave on top, so the reply is made here.
+  const knownOnTop = {
+    pile: 'draw_pile', known_on_top: 2,
+    cards: [{ card: 3, card_id: 'bash', name: 'Bash' }, { card: 7, card_id: 'defend', name: 'Defend' },
+      { card: 0, card_id: 'strike', name: 'Strike' }],
+  };
+  await page.route(pileOf, (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(knownOnTop) }));
+  await page.click('.pile-button[data-pile="draw_pile"]');
+  await page.waitForFunction(() => document.getElementById('pile-contents')?.textContent === 'draw pile: on top Bash, Defend; below Strike');
+  await page.unroute(pileOf);
+  await page.click('.pile-button[data-pile="draw_pile"]');
+  assert.equal(await page.textContent('#pile-contents'), '', 'the pile is closed again');
+
   // --- a second click while an action is on its way is dropped ---------------------------
   // Until the reply is drawn the buttons are those of the state before the action: a double
   // click on End turn must not end the next turn too.
