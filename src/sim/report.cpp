@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "battlecore/content/json_reader.hpp"
+#include "battlecore/core/portable_math.hpp"
 
 namespace battlecore::sim {
 
@@ -259,7 +260,7 @@ PairedTest paired_test(const Paired& p) {
   if (b + c > 0) {
     const double num = std::max(0.0, std::abs(b - c) - 1.0);
     t.mcnemar_chi2 = num * num / (b + c);
-    t.p_value = std::erfc(std::sqrt(t.mcnemar_chi2 / 2.0));  // chi-square(1) upper tail
+    t.p_value = portable_erfc(std::sqrt(t.mcnemar_chi2 / 2.0));  // chi-square(1) upper tail
   }
   return t;
 }

@@ -12,7 +12,7 @@
 
 // Golden vectors. Every number below was produced by the reference algorithms (SplitMix64 of
 // Steele, Lea and Flood; xoshiro256** 1.0 of Blackman and Vigna; Lemire's multiply-and-reject
-// range reduction; Fisher-Yates from the back) as written in /work/shared/tools/w1-limit/w1_limit.cpp,
+// range reduction; Fisher-Yates from the back) as written in the W1 yardstick's w1_limit.cpp,
 // compiled on their own in a throwaway program, not with this library. A change to any of them
 // changes replays: bump kRngVersion and regenerate them together.
 

@@ -7,7 +7,9 @@
 /// - The tree is keyed by actions (open loop): a node is known by the Key of the action that
 ///   led to it and by the player who chose it, not by the state reached, so one node gathers
 ///   every chance outcome of its action. A node's children are scored with UCB1 over the
-///   iterations in which they were legal (its `available` count).
+///   iterations in which they were legal (its `available` count). The logarithm in UCB1 is
+///   portable_log, not std::log, whose last bits differ between math libraries: a search with
+///   the same seed picks the same option on any machine.
 /// - Multi-player (max-n): a node's value sums the rewards of its iterations for the player who
 ///   chose the move into it; at a node, the deciding player picks the child best for itself.
 /// - Untried options are tried first, one per iteration, picked uniformly; then the rollout
@@ -49,6 +51,7 @@
 
 #include "battlecore/core/decision.hpp"
 #include "battlecore/core/invariant.hpp"
+#include "battlecore/core/portable_math.hpp"
 #include "battlecore/core/result.hpp"
 #include "battlecore/core/rng.hpp"
 
@@ -177,7 +180,7 @@ class UctSearch {
         for (std::uint32_t child : legal_children_) {
           Node& n = nodes_[child];
           ++n.available;
-          const double ucb = n.value / n.visits + c * std::sqrt(std::log(double(n.available)) / n.visits);
+          const double ucb = n.value / n.visits + c * std::sqrt(portable_log(double(n.available)) / n.visits);
           if (ucb > best_ucb) {
             best_ucb = ucb;
             best = child;
