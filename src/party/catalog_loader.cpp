@@ -290,8 +290,9 @@ class Loader {
     c_->items.push_back(std::move(d));
   }
 
-  // A hit never lands on its own side (ref 3.12: "never same party"): a skill's or an item's
-  // damage and inflict ops need enemy targets, as an enemy action's need member targets.
+  // A hit never lands on its own side (BF: Damage pipeline/DoDamage: attacker and target are always of
+  // opposite parties): a skill's or an item's damage and inflict ops need enemy targets, as an enemy
+  // action's need member targets.
   void refuse_hits_on_party(ObjectReader& r, TargetKind target, const std::vector<Op>& ops) {
     if (target == TargetKind::Enemy || target == TargetKind::AllEnemies) return;
     if (std::ranges::any_of(

@@ -356,9 +356,10 @@ std::int32_t resolve_hit(Ctx& x, const Hit& hit, DamageTrace* trace) {
                  .extra = static_cast<std::int32_t>(hit.block)};
   });
   // A hit thaws the frozen (above, an enemy may act again) and wakes the sleeping, unless it put
-  // its target to sleep, asleep before or not (ref 3.11: "3 if re-slept player"). A member whose
-  // stop ends so did not act: it waits (counter 1), so the turn advance leaves it one action, as
-  // when a stop runs out; the first strike's turn end advances nothing.
+  // its target to sleep, asleep before or not (BF: Damage pipeline/CalculateBaseDamage, where a Sleep
+  // hit on a member already asleep gives it a longer Sleep). A member whose stop ends so did not
+  // act: it waits (counter 1), so the turn advance leaves it one action, as when a stop runs out;
+  // the first strike's turn end advances nothing.
   const bool thawed = was_frozen && !invulnerable;
   const bool woken = was_asleep && lost > 0 && !slept;
   if (thawed) {

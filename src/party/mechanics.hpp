@@ -40,12 +40,14 @@ bool is_stopped_lite(const Catalog& c, const Conditions& conds, std::int32_t hp)
 bool is_free_member(const Catalog& c, const MemberState& m);
 std::size_t free_member_count(const BattleState& s, const Catalog& c);
 /// The free members the selection may pick: free and not stopped (a Flipped member is free,
-/// ref 3.6, but stopped, so the selection never picks it, ref 3.3).
+/// BF: Actors states/Player party members/GetFreePlayerAmmount, but stopped, so the selection never
+/// picks it, BF: Battle flow/Main turn life cycle).
 std::size_t selectable_member_count(const BattleState& s, const Catalog& c);
 std::size_t alive_member_count(const BattleState& s);
 /// AllPartyFree: no member has a counter of 1 or more.
 bool all_party_free(const BattleState& s);
-/// SwitchParty's condition (ref 3.7): the whole party free (AllPartyFree) or only one member alive.
+/// SwitchParty's condition (BF: Player UI/Confirmation handling/BaseAction): the whole party free
+/// (AllPartyFree) or only one member alive.
 bool swap_allowed_now(const BattleState& s);
 /// Whether another Swap in a row is allowed: swaps in a row stop once every member has been at
 /// the front (members - 1 of them), so that Swap and Deselect cannot cycle without an action.

@@ -134,7 +134,8 @@ std::optional<Trigger> run_turn_end(Ctx& x) {
   x.s.current = -1;
   x.s.deselects = 0;
   x.s.swaps = 0;
-  // 1: projectiles fly only while a member stands and an enemy is left (ref 3.5 step 2).
+  // 1: projectiles fly only while a member stands and an enemy is left (the delayed projectiles of
+  // BF: Battle flow/Action coroutines/AdvanceMainTurn).
   if (alive_member_count(x.s) > 0 && !no_enemy_left(x.s)) land_projectiles(x);
   for (std::size_t i = 0; i < x.s.members.size(); ++i) advance_turn_member(x, i);  // 2, 3, 4
   if (alive_member_count(x.s) == 0) return Trigger::PartyDefeated;                 // 5

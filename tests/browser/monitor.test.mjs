@@ -1,8 +1,8 @@
 // Browser test of the battlecore monitor: headless Chromium (Debian's /usr/bin/chromium) driven
 // by playwright-core. It starts `battlecore serve --port 0`, plays a deckbuilder battle to its
-// end by clicking, checks at every step that the enabled controls match the seed's safe phase
-// checks (seeds/gcs-battle-phases.txt) against the API's own view, reloads the page (the same
-// battle comes back), steps a replay backwards, and saves screenshots in --out.
+// end by clicking, checks at every step that the enabled controls match the safe phase checks of
+// the GCS guide's Battle Phases and Execution Order page against the API's own view, reloads the
+// page (the same battle comes back), steps a replay backwards, and saves screenshots in --out.
 //
 //   node monitor.test.mjs --cli path/to/battlecore --out DIR [--encounter E] [--seed S]
 //
@@ -43,7 +43,7 @@ async function newBattle(encounter, battleSeed) {
   return page.textContent('#battle-id');
 }
 
-/// The seed's safe phase checks, against what the page shows.
+/// The guide's safe phase checks, against what the page shows.
 async function checkControls(o) {
   const s = o.state, d = o.decision;
   const inPlayerPhase = s.phase === 'PlayerPhase';

@@ -10,7 +10,8 @@ namespace {
 constexpr std::array<Element, 5> kElements = {Element::Air, Element::Earth, Element::Energy, Element::Fire,
                                               Element::Water};
 
-// reference/seed-systems.md 2.4, WINNERS_MATRIX: {element, beats, beats}.
+// The game's WINNERS_MATRIX, as its source has it (github.com/Andresit1524/beast_card_clash):
+// {element, beats, beats}.
 struct Row {
   Element element;
   Element beats1, beats2;

@@ -1,8 +1,8 @@
-// The deckbuilder's rules (seeds/gcs-battle-phases.txt, docs/deckbuilder.md), one at a time, each
-// on a small in-test catalog so that nothing else moves; then a random sweep over every
-// encounter of the bundled starter pack.
+// The deckbuilder's rules (the GCS guide's Battle Phases and Execution Order page,
+// docs/deckbuilder.md), one at a time, each on a small in-test catalog so that nothing else moves;
+// then a random sweep over every encounter of the bundled starter pack.
 //
-// Golden traces compare the event types a recording listener hears with the seed's ordered
+// Golden traces compare the event types a recording listener hears with the guide's ordered
 // lists: "PhaseChanged(A->B)" marks a transition, every other entry is an EventType name, and
 // "CardDrawn*5" stands for five of them.
 #include <algorithm>
@@ -280,7 +280,7 @@ void expect_refused(Battle& b, const Action& action, RefusalReason reason, PlayC
 }
 
 // =============================================================================================
-// Golden traces: the seed's ordered lists
+// Golden traces: the guide's ordered lists
 // =============================================================================================
 
 TEST(DeckbuilderRulesTrace, BattleStartRunsItsTwelveStepsInOrder) {
@@ -340,7 +340,7 @@ TEST(DeckbuilderRulesTrace, BattleStartBehaviourCanDecideTheBattle) {
   EXPECT_EQ(run.recorder.events.back().amount, 1);
 }
 
-/// Turn 2's start, with every step of the seed's list doing something: a delayed trigger, a
+/// Turn 2's start, with every step of the guide's list doing something: a delayed trigger, a
 /// turn_start status, a card in hand with a turn-start behaviour, a draw_phase status.
 constexpr std::string_view kTurnStartStatuses = R"(
   { "id": "ember", "timings": { "turn_start": [{ "op": "armor", "amount": 2, "target": "self" }] } },
@@ -537,7 +537,7 @@ TEST(DeckbuilderRulesTrace, AWinningPlayMovesTheCardThenWinsBeforeEndingTheTurn)
   EXPECT_EQ(run.battle.status(), Status::Finished);
 }
 
-/// A turn end where every step of the seed's list does something.
+/// A turn end where every step of the guide's list does something.
 TEST(DeckbuilderRulesTrace, PlayerTurnEndRunsTheElevenStepsInOrder) {
   const auto catalog = build({
       .cards = R"(
@@ -944,7 +944,7 @@ TEST(DeckbuilderRulesReward, TakingARewardSelectsItThenEndsTheBattleWon) {
   expect_refused(run.battle, Action::skip_reward(), RefusalReason::BattleOver);
 }
 
-// The seed's won battle with a reward: battle-end behaviour (step 1) before the candidates are
+// The guide's won battle with a reward: battle-end behaviour (step 1) before the candidates are
 // offered (steps 2 and 3), then the wait (step 4), the choice (step 5) and BattleEnded (step 6).
 TEST(DeckbuilderRulesReward, BattleEndBehaviourRunsBeforeTheRewardIsOffered) {
   Spec spec = won_with_afterglow(R"({ "op": "heal", "amount": 5, "target": "self" })");
@@ -963,7 +963,7 @@ TEST(DeckbuilderRulesReward, BattleEndBehaviourRunsBeforeTheRewardIsOffered) {
   EXPECT_EQ(run.since(from), seq({"BattleRewardSkipped", "BattleEnded"}));
 }
 
-// The seed's battle end waits for the reward, then raises BattleEnded: no battle starts before.
+// The guide's battle end waits for the reward, then raises BattleEnded: no battle starts before.
 TEST(DeckbuilderRulesReward, NoBattleStartsWhileARewardWaits) {
   Fight run(reward_pack());
   run.play("zap", 0);
@@ -1225,7 +1225,7 @@ TEST(DeckbuilderRulesPlayCheck, RefusedByPlayableHookComesAfterUnplayable) {
 }
 
 // The turn's record of plays holds kMaxCards: a loop of free cards that draw stops there, after
-// the seed's own checks, and a new turn starts a new record.
+// the guide's own checks, and a new turn starts a new record.
 TEST(DeckbuilderRulesPlayCheck, TheTurnPlayLimitComesAfterTheSeedsChecksAndLeavesEndTurn) {
   const auto catalog = build({.cards = R"(
       { "id": "flow", "type": "skill", "cost": 0, "target": "none", "effects": [{ "op": "draw", "amount": 1 }] },
@@ -1239,7 +1239,7 @@ TEST(DeckbuilderRulesPlayCheck, TheTurnPlayLimitComesAfterTheSeedsChecksAndLeave
   EXPECT_EQ(run.s().played_this_turn.size(), kMaxCards);
   const CardRef flow = run.card("flow");
   EXPECT_EQ(run.battle.can_play_card(flow), PlayCheck::TurnPlayLimit);
-  EXPECT_EQ(run.battle.can_play_card(run.card("heavy")), PlayCheck::CannotPayCost);  // the seed's first
+  EXPECT_EQ(run.battle.can_play_card(run.card("heavy")), PlayCheck::CannotPayCost);  // the guide's first
   EXPECT_EQ(run.battle.decision().options, std::vector<Action>{Action::end_turn()});
   expect_refused(run.battle, Action::play(flow), RefusalReason::CannotPlayCard, PlayCheck::TurnPlayLimit);
   // A snapshot holds the full record: the restored battle is at the limit too.
@@ -1431,7 +1431,7 @@ TEST(DeckbuilderRulesKeyword, EtherealCardsLeftInHandAreExhausted) {
   EXPECT_EQ(run.s().exhaust_pile()[0], kept);
 }
 
-// Retain does not save an Ethereal card (as in the deckbuilders the seed comes from).
+// Retain does not save an Ethereal card (as in the deckbuilders GCS comes from).
 TEST(DeckbuilderRulesKeyword, AnEtherealCardIsExhaustedEvenWithRetain) {
   const auto catalog = build({.cards = R"(
       { "id": "wisp", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate", "ethereal", "retain"], "effects": [] })",

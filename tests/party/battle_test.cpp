@@ -1,6 +1,6 @@
-// The party battle: golden traces of the seed's ordered lists (the select cycle, the player
-// phase parts, the enemy phase, first strike), refusals that change nothing, and the shape every
-// rule set offers (decisions, clone, hash).
+// The party battle: golden traces of the ordered lists of BF: Battle flow/Main turn life cycle (the
+// select cycle, the player phase parts, the enemy phase, first strike), refusals that change nothing,
+// and the shape every rule set offers (decisions, clone, hash).
 
 #include <algorithm>
 
@@ -75,10 +75,10 @@ TEST(PartySelectCycle, AStoppedMemberIsSkipped) {
   EXPECT_EQ(b.state().current, 0);
 }
 
-// A Flipped member counts as free (GetFreePlayerAmmount, ref 3.6) but is stopped, so the selection
-// never picks it (ref 3.3). Deselect goes to the next member not offered yet: with no other member
-// to select it is not offered (it could only select the same member again), and the Flipped member
-// does not lengthen its round.
+// A Flipped member counts as free (BF: Actors states/Player party members/GetFreePlayerAmmount) but
+// is stopped, so the selection never picks it (BF: Battle flow/Main turn life cycle). Deselect goes
+// to the next member not offered yet: with no other member to select it is not offered (it could
+// only select the same member again), and the Flipped member does not lengthen its round.
 TEST(PartySelectCycle, AFlippedMemberIsNeverSelectedSoDeselectDoesNotCountIt) {
   Battle b = start("trio");
   give(b, member_actor(1), "flipped", 2);  // bob flipped, cat frozen while ann is selected
@@ -511,7 +511,8 @@ TEST(PartyRefusals, RelayToAStoppedMember) {
   expect_refused(b, Action::relay(0), RefusalReason::RelayNotAllowed, "relayer");
 }
 
-// Ref 3.7 Relay: "not Numb/Sleep/Freeze/Taunted/Sturdy/EventStop": a flipped member may receive.
+// BF: Player UI/Confirmation handling/SelectPlayer lists what keeps a member from receiving a relay,
+// and Flipped is not among it: a flipped member may receive.
 TEST(PartyRefusals, AFlippedMemberMayReceiveARelayAndOneAtTheLowestCounterMayNot) {
   Battle b = start("trio");
   give(b, member_actor(1), "flipped", 2);
@@ -524,7 +525,8 @@ TEST(PartyRefusals, AFlippedMemberMayReceiveARelayAndOneAtTheLowestCounterMayNot
   EXPECT_EQ(b.state().members[1].cantmove, -1);
 }
 
-// Ref 3.7: Switch "only if AllPartyFree or one alive".
+// BF: Player UI/Confirmation handling/BaseAction: the switch key works only while the whole party is
+// free or one member alone is alive.
 TEST(PartyRefusals, TheOneMemberLeftMaySwapAfterTheOthersActed) {
   Battle b = start("trio");
   submit_ok(b, Action::attack(0));  // ann acts: counter 1

@@ -354,7 +354,8 @@ TEST(PartyCatalogLoader, APackForAnotherRuleSetIsRefused) {
       << loaded.error().to_string();
 }
 
-// Ref 3.12: a hit never lands on its own party ("never same party").
+// BF: Damage pipeline/DoDamage: a hit never lands on its own party (attacker and target are always of
+// opposite parties).
 TEST(PartyCatalogLoader, SkillsAndItemsThatHitTheUsersOwnPartyAreRefused) {
   const auto loaded =
       load_catalog(std::vector<content::JsonDocument>{doc(R"({"pack": {"id": "p", "rules": "party"},

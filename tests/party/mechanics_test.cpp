@@ -63,8 +63,8 @@ TEST(PartyDamagePipeline, EveryStepInOrderForAMemberHittingAnEnemy) {
   EXPECT_FALSE(detail::has_effect(b.catalog(), b.state().enemies[0].conditions, ConditionEffect::Freeze));
 }
 
-// Ref 3.12: the thaw is a step before the infliction, so a freezing hit on a frozen target
-// leaves it frozen.
+// BF: Damage pipeline/CalculateBaseDamage: the thaw is a step before the infliction, so a freezing
+// hit on a frozen target leaves it frozen.
 TEST(PartyDamagePipeline, AFreezingHitOnAFrozenTargetLeavesItFrozen) {
   Battle b = start("armored");
   Battle::Access x = Battle::Access::of(b);
@@ -132,8 +132,9 @@ TEST(PartyDamagePipeline, AFlipKnocksAFlyingEnemyDownInstead) {
   EXPECT_TRUE(b.state().enemies[0].conditions.empty());
 }
 
-// Ref 3.12: the flying enemy's drop is its own pipeline step, not a condition: no resistance roll
-// (ref 3.11's check is for conditions) and Sturdy, which blocks new conditions, does not stop it.
+// BF: Damage pipeline/CalculateBaseDamage: the flying enemy's drop is its own pipeline step, not a
+// condition: no resistance roll (the check of BF: Actors states/Conditions is for conditions) and
+// Sturdy, which blocks new conditions, does not stop it.
 TEST(PartyDamagePipeline, AFlyingEnemyDropsWithNoRollEvenWhenSturdy) {
   Battle b = start("flyer");
   Battle::Access x = Battle::Access::of(b);
@@ -173,8 +174,9 @@ TEST(PartyDamagePipeline, AHitThatPutsItsTargetToSleepDoesNotWakeIt) {
   EXPECT_EQ(b.state().members[0].conditions[0], (ConditionSlot{test::cond("sleep"), 2}));
 }
 
-// Ref 3.11: Sleep lasts "2 turns (3 if re-slept player)": a Sleep hit on a sleeper puts it to sleep
-// again, it does not wake it. A hit whose Sleep is resisted wakes it as any other hit.
+// BF: Damage pipeline/CalculateBaseDamage: a Sleep hit lasts 2 turns, 3 on a member already asleep;
+// a Sleep hit on a sleeper puts it to sleep again, it does not wake it. A hit whose Sleep is resisted
+// wakes it as any other hit.
 TEST(PartyDamagePipeline, ASleepHitOnASleeperLeavesItAsleep) {
   Battle b = start("armored");
   Battle::Access x = Battle::Access::of(b);
@@ -540,8 +542,9 @@ TEST(PartyTurnEnd, TheInactionFailsafeFreesStoppedMembersAfterFiveTurns) {
   EXPECT_EQ(b.state().current, 0);
 }
 
-// Ref 3.5 step 6 counts every main turn end in which nobody acted, and the first strike's half
-// turn ends with AdvanceMainTurn (ref 3.10) with no member having acted.
+// The inaction failsafe of BF: Battle flow/Action coroutines/AdvanceMainTurn counts every main turn
+// end in which nobody acted, and the first strike's half turn ends with AdvanceMainTurn
+// (BF: Battle flow/firststrike system) with no member having acted.
 TEST(PartyTurnEnd, TheFirstStrikeCountsAsATurnWithoutAction) {
   Battle b = start("first_strike");
   ASSERT_EQ(b.decision_kind(), DecisionKind::Block);

@@ -1,10 +1,11 @@
 #pragma once
-/// A Beast Card Clash battle: the seed's five battle states (seeds/beast-card-clash-battle-fsm.txt)
-/// on the core's phase machine and run-to-decision interface.
+/// A Beast Card Clash battle: the five battle states of the game's battle state machine page
+/// (https://www.mintlify.com/Andresit1524/beast_card_clash/dev/battle-state-machine) on the core's
+/// phase machine and run-to-decision interface.
 ///
 /// Notes on this implementation:
 /// - The table is Machine in phases.hpp; each state has one handler file in src/clash/states/
-///   that runs the seed's ordered steps and returns a trigger; advance() is the manager, the one
+///   that runs that page's ordered steps and returns a trigger; advance() is the manager, the one
 ///   driver that follows the table. States never set the phase.
 /// - Every seat's choice is a decision (Decider::Kind::Seat with the seat index): a human seat
 ///   rolls explicitly, then picks a rock and a card; a bot seat's die is rolled on entering

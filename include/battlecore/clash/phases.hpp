@@ -1,7 +1,7 @@
 #pragma once
-/// The clash phases, triggers and its one transition table
-/// (seeds/beast-card-clash-battle-fsm.txt: "The five states", "How BattleManager drives
-/// transitions", "Adding a new state").
+/// The clash phases, triggers and its one transition table (Beast Card Clash's battle state machine
+/// page, https://www.mintlify.com/Andresit1524/beast_card_clash/dev/battle-state-machine: "The five
+/// states", "How BattleManager drives transitions", "Adding a new state").
 
 #include <array>
 #include <cstdint>
@@ -11,7 +11,7 @@
 
 namespace battlecore::clash {
 
-/// The seed's battle states, with its names.
+/// The state machine page's battle states, with its names.
 enum class Phase : std::uint8_t {
   BattleStart,    ///< setup (and re-setup between rounds when the encounter asks for it)
   BattleLoop,     ///< a bot seat's turn; hands over at once when a human seat is next
@@ -78,7 +78,7 @@ struct Machine {
 
 using PhaseRecord = TransitionRecord<Phase, Trigger>;
 
-/// The seed's name of a phase ("BattleReferee").
+/// The state machine page's name of a phase ("BattleReferee").
 constexpr std::string_view phase_name(Phase p) { return PhaseMachine<Machine>::phase_name(p); }
 /// The name of a trigger ("RoundOver").
 constexpr std::string_view trigger_name(Trigger t) { return PhaseMachine<Machine>::trigger_name(t); }

@@ -1,7 +1,7 @@
 #pragma once
 /// The rules of Beast Card Clash that are plain functions: elements, cards, the five-element
 /// matrix, the ring of rocks, and the parameters an encounter sets
-/// (reference/seed-systems.md section 2.4).
+/// (as the game's source has them: github.com/Andresit1524/beast_card_clash).
 
 #include <array>
 #include <cstdint>

@@ -1,13 +1,13 @@
 #pragma once
-/// A deckbuilder battle: the GCS battle phases (seeds/gcs-battle-phases.txt) on the core's
-/// phase machine and run-to-decision interface.
+/// A deckbuilder battle: the GCS battle phases (the GCS guide's Battle Phases and Execution Order
+/// page) on the core's phase machine and run-to-decision interface.
 ///
 /// Notes on this implementation:
 /// - The phase table is Machine in phases.hpp; each phase has one handler in phases.cpp that
-///   runs the seed's ordered steps and returns a trigger; advance() is the one driver.
-/// - start_battle runs the seed's 12 start steps; the opening hand is drawn there, so turn 1
-///   has no draw phase, as the seed says.
-/// - Defaults the seed leaves open (documented in docs/deckbuilder.md): an empty draw pile is
+///   runs the guide's ordered steps and returns a trigger; advance() is the one driver.
+/// - start_battle runs the guide's 12 start steps; the opening hand is drawn there, so turn 1
+///   has no draw phase, as the guide says.
+/// - Defaults the guide leaves open (documented in docs/deckbuilder.md): an empty draw pile is
 ///   refilled by shuffling the discard pile; draws beyond the hand limit stay in the draw
 ///   pile; attack damage = max(0, base + Strength-like bonuses) x dealt percents x taken
 ///   percents, rounded down once; armor absorbs before HP.
@@ -236,7 +236,7 @@ struct BattleState {
   /// The encounter's rules, read at every turn: derived from `encounter` and set with it
   /// (Initialize, snapshots; rules_of); snapshots and state_hash leave it out.
   BattleRules rules;
-  std::uint32_t turn = 0;          ///< the seed's TurnNumber: 1 on the first player turn
+  std::uint32_t turn = 0;          ///< the guide's TurnNumber: 1 on the first player turn
   std::uint32_t player_turns = 0;  ///< player turns begun (extra turns included)
   bool player_owned = false;
   bool end_turn_requested = false;
@@ -344,7 +344,7 @@ class Battle {
   explicit Battle(std::shared_ptr<const Catalog> catalog, BattleOptions options = {});
 
   // --- starting -------------------------------------------------------------------------
-  /// The seed's StartBattle: a missing encounter is an error and starts nothing, and so is a
+  /// The guide's StartBattle: a missing encounter is an error and starts nothing, and so is a
   /// battle in play or a won one whose reward waits (taken or skipped, it ends).
   Result<Status> start_battle(std::string_view encounter_id, std::uint64_t seed,
                               std::span<const CardId> master_deck = {});
@@ -419,7 +419,7 @@ class Battle {
     return submit_checked(action);
   }
 
-  // --- the seed's API ---------------------------------------------------------------------
+  // --- the guide's API --------------------------------------------------------------------
   Phase phase() const { return driver_.current(); }
   bool is_battle_active() const {
     const Phase p = phase();

@@ -1,6 +1,7 @@
 #pragma once
 /// The deckbuilder's phases, triggers and its one transition table
-/// (seeds/gcs-battle-phases.txt: "Phase list", "Battle start flow" ... "Battle end").
+/// (the GCS guide's Battle Phases and Execution Order page: "Phase list", "Battle start flow" ...
+/// "Battle end").
 
 #include <array>
 #include <cstdint>
@@ -10,7 +11,7 @@
 
 namespace battlecore::deckbuilder {
 
-/// The seed's BattlePhase, with its names.
+/// The guide's BattlePhase, with its names.
 enum class Phase : std::uint8_t {
   None,             ///< no active battle
   Initialize,       ///< the battle state is being built
@@ -81,7 +82,7 @@ struct Machine {
 
 using PhaseRecord = TransitionRecord<Phase, Trigger>;
 
-/// The seed's name of a phase ("PlayerTurnStart").
+/// The guide's name of a phase ("PlayerTurnStart").
 constexpr std::string_view phase_name(Phase p) { return PhaseMachine<Machine>::phase_name(p); }
 /// The name of a trigger ("EndTurnRequested").
 constexpr std::string_view trigger_name(Trigger t) { return PhaseMachine<Machine>::trigger_name(t); }

@@ -1,5 +1,5 @@
 #pragma once
-/// A party battle: the main turn life cycle of seeds/bug-fables-main-turn-life-cycle.txt on the
+/// A party battle: Bug Fables' main turn life cycle (BF: Battle flow/Main turn life cycle) on the
 /// core's phase machine and run-to-decision interface.
 ///
 /// Notes on this implementation (docs/party.md lists every rule):

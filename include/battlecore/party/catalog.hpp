@@ -22,7 +22,7 @@ using CompanionId = std::uint16_t;
 using AllyId = std::uint16_t;
 inline constexpr ConditionId kNoCondition = 0xFF;
 
-/// The reference's condition semantics (reference/seed-systems.md 3.11); a condition in
+/// The reference's condition semantics (BF: Actors states/Conditions); a condition in
 /// content names one of them and gives its numbers.
 enum class ConditionEffect : std::uint8_t {
   Freeze,       ///< stopped; a hit thaws it for +amount damage
@@ -114,7 +114,7 @@ struct MemberDef {
   std::vector<std::uint8_t> resist;  ///< per condition, percent (100 = immune)
 };
 
-/// The seed's chompy: acts once per main turn after the members, unless locked.
+/// The original's chompy: acts once per main turn after the members, unless locked.
 struct CompanionDef {
   std::string id;
   std::string name;
@@ -124,7 +124,7 @@ struct CompanionDef {
   std::vector<Op> special;        ///< on the chosen enemy
 };
 
-/// The seed's aiparty: acts by itself once per main turn after the companion.
+/// The original's aiparty: acts by itself once per main turn after the companion.
 struct AllyDef {
   std::string id;
   std::string name;

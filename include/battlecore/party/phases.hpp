@@ -1,6 +1,8 @@
 #pragma once
-/// The party rule set's phases, triggers and its one transition table
-/// (seeds/bug-fables-main-turn-life-cycle.txt; reference/seed-systems.md section 3).
+/// The party rule set's phases, triggers and its one transition table, after
+/// BF: Battle flow/Main turn life cycle and the pages it points at. "BF: X" names page X of the
+/// Battle system section of aldelaro5's Bug Fables internal docs,
+/// https://aldelaro5.github.io/Bug-Fables-Internal-Docs/ (see docs/party.md).
 
 #include <array>
 #include <cstdint>

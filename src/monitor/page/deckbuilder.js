@@ -1,5 +1,5 @@
-// The deckbuilder's state panel and controls. The controls follow the seed's "Safe phase
-// checks" (seeds/gcs-battle-phases.txt):
+// The deckbuilder's state panel and controls. The controls follow the "Safe phase checks" of the
+// GCS guide's Battle Phases and Execution Order page:
 //   card buttons   enabled only when phase == PlayerPhase and the card can be played now
 //                  (otherwise the refusal reason is the button's tooltip);
 //   end turn       enabled only in PlayerPhase (and not while a Choice waits);
@@ -81,7 +81,7 @@ BattlecorePanels.deckbuilder = (() => {
     const cardInfo = new Map(d.cards.map((c) => [c.card, c]));
     const hand = s.hand.map((c) => {
       const info = cardInfo.get(c.card) || { playable: false, reason: 'unknown card' };
-      // The seed's check: PlayerPhase and CanPlayCard(card).
+      // The guide's check: PlayerPhase and CanPlayCard(card).
       const enabled = inPlayerPhase && info.playable && !ctx.readOnly;
       const reason = ctx.readOnly ? 'a replay is read-only' : !inPlayerPhase ? `cards can be played only in PlayerPhase (now ${s.phase})` : info.reason;
       return h('button', {
