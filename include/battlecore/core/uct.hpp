@@ -125,6 +125,7 @@ class UctSearch {
     if (options.size() <= 1) return 0;
     nodes_.clear();
     nodes_.push_back(Node{});
+    log_.reserve(std::size_t{settings.iterations} + 1);  // no count exceeds the iterations
     const double c = settings.exploration;
     for (std::uint32_t it = 0; it < settings.iterations; ++it) {
       if (scratch_)
@@ -180,7 +181,7 @@ class UctSearch {
         for (std::uint32_t child : legal_children_) {
           Node& n = nodes_[child];
           ++n.available;
-          const double ucb = n.value / n.visits + c * std::sqrt(portable_log(double(n.available)) / n.visits);
+          const double ucb = n.value / n.visits + c * std::sqrt(log_of(n.available) / n.visits);
           if (ucb > best_ucb) {
             best_ucb = ucb;
             best = child;
@@ -233,7 +234,17 @@ class UctSearch {
     double value = 0;             ///< sum of its player's rewards over the iterations through it
   };
 
+  /// portable_log(k), from a table that grows with the largest count met: one logarithm per
+  /// count, where UCB1 asks one per child at every level of every iteration. Its room is made for
+  /// the search's iterations when the search starts and kept for the next: a search no larger than
+  /// the ones before allocates nothing for it.
+  double log_of(std::uint32_t k) {
+    while (log_.size() <= k) log_.push_back(portable_log(static_cast<double>(log_.size())));
+    return log_[k];
+  }
+
   std::optional<Battle> scratch_;
+  std::vector<double> log_;  ///< log_[k] = portable_log(k); log_[0] is never read
   std::vector<Node> nodes_;
   std::vector<std::uint32_t> path_;
   typename UctOptionList<Traits>::type legal_;
