@@ -56,6 +56,7 @@ struct Options {
   std::string versus_content;            ///< sim: paired A/B: side B plays this pack
   std::uint32_t mcts_iterations = 200;
   double mcts_exploration = 0.7;
+  bool mcts_options_given = false;         ///< --mcts-iterations or --mcts-exploration was given
   bool no_enemy_damage = false;            ///< leave the enemy damage columns out of the report
   std::string report;                      ///< write the HTML report here
   std::vector<std::string> files;          ///< report merge: the shard reports (sim --json outputs)

@@ -405,7 +405,10 @@ int run_command(int argc, char** argv) {
         return kUsageError;
       }
     }
-    // The MCTS options tune that policy: where no side plays it they would be ignored.
+    // The MCTS options tune that policy: where no side plays it they would be ignored. (Clash:
+    // --policy mcts with every seat given another policy by --seat-policy is refused by the run,
+    // which knows the encounter's seats.)
+    options.mcts_options_given = sim->count("--mcts-iterations") + sim->count("--mcts-exploration") > 0;
     const bool mcts_plays =
         options.policy == "mcts" || options.versus_policy == "mcts" ||
         std::any_of(options.seat_policies.begin(), options.seat_policies.end(),

@@ -55,6 +55,7 @@ sim::SimConfig sim_config(const Options& options, Io io) {
   config.threads = options.threads;
   std::tie(config.shard_index, config.shard_count) = options.shard;
   config.policy_options = {options.mcts_iterations, options.mcts_exploration};
+  config.policy_options_given = options.mcts_options_given;
   config.count_enemy_damage = !options.no_enemy_damage;
   config.progress = terminal_progress(io.err);
   return config;

@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -346,19 +347,36 @@ Result<SimReport> simulate_clash(const std::shared_ptr<const clash::Catalog>& ca
   std::vector<std::string> policies(seats, config.policy);
   for (std::size_t s = 0; s < seat_policies.size(); ++s)
     if (!seat_policies[s].empty()) policies[s] = seat_policies[s];
+  std::optional<std::remove_cvref_t<decltype(encounter.value())>> encounter_b;
+  if (versus_catalog != nullptr) {
+    const auto found =
+        versus_encounter<ClashRules>(versus_catalog, catalog->encounters[encounter.value()].id, config);
+    if (!found) return found.error();
+    encounter_b = found.value();
+  }
+  // Side B's seats are its own encounter's: seats side A lacks play the run's policy, and the
+  // runner refuses the pair when the two seat tables differ.
+  std::vector<std::string> policies_b = policies;
+  if (encounter_b) policies_b.resize(versus_catalog->encounters[*encounter_b].seats.size(), config.policy);
   RunOptions run = run_options(config);
   run.policy = policies[0];  // seat 0 plays the run's policy A
+  // The mcts settings are the run's when a seat of either side plays mcts: --policy mcts with
+  // every seat given another policy plays none, and the report then names no mcts settings.
+  const bool mcts_plays = std::ranges::count(policies, "mcts") + std::ranges::count(policies_b, "mcts") > 0 ||
+                          config.versus_policy == "mcts";
+  if (!mcts_plays) {
+    if (config.policy_options_given)
+      return Error{
+          "--mcts-iterations and --mcts-exploration tune the mcts policy, and no seat plays it "
+          "(--seat-policy gives every seat another policy)"};
+    run.policy_settings.erase("mcts_iterations");
+    run.policy_settings.erase("mcts_exploration");
+  }
   for (const std::string& p : policies) note_policy_settings(run, config, {p});
   const ClashAdapter adapter(catalog, encounter.value(), policies, config.scenario, config.policy_options,
                              config.clash_policies);
-  if (versus_catalog == nullptr) return run_simulation(adapter, run);
-  const auto encounter_b =
-      versus_encounter<ClashRules>(versus_catalog, catalog->encounters[encounter.value()].id, config);
-  if (!encounter_b) return encounter_b.error();
-  // Side B's seats are its own encounter's: seats side A lacks play the run's policy, and the
-  // runner refuses the pair when the two seat tables differ.
-  policies.resize(versus_catalog->encounters[encounter_b.value()].seats.size(), config.policy);
-  const ClashAdapter versus(versus_catalog, encounter_b.value(), std::move(policies), config.scenario,
+  if (!encounter_b) return run_simulation(adapter, run);
+  const ClashAdapter versus(versus_catalog, *encounter_b, std::move(policies_b), config.scenario,
                             config.policy_options, config.clash_policies);
   return run_simulation(adapter, run, &versus);
 }

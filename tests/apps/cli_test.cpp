@@ -529,6 +529,34 @@ TEST(Cli, MctsOptionsWithoutMctsAreRefused) {
   }
 }
 
+// Clash: --policy mcts with every seat given another policy by --seat-policy plays no mcts. The
+// run took the mcts options and wrote mcts settings into its report, so its shards would not
+// merge with those of the same battles run with --policy greedy.
+TEST(Cli, ClashMctsPolicyOverriddenOnEverySeatIsNoMctsRun) {
+  const std::string overridden =
+      "sim --rules clash --encounter duel --battles 20 --seed 3 --json --policy mcts "
+      "--seat-policy 0=greedy --seat-policy 1=greedy";
+  const CliRun refused = cli(overridden + " --mcts-iterations 5");
+  EXPECT_EQ(refused.code, 2) << explain(refused);
+  EXPECT_TRUE(contains(refused.err,
+                       "battlecore: --mcts-iterations and --mcts-exploration tune the mcts policy, "
+                       "and no seat plays it"))
+      << explain(refused);
+  EXPECT_TRUE(refused.out.empty()) << explain(refused);
+  const CliRun r = cli(overridden);
+  const CliRun greedy =
+      cli("sim --rules clash --encounter duel --battles 20 --seed 3 --json --policy greedy");
+  ASSERT_EQ(r.code, 0) << explain(r);
+  ASSERT_EQ(greedy.code, 0) << explain(greedy);
+  auto a = nlohmann::json::parse(r.out), b = nlohmann::json::parse(greedy.out);
+  EXPECT_FALSE(a.contains("settings")) << "no mcts settings: " << a.dump();
+  for (const char* key : {"elapsed_s", "battles_per_s", "decisions_per_s"}) {
+    a.erase(key);
+    b.erase(key);
+  }
+  EXPECT_EQ(a, b) << "the same battles, the same report";
+}
+
 // An empty path or id (an unset shell variable) is a usage error, not the option left out:
 // `validate ""` used to check the bundled pack and say it was valid, `sim --record ""` to
 // record nothing.

@@ -44,6 +44,9 @@ struct SimConfig {
   std::uint32_t shard_index = 1;  ///< run only shard shard_index of shard_count
   std::uint32_t shard_count = 1;
   UctOptions policy_options{};
+  /// The mcts settings were chosen, not left at their defaults: a clash run in which, once the
+  /// seats' own policies are applied, no seat plays mcts refuses them (they would be ignored).
+  bool policy_options_given = false;
   /// Count the damage each enemy deals. It needs the battle's events, which are otherwise never
   /// built; off, the enemy table keeps its battle counts and its damage columns stay 0.
   bool count_enemy_damage = true;
