@@ -76,7 +76,7 @@ class Loader {
     }
     ObjectReader r(*pack_->doc, *pack_->value, pack_->pointer, diags_);
     c_->pack.id = r.required_id("id").value_or("");
-    c_->pack.name = r.optional_string("name").value_or(c_->pack.id);
+    c_->pack.name = r.optional_name("name").value_or(c_->pack.id);
     (void)r.optional_string("rules");  // another rule set's name was refused before anything was read
     if (const auto enc = r.optional_string("default_encounter")) {
       if (const auto it = ids_.find(*enc); it != ids_.end())
@@ -92,7 +92,7 @@ class Loader {
     ObjectReader r(*it.doc, *it.value, it.pointer, diags_);
     EncounterDef e;
     const auto id = r.required_id("id");
-    e.name = r.optional_string("name").value_or("");
+    e.name = r.optional_name("name").value_or("");
     if (id) e.id = *id;
     if (e.name.empty()) e.name = e.id;
     // The seats as listed, past the fourth too: the starting rocks are one per listed seat.
@@ -112,7 +112,7 @@ class Loader {
           seat.kind = static_cast<SeatKind>(*kind);
         else
           kinds_read = false;
-        seat.name = s.optional_string("name").value_or(fmt_seat_name(seat.kind, i));
+        seat.name = s.optional_name("name").value_or(fmt_seat_name(seat.kind, i));
         s.finish();
         human = human || seat.kind == SeatKind::Human;
         if (i < kMaxSeats) e.seats.push_back(seat);

@@ -883,6 +883,35 @@ std::optional<std::string> ObjectReader::optional_string(std::string_view key) {
   return value->get<std::string>();
 }
 
+namespace {
+/// The first control character of `s` (U+0000 to U+001F, U+007F; the bytes of other UTF-8
+/// characters are never below 0x80), or npos.
+std::size_t first_control_character(std::string_view s) {
+  const auto it = std::find_if(s.begin(), s.end(),
+                               [](char ch) { return static_cast<unsigned char>(ch) < 0x20 || ch == 0x7F; });
+  return it == s.end() ? std::string_view::npos : static_cast<std::size_t>(it - s.begin());
+}
+}  // namespace
+
+std::optional<std::string> ObjectReader::checked_name(std::string_view key, std::optional<std::string> name) {
+  if (!name) return name;
+  const std::size_t at = first_control_character(*name);
+  if (at == std::string_view::npos) return name;
+  error_at(key,
+           fmt::format("expected a name on one line, without control characters; got {} with U+{:04X} at "
+                       "byte {}",
+                       nlohmann::json(*name).dump(), static_cast<unsigned char>((*name)[at]), at));
+  return std::nullopt;
+}
+
+std::optional<std::string> ObjectReader::required_name(std::string_view key) {
+  return checked_name(key, required_string(key));
+}
+
+std::optional<std::string> ObjectReader::optional_name(std::string_view key) {
+  return checked_name(key, optional_string(key));
+}
+
 std::optional<std::int64_t> ObjectReader::required_int(std::string_view key, std::int64_t min,
                                                        std::int64_t max) {
   const nlohmann::json* value = find(key);

@@ -135,7 +135,7 @@ class Loader {
   std::optional<std::uint16_t> read_id(ObjectReader& r, const IdMap& ids, std::string& id,
                                        std::string& name) {
     const auto s = r.required_id("id");
-    name = r.optional_string("name").value_or("");
+    name = r.optional_name("name").value_or("");
     if (!s) return std::nullopt;
     id = *s;
     if (name.empty()) name = id;
@@ -419,7 +419,7 @@ class Loader {
       ObjectReader u(*it.doc, *up, r.pointer_of("upgrade"), diags_);
       CardDef plus = d;
       plus.id = d.id + "+";
-      plus.name = u.optional_string("name").value_or(d.name + "+");
+      plus.name = u.optional_name("name").value_or(d.name + "+");
       plus.text = u.optional_string("text").value_or(d.text);
       plus.cost = static_cast<std::int8_t>(u.int_or("cost", d.cost, 0, 9));
       if (u.has("effects")) {
@@ -472,7 +472,7 @@ class Loader {
         const auto id = m.required_string("id");
         if (id && !content::valid_id(*id))
           m.error_at("id", "expected an id of 1 to 64 characters a-z, 0-9, '_' or '-', got '" + *id + "'");
-        move.name = m.optional_string("name").value_or(id.value_or(""));
+        move.name = m.optional_name("name").value_or(id.value_or(""));
         move.intent = static_cast<Intent>(m.required_enum("intent", kIntents).value_or(7));
         move.effects = read_effects(m, "effects", detail::EffectOwner::Move, nullptr);
         if (id) {
@@ -689,7 +689,7 @@ class Loader {
     if (!pack_) return;
     ObjectReader r(*pack_->doc, *pack_->value, pack_->pointer, diags_);
     c_->pack.id = r.required_id("id").value_or("");
-    c_->pack.name = r.optional_string("name").value_or(c_->pack.id);
+    c_->pack.name = r.optional_name("name").value_or(c_->pack.id);
     (void)r.optional_string("rules");  // another rule set's name was refused before anything was read
     if (const auto enc = r.optional_string("default_encounter"))
       c_->pack.default_encounter =

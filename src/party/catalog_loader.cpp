@@ -117,7 +117,7 @@ class Loader {
   std::optional<std::uint16_t> read_id(ObjectReader& r, const IdMap& ids, std::string& id,
                                        std::string& name) {
     const auto s = r.required_id("id");
-    name = r.optional_string("name").value_or("");
+    name = r.optional_name("name").value_or("");
     if (!s) return std::nullopt;
     id = *s;
     if (name.empty()) name = id;
@@ -330,7 +330,7 @@ class Loader {
     d.attack = static_cast<std::int32_t>(r.required_int("attack", 0, 99).value_or(1));
     if (const json* sp = r.optional_object("special")) {
       ObjectReader s(*it.doc, *sp, r.pointer_of("special"), diags_);
-      d.special_name = s.required_string("name").value_or("special");
+      d.special_name = s.required_name("name").value_or("special");
       d.special_cost = static_cast<std::int32_t>(s.required_int("cost", 0, 99).value_or(0));
       d.special = read_ops(s, "effects", Owner::Player, true);
       s.finish();
@@ -481,7 +481,7 @@ class Loader {
     }
     ObjectReader r(*pack_->doc, *pack_->value, pack_->pointer, diags_);
     c_->pack.id = r.required_id("id").value_or("");
-    c_->pack.name = r.optional_string("name").value_or(c_->pack.id);
+    c_->pack.name = r.optional_name("name").value_or(c_->pack.id);
     (void)r.required_string("rules");  // another rule set's name was refused before anything was read
     if (const json* v = r.optional_value("default_encounter"))
       if (const auto e = resolve(*pack_->doc, r.pointer_of("default_encounter"), kEncounter, "encounter", *v))

@@ -97,6 +97,21 @@ TEST(ClashCatalogLoader, OneOrFiveSeatsAreRefusedAtTheSeatsPointer) {
   EXPECT_TRUE(has(five, "/encounters/0/seats", "expected 2 to 4 seats, got 5")) << five.to_string();
 }
 
+// A seat's name is printed in the report's seat table and at the prompts: a newline in it broke
+// the table's rows.
+TEST(ClashCatalogLoader, ASeatNameWithAControlCharacterIsRefusedWhereItIs) {
+  const auto newline = problems(encounter(R"([{"kind": "human", "name": "Ann\nBob"}, {"kind": "bot"}])"));
+  EXPECT_TRUE(
+      has(newline, "/encounters/0/seats/0/name",
+          R"(expected a name on one line, without control characters; got "Ann\nBob" with U+000A at byte 3)"))
+      << newline.to_string();
+  const auto tab = problems(encounter(R"([{"kind": "human"}, {"kind": "bot", "name": "\tBot"}])"));
+  EXPECT_TRUE(has(tab, "/encounters/0/seats/1/name", "with U+0009 at byte 0")) << tab.to_string();
+  EXPECT_TRUE(
+      load_catalog_text("ok.json", encounter(R"([{"kind": "human", "name": "Zoë"}, {"kind": "bot"}])")).ok())
+      << "any other character is a name's";
+}
+
 TEST(ClashCatalogLoader, ARockCountNotAMultipleOfSixIsRefused) {
   const auto d = problems(encounter(test::kTwoBots, R"({"rocks": 20})"));
   EXPECT_TRUE(has(d, "/encounters/0/rules/rocks", "multiple of 6")) << d.to_string();

@@ -603,6 +603,30 @@ TEST(ObjectReader, OptionalStringIsSilentWhenAbsentAndStrictWhenPresent) {
   EXPECT_EQ(diags.items()[0].message, "expected a string, got an array");
 }
 
+TEST(ObjectReader, ANameIsAStringWithoutControlCharacters) {
+  const JsonDocument doc =
+      parse_clean(R"({"plain": "Iron Wave", "wide": "Épée 剣", "nl": "a\nb", "del": "x\u007f", "num": 3})");
+  Diagnostics diags;
+  ObjectReader reader(doc, doc.root, "", diags);
+  EXPECT_EQ(reader.required_name("plain"), "Iron Wave");
+  EXPECT_EQ(reader.optional_name("wide"), "Épée 剣");
+  EXPECT_FALSE(reader.optional_name("absent"));
+  EXPECT_TRUE(diags.empty()) << diags.to_string();
+  EXPECT_FALSE(reader.optional_name("nl"));
+  EXPECT_FALSE(reader.required_name("del"));
+  EXPECT_FALSE(reader.required_name("num"));
+  EXPECT_FALSE(reader.required_name("missing"));
+  ASSERT_EQ(diags.size(), 4u) << diags.to_string();
+  EXPECT_EQ(diags.items()[0].pointer, "/nl");
+  EXPECT_EQ(diags.items()[0].message,
+            R"(expected a name on one line, without control characters; got "a\nb" with U+000A at byte 1)");
+  EXPECT_EQ(diags.items()[1].pointer, "/del");
+  EXPECT_NE(diags.items()[1].message.find("with U+007F at byte 1"), std::string::npos) << diags.to_string();
+  EXPECT_EQ(diags.items()[2].message, "expected a string, got an integer");
+  EXPECT_NE(diags.items()[3].message.find("missing required key 'missing'"), std::string::npos)
+      << diags.to_string();
+}
+
 TEST(ObjectReader, RequiredIntAcceptsTheBounds) {
   const JsonDocument doc = parse_clean(R"({"low": 1, "high": 999, "neg": -5})");
   Diagnostics diags;

@@ -184,6 +184,11 @@ class ObjectReader {
   std::optional<std::string> required_id(std::string_view key);
   /// A string when present; a wrong type is reported.
   std::optional<std::string> optional_string(std::string_view key);
+  /// A name shown on one line (a pack's, a card's, a seat's): a string without control
+  /// characters (U+0000 to U+001F, U+007F), which would break the lines of a table or a prompt.
+  /// Missing (required_name), a wrong type or a control character is reported, and gives nullopt.
+  std::optional<std::string> required_name(std::string_view key);
+  std::optional<std::string> optional_name(std::string_view key);
   /// An integer in [min, max]; missing, a non-integer or out of range is reported.
   std::optional<std::int64_t> required_int(std::string_view key, std::int64_t min, std::int64_t max);
   /// An integer in [min, max] when present (nullopt when absent or bad; bad is reported).
@@ -225,6 +230,8 @@ class ObjectReader {
 
  private:
   const nlohmann::json* find(std::string_view key);
+  /// `name` when it has no control character; else reports it at `key` and gives nullopt.
+  std::optional<std::string> checked_name(std::string_view key, std::optional<std::string> name);
   const JsonDocument& doc_;
   const nlohmann::json* object_;
   std::string pointer_;
