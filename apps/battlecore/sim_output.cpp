@@ -140,7 +140,7 @@ int report_merge(const Options& options, Io io) {
     }
     shards.push_back(std::move(report.value()));
   }
-  auto merged = sim::merge_reports(shards);
+  auto merged = sim::merge_reports(shards, options.files);
   if (!merged) {
     io.err << "battlecore: " << merged.error().message << "\n";
     return kUsageError;

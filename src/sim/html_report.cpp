@@ -224,12 +224,12 @@ std::string summary_table(const SimReport& r) {
   if (paired) side_rows(r.versus, "B");
   if (paired) {
     const PairedTest p = paired_test(r.paired);
-    row("difference A - B",
-        fmt::format("{:+.4f}, paired 95% CI {}", p.difference, paired_interval_text(p.ci_low, p.ci_high)));
+    row("difference A - B", fmt::format("{:+.4f}, paired 95% CI {}", p.difference,
+                                        paired_interval_text(p.ci_low, p.ci_high, r.paired.n())));
     row("McNemar", fmt::format("chi2 {:.3f}, p = {:.4g} (only A won {}, only B won {})", p.mcnemar_chi2,
                                p.p_value, r.paired.only_a_won, r.paired.only_b_won));
     row("HP left A - B", fmt::format("{:+.4f} (0 when lost), paired 95% CI {}", p.hp_difference,
-                                     paired_interval_text(p.hp_ci_low, p.hp_ci_high)));
+                                     paired_interval_text(p.hp_ci_low, p.hp_ci_high, r.paired.n())));
   }
   row("errors", std::to_string(r.failures.size() + r.versus.failures.size()));
   return t + "</table>\n";

@@ -265,8 +265,9 @@ PairedTest paired_test(const Paired& p) {
   return t;
 }
 
-std::string paired_interval_text(double low, double high) {
-  if (std::isnan(low) || std::isnan(high)) return "undefined (fewer than two seeds)";
+std::string paired_interval_text(double low, double high, std::uint64_t seeds) {
+  if (std::isnan(low) || std::isnan(high))
+    return seeds == 0 ? "undefined (no seed paired)" : "undefined (fewer than two seeds)";
   return fmt::format("{:+.4f} .. {:+.4f}", low, high);
 }
 
@@ -306,6 +307,24 @@ namespace {
 constexpr double kPercentiles[] = {10, 25, 50, 75, 90};
 
 std::string hex64(std::uint64_t v) { return fmt::format("{:016x}", v); }
+
+/// A 128-bit count in decimal digits.
+std::string uint128_text(Uint128 v) {
+  std::string digits;
+  do {
+    digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(v % 10)));
+    v /= 10;
+  } while (v != 0);
+  return digits;
+}
+
+/// The timing rates a report writes: both sides' battles and decisions per second, 0 when no
+/// time was measured.
+std::pair<double, double> timing_rates(const SimReport& r) {
+  if (!(r.elapsed_s > 0)) return {0.0, 0.0};
+  return {double(r.battles + r.versus.battles) / r.elapsed_s,
+          double(r.decisions + r.versus.decisions) / r.elapsed_s};
+}
 
 nlohmann::json distribution_json(const std::vector<std::uint64_t>& histogram, std::uint64_t total,
                                  std::uint64_t battles) {
@@ -439,9 +458,7 @@ constexpr std::string_view kPairedKeys[] = {
 /// A 128-bit count in JSON: a number while it fits 64 bits, else its decimal digits in a string.
 nlohmann::json uint128_json(Uint128 v) {
   if (v <= std::numeric_limits<std::uint64_t>::max()) return static_cast<std::uint64_t>(v);
-  std::string digits;
-  for (; v != 0; v /= 10) digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(v % 10)));
-  return digits;
+  return uint128_text(v);
 }
 
 /// uint128_json's string read back: decimal digits of a value at or past 2^64 and below 2^128.
@@ -873,10 +890,24 @@ class Reader {
       else if (card.battles_played > card.plays)
         error(child_pointer(here, "battles_played"),
               fmt::format("{} is more than the card's {} plays", card.battles_played, card.plays));
+      else if (card.battles_played == 0 && card.plays > 0)
+        error(child_pointer(here, "battles_played"),
+              fmt::format("is 0, but the card has {} plays: each play is in a battle", card.plays));
       if (card.wins_when_played > card.battles_played || card.wins_when_played > t.wins)
         error(child_pointer(here, "wins_when_played"),
               fmt::format("{} is more than the battles the card was played in ({}) or the wins ({})",
                           card.wins_when_played, card.battles_played, t.wins));
+    }
+    // An enemy's damage is counted in the battles it fights in (a failed battle counts nowhere).
+    for (std::size_t e = 0; e < t.enemies.size(); ++e) {
+      const EnemyTally& enemy = t.enemies[e];
+      const std::string here = child_pointer(child_pointer(at, "enemies"), e);
+      if (enemy.battles != 0) continue;
+      for (const auto& [key, count] :
+           {std::pair{"damage_dealt", enemy.damage_dealt}, std::pair{"armor_removed", enemy.armor_removed}})
+        if (count != 0)
+          error(child_pointer(here, key),
+                fmt::format("is {}, but the enemy fought in no battle (battles is 0)", count));
     }
     std::uint64_t seat_wins = 0;
     for (std::size_t s = 0; s < t.seats.size(); ++s) {
@@ -1097,12 +1128,57 @@ void check_side_b_tables(Reader& in, const nlohmann::json& j, const nlohmann::js
   }
 }
 
+/// Whether the sum of the squared HP differences is one the n seeds of the paired table (a count
+/// that fits the battles) can have, each problem reported: n differences that add up to s have
+/// squares that add up to s^2 / n at least (Cauchy-Schwarz), and to n times the square of the
+/// largest difference at most; a difference is at most the largest HP left either side's
+/// histogram counts. With no seed both sums are 0. The sum s is compared only when `sum_fits` (it
+/// fits both sides' HP left): a wrong sum is reported already. The bounds are exact in 128 bits:
+/// s^2 is below 2^126, and a product that passes 2^128 is no bound on a sum of squares held in
+/// 128 bits.
+bool squares_fit(Reader& in, const SimReport& r, const std::string& at, std::uint64_t n, bool sum_fits) {
+  const Paired& p = r.paired;
+  const Uint128 squares = p.hp_diff_sq_sum;
+  const std::string squares_at = at + "/hp_left_diff_sq_sum";
+  if (n == 0) {
+    if (p.hp_diff_sum != 0 && sum_fits)
+      in.error(at + "/hp_left_diff_sum",
+               fmt::format("is {}, expected 0: the table counts no seed", p.hp_diff_sum));
+    if (squares != 0)
+      in.error(squares_at, fmt::format("is {}, expected 0: the table counts no seed", uint128_text(squares)));
+    return p.hp_diff_sum == 0 && squares == 0;
+  }
+  bool fits = true;
+  const Int128 sum = p.hp_diff_sum;
+  const auto magnitude = static_cast<Uint128>(sum < 0 ? -sum : sum);
+  const Uint128 sum_squared = magnitude * magnitude;
+  if (Uint128 times_n = 0;
+      sum_fits && !__builtin_mul_overflow(squares, Uint128{n}, &times_n) && times_n < sum_squared) {
+    const Uint128 least = sum_squared / n + (sum_squared % n != 0 ? 1 : 0);
+    in.error(squares_at, fmt::format("is {}, less than {} seeds whose HP differences add up to {} allow: at "
+                                     "least {}, their sum squared over their count",
+                                     uint128_text(squares), n, p.hp_diff_sum, uint128_text(least)));
+    fits = false;
+  }
+  const std::uint64_t most_hp = std::max(largest(r.hp_left_histogram), largest(r.versus.hp_left_histogram));
+  if (Uint128 most = 0;
+      !__builtin_mul_overflow(Uint128{most_hp} * most_hp, Uint128{n}, &most) && squares > most) {
+    in.error(squares_at, fmt::format("is {}, more than {} seeds allow whose HP left is at most {} on either "
+                                     "side: at most {}, their count times {} squared",
+                                     uint128_text(squares), n, most_hp, uint128_text(most), most_hp));
+    fits = false;
+  }
+  return fits;
+}
+
 /// Whether the paired table fits both policies' results, each problem reported. The runner adds
 /// a seed to the table when neither policy failed on it: the table counts the battles less
 /// those either failed; A's wins in it are A's wins less those on the seeds only B failed (as
 /// many as A won of them, so at most that many), likewise for B; and the HP differences add up
 /// to A's HP left less B's, less the HP A kept on the seeds only B failed and plus that B kept
 /// on those only A failed (HP left is 0 in a lost battle). With no failure, all three are exact.
+/// The sum of the squared differences must fit the differences (squares_fit), when the table
+/// counts the seeds it should.
 bool paired_fits(Reader& in, const SimReport& r, const std::string& at) {
   const Paired& p = r.paired;
   // Each side's errors are in increasing order, once each (check_tally): count those both have.
@@ -1155,7 +1231,8 @@ bool paired_fits(Reader& in, const SimReport& r, const std::string& at) {
   const Int128 base = Int128{r.hp_left_on_wins} - Int128{r.versus.hp_left_on_wins};
   const Int128 low = base - Int128{a_unpaired} * Int128{largest(r.hp_left_histogram)};
   const Int128 high = base + Int128{b_unpaired} * Int128{largest(r.versus.hp_left_histogram)};
-  if (p.hp_diff_sum < low || p.hp_diff_sum > high) {
+  const bool sum_fits = p.hp_diff_sum >= low && p.hp_diff_sum <= high;
+  if (!sum_fits) {
     const std::string sides = fmt::format("policy A's hp_left total ({}) less policy B's ({})",
                                           r.hp_left_on_wins, r.versus.hp_left_on_wins);
     in.error(at + "/hp_left_diff_sum",
@@ -1169,6 +1246,7 @@ bool paired_fits(Reader& in, const SimReport& r, const std::string& at) {
                                b_unpaired));
     fits = false;
   }
+  if (n == seeds && !squares_fit(in, r, at, n, sum_fits)) fits = false;
   return fits;
 }
 
@@ -1234,10 +1312,10 @@ nlohmann::json SimReport::to_json() const {
                    {"hp_left_difference_ci95", {t.hp_ci_low, t.hp_ci_high}}};
     j["versus"] = v;
   }
-  const std::uint64_t all_decisions = decisions + versus.decisions;
+  const auto [battles_per_s, decisions_per_s] = timing_rates(*this);
   j["elapsed_s"] = elapsed_s;
-  j["battles_per_s"] = elapsed_s > 0 ? double(battles + versus.battles) / elapsed_s : 0.0;
-  j["decisions_per_s"] = elapsed_s > 0 ? double(all_decisions) / elapsed_s : 0.0;
+  j["battles_per_s"] = battles_per_s;
+  j["decisions_per_s"] = decisions_per_s;
   return j;
 }
 
@@ -1353,6 +1431,15 @@ Result<SimReport, content::Diagnostics> report_from_document(const content::Json
   // The timing keys: numbers, and what elapsed_s gives with the battles and decisions.
   const bool timed = a_read && b_read && elapsed_read;
   const double seconds = r.elapsed_s;
+  // A time so short that the rates pass the largest number: they would be written null.
+  if (timed && seconds > 0 &&
+      !(std::isfinite((double(r.battles) + double(r.versus.battles)) / seconds) &&
+        std::isfinite((double(r.decisions) + double(r.versus.decisions)) / seconds)))
+    in.error("/elapsed_s",
+             fmt::format("is {}: {} battles and {} decisions in so short a time give rates past the largest "
+                         "number",
+                         shown(j.at("elapsed_s")), sum_text(saturating_add(r.battles, r.versus.battles)),
+                         sum_text(saturating_add(r.decisions, r.versus.decisions))));
   for (const auto& [key, count] :
        {std::pair{"battles_per_s", double(r.battles) + double(r.versus.battles)},
         std::pair{"decisions_per_s", double(r.decisions) + double(r.versus.decisions)}})
@@ -1555,20 +1642,28 @@ std::string SimReport::to_text() const {
   if (is_paired) {
     const PairedTest t = paired_test(paired);
     line("difference", fmt::format("{:+.4f}  (A - B, paired 95% CI {})", t.difference,
-                                   paired_interval_text(t.ci_low, t.ci_high)));
+                                   paired_interval_text(t.ci_low, t.ci_high, paired.n())));
     line("mcnemar", fmt::format("chi2 {:.3f}, p {:.4g} (only A won {}, only B won {})", t.mcnemar_chi2,
                                 t.p_value, paired.only_a_won, paired.only_b_won));
-    line("hp_difference", fmt::format("{:+.4f}  (HP left, A - B, 0 when lost, paired 95% CI {})",
-                                      t.hp_difference, paired_interval_text(t.hp_ci_low, t.hp_ci_high)));
+    line("hp_difference",
+         fmt::format("{:+.4f}  (HP left, A - B, 0 when lost, paired 95% CI {})", t.hp_difference,
+                     paired_interval_text(t.hp_ci_low, t.hp_ci_high, paired.n())));
   }
   const std::size_t errors = failures.size() + versus.failures.size();
   line("errors", std::to_string(errors));
   for (const auto& [side, t] : {std::pair{"A", static_cast<const Tally*>(this)}, std::pair{"B", &versus}})
-    for (const SimFailure& f : t->failures)
-      out +=
-          fmt::format("  battle {} ({}battle seed {}, policy {}, {} action(s) before it{}): {}\n", f.index,
-                      is_paired ? fmt::format("side {}, ", side) : "", f.battle_seed, f.policy,
-                      f.actions.size(), f.while_choosing ? ", raised while the policy chose" : "", f.message);
+    for (const SimFailure& f : t->failures) {
+      // The actions of an error an action raised end with that action; one raised while the
+      // policy chose, or as the battle started, came after all of them.
+      const std::size_t count = f.actions.size();
+      const std::string actions = !f.while_choosing && count > 0
+                                      ? fmt::format("{} action(s), the last one raising it", count)
+                                  : count == 0 ? std::string("no action before it")
+                                               : fmt::format("{} action(s) before it", count);
+      out += fmt::format("  battle {} ({}battle seed {}, policy {}, {}{}): {}\n", f.index,
+                         is_paired ? fmt::format("side {}, ", side) : "", f.battle_seed, f.policy, actions,
+                         f.while_choosing ? ", raised while the policy chose" : "", f.message);
+    }
   line("elapsed_s", fmt::format("{:.3f}", elapsed_s));
   const double all = double(battles + versus.battles), all_decisions = double(decisions + versus.decisions);
   line("battles_per_s", fmt::format("{:.0f}", elapsed_s > 0 ? all / elapsed_s : 0.0));
@@ -1605,13 +1700,31 @@ Result<std::pair<std::uint32_t, std::uint32_t>> parse_shard(const std::string& t
   return std::pair{k, n};
 }
 
-Result<SimReport> merge_reports(const std::vector<SimReport>& shards) {
+namespace {
+
+/// `items` as a sentence lists them ("a", "a and b", "a, b and c"): the first `most` of them,
+/// then how many more there are.
+std::string listed(const std::vector<std::string>& items, std::size_t most = 10) {
+  std::string out;
+  const std::size_t shown = std::min(items.size(), most);
+  for (std::size_t i = 0; i < shown; ++i)
+    out += (i == 0 ? "" : i + 1 == items.size() ? " and " : ", ") + items[i];
+  if (items.size() > shown) out += fmt::format(" and {} more", items.size() - shown);
+  return out;
+}
+
+}  // namespace
+
+Result<SimReport> merge_reports(const std::vector<SimReport>& shards, const std::vector<std::string>& names) {
   if (shards.empty()) return Error{"nothing to merge"};
   const SimReport& first = shards.front();
   const std::uint32_t n = first.shard_count;
+  const auto name = [&](std::size_t i) {
+    return i < names.size() ? names[i] : fmt::format("report {}", i + 1);
+  };
   auto differs = [&](const SimReport& s, std::size_t i) -> std::string {
     auto what = [&](const char* key, const auto& a, const auto& b) {
-      return fmt::format("report {} has {} '{}' but report 1 has '{}'", i + 1, key, b, a);
+      return fmt::format("{} has {} '{}' but {} has '{}'", name(i), key, b, name(0), a);
     };
     if (s.rules != first.rules) return what("rules", first.rules, s.rules);
     if (s.content_hash != first.content_hash)
@@ -1628,41 +1741,45 @@ Result<SimReport> merge_reports(const std::vector<SimReport>& shards) {
       return what("total battles", first.total_battles, s.total_battles);
     if (s.shard_count != n) return what("shard count", n, s.shard_count);
     if (s.enemy_damage_counted != first.enemy_damage_counted)
-      return fmt::format("report {} {} enemy damage and report 1 {}", i + 1,
-                         s.enemy_damage_counted ? "counted" : "did not count",
+      return fmt::format("{} {} enemy damage and {} {}", name(i),
+                         s.enemy_damage_counted ? "counted" : "did not count", name(0),
                          first.enemy_damage_counted ? "did" : "did not");
     if (s.card_ids != first.card_ids || s.enemy_ids != first.enemy_ids)
-      return fmt::format("report {} lists other cards or enemies than report 1", i + 1);
+      return fmt::format("{} lists other cards or enemies than {}", name(i), name(0));
     if (s.seat_names != first.seat_names || s.seat_kinds != first.seat_kinds ||
         s.seat_policies != first.seat_policies)
-      return fmt::format("report {} has other seats than report 1", i + 1);
+      return fmt::format("{} has other seats than {}", name(i), name(0));
     if (s.counter_names != first.counter_names)
-      return fmt::format("report {} counts other things than report 1", i + 1);
+      return fmt::format("{} counts other things than {}", name(i), name(0));
     if (s.settings != first.settings) return what("settings", first.settings.dump(), s.settings.dump());
     return {};
   };
-  // The shards in index order, checked without a table sized by the shard count: the count is
-  // only bounded by kMaxShardCount, and the files given are few.
-  std::vector<const SimReport*> by_index;
+  // The shards' places in `shards` (and `names`), in shard index order, checked without a table
+  // sized by the shard count: the count is only bounded by kMaxShardCount, and the files given
+  // are few.
+  std::vector<std::size_t> by_index;
   by_index.reserve(shards.size());
   for (std::size_t i = 0; i < shards.size(); ++i) {
     const SimReport& s = shards[i];
     if (std::string d = differs(s, i); !d.empty()) return Error{"cannot merge: " + d};
     if (n < 1 || n > kMaxShardCount || s.shard_index < 1 || s.shard_index > n)
-      return Error{fmt::format("cannot merge: report {} is shard {}/{}", i + 1, s.shard_index, n)};
+      return Error{fmt::format("cannot merge: {} is shard {}/{}", name(i), s.shard_index, n)};
     const ShardRange range = shard_range(s.total_battles, s.shard_index, n);
     if (s.first_battle != range.first || s.battles != range.count ||
         (!s.versus_policy.empty() && s.versus.battles != range.count))
-      return Error{fmt::format("cannot merge: shard {}/{} covers battles {}..{}, expected {}..{}",
-                               s.shard_index, n, s.first_battle, s.first_battle + s.battles, range.first,
-                               range.first + range.count)};
-    by_index.push_back(&s);
+      return Error{fmt::format("cannot merge: {} is shard {}/{} but covers battles {}..{}, expected {}..{}",
+                               name(i), s.shard_index, n, s.first_battle, s.first_battle + s.battles,
+                               range.first, range.first + range.count)};
+    by_index.push_back(i);
   }
-  std::stable_sort(by_index.begin(), by_index.end(),
-                   [](const SimReport* a, const SimReport* b) { return a->shard_index < b->shard_index; });
+  const auto index_of = [&](std::size_t k) { return shards[by_index[k]].shard_index; };
+  std::stable_sort(by_index.begin(), by_index.end(), [&](std::size_t a, std::size_t b) {
+    return shards[a].shard_index < shards[b].shard_index;
+  });
   for (std::size_t k = 1; k < by_index.size(); ++k)
-    if (by_index[k]->shard_index == by_index[k - 1]->shard_index)
-      return Error{fmt::format("cannot merge: shard {}/{} is given twice", by_index[k]->shard_index, n)};
+    if (index_of(k) == index_of(k - 1))
+      return Error{fmt::format("cannot merge: shard {}/{} is given twice: {} and {}", index_of(k), n,
+                               name(by_index[k - 1]), name(by_index[k]))};
   if (by_index.size() != n) {
     // Every index is in 1..n and given once, so n - size shards are missing; name the first few.
     constexpr std::size_t kNamed = 10;
@@ -1670,15 +1787,17 @@ Result<SimReport> merge_reports(const std::vector<SimReport>& shards) {
     std::size_t named = 0;
     std::uint64_t expected = 1;
     for (std::size_t k = 0; k <= by_index.size() && named < kNamed; ++k) {
-      const std::uint64_t upto = k < by_index.size() ? by_index[k]->shard_index : std::uint64_t{n} + 1;
+      const std::uint64_t upto = k < by_index.size() ? index_of(k) : std::uint64_t{n} + 1;
       for (; expected < upto && named < kNamed; ++expected, ++named)
         missing += fmt::format("{}{}/{}", missing.empty() ? "" : ", ", expected, n);
       expected = upto + 1;
     }
     const std::size_t count = n - by_index.size();
     if (count > named) missing += fmt::format(" and {} more", count - named);
-    return Error{
-        fmt::format("cannot merge: missing shard(s) {} ({} of {} given)", missing, by_index.size(), n)};
+    std::vector<std::string> given;
+    for (const std::size_t i : by_index) given.push_back(name(i));
+    return Error{fmt::format("cannot merge: missing shard(s) {} ({} of {} given: {})", missing,
+                             by_index.size(), n, listed(given))};
   }
 
   SimReport merged;
@@ -1702,16 +1821,35 @@ Result<SimReport> merge_reports(const std::vector<SimReport>& shards) {
   merged.versus_policy = first.versus_policy;
   merged.resize(first.shape());
   if (!merged.versus_policy.empty()) merged.versus.resize(first.shape());
-  for (const SimReport* s : by_index) {  // fixed order: shard 1 first
+  for (const std::size_t i : by_index) {  // fixed order: shard 1 first
+    const SimReport& s = shards[i];
     // A sum past its range: counts no run has, edited; refused rather than wrapped.
     const auto refuse = [&](const Error& e) {
-      return Error{fmt::format("cannot merge: adding shard {}/{}, {} (no run has such counts)",
-                               s->shard_index, n, e.message)};
+      return Error{fmt::format("cannot merge: adding {} (shard {}/{}), {} (no run has such counts)", name(i),
+                               s.shard_index, n, e.message)};
     };
-    if (auto added = merged.Tally::add(*s); !added) return refuse(added.error());
-    if (auto added = merged.versus.add(s->versus, "/versus"); !added) return refuse(added.error());
-    if (auto added = merged.paired.add(s->paired); !added) return refuse(added.error());
-    merged.elapsed_s += s->elapsed_s;
+    if (auto added = merged.Tally::add(s); !added) return refuse(added.error());
+    if (auto added = merged.versus.add(s.versus, "/versus"); !added) return refuse(added.error());
+    if (auto added = merged.paired.add(s.paired); !added) return refuse(added.error());
+    merged.elapsed_s += s.elapsed_s;
+  }
+  // Times edited so that their sum passes the largest double, or is so short that the whole run's
+  // rates do: written, they would be null, which the reader refuses.
+  const auto [battles_per_s, decisions_per_s] = timing_rates(merged);
+  if (!std::isfinite(merged.elapsed_s) || !std::isfinite(battles_per_s) || !std::isfinite(decisions_per_s)) {
+    std::vector<std::string> times;
+    for (const std::size_t i : by_index)
+      times.push_back(fmt::format("{} ({})", name(i), shards[i].elapsed_s));
+    if (!std::isfinite(merged.elapsed_s))
+      return Error{
+          fmt::format("cannot merge: the elapsed_s of {} add up past the largest number (no run has "
+                      "such times)",
+                      listed(times))};
+    return Error{fmt::format(
+        "cannot merge: the elapsed_s of {} add up to {} s, in which {} battles and {} "
+        "decisions give rates past the largest number (no run has such times)",
+        listed(times), merged.elapsed_s, sum_text(saturating_add(merged.battles, merged.versus.battles)),
+        sum_text(saturating_add(merged.decisions, merged.versus.decisions)))};
   }
   merged.finish();
   merged.versus.finish();

@@ -22,6 +22,7 @@
 
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include "support/cli_run.hpp"
 #include "support/temp_dir.hpp"
@@ -847,11 +848,16 @@ TEST(Cli, ReportMergeOfFourShardsEqualsOneRun) {
   const std::string three = files.substr(0, files.rfind(' '));
   const CliRun missing = cli("report merge --json" + three);
   EXPECT_EQ(missing.code, 2) << explain(missing);
-  EXPECT_TRUE(contains(missing.err, "missing shard(s) 1/4")) << explain(missing);
+  // The refusals name the files given, as they were given.
+  const auto shard = [&](int k) { return (dir.path() / ("shard" + std::to_string(k) + ".json")).string(); };
+  EXPECT_TRUE(contains(missing.err, fmt::format("missing shard(s) 1/4 (3 of 4 given: {}, {} and {})\n",
+                                                shard(2), shard(3), shard(4))))
+      << explain(missing);
   EXPECT_TRUE(missing.out.empty());
   const CliRun twice = cli("report merge --json" + files + " " + files.substr(files.rfind(' ') + 1));
   EXPECT_EQ(twice.code, 2) << explain(twice);
-  EXPECT_TRUE(contains(twice.err, "given twice")) << explain(twice);
+  EXPECT_TRUE(contains(twice.err, fmt::format("shard 1/4 is given twice: {} and {}\n", shard(1), shard(1))))
+      << explain(twice);
 }
 
 TEST(Cli, ReportMergeRefusesShardsOfDifferentRuns) {
@@ -862,7 +868,9 @@ TEST(Cli, ReportMergeRefusesShardsOfDifferentRuns) {
   std::ofstream(junk) << "{not json";
   const CliRun seeds = cli("report merge " + shell_quoted(a.string()) + " " + shell_quoted(b.string()));
   EXPECT_EQ(seeds.code, 2) << explain(seeds);
-  EXPECT_TRUE(contains(seeds.err, "seed")) << explain(seeds);
+  EXPECT_TRUE(contains(seeds.err, fmt::format("battlecore: cannot merge: {} has seed '2' but {} has '1'\n",
+                                              b.string(), a.string())))
+      << explain(seeds);
   const CliRun bad = cli("report merge " + shell_quoted(junk.string()));
   EXPECT_EQ(bad.code, 2) << explain(bad);
   EXPECT_TRUE(contains(bad.err, "junk.json")) << explain(bad);
@@ -880,7 +888,8 @@ TEST(Cli, ReportMergeRefusesShardsOfDifferentRuns) {
   std::ofstream(c) << from_scenario.out;
   const CliRun mixed = cli("report merge " + shell_quoted(a.string()) + " " + shell_quoted(c.string()));
   EXPECT_EQ(mixed.code, 2) << explain(mixed);
-  EXPECT_TRUE(contains(mixed.err, "settings")) << explain(mixed);
+  EXPECT_TRUE(contains(mixed.err, "cannot merge: " + c.string() + " has settings '{\"scenario_hash\":"))
+      << explain(mixed);
 }
 
 TEST(Cli, ReportMergeRefusesAShardCountNoRunHas) {
@@ -893,7 +902,8 @@ TEST(Cli, ReportMergeRefusesAShardCountNoRunHas) {
   const CliRun merged = cli("report merge " + shell_quoted(one.string()));
   EXPECT_EQ(merged.code, 2) << explain(merged);
   EXPECT_TRUE(contains(merged.err, "missing shard(s) 2/999999999, 3/999999999")) << explain(merged);
-  EXPECT_TRUE(contains(merged.err, " and 999999988 more (1 of 999999999 given)")) << explain(merged);
+  EXPECT_TRUE(contains(merged.err, " and 999999988 more (1 of 999999999 given: " + one.string() + ")"))
+      << explain(merged);
   EXPECT_TRUE(merged.out.empty()) << explain(merged);
   // 2^32 + 3 shards, read as 3 when cast to 32 bits: three files once merged with exit 0.
   nlohmann::json j = nlohmann::json::parse(cli("sim --rules deckbuilder --battles 3 --json").out);
@@ -1019,9 +1029,93 @@ TEST(Cli, ReportMergeRefusesSumsPastTwoTo64InsteadOfWrappingThem) {
   const CliRun r = cli("report merge --json" + files);
   EXPECT_EQ(r.code, 2) << explain(r);
   EXPECT_TRUE(r.out.empty()) << explain(r);
-  EXPECT_TRUE(contains(r.err,
-                       "battlecore: cannot merge: adding shard 2/2, the sum at /decisions passes 2^64 "
-                       "(no run has such counts)"))
+  EXPECT_TRUE(contains(r.err, "battlecore: cannot merge: adding " + (dir.path() / "big2.json").string() +
+                                  " (shard 2/2), the sum at /decisions passes 2^64 (no run has such counts)"))
+      << explain(r);
+}
+
+// Shards edited by hand into counts no run has, their derived values made to fit: each was once
+// merged with status 0.
+TEST(Cli, ReportMergeRefusesCountsNoRunHasEvenWithTheDerivedValuesToMatch) {
+  TempDir dir;
+  const std::string run =
+      "sim --rules deckbuilder --battles 100 --seed 3 --policy greedy --versus-policy random --json --shard ";
+  const fs::path a = dir.path() / "a.json", b = dir.path() / "b.json";
+  std::ofstream(a) << cli(run + "1/2").out;
+  const nlohmann::json second = nlohmann::json::parse(cli(run + "2/2").out);
+  auto merge_with = [&](const nlohmann::json& j) {
+    std::ofstream(b, std::ios::trunc) << j.dump(1);
+    return cli("report merge --json " + shell_quoted(a.string()) + " " + shell_quoted(b.string()));
+  };
+  ASSERT_EQ(merge_with(second).code, 0);
+  // A card played in no battle: its win rate when played is then 0.
+  // The first row of `table` whose `key` is not 0.
+  const auto used = [](const nlohmann::json& table, const char* key) {
+    const auto row = std::find_if(table.begin(), table.end(),
+                                  [&](const nlohmann::json& r) { return r[key].get<std::uint64_t>() > 0; });
+    return static_cast<std::size_t>(row - table.begin());
+  };
+  // A card played in no battle: its win rate when played is then 0.
+  nlohmann::json j = second;
+  const std::size_t c = used(j["cards"], "plays");
+  ASSERT_LT(c, j["cards"].size());
+  nlohmann::json& card = j["cards"][c];
+  card["battles_played"] = card["wins_when_played"] = card["win_rate_when_played"] = 0;
+  CliRun r = merge_with(j);
+  EXPECT_EQ(r.code, 2) << explain(r);
+  EXPECT_TRUE(r.out.empty()) << explain(r);
+  EXPECT_TRUE(contains(r.err, b.string() + ":")) << explain(r);
+  EXPECT_TRUE(contains(r.err, fmt::format(": /cards/{}/battles_played: is 0, but the card has {} plays: each "
+                                          "play is in a battle\n",
+                                          c, card["plays"].get<std::uint64_t>())))
+      << explain(r);
+  // An enemy that dealt damage in no battle: its damage per battle is then 0.
+  j = second;
+  const std::size_t e = used(j["versus"]["enemies"], "damage_dealt");
+  ASSERT_LT(e, j["versus"]["enemies"].size());
+  nlohmann::json& enemy = j["versus"]["enemies"][e];
+  enemy["battles"] = enemy["damage_per_battle"] = 0;
+  r = merge_with(j);
+  EXPECT_EQ(r.code, 2) << explain(r);
+  EXPECT_TRUE(contains(r.err, fmt::format(": /versus/enemies/{}/damage_dealt: is {}, but the enemy fought in "
+                                          "no battle (battles is 0)\n",
+                                          e, enemy["damage_dealt"].get<std::uint64_t>())))
+      << explain(r);
+  // Squared HP differences adding up to 0 while the differences do not: the interval they give
+  // is then the mean alone.
+  j = second;
+  nlohmann::json& paired = j["versus"]["paired"];
+  ASSERT_NE(paired["hp_left_diff_sum"].get<std::int64_t>(), 0);
+  paired["hp_left_diff_sq_sum"] = 0;
+  paired["hp_left_difference_ci95"] = {paired["hp_left_difference"], paired["hp_left_difference"]};
+  r = merge_with(j);
+  EXPECT_EQ(r.code, 2) << explain(r);
+  EXPECT_TRUE(contains(r.err, ": /versus/paired/hp_left_diff_sq_sum: is 0, less than ")) << explain(r);
+  EXPECT_TRUE(contains(r.err, "1 problem(s) in " + b.string())) << explain(r);
+}
+
+// Shards whose times add up past the largest number: the merge once wrote "elapsed_s": null, which
+// its own reader refuses.
+TEST(Cli, ReportMergeRefusesTimesThatAddUpPastTheLargestNumber) {
+  TempDir dir;
+  const std::string run = "sim --rules deckbuilder --battles 100 --seed 3 --json --shard ";
+  std::string files;
+  for (const char* k : {"1", "2"}) {
+    nlohmann::json j = nlohmann::json::parse(cli(run + k + "/2").out);
+    j["elapsed_s"] = 1e308;
+    j["battles_per_s"] = j["battles"].get<double>() / 1e308;
+    j["decisions_per_s"] = j["decisions"].get<double>() / 1e308;
+    const fs::path file = dir.path() / (std::string("slow") + k + ".json");
+    std::ofstream(file) << j.dump();
+    files += " " + shell_quoted(file.string());
+  }
+  const CliRun r = cli("report merge --json" + files);
+  EXPECT_EQ(r.code, 2) << explain(r);
+  EXPECT_TRUE(r.out.empty()) << explain(r);
+  EXPECT_TRUE(contains(
+      r.err, fmt::format("battlecore: cannot merge: the elapsed_s of {} (1e+308) and {} "
+                         "(1e+308) add up past the largest number (no run has such times)\n",
+                         (dir.path() / "slow1.json").string(), (dir.path() / "slow2.json").string())))
       << explain(r);
 }
 

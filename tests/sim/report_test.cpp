@@ -192,7 +192,8 @@ TEST(SimReport, PairedIntervalsNeedASeedAndTheHpIntervalTwo) {
   EXPECT_DOUBLE_EQ(none.p_value, 1.0);
   EXPECT_TRUE(std::isnan(none.ci_low) && std::isnan(none.ci_high));
   EXPECT_TRUE(std::isnan(none.hp_ci_low) && std::isnan(none.hp_ci_high));
-  EXPECT_EQ(paired_interval_text(none.ci_low, none.ci_high), "undefined (fewer than two seeds)");
+  EXPECT_EQ(paired_interval_text(none.ci_low, none.ci_high, 0), "undefined (no seed paired)");
+  EXPECT_EQ(paired_interval_text(none.hp_ci_low, none.hp_ci_high, 0), "undefined (no seed paired)");
   // With one seed the win rates' interval is Newcombe's, wide; the HP difference has no spread
   // to estimate a standard error from.
   Paired one;
@@ -203,10 +204,11 @@ TEST(SimReport, PairedIntervalsNeedASeedAndTheHpIntervalTwo) {
   EXPECT_LT(t.ci_low, 0.0);
   EXPECT_DOUBLE_EQ(t.ci_high, 1.0);
   EXPECT_TRUE(std::isnan(t.hp_ci_low) && std::isnan(t.hp_ci_high));
-  EXPECT_EQ(paired_interval_text(t.hp_ci_low, t.hp_ci_high), "undefined (fewer than two seeds)");
+  EXPECT_EQ(paired_interval_text(t.ci_low, t.ci_high, 1).find("undefined"), std::string::npos);
+  EXPECT_EQ(paired_interval_text(t.hp_ci_low, t.hp_ci_high, 1), "undefined (fewer than two seeds)");
   one.add(false, false, 0, 0);
   EXPECT_FALSE(std::isnan(paired_test(one).hp_ci_low));
-  EXPECT_EQ(paired_interval_text(-0.5, 0.25), "-0.5000 .. +0.2500");
+  EXPECT_EQ(paired_interval_text(-0.5, 0.25, 2), "-0.5000 .. +0.2500");
 }
 
 TEST(SimReport, ShardsCoverEveryBattleOnce) {
@@ -474,21 +476,55 @@ SimReport seated_pair() {
   return r;
 }
 
+/// Shard k of n of a paired run of `total` battles in which side A won every battle with `hp` HP
+/// left and side B lost every one: each seed's HP difference is `hp`. Built from its counts, so
+/// that it can stand for a run of up to kMaxBattles battles.
+SimReport one_sided_pair(std::uint32_t k, std::uint32_t n, std::uint64_t total, std::uint32_t hp) {
+  SimReport r;
+  r.rules = "deckbuilder";
+  r.encounter = "w1";
+  r.policy = "greedy";
+  r.versus_policy = "random";
+  r.seed = 7;
+  r.content_hash = 0xabcdef0123456789ull;
+  r.total_battles = total;
+  r.shard_index = k;
+  r.shard_count = n;
+  const ShardRange range = shard_range(total, k, n);
+  r.first_battle = range.first;
+  for (Tally* t : {static_cast<Tally*>(&r), &r.versus}) {
+    t->battles = range.count;
+    t->turns = 3 * range.count;
+    t->turns_histogram = {0, 0, 0, range.count};
+    t->decisions = 10 * range.count;
+  }
+  r.wins = range.count;
+  r.hp_left_on_wins = range.count * hp;
+  r.hp_left_histogram.assign(std::size_t{hp} + 1, 0);
+  r.hp_left_histogram.back() = range.count;
+  r.versus.hp_left_histogram = {range.count};
+  r.paired.only_a_won = range.count;
+  r.paired.hp_diff_sum = static_cast<std::int64_t>(range.count * hp);
+  r.paired.hp_diff_sq_sum = Uint128{range.count} * hp * hp;
+  return r;
+}
+
 TEST(SimReport, ASumOfSquaredHpDifferencesPast2To64IsKeptExactly) {
-  // 10^12 battles with HP differences of a few thousand pass 2^64 (it once wrapped around).
-  const Uint128 big = Uint128{1} << 70;  // 1180591620717411303424
-  const SimReport shard = paired_shard(1, 2, 40, big);
+  // 10^12 battles with HP differences of a few thousand pass 2^64 (it once wrapped around): here
+  // each half of the run's squares add up to 5 * 10^11 * 8000^2.
+  const SimReport shard = one_sided_pair(1, 2, kMaxBattles, 8000);
   const nlohmann::json j = shard.to_json();
-  EXPECT_EQ(j["versus"]["paired"]["hp_left_diff_sq_sum"], "1180591620717411303424");
+  EXPECT_EQ(j["versus"]["paired"]["hp_left_diff_sq_sum"], "32000000000000000000");
   const auto back = SimReport::from_json(j);
   ASSERT_TRUE(back.ok()) << back.error().message;
-  EXPECT_TRUE(back.value().paired.hp_diff_sq_sum == big);
+  EXPECT_TRUE(back.value().paired.hp_diff_sq_sum == shard.paired.hp_diff_sq_sum);
   EXPECT_EQ(back.value().to_json(), j);
   // Below 2^64 it stays a number; two shards merge to the exact sum.
-  EXPECT_EQ(paired_shard(1, 2, 40, 232).to_json()["versus"]["paired"]["hp_left_diff_sq_sum"], 232);
-  const auto merged = merge_reports({back.value(), paired_shard(2, 2, 40, big + 5)});
+  EXPECT_EQ(one_sided_pair(1, 2, 40, 12).to_json()["versus"]["paired"]["hp_left_diff_sq_sum"], 2880);
+  const auto merged = merge_reports({back.value(), one_sided_pair(2, 2, kMaxBattles, 8000)});
   ASSERT_TRUE(merged.ok()) << merged.error().message;
-  EXPECT_EQ(merged.value().to_json()["versus"]["paired"]["hp_left_diff_sq_sum"], "2361183241434822606853");
+  EXPECT_EQ(merged.value().to_json()["versus"]["paired"]["hp_left_diff_sq_sum"], "64000000000000000000");
+  EXPECT_EQ(read_error(merged.value().to_json()), "");
   // Anything else in a string is refused at its pointer.
   for (const char* bad : {"12", "x", "-1", "340282366920938463463374607431768211456", ""}) {
     nlohmann::json edited = j;
@@ -553,7 +589,7 @@ TEST(SimReport, MergeRefusesAShardCountNoRunHasWithoutATableOfThatSize) {
   EXPECT_EQ(missing.error().message,
             "cannot merge: missing shard(s) 1/999999999, 2/999999999, 4/999999999, 5/999999999, 6/999999999, "
             "7/999999999, 8/999999999, 9/999999999, 10/999999999, 11/999999999 and 999999988 more (1 of "
-            "999999999 given)");
+            "999999999 given: report 1)");
 }
 
 TEST(SimReport, ReportsWithFailuresOnEitherSideReadBackAndMergeIntoTheWholeRun) {
@@ -671,7 +707,8 @@ TEST(SimReport, MergeRefusesSumsPastTheirRangeInsteadOfWrappingThem) {
   };
   constexpr std::uint64_t most = ~std::uint64_t{0};
   EXPECT_EQ(merged([](SimReport&, SimReport& b) { b.decisions = most - 1; }),
-            "cannot merge: adding shard 2/2, the sum at /decisions passes 2^64 (no run has such counts)");
+            "cannot merge: adding report 2 (shard 2/2), the sum at /decisions passes 2^64 (no run has such "
+            "counts)");
   EXPECT_NE(merged([](SimReport&, SimReport& b) {
               b.turns_histogram[3] = most;
             }).find("the sum at /turns/histogram/3 passes 2^64"),
@@ -789,6 +826,199 @@ TEST(SimReport, FromJsonRefusesAnErrorOfAnotherSeedOrPolicy) {
   EXPECT_NE(error.find("/versus/errors/0/policy: is 'random', expected 'greedy' (/versus/policy)"),
             std::string::npos)
       << error;
+}
+
+// Counts no run has, the derived values made to fit them (to_json writes those the counts give):
+// each once merged without a word.
+TEST(SimReport, FromJsonRefusesACardPlayedInNoBattleAndAnEnemyDealingDamageInNone) {
+  const SimReport good = sample_shard(1, 1, 30);
+  ASSERT_EQ(read_error(good.to_json()), "");
+  const auto with = [&](auto change) {
+    SimReport r = good;
+    change(r);
+    return read_error(r.to_json());
+  };
+  EXPECT_EQ(with([](SimReport& r) { r.cards[0].battles_played = r.cards[0].wins_when_played = 0; }),
+            "report: /cards/0/battles_played: is 0, but the card has 60 plays: each play is in a battle");
+  // The other way round (battles without a play) was refused already.
+  EXPECT_EQ(with([](SimReport& r) { r.cards[1].plays = 0; }),
+            "report: /cards/1/battles_played: 30 is more than the card's 0 plays");
+  EXPECT_EQ(with([](SimReport& r) { r.enemies[0].battles = 0; }),
+            "report: /enemies/0/damage_dealt: is 138, but the enemy fought in no battle (battles is 0)\n"
+            "report: /enemies/0/armor_removed: is 30, but the enemy fought in no battle (battles is 0)");
+  EXPECT_EQ(with([](SimReport& r) { r.enemies[0].battles = r.enemies[0].armor_removed = 0; }),
+            "report: /enemies/0/damage_dealt: is 138, but the enemy fought in no battle (battles is 0)");
+  // Side B's tables too; an enemy that fought in no battle and dealt nothing reads.
+  SimReport pair = played_pair(1, 1, 30, 0, 0);
+  pair.versus.enemies[0] = EnemyTally{0, 0, 4};
+  EXPECT_EQ(
+      read_error(pair.to_json()),
+      "report: /versus/enemies/0/armor_removed: is 4, but the enemy fought in no battle (battles is 0)");
+  EXPECT_EQ(with([](SimReport& r) { r.enemies[0] = EnemyTally{}; }), "");
+}
+
+TEST(SimReport, FromJsonRefusesASumOfSquaredHpDifferencesTheSeedsCannotHave) {
+  const SimReport good = played_pair(2, 3, 90, 0, 0);
+  ASSERT_EQ(read_error(good.to_json()), "");
+  const auto with_squares = [&](Uint128 squares) {
+    SimReport r = good;
+    r.paired.hp_diff_sq_sum = squares;
+    return read_error(r.to_json());  // the HP difference's interval as those squares give it
+  };
+  // n differences adding up to s have squares adding up to s^2 / n at least (Cauchy-Schwarz).
+  const std::uint64_t n = good.paired.n();
+  const std::int64_t sum = good.paired.hp_diff_sum;
+  const auto magnitude = static_cast<Uint128>(sum < 0 ? -sum : sum);
+  const Uint128 least = (magnitude * magnitude + n - 1) / n;
+  ASSERT_TRUE(least > 0 && least <= good.paired.hp_diff_sq_sum);
+  EXPECT_EQ(with_squares(least), "");
+  EXPECT_EQ(with_squares(least - 1),
+            fmt::format("report: /versus/paired/hp_left_diff_sq_sum: is {}, less than {} seeds whose HP "
+                        "differences add up to {} allow: at least {}, their sum squared over their count",
+                        static_cast<std::uint64_t>(least - 1), n, sum, static_cast<std::uint64_t>(least)));
+  // Each difference is at most the largest HP either side's histogram counts (26, side A's).
+  ASSERT_EQ(good.hp_left_histogram.size(), 27u);
+  ASSERT_LT(good.versus.hp_left_histogram.size(), 27u);
+  const Uint128 most = Uint128{n} * 26 * 26;
+  EXPECT_EQ(with_squares(most), "");
+  EXPECT_EQ(
+      with_squares(most + 1),
+      fmt::format("report: /versus/paired/hp_left_diff_sq_sum: is {}, more than {} seeds allow whose HP "
+                  "left is at most 26 on either side: at most {}, their count times 26 squared",
+                  static_cast<std::uint64_t>(most + 1), n, static_cast<std::uint64_t>(most)));
+  // No seed paired (side A failed every battle): both sums are 0.
+  SimReport none = played_pair(2, 3, 90, 1, 0);
+  ASSERT_EQ(none.paired.n(), 0u);
+  ASSERT_EQ(read_error(none.to_json()), "");
+  none.paired.hp_diff_sq_sum = 9;
+  EXPECT_EQ(read_error(none.to_json()),
+            "report: /versus/paired/hp_left_diff_sq_sum: is 9, expected 0: the table counts no seed");
+  none.paired.hp_diff_sum = -3;
+  EXPECT_EQ(read_error(none.to_json()),
+            "report: /versus/paired/hp_left_diff_sum: is -3, expected 0: the table counts no seed\n"
+            "report: /versus/paired/hp_left_diff_sq_sum: is 9, expected 0: the table counts no seed");
+}
+
+TEST(SimReport, MergeRefusesElapsedTimesWhoseSumOrRatesPassTheLargestNumber) {
+  const std::vector<std::string> names = {"a.json", "b.json"};
+  std::vector<SimReport> parts = {sample_shard(1, 2, 40), sample_shard(2, 2, 40)};
+  const auto merged = [&] {
+    const auto m = merge_reports(parts, names);
+    return m.ok() ? read_error(m.value().to_json()) : m.error().message;
+  };
+  // Each shard's time reads, but their sum once overflowed to infinity: the merge wrote
+  // "elapsed_s": null, which its own reader refuses.
+  parts[0].elapsed_s = parts[1].elapsed_s = 1e308;
+  for (const SimReport& p : parts) ASSERT_EQ(read_error(p.to_json()), "");
+  EXPECT_EQ(merged(),
+            "cannot merge: the elapsed_s of a.json (1e+308) and b.json (1e+308) add up past the largest "
+            "number (no run has such times)");
+  parts[1].elapsed_s = 5e307;
+  EXPECT_EQ(merged(), "");
+  // A time in which the 40 battles' 460 decisions give a rate past the largest number, although
+  // each shard's rates are numbers (shard 1's time is 0: no rate).
+  parts[0].elapsed_s = 0;
+  parts[1].elapsed_s = 2e-306;
+  for (const SimReport& p : parts) ASSERT_EQ(read_error(p.to_json()), "");
+  EXPECT_EQ(merged(),
+            "cannot merge: the elapsed_s of a.json (0) and b.json (2e-306) add up to 2e-306 s, in which 40 "
+            "battles and 460 decisions give rates past the largest number (no run has such times)");
+  // One report whose rates pass the largest number was read, and written back with null rates.
+  nlohmann::json j = sample_shard(1, 2, 40).to_json();
+  j["elapsed_s"] = 5e-324;
+  j["battles_per_s"] = j["decisions_per_s"] = 1.7e308;
+  EXPECT_EQ(read_error(j),
+            "report: /elapsed_s: is 5e-324: 20 battles and 230 decisions in so short a time give rates past "
+            "the largest number");
+}
+
+TEST(SimReport, MergeRefusalsNameTheFilesGiven) {
+  const std::vector<std::string> names = {"s/a.1.json", "s/a.2.json", "s/b.3.json"};
+  const std::vector<SimReport> parts = {sample_shard(1, 3, 90), sample_shard(2, 3, 90),
+                                        sample_shard(3, 3, 90)};
+  ASSERT_TRUE(merge_reports(parts, names).ok());
+  const auto refusal = [&](auto change) {
+    std::vector<SimReport> copy = parts;
+    change(copy);
+    const auto m = merge_reports(copy, names);
+    return m.ok() ? std::string() : m.error().message;
+  };
+  EXPECT_EQ(refusal([](std::vector<SimReport>& p) { p[2].content_hash = 0x1234; }),
+            "cannot merge: s/b.3.json has content_hash '0000000000001234' but s/a.1.json has "
+            "'abcdef0123456789'");
+  EXPECT_EQ(refusal([](std::vector<SimReport>& p) { p[1].seed = 8; }),
+            "cannot merge: s/a.2.json has seed '8' but s/a.1.json has '7'");
+  EXPECT_EQ(refusal([](std::vector<SimReport>& p) { p[2].policy = "greedy"; }),
+            "cannot merge: s/b.3.json has policy 'greedy' but s/a.1.json has 'random'");
+  EXPECT_EQ(refusal([](std::vector<SimReport>& p) {
+              p[2].settings = {{"deck", "x"}};
+            }),
+            "cannot merge: s/b.3.json has settings '{\"deck\":\"x\"}' but s/a.1.json has '{}'");
+  EXPECT_EQ(refusal([](std::vector<SimReport>& p) { p[2].shard_count = 4; }),
+            "cannot merge: s/b.3.json has shard count '4' but s/a.1.json has '3'");
+  EXPECT_EQ(refusal([](std::vector<SimReport>& p) { p[2].enemy_damage_counted = false; }),
+            "cannot merge: s/b.3.json did not count enemy damage and s/a.1.json did");
+  EXPECT_EQ(refusal([](std::vector<SimReport>& p) { p[2].card_ids[1] = "bash"; }),
+            "cannot merge: s/b.3.json lists other cards or enemies than s/a.1.json");
+  EXPECT_EQ(refusal([](std::vector<SimReport>& p) { p[2].seat_names = {"north"}; }),
+            "cannot merge: s/b.3.json has other seats than s/a.1.json");
+  EXPECT_EQ(refusal([](std::vector<SimReport>& p) { p[2].counter_names = {"fled"}; }),
+            "cannot merge: s/b.3.json counts other things than s/a.1.json");
+  EXPECT_EQ(refusal([](std::vector<SimReport>& p) { p[2].battles -= 1; }),
+            "cannot merge: s/b.3.json is shard 3/3 but covers battles 60..89, expected 60..90");
+  EXPECT_EQ(refusal([](std::vector<SimReport>& p) { p[2] = sample_shard(2, 3, 90); }),
+            "cannot merge: shard 2/3 is given twice: s/a.2.json and s/b.3.json");
+  EXPECT_EQ(refusal([](std::vector<SimReport>& p) { p.pop_back(); }),
+            "cannot merge: missing shard(s) 3/3 (2 of 3 given: s/a.1.json and s/a.2.json)");
+  EXPECT_EQ(refusal([](std::vector<SimReport>& p) { p[1].decisions = ~std::uint64_t{0}; }),
+            "cannot merge: adding s/a.2.json (shard 2/3), the sum at /decisions passes 2^64 (no run has such "
+            "counts)");
+  const auto huge = merge_reports({sample_shard(1, 4'000'000'000u, 1)}, {"huge.json"});
+  ASSERT_FALSE(huge.ok());
+  EXPECT_EQ(huge.error().message, "cannot merge: huge.json is shard 1/4000000000");
+}
+
+TEST(SimReport, ToTextSaysWhyAPairedIntervalIsUndefined) {
+  // No seed paired (side A failed on every seed): neither interval; the text once said "fewer
+  // than two seeds" for both.
+  const std::string none = played_pair(1, 1, 30, 1, 0).to_text();
+  EXPECT_NE(none.find("(A - B, paired 95% CI undefined (no seed paired))\n"), std::string::npos) << none;
+  EXPECT_NE(none.find("(HP left, A - B, 0 when lost, paired 95% CI undefined (no seed paired))\n"),
+            std::string::npos)
+      << none;
+  // One seed: the win rates' interval, but no spread of HP differences.
+  const std::string one = played_pair(1, 1, 1, 0, 0).to_text();
+  EXPECT_NE(one.find("(A - B, paired 95% CI -"), std::string::npos) << one;
+  EXPECT_NE(one.find("(HP left, A - B, 0 when lost, paired 95% CI undefined (fewer than two seeds))\n"),
+            std::string::npos)
+      << one;
+  EXPECT_EQ(one.find("no seed paired"), std::string::npos) << one;
+}
+
+TEST(SimReport, ToTextSaysWhichActionRaisedAnError) {
+  SimReport r = sample_shard(1, 1, 30);
+  r.battles += 4;
+  const nlohmann::json two = nlohmann::json::array({"end_turn", "end_turn"});
+  r.failures = {SimFailure{30, 1, "broke", "random", two}, SimFailure{31, 2, "broke", "random", two, true},
+                SimFailure{32, 3, "did not start", "random", nlohmann::json::array()},
+                SimFailure{33, 4, "broke", "random", nlohmann::json::array(), true}};
+  const std::string text = r.to_text();
+  // The actions of an error raised by an action end with it (as the JSON and the replay have them).
+  EXPECT_NE(text.find("  battle 30 (battle seed 1, policy random, 2 action(s), the last one raising it): "
+                      "broke\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  battle 31 (battle seed 2, policy random, 2 action(s) before it, raised while the "
+                      "policy chose): broke\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  battle 32 (battle seed 3, policy random, no action before it): did not start\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  battle 33 (battle seed 4, policy random, no action before it, raised while the "
+                      "policy chose): broke\n"),
+            std::string::npos)
+      << text;
 }
 
 }  // namespace

@@ -799,7 +799,7 @@ TEST(SimSimulate, ToTextTablesWidenForALongId) {
 }
 
 // A paired run's text gives side B's own figures under versus_ keys, an enemy row for an enemy
-// only pack B has, and the side of each failed battle with the count of actions before it.
+// only pack B has, and the side of each failed battle with the count of its actions.
 TEST(SimSimulate, ToTextGivesSideBItsOwnFiguresAndEnemiesAndNamesTheSideOfAnError) {
   ASSERT_NE(starter(), nullptr);
   const auto r =
@@ -830,7 +830,8 @@ TEST(SimSimulate, ToTextGivesSideBItsOwnFiguresAndEnemiesAndNamesTheSideOfAnErro
   p.versus.failures.push_back(
       SimFailure{60, 9, "broke", "random", nlohmann::json::array({"end_turn", "end_turn"})});
   text = p.to_text();
-  EXPECT_NE(text.find("  battle 60 (side B, battle seed 9, policy random, 2 action(s) before it): broke\n"),
+  EXPECT_NE(text.find("  battle 60 (side B, battle seed 9, policy random, 2 action(s), the last one raising "
+                      "it): broke\n"),
             std::string::npos)
       << text;
 }

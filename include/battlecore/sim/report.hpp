@@ -34,8 +34,10 @@ struct SimFailure {
   std::uint64_t index = 0;  ///< the battle's index in the run
   std::uint64_t battle_seed = 0;
   std::string message;
-  std::string policy;                                ///< the policy that was playing it
-  nlohmann::json actions = nlohmann::json::array();  ///< the actions submitted before it failed
+  std::string policy;  ///< the policy that was playing it
+  /// The actions submitted: the last of them raised the error, unless it was raised while the
+  /// policy chose (`while_choosing`) or as the battle started (no action).
+  nlohmann::json actions = nlohmann::json::array();
   /// Raised while the policy chose (in its search of copies of the battle, or an option it
   /// picked that is not there), after `actions`, not by the last of them.
   bool while_choosing = false;
@@ -174,9 +176,11 @@ struct PairedTest {
   double hp_ci_high = 0;
 };
 PairedTest paired_test(const Paired& p);
-/// A paired interval for the text and HTML reports: "+0.0100 .. +0.0300", or "undefined (fewer
-/// than two seeds)" when it is NaN.
-std::string paired_interval_text(double low, double high);
+/// A paired interval for the text and HTML reports: "+0.0100 .. +0.0300", or, when it is NaN, why
+/// with the number of `seeds` the paired table counts: "undefined (no seed paired)" (every seed
+/// failed on a side, or there was none), else "undefined (fewer than two seeds)" (the HP
+/// difference's interval needs two).
+std::string paired_interval_text(double low, double high, std::uint64_t seeds);
 /// A setting's value for the text and HTML reports: a string as it is (a deck: `defend*10`), any
 /// other value as JSON.
 std::string setting_text(const nlohmann::json& value);
@@ -264,9 +268,11 @@ inline double ratio(std::uint64_t a, std::uint64_t b) { return b != 0 ? double(a
 /// not have, a shard that is not K/N of its battles, or counts that disagree (more wins than
 /// battles, histograms that do not count every battle once or end with a 0, a paired table that
 /// does not fit both sides' wins, failures and HP left, side B's tables other than side A's, an
-/// error whose seed or policy is not the run's, ...). Derived values (rates, means,
-/// percentiles) are recomputed from the counts; those read must be numbers, and the ones the
-/// counts give up to rounding.
+/// error whose seed or policy is not the run's, a card played in no battle, an enemy's damage in
+/// no battle, a sum of squared HP differences the paired seeds cannot have, ...). Derived values
+/// (rates, means, percentiles) are recomputed from the counts; those read must be numbers, and the
+/// ones the counts give up to rounding (an `elapsed_s` whose rates pass the largest double is
+/// refused).
 Result<SimReport, content::Diagnostics> report_from_document(const content::JsonDocument& doc);
 /// Reads and checks a report file (report_from_document); a syntax error gives its line and column.
 Result<SimReport, content::Diagnostics> read_report(const std::filesystem::path& path);
@@ -284,7 +290,10 @@ Result<std::pair<std::uint32_t, std::uint32_t>> parse_shard(const std::string& t
 /// Merges shard reports of one run into the report the run would give in one piece. Refuses
 /// reports of different rules, content, encounter, seed, battles or policies, a shard count
 /// outside 1..kMaxShardCount, shards that do not cover 1..N exactly once (the missing ones
-/// are named, the first ten of them), and counts whose sum passes its type's range (Tally::add).
-Result<SimReport> merge_reports(const std::vector<SimReport>& shards);
+/// are named, the first ten of them), counts whose sum passes its type's range (Tally::add), and
+/// times whose sum, or the rates it gives, pass the largest double. A refusal names each report
+/// by its entry of `names` (the files' paths), "report K" (1-based) where there is none.
+Result<SimReport> merge_reports(const std::vector<SimReport>& shards,
+                                const std::vector<std::string>& names = {});
 
 }  // namespace battlecore::sim
