@@ -93,8 +93,8 @@ using InterruptFlag = volatile std::sig_atomic_t;
 /// one) is set. From then on no line is interpreted, those already read ahead into the stream's
 /// buffer (a pipe's) included.
 struct PlayInput {
-  PlayInput(std::istream& in, const InterruptFlag* interrupted = nullptr)  // NOLINT: implicit by design
-      : in(in), interrupted(interrupted) {}
+  PlayInput(std::istream& stream, const InterruptFlag* flag = nullptr)  // NOLINT: implicit by design
+      : in(stream), interrupted(flag) {}
   std::istream& in;
   const InterruptFlag* interrupted = nullptr;  ///< none: only the end of `in` ends the reading
   bool is_interrupted() const { return interrupted != nullptr && *interrupted != 0; }
