@@ -320,14 +320,14 @@ std::string enemy_table(const SimReport& r) {
 }
 
 /// The battles that hit an engine error: each with its seed, where it was raised (by the last
-/// action, or while the policy chose after it) and the actions submitted before the error (the
-/// rule set's action JSON), from which it can be replayed.
+/// action, while the policy chose after it, or as the battle started, before any action) and
+/// the actions submitted (the rule set's action JSON), from which it can be replayed.
 std::string error_table(const SimReport& r) {
   const bool paired = !r.versus_policy.empty();
   std::string t = fmt::format(
       "<table class=\"data errors\"><thead><tr>{}<th class=\"num\">battle</th>"
       "<th class=\"num\">battle seed</th><th>policy</th><th>raised</th><th>message</th>"
-      "<th>actions before the error</th></tr></thead><tbody>\n",
+      "<th>actions</th></tr></thead><tbody>\n",
       paired ? "<th>side</th>" : "");
   for (const auto& [side, tally] : {std::pair{"A", static_cast<const Tally*>(&r)}, std::pair{"B", &r.versus}})
     for (const SimFailure& f : tally->failures)
@@ -336,8 +336,10 @@ std::string error_table(const SimReport& r) {
           "<td class=\"long\">{}</td><td "
           "class=\"long\"><details><summary>{}</summary><pre>{}</pre></details></td></tr>\n",
           paired ? fmt::format("<td>{}</td>", side) : "", f.index, f.battle_seed, escape(f.policy),
-          f.while_choosing ? "while the policy chose" : "by an action", escape(f.message), f.actions.size(),
-          escape(f.actions.dump()));
+          f.while_choosing    ? "while the policy chose"
+          : f.actions.empty() ? "as the battle started"
+                              : "by the last action",
+          escape(f.message), f.actions.size(), escape(f.actions.dump()));
   return t + "</tbody></table>\n";
 }
 

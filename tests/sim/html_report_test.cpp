@@ -69,6 +69,9 @@ TEST(SimHtmlReport, RatesLeaveFailedBattlesOutAndErrorsCarryTheirSideAndActions)
   r.battles = r.versus.battles = 301;
   r.failures.push_back(SimFailure{300, 77, "engine <broke>", "random", nlohmann::json::array({"end_turn"})});
   r.versus.failures.push_back(SimFailure{300, 77, "also broke", "greedy", nlohmann::json::array(), true});
+  r.battles = r.versus.battles = 302;  // and one that broke as it started, before any action
+  r.failures.push_back(SimFailure{301, 78, "no start", "random", nlohmann::json::array()});
+  r.versus.failures.push_back(SimFailure{301, 78, "no start", "greedy", nlohmann::json::array()});
   const std::string html = render_html(r);
   const Interval a = wilson_interval(r.wins, 300), b = wilson_interval(r.versus.wins, 300);
   EXPECT_NE(html.find(fmt::format("{:.3f} [{:.3f}, {:.3f}]", double(r.wins) / 300, a.low, a.high)),
@@ -76,16 +79,19 @@ TEST(SimHtmlReport, RatesLeaveFailedBattlesOutAndErrorsCarryTheirSideAndActions)
       << html;
   EXPECT_NE(html.find(fmt::format("{:.3f} [{:.3f}, {:.3f}]", double(r.versus.wins) / 300, b.low, b.high)),
             std::string::npos);
-  EXPECT_NE(
-      html.find(
-          "<tr><td>A</td><td class=\"num\">300</td><td class=\"num\">77</td><td>random</td>"
-          "<td>by an action</td><td class=\"long\">engine &lt;broke&gt;</td><td class=\"long\"><details>"
-          "<summary>1</summary><pre>[&quot;end_turn&quot;]</pre>"),
-      std::string::npos)
+  EXPECT_NE(html.find("<tr><td>A</td><td class=\"num\">300</td><td class=\"num\">77</td><td>random</td>"
+                      "<td>by the last action</td><td class=\"long\">engine &lt;broke&gt;</td><td "
+                      "class=\"long\"><details>"
+                      "<summary>1</summary><pre>[&quot;end_turn&quot;]</pre>"),
+            std::string::npos)
       << html;
   EXPECT_NE(html.find("<tr><td>B</td><td class=\"num\">300</td><td class=\"num\">77</td><td>greedy</td>"
                       "<td>while the policy chose</td><td class=\"long\">also broke</td>"),
             std::string::npos);
+  EXPECT_NE(html.find("<td>random</td><td>as the battle started</td><td class=\"long\">no start</td>"),
+            std::string::npos)
+      << html;
+  EXPECT_NE(html.find("<th>actions</th></tr>"), std::string::npos);
 }
 
 // Pack B's W1 meets an enemy pack A does not have: it has a row, with side A's battles at 0.
@@ -290,7 +296,7 @@ TEST(SimHtmlReport, OnlyNumericColumnsAreRightAligned) {
   r.seat_names = {"You", "Bear"};
   r.seat_kinds = {"human", "bot"};
   r.seats = {{1, 1}, {0, 2}};
-  r.failures.push_back(SimFailure{1, 9, "broke", "random", nlohmann::json::array()});
+  r.failures.push_back(SimFailure{1, 9, "broke", "random", nlohmann::json::array({"end_turn"})});
   const std::string html = render_html(r);
   EXPECT_EQ(count(html, "text-align: right"), 1u) << html;
   EXPECT_NE(html.find("th.num, td.num { text-align: right; }"), std::string::npos);
@@ -303,8 +309,9 @@ TEST(SimHtmlReport, OnlyNumericColumnsAreRightAligned) {
                       "<th class=\"num\">wins</th>"),
             std::string::npos);
   EXPECT_NE(
-      html.find("<tr><td class=\"num\">1</td><td class=\"num\">9</td><td>random</td><td>by an action</td>"
-                "<td class=\"long\">broke</td>"),
+      html.find(
+          "<tr><td class=\"num\">1</td><td class=\"num\">9</td><td>random</td><td>by the last action</td>"
+          "<td class=\"long\">broke</td>"),
       std::string::npos);
 }
 
