@@ -1428,6 +1428,18 @@ Result<SimReport, content::Diagnostics> report_from_document(const content::Json
       read_paired(in, v, r, a_agrees && b_agrees && same_battles);
     }
   }
+  // A run that did not count enemy damage (--no-enemy-damage) has 0 in every damage column.
+  if (!r.enemy_damage_counted)
+    for (const auto& [side, t] : {std::pair{"", static_cast<const Tally*>(&r)},
+                                  std::pair{"/versus", static_cast<const Tally*>(&r.versus)}})
+      for (std::size_t e = 0; e < t->enemies.size(); ++e)
+        for (const auto& [key, count] : {std::pair{"damage_dealt", t->enemies[e].damage_dealt},
+                                         std::pair{"armor_removed", t->enemies[e].armor_removed}})
+          if (count != 0)
+            in.error(
+                fmt::format("{}/enemies/{}/{}", side, e, key),
+                fmt::format("is {}, but the run did not count enemy damage (enemy_damage_counted is false)",
+                            count));
   // The timing keys: numbers, and what elapsed_s gives with the battles and decisions.
   const bool timed = a_read && b_read && elapsed_read;
   const double seconds = r.elapsed_s;

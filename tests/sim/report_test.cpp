@@ -291,7 +291,9 @@ TEST(SimReport, FromJsonNamesAMissingKey) {
     EXPECT_NE(back.error().message.find(fmt::format("missing key '{}'", key)), std::string::npos)
         << back.error().message;
   }
-  nlohmann::json uncounted = sample_shard(1, 1, 10).to_json();
+  SimReport without_damage = sample_shard(1, 1, 10);  // as a run with --no-enemy-damage has it
+  for (EnemyTally& e : without_damage.enemies) e.damage_dealt = e.armor_removed = 0;
+  nlohmann::json uncounted = without_damage.to_json();
   uncounted["enemy_damage_counted"] = false;
   const auto back = SimReport::from_json(uncounted);
   ASSERT_TRUE(back.ok()) << back.error().message;
@@ -855,6 +857,29 @@ TEST(SimReport, FromJsonRefusesACardPlayedInNoBattleAndAnEnemyDealingDamageInNon
       read_error(pair.to_json()),
       "report: /versus/enemies/0/armor_removed: is 4, but the enemy fought in no battle (battles is 0)");
   EXPECT_EQ(with([](SimReport& r) { r.enemies[0] = EnemyTally{}; }), "");
+}
+
+// A run with --no-enemy-damage writes 0 in every damage column: a report that says it did not
+// count enemy damage and has some is refused, on either side.
+TEST(SimReport, FromJsonRefusesEnemyDamageInARunThatDidNotCountIt) {
+  SimReport r = sample_shard(1, 1, 30);
+  r.enemy_damage_counted = false;
+  EXPECT_EQ(read_error(r.to_json()),
+            "report: /enemies/0/damage_dealt: is 138, but the run did not count enemy damage "
+            "(enemy_damage_counted is false)\n"
+            "report: /enemies/0/armor_removed: is 30, but the run did not count enemy damage "
+            "(enemy_damage_counted is false)");
+  for (EnemyTally& e : r.enemies) e.damage_dealt = e.armor_removed = 0;
+  EXPECT_EQ(read_error(r.to_json()), "");
+  SimReport pair = played_pair(1, 1, 30, 0, 0);
+  pair.enemy_damage_counted = false;
+  for (Tally* side : {static_cast<Tally*>(&pair), &pair.versus})
+    for (EnemyTally& e : side->enemies) e.damage_dealt = e.armor_removed = 0;
+  ASSERT_EQ(read_error(pair.to_json()), "");
+  pair.versus.enemies[0].damage_dealt = 5;
+  EXPECT_EQ(read_error(pair.to_json()),
+            "report: /versus/enemies/0/damage_dealt: is 5, but the run did not count enemy damage "
+            "(enemy_damage_counted is false)");
 }
 
 TEST(SimReport, FromJsonRefusesASumOfSquaredHpDifferencesTheSeedsCannotHave) {
