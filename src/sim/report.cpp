@@ -319,11 +319,11 @@ std::string uint128_text(Uint128 v) {
 }
 
 /// The timing rates a report writes: both sides' battles and decisions per second, 0 when no
-/// time was measured.
+/// time was measured. The counts are added as doubles: a report read may hold any two counts.
 std::pair<double, double> timing_rates(const SimReport& r) {
   if (!(r.elapsed_s > 0)) return {0.0, 0.0};
-  return {double(r.battles + r.versus.battles) / r.elapsed_s,
-          double(r.decisions + r.versus.decisions) / r.elapsed_s};
+  return {(double(r.battles) + double(r.versus.battles)) / r.elapsed_s,
+          (double(r.decisions) + double(r.versus.decisions)) / r.elapsed_s};
 }
 
 nlohmann::json distribution_json(const std::vector<std::uint64_t>& histogram, std::uint64_t total,
@@ -1442,22 +1442,19 @@ Result<SimReport, content::Diagnostics> report_from_document(const content::Json
                             count));
   // The timing keys: numbers, and what elapsed_s gives with the battles and decisions.
   const bool timed = a_read && b_read && elapsed_read;
-  const double seconds = r.elapsed_s;
+  const auto [battles_per_s, decisions_per_s] = timing_rates(r);
   // A time so short that the rates pass the largest number: they would be written null.
-  if (timed && seconds > 0 &&
-      !(std::isfinite((double(r.battles) + double(r.versus.battles)) / seconds) &&
-        std::isfinite((double(r.decisions) + double(r.versus.decisions)) / seconds)))
+  if (timed && !(std::isfinite(battles_per_s) && std::isfinite(decisions_per_s)))
     in.error("/elapsed_s",
              fmt::format("is {}: {} battles and {} decisions in so short a time give rates past the largest "
                          "number",
                          shown(j.at("elapsed_s")), sum_text(saturating_add(r.battles, r.versus.battles)),
                          sum_text(saturating_add(r.decisions, r.versus.decisions))));
-  for (const auto& [key, count] :
-       {std::pair{"battles_per_s", double(r.battles) + double(r.versus.battles)},
-        std::pair{"decisions_per_s", double(r.decisions) + double(r.versus.decisions)}})
+  for (const auto& [key, rate] :
+       {std::pair{"battles_per_s", battles_per_s}, std::pair{"decisions_per_s", decisions_per_s}})
     if (j.contains(key))
       in.number(j.at(key), content::child_pointer("", key),
-                timed ? std::optional<double>(seconds > 0 ? count / seconds : 0.0) : std::nullopt);
+                timed ? std::optional<double>(rate) : std::nullopt);
   if (!diags.empty()) return diags;
   return r;
 }
@@ -1677,9 +1674,9 @@ std::string SimReport::to_text() const {
                          f.while_choosing ? ", raised while the policy chose" : "", f.message);
     }
   line("elapsed_s", fmt::format("{:.3f}", elapsed_s));
-  const double all = double(battles + versus.battles), all_decisions = double(decisions + versus.decisions);
-  line("battles_per_s", fmt::format("{:.0f}", elapsed_s > 0 ? all / elapsed_s : 0.0));
-  line("decisions_per_s", fmt::format("{:.0f}", elapsed_s > 0 ? all_decisions / elapsed_s : 0.0));
+  const auto [battles_per_s, decisions_per_s] = timing_rates(*this);
+  line("battles_per_s", fmt::format("{:.0f}", battles_per_s));
+  line("decisions_per_s", fmt::format("{:.0f}", decisions_per_s));
   return out;
 }
 

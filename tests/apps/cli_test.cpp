@@ -972,19 +972,31 @@ TEST(Cli, ReportMergeNamesTheBadValueOfAShardWithItsPointerAndPosition) {
   EXPECT_FALSE(contains(r.err, "is not one JSON object")) << explain(r);
 }
 
+// The two shards of a paired W1 run (greedy against random): the first written to a.json, the
+// second kept to be edited; merge_with writes an edited second shard to b.json and merges the two.
+struct PairedShards {
+  TempDir dir;
+  fs::path a = dir.path() / "a.json";
+  fs::path b = dir.path() / "b.json";
+  nlohmann::json second;
+  PairedShards() {
+    const std::string run =
+        "sim --rules deckbuilder --battles 100 --seed 3 --policy greedy --versus-policy random --json "
+        "--shard ";
+    std::ofstream(a) << cli(run + "1/2").out;
+    second = nlohmann::json::parse(cli(run + "2/2").out);
+  }
+  CliRun merge_with(const nlohmann::json& j) const {
+    std::ofstream(b, std::ios::trunc) << j.dump(1);
+    return cli("report merge --json " + shell_quoted(a.string()) + " " + shell_quoted(b.string()));
+  }
+};
+
 // Shards of a paired run edited by hand: each was once merged into a wrong report with status 0.
 TEST(Cli, ReportMergeRefusesAPairedShardEditedByHandNamingEveryProblem) {
-  TempDir dir;
-  const std::string run =
-      "sim --rules deckbuilder --battles 100 --seed 3 --policy greedy --versus-policy random --json --shard ";
-  const fs::path a = dir.path() / "a.json", b = dir.path() / "b.json";
-  std::ofstream(a) << cli(run + "1/2").out;
-  const nlohmann::json second = nlohmann::json::parse(cli(run + "2/2").out);
-  auto merge_with = [&](const nlohmann::json& j) {
-    std::ofstream(b, std::ios::trunc) << j.dump();
-    return cli("report merge --json " + shell_quoted(a.string()) + " " + shell_quoted(b.string()));
-  };
-  ASSERT_EQ(merge_with(second).code, 0);
+  const PairedShards shards;
+  const nlohmann::json& second = shards.second;
+  ASSERT_EQ(shards.merge_with(second).code, 0);
   nlohmann::json j = second;
   nlohmann::json& paired = j["versus"]["paired"];
   paired["both_won"] = paired["both_won"].get<std::uint64_t>() - 1;
@@ -993,7 +1005,7 @@ TEST(Cli, ReportMergeRefusesAPairedShardEditedByHandNamingEveryProblem) {
   j["versus"]["cards"][0]["id"] = "bash";
   j["mean_turns"] = nullptr;
   j["shard"]["bar"] = 1;
-  CliRun r = merge_with(j);
+  CliRun r = shards.merge_with(j);
   EXPECT_EQ(r.code, 2) << explain(r);
   EXPECT_TRUE(r.out.empty()) << explain(r);
   for (const char* expected :
@@ -1005,7 +1017,7 @@ TEST(Cli, ReportMergeRefusesAPairedShardEditedByHandNamingEveryProblem) {
   // A histogram with a trailing 0 once moved the merged `max`.
   j = second;
   j["hp_left"]["histogram"].push_back(0);
-  r = merge_with(j);
+  r = shards.merge_with(j);
   EXPECT_EQ(r.code, 2) << explain(r);
   EXPECT_TRUE(contains(r.err, ": /hp_left/histogram: ends with a count of 0")) << explain(r);
 }
@@ -1037,18 +1049,10 @@ TEST(Cli, ReportMergeRefusesSumsPastTwoTo64InsteadOfWrappingThem) {
 // Shards edited by hand into counts no run has, their derived values made to fit: each was once
 // merged with status 0.
 TEST(Cli, ReportMergeRefusesCountsNoRunHasEvenWithTheDerivedValuesToMatch) {
-  TempDir dir;
-  const std::string run =
-      "sim --rules deckbuilder --battles 100 --seed 3 --policy greedy --versus-policy random --json --shard ";
-  const fs::path a = dir.path() / "a.json", b = dir.path() / "b.json";
-  std::ofstream(a) << cli(run + "1/2").out;
-  const nlohmann::json second = nlohmann::json::parse(cli(run + "2/2").out);
-  auto merge_with = [&](const nlohmann::json& j) {
-    std::ofstream(b, std::ios::trunc) << j.dump(1);
-    return cli("report merge --json " + shell_quoted(a.string()) + " " + shell_quoted(b.string()));
-  };
-  ASSERT_EQ(merge_with(second).code, 0);
-  // A card played in no battle: its win rate when played is then 0.
+  const PairedShards shards;
+  const nlohmann::json& second = shards.second;
+  const fs::path& b = shards.b;
+  ASSERT_EQ(shards.merge_with(second).code, 0);
   // The first row of `table` whose `key` is not 0.
   const auto used = [](const nlohmann::json& table, const char* key) {
     const auto row = std::find_if(table.begin(), table.end(),
@@ -1061,7 +1065,7 @@ TEST(Cli, ReportMergeRefusesCountsNoRunHasEvenWithTheDerivedValuesToMatch) {
   ASSERT_LT(c, j["cards"].size());
   nlohmann::json& card = j["cards"][c];
   card["battles_played"] = card["wins_when_played"] = card["win_rate_when_played"] = 0;
-  CliRun r = merge_with(j);
+  CliRun r = shards.merge_with(j);
   EXPECT_EQ(r.code, 2) << explain(r);
   EXPECT_TRUE(r.out.empty()) << explain(r);
   EXPECT_TRUE(contains(r.err, b.string() + ":")) << explain(r);
@@ -1075,7 +1079,7 @@ TEST(Cli, ReportMergeRefusesCountsNoRunHasEvenWithTheDerivedValuesToMatch) {
   ASSERT_LT(e, j["versus"]["enemies"].size());
   nlohmann::json& enemy = j["versus"]["enemies"][e];
   enemy["battles"] = enemy["damage_per_battle"] = 0;
-  r = merge_with(j);
+  r = shards.merge_with(j);
   EXPECT_EQ(r.code, 2) << explain(r);
   EXPECT_TRUE(contains(r.err, fmt::format(": /versus/enemies/{}/damage_dealt: is {}, but the enemy fought in "
                                           "no battle (battles is 0)\n",
@@ -1088,7 +1092,7 @@ TEST(Cli, ReportMergeRefusesCountsNoRunHasEvenWithTheDerivedValuesToMatch) {
   ASSERT_NE(paired["hp_left_diff_sum"].get<std::int64_t>(), 0);
   paired["hp_left_diff_sq_sum"] = 0;
   paired["hp_left_difference_ci95"] = {paired["hp_left_difference"], paired["hp_left_difference"]};
-  r = merge_with(j);
+  r = shards.merge_with(j);
   EXPECT_EQ(r.code, 2) << explain(r);
   EXPECT_TRUE(contains(r.err, ": /versus/paired/hp_left_diff_sq_sum: is 0, less than ")) << explain(r);
   EXPECT_TRUE(contains(r.err, "1 problem(s) in " + b.string())) << explain(r);

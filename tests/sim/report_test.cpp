@@ -240,21 +240,27 @@ TEST(SimReport, ParseShardRefusesMalformedAndOutOfRange) {
       << parse_shard("1/1000000000").error().message;
 }
 
-SimReport sample_shard(std::uint32_t k, std::uint32_t n, std::uint64_t total) {
+/// Shard k of n of a W1 run of `total` battles with `policy`, seed 7, and no battle yet.
+SimReport empty_shard(std::uint32_t k, std::uint32_t n, std::uint64_t total, const char* policy) {
   SimReport r;
   r.rules = "deckbuilder";
   r.encounter = "w1";
-  r.policy = "random";
+  r.policy = policy;
   r.seed = 7;
   r.content_hash = 0xabcdef0123456789ull;
   r.total_battles = total;
   r.shard_index = k;
   r.shard_count = n;
+  r.first_battle = shard_range(total, k, n).first;
+  return r;
+}
+
+SimReport sample_shard(std::uint32_t k, std::uint32_t n, std::uint64_t total) {
+  SimReport r = empty_shard(k, n, total, "random");
   r.card_ids = {"strike", "defend"};
   r.enemy_ids = {"jaw"};
   r.resize(r.shape());
   const ShardRange range = shard_range(total, k, n);
-  r.first_battle = range.first;
   BattleRecord b;
   for (std::uint64_t i = range.first; i < range.first + range.count; ++i) {
     b.clear();
@@ -482,18 +488,9 @@ SimReport seated_pair() {
 /// left and side B lost every one: each seed's HP difference is `hp`. Built from its counts, so
 /// that it can stand for a run of up to kMaxBattles battles.
 SimReport one_sided_pair(std::uint32_t k, std::uint32_t n, std::uint64_t total, std::uint32_t hp) {
-  SimReport r;
-  r.rules = "deckbuilder";
-  r.encounter = "w1";
-  r.policy = "greedy";
+  SimReport r = empty_shard(k, n, total, "greedy");
   r.versus_policy = "random";
-  r.seed = 7;
-  r.content_hash = 0xabcdef0123456789ull;
-  r.total_battles = total;
-  r.shard_index = k;
-  r.shard_count = n;
   const ShardRange range = shard_range(total, k, n);
-  r.first_battle = range.first;
   for (Tally* t : {static_cast<Tally*>(&r), &r.versus}) {
     t->battles = range.count;
     t->turns = 3 * range.count;
