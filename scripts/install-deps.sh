@@ -8,6 +8,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   nlohmann-json3-dev libfmt-dev libcli11-dev
   clang libclang-rt-14-dev
+  lld  # links the programs (the test build's many) far faster than ld.bfd
   libcpp-httplib-dev
   chromium  # the HTML report test and the monitor's browser test
 )
