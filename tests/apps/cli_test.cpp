@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <optional>
 #include <set>
@@ -798,15 +799,23 @@ TEST(Cli, SimThreadsOneAndTwoGiveIdenticalJson) {
 }
 
 /// Runs shard k of `shards.size()` of `run` for each k of `shards`, in that order, writes each
-/// report to `dir`/NAME<k>.json and returns the files, each quoted after a space.
+/// report to `dir`/NAME<k>.json and returns the files, each quoted after a space. With `edit`,
+/// each report is parsed, edited and written as the edit leaves it.
 std::string write_shards(const fs::path& dir, const std::string& run, const std::vector<int>& shards,
-                         const std::string& name) {
+                         const std::string& name,
+                         const std::function<void(nlohmann::json&)>& edit = nullptr) {
   std::string files;
   for (const int k : shards) {
     const CliRun shard = cli(run + " --shard " + std::to_string(k) + "/" + std::to_string(shards.size()));
     EXPECT_EQ(shard.code, 0) << explain(shard);
     const fs::path file = dir / (name + std::to_string(k) + ".json");
-    std::ofstream(file) << shard.out;
+    if (edit) {
+      nlohmann::json j = nlohmann::json::parse(shard.out);
+      edit(j);
+      std::ofstream(file) << j.dump();
+    } else {
+      std::ofstream(file) << shard.out;
+    }
     files += " " + shell_quoted(file.string());
   }
   return files;
@@ -1024,20 +1033,16 @@ TEST(Cli, ReportMergeRefusesAPairedShardEditedByHandNamingEveryProblem) {
 
 TEST(Cli, ReportMergeRefusesSumsPastTwoTo64InsteadOfWrappingThem) {
   TempDir dir;
-  const std::string run = "sim --rules deckbuilder --battles 100 --seed 3 --json --shard ";
-  std::string files;
   // Each shard's decisions (and the means and rates they give) edited to 2^63: they read, but
   // their sum once wrapped to 0 with status 0.
-  for (const char* k : {"1", "2"}) {
-    nlohmann::json j = nlohmann::json::parse(cli(run + k + "/2").out);
-    const std::uint64_t decisions = std::uint64_t{1} << 63;
-    j["decisions"] = decisions;
-    j["mean_decisions"] = static_cast<double>(decisions) / j["battles"].get<double>();
-    j["decisions_per_s"] = static_cast<double>(decisions) / j["elapsed_s"].get<double>();
-    const fs::path file = dir.path() / (std::string("big") + k + ".json");
-    std::ofstream(file) << j.dump();
-    files += " " + shell_quoted(file.string());
-  }
+  const std::string files =
+      write_shards(dir.path(), "sim --rules deckbuilder --battles 100 --seed 3 --json", {1, 2}, "big",
+                   [](nlohmann::json& j) {
+                     const std::uint64_t decisions = std::uint64_t{1} << 63;
+                     j["decisions"] = decisions;
+                     j["mean_decisions"] = static_cast<double>(decisions) / j["battles"].get<double>();
+                     j["decisions_per_s"] = static_cast<double>(decisions) / j["elapsed_s"].get<double>();
+                   });
   const CliRun r = cli("report merge --json" + files);
   EXPECT_EQ(r.code, 2) << explain(r);
   EXPECT_TRUE(r.out.empty()) << explain(r);
@@ -1102,17 +1107,12 @@ TEST(Cli, ReportMergeRefusesCountsNoRunHasEvenWithTheDerivedValuesToMatch) {
 // its own reader refuses.
 TEST(Cli, ReportMergeRefusesTimesThatAddUpPastTheLargestNumber) {
   TempDir dir;
-  const std::string run = "sim --rules deckbuilder --battles 100 --seed 3 --json --shard ";
-  std::string files;
-  for (const char* k : {"1", "2"}) {
-    nlohmann::json j = nlohmann::json::parse(cli(run + k + "/2").out);
-    j["elapsed_s"] = 1e308;
-    j["battles_per_s"] = j["battles"].get<double>() / 1e308;
-    j["decisions_per_s"] = j["decisions"].get<double>() / 1e308;
-    const fs::path file = dir.path() / (std::string("slow") + k + ".json");
-    std::ofstream(file) << j.dump();
-    files += " " + shell_quoted(file.string());
-  }
+  const std::string files = write_shards(dir.path(), "sim --rules deckbuilder --battles 100 --seed 3 --json",
+                                         {1, 2}, "slow", [](nlohmann::json& j) {
+                                           j["elapsed_s"] = 1e308;
+                                           j["battles_per_s"] = j["battles"].get<double>() / 1e308;
+                                           j["decisions_per_s"] = j["decisions"].get<double>() / 1e308;
+                                         });
   const CliRun r = cli("report merge --json" + files);
   EXPECT_EQ(r.code, 2) << explain(r);
   EXPECT_TRUE(r.out.empty()) << explain(r);

@@ -1026,21 +1026,14 @@ TEST(SimReport, ToTextSaysWhichActionRaisedAnError) {
                 SimFailure{33, 4, "broke", "random", nlohmann::json::array(), true}};
   const std::string text = r.to_text();
   // The actions of an error raised by an action end with it (as the JSON and the replay have them).
-  EXPECT_NE(text.find("  battle 30 (battle seed 1, policy random, 2 action(s), the last one raising it): "
-                      "broke\n"),
-            std::string::npos)
-      << text;
-  EXPECT_NE(text.find("  battle 31 (battle seed 2, policy random, 2 action(s) before it, raised while the "
-                      "policy chose): broke\n"),
-            std::string::npos)
-      << text;
-  EXPECT_NE(text.find("  battle 32 (battle seed 3, policy random, no action before it): did not start\n"),
-            std::string::npos)
-      << text;
-  EXPECT_NE(text.find("  battle 33 (battle seed 4, policy random, no action before it, raised while the "
-                      "policy chose): broke\n"),
-            std::string::npos)
-      << text;
+  for (const char* line :
+       {"  battle 30 (battle seed 1, policy random, 2 action(s), the last one raising it): broke\n",
+        "  battle 31 (battle seed 2, policy random, 2 action(s) before it, raised while the policy chose): "
+        "broke\n",
+        "  battle 32 (battle seed 3, policy random, no action before it): did not start\n",
+        "  battle 33 (battle seed 4, policy random, no action before it, raised while the policy chose): "
+        "broke\n"})
+    EXPECT_NE(text.find(line), std::string::npos) << line << "\n" << text;
 }
 
 }  // namespace
