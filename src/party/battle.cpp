@@ -121,126 +121,183 @@ Rejection refuse(RefusalReason reason, const Action& a, Phase phase, std::string
       reason, fmt::format("{} refused in phase {}: {}", action_kind_name(a.kind), phase_name(phase), why)};
 }
 
-/// Whether `target` suits a skill or item with `kind` and `reach`; empty when it does.
-std::optional<std::string> target_problem(const BattleState& s, TargetKind kind, Reach reach,
-                                          std::int8_t target) {
+/// What is wrong with `target` for a skill or item with `kind` and `reach` (None: nothing).
+enum class TargetFault : std::uint8_t {
+  None,
+  NoEnemySlot,
+  EnemyDown,
+  OutOfReach,
+  NoMember,
+  MemberDown,
+  TakesNoTarget,
+  NoneInReach,
+  UnknownKind
+};
+
+TargetFault target_fault(const BattleState& s, TargetKind kind, Reach reach, std::int8_t target) {
   switch (kind) {
     case TargetKind::Enemy: {
-      if (target < 0 || static_cast<std::size_t>(target) >= s.enemies.size())
-        return fmt::format("target {} is not an enemy slot (there are {})", target, s.enemies.size());
+      if (target < 0 || static_cast<std::size_t>(target) >= s.enemies.size()) return TargetFault::NoEnemySlot;
       const EnemyState& e = s.enemies[static_cast<std::size_t>(target)];
-      if (!e.alive()) return fmt::format("enemy {} is down", target);
-      if (!reaches(reach, e)) return fmt::format("enemy {} is flying, out of reach", target);
-      return std::nullopt;
+      if (!e.alive()) return TargetFault::EnemyDown;
+      return reaches(reach, e) ? TargetFault::None : TargetFault::OutOfReach;
     }
     case TargetKind::Ally:
-      if (target < 0 || static_cast<std::size_t>(target) >= s.members.size())
-        return fmt::format("target {} is not a member (there are {})", target, s.members.size());
-      if (!s.members[static_cast<std::size_t>(target)].alive())
-        return fmt::format("member {} is down", target);
-      return std::nullopt;
+      if (target < 0 || static_cast<std::size_t>(target) >= s.members.size()) return TargetFault::NoMember;
+      return s.members[static_cast<std::size_t>(target)].alive() ? TargetFault::None
+                                                                 : TargetFault::MemberDown;
     case TargetKind::AllEnemies:
-      if (target != -1) return fmt::format("this takes no target (-1), got {}", target);
-      if (!any_enemy_in_reach(s, reach)) return std::string("every enemy is flying, out of reach");
-      return std::nullopt;
+      if (target != -1) return TargetFault::TakesNoTarget;
+      return any_enemy_in_reach(s, reach) ? TargetFault::None : TargetFault::NoneInReach;
     case TargetKind::Self:
     case TargetKind::Party:
-      if (target != -1) return fmt::format("this takes no target (-1), got {}", target);
-      return std::nullopt;
+      return target != -1 ? TargetFault::TakesNoTarget : TargetFault::None;
   }
-  return std::string("unknown target kind");
+  return TargetFault::UnknownKind;
+}
+
+/// What a refusal for `fault` (not None) says of `target`.
+std::string target_fault_text(TargetFault fault, const BattleState& s, std::int8_t target) {
+  switch (fault) {
+    case TargetFault::NoEnemySlot:
+      return fmt::format("target {} is not an enemy slot (there are {})", target, s.enemies.size());
+    case TargetFault::EnemyDown:
+      return fmt::format("enemy {} is down", target);
+    case TargetFault::OutOfReach:
+      return fmt::format("enemy {} is flying, out of reach", target);
+    case TargetFault::NoMember:
+      return fmt::format("target {} is not a member (there are {})", target, s.members.size());
+    case TargetFault::MemberDown:
+      return fmt::format("member {} is down", target);
+    case TargetFault::TakesNoTarget:
+      return fmt::format("this takes no target (-1), got {}", target);
+    case TargetFault::NoneInReach:
+      return "every enemy is flying, out of reach";
+    case TargetFault::None:
+    case TargetFault::UnknownKind:
+      break;
+  }
+  return "unknown target kind";
 }
 
 }  // namespace
 
-std::optional<Rejection> Battle::check_member_action(const Action& a) const {
+// The rules are here once; what a refusal costs is the caller's. Listing the options asks only
+// whether an action is refused: its `refused` never calls `why`, so no text is formatted.
+template <class R, class Refused>
+R Battle::judge_member_action(const Action& a, R allowed, Refused&& refused) const {
   const BattleState& s = state_;
   const Catalog& c = *catalog_;
   const auto who = static_cast<std::size_t>(s.current);
   const MemberState& m = s.members[who];
   const MemberDef& def = c.members[m.def];
-  const Phase p = phase();
+  const auto bad_target = [&](TargetFault fault) {
+    return refused(RefusalReason::InvalidTarget, [&] { return target_fault_text(fault, s, a.target); });
+  };
   switch (a.kind) {
     case ActionKind::Attack:
-      if (auto why = target_problem(s, TargetKind::Enemy, def.reach, a.target))
-        return refuse(RefusalReason::InvalidTarget, a, p, *why);
-      return std::nullopt;
+      if (const TargetFault f = target_fault(s, TargetKind::Enemy, def.reach, a.target);
+          f != TargetFault::None)
+        return bad_target(f);
+      return allowed;
     case ActionKind::Skill: {
       if (a.index >= def.skills.size())
-        return refuse(RefusalReason::InvalidOption, a, p,
-                      fmt::format("{} has no skill {} (it has {})", def.name, a.index, def.skills.size()));
+        return refused(RefusalReason::InvalidOption, [&] {
+          return fmt::format("{} has no skill {} (it has {})", def.name, a.index, def.skills.size());
+        });
       const SkillDef& skill = c.skills[def.skills[a.index]];
       if (skills_banned(c, m))
-        return refuse(RefusalReason::SkillsBanned, a, p,
-                      fmt::format("{} is Inked or Taunted: no skills", def.name));
+        return refused(RefusalReason::SkillsBanned,
+                       [&] { return fmt::format("{} is Inked or Taunted: no skills", def.name); });
       if (!can_pay(s, m, skill))
-        return refuse(
-            RefusalReason::CannotPay, a, p,
-            skill.cost_in_hp
-                ? fmt::format("{} costs {} HP and {} has {}", skill.name, skill.cost, def.name, m.hp)
-                : fmt::format("{} costs {} TP and the party has {}", skill.name, skill.cost, s.tp));
-      if (auto why = target_problem(s, skill.target, skill.reach, a.target))
-        return refuse(RefusalReason::InvalidTarget, a, p, *why);
-      return std::nullopt;
+        return refused(RefusalReason::CannotPay, [&] {
+          return skill.cost_in_hp
+                     ? fmt::format("{} costs {} HP and {} has {}", skill.name, skill.cost, def.name, m.hp)
+                     : fmt::format("{} costs {} TP and the party has {}", skill.name, skill.cost, s.tp);
+        });
+      if (const TargetFault f = target_fault(s, skill.target, skill.reach, a.target); f != TargetFault::None)
+        return bad_target(f);
+      return allowed;
     }
     case ActionKind::Item: {
       if (a.index >= s.items.size())
-        return refuse(RefusalReason::InvalidOption, a, p,
-                      fmt::format("no item slot {} (the party has {})", a.index, s.items.size()));
+        return refused(RefusalReason::InvalidOption, [&] {
+          return fmt::format("no item slot {} (the party has {})", a.index, s.items.size());
+        });
       if (items_banned(c, m))
-        return refuse(RefusalReason::ItemsBanned, a, p,
-                      fmt::format("{} is Sticky or Taunted: no items", def.name));
+        return refused(RefusalReason::ItemsBanned,
+                       [&] { return fmt::format("{} is Sticky or Taunted: no items", def.name); });
       const ItemSlot& slot = s.items[a.index];
       if (slot.count == 0)
-        return refuse(RefusalReason::NoItemsLeft, a, p, fmt::format("no {} left", c.items[slot.item].name));
-      if (auto why = target_problem(s, c.items[slot.item].target, Reach::Any, a.target))
-        return refuse(RefusalReason::InvalidTarget, a, p, *why);
-      return std::nullopt;
+        return refused(RefusalReason::NoItemsLeft,
+                       [&] { return fmt::format("no {} left", c.items[slot.item].name); });
+      if (const TargetFault f = target_fault(s, c.items[slot.item].target, Reach::Any, a.target);
+          f != TargetFault::None)
+        return bad_target(f);
+      return allowed;
     }
     case ActionKind::Relay:
       if (!may_relay(s, c, who))
-        return refuse(RefusalReason::RelayNotAllowed, a, p,
-                      s.members.size() <= 1 ? std::string("the party has one member")
-                      : m.has_passed        ? fmt::format("{} already relayed this turn", def.name)
-                                            : fmt::format("{} is Taunted", def.name));
+        return refused(RefusalReason::RelayNotAllowed, [&] {
+          return s.members.size() <= 1 ? std::string("the party has one member")
+                 : m.has_passed        ? fmt::format("{} already relayed this turn", def.name)
+                                       : fmt::format("{} is Taunted", def.name);
+        });
       if (!may_receive_relay(s, c, who, static_cast<std::size_t>(std::max<std::int8_t>(a.target, 0))) ||
           a.target < 0)
-        return refuse(
-            RefusalReason::RelayNotAllowed, a, p,
-            fmt::format("member {} cannot receive a relay (down, stopped, Taunted, Sturdy, or the relayer)",
-                        a.target));
-      return std::nullopt;
+        return refused(RefusalReason::RelayNotAllowed, [&] {
+          return fmt::format(
+              "member {} cannot receive a relay (down, stopped, Taunted, Sturdy, or the relayer)", a.target);
+        });
+      return allowed;
     case ActionKind::DoNothing:
-      return std::nullopt;
+      return allowed;
     case ActionKind::Flee:
       if (!c.encounters[s.encounter].can_flee)
-        return refuse(RefusalReason::FleeNotAllowed, a, p, "this encounter cannot be fled");
-      return std::nullopt;
+        return refused(RefusalReason::FleeNotAllowed,
+                       [] { return std::string("this encounter cannot be fled"); });
+      return allowed;
     case ActionKind::Swap:
       if (s.members.size() < 2)
-        return refuse(RefusalReason::SwapNotAllowed, a, p, "the party has one member");
+        return refused(RefusalReason::SwapNotAllowed, [] { return std::string("the party has one member"); });
       if (!swap_allowed_now(s))
-        return refuse(
-            RefusalReason::SwapNotAllowed, a, p,
-            "someone has already acted this turn: the whole party must be free (or one member alive)");
+        return refused(RefusalReason::SwapNotAllowed, [] {
+          return std::string(
+              "someone has already acted this turn: the whole party must be free (or one member alive)");
+        });
       if (!swaps_left(s))
-        return refuse(RefusalReason::SwapNotAllowed, a, p,
-                      fmt::format("every member has been at the front since the last action ({} swaps in "
-                                  "a row): choose an action",
-                                  s.swaps));
-      return std::nullopt;
+        return refused(RefusalReason::SwapNotAllowed, [&] {
+          return fmt::format(
+              "every member has been at the front since the last action ({} swaps in a row): choose an "
+              "action",
+              s.swaps);
+        });
+      return allowed;
     case ActionKind::Deselect:
       if (selectable_member_count(s, c) <= 1)
-        return refuse(RefusalReason::DeselectNotAllowed, a, p,
-                      "no other member can be selected (only one is free and not stopped)");
+        return refused(RefusalReason::DeselectNotAllowed, [] {
+          return std::string("no other member can be selected (only one is free and not stopped)");
+        });
       if (!may_deselect(s, c))
-        return refuse(
-            RefusalReason::DeselectNotAllowed, a, p,
-            "every member that can be selected has been offered since the last action: choose an action");
-      return std::nullopt;
+        return refused(RefusalReason::DeselectNotAllowed, [] {
+          return std::string(
+              "every member that can be selected has been offered since the last action: choose an action");
+        });
+      return allowed;
     default:
-      return refuse(RefusalReason::NotYourDecision, a, p, "a member's turn is pending");
+      return refused(RefusalReason::NotYourDecision,
+                     [] { return std::string("a member's turn is pending"); });
   }
+}
+
+std::optional<Rejection> Battle::check_member_action(const Action& a) const {
+  return judge_member_action(a, std::optional<Rejection>{}, [&](RefusalReason reason, const auto& why) {
+    return std::optional<Rejection>(refuse(reason, a, phase(), why()));
+  });
+}
+
+bool Battle::refuses_member_action(const Action& a) const {
+  return judge_member_action(a, false, [](RefusalReason, const auto&) { return true; });
 }
 
 void Battle::legal_actions(std::vector<Action>& out) const {
@@ -267,7 +324,7 @@ void Battle::legal_actions(std::vector<Action>& out) const {
       break;
   }
   auto add = [&](const Action& a) {
-    if (!check_member_action(a)) out.push_back(a);
+    if (!refuses_member_action(a)) out.push_back(a);
   };
   const MemberDef& def = c.members[s.members[static_cast<std::size_t>(s.current)].def];
   // The targets a skill or item could take: standing enemies in reach, standing members, or none
@@ -391,8 +448,10 @@ Result<Status, Rejection> Battle::apply_companion_action(const Action& action) {
   const CompanionDef& comp =
       catalog_->companions[*catalog_->parties[catalog_->encounters[state_.encounter].party].companion];
   if (action.kind != ActionKind::CompanionPass) {
-    if (auto why = target_problem(state_, TargetKind::Enemy, Reach::Any, action.target))
-      return refuse(RefusalReason::InvalidTarget, action, phase(), *why);
+    if (const TargetFault f = target_fault(state_, TargetKind::Enemy, Reach::Any, action.target);
+        f != TargetFault::None)
+      return refuse(RefusalReason::InvalidTarget, action, phase(),
+                    target_fault_text(f, state_, action.target));
     if (action.kind == ActionKind::CompanionSpecial && state_.tp < comp.special_cost)
       return refuse(RefusalReason::CannotPay, action, phase(),
                     fmt::format("{} costs {} TP and the party has {}", comp.special_name, comp.special_cost,

@@ -47,20 +47,28 @@ bool is_harmful(ConditionEffect e) {
   }
 }
 
+std::uint32_t effects_held(const Catalog& c, const Conditions& conds) {
+  std::uint32_t held = 0;
+  for (const ConditionSlot& slot : conds) held |= effect_bit(c.conditions[slot.condition].effect);
+  return held;
+}
+
+namespace {
+/// The effects that stop a unit in IsStoppedLite (and keep a member from being free).
+constexpr std::uint32_t kStopping = effect_bit(ConditionEffect::Freeze) | effect_bit(ConditionEffect::Numb) |
+                                    effect_bit(ConditionEffect::Sleep);
+}  // namespace
+
 bool is_stopped_lite(const Catalog& c, const Conditions& conds, std::int32_t hp) {
-  if (hp <= 0) return true;
-  return has_effect(c, conds, ConditionEffect::Freeze) || has_effect(c, conds, ConditionEffect::Numb) ||
-         has_effect(c, conds, ConditionEffect::Sleep);
+  return hp <= 0 || (effects_held(c, conds) & kStopping) != 0;
 }
 
 bool is_stopped(const Catalog& c, const Conditions& conds, std::int32_t hp) {
-  return is_stopped_lite(c, conds, hp) || has_effect(c, conds, ConditionEffect::Flipped);
+  return hp <= 0 || (effects_held(c, conds) & (kStopping | effect_bit(ConditionEffect::Flipped))) != 0;
 }
 
 bool is_free_member(const Catalog& c, const MemberState& m) {
-  return m.cantmove <= 0 && m.hp > 0 && !has_effect(c, m.conditions, ConditionEffect::Sleep) &&
-         !has_effect(c, m.conditions, ConditionEffect::Numb) &&
-         !has_effect(c, m.conditions, ConditionEffect::Freeze);
+  return m.cantmove <= 0 && m.hp > 0 && (effects_held(c, m.conditions) & kStopping) == 0;
 }
 
 std::size_t free_member_count(const BattleState& s, const Catalog& c) {
@@ -71,8 +79,12 @@ std::size_t free_member_count(const BattleState& s, const Catalog& c) {
 
 std::size_t selectable_member_count(const BattleState& s, const Catalog& c) {
   std::size_t n = 0;
+  // Free and not stopped: alive, the counter at or below 0, none of the stopping effects nor Flipped.
   for (const MemberState& m : s.members)
-    n += is_free_member(c, m) && !is_stopped(c, m.conditions, m.hp) ? 1u : 0u;
+    n += m.cantmove <= 0 && m.hp > 0 &&
+                 (effects_held(c, m.conditions) & (kStopping | effect_bit(ConditionEffect::Flipped))) == 0
+             ? 1u
+             : 0u;
   return n;
 }
 
@@ -114,13 +126,13 @@ bool any_enemy_in_reach(const BattleState& s, Reach reach) {
 bool no_enemy_left(const BattleState& s) { return s.enemies.empty() && s.reserves.empty(); }
 
 bool skills_banned(const Catalog& c, const MemberState& m) {
-  return has_effect(c, m.conditions, ConditionEffect::Inked) ||
-         has_effect(c, m.conditions, ConditionEffect::Taunted);
+  return (effects_held(c, m.conditions) &
+          (effect_bit(ConditionEffect::Inked) | effect_bit(ConditionEffect::Taunted))) != 0;
 }
 
 bool items_banned(const Catalog& c, const MemberState& m) {
-  return has_effect(c, m.conditions, ConditionEffect::Sticky) ||
-         has_effect(c, m.conditions, ConditionEffect::Taunted);
+  return (effects_held(c, m.conditions) &
+          (effect_bit(ConditionEffect::Sticky) | effect_bit(ConditionEffect::Taunted))) != 0;
 }
 
 bool may_relay(const BattleState& s, const Catalog& c, std::size_t relayer) {
@@ -132,9 +144,9 @@ bool may_receive_relay(const BattleState& s, const Catalog& c, std::size_t relay
   if (target == relayer || target >= s.members.size()) return false;
   const MemberState& t = s.members[target];
   // The reference's list: Numb, Sleep and Freeze stop a relay, Flipped does not (IsStoppedLite).
-  return t.alive() && !is_stopped_lite(c, t.conditions, t.hp) &&
-         !has_effect(c, t.conditions, ConditionEffect::Taunted) &&
-         !has_effect(c, t.conditions, ConditionEffect::Sturdy) && t.cantmove > kMinCounter;
+  return t.alive() && t.cantmove > kMinCounter &&
+         (effects_held(c, t.conditions) &
+          (kStopping | effect_bit(ConditionEffect::Taunted) | effect_bit(ConditionEffect::Sturdy))) == 0;
 }
 
 bool can_pay(const BattleState& s, const MemberState& m, const SkillDef& skill) {

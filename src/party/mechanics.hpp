@@ -27,6 +27,11 @@ const ConditionDef& condition(const Catalog& c, ConditionId id);
 /// The turns left of the first condition with `effect`, or 0.
 std::int32_t effect_turns(const Catalog& c, const Conditions& conds, ConditionEffect effect);
 bool has_effect(const Catalog& c, const Conditions& conds, ConditionEffect effect);
+/// The bit of `effect` in a set of effects (effects_held).
+constexpr std::uint32_t effect_bit(ConditionEffect effect) { return 1u << static_cast<unsigned>(effect); }
+static_assert(kConditionEffectCount <= 32, "a set of effects is 32 bits");
+/// The effects of `conds`, one bit each (effect_bit): one pass for the questions that ask of several.
+std::uint32_t effects_held(const Catalog& c, const Conditions& conds);
 /// Sum of the amounts of every condition with `effect`.
 std::int32_t effect_amount(const Catalog& c, const Conditions& conds, ConditionEffect effect);
 /// True for the conditions Sturdy keeps out and Cure removes.

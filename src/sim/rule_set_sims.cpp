@@ -268,6 +268,10 @@ class PartyAdapter {
         }
         defs[uid] = def;
       }
+      /// The two types on_event reads: the other events of the battle are not delivered.
+      std::uint64_t interest() const override {
+        return event_bit(party::EventType::ReserveJoined) | event_bit(party::EventType::Damaged);
+      }
       void on_event(const party::Event& e) override {
         if (e.type == party::EventType::ReserveJoined && party::is_enemy_actor(e.target))
           joined(static_cast<std::uint8_t>(e.target - party::enemy_actor(0)), e.value);

@@ -643,6 +643,53 @@ TEST(PartyBattle, EveryOptionIsAcceptedAndEveryDecisionHasOptions) {
   }
 }
 
+// Listing asks the rules without their texts (Battle::refuses_member_action), submit asks them with
+// their texts (check_member_action): one set of rules, so an action is listed exactly when submit
+// takes it. Every candidate of every kind, with targets and indices in and out of range, at each
+// decision of battles of the bundled pack and of the rules pack.
+TEST(PartyBattle, AnActionIsListedExactlyWhenSubmitTakesIt) {
+  std::vector<Action> candidates;
+  for (std::int8_t t = -1; t < 6; ++t) {
+    candidates.push_back(Action::attack(t));
+    candidates.push_back(Action::relay(t));
+    candidates.push_back(Action::companion_attack(t));
+    candidates.push_back(Action::companion_special(t));
+    for (std::uint8_t i = 0; i < 5; ++i) {
+      candidates.push_back(Action::skill(i, t));
+      candidates.push_back(Action::item(i, t));
+    }
+  }
+  for (const Action& a : {Action::do_nothing(), Action::flee(), Action::swap(), Action::deselect(),
+                          Action::companion_pass(), Action::block(BlockLevel::None),
+                          Action::block(BlockLevel::Block), Action::block(BlockLevel::SuperBlock)})
+    candidates.push_back(a);
+  std::vector<std::pair<std::shared_ptr<const Catalog>, std::string>> battles;
+  for (const EncounterDef& e : test::meadow_pack()->encounters)
+    battles.emplace_back(test::meadow_pack(), e.id);
+  for (const char* id : {"trio", "sweep", "sweep_bats", "flyer", "no_flee", "helpers"})
+    battles.emplace_back(test::rules_pack(), id);
+  std::size_t decisions = 0;
+  for (const auto& [catalog, encounter] : battles) {
+    Battle b = start(encounter, 5, catalog);
+    for (std::size_t step = 0; step < 40 && b.status() == Status::AwaitingDecision; ++step, ++decisions) {
+      const std::vector<Action> options = b.decision().options;
+      ASSERT_FALSE(options.empty()) << encounter;
+      std::size_t listed = 0;
+      for (const Action& a : candidates) {
+        const bool offered = std::find(options.begin(), options.end(), a) != options.end();
+        Battle copy = b;
+        const auto r = copy.submit(a);
+        EXPECT_EQ(r.ok(), offered) << encounter << ", decision " << step << ": " << action_to_json(a).dump()
+                                   << (r.ok() ? "" : " refused: " + r.error().message);
+        listed += offered ? 1 : 0;
+      }
+      EXPECT_EQ(listed, options.size()) << encounter << ": an option outside the candidates";
+      submit_ok(b, options[(step * 7) % options.size()]);
+    }
+  }
+  EXPECT_GT(decisions, 100u);
+}
+
 TEST(PartyBattle, ACopyIsAnIndependentCloneWithTheSameHash) {
   Battle a = start("pet_pair", 3);
   for (int i = 0; i < 3; ++i) submit_ok(a, Action::do_nothing());

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <sstream>
 
@@ -271,6 +272,50 @@ TEST(PartySim, AUsersOwnPolicyPlaysThePartyByItsName) {
   const auto refused = simulate_party(meadow(), c);
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.error().message, "own policy 'greedy': the name is a built-in policy's");
+}
+
+// Each enemy's damage in a party report is what the battles' logs show: the HP each Damaged event
+// of an enemy took from the party, under the enemy's definition, the reserves that join included.
+// The report's listener is told only the two event types it reads; the logs here have them all.
+TEST(PartySim, EachEnemysDamageIsWhatTheBattlesLogsShow) {
+  std::atomic<std::uint64_t> chosen{0};
+  SimConfig c = config_of("nest", 12, "first");
+  c.party_policies = {
+      {"first", [&] {
+         return std::make_unique<test::FirstOption<party::Policy, party::Battle, party::Action>>(chosen);
+       }}};
+  const SimReport r = ok(simulate_party(meadow(), c));
+  std::vector<std::uint64_t> logged(r.enemy_ids.size(), 0);
+  std::uint64_t joined = 0;
+  for (std::uint64_t i = 0; i < c.battles; ++i) {
+    party::Battle b(meadow(), party::BattleOptions{.event_log = true, .record_history = false});
+    ASSERT_TRUE(b.start_battle(c.encounter, battle_seed(c.seed, i)).ok());
+    std::map<party::ActorRef, party::EnemyId> def_of;
+    for (const party::EnemyState& e : b.state().enemies) def_of[party::enemy_actor(e.uid)] = e.def;
+    std::vector<party::Action> options;
+    while (b.status() == Status::AwaitingDecision) {
+      b.legal_actions(options);
+      ASSERT_TRUE(b.submit(options[0]).ok());
+    }
+    for (const party::Event& e : b.events().log()) {
+      if (e.type == party::EventType::ReserveJoined) {
+        def_of[e.target] = static_cast<party::EnemyId>(e.value);
+        ++joined;
+      } else if (e.type == party::EventType::Damaged && party::is_enemy_actor(e.source) &&
+                 !party::is_enemy_actor(e.target)) {
+        ASSERT_TRUE(def_of.contains(e.source));
+        logged[def_of[e.source]] += static_cast<std::uint64_t>(std::max(0, e.amount));
+      }
+    }
+  }
+  ASSERT_EQ(r.enemies.size(), logged.size());
+  std::uint64_t total = 0;
+  for (std::size_t k = 0; k < logged.size(); ++k) {
+    EXPECT_EQ(r.enemies[k].damage_dealt, logged[k]) << r.enemy_ids[k];
+    total += logged[k];
+  }
+  EXPECT_GT(total, 0u);
+  EXPECT_GT(joined, 0u) << "no reserve joined: the encounter no longer tests them";
 }
 
 TEST(PartySim, AScenarioWithoutAnEncounterStartsTheOneAskedFor) {

@@ -240,7 +240,14 @@ class Battle {
   Result<Status, Rejection> apply_member_action(const Action& action);
   Result<Status, Rejection> apply_companion_action(const Action& action);
   Result<Status, Rejection> apply_block(const Action& action);
+  /// The rules of a member's action, written once: the first rule `action` breaks, as
+  /// `refused(reason, why)` (`why()` gives the refusal's text), or `allowed` when it breaks none.
+  template <class R, class Refused>
+  R judge_member_action(const Action& action, R allowed, Refused&& refused) const;
+  /// The refusal of `action`, with its text, or nothing when the rules allow it.
   std::optional<Rejection> check_member_action(const Action& action) const;
+  /// Whether the rules refuse `action` (check_member_action without the text, for listing).
+  bool refuses_member_action(const Action& action) const;
 
   std::shared_ptr<const Catalog> catalog_;
   BattleOptions options_;
