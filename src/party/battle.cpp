@@ -344,9 +344,9 @@ void Battle::legal_actions(std::vector<Action>& out) const {
       each(std::int8_t{-1});
     }
   };
-  // Cheap rule checks first, so that listing the options formats no refusal text (nor
-  // allocates); every option still passes check_member_action, the one place the rules are
-  // written.
+  // Cheap rule checks first, so that few candidates are judged in vain; every option still
+  // passes judge_member_action, the one place the rules are written (refuses_member_action asks
+  // it without the refusal's text).
   const auto who = static_cast<std::size_t>(s.current);
   const MemberState& m = s.members[who];
   targets(TargetKind::Enemy, def.reach, [&](std::int8_t e) { add(Action::attack(e)); });

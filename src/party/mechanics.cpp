@@ -57,6 +57,11 @@ namespace {
 /// The effects that stop a unit in IsStoppedLite (and keep a member from being free).
 constexpr std::uint32_t kStopping = effect_bit(ConditionEffect::Freeze) | effect_bit(ConditionEffect::Numb) |
                                     effect_bit(ConditionEffect::Sleep);
+/// A member alive, its counter at or below 0 and with none of the effects `barred` (which holds
+/// kStopping): is_free_member, or with more effects barred.
+bool free_without(const Catalog& c, const MemberState& m, std::uint32_t barred) {
+  return m.cantmove <= 0 && m.hp > 0 && (effects_held(c, m.conditions) & barred) == 0;
+}
 }  // namespace
 
 bool is_stopped_lite(const Catalog& c, const Conditions& conds, std::int32_t hp) {
@@ -67,9 +72,7 @@ bool is_stopped(const Catalog& c, const Conditions& conds, std::int32_t hp) {
   return hp <= 0 || (effects_held(c, conds) & (kStopping | effect_bit(ConditionEffect::Flipped))) != 0;
 }
 
-bool is_free_member(const Catalog& c, const MemberState& m) {
-  return m.cantmove <= 0 && m.hp > 0 && (effects_held(c, m.conditions) & kStopping) == 0;
-}
+bool is_free_member(const Catalog& c, const MemberState& m) { return free_without(c, m, kStopping); }
 
 std::size_t free_member_count(const BattleState& s, const Catalog& c) {
   std::size_t n = 0;
@@ -79,12 +82,10 @@ std::size_t free_member_count(const BattleState& s, const Catalog& c) {
 
 std::size_t selectable_member_count(const BattleState& s, const Catalog& c) {
   std::size_t n = 0;
-  // Free and not stopped: alive, the counter at or below 0, none of the stopping effects nor Flipped.
+  // Free and not stopped: a free member is alive and has none of the stopping effects, so of
+  // is_stopped only Flipped is left to ask.
   for (const MemberState& m : s.members)
-    n += m.cantmove <= 0 && m.hp > 0 &&
-                 (effects_held(c, m.conditions) & (kStopping | effect_bit(ConditionEffect::Flipped))) == 0
-             ? 1u
-             : 0u;
+    n += free_without(c, m, kStopping | effect_bit(ConditionEffect::Flipped)) ? 1u : 0u;
   return n;
 }
 
@@ -314,9 +315,10 @@ std::int32_t resolve_hit(Ctx& x, const Hit& hit, DamageTrace* trace) {
   auto rec = [&](DamageStep step, std::int32_t value) {
     if (trace != nullptr) trace->push_back(DamageStepRecord{step, value});
   };
-  const bool invulnerable = has_effect(x.c, *t.conditions, ConditionEffect::Shield);
-  const bool was_frozen = has_effect(x.c, *t.conditions, ConditionEffect::Freeze);
-  const bool was_asleep = has_effect(x.c, *t.conditions, ConditionEffect::Sleep);
+  const std::uint32_t held = effects_held(x.c, *t.conditions);
+  const bool invulnerable = (held & effect_bit(ConditionEffect::Shield)) != 0;
+  const bool was_frozen = (held & effect_bit(ConditionEffect::Freeze)) != 0;
+  const bool was_asleep = (held & effect_bit(ConditionEffect::Sleep)) != 0;
   bool slept = false;  // the hit put its target to sleep (again)
   std::int32_t d = 0;
   if (invulnerable) {
@@ -541,8 +543,8 @@ void end_player_turn(Ctx& x, std::size_t member) {
   m.cantmove = static_cast<std::int8_t>(m.cantmove + 1);
   x.s.current = -1;
   for (EnemyState& e : x.s.enemies)
-    if (has_effect(x.c, e.conditions, ConditionEffect::Freeze) ||
-        has_effect(x.c, e.conditions, ConditionEffect::Sleep))
+    if ((effects_held(x.c, e.conditions) &
+         (effect_bit(ConditionEffect::Freeze) | effect_bit(ConditionEffect::Sleep))) != 0)
       e.cantmove = 1;
   reset_select_cycle(x);
 }
@@ -822,8 +824,7 @@ bool count_down_conditions(Ctx& x, ActorRef a, bool member) {
 }
 
 bool stopped_for_counter(const Catalog& c, const Conditions& conds) {
-  return has_effect(c, conds, ConditionEffect::Freeze) || has_effect(c, conds, ConditionEffect::Numb) ||
-         has_effect(c, conds, ConditionEffect::Sleep);
+  return (effects_held(c, conds) & kStopping) != 0;
 }
 
 }  // namespace

@@ -645,8 +645,9 @@ TEST(PartyBattle, EveryOptionIsAcceptedAndEveryDecisionHasOptions) {
 
 // Listing asks the rules without their texts (Battle::refuses_member_action), submit asks them with
 // their texts (check_member_action): one set of rules, so an action is listed exactly when submit
-// takes it. Every candidate of every kind, with targets and indices in and out of range, at each
-// decision of battles of the bundled pack and of the rules pack.
+// takes it. Every candidate of every kind, with targets and indices in and out of range, at each of
+// the first 40 decisions of one battle of every encounter of the bundled pack and of six of the
+// rules pack.
 TEST(PartyBattle, AnActionIsListedExactlyWhenSubmitTakesIt) {
   std::vector<Action> candidates;
   for (std::int8_t t = -1; t < 6; ++t) {
