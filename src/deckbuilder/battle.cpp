@@ -441,8 +441,7 @@ Result<Status, Rejection> Battle::resolve_choice(const Action& action) {
     detail::push_block(x, catalog_->blocks[made.first_block + static_cast<std::size_t>(picked)],
                        EffectFrame::Kind::Block, made.source, made.target, made.card);
   } else {
-    detail::move_from_hand(x, eligible[static_cast<std::size_t>(picked)],
-                           made.kind == PendingChoice::Kind::DiscardFromHand ? Pile::Discard : Pile::Exhaust);
+    detail::move_from_hand(x, eligible[static_cast<std::size_t>(picked)], hand_choice_pile(made.kind));
     c.picks_left = static_cast<std::uint8_t>(c.picks_left - 1);
     const std::size_t left = detail::eligible_hand_cards(state_, eligible);
     if (c.picks_left == 0 || left == 0) {

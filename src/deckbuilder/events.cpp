@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "battlecore/deckbuilder/battle.hpp"
 #include "battlecore/deckbuilder/catalog.hpp"
 #include "battlecore/deckbuilder/phases.hpp"
 
@@ -213,7 +214,9 @@ nlohmann::json event_to_json(const Event& e, const Catalog& c) {
       break;
     case EventType::ChoiceOffered:
       j["options"] = e.amount;
-      j["kind"] = e.extra == 1 ? "options" : e.extra == 2 ? "discard_from_hand" : "exhaust_from_hand";
+      j["kind"] = static_cast<std::size_t>(e.extra) < kChoiceKindNames.size()
+                      ? kChoiceKindNames[static_cast<std::size_t>(e.extra)]
+                      : "?";
       break;
     case EventType::ChoiceMade:
       j["option"] = e.amount;

@@ -22,8 +22,6 @@ using nlohmann::json;
 namespace {
 
 constexpr std::array<std::string_view, 3> kFrameKinds = {"block", "repeat", "for_each_enemy"};
-constexpr std::array<std::string_view, 4> kChoiceKinds = {"none", "options", "discard_from_hand",
-                                                          "exhaust_from_hand"};
 constexpr std::array<std::string_view, 3> kDelayedTimings = {"player_turn_start", "player_turn_end",
                                                              "enemy_phase_end"};
 
@@ -120,11 +118,11 @@ json move_json(MoveIndex m) { return m == kNoMove ? json(nullptr) : json(m); }
 
 /// What the player knows of the draw pile's top (BattleState::draw_known_from), once the cards
 /// and the piles are read: null for nothing, or a draw pile index below the number of card
-/// instances (the start sets it within the draw pile, below its Innate cards; until it is
-/// cleared the pile only shrinks, by draws from the top, and no card instance leaves the
-/// battle), and the cards it covers are Innate (no other card is put there knowingly). A
-/// snapshot without the key (written before it was kept) knows nothing.
-void read_known_on_top(const In& in, const Catalog& c, BattleState& s) {
+/// instances (the start sets it within the draw pile, below its Innate cards, and a card put on
+/// top from the hand at its own place, below the card instances in the hand; until it is
+/// cleared the pile only shrinks under it or grows by cards put on top, and no card instance
+/// leaves the battle). A snapshot without the key (written before it was kept) knows nothing.
+void read_known_on_top(const In& in, BattleState& s) {
   if (!in.has("draw_known_from") || in.at("draw_known_from").is_null()) return;
   if (s.cards.empty())
     throw Bad{in.ptr("draw_known_from"), "expected null: the battle has no card instances, so none is known"};
@@ -132,13 +130,6 @@ void read_known_on_top(const In& in, const Catalog& c, BattleState& s) {
       num_because(in, "draw_known_from", 0, static_cast<std::int64_t>(s.cards.size()) - 1,
                   fmt::format("a draw pile index below the battle's {}",
                               content::counted(s.cards.size(), "card instances"))));
-  const DrawPileView draw = s.draw_pile();
-  for (std::size_t i = s.draw_known_from; i < draw.size(); ++i)
-    if (!c.card_play[s.cards[draw[i]].def].has(kInnate))
-      throw Bad{in.ptr("draw_known_from"),
-                fmt::format("card {} at draw pile index {} is not Innate: only Innate cards are known to be "
-                            "on top of the draw pile",
-                            draw[i], i)};
 }
 
 }  // namespace
@@ -189,7 +180,7 @@ json BattleIo::snapshot(const Battle& b) {
                        {"repeat_left", f.repeat_left},
                        {"status", f.status == kNoStatus ? json(nullptr) : json(c.statuses[f.status].id)}});
   const PendingChoice& ch = s.choice;
-  json choice = {{"kind", kChoiceKinds[static_cast<std::size_t>(ch.kind)]},
+  json choice = {{"kind", kChoiceKindNames[static_cast<std::size_t>(ch.kind)]},
                  {"skippable", ch.skippable},
                  {"picks_left", ch.picks_left},
                  {"first_block", ch.first_block},
@@ -447,7 +438,7 @@ void read_state(const In& in, const Catalog& c, Phase phase, BattleState& s) {
   for (std::size_t card = 0; card < s.cards.size(); ++card)
     if (pile_of[card] == nullptr)
       throw Bad{content::child_pointer(in.ptr("cards"), card), fmt::format("card {} is in no pile", card)};
-  read_known_on_top(in, c, s);
+  read_known_on_top(in, s);
   read_refs(in, "played_this_turn", s.played_this_turn, 0, last_card);
   const json& hooks = in.arr("hooks");
   if (hooks.size() > kMaxHooks) throw Bad{in.ptr("hooks"), fmt::format("more than {} hooks", kMaxHooks)};
@@ -501,7 +492,7 @@ void read_state(const In& in, const Catalog& c, Phase phase, BattleState& s) {
     s.effects.push_back(fr);
   }
   const In ch = in.obj("choice");
-  s.choice.kind = static_cast<PendingChoice::Kind>(ch.name("kind", kChoiceKinds));
+  s.choice.kind = static_cast<PendingChoice::Kind>(ch.name("kind", kChoiceKindNames));
   s.choice.skippable = ch.flag("skippable");
   // A choice of hand cards has cards left to pick, a choice of options 2 to 4 options; a choice
   // made or skipped is cleared whole.

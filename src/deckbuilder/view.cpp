@@ -119,8 +119,11 @@ std::string choice_option_label(const Battle& battle, std::uint8_t index) {
     if (battle.state().hand()[i] != battle.state().playing.card) eligible[n++] = static_cast<std::uint8_t>(i);
   if (index >= n) return fmt::format("card {}", index);
   const CardRef card = battle.state().hand()[eligible[index]];
-  return fmt::format("{} {}", pc.kind == PendingChoice::Kind::DiscardFromHand ? "discard" : "exhaust",
-                     c.cards[battle.state().cards[card].def].name);
+  const Pile to = hand_choice_pile(pc.kind);
+  const std::string_view verb = to == Pile::Discard   ? "discard"
+                                : to == Pile::Exhaust ? "exhaust"
+                                                      : "put on the draw pile";
+  return fmt::format("{} {}", verb, c.cards[battle.state().cards[card].def].name);
 }
 }  // namespace
 

@@ -139,8 +139,9 @@ class DeckbuilderBattle final : public MonitorBattle {
     }
     // The draw pile's order is hidden from the player: it is shown sorted by name (and cards of
     // one name by instance, so that their order tells nothing either), except that the cards the
-    // player knows to be on top (the Innate cards the opening hand left there) come first, sorted
-    // among themselves: the player knows them to be there, but not in what order.
+    // player knows to be on top (the Innate cards the opening hand left there, the cards put
+    // there from the hand) come first, sorted among themselves: the player knows them to be
+    // there, the rules keep no more than that.
     const auto by_name = [](const nlohmann::json& a, const nlohmann::json& b) {
       const auto& an = a["name"].get_ref<const std::string&>();
       const auto& bn = b["name"].get_ref<const std::string&>();

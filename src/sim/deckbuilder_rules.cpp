@@ -128,16 +128,12 @@ std::vector<std::string> DeckbuilderRules::invariants(const Battle& before, cons
         fmt::format("card {} has listing byte {:#x}, but its definition and cost rules give {:#x}", stale,
                     s.cards[stale].listing, listing_of(s.cards[stale], after.catalog())));
   if (s.hand().size() > kMaxHand) broken.push_back(fmt::format("the hand has {} cards", s.hand().size()));
-  // What the player knows of the draw pile's top: set below the Innate cards at the start, then the
-  // pile only shrinks under it until it is cleared.
+  // What the player knows of the draw pile's top: set below the Innate cards at the start, or at
+  // the place of a card put there from the hand; the pile only shrinks under it, or grows by
+  // cards put on top, until it is cleared.
   if (s.draw_known_from != kNothingKnownOnTop && s.draw_known_from >= s.cards.size())
     broken.push_back(fmt::format("the draw pile is known from index {}, but the battle has {} cards",
                                  s.draw_known_from, s.cards.size()));
-  for (std::size_t i = s.draw_pile().size() - s.known_on_top(); i < s.draw_pile().size(); ++i)
-    if (const CardRef c = s.draw_pile()[i];
-        c < s.cards.size() && !after.catalog().card_play[s.cards[c].def].has(kInnate))
-      broken.push_back(fmt::format("card {} is known to be on top of the draw pile, but it is not Innate",
-                                   s.draw_pile()[i]));
   return broken;
 }
 

@@ -28,6 +28,7 @@
 #include "battlecore/deckbuilder/phases.hpp"
 #include "battlecore/deckbuilder/policies.hpp"
 #include "battlecore/deckbuilder/snapshot.hpp"
+#include "battlecore/deckbuilder/view.hpp"
 #include "battlecore/sim/simulate.hpp"
 #include "deckbuilder/mechanics.hpp"
 #include "support/starter_pack.hpp"
@@ -1873,7 +1874,7 @@ TEST(DeckbuilderRulesCostRule, TheListingByteFollowsTheRulesAndTheListingWithIt)
 }
 
 // =============================================================================================
-// Hand-card ops: discard and exhaust, chosen and random
+// Hand-card ops: discard, exhaust and put_on_draw_pile, chosen and random
 // =============================================================================================
 
 constexpr std::string_view kHandCards = R"(
@@ -1881,7 +1882,9 @@ constexpr std::string_view kHandCards = R"(
   { "id": "sift2", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "discard", "amount": 2, "mode": "choose" }] },
   { "id": "purge", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "exhaust", "amount": 1, "mode": "choose" }] },
   { "id": "toss", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "discard", "amount": 2, "mode": "random" }] },
-  { "id": "pyre", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "exhaust", "amount": 1, "mode": "random" }] })";
+  { "id": "pyre", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "exhaust", "amount": 1, "mode": "random" }] },
+  { "id": "stack", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "put_on_draw_pile", "amount": 2, "mode": "choose" }] },
+  { "id": "shove", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "put_on_draw_pile", "amount": 1, "mode": "random" }] })";
 
 std::shared_ptr<const Catalog> hand_pack(std::string_view card, std::string_view rules = "") {
   return build({.cards = std::string(kHandCards),
@@ -1997,6 +2000,107 @@ TEST(DeckbuilderRulesHandOps, RandomDiscardAndExhaustNeverTakeThePlayedCard) {
   a.play("toss");
   b.play("toss");
   EXPECT_TRUE(a.s() == b.s());
+}
+
+// Each pick goes on top of the draw pile, the last one on top; the next turn draws them first, and
+// until then the player knows them to lie there.
+TEST(DeckbuilderRulesHandOps, PutOnDrawPileChooseSendsThePicksOnTopToBeDrawnNext) {
+  Fight run(hand_pack("stack"));
+  const CardRef stack = run.card("stack");
+  const std::vector<CardRef> options = others(run, stack);
+  ASSERT_EQ(options.size(), 4u);
+  const std::size_t draw_before = run.s().draw_pile().size();
+  ASSERT_EQ(run.s().known_on_top(), 0u);
+  std::size_t from = run.mark();
+  run.play("stack");
+  EXPECT_EQ(run.since(from), seq({"CardPlayed", "ChoiceOffered"}));
+  const Event offered = run.recorder.events.back();
+  EXPECT_EQ(offered.extra, static_cast<std::int32_t>(PendingChoice::Kind::PutOnDrawPileFromHand));
+  EXPECT_EQ(event_to_json(offered, run.battle.catalog())["kind"], "put_on_draw_pile_from_hand");
+  EXPECT_EQ(action_label(run.battle, Action::choose(1)),
+            "choose: put on the draw pile " + run.def(options[1]).name);
+  from = run.mark();
+  run.act(Action::choose(1));
+  ASSERT_TRUE(run.battle.is_waiting_for_choice());
+  const std::vector<Event> moved = of_type(run.events_since(from), EventType::CardMoved);
+  ASSERT_EQ(moved.size(), 1u);
+  EXPECT_EQ(moved[0].subject, options[1]);
+  EXPECT_EQ(static_cast<Pile>(moved[0].amount), Pile::Hand);
+  EXPECT_EQ(static_cast<Pile>(moved[0].extra), Pile::Draw);
+  EXPECT_EQ(run.s().draw_pile().back(), options[1]);
+  EXPECT_EQ(run.s().known_on_top(), 1u);
+  run.act(Action::choose(0));  // of the three left: options[0]
+  EXPECT_FALSE(run.battle.is_waiting_for_choice());
+  const DrawPileView draw = run.s().draw_pile();
+  ASSERT_EQ(draw.size(), draw_before + 2);
+  EXPECT_EQ(draw[draw.size() - 1], options[0]);  // the top: the last one put there
+  EXPECT_EQ(draw[draw.size() - 2], options[1]);
+  EXPECT_EQ(run.s().known_on_top(), 2u);
+  EXPECT_EQ(run.s().hand().size(), 2u);
+  ASSERT_FALSE(run.s().discard_pile().empty());
+  EXPECT_EQ(run.s().discard_pile().back(), stack);
+  from = run.mark();
+  run.end_turn();
+  const std::vector<Event> drawn = of_type(run.events_since(from), EventType::CardDrawn);
+  ASSERT_GE(drawn.size(), 2u);
+  EXPECT_EQ(drawn[0].subject, options[0]);
+  EXPECT_EQ(drawn[1].subject, options[1]);
+  EXPECT_EQ(run.s().known_on_top(), 0u);
+}
+
+TEST(DeckbuilderRulesHandOps, PutOnDrawPileRandomNeverTakesThePlayedCard) {
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    SCOPED_TRACE(seed);
+    Fight run(hand_pack("shove"), seed);
+    const CardRef played = run.card("shove");
+    const std::vector<CardRef> before = others(run, played);
+    const std::size_t from = run.mark();
+    run.play("shove");
+    EXPECT_FALSE(run.battle.is_waiting_for_choice());
+    const std::vector<Event> moved = of_type(run.events_since(from), EventType::CardMoved);
+    ASSERT_EQ(moved.size(), 2u);
+    EXPECT_NE(moved[0].subject, played);
+    EXPECT_NE(std::find(before.begin(), before.end(), moved[0].subject), before.end());
+    EXPECT_EQ(static_cast<Pile>(moved[0].extra), Pile::Draw);
+    EXPECT_EQ(run.s().draw_pile().back(), moved[0].subject);
+    EXPECT_EQ(run.s().known_on_top(), 1u);
+    EXPECT_EQ(moved[1].subject, played);
+    EXPECT_EQ(static_cast<Pile>(moved[1].extra), Pile::Discard);
+  }
+}
+
+// The search re-samples the draw pile under the cards put on top and keeps them there, as the
+// player knows them to be; a snapshot taken between two picks restores the same battle.
+TEST(DeckbuilderRulesHandOps, CardsPutOnTopStayThereInTheSearchesSampleAndInASnapshot) {
+  Fight run(hand_pack("stack"));
+  const std::vector<CardRef> options = others(run, run.card("stack"));
+  run.play("stack");
+  run.act(Action::choose(3));
+  const nlohmann::json s = snapshot(run.battle);
+  EXPECT_EQ(s["state"]["choice"]["kind"], "put_on_draw_pile_from_hand");
+  EXPECT_EQ(s["state"]["draw_known_from"], run.s().draw_pile().size() - 1);
+  auto restored = restore(hand_pack("stack"), s);
+  ASSERT_TRUE(restored.ok()) << restored.error().message;
+  Battle copy = std::move(restored).value();
+  EXPECT_TRUE(copy.state() == run.s());
+  ASSERT_TRUE(copy.submit(Action::choose(1)).ok());
+  run.act(Action::choose(1));
+  EXPECT_TRUE(copy.state() == run.s());
+  EXPECT_EQ(copy.state_hash(), run.battle.state_hash());
+
+  const std::vector<CardRef> real(run.s().draw_pile().begin(), run.s().draw_pile().end());
+  const std::set<CardRef> top = {real.end()[-1], real.end()[-2]};
+  EXPECT_EQ(top, (std::set<CardRef>{options[3], options[1]}));
+  std::set<std::vector<CardRef>> unders;
+  for (std::uint64_t sample = 1; sample <= 20; ++sample) {
+    Battle other = run.battle;
+    resample_hidden(other, sample);
+    const std::vector<CardRef> pile(other.state().draw_pile().begin(), other.state().draw_pile().end());
+    ASSERT_EQ(pile.size(), real.size());
+    EXPECT_EQ((std::set<CardRef>{pile.end()[-1], pile.end()[-2]}), top) << "sample " << sample;
+    unders.insert(std::vector<CardRef>(pile.begin(), pile.end() - 2));
+  }
+  EXPECT_GE(unders.size(), 15u);  // the five cards under them: 120 orders
 }
 
 // =============================================================================================

@@ -364,8 +364,8 @@ TEST(DeckbuilderSnapshot, TheCardsKnownOnTopOfTheDrawPileRoundTrip) {
   EXPECT_EQ(o.value().state().known_on_top(), 0u);
 }
 
-// The rules set the mark below the Innate cards on top of the draw pile, and until it is cleared
-// the pile only shrinks from its top: any other mark is refused.
+// The rules set the mark within the draw pile (below the Innate cards on top, or at a card put
+// there from the hand), below the number of card instances: any other mark is refused.
 TEST(DeckbuilderSnapshot, AMarkOfTheCardsKnownOnTopTheRulesNeverSetIsRefused) {
   Battle a(test::innate_pack());
   ASSERT_TRUE(a.start_battle("e", 4).ok());
@@ -382,11 +382,10 @@ TEST(DeckbuilderSnapshot, AMarkOfTheCardsKnownOnTopTheRulesNeverSetIsRefused) {
                              cards, cards - 1));
   refused(-1, "got -1");
   refused("top", "expected an integer");
-  refused(test::kOrdinaryCards - 1,
-          fmt::format("at draw pile index {} is not Innate", test::kOrdinaryCards - 1));
-  refused(0, "at draw pile index 0 is not Innate");
-  // Marks the draws could have left: one rune still covered, none, or passed long ago.
-  for (const std::size_t mark : {test::kOrdinaryCards + 1, test::kOrdinaryCards + 2, cards - 1}) {
+  // Marks the rules could have left: cards put on top from the hand over a run of ordinary cards
+  // (0, below the runes), one rune still covered, none, or passed long ago.
+  for (const std::size_t mark : {std::size_t{0}, test::kOrdinaryCards - 1, test::kOrdinaryCards + 1,
+                                 test::kOrdinaryCards + 2, cards - 1}) {
     const auto r = restore(test::innate_pack(), with(s, "/state/draw_known_from", mark));
     ASSERT_TRUE(r.ok()) << mark << ": " << r.error().message;
     EXPECT_EQ(r.value().state().known_on_top(), test::kOrdinaryCards + test::kRunesLeftOnTop > mark

@@ -1038,6 +1038,31 @@ TEST(StarterCard, Sift) {
   EXPECT_EQ(b.state().energy, 3);
 }
 
+TEST(StarterCard, Regroup) {
+  expect_card("regroup", CardType::Skill, 0, CardTarget::None, kExhaust);
+  Battle b = arena(Arena(deck_of({{"regroup", 1}, {"strike", 4}, {"defend", 5}})), {"regroup"});
+  const CardRef card = find_in_hand(b, "regroup");
+  ASSERT_TRUE(play(b, "regroup"));
+  // Drew 2, then waits for the player to pick one of the other six cards to put on top.
+  ASSERT_TRUE(b.is_waiting_for_choice());
+  EXPECT_EQ(b.state().hand().size(), 7u);
+  EXPECT_EQ(b.decision().options.size(), 6u);
+  EXPECT_FALSE(b.submit(Action::skip_choice()).ok());
+  std::vector<CardRef> others;
+  for (CardRef c : b.state().hand())
+    if (c != card) others.push_back(c);
+  const std::size_t draw = b.state().draw_pile().size();
+  ASSERT_TRUE(submitted(b, Action::choose(4)));
+  EXPECT_FALSE(b.is_waiting_for_choice());
+  EXPECT_EQ(b.state().hand().size(), 5u);
+  ASSERT_EQ(b.state().draw_pile().size(), draw + 1);
+  EXPECT_EQ(b.state().draw_pile().back(), others[4]);  // on top, to be drawn next
+  EXPECT_EQ(b.state().known_on_top(), 1u);
+  EXPECT_TRUE(holds(b.state().exhaust_pile(), card));
+  EXPECT_TRUE(b.state().discard_pile().empty());
+  EXPECT_EQ(b.state().energy, 3);
+}
+
 TEST(StarterCard, WildToss) {
   expect_card("wild_toss", CardType::Skill, 0, CardTarget::None);
   Battle b = arena(Arena(deck_of({{"wild_toss", 1}, {"defend", 9}})), {"wild_toss"});
@@ -2057,8 +2082,8 @@ TEST(StarterPlayer, Bastion) {
                 {"nightfall_ward", 1}, {"spiked_armor", 1},  {"desperate_blow", 1}, {"concussive_blow", 1},
                 {"tactics", 1},        {"steel_resolve", 1}, {"purge", 1},          {"pyre", 1},
                 {"foresight", 1},      {"time_bomb", 1},     {"streamline", 1},     {"meditate", 1},
-                {"mending_salve", 1},  {"vow_of_peace", 1},  {"deep_breath", 1}}));
-  EXPECT_EQ(p.deck.size(), 28u);
+                {"mending_salve", 1},  {"vow_of_peace", 1},  {"deep_breath", 1},    {"regroup", 1}}));
+  EXPECT_EQ(p.deck.size(), 29u);
 }
 
 /// Plays `n` battles of an encounter with the random policy; every submit must be accepted.
@@ -2212,55 +2237,17 @@ TEST(StarterPack, EveryItemHasATest) {
   std::vector<std::string> cards;
   for (const std::string& id : ids_of(c.cards))
     if (!upgrades.count(id)) cards.push_back(id);
-  EXPECT_EQ(cards, sorted({"strike",
-                           "defend",
-                           "bash",
-                           "quick_study",
-                           "cleave",
-                           "twin_strike",
-                           "venom_dart",
-                           "scatter_shot",
-                           "chain_lightning",
-                           "exploit",
-                           "desperate_blow",
-                           "overcharge",
-                           "blood_strike",
-                           "all_in",
-                           "momentum",
-                           "phantom_blade",
-                           "reckless_charge",
-                           "flurry",
-                           "concussive_blow",
-                           "shield_wall",
-                           "brace",
-                           "counter_stance",
-                           "overflow",
-                           "adrenaline",
-                           "sift",
-                           "wild_toss",
-                           "purge",
-                           "pyre",
-                           "tactics",
-                           "scout",
-                           "foresight",
-                           "time_bomb",
-                           "nightfall_ward",
-                           "quicken",
-                           "streamline",
-                           "haste",
-                           "meditate",
-                           "opening_gambit",
-                           "mending_salve",
-                           "vow_of_peace",
-                           "footwork",
-                           "spiked_armor",
-                           "iron_skin",
-                           "battle_fury",
-                           "blood_oath",
-                           "steel_resolve",
-                           "deep_breath",
-                           "dazed",
-                           "doubt"}));
+  EXPECT_EQ(cards,
+            sorted({"strike",         "defend",          "bash",           "quick_study",     "cleave",
+                    "twin_strike",    "venom_dart",      "scatter_shot",   "chain_lightning", "exploit",
+                    "desperate_blow", "overcharge",      "blood_strike",   "all_in",          "momentum",
+                    "phantom_blade",  "reckless_charge", "flurry",         "concussive_blow", "shield_wall",
+                    "brace",          "counter_stance",  "overflow",       "adrenaline",      "sift",
+                    "wild_toss",      "purge",           "pyre",           "tactics",         "scout",
+                    "foresight",      "time_bomb",       "nightfall_ward", "quicken",         "streamline",
+                    "haste",          "meditate",        "opening_gambit", "mending_salve",   "vow_of_peace",
+                    "footwork",       "spiked_armor",    "iron_skin",      "battle_fury",     "blood_oath",
+                    "steel_resolve",  "deep_breath",     "dazed",          "doubt",           "regroup"}));
   EXPECT_EQ(upgrades.size(), 5u);  // twin_strike, venom_dart, blood_strike, shield_wall, brace
   EXPECT_EQ(ids_of(c.enemies), sorted({"gnasher", "sludge", "cultist", "spiker", "bog_toad", "imp", "witch",
                                        "leech", "sentry", "golem", "warlord"}));

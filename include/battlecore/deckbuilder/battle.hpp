@@ -148,7 +148,9 @@ struct EffectFrame {
 
 /// A paused effect: the player must pick (or skip, where allowed).
 struct PendingChoice {
-  enum class Kind : std::uint8_t { None, Options, DiscardFromHand, ExhaustFromHand };
+  /// Options: one of the choice op's options. The others: hand cards, one decision per card,
+  /// each going to the pile hand_choice_pile names.
+  enum class Kind : std::uint8_t { None, Options, DiscardFromHand, ExhaustFromHand, PutOnDrawPileFromHand };
   Kind kind = Kind::None;
   bool skippable = false;
   std::uint8_t picks_left = 0;    ///< hand-card choices: cards still to pick
@@ -159,6 +161,25 @@ struct PendingChoice {
   CardRef card = kNoCard;
   friend bool operator==(const PendingChoice&, const PendingChoice&) = default;
 };
+
+/// The names of PendingChoice::Kind, in its order: snapshots and ChoiceOffered events use them.
+inline constexpr std::array<std::string_view, 5> kChoiceKindNames = {
+    "none", "options", "discard_from_hand", "exhaust_from_hand", "put_on_draw_pile_from_hand"};
+/// Where a card picked in a hand-card choice goes (Pile::None for the other kinds).
+constexpr Pile hand_choice_pile(PendingChoice::Kind kind) {
+  switch (kind) {
+    case PendingChoice::Kind::DiscardFromHand:
+      return Pile::Discard;
+    case PendingChoice::Kind::ExhaustFromHand:
+      return Pile::Exhaust;
+    case PendingChoice::Kind::PutOnDrawPileFromHand:
+      return Pile::Draw;
+    case PendingChoice::Kind::None:
+    case PendingChoice::Kind::Options:
+      break;
+  }
+  return Pile::None;
+}
 
 /// A card whose play has begun and not yet finished (its effect may be paused on a Choice).
 struct PlayInProgress {
@@ -280,7 +301,8 @@ struct BattleState {
   bool reward_pending = false;
   /// The draw pile index (bottom first) from which up to its top the player knows which cards lie
   /// there, though not in what order: the Innate cards the opening hand left on top (put there
-  /// in their shuffled order), or kNothingKnownOnTop. Draws from the top shrink that run with no
+  /// in their shuffled order) and the cards put on top from the hand (which join the run, or
+  /// start it at their place), or kNothingKnownOnTop. Draws from the top shrink that run with no
   /// update: nothing is known once the pile holds no more cards than this. Whatever else puts
   /// cards into the draw pile sets kNothingKnownOnTop (a reshuffle of the discard pile, a card
   /// added at a random place). resample_hidden keeps these cards on top (known_on_top). Here,

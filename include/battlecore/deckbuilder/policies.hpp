@@ -10,12 +10,11 @@
 /// - `mcts`: UCT over copies of the battle. Every iteration starts from a copy whose hidden
 ///   chance is re-sampled, so the search never reads the real future (the draw pile order, the
 ///   enemies' next intents, random effects) and still uses what the player knows of it (the
-///   Innate cards left on top of the draw pile). The tree is keyed by actions (open loop); a node's
-///   children are scored with UCB1 over the iterations in which they were legal. Rollouts play
-///   to the end of the battle uniformly at random among the legal options other than ending
-///   the turn (ending it only when nothing else is legal); a win is worth 0.5 + 0.5 x the
-///   player's HP fraction, a loss 0.3 x the fraction of enemy HP removed. The option visited most
-///   at the root is played.
+///   Innate cards left on top of the draw pile, the cards put there from the hand). The tree is keyed by
+///   actions (open loop); a node's children are scored with UCB1 over the iterations in which they were
+///   legal. Rollouts play to the end of the battle uniformly at random among the legal options other than
+///   ending the turn (ending it only when nothing else is legal); a win is worth 0.5 + 0.5 x the player's HP
+///   fraction, a loss 0.3 x the fraction of enemy HP removed. The option visited most at the root is played.
 
 #include <cstddef>
 #include <cstdint>
@@ -59,8 +58,10 @@ class RandomPolicy final : public Policy {
 
 /// Re-samples what the player cannot know: every random stream of the battle is reseeded from
 /// `seed` and the draw pile is reshuffled, but for the cards the player knows to be on top
-/// (BattleState::known_on_top: the Innate cards the opening hand left there, until the first
-/// reshuffle), which stay on top, only their order among themselves re-sampled. The hand, the
+/// (BattleState::known_on_top: the Innate cards the opening hand left there and the cards put
+/// there from the hand, until the first reshuffle), which stay on top, only their order among
+/// themselves re-sampled (the player does not know the Innate cards' order; that of several cards
+/// put on top is known, and the re-sample forgets it). The hand, the
 /// piles' contents, HP, statuses and the enemies' shown intents are kept. For search on a copy,
 /// never on the battle being played.
 void resample_hidden(Battle& battle, std::uint64_t seed);

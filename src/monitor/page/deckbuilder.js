@@ -69,7 +69,7 @@ BattlecorePanels.deckbuilder = (() => {
       ctx.detail(pile).then((p) => {
         if (!p) return;
         const names = (cards) => cards.map((c) => c.name).join(', ');
-        // The draw pile's first known_on_top cards are known to lie on top (in an unknown order).
+        // The draw pile's first known_on_top cards are known to lie on top (shown sorted by name).
         const known = p.known_on_top || 0;
         const list = !p.cards.length ? '(empty)'
           : known === 0 ? names(p.cards)
