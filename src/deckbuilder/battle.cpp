@@ -590,8 +590,9 @@ std::uint64_t Battle::state_hash() const {
   for (const EnemyState& e : state_.enemies) h.add(e.rules_used);
   // What the player knows of the draw pile's top, by the cards it covers (a mark the draws have
   // passed covers none, as no mark does), added only when it covers some: a battle where it
-  // covers none keeps the hashes its recorded replays hold.
+  // covers none keeps the hashes its recorded replays hold. Likewise the cards known in order.
   if (const std::size_t known = state_.known_on_top(); known != 0) h.add(known);
+  if (const std::size_t in_order = state_.known_in_order_on_top(); in_order != 0) h.add(in_order + 0x100);
   return h.h;
 }
 

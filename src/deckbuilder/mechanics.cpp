@@ -21,7 +21,7 @@ void bad_unit(const BattleState& s, UnitRef u) {
   // The discard pile goes under whatever is left in the draw pile, then the new cards are shuffled.
   s.piles.shuffle_discard_under_draw(s.rng[Stream::Shuffle]);
   // Grown again, the draw pile has shuffled cards where a mark would say known ones are.
-  s.draw_known_from = kNothingKnownOnTop;
+  s.forget_draw_pile_top();
   x.ev.emit_with(EventType::PileShuffled,
                  [&] { return Event{.type = EventType::PileShuffled, .amount = count}; });
 }
@@ -70,7 +70,7 @@ void add_card(Ctx& x, CardId card, Pile pile) {
       // not know, so neither do they know what lies on top any more.
       const auto at = x.s.rng[Stream::Effects].below(static_cast<std::uint32_t>(x.s.draw_pile().size() + 1));
       x.s.piles.insert(Pile::Draw, at, ref);
-      x.s.draw_known_from = kNothingKnownOnTop;
+      x.s.forget_draw_pile_top();
       break;
     }
     case Pile::Discard:

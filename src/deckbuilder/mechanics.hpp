@@ -84,11 +84,9 @@ inline void card_moved_from_hand(Ctx& x, CardRef card, Pile to) {
 }
 /// Moves a card from the hand to the top of another pile (discard, exhaust or draw pile),
 /// keeping the hand's order, and emits CardMoved. The player knows a card put on the draw
-/// pile to lie on top: the known run (BattleState::draw_known_from) starts at its place when
-/// none was known, and grows by it otherwise.
+/// pile to lie on top (BattleState::know_card_put_on_top).
 inline void move_from_hand(Ctx& x, std::size_t hand_index, Pile to) {
-  if (to == Pile::Draw && x.s.known_on_top() == 0)
-    x.s.draw_known_from = static_cast<std::uint8_t>(x.s.piles.size(Pile::Draw));
+  if (to == Pile::Draw) x.s.know_card_put_on_top();
   card_moved_from_hand(x, x.s.piles.hand_to(hand_index, to), to);
 }
 /// Creates a new card instance in `pile` (a full hand sends it to the discard pile).

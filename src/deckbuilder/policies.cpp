@@ -33,8 +33,10 @@ void resample_hidden(Battle& battle, std::uint64_t seed) {
   BattleState& s = Battle::Access::of(battle).s;
   s.rng = RngStreams(seed);
   // The cards the player knows to be on top stay there; the cards under them, then those on top
-  // among themselves (the rules put them there in shuffled order), are shuffled, each from a
-  // canonical order, so that the result does not depend on the real order at all.
+  // whose order the player does not know (the Innate cards, which the rules put there in
+  // shuffled order) among themselves, are shuffled, each from a canonical order, so that the
+  // result does not depend on the real order at all. The cards put on top from the hand stay as
+  // they lie.
   CardPile draw;
   for (CardRef c : s.draw_pile()) draw.push_back(c);
   const auto reshuffle = [&](CardRef* first, CardRef* last) {
@@ -42,8 +44,9 @@ void resample_hidden(Battle& battle, std::uint64_t seed) {
     s.rng[Stream::Shuffle].shuffle(first, last);
   };
   CardRef* const on_top = draw.end() - s.known_on_top();
+  CardRef* const in_order = draw.end() - s.known_in_order_on_top();
   reshuffle(draw.begin(), on_top);
-  reshuffle(on_top, draw.end());
+  reshuffle(on_top, in_order);
   s.piles.assign(Pile::Draw, draw);
 }
 

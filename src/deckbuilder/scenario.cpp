@@ -226,7 +226,7 @@ struct ScenarioStart::Overrides {
       s.played_this_turn.clear();
       // The listed draw pile is a position in the middle of a battle: its order, Innate cards
       // on top or not, is as hidden from the player as a shuffled one.
-      s.draw_known_from = kNothingKnownOnTop;
+      s.forget_draw_pile_top();
       for (std::size_t k = 0; k < piles.size(); ++k)
         for (CardId id : piles[k]) {
           const auto ref = static_cast<CardRef>(s.cards.size());

@@ -116,21 +116,40 @@ MoveIndex move_or_none(const In& in, std::string_view key, const EnemyDef& def) 
 
 json move_json(MoveIndex m) { return m == kNoMove ? json(nullptr) : json(m); }
 
-/// What the player knows of the draw pile's top (BattleState::draw_known_from), once the cards
-/// and the piles are read: null for nothing, or a draw pile index below the number of card
-/// instances (the start sets it within the draw pile, below its Innate cards, and a card put on
-/// top from the hand at its own place, below the card instances in the hand; until it is
-/// cleared the pile only shrinks under it or grows by cards put on top, and no card instance
-/// leaves the battle). A snapshot without the key (written before it was kept) knows nothing.
+/// What the player knows of the draw pile's top (BattleState::draw_known_from and
+/// draw_ordered_from), once the cards and the piles are read. Each mark is null for nothing, or a
+/// draw pile index below the number of card instances (the start sets the first within the draw
+/// pile, below its Innate cards, and a card put on top from the hand sets either at its own
+/// place, below the card instances in the hand; until they are cleared the pile only shrinks
+/// under them or grows by cards put on top, and no card instance leaves the battle). The cards
+/// known in order are among those known to be there: draw_ordered_from is null when
+/// draw_known_from is, else at or above it. A snapshot without a key (written before it was
+/// kept) knows nothing by it.
 void read_known_on_top(const In& in, BattleState& s) {
-  if (!in.has("draw_known_from") || in.at("draw_known_from").is_null()) return;
-  if (s.cards.empty())
-    throw Bad{in.ptr("draw_known_from"), "expected null: the battle has no card instances, so none is known"};
-  s.draw_known_from = static_cast<std::uint8_t>(
-      num_because(in, "draw_known_from", 0, static_cast<std::int64_t>(s.cards.size()) - 1,
-                  fmt::format("a draw pile index below the battle's {}",
-                              content::counted(s.cards.size(), "card instances"))));
+  const auto mark = [&](std::string_view key) {
+    if (!in.has(key) || in.at(key).is_null()) return kNothingKnownOnTop;
+    if (s.cards.empty())
+      throw Bad{in.ptr(key), "expected null: the battle has no card instances, so none is known"};
+    return static_cast<std::uint8_t>(
+        num_because(in, key, 0, static_cast<std::int64_t>(s.cards.size()) - 1,
+                    fmt::format("a draw pile index below the battle's {}",
+                                content::counted(s.cards.size(), "card instances"))));
+  };
+  s.draw_known_from = mark("draw_known_from");
+  s.draw_ordered_from = mark("draw_ordered_from");
+  if (s.draw_ordered_from == kNothingKnownOnTop) return;
+  if (s.draw_known_from == kNothingKnownOnTop)
+    throw Bad{in.ptr("draw_ordered_from"),
+              fmt::format("expected null: draw_known_from is null, so no card is known in order, got {}",
+                          s.draw_ordered_from)};
+  if (s.draw_ordered_from < s.draw_known_from)
+    throw Bad{in.ptr("draw_ordered_from"),
+              fmt::format("the cards known in order are among those known to be on top: expected an index at "
+                          "or above draw_known_from ({}), got {}",
+                          s.draw_known_from, s.draw_ordered_from)};
 }
+
+json mark_json(std::uint8_t mark) { return mark == kNothingKnownOnTop ? json(nullptr) : json(mark); }
 
 }  // namespace
 
@@ -206,7 +225,8 @@ json BattleIo::snapshot(const Battle& b) {
       {"enemies", enemies},
       {"cards", cards},
       {"draw_pile", refs_json(s.draw_pile())},
-      {"draw_known_from", s.draw_known_from == kNothingKnownOnTop ? json(nullptr) : json(s.draw_known_from)},
+      {"draw_known_from", mark_json(s.draw_known_from)},
+      {"draw_ordered_from", mark_json(s.draw_ordered_from)},
       {"hand", refs_json(s.hand())},
       {"discard_pile", refs_json(s.discard_pile())},
       {"exhaust_pile", refs_json(s.exhaust_pile())},

@@ -139,19 +139,22 @@ class DeckbuilderBattle final : public MonitorBattle {
     }
     // The draw pile's order is hidden from the player: it is shown sorted by name (and cards of
     // one name by instance, so that their order tells nothing either), except that the cards the
-    // player knows to be on top (the Innate cards the opening hand left there, the cards put
-    // there from the hand) come first, sorted among themselves: the player knows them to be
-    // there, the rules keep no more than that.
+    // player knows to be on top come first: the cards put there from the hand in their order (top
+    // first), which the player knows, then the Innate cards the opening hand left there, sorted
+    // among themselves: the player knows them to be there, but not in what order.
     const auto by_name = [](const nlohmann::json& a, const nlohmann::json& b) {
       const auto& an = a["name"].get_ref<const std::string&>();
       const auto& bn = b["name"].get_ref<const std::string&>();
       return an != bn ? an < bn : a["card"].get<db::CardRef>() < b["card"].get<db::CardRef>();
     };
     const std::size_t known = s.known_on_top();
+    const std::size_t in_order = s.known_in_order_on_top();
     for (auto ref = pile.rbegin(); ref != pile.rend(); ++ref) cards.push_back(card_json(*ref));
-    std::sort(cards.begin(), cards.begin() + static_cast<std::ptrdiff_t>(known), by_name);
+    std::sort(cards.begin() + static_cast<std::ptrdiff_t>(in_order),
+              cards.begin() + static_cast<std::ptrdiff_t>(known), by_name);
     std::sort(cards.begin() + static_cast<std::ptrdiff_t>(known), cards.end(), by_name);
-    return nlohmann::json{{"pile", name}, {"cards", cards}, {"known_on_top", known}};
+    return nlohmann::json{
+        {"pile", name}, {"cards", cards}, {"known_on_top", known}, {"known_in_order", in_order}};
   }
 
  private:

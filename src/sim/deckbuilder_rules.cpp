@@ -134,6 +134,12 @@ std::vector<std::string> DeckbuilderRules::invariants(const Battle& before, cons
   if (s.draw_known_from != kNothingKnownOnTop && s.draw_known_from >= s.cards.size())
     broken.push_back(fmt::format("the draw pile is known from index {}, but the battle has {} cards",
                                  s.draw_known_from, s.cards.size()));
+  // The cards known in order are among those known to be there.
+  if (s.draw_ordered_from != kNothingKnownOnTop &&
+      (s.draw_known_from == kNothingKnownOnTop || s.draw_ordered_from < s.draw_known_from ||
+       s.draw_ordered_from >= s.cards.size()))
+    broken.push_back(fmt::format("the draw pile's order is known from index {}, its cards from {}",
+                                 s.draw_ordered_from, s.draw_known_from));
   return broken;
 }
 

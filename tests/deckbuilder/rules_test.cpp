@@ -2069,8 +2069,9 @@ TEST(DeckbuilderRulesHandOps, PutOnDrawPileRandomNeverTakesThePlayedCard) {
   }
 }
 
-// The search re-samples the draw pile under the cards put on top and keeps them there, as the
-// player knows them to be; a snapshot taken between two picks restores the same battle.
+// The search re-samples the draw pile under the cards put on top and keeps them there in their
+// order, as the player knows them to be; a snapshot taken between two picks restores the same
+// battle.
 TEST(DeckbuilderRulesHandOps, CardsPutOnTopStayThereInTheSearchesSampleAndInASnapshot) {
   Fight run(hand_pack("stack"));
   const std::vector<CardRef> options = others(run, run.card("stack"));
@@ -2079,6 +2080,7 @@ TEST(DeckbuilderRulesHandOps, CardsPutOnTopStayThereInTheSearchesSampleAndInASna
   const nlohmann::json s = snapshot(run.battle);
   EXPECT_EQ(s["state"]["choice"]["kind"], "put_on_draw_pile_from_hand");
   EXPECT_EQ(s["state"]["draw_known_from"], run.s().draw_pile().size() - 1);
+  EXPECT_EQ(s["state"]["draw_ordered_from"], run.s().draw_pile().size() - 1);
   auto restored = restore(hand_pack("stack"), s);
   ASSERT_TRUE(restored.ok()) << restored.error().message;
   Battle copy = std::move(restored).value();
@@ -2089,18 +2091,64 @@ TEST(DeckbuilderRulesHandOps, CardsPutOnTopStayThereInTheSearchesSampleAndInASna
   EXPECT_EQ(copy.state_hash(), run.battle.state_hash());
 
   const std::vector<CardRef> real(run.s().draw_pile().begin(), run.s().draw_pile().end());
-  const std::set<CardRef> top = {real.end()[-1], real.end()[-2]};
-  EXPECT_EQ(top, (std::set<CardRef>{options[3], options[1]}));
+  ASSERT_EQ(run.s().known_in_order_on_top(), 2u);
+  EXPECT_EQ(real.end()[-1], options[1]);  // the top: the last one put there
+  EXPECT_EQ(real.end()[-2], options[3]);
   std::set<std::vector<CardRef>> unders;
   for (std::uint64_t sample = 1; sample <= 20; ++sample) {
     Battle other = run.battle;
     resample_hidden(other, sample);
     const std::vector<CardRef> pile(other.state().draw_pile().begin(), other.state().draw_pile().end());
     ASSERT_EQ(pile.size(), real.size());
-    EXPECT_EQ((std::set<CardRef>{pile.end()[-1], pile.end()[-2]}), top) << "sample " << sample;
+    EXPECT_EQ(pile.end()[-1], options[1]) << "sample " << sample;
+    EXPECT_EQ(pile.end()[-2], options[3]) << "sample " << sample;
     unders.insert(std::vector<CardRef>(pile.begin(), pile.end() - 2));
   }
   EXPECT_GE(unders.size(), 15u);  // the five cards under them: 120 orders
+}
+
+// Over Innate cards left on top, whose order the player has not seen, a card put there is known
+// in order: the search keeps it on the very top, the Innate cards under it in an order drawn
+// afresh, and the rest under them.
+TEST(DeckbuilderRulesHandOps, ACardPutOverInnateCardsIsKnownInOrderAndTheyAreNot) {
+  const auto catalog = build(
+      {.cards = std::string(kHandCards) + R"(,
+      { "id": "rune", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [] })",
+       .deck = R"({ "card": "stack" }, { "card": "rune", "count": 6 }, { "card": "guard", "count": 5 })"});
+  std::size_t battles = 0;
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    Fight run(catalog, seed);
+    if (!run.in_hand("stack")) continue;  // the opening hand draws 5 of the 7 Innate cards
+    ++battles;
+    SCOPED_TRACE(seed);
+    ASSERT_EQ(run.s().known_on_top(), 2u);  // the two runes the hand had no room for
+    ASSERT_EQ(run.s().known_in_order_on_top(), 0u);
+    run.play("stack");
+    const CardRef put = others(run, run.card("stack"))[0];
+    run.act(Action::choose(0));
+    run.act(Action::choose(0));  // the second pick: what was the second card
+    const std::vector<CardRef> real(run.s().draw_pile().begin(), run.s().draw_pile().end());
+    ASSERT_EQ(real.size(), 9u);
+    EXPECT_EQ(run.s().known_on_top(), 4u);
+    EXPECT_EQ(run.s().known_in_order_on_top(), 2u);
+    EXPECT_EQ(real.end()[-2], put);
+    const std::set<CardRef> runes = {real.end()[-3], real.end()[-4]};
+    std::set<std::vector<CardRef>> rune_orders;
+    for (std::uint64_t sample = 1; sample <= 20; ++sample) {
+      Battle other = run.battle;
+      resample_hidden(other, sample);
+      const std::vector<CardRef> pile(other.state().draw_pile().begin(), other.state().draw_pile().end());
+      EXPECT_TRUE(std::equal(pile.end() - 2, pile.end(), real.end() - 2)) << "sample " << sample;
+      EXPECT_EQ((std::set<CardRef>{pile.end()[-3], pile.end()[-4]}), runes) << "sample " << sample;
+      rune_orders.insert({pile.end()[-3], pile.end()[-4]});
+    }
+    EXPECT_EQ(rune_orders.size(), 2u);  // both orders of the two runes come up
+    // Known in order or only known: the hash tells them apart.
+    Battle unordered = run.battle;
+    Battle::Access::of(unordered).s.draw_ordered_from = kNothingKnownOnTop;
+    EXPECT_NE(unordered.state_hash(), run.battle.state_hash());
+  }
+  EXPECT_GE(battles, 5u);
 }
 
 // =============================================================================================

@@ -382,6 +382,25 @@ TEST(DeckbuilderSnapshot, AMarkOfTheCardsKnownOnTopTheRulesNeverSetIsRefused) {
                              cards, cards - 1));
   refused(-1, "got -1");
   refused("top", "expected an integer");
+  // The cards known in order are among those known to be on top.
+  const auto refused_ordered = [&](const json& doc, const std::string& what) {
+    const auto r = restore(test::innate_pack(), doc);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().message.find("/state/draw_ordered_from"), std::string::npos) << r.error().message;
+    EXPECT_NE(r.error().message.find(what), std::string::npos) << r.error().message;
+  };
+  refused_ordered(with(s, "/state/draw_ordered_from", test::kOrdinaryCards - 1),
+                  fmt::format("expected an index at or above draw_known_from ({}), got {}",
+                              test::kOrdinaryCards, test::kOrdinaryCards - 1));
+  refused_ordered(with(with(s, "/state/draw_known_from", nullptr), "/state/draw_ordered_from", 3),
+                  "draw_known_from is null, so no card is known in order, got 3");
+  refused_ordered(with(s, "/state/draw_ordered_from", cards), "expected an integer in");
+  {
+    const auto r =
+        restore(test::innate_pack(), with(s, "/state/draw_ordered_from", test::kOrdinaryCards + 1));
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_EQ(r.value().state().known_in_order_on_top(), test::kRunesLeftOnTop - 1);
+  }
   // Marks the rules could have left: cards put on top from the hand over a run of ordinary cards
   // (0, below the runes), one rune still covered, none, or passed long ago.
   for (const std::size_t mark : {std::size_t{0}, test::kOrdinaryCards - 1, test::kOrdinaryCards + 1,

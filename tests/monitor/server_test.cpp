@@ -456,6 +456,7 @@ TEST(MonitorDeckbuilderDetail, DrawPileOrderTellsNothingHidden) {
     const json draw = *battle.value()->detail("draw_pile");
     ASSERT_TRUE(draw.contains("known_on_top")) << draw.dump();
     EXPECT_EQ(draw["known_on_top"], 0u);
+    EXPECT_EQ(draw["known_in_order"], 0u);
     for (std::size_t i = 1; i < draw["cards"].size(); ++i) {
       const json& a = draw["cards"][i - 1];
       const json& b = draw["cards"][i];

@@ -300,26 +300,46 @@ struct BattleState {
   FixedVec<CardId, kMaxRewardChoices> reward_options;  ///< offered, waiting for a pick
   bool reward_pending = false;
   /// The draw pile index (bottom first) from which up to its top the player knows which cards lie
-  /// there, though not in what order: the Innate cards the opening hand left on top (put there
-  /// in their shuffled order) and the cards put on top from the hand (which join the run, or
-  /// start it at their place), or kNothingKnownOnTop. Draws from the top shrink that run with no
-  /// update: nothing is known once the pile holds no more cards than this. Whatever else puts
-  /// cards into the draw pile sets kNothingKnownOnTop (a reshuffle of the discard pile, a card
-  /// added at a random place). resample_hidden keeps these cards on top (known_on_top). Here,
-  /// beside reward_pending, it takes bytes reward_taken's alignment left unused: the state is no
-  /// larger.
+  /// there: the Innate cards the opening hand left on top (put there in their shuffled order) and
+  /// the cards put on top from the hand (which join the run, or start it at their place), or
+  /// kNothingKnownOnTop. Draws from the top shrink that run with no update: nothing is known once
+  /// the pile holds no more cards than this. Whatever else puts cards into the draw pile forgets
+  /// it (forget_draw_pile_top: a reshuffle of the discard pile, a card added at a random place).
+  /// resample_hidden keeps these cards on top (known_on_top). Here, beside reward_pending, it
+  /// takes bytes reward_taken's alignment left unused: the state is no larger.
   std::uint8_t draw_known_from = kNothingKnownOnTop;
+  /// The index from which up to the top the player knows the order of those cards too: the
+  /// cards put there from the hand, above the Innate cards, whose order the player has not seen;
+  /// at or above draw_known_from, or kNothingKnownOnTop (always when that is). Kept like it;
+  /// resample_hidden leaves these cards as they lie (known_in_order_on_top).
+  std::uint8_t draw_ordered_from = kNothingKnownOnTop;
   std::int32_t reward_taken = -1;  ///< the card id taken as the reward, or -1
   friend bool operator==(const BattleState&, const BattleState&) = default;
 
   /// How many cards on top of the draw pile the player knows to be there (draw_known_from).
-  std::size_t known_on_top() const {
-    const std::size_t n = piles.size(Pile::Draw);
-    return n > draw_known_from ? n - draw_known_from : 0;
+  std::size_t known_on_top() const { return draw_pile_above(draw_known_from); }
+  /// How many of them the player knows the order of (draw_ordered_from): the top ones.
+  std::size_t known_in_order_on_top() const { return draw_pile_above(draw_ordered_from); }
+  /// Nothing is known of the draw pile's top any more: cards went into it unseen.
+  void forget_draw_pile_top() {
+    draw_known_from = kNothingKnownOnTop;
+    draw_ordered_from = kNothingKnownOnTop;
+  }
+  /// A card from the hand is about to go on top of the draw pile, in the player's sight: the
+  /// known run and the known order start at its place, or grow by it.
+  void know_card_put_on_top() {
+    const auto place = static_cast<std::uint8_t>(piles.size(Pile::Draw));
+    if (known_on_top() == 0) draw_known_from = place;
+    if (known_in_order_on_top() == 0) draw_ordered_from = place;
   }
 
   /// The draw pile, bottom first: back() is the top, the next card drawn.
   DrawPileView draw_pile() const { return piles.draw(); }
+  /// How many draw pile cards lie at index `mark` or above.
+  std::size_t draw_pile_above(std::uint8_t mark) const {
+    const std::size_t n = piles.size(Pile::Draw);
+    return n > mark ? n - mark : 0;
+  }
   std::span<const CardRef> hand() const { return piles.hand(); }
   /// The discard pile, bottom first.
   std::span<const CardRef> discard_pile() const { return piles.discard(); }

@@ -59,9 +59,9 @@ class RandomPolicy final : public Policy {
 /// Re-samples what the player cannot know: every random stream of the battle is reseeded from
 /// `seed` and the draw pile is reshuffled, but for the cards the player knows to be on top
 /// (BattleState::known_on_top: the Innate cards the opening hand left there and the cards put
-/// there from the hand, until the first reshuffle), which stay on top, only their order among
-/// themselves re-sampled (the player does not know the Innate cards' order; that of several cards
-/// put on top is known, and the re-sample forgets it). The hand, the
+/// there from the hand, until the first reshuffle), which stay on top: the cards put there from
+/// the hand as they lie (known_in_order_on_top), the Innate cards under them with their order
+/// among themselves re-sampled, as the player has not seen it. The hand, the
 /// piles' contents, HP, statuses and the enemies' shown intents are kept. For search on a copy,
 /// never on the battle being played.
 void resample_hidden(Battle& battle, std::uint64_t seed);

@@ -69,7 +69,8 @@ BattlecorePanels.deckbuilder = (() => {
       ctx.detail(pile).then((p) => {
         if (!p) return;
         const names = (cards) => cards.map((c) => c.name).join(', ');
-        // The draw pile's first known_on_top cards are known to lie on top (shown sorted by name).
+        // The draw pile's first known_on_top cards are known to lie on top: its first known_in_order
+        // in their order (the top first), the rest sorted by name.
         const known = p.known_on_top || 0;
         const list = !p.cards.length ? '(empty)'
           : known === 0 ? names(p.cards)
