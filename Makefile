@@ -62,11 +62,13 @@ test: deps $(TEST_DIR)/CMakeCache.txt
 
 # The fuzz targets, built with clang, ASan and UBSan in their own build directory, each run
 # FUZZ_SECONDS on its seed corpus (tests/fuzz/corpus/), new inputs kept in the build directory.
+# Every target of BATTLECORE_FUZZ_TARGETS (CMakeLists.txt) has its corpus directory, which the
+# tests' corpus runners read: the directories name the targets here.
+FUZZ_TARGETS := $(sort $(notdir $(wildcard tests/fuzz/corpus/*)))
 fuzz: deps
 	cmake -S . -B $(FUZZ_DIR) $(FUZZ_CONFIG) >/dev/null
 	cmake --build $(FUZZ_DIR) -j $(JOBS) --target battlecore_fuzzers
-	for t in content_loader actions clash_content_loader clash_actions party_content_loader party_actions \
-	    replay report; do \
+	for t in $(FUZZ_TARGETS); do \
 	  mkdir -p $(FUZZ_DIR)/tests/fuzz/corpus_$$t && \
 	  $(FUZZ_DIR)/tests/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=20 \
 	    $(FUZZ_DIR)/tests/fuzz/corpus_$$t tests/fuzz/corpus/$$t || exit 1; \
