@@ -1,8 +1,12 @@
 #include "battlecore/deckbuilder/view.hpp"
 
+#include <algorithm>
 #include <array>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 namespace battlecore::deckbuilder {
@@ -246,6 +250,31 @@ std::optional<std::string> event_text(const Battle& battle, const Event& e) {
   }
 }
 
+namespace {
+/// What the player knows of the draw pile's top, for the text view: "" when nothing, else " (on
+/// top: A, B)" for the cards put there from the hand, top first, and the Innate cards under them
+/// sorted by name, their order unseen.
+std::string known_on_top_text(const Battle& battle) {
+  const Catalog& c = battle.catalog();
+  const BattleState& s = battle.state();
+  const std::size_t known = s.known_on_top();
+  if (known == 0) return "";
+  const std::size_t in_order = s.known_in_order_on_top();
+  const DrawPileView draw = s.draw_pile();
+  const auto name = [&](std::size_t from_top) {
+    return std::string(c.cards[s.cards[draw[draw.size() - 1 - from_top]].def].name);
+  };
+  std::vector<std::string> ordered, unordered;
+  for (std::size_t k = 0; k < in_order; ++k) ordered.push_back(name(k));
+  for (std::size_t k = in_order; k < known; ++k) unordered.push_back(name(k));
+  std::sort(unordered.begin(), unordered.end());
+  if (unordered.empty()) return fmt::format(" (on top: {})", fmt::join(ordered, ", "));
+  if (ordered.empty()) return fmt::format(" (on top, in an unknown order: {})", fmt::join(unordered, ", "));
+  return fmt::format(" (on top: {}; under them, in an unknown order: {})", fmt::join(ordered, ", "),
+                     fmt::join(unordered, ", "));
+}
+}  // namespace
+
 std::string render_text(const Battle& battle) {
   const Catalog& c = battle.catalog();
   const BattleState& s = battle.state();
@@ -271,8 +300,8 @@ std::string render_text(const Battle& battle) {
   out += "hand:";
   for (CardRef r : s.hand())
     out += fmt::format(" {}({})", c.cards[s.cards[r].def].name, battle.effective_cost(r));
-  out += fmt::format("\ndraw {} | discard {} | exhaust {}\n", s.draw_pile().size(), s.discard_pile().size(),
-                     s.exhaust_pile().size());
+  out += fmt::format("\ndraw {}{} | discard {} | exhaust {}\n", s.draw_pile().size(),
+                     known_on_top_text(battle), s.discard_pile().size(), s.exhaust_pile().size());
   if (battle.is_waiting_for_choice()) out += "a choice is waiting:\n";
   if (battle.is_waiting_for_reward()) out += "victory! choose a card reward:\n";
   return out;

@@ -2036,6 +2036,10 @@ TEST(DeckbuilderRulesHandOps, PutOnDrawPileChooseSendsThePicksOnTopToBeDrawnNext
   EXPECT_EQ(draw[draw.size() - 1], options[0]);  // the top: the last one put there
   EXPECT_EQ(draw[draw.size() - 2], options[1]);
   EXPECT_EQ(run.s().known_on_top(), 2u);
+  // The text view names them, top first.
+  const std::string shown = "draw " + std::to_string(draw.size()) + " (on top: " + run.def(options[0]).name +
+                            ", " + run.def(options[1]).name + ") |";
+  EXPECT_NE(render_text(run.battle).find(shown), std::string::npos) << render_text(run.battle);
   EXPECT_EQ(run.s().hand().size(), 2u);
   ASSERT_FALSE(run.s().discard_pile().empty());
   EXPECT_EQ(run.s().discard_pile().back(), stack);
@@ -2123,6 +2127,10 @@ TEST(DeckbuilderRulesHandOps, ACardPutOverInnateCardsIsKnownInOrderAndTheyAreNot
     SCOPED_TRACE(seed);
     ASSERT_EQ(run.s().known_on_top(), 2u);  // the two runes the hand had no room for
     ASSERT_EQ(run.s().known_in_order_on_top(), 0u);
+    const std::string rune = run.def(run.s().draw_pile().back()).name;
+    EXPECT_NE(render_text(run.battle).find("(on top, in an unknown order: " + rune + ", " + rune + ") |"),
+              std::string::npos)
+        << render_text(run.battle);
     run.play("stack");
     const CardRef put = others(run, run.card("stack"))[0];
     run.act(Action::choose(0));
@@ -2132,6 +2140,9 @@ TEST(DeckbuilderRulesHandOps, ACardPutOverInnateCardsIsKnownInOrderAndTheyAreNot
     EXPECT_EQ(run.s().known_on_top(), 4u);
     EXPECT_EQ(run.s().known_in_order_on_top(), 2u);
     EXPECT_EQ(real.end()[-2], put);
+    const std::string shown = "(on top: " + run.def(real.end()[-1]).name + ", " + run.def(put).name +
+                              "; under them, in an unknown order: " + rune + ", " + rune + ") |";
+    EXPECT_NE(render_text(run.battle).find(shown), std::string::npos) << render_text(run.battle);
     const std::set<CardRef> runes = {real.end()[-3], real.end()[-4]};
     std::set<std::vector<CardRef>> rune_orders;
     for (std::uint64_t sample = 1; sample <= 20; ++sample) {
