@@ -124,8 +124,9 @@ json move_json(MoveIndex m) { return m == kNoMove ? json(nullptr) : json(m); }
 /// under them or grows by cards put on top, and no card instance leaves the battle). The cards
 /// known in order are among those known to be there: draw_ordered_from is null when
 /// draw_known_from is, else at or above it. A snapshot without a key (written before it was
-/// kept) knows nothing by it.
-void read_known_on_top(const In& in, BattleState& s) {
+/// kept) knows nothing by it. The cards known to be there in an unknown order, under those known
+/// in order, are Innate: no other card is put there without its place being seen.
+void read_known_on_top(const In& in, const Catalog& c, BattleState& s) {
   const auto mark = [&](std::string_view key) {
     if (!in.has(key) || in.at(key).is_null()) return kNothingKnownOnTop;
     if (s.cards.empty())
@@ -137,8 +138,7 @@ void read_known_on_top(const In& in, BattleState& s) {
   };
   s.draw_known_from = mark("draw_known_from");
   s.draw_ordered_from = mark("draw_ordered_from");
-  if (s.draw_ordered_from == kNothingKnownOnTop) return;
-  if (s.draw_known_from == kNothingKnownOnTop)
+  if (s.draw_ordered_from != kNothingKnownOnTop && s.draw_known_from == kNothingKnownOnTop)
     throw Bad{in.ptr("draw_ordered_from"),
               fmt::format("expected null: draw_known_from is null, so no card is known in order, got {}",
                           s.draw_ordered_from)};
@@ -147,6 +147,16 @@ void read_known_on_top(const In& in, BattleState& s) {
               fmt::format("the cards known in order are among those known to be on top: expected an index at "
                           "or above draw_known_from ({}), got {}",
                           s.draw_known_from, s.draw_ordered_from)};
+  const DrawPileView draw = s.draw_pile();
+  for (std::size_t i = s.draw_known_from; i < std::min<std::size_t>(s.draw_ordered_from, draw.size()); ++i)
+    if (!c.card_play[s.cards[draw[i]].def].has(kInnate))
+      throw Bad{
+          in.ptr("draw_known_from"),
+          fmt::format(
+              "card {} at draw pile index {} is not Innate: only the Innate cards the opening hand "
+              "left are known to be on top in an unknown order (draw_ordered_from: {})",
+              draw[i], i,
+              s.draw_ordered_from == kNothingKnownOnTop ? "null" : std::to_string(s.draw_ordered_from))};
 }
 
 json mark_json(std::uint8_t mark) { return mark == kNothingKnownOnTop ? json(nullptr) : json(mark); }
@@ -458,7 +468,7 @@ void read_state(const In& in, const Catalog& c, Phase phase, BattleState& s) {
   for (std::size_t card = 0; card < s.cards.size(); ++card)
     if (pile_of[card] == nullptr)
       throw Bad{content::child_pointer(in.ptr("cards"), card), fmt::format("card {} is in no pile", card)};
-  read_known_on_top(in, s);
+  read_known_on_top(in, c, s);
   read_refs(in, "played_this_turn", s.played_this_turn, 0, last_card);
   const json& hooks = in.arr("hooks");
   if (hooks.size() > kMaxHooks) throw Bad{in.ptr("hooks"), fmt::format("more than {} hooks", kMaxHooks)};

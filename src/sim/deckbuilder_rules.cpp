@@ -134,12 +134,19 @@ std::vector<std::string> DeckbuilderRules::invariants(const Battle& before, cons
   if (s.draw_known_from != kNothingKnownOnTop && s.draw_known_from >= s.cards.size())
     broken.push_back(fmt::format("the draw pile is known from index {}, but the battle has {} cards",
                                  s.draw_known_from, s.cards.size()));
-  // The cards known in order are among those known to be there.
+  // The cards known in order are among those known to be there, and those known in an unknown
+  // order under them are the Innate cards the opening hand left.
   if (s.draw_ordered_from != kNothingKnownOnTop &&
       (s.draw_known_from == kNothingKnownOnTop || s.draw_ordered_from < s.draw_known_from ||
        s.draw_ordered_from >= s.cards.size()))
     broken.push_back(fmt::format("the draw pile's order is known from index {}, its cards from {}",
                                  s.draw_ordered_from, s.draw_known_from));
+  const std::size_t unordered_top = s.draw_pile().size() - s.known_in_order_on_top();
+  for (std::size_t i = s.draw_pile().size() - s.known_on_top(); i < unordered_top; ++i)
+    if (const CardRef c = s.draw_pile()[i];
+        c < s.cards.size() && !after.catalog().card_play[s.cards[c].def].has(kInnate))
+      broken.push_back(fmt::format(
+          "card {} is known to be on top of the draw pile in an unknown order, but it is not Innate", c));
   return broken;
 }
 

@@ -365,7 +365,8 @@ TEST(DeckbuilderSnapshot, TheCardsKnownOnTopOfTheDrawPileRoundTrip) {
 }
 
 // The rules set the mark within the draw pile (below the Innate cards on top, or at a card put
-// there from the hand), below the number of card instances: any other mark is refused.
+// there from the hand), below the number of card instances, and the cards it covers in an unknown
+// order are Innate: any other mark is refused.
 TEST(DeckbuilderSnapshot, AMarkOfTheCardsKnownOnTopTheRulesNeverSetIsRefused) {
   Battle a(test::innate_pack());
   ASSERT_TRUE(a.start_battle("e", 4).ok());
@@ -395,16 +396,21 @@ TEST(DeckbuilderSnapshot, AMarkOfTheCardsKnownOnTopTheRulesNeverSetIsRefused) {
   refused_ordered(with(with(s, "/state/draw_known_from", nullptr), "/state/draw_ordered_from", 3),
                   "draw_known_from is null, so no card is known in order, got 3");
   refused_ordered(with(s, "/state/draw_ordered_from", cards), "expected an integer in");
-  {
-    const auto r =
-        restore(test::innate_pack(), with(s, "/state/draw_ordered_from", test::kOrdinaryCards + 1));
-    ASSERT_TRUE(r.ok()) << r.error().message;
-    EXPECT_EQ(r.value().state().known_in_order_on_top(), test::kRunesLeftOnTop - 1);
+  refused(test::kOrdinaryCards - 1,
+          fmt::format("at draw pile index {} is not Innate", test::kOrdinaryCards - 1));
+  refused(0, "at draw pile index 0 is not Innate");
+  // Cards known in order may be any cards (put on top from the hand): the run they start is not
+  // held to Innate cards.
+  for (const std::size_t ordered : {std::size_t{0}, test::kOrdinaryCards - 1, test::kOrdinaryCards + 1}) {
+    const json marked = with(with(s, "/state/draw_known_from", std::min(ordered, test::kOrdinaryCards)),
+                             "/state/draw_ordered_from", ordered);
+    const auto r = restore(test::innate_pack(), marked);
+    ASSERT_TRUE(r.ok()) << ordered << ": " << r.error().message;
+    EXPECT_EQ(r.value().state().known_in_order_on_top(),
+              test::kOrdinaryCards + test::kRunesLeftOnTop - ordered);
   }
-  // Marks the rules could have left: cards put on top from the hand over a run of ordinary cards
-  // (0, below the runes), one rune still covered, none, or passed long ago.
-  for (const std::size_t mark : {std::size_t{0}, test::kOrdinaryCards - 1, test::kOrdinaryCards + 1,
-                                 test::kOrdinaryCards + 2, cards - 1}) {
+  // Marks the draws could have left: one rune still covered, none, or passed long ago.
+  for (const std::size_t mark : {test::kOrdinaryCards + 1, test::kOrdinaryCards + 2, cards - 1}) {
     const auto r = restore(test::innate_pack(), with(s, "/state/draw_known_from", mark));
     ASSERT_TRUE(r.ok()) << mark << ": " << r.error().message;
     EXPECT_EQ(r.value().state().known_on_top(), test::kOrdinaryCards + test::kRunesLeftOnTop > mark
