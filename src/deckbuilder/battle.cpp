@@ -231,8 +231,8 @@ std::size_t Battle::list_other_options(Action* __restrict out) const {
   const PendingChoice& c = state_.choice;
   std::size_t count = c.option_count;
   if (c.kind != PendingChoice::Kind::Options) {
-    std::array<std::uint8_t, kMaxHand> eligible{};
-    count = detail::eligible_hand_cards(state_, eligible);
+    std::array<std::uint8_t, kMaxCards> eligible{};
+    count = state_.choice_cards(c.kind, eligible);
   }
   std::size_t n = 0;
   for (std::size_t i = 0; i < count; ++i) out[n++] = Action::choose(static_cast<std::uint8_t>(i));
@@ -422,9 +422,9 @@ Result<Status, Rejection> Battle::resolve_choice(const Action& action) {
   PendingChoice& c = state_.choice;
   if (action.kind == ActionKind::SkipChoice && !c.skippable)
     return refuse(RefusalReason::InvalidOption, action, phase(), "this choice cannot be skipped");
-  std::array<std::uint8_t, kMaxHand> eligible{};
+  std::array<std::uint8_t, kMaxCards> eligible{};
   const std::size_t n =
-      c.kind == PendingChoice::Kind::Options ? c.option_count : detail::eligible_hand_cards(state_, eligible);
+      c.kind == PendingChoice::Kind::Options ? c.option_count : state_.choice_cards(c.kind, eligible);
   if (action.kind == ActionKind::ChooseOption && action.index >= n)
     return refuse(RefusalReason::InvalidOption, action, phase(),
                   fmt::format("option {} does not exist; the choice has {} options", action.index, n));
@@ -441,9 +441,10 @@ Result<Status, Rejection> Battle::resolve_choice(const Action& action) {
     detail::push_block(x, catalog_->blocks[made.first_block + static_cast<std::size_t>(picked)],
                        EffectFrame::Kind::Block, made.source, made.target, made.card);
   } else {
-    detail::move_from_hand(x, eligible[static_cast<std::size_t>(picked)], hand_choice_pile(made.kind));
+    detail::move_picked_card(x, choice_source_pile(made.kind), eligible[static_cast<std::size_t>(picked)],
+                             choice_destination_pile(made.kind));
     c.picks_left = static_cast<std::uint8_t>(c.picks_left - 1);
-    const std::size_t left = detail::eligible_hand_cards(state_, eligible);
+    const std::size_t left = state_.choice_cards(made.kind, eligible);
     if (c.picks_left == 0 || left == 0) {
       c = PendingChoice{};
     } else {  // the next pick is offered like the first

@@ -574,11 +574,4 @@ std::size_t op_targets_of_side(OpContext& ctx, OpTarget kind, std::array<UnitRef
   return n;
 }
 
-std::size_t eligible_hand_cards(const BattleState& s, std::array<std::uint8_t, kMaxHand>& out) {
-  std::size_t n = 0;
-  for (std::size_t i = 0; i < s.hand().size(); ++i)
-    if (s.hand()[i] != s.playing.card) out[n++] = static_cast<std::uint8_t>(i);
-  return n;
-}
-
 }  // namespace battlecore::deckbuilder::detail

@@ -72,22 +72,33 @@ inline const BattleRules& rules(const Ctx& x) { return x.s.rules; }
 /// a full hand stops the draw.
 void draw_cards(Ctx& x, int count);
 void shuffle_discard_into_draw(Ctx& x);
-/// Emits CardMoved for `card`, which has just left the hand for `to`.
-inline void card_moved_from_hand(Ctx& x, CardRef card, Pile to) {
+/// Emits CardMoved for `card`, which has just left `from` for `to`.
+inline void card_moved(Ctx& x, CardRef card, Pile from, Pile to) {
   x.ev.emit_with(EventType::CardMoved, [&] {
     return Event{.type = EventType::CardMoved,
                  .subject = card,
                  .value = x.s.cards[card].def,
-                 .amount = static_cast<std::int32_t>(Pile::Hand),
+                 .amount = static_cast<std::int32_t>(from),
                  .extra = static_cast<std::int32_t>(to)};
   });
 }
+/// Emits CardMoved for `card`, which has just left the hand for `to`.
+inline void card_moved_from_hand(Ctx& x, CardRef card, Pile to) { card_moved(x, card, Pile::Hand, to); }
 /// Moves a card from the hand to the top of another pile (discard, exhaust or draw pile),
 /// keeping the hand's order, and emits CardMoved. The player knows a card put on the draw
 /// pile to lie on top (BattleState::know_card_put_on_top).
 inline void move_from_hand(Ctx& x, std::size_t hand_index, Pile to) {
   if (to == Pile::Draw) x.s.know_card_put_on_top();
   card_moved_from_hand(x, x.s.piles.hand_to(hand_index, to), to);
+}
+/// Moves the card at place `index` of `from` (the hand, or the discard pile, whose cards go only
+/// to the top of the draw pile) to the top of `to`, as a choice of cards or a random pick does.
+inline void move_picked_card(Ctx& x, Pile from, std::size_t index, Pile to) {
+  if (from == Pile::Hand) return move_from_hand(x, index, to);
+  BATTLECORE_ENSURE(from == Pile::Discard && to == Pile::Draw, "cannot move a card from pile {} to pile {}",
+                    pile_name(from), pile_name(to));
+  x.s.know_card_put_on_top();
+  card_moved(x, x.s.piles.discard_to_draw(index), Pile::Discard, Pile::Draw);
 }
 /// Creates a new card instance in `pile` (a full hand sends it to the discard pile).
 void add_card(Ctx& x, CardId card, Pile pile);
@@ -460,8 +471,5 @@ void for_each_op_target(OpContext& ctx, const Op& op, Apply apply) {
   const std::size_t n = op_targets_of_side(ctx, op.target, targets);
   for (std::size_t i = 0; i < n; ++i) apply(ctx.x, targets[i], unit(ctx.x, targets[i]), op_amount(ctx, op));
 }
-/// The hand positions a hand-card choice may pick: every card but the one being played.
-std::size_t eligible_hand_cards(const BattleState& s, std::array<std::uint8_t, kMaxHand>& out);
-
 }  // namespace detail
 }  // namespace battlecore::deckbuilder

@@ -524,13 +524,13 @@ void read_state(const In& in, const Catalog& c, Phase phase, BattleState& s) {
   const In ch = in.obj("choice");
   s.choice.kind = static_cast<PendingChoice::Kind>(ch.name("kind", kChoiceKindNames));
   s.choice.skippable = ch.flag("skippable");
-  // A choice of hand cards has cards left to pick, a choice of options 2 to 4 options; a choice
+  // A choice of cards has cards left to pick, a choice of options 2 to 4 options; a choice
   // made or skipped is cleared whole.
   const bool waiting = s.choice.kind != PendingChoice::Kind::None;
-  const bool hand_choice = waiting && s.choice.kind != PendingChoice::Kind::Options;
+  const bool card_choice = waiting && s.choice.kind != PendingChoice::Kind::Options;
   s.choice.picks_left = static_cast<std::uint8_t>(
-      hand_choice ? num_because(ch, "picks_left", 1, kMaxHandPicks, "a choice of hand cards waits")
-                  : num_because(ch, "picks_left", 0, 0, "no choice of hand cards waits"));
+      card_choice ? num_because(ch, "picks_left", 1, kMaxHandPicks, "a choice of cards waits")
+                  : num_because(ch, "picks_left", 0, 0, "no choice of cards waits"));
   s.choice.first_block = static_cast<std::uint16_t>(ch.num("first_block", 0, 65535));
   s.choice.option_count = static_cast<std::uint8_t>(
       s.choice.kind == PendingChoice::Kind::Options
@@ -549,6 +549,14 @@ void read_state(const In& in, const Catalog& c, Phase phase, BattleState& s) {
   s.playing.target = unit_ref(pl, "target", s, s.playing.card == kNoCard);
   if (waiting && s.playing.card == kNoCard)  // only a card's effect pauses on a choice
     throw Bad{pl.ptr("card"), "a choice waits in a card's play: expected the card being played, got null"};
+  // A choice of cards waits only with a card to pick: the rules offer none when its pile holds no
+  // card (the hand none besides the one being played), and end one when the last is picked.
+  if (std::array<std::uint8_t, kMaxCards> picks{}; card_choice && s.choice_cards(s.choice.kind, picks) == 0)
+    throw Bad{ch.ptr("kind"),
+              fmt::format(
+                  "a choice of cards ({}) waits, but its pile ({}) holds no card to pick: expected \"none\"",
+                  kChoiceKindNames[static_cast<std::size_t>(s.choice.kind)],
+                  pile_name(choice_source_pile(s.choice.kind)))};
   if (s.playing.card != kNoCard && phase != Phase::PlayerPhase)  // a card is played only there
     throw Bad{pl.ptr("card"), fmt::format("no card is played in phase {}: expected null, got {}",
                                           phase_name(phase), s.playing.card)};

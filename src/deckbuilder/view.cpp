@@ -117,17 +117,18 @@ std::string choice_option_label(const Battle& battle, std::uint8_t index) {
     const std::size_t block = pc.first_block + std::size_t{index};
     return block < c.block_labels.size() ? c.block_labels[block] : fmt::format("option {}", index);
   }
-  std::array<std::uint8_t, kMaxHand> eligible{};
-  std::size_t n = 0;
-  for (std::size_t i = 0; i < battle.state().hand().size(); ++i)
-    if (battle.state().hand()[i] != battle.state().playing.card) eligible[n++] = static_cast<std::uint8_t>(i);
+  const BattleState& s = battle.state();
+  std::array<std::uint8_t, kMaxCards> eligible{};
+  const std::size_t n = s.choice_cards(pc.kind, eligible);
   if (index >= n) return fmt::format("card {}", index);
-  const CardRef card = battle.state().hand()[eligible[index]];
-  const Pile to = hand_choice_pile(pc.kind);
+  const std::span<const CardRef> from =
+      choice_source_pile(pc.kind) == Pile::Hand ? s.hand() : s.discard_pile();
+  const CardRef card = from[eligible[index]];
+  const Pile to = choice_destination_pile(pc.kind);
   const std::string_view verb = to == Pile::Discard   ? "discard"
                                 : to == Pile::Exhaust ? "exhaust"
                                                       : "put on the draw pile";
-  return fmt::format("{} {}", verb, c.cards[battle.state().cards[card].def].name);
+  return fmt::format("{} {}", verb, c.cards[s.cards[card].def].name);
 }
 }  // namespace
 

@@ -284,7 +284,9 @@ TEST(DeckbuilderCatalogLoader, OpsThatAskThePlayerAreForCardsOnly) {
     "statuses": [{ "id": "muddle", "timings": { "turn_start": [
       { "op": "put_on_draw_pile", "amount": 1, "mode": "choose" },
       { "op": "put_on_draw_pile", "amount": 0, "mode": "random" },
-      { "op": "put_on_draw_pile", "amount": 1, "mode": "random" }] } }])"));
+      { "op": "put_on_draw_pile", "amount": 1, "mode": "random" },
+      { "op": "put_on_draw_pile", "amount": 1, "mode": "random", "from": "discard" },
+      { "op": "put_on_draw_pile", "amount": 1, "mode": "random", "from": "deck" }] } }])"));
   expect_diagnostic(diags, "/enemies/0/moves/0/effects/0", {"op 'choice' is only allowed in card effects"});
   expect_diagnostic(diags, "/enemies/0/moves/0/effects/1",
                     {"op 'cost_rule' is only allowed in card effects"});
@@ -297,7 +299,8 @@ TEST(DeckbuilderCatalogLoader, OpsThatAskThePlayerAreForCardsOnly) {
                     {"op 'put_on_draw_pile with mode choose' is only allowed in card effects"});
   expect_diagnostic(diags, "/statuses/0/timings/turn_start/1/amount",
                     {"expected an integer in [1, 10]", "got 0"});
-  EXPECT_EQ(diags.size(), 6u) << diags.to_string();
+  expect_diagnostic(diags, "/statuses/0/timings/turn_start/4/from", {"'deck'", "hand, discard"});
+  EXPECT_EQ(diags.size(), 7u) << diags.to_string();
 }
 
 TEST(DeckbuilderCatalogLoader, StacksAmountsAreForStatusTimingsOnly) {

@@ -147,6 +147,28 @@ TEST(Piles, AHandCardToTheDiscardPileMatchesTheListsFromEveryPlaceAndOffset) {
       }
 }
 
+// put_on_draw_pile from the discard pile: any discard pile card, over an exhaust pile and under
+// hands of every size.
+TEST(Piles, ADiscardPileCardGoesOnTopOfTheDrawPileFromEveryPlace) {
+  for (const std::size_t hand : {std::size_t{0}, std::size_t{1}, std::size_t{5}, kMaxHand})
+    for (std::size_t below = 1; below <= 12; ++below)
+      for (std::size_t i = 0; i < below; ++i) {
+        Model m;
+        Piles p = filled(below, hand, 8, m);
+        p.push(Pile::Exhaust, 200);
+        m[Pile::Exhaust].push_back(200);
+        const CardRef card = m[Pile::Discard][i];
+        EXPECT_EQ(p.discard_to_draw(i), card);
+        m[Pile::Discard].erase(m[Pile::Discard].begin() + static_cast<std::ptrdiff_t>(i));
+        m[Pile::Draw].push_back(card);
+        expect_same(
+            p, m,
+            "card " + std::to_string(i) + " of " + std::to_string(below) + ", hand " + std::to_string(hand));
+        EXPECT_EQ(p.draw().back(), card);
+        if (::testing::Test::HasFailure()) return;
+      }
+}
+
 TEST(Piles, DiscardFromHandMovesTheCardWhereverItIsAndLeavesThePilesWhenItIsNotThere) {
   for (std::size_t hand = 0; hand <= kMaxHand; ++hand)
     for (std::size_t below = 0; below + hand <= kMaxCards; ++below) {

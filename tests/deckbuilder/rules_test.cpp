@@ -27,6 +27,7 @@
 #include "battlecore/deckbuilder/load.hpp"
 #include "battlecore/deckbuilder/phases.hpp"
 #include "battlecore/deckbuilder/policies.hpp"
+#include "battlecore/deckbuilder/scenario.hpp"
 #include "battlecore/deckbuilder/snapshot.hpp"
 #include "battlecore/deckbuilder/view.hpp"
 #include "battlecore/sim/simulate.hpp"
@@ -1073,8 +1074,9 @@ TEST(DeckbuilderRulesPlayCheck, MissingPlayerOnlyThroughTheInternals) {
   expect_refused(run.battle, Action::play(scout), RefusalReason::CannotPlayCard, PlayCheck::MissingPlayer);
 }
 
-// The most options a decision can have, kMaxOptions: a full hand (12 jabs, each affordable)
-// at five enemies alive, one play per card and enemy in hand order, then End turn.
+// The most options a decision of plays can have: a full hand (12 jabs, each affordable) at five
+// enemies alive, one play per card and enemy in hand order, then End turn. (kMaxOptions holds
+// more: a choice of discard pile cards offers up to every card of the battle but one.)
 TEST(DeckbuilderRulesDecision, TheLargestDecisionFillsTheOptionsList) {
   Battle b(build(Spec{.deck = R"({ "card": "jab", "count": 12 })",
                       .foes = R"("dummy", "dummy", "dummy", "dummy", "dummy")",
@@ -1089,14 +1091,16 @@ TEST(DeckbuilderRulesDecision, TheLargestDecisionFillsTheOptionsList) {
     out.push_back(Action::end_turn());
     return out;
   };
+  constexpr std::size_t kMostPlays = kMaxHand * kMaxEnemies + 1;
+  static_assert(kMostPlays <= kMaxOptions);
   Options listed;
   b.legal_actions(listed);
-  ASSERT_EQ(listed.size(), kMaxOptions);
+  ASSERT_EQ(listed.size(), kMostPlays);
   EXPECT_EQ(std::vector<Action>(listed.begin(), listed.end()), all_plays());
   // Listed again into a list that held more, the count is the new one.
   ASSERT_TRUE(b.submit(listed[0]).ok());
   b.legal_actions(listed);
-  EXPECT_EQ(listed.size(), kMaxOptions - kMaxEnemies);
+  EXPECT_EQ(listed.size(), kMostPlays - kMaxEnemies);
   EXPECT_EQ(std::vector<Action>(listed.begin(), listed.end()), all_plays());
   EXPECT_EQ(std::vector<Action>(listed.begin(), listed.end()), b.decision().options);
 }
@@ -1884,7 +1888,9 @@ constexpr std::string_view kHandCards = R"(
   { "id": "toss", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "discard", "amount": 2, "mode": "random" }] },
   { "id": "pyre", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "exhaust", "amount": 1, "mode": "random" }] },
   { "id": "stack", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "put_on_draw_pile", "amount": 2, "mode": "choose" }] },
-  { "id": "shove", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "put_on_draw_pile", "amount": 1, "mode": "random" }] })";
+  { "id": "shove", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "put_on_draw_pile", "amount": 1, "mode": "random" }] },
+  { "id": "recall", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "put_on_draw_pile", "amount": 1, "mode": "choose", "from": "discard" }] },
+  { "id": "dredge", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "put_on_draw_pile", "amount": 2, "mode": "random", "from": "discard" }] })";
 
 std::shared_ptr<const Catalog> hand_pack(std::string_view card, std::string_view rules = "") {
   return build({.cards = std::string(kHandCards),
@@ -2109,6 +2115,144 @@ TEST(DeckbuilderRulesHandOps, CardsPutOnTopStayThereInTheSearchesSampleAndInASna
     unders.insert(std::vector<CardRef>(pile.begin(), pile.end() - 2));
   }
   EXPECT_GE(unders.size(), 15u);  // the five cards under them: 120 orders
+}
+
+/// A battle of the hand-card pack whose opening hand holds Sift and `card`, and whose discard
+/// pile holds, bottom first, the hand card Sift discarded (the first other than `card`) and Sift.
+std::unique_ptr<Fight> after_sift(std::string_view card) {
+  auto run = std::make_unique<Fight>(
+      build({.cards = std::string(kHandCards),
+             .deck = R"({ "card": "sift" }, { "card": ")" + std::string(card) +
+                     R"(" }, { "card": "jab", "count": 2 }, { "card": "guard", "count": 6 })"}));
+  const CardRef sift = run->card("sift");
+  const CardRef keep = run->card(card);
+  run->play("sift");
+  const std::vector<CardRef> options = others(*run, sift);
+  const auto first_other = std::find_if(options.begin(), options.end(), [&](CardRef c) { return c != keep; });
+  run->act(Action::choose(static_cast<std::uint8_t>(first_other - options.begin())));
+  return run;
+}
+
+// From the discard pile: a Choice of its cards, bottom first; the pick goes on top of the draw
+// pile, known there in order, and is drawn next.
+TEST(DeckbuilderRulesHandOps, PutOnDrawPileFromTheDiscardPileOffersItsCards) {
+  const auto run = after_sift("recall");
+  const std::vector<CardRef> discard(run->s().discard_pile().begin(), run->s().discard_pile().end());
+  ASSERT_EQ(discard.size(), 2u);
+  const CardRef recall = run->card("recall");
+  std::size_t from = run->mark();
+  run->play("recall");
+  EXPECT_EQ(run->since(from), seq({"CardPlayed", "ChoiceOffered"}));
+  EXPECT_EQ(run->recorder.events.back().amount, 2);
+  EXPECT_EQ(event_to_json(run->recorder.events.back(), run->battle.catalog())["kind"],
+            "put_on_draw_pile_from_discard");
+  EXPECT_EQ(run->battle.decision().options, (std::vector<Action>{Action::choose(0), Action::choose(1)}));
+  EXPECT_EQ(action_label(run->battle, Action::choose(1)),
+            "choose: put on the draw pile " + run->def(discard[1]).name);
+  expect_refused(run->battle, Action::choose(2), RefusalReason::InvalidOption);
+  // A snapshot taken here restores the same battle, which goes on alike; one whose discard pile
+  // holds no card to pick is refused.
+  const nlohmann::json s = snapshot(run->battle);
+  EXPECT_EQ(s["state"]["choice"]["kind"], "put_on_draw_pile_from_discard");
+  const auto catalog = build(
+      {.cards = std::string(kHandCards),
+       .deck =
+           R"({ "card": "sift" }, { "card": "recall" }, { "card": "jab", "count": 2 }, { "card": "guard", "count": 6 })"});
+  nlohmann::json emptied = s;
+  for (const nlohmann::json& card : s["state"]["discard_pile"])
+    emptied["state"]["exhaust_pile"].push_back(card);
+  emptied["state"]["discard_pile"] = nlohmann::json::array();
+  const auto refused = restore(catalog, emptied);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(
+      refused.error().message.find("/state/choice/kind: a choice of cards (put_on_draw_pile_from_discard) "
+                                   "waits, but its pile (discard) holds no card to pick"),
+      std::string::npos)
+      << refused.error().message;
+  auto restored = restore(catalog, s);
+  ASSERT_TRUE(restored.ok()) << restored.error().message;
+  Battle copy = std::move(restored).value();
+  ASSERT_TRUE(copy.submit(Action::choose(1)).ok());
+  from = run->mark();
+  run->act(Action::choose(1));
+  EXPECT_TRUE(copy.state() == run->s());
+  const std::vector<Event> moved = of_type(run->events_since(from), EventType::CardMoved);
+  ASSERT_EQ(moved.size(), 2u);
+  EXPECT_EQ(moved[0].subject, discard[1]);
+  EXPECT_EQ(static_cast<Pile>(moved[0].amount), Pile::Discard);
+  EXPECT_EQ(static_cast<Pile>(moved[0].extra), Pile::Draw);
+  EXPECT_EQ(moved[1].subject, recall);  // the play's end: Recall to the discard pile
+  EXPECT_EQ(run->s().draw_pile().back(), discard[1]);
+  EXPECT_EQ(run->s().known_in_order_on_top(), 1u);
+  EXPECT_EQ(std::vector<CardRef>(run->s().discard_pile().begin(), run->s().discard_pile().end()),
+            (std::vector<CardRef>{discard[0], recall}));
+  from = run->mark();
+  run->end_turn();
+  const std::vector<Event> drawn = of_type(run->events_since(from), EventType::CardDrawn);
+  ASSERT_FALSE(drawn.empty());
+  EXPECT_EQ(drawn[0].subject, discard[1]);
+}
+
+// The largest choice of cards: every card of the battle but the one being played, in the discard
+// pile; it fits the options list.
+TEST(DeckbuilderRulesHandOps, AChoiceOfEveryOtherCardOfTheBattleFitsTheOptionsList) {
+  const auto catalog = build(
+      {.cards = std::string(kHandCards), .deck = R"({ "card": "recall" }, { "card": "guard", "count": 9 })"});
+  const nlohmann::json scenario = {{"format", "battlecore-scenario"},
+                                   {"format_version", 1},
+                                   {"rules", "deckbuilder"},
+                                   {"encounter", "e"},
+                                   {"seed", 1},
+                                   {"hand", {"recall"}},
+                                   {"discard_pile", std::vector<std::string>(kMaxCards - 1, "guard")}};
+  content::Diagnostics diags;
+  const auto doc = content::parse_json_text("s.json", scenario.dump(), diags);
+  ASSERT_TRUE(doc.has_value()) << diags.to_string();
+  auto started = start_scenario(catalog, *doc);
+  ASSERT_TRUE(started.ok()) << started.error().to_string();
+  Battle b = std::move(started).value();
+  ASSERT_TRUE(b.submit(Action::play(b.state().hand()[0], -1)).ok());
+  ASSERT_TRUE(b.is_waiting_for_choice());
+  Options listed;
+  b.legal_actions(listed);
+  ASSERT_EQ(listed.size(), kMaxCards - 1);
+  EXPECT_EQ(listed.back(), Action::choose(static_cast<std::uint8_t>(kMaxCards - 2)));
+  const CardRef top = b.state().discard_pile().back();
+  ASSERT_TRUE(b.submit(listed.back()).ok());
+  EXPECT_EQ(b.state().draw_pile().back(), top);
+  EXPECT_EQ(b.state().known_in_order_on_top(), 1u);
+}
+
+TEST(DeckbuilderRulesHandOps, PutOnDrawPileFromAnEmptyDiscardPileDoesNothing) {
+  Fight run(hand_pack("recall"));
+  ASSERT_TRUE(run.s().discard_pile().empty());
+  const std::size_t draw = run.s().draw_pile().size();
+  const std::size_t from = run.mark();
+  run.play("recall");
+  EXPECT_EQ(run.since(from), seq({"CardPlayed", "CardMoved"}));
+  EXPECT_FALSE(run.battle.is_waiting_for_choice());
+  EXPECT_EQ(run.s().draw_pile().size(), draw);
+  EXPECT_EQ(run.s().known_on_top(), 0u);
+}
+
+TEST(DeckbuilderRulesHandOps, PutOnDrawPileFromTheDiscardPileAtRandomTakesItsCards) {
+  std::set<std::vector<CardRef>> orders;
+  for (std::uint64_t seed = 0; seed < 12; ++seed) {
+    const auto run = after_sift("dredge");
+    Battle::Access::of(run->battle).s.rng = RngStreams(seed);  // the random picks drawn afresh
+    const std::vector<CardRef> discard(run->s().discard_pile().begin(), run->s().discard_pile().end());
+    const CardRef dredge = run->card("dredge");
+    run->play("dredge");
+    EXPECT_FALSE(run->battle.is_waiting_for_choice());
+    const std::vector<CardRef> draw(run->s().draw_pile().begin(), run->s().draw_pile().end());
+    const std::vector<CardRef> top = {draw.end()[-1], draw.end()[-2]};
+    EXPECT_EQ(std::set<CardRef>(top.begin(), top.end()), std::set<CardRef>(discard.begin(), discard.end()));
+    EXPECT_EQ(run->s().known_in_order_on_top(), 2u);
+    EXPECT_EQ(std::vector<CardRef>(run->s().discard_pile().begin(), run->s().discard_pile().end()),
+              (std::vector<CardRef>{dredge}));
+    orders.insert(top);
+  }
+  EXPECT_EQ(orders.size(), 2u);  // both orders come up
 }
 
 // Over Innate cards left on top, whose order the player has not seen, a card put there is known

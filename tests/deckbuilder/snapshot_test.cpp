@@ -705,8 +705,7 @@ TEST(DeckbuilderSnapshot, ReferencesToUnitsAndCardsOutsideTheBattleAreRefused) {
       {"/state/choice/card", cards, card_range + std::to_string(cards), cards - 1},
       {"/state/choice/option_count", 1, "a choice of options waits: expected an integer in [2, 4], got 1",
        s["state"]["choice"]["option_count"]},
-      {"/state/choice/picks_left", 1, "no choice of hand cards waits: expected an integer in [0, 0], got 1",
-       0},
+      {"/state/choice/picks_left", 1, "no choice of cards waits: expected an integer in [0, 0], got 1", 0},
       {"/state/playing/target", -1, unit + "-1", 2},
       {"/state/playing/card", cards, card_range + std::to_string(cards), s["state"]["playing"]["card"]},
       {"/state/playing/card", nullptr,
@@ -727,14 +726,28 @@ TEST(DeckbuilderSnapshot, ReferencesToUnitsAndCardsOutsideTheBattleAreRefused) {
   expect_refused(with(fresh, "/state/encounter", nullptr),
                  "/state/encounter: the content has encounters: expected an encounter id", "");
 
-  // A choice of hand cards has 1 to 10 cards left to pick.
+  // A choice of cards waits only with a card to pick: here the hand holds only the card being
+  // played, no option would be left, and the battle could not go on.
   json hand_choice = with(s, "/state/choice/kind", "discard_from_hand");
   hand_choice["state"]["choice"]["option_count"] = 0;
   hand_choice["state"]["choice"]["picks_left"] = 10;
-  EXPECT_TRUE(restore(starter(), hand_choice).ok());
+  ASSERT_EQ(s["state"]["hand"], json::array({s["state"]["playing"]["card"]}));
   expect_refused(
-      with(hand_choice, "/state/choice/picks_left", 0),
-      "/state/choice/picks_left: a choice of hand cards waits: expected an integer in [1, 10], got 0", "");
+      hand_choice,
+      "/state/choice/kind: a choice of cards (discard_from_hand) waits, but its pile (hand) holds no card to "
+      "pick: expected \"none\"",
+      "");
+  // With the discard pile's top card in hand, there is one.
+  ASSERT_FALSE(s["state"]["discard_pile"].empty());
+  hand_choice["state"]["hand"].push_back(hand_choice["state"]["discard_pile"].back());
+  hand_choice["state"]["discard_pile"].erase(hand_choice["state"]["discard_pile"].size() - 1);
+  const auto r = restore(starter(), hand_choice);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r.value().decision().options.size(), 1u);
+  // It has 1 to 10 cards left to pick.
+  expect_refused(with(hand_choice, "/state/choice/picks_left", 0),
+                 "/state/choice/picks_left: a choice of cards waits: expected an integer in [1, 10], got 0",
+                 "");
   // With no choice waiting, its source and the card being played may be none.
   json no_choice = with(s, "/state/choice/kind", "none");
   no_choice["state"]["choice"]["option_count"] = 0;

@@ -148,12 +148,20 @@ struct EffectFrame {
 
 /// A paused effect: the player must pick (or skip, where allowed).
 struct PendingChoice {
-  /// Options: one of the choice op's options. The others: hand cards, one decision per card,
-  /// each going to the pile hand_choice_pile names.
-  enum class Kind : std::uint8_t { None, Options, DiscardFromHand, ExhaustFromHand, PutOnDrawPileFromHand };
+  /// Options: one of the choice op's options. The others: cards of the pile choice_source_pile
+  /// names (BattleState::choice_cards), one decision per card, each going to the pile
+  /// choice_destination_pile names.
+  enum class Kind : std::uint8_t {
+    None,
+    Options,
+    DiscardFromHand,
+    ExhaustFromHand,
+    PutOnDrawPileFromHand,
+    PutOnDrawPileFromDiscard
+  };
   Kind kind = Kind::None;
   bool skippable = false;
-  std::uint8_t picks_left = 0;    ///< hand-card choices: cards still to pick
+  std::uint8_t picks_left = 0;    ///< choices of cards: cards still to pick
   std::uint16_t first_block = 0;  ///< Options: the options are blocks first_block ..
   std::uint8_t option_count = 0;  ///< Options: how many
   UnitRef source = kNoUnit;
@@ -163,16 +171,36 @@ struct PendingChoice {
 };
 
 /// The names of PendingChoice::Kind, in its order: snapshots and ChoiceOffered events use them.
-inline constexpr std::array<std::string_view, 5> kChoiceKindNames = {
-    "none", "options", "discard_from_hand", "exhaust_from_hand", "put_on_draw_pile_from_hand"};
-/// Where a card picked in a hand-card choice goes (Pile::None for the other kinds).
-constexpr Pile hand_choice_pile(PendingChoice::Kind kind) {
+inline constexpr std::array<std::string_view, 6> kChoiceKindNames = {"none",
+                                                                     "options",
+                                                                     "discard_from_hand",
+                                                                     "exhaust_from_hand",
+                                                                     "put_on_draw_pile_from_hand",
+                                                                     "put_on_draw_pile_from_discard"};
+/// The pile a choice of cards picks from (Pile::None for no choice and a choice of options).
+constexpr Pile choice_source_pile(PendingChoice::Kind kind) {
+  switch (kind) {
+    case PendingChoice::Kind::DiscardFromHand:
+    case PendingChoice::Kind::ExhaustFromHand:
+    case PendingChoice::Kind::PutOnDrawPileFromHand:
+      return Pile::Hand;
+    case PendingChoice::Kind::PutOnDrawPileFromDiscard:
+      return Pile::Discard;
+    case PendingChoice::Kind::None:
+    case PendingChoice::Kind::Options:
+      break;
+  }
+  return Pile::None;
+}
+/// Where a card picked in a choice of cards goes (Pile::None for the other kinds).
+constexpr Pile choice_destination_pile(PendingChoice::Kind kind) {
   switch (kind) {
     case PendingChoice::Kind::DiscardFromHand:
       return Pile::Discard;
     case PendingChoice::Kind::ExhaustFromHand:
       return Pile::Exhaust;
     case PendingChoice::Kind::PutOnDrawPileFromHand:
+    case PendingChoice::Kind::PutOnDrawPileFromDiscard:
       return Pile::Draw;
     case PendingChoice::Kind::None:
     case PendingChoice::Kind::Options:
@@ -335,6 +363,19 @@ struct BattleState {
 
   /// The draw pile, bottom first: back() is the top, the next card drawn.
   DrawPileView draw_pile() const { return piles.draw(); }
+  /// The cards a choice of cards of `kind` offers, as places in its source pile in pile order
+  /// (choice_source_pile): the hand's cards but the one being played, or every card of the
+  /// discard pile (the card being played is not there yet), bottom first; their count.
+  std::size_t choice_cards(PendingChoice::Kind kind, std::array<std::uint8_t, kMaxCards>& out) const {
+    const Pile from = choice_source_pile(kind);
+    const std::span<const CardRef> pile = from == Pile::Hand      ? hand()
+                                          : from == Pile::Discard ? discard_pile()
+                                                                  : std::span<const CardRef>{};
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < pile.size(); ++i)
+      if (pile[i] != playing.card) out[n++] = static_cast<std::uint8_t>(i);
+    return n;
+  }
   /// How many draw pile cards lie at index `mark` or above.
   std::size_t draw_pile_above(std::uint8_t mark) const {
     const std::size_t n = piles.size(Pile::Draw);
@@ -359,10 +400,13 @@ struct DamageStats {
   friend bool operator==(const DamageStats&, const DamageStats&) = default;
 };
 
-/// The most options one decision offers: a play of every card in hand at every enemy, and End
-/// turn (a Choice offers at most a hand and skip, a reward kMaxRewardChoices and skip).
-inline constexpr std::size_t kMaxOptions = kMaxHand * kMaxEnemies + 1;
+/// The most options one decision offers: a play of every card in hand at every enemy and End
+/// turn, or a Choice of every card of the discard pile, which may hold every card of the battle
+/// but the one being played (a Choice of hand cards offers at most a hand, one of options at
+/// most 4 and skip, a reward kMaxRewardChoices and skip).
+inline constexpr std::size_t kMaxOptions = std::max(kMaxHand * kMaxEnemies + 1, kMaxCards);
 static_assert(kMaxOptions >= kMaxHand + 1 && kMaxOptions >= kMaxRewardChoices + 1);
+static_assert(kMaxOptions >= kMaxCards, "a choice of discard pile cards offers up to every card but one");
 /// A decision's options in a fixed-capacity list.
 using Options = FixedVec<Action, kMaxOptions>;
 

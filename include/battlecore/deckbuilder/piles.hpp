@@ -182,6 +182,17 @@ class Piles {
     BATTLECORE_ENSURE(false, "cannot move card {} from the hand to pile {}", card, pile_name(to));
     return card;
   }
+  /// Discard pile card `i` (0 the bottom) goes on top of the draw pile; the discard cards above
+  /// it and the hand move down one place. Returns the card.
+  CardRef discard_to_draw(std::size_t i) {
+    BATTLECORE_ENSURE(i < size(Pile::Discard), "discard pile card {} of {}", i, size(Pile::Discard));
+    const std::size_t at = begin(kDiscard) + i;
+    const CardRef card = cards_[at];
+    shift_down(at, ends_[kHand] - 1u, card);
+    --ends_[kDiscard];
+    --ends_[kHand];
+    return card;
+  }
   /// Shuffles the discard pile (in its logical order) with `rng`, then puts it under the draw
   /// pile: the draw pile becomes the shuffled discard pile followed by the old draw pile.
   void shuffle_discard_under_draw(Rng& rng) {

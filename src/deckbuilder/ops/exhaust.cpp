@@ -10,7 +10,7 @@ bool compile(const OpCompiler& oc, content::ObjectReader& r, Op& op) {
 }
 
 void run(OpContext& ctx, const Op& op) {
-  hand_cards_to_pile(ctx, op, Pile::Exhaust, PendingChoice::Kind::ExhaustFromHand);
+  chosen_cards_to_pile(ctx, op, PendingChoice::Kind::ExhaustFromHand);
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 #pragma once
-// What discard and exhaust share: N hand cards leave for a pile, chosen by the player (a
-// Choice of hand cards, one decision per card) or at random (effects stream). The card being
-// played is never among them.
+// What discard, exhaust and put_on_draw_pile share: N cards of the hand (or, for
+// put_on_draw_pile, of the discard pile) leave for a pile, chosen by the player (a Choice of
+// cards, one decision per card) or at random (effects stream). The card being played is never
+// among them.
 
 #include <algorithm>
 #include <array>
@@ -29,10 +30,12 @@ inline bool compile_hand_cards(const OpCompiler& oc, content::ObjectReader& r, O
   return ok;
 }
 
-inline void hand_cards_to_pile(OpContext& ctx, const Op& op, Pile pile, PendingChoice::Kind choice) {
+/// The cards of `choice`'s source pile go to its destination (choice_source_pile,
+/// choice_destination_pile).
+inline void chosen_cards_to_pile(OpContext& ctx, const Op& op, PendingChoice::Kind choice) {
   BattleState& s = ctx.x.s;
-  std::array<std::uint8_t, kMaxHand> eligible{};
-  const std::size_t n = eligible_hand_cards(s, eligible);
+  std::array<std::uint8_t, kMaxCards> eligible{};
+  const std::size_t n = s.choice_cards(choice, eligible);
   const auto count =
       static_cast<std::uint8_t>(std::min<std::size_t>(n, static_cast<std::size_t>(op_amount(ctx, op))));
   if (count == 0) return;
@@ -47,10 +50,10 @@ inline void hand_cards_to_pile(OpContext& ctx, const Op& op, Pile pile, PendingC
     return;
   }
   for (std::uint8_t k = 0; k < count; ++k) {
-    const std::size_t left = eligible_hand_cards(s, eligible);
+    const std::size_t left = s.choice_cards(choice, eligible);
     const std::uint8_t pick =
         eligible[left > 1 ? s.rng[Stream::Effects].below(static_cast<std::uint32_t>(left)) : 0];
-    move_from_hand(ctx.x, pick, pile);
+    move_picked_card(ctx.x, choice_source_pile(choice), pick, choice_destination_pile(choice));
   }
 }
 
