@@ -121,9 +121,7 @@ std::string choice_option_label(const Battle& battle, std::uint8_t index) {
   std::array<std::uint8_t, kMaxCards> eligible{};
   const std::size_t n = s.choice_cards(pc.kind, eligible);
   if (index >= n) return fmt::format("card {}", index);
-  const std::span<const CardRef> from =
-      choice_source_pile(pc.kind) == Pile::Hand ? s.hand() : s.discard_pile();
-  const CardRef card = from[eligible[index]];
+  const CardRef card = s.choice_pile(pc.kind)[eligible[index]];
   const Pile to = choice_destination_pile(pc.kind);
   const std::string_view verb = to == Pile::Discard   ? "discard"
                                 : to == Pile::Exhaust ? "exhaust"

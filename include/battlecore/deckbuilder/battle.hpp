@@ -177,36 +177,27 @@ inline constexpr std::array<std::string_view, 6> kChoiceKindNames = {"none",
                                                                      "exhaust_from_hand",
                                                                      "put_on_draw_pile_from_hand",
                                                                      "put_on_draw_pile_from_discard"};
-/// The pile a choice of cards picks from (Pile::None for no choice and a choice of options).
+static_assert(static_cast<std::size_t>(PendingChoice::Kind::PutOnDrawPileFromDiscard) + 1 ==
+                  kChoiceKindNames.size(),
+              "a name for every kind of choice");
+/// For each PendingChoice::Kind, in its order: the pile a choice of cards picks from and the pile a
+/// picked card goes to (Pile::None for no choice and a choice of options).
+struct ChoicePiles {
+  Pile from = Pile::None;
+  Pile to = Pile::None;
+};
+inline constexpr std::array<ChoicePiles, kChoiceKindNames.size()> kChoicePiles = {
+    {{Pile::None, Pile::None},
+     {Pile::None, Pile::None},
+     {Pile::Hand, Pile::Discard},
+     {Pile::Hand, Pile::Exhaust},
+     {Pile::Hand, Pile::Draw},
+     {Pile::Discard, Pile::Draw}}};
 constexpr Pile choice_source_pile(PendingChoice::Kind kind) {
-  switch (kind) {
-    case PendingChoice::Kind::DiscardFromHand:
-    case PendingChoice::Kind::ExhaustFromHand:
-    case PendingChoice::Kind::PutOnDrawPileFromHand:
-      return Pile::Hand;
-    case PendingChoice::Kind::PutOnDrawPileFromDiscard:
-      return Pile::Discard;
-    case PendingChoice::Kind::None:
-    case PendingChoice::Kind::Options:
-      break;
-  }
-  return Pile::None;
+  return kChoicePiles[static_cast<std::size_t>(kind)].from;
 }
-/// Where a card picked in a choice of cards goes (Pile::None for the other kinds).
 constexpr Pile choice_destination_pile(PendingChoice::Kind kind) {
-  switch (kind) {
-    case PendingChoice::Kind::DiscardFromHand:
-      return Pile::Discard;
-    case PendingChoice::Kind::ExhaustFromHand:
-      return Pile::Exhaust;
-    case PendingChoice::Kind::PutOnDrawPileFromHand:
-    case PendingChoice::Kind::PutOnDrawPileFromDiscard:
-      return Pile::Draw;
-    case PendingChoice::Kind::None:
-    case PendingChoice::Kind::Options:
-      break;
-  }
-  return Pile::None;
+  return kChoicePiles[static_cast<std::size_t>(kind)].to;
 }
 
 /// A card whose play has begun and not yet finished (its effect may be paused on a Choice).
@@ -363,14 +354,17 @@ struct BattleState {
 
   /// The draw pile, bottom first: back() is the top, the next card drawn.
   DrawPileView draw_pile() const { return piles.draw(); }
+  /// The source pile of a choice of cards of `kind` (choice_source_pile), in pile order; empty for
+  /// the other kinds.
+  std::span<const CardRef> choice_pile(PendingChoice::Kind kind) const {
+    const Pile from = choice_source_pile(kind);
+    return from == Pile::Hand ? hand() : from == Pile::Discard ? discard_pile() : std::span<const CardRef>{};
+  }
   /// The cards a choice of cards of `kind` offers, as places in its source pile in pile order
   /// (choice_source_pile): the hand's cards but the one being played, or every card of the
   /// discard pile (the card being played is not there yet), bottom first; their count.
   std::size_t choice_cards(PendingChoice::Kind kind, std::array<std::uint8_t, kMaxCards>& out) const {
-    const Pile from = choice_source_pile(kind);
-    const std::span<const CardRef> pile = from == Pile::Hand      ? hand()
-                                          : from == Pile::Discard ? discard_pile()
-                                                                  : std::span<const CardRef>{};
+    const std::span<const CardRef> pile = choice_pile(kind);
     std::size_t n = 0;
     for (std::size_t i = 0; i < pile.size(); ++i)
       if (pile[i] != playing.card) out[n++] = static_cast<std::uint8_t>(i);
