@@ -206,10 +206,24 @@ class Loader {
 
   /// Compiles the effect list at `key`: every op of the list is compiled first (nested lists
   /// land in Catalog::ops as they are met), then the list itself is appended as one run.
+  /// A list nested more than kMaxEffectDepth deep (counting the list an owner runs as the first)
+  /// is refused at its key: running it would take more effect frames than a battle holds.
   std::optional<OpRange> compile_effects(ObjectReader& parent, std::string_view key,
                                          detail::EffectOwner owner, bool* uses_chosen, bool required) {
     const json* arr = required ? parent.required_array(key) : parent.optional_array(key);
     if (!arr) return std::nullopt;
+    if (effect_nesting_ == kMaxEffectDepth) {
+      parent.error_at(key,
+                      "expected effect lists nested at most " + std::to_string(kMaxEffectDepth) +
+                          " deep (the list an owner runs, and the lists inside it); this one is at depth " +
+                          std::to_string(kMaxEffectDepth + 1));
+      return std::nullopt;
+    }
+    ++effect_nesting_;
+    const struct Leave {
+      std::size_t& nesting;
+      ~Leave() { --nesting; }
+    } leave{effect_nesting_};
     const std::size_t errors_before = diags_.size();
     std::vector<Op> list;
     bool flat = true;
@@ -714,6 +728,7 @@ class Loader {
   bool all_read_;
   detail::OpRegistry ops_;
   Catalog* c_ = nullptr;
+  std::size_t effect_nesting_ = 0;  ///< the effect lists compile_effects is in
   std::optional<Item> pack_;
   std::vector<std::pair<std::optional<std::uint16_t>, CardDef>> upgrades_;
   std::vector<Item> cards_, statuses_, enemies_, players_, encounters_, hooks_, reward_pools_;

@@ -195,7 +195,8 @@ void gain_energy(Ctx& x, std::int32_t amount) {
   for (StatusStack& st : u.statuses)
     if (st.status == status) slot = &st;
   if (slot == nullptr) {
-    if (stacks < 0) return;  // nothing to remove
+    // Nothing to remove; or a unit holding kMaxStatusSlots statuses takes no further one.
+    if (stacks < 0 || u.statuses.full()) return;
     u.statuses.push_back(StatusStack{status, 0});
     slot = &u.statuses.back();
     u.status_traits |= x.c.status_traits[status];  // a status's traits are its definition's

@@ -127,22 +127,19 @@ TEST(CliDeterminism, RecordFailuresWritesNothingWhenNoBattleFails) {
   EXPECT_TRUE(contains(bad.err, "--record-failures needs --record DIR")) << explain(bad);
 }
 
-// Content that pushes the engine past a fixed capacity (a ninth status on one unit): every
-// battle hits an engine error when its card is played. Written into `dir`; returns the pack.
+// Content whose card runs more ops than one effect may (four repeats of 20 nested: 160,000 runs
+// of the innermost op, past kMaxOpsPerEffect): every battle hits an engine error ("a loop in
+// content") when its card is played. Written into `dir`; returns the pack.
 fs::path write_overload_pack(const fs::path& dir) {
-  std::string statuses, applies;
-  for (int i = 1; i <= 9; ++i) {
-    statuses += std::string(i > 1 ? "," : "") + "{\"id\": \"s" + std::to_string(i) + "\"}";
-    applies += std::string(i > 1 ? "," : "") + "{\"op\": \"apply_status\", \"status\": \"s" +
-               std::to_string(i) + "\", \"amount\": 1, \"target\": \"self\"}";
-  }
+  std::string effects = R"([{"op": "armor", "amount": 1}])";
+  for (int level = 0; level < 4; ++level)
+    effects = R"([{"op": "repeat", "times": 20, "effects": )" + effects + "}]";
   const fs::path pack = dir / "overload";
   fs::create_directories(pack);
   std::ofstream(pack / "pack.json")
       << R"({"pack": {"id": "overload", "rules": "deckbuilder", "default_encounter": "e"},)"
-      << R"("statuses": [)" << statuses << "],"
-      << R"("cards": [{"id": "overload", "type": "skill", "cost": 0, "target": "none", "effects": [)"
-      << applies << "]}],"
+      << R"("cards": [{"id": "overload", "type": "skill", "cost": 0, "target": "none", "effects": )"
+      << effects << "}],"
       << R"("enemies": [{"id": "dummy", "hp": 10, "moves": [{"id": "wait", "intent": "unknown", "effects": []}],)"
       << R"("behavior": {"kind": "sequence", "moves": ["wait"]}}],)"
       << R"("players": [{"id": "hero", "max_hp": 50, "deck": [{"card": "overload", "count": 10}]}],)"
@@ -161,9 +158,9 @@ TEST(CliDeterminism, RecordFailuresWritesTheBattlesThatHitAnEngineError) {
   ASSERT_TRUE(fs::exists(out / "battle-000002.json")) << explain(sim);
   const json replay = json::parse(read_file(out / "battle-000002.json"));
   ASSERT_TRUE(replay.contains("engine_error"));
-  EXPECT_TRUE(contains(replay["engine_error"].get<std::string>(), "capacity")) << replay.dump(2);
+  EXPECT_TRUE(contains(replay["engine_error"].get<std::string>(), "a loop in content")) << replay.dump(2);
   // The error names its file from the project's root, so the replay is the same from any checkout.
-  EXPECT_TRUE(replay["engine_error"].get<std::string>().starts_with("include/battlecore/core/fixed_vec.hpp:"))
+  EXPECT_TRUE(replay["engine_error"].get<std::string>().starts_with("src/deckbuilder/mechanics.cpp:"))
       << replay.dump(2);
   EXPECT_EQ(replay["state_hashes"].size() + 1, replay["actions"].size());
   const CliRun r = cli("replay " + shell_quoted((out / "battle-000002.json").string()) + " --content " +
@@ -185,12 +182,12 @@ TEST(CliDeterminism, PlayReportsAnEngineErrorExitsOneAndRecordsIt) {
   EXPECT_EQ(r.code, 1) << explain(r);
   EXPECT_TRUE(contains(r.out, "-> play")) << explain(r);
   EXPECT_TRUE(contains(r.err, "engine error, the battle cannot go on")) << explain(r);
-  EXPECT_TRUE(contains(r.err, "capacity")) << explain(r);
+  EXPECT_TRUE(contains(r.err, "a loop in content")) << explain(r);
   ASSERT_TRUE(fs::exists(file)) << explain(r);
   const json replay = json::parse(read_file(file));
   EXPECT_EQ(replay["actions"].size(), 1u);
   ASSERT_TRUE(replay.contains("engine_error")) << replay.dump(2);
-  EXPECT_TRUE(contains(replay["engine_error"].get<std::string>(), "capacity")) << replay.dump(2);
+  EXPECT_TRUE(contains(replay["engine_error"].get<std::string>(), "a loop in content")) << replay.dump(2);
   const CliRun again =
       cli("replay " + shell_quoted(file.string()) + " --content " + shell_quoted(pack.string()));
   EXPECT_EQ(again.code, 1) << explain(again);

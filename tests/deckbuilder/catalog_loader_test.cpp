@@ -13,6 +13,7 @@
 
 #include "battlecore/content/diagnostics.hpp"
 #include "battlecore/content/json_reader.hpp"
+#include "battlecore/deckbuilder/battle.hpp"
 #include "battlecore/deckbuilder/catalog.hpp"
 #include "battlecore/deckbuilder/load.hpp"
 #include "support/json_list.hpp"
@@ -505,6 +506,43 @@ TEST(DeckbuilderCatalogLoader, ANestedEffectListPastTheLimitIsReportedAtItsOp) {
       diags, "/cards/1024/effects/0",
       {"more than 65536 nested effect lists: expected at most 65536 in a pack, this is number 65537"});
   EXPECT_EQ(diags.size(), 1u) << diags.to_string();
+}
+
+// A card's list and 15 lists inside it take kMaxEffectDepth effect frames when they run, which
+// a battle holds; a list one deeper is refused at its key, wherever it stands (a card, an enemy's
+// move), and nothing else is reported about the lists around it.
+TEST(DeckbuilderCatalogLoader, EffectListsNestedPastTheEffectDepthAreReportedWhereTheyStand) {
+  const auto nested = [](std::size_t lists) {
+    std::string effects = R"([{"op": "armor", "amount": 1}])";
+    for (std::size_t level = 1; level < lists; ++level)
+      effects = R"([{"op": "repeat", "times": 2, "effects": )" + effects + "}]";
+    return effects;
+  };
+  const auto pointer = [](std::string_view list) {
+    std::string p = std::string(list) + "/0";
+    for (std::size_t level = 1; level < kMaxEffectDepth; ++level) p += "/effects/0";
+    return p + "/effects";
+  };
+  const std::string deepest = R"({"id": "deep", "type": "skill", "cost": 0, "target": "none", "effects": )" +
+                              nested(kMaxEffectDepth) + "}";
+  const CatalogResult ok = load_text(R"({"cards": [)" + deepest + "]}");
+  ASSERT_TRUE(ok.ok()) << ok.error().to_string();
+
+  const std::string too_deep =
+      R"({"id": "deeper", "type": "skill", "cost": 0, "target": "none", "effects": )" +
+      nested(kMaxEffectDepth + 1) + "}";
+  const std::string enemy =
+      R"({"id": "rat", "hp": 5, "moves": [{"id": "m", "intent": "defend", "effects": )" +
+      nested(kMaxEffectDepth + 1) + R"(}], "behavior": {"kind": "sequence", "moves": ["m"]}})";
+  const Diagnostics diags =
+      refused(load_text(R"({"cards": [)" + too_deep + R"(], "enemies": [)" + enemy + "]}"));
+  const std::string expected =
+      "expected effect lists nested at most " + std::to_string(kMaxEffectDepth) +
+      " deep (the list an owner runs, and the lists inside it); this one is at depth " +
+      std::to_string(kMaxEffectDepth + 1);
+  expect_diagnostic(diags, pointer("/cards/0/effects"), {expected});
+  expect_diagnostic(diags, pointer("/enemies/0/moves/0/effects"), {expected});
+  EXPECT_EQ(diags.size(), 2u) << diags.to_string();
 }
 
 // Op::ref is 16 bits: without the limit, condition 65,536 would be condition 0. Each conditional

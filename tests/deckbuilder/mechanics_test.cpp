@@ -810,6 +810,34 @@ TEST(DeckbuilderStatusDecay, StacksAddUpAndZeroRemovesTheStatus) {
   EXPECT_EQ(b.state().player.status_traits, 0) << "a removed status leaves no trait behind";
 }
 
+// A unit holds at most kMaxStatusSlots different statuses: a further one is not applied and
+// raises no event, while the statuses it holds still gain and lose stacks, and one that leaves
+// makes room.
+TEST(DeckbuilderStatusSlots, AUnitWithEveryStatusSlotTakenTakesNoNewStatus) {
+  Battle b = started(starter(), "w1", 1);
+  auto x = Battle::Access::of(b);
+  const Catalog& c = b.catalog();
+  ASSERT_GT(c.statuses.size(), kMaxStatusSlots) << "the starter pack has statuses enough to fill a unit";
+  for (std::size_t i = 0; i < kMaxStatusSlots; ++i)
+    detail::apply_status(x, kGnasher, kPlayerUnit, static_cast<StatusId>(i), 1);
+  ASSERT_TRUE(b.state().player.statuses.full());
+  const auto ninth = static_cast<StatusId>(kMaxStatusSlots);
+  const UnitState before = b.state().player;
+  const std::size_t events = b.events().log().size();
+  detail::apply_status(x, kGnasher, kPlayerUnit, ninth, 2);
+  EXPECT_EQ(b.state().player, before) << "the ninth status is not applied";
+  EXPECT_EQ(b.state().player.stacks(ninth), 0);
+  EXPECT_EQ(b.events().log().size(), events) << "and raises no event";
+  detail::apply_status(x, kGnasher, kPlayerUnit, StatusId{0}, 2);
+  EXPECT_EQ(b.state().player.stacks(StatusId{0}), 3) << "a status the unit holds still stacks";
+  detail::apply_status(x, kGnasher, kPlayerUnit, StatusId{0}, -3);
+  detail::apply_status(x, kGnasher, kPlayerUnit, ninth, 2);
+  EXPECT_EQ(b.state().player.stacks(ninth), 2) << "a status that left makes room for another";
+  EXPECT_EQ(b.state().player.statuses.size(), kMaxStatusSlots);
+  EXPECT_EQ(b.events().log().back().type, EventType::StatusApplied);
+  EXPECT_EQ(b.events().log().back().subject, ninth);
+}
+
 // The traits name what the turn steps and the damage and armor helpers look for; a unit's are
 // the union of its statuses', kept through applying, removing and restoring.
 TEST(DeckbuilderStatusTraits, EachStatusGivesWhatItDoesAndAUnitTheUnion) {

@@ -2347,6 +2347,23 @@ TEST(DeckbuilderRulesOps, RepeatRunsItsEffectsThatManyTimes) {
   EXPECT_EQ(run.s().player.armor, 3);
 }
 
+// The deepest nesting the loader takes (a card's list and 15 lists inside it, kMaxEffectDepth in
+// all) runs to its end: every list in progress holds an effect frame, and they fit.
+TEST(DeckbuilderRulesOps, EffectListsNestedAsDeepAsTheLoaderTakesRunToTheirEnd) {
+  std::string effects = R"([{ "op": "armor", "amount": 1 }])";
+  for (std::size_t level = 1; level < kMaxEffectDepth; ++level)
+    effects =
+        R"([{ "op": "repeat", "times": 1, "effects": )" + effects + R"( }, { "op": "armor", "amount": 1 }])";
+  const auto catalog = build({.cards = R"({ "id": "deep", "type": "skill", "cost": 0, "target": "none",
+                                            "keywords": ["innate"], "effects": )" +
+                                       effects + " }",
+                              .deck = R"({ "card": "deep" }, { "card": "noop", "count": 9 })"});
+  Fight run(catalog);
+  run.play("deep", -1);
+  EXPECT_EQ(run.s().player.armor, static_cast<std::int32_t>(kMaxEffectDepth)) << "one armor op a list";
+  EXPECT_TRUE(run.s().effects.empty());
+}
+
 /// A pack with one probe card: `then` gains 10 armor, `else` 1.
 std::shared_ptr<const Catalog> probe_pack(std::string_view condition, std::string_view target,
                                           std::string_view deck, std::string_view player = R"("max_hp": 50)",

@@ -73,7 +73,7 @@ int fuzz_content(const std::uint8_t* data, std::size_t size) {
     return 0;
   }
   // Content that loads must at least start each of its encounters (the engine may still throw
-  // InvariantError for content past a documented fixed capacity).
+  // InvariantError for content past a documented limit the loader cannot check).
   for (const std::string& encounter : R::encounters(*catalog.value())) {
     try {
       auto started = R::start(catalog.value(), sim::BattleStart{encounter, 1, {}});
