@@ -27,7 +27,7 @@ void bad_unit(const BattleState& s, UnitRef u) {
 }
 
 [[gnu::hot]] void draw_cards(Ctx& x, int count) {
-  const std::size_t hand_limit = std::min<std::size_t>(kMaxHand, rules(x).hand_limit);
+  const std::size_t hand_limit = x.s.hand_limit();
   std::size_t left = count > 0 ? static_cast<std::size_t>(count) : 0;
   while (left > 0) {
     if (x.s.hand().size() >= hand_limit) return;
@@ -58,8 +58,7 @@ void add_card(Ctx& x, CardId card, Pile pile) {
   x.s.cards.push_back(CardInstance{.def = card, .listing = x.c.card_play[card].listing});
   x.s.card_keywords |= x.c.card_play[card].keywords;
   x.s.listing_costs.add(x.c.card_play[card].listing);
-  const std::size_t hand_limit = std::min<std::size_t>(kMaxHand, rules(x).hand_limit);
-  if (pile == Pile::Hand && x.s.hand().size() >= hand_limit) pile = Pile::Discard;
+  if (pile == Pile::Hand && x.s.hand_full()) pile = Pile::Discard;
   switch (pile) {
     case Pile::Hand:
     case Pile::Exhaust:

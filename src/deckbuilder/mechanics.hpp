@@ -91,10 +91,12 @@ inline void move_from_hand(Ctx& x, std::size_t hand_index, Pile to) {
   if (to == Pile::Draw) x.s.know_card_put_on_top();
   card_moved_from_hand(x, x.s.piles.hand_to(hand_index, to), to);
 }
-/// Moves the card at place `index` of `from` (the hand, or the discard pile, whose cards go only
-/// to the top of the draw pile) to the top of `to`, as a choice of cards or a random pick does.
+/// Moves the card at place `index` of `from` to the top of `to` (the end of the hand), as a
+/// choice of cards or a random pick does: from the hand to another pile, from the discard pile
+/// to the draw pile, or from the discard or exhaust pile to the hand (which has room).
 inline void move_picked_card(Ctx& x, Pile from, std::size_t index, Pile to) {
   if (from == Pile::Hand) return move_from_hand(x, index, to);
+  if (to == Pile::Hand) return card_moved(x, x.s.piles.to_hand(from, index), from, to);
   BATTLECORE_ENSURE(from == Pile::Discard && to == Pile::Draw, "cannot move a card from pile {} to pile {}",
                     pile_name(from), pile_name(to));
   x.s.know_card_put_on_top();

@@ -551,12 +551,17 @@ void read_state(const In& in, const Catalog& c, Phase phase, BattleState& s) {
     throw Bad{pl.ptr("card"), "a choice waits in a card's play: expected the card being played, got null"};
   // A choice of cards waits only with a card to pick: the rules offer none when its pile holds no
   // card (the hand none besides the one being played), and end one when the last is picked.
+  // One whose cards go to the hand waits only while the hand has room.
   if (std::array<std::uint8_t, kMaxCards> picks{}; card_choice && s.choice_cards(s.choice.kind, picks) == 0)
     throw Bad{ch.ptr("kind"),
-              fmt::format(
-                  "a choice of cards ({}) waits, but its pile ({}) holds no card to pick: expected \"none\"",
-                  kChoiceKindNames[static_cast<std::size_t>(s.choice.kind)],
-                  pile_name(choice_source_pile(s.choice.kind)))};
+              choice_destination_pile(s.choice.kind) == Pile::Hand && s.hand_full()
+                  ? fmt::format("a choice of cards ({}) waits, but the hand they go to is full ({} cards): "
+                                "expected \"none\"",
+                                kChoiceKindNames[static_cast<std::size_t>(s.choice.kind)], s.hand().size())
+                  : fmt::format("a choice of cards ({}) waits, but its pile ({}) holds no card to pick: "
+                                "expected \"none\"",
+                                kChoiceKindNames[static_cast<std::size_t>(s.choice.kind)],
+                                pile_name(choice_source_pile(s.choice.kind)))};
   if (s.playing.card != kNoCard && phase != Phase::PlayerPhase)  // a card is played only there
     throw Bad{pl.ptr("card"), fmt::format("no card is played in phase {}: expected null, got {}",
                                           phase_name(phase), s.playing.card)};

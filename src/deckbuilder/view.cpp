@@ -125,6 +125,7 @@ std::string choice_option_label(const Battle& battle, std::uint8_t index) {
   const Pile to = choice_destination_pile(pc.kind);
   const std::string_view verb = to == Pile::Discard   ? "discard"
                                 : to == Pile::Exhaust ? "exhaust"
+                                : to == Pile::Hand    ? "put in hand"
                                                       : "put on the draw pile";
   return fmt::format("{} {}", verb, c.cards[s.cards[card].def].name);
 }

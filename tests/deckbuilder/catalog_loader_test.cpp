@@ -104,11 +104,11 @@ std::string card(std::string_view id, std::string_view effects) {
 
 /// Every op the engine registers, in registration order (Op::code).
 const std::vector<std::string> kAllOps = {
-    "damage",          "armor",          "draw",     "discard",      "exhaust",
-    "gain_energy",     "heal",           "lose_hp",  "apply_status", "add_card",
-    "cost_rule",       "delayed",        "hook",     "choice",       "conditional",
-    "repeat",          "for_each_enemy", "end_turn", "extra_turn",   "skip_turns",
-    "put_on_draw_pile"};
+    "damage",           "armor",          "draw",     "discard",      "exhaust",
+    "gain_energy",      "heal",           "lose_hp",  "apply_status", "add_card",
+    "cost_rule",        "delayed",        "hook",     "choice",       "conditional",
+    "repeat",           "for_each_enemy", "end_turn", "extra_turn",   "skip_turns",
+    "put_on_draw_pile", "put_in_hand"};
 
 TEST(DeckbuilderCatalogLoader, StarterPackLoadsWithNoDiagnostics) {
   const CatalogResult r = load_catalog(kStarter);
@@ -280,14 +280,18 @@ TEST(DeckbuilderCatalogLoader, OpsThatAskThePlayerAreForCardsOnly) {
       { "op": "choice", "options": [{ "label": "A", "effects": [] }, { "label": "B", "effects": [] }] },
       { "op": "cost_rule", "scope": "hand", "change": 1 },
       { "op": "discard", "amount": 1, "mode": "random" },
-      { "op": "put_on_draw_pile", "amount": 1, "mode": "random" }] }],
+      { "op": "put_on_draw_pile", "amount": 1, "mode": "random" },
+      { "op": "put_in_hand", "amount": 1, "mode": "random" }] }],
     "behavior": { "kind": "sequence", "moves": ["trick"] } }],
     "statuses": [{ "id": "muddle", "timings": { "turn_start": [
       { "op": "put_on_draw_pile", "amount": 1, "mode": "choose" },
       { "op": "put_on_draw_pile", "amount": 0, "mode": "random" },
       { "op": "put_on_draw_pile", "amount": 1, "mode": "random" },
       { "op": "put_on_draw_pile", "amount": 1, "mode": "random", "from": "discard" },
-      { "op": "put_on_draw_pile", "amount": 1, "mode": "random", "from": "deck" }] } }])"));
+      { "op": "put_on_draw_pile", "amount": 1, "mode": "random", "from": "deck" },
+      { "op": "put_in_hand", "amount": 1, "mode": "choose", "from": "exhaust" },
+      { "op": "put_in_hand", "amount": 2, "mode": "random", "from": "exhaust" },
+      { "op": "put_in_hand", "amount": 1, "mode": "random", "from": "hand" }] } }])"));
   expect_diagnostic(diags, "/enemies/0/moves/0/effects/0", {"op 'choice' is only allowed in card effects"});
   expect_diagnostic(diags, "/enemies/0/moves/0/effects/1",
                     {"op 'cost_rule' is only allowed in card effects"});
@@ -295,13 +299,18 @@ TEST(DeckbuilderCatalogLoader, OpsThatAskThePlayerAreForCardsOnly) {
                     {"op 'discard' is only allowed in", "enemies have no hand"});
   expect_diagnostic(diags, "/enemies/0/moves/0/effects/3",
                     {"op 'put_on_draw_pile' is only allowed in", "enemies have no hand"});
+  expect_diagnostic(diags, "/enemies/0/moves/0/effects/4",
+                    {"op 'put_in_hand' is only allowed in", "enemies have no hand"});
   // A status may put cards on top at random, not ask the player which.
   expect_diagnostic(diags, "/statuses/0/timings/turn_start/0",
                     {"op 'put_on_draw_pile with mode choose' is only allowed in card effects"});
   expect_diagnostic(diags, "/statuses/0/timings/turn_start/1/amount",
                     {"expected an integer in [1, 10]", "got 0"});
   expect_diagnostic(diags, "/statuses/0/timings/turn_start/4/from", {"'deck'", "hand, discard"});
-  EXPECT_EQ(diags.size(), 7u) << diags.to_string();
+  expect_diagnostic(diags, "/statuses/0/timings/turn_start/5",
+                    {"op 'put_in_hand with mode choose' is only allowed in card effects"});
+  expect_diagnostic(diags, "/statuses/0/timings/turn_start/7/from", {"'hand'", "discard, exhaust"});
+  EXPECT_EQ(diags.size(), 10u) << diags.to_string();
 }
 
 TEST(DeckbuilderCatalogLoader, StacksAmountsAreForStatusTimingsOnly) {

@@ -169,6 +169,45 @@ TEST(Piles, ADiscardPileCardGoesOnTopOfTheDrawPileFromEveryPlace) {
       }
 }
 
+// put_in_hand: any card of the discard or the exhaust pile, each pile over or under the other's
+// cards, goes to the end of hands of every size; no other pile gives a card this way.
+TEST(Piles, ADiscardOrExhaustPileCardGoesToTheEndOfTheHandFromEveryPlace) {
+  for (const Pile from : {Pile::Discard, Pile::Exhaust})
+    for (const std::size_t hand : {std::size_t{0}, std::size_t{1}, std::size_t{5}, kMaxHand - 1})
+      for (std::size_t below = 1; below <= 12; ++below)
+        for (std::size_t i = 0; i < below; ++i) {
+          Model m;
+          Piles p = filled(below, hand, 8, m);
+          for (CardRef c : {CardRef{200}, CardRef{201}, CardRef{202}}) {  // an exhaust pile under them
+            p.push(Pile::Exhaust, c);
+            m[Pile::Exhaust].push_back(c);
+          }
+          if (from == Pile::Exhaust)  // the discard pile's cards, exhausted, above those three
+            while (!m[Pile::Discard].empty()) {
+              p.push(Pile::Exhaust, p.erase(Pile::Discard, 0));
+              m[Pile::Exhaust].push_back(m[Pile::Discard].front());
+              m[Pile::Discard].erase(m[Pile::Discard].begin());
+            }
+          std::vector<CardRef>& pile = m[from];
+          const std::size_t at = pile.size() - below + i;
+          const CardRef card = pile[at];
+          EXPECT_EQ(p.to_hand(from, at), card);
+          pile.erase(pile.begin() + static_cast<std::ptrdiff_t>(at));
+          m[Pile::Hand].push_back(card);
+          expect_same(p, m,
+                      std::string(pile_name(from)) + " card " + std::to_string(at) + ", hand " +
+                          std::to_string(hand));
+          if (::testing::Test::HasFailure()) return;
+        }
+  Model m;
+  Piles p = filled(2, 2, 2, m);
+  EXPECT_THROW(p.to_hand(Pile::Draw, 0), InvariantError);
+  EXPECT_THROW(p.to_hand(Pile::Hand, 0), InvariantError);
+  EXPECT_THROW(p.to_hand(Pile::Discard, 2), InvariantError);
+  EXPECT_THROW(p.to_hand(Pile::Exhaust, 0), InvariantError);
+  expect_same(p, m, "after the refused moves");
+}
+
 TEST(Piles, DiscardFromHandMovesTheCardWhereverItIsAndLeavesThePilesWhenItIsNotThere) {
   for (std::size_t hand = 0; hand <= kMaxHand; ++hand)
     for (std::size_t below = 0; below + hand <= kMaxCards; ++below) {
@@ -279,7 +318,7 @@ TEST(Piles, LongRandomSequencesOfMovesMatchFourSeparateLists) {
     Rng rng = Rng::from_seed(seed);
     CardRef next = 0;
     for (int step = 0; step < 2000; ++step) {
-      const std::uint32_t kind = rng.below(8);
+      const std::uint32_t kind = rng.below(9);
       const Pile pile = kAll[rng.below(4)];
       std::vector<CardRef>& list_of = m[pile];
       std::string what;
@@ -328,6 +367,13 @@ TEST(Piles, LongRandomSequencesOfMovesMatchFourSeparateLists) {
         p.assign(pile, cards);
         list_of = cards;
         what = "assign";
+      } else if (kind == 8 && (pile == Pile::Discard || pile == Pile::Exhaust) && !list_of.empty()) {
+        const std::size_t at = rng.below(static_cast<std::uint32_t>(list_of.size()));
+        const CardRef c = list_of[at];
+        EXPECT_EQ(p.to_hand(pile, at), c);
+        list_of.erase(list_of.begin() + static_cast<std::ptrdiff_t>(at));
+        m[Pile::Hand].push_back(c);
+        what = std::string(pile_name(pile)) + " to the hand";
       }
       if (!what.empty())
         expect_same(p, m, "seed " + std::to_string(seed) + " step " + std::to_string(step) + ": " + what);

@@ -1890,7 +1890,10 @@ constexpr std::string_view kHandCards = R"(
   { "id": "stack", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "put_on_draw_pile", "amount": 2, "mode": "choose" }] },
   { "id": "shove", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "put_on_draw_pile", "amount": 1, "mode": "random" }] },
   { "id": "recall", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "put_on_draw_pile", "amount": 1, "mode": "choose", "from": "discard" }] },
-  { "id": "dredge", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "put_on_draw_pile", "amount": 2, "mode": "random", "from": "discard" }] })";
+  { "id": "dredge", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "put_on_draw_pile", "amount": 2, "mode": "random", "from": "discard" }] },
+  { "id": "salvage", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "put_in_hand", "amount": 2, "mode": "choose" }] },
+  { "id": "scrounge", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "put_in_hand", "amount": 2, "mode": "random" }] },
+  { "id": "exhume", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "put_in_hand", "amount": 1, "mode": "choose", "from": "exhaust" }] })";
 
 std::shared_ptr<const Catalog> hand_pack(std::string_view card, std::string_view rules = "") {
   return build({.cards = std::string(kHandCards),
@@ -2193,24 +2196,30 @@ TEST(DeckbuilderRulesHandOps, PutOnDrawPileFromTheDiscardPileOffersItsCards) {
   EXPECT_EQ(drawn[0].subject, discard[1]);
 }
 
+/// A battle of encounter "e" of `catalog` started from a scenario whose piles and rules are the
+/// members of `piles` (seed 1).
+Battle scenario_battle(const std::shared_ptr<const Catalog>& catalog, const nlohmann::json& piles) {
+  nlohmann::json scenario = {{"format", "battlecore-scenario"},
+                             {"format_version", 1},
+                             {"rules", "deckbuilder"},
+                             {"encounter", "e"},
+                             {"seed", 1}};
+  scenario.update(piles);
+  content::Diagnostics diags;
+  const auto doc = content::parse_json_text("s.json", scenario.dump(), diags);
+  if (!doc) throw std::runtime_error(diags.to_string());
+  auto started = start_scenario(catalog, *doc);
+  if (!started.ok()) throw std::runtime_error(started.error().to_string());
+  return std::move(started).value();
+}
+
 // The largest choice of cards: every card of the battle but the one being played, in the discard
 // pile; it fits the options list.
 TEST(DeckbuilderRulesHandOps, AChoiceOfEveryOtherCardOfTheBattleFitsTheOptionsList) {
   const auto catalog = build(
       {.cards = std::string(kHandCards), .deck = R"({ "card": "recall" }, { "card": "guard", "count": 9 })"});
-  const nlohmann::json scenario = {{"format", "battlecore-scenario"},
-                                   {"format_version", 1},
-                                   {"rules", "deckbuilder"},
-                                   {"encounter", "e"},
-                                   {"seed", 1},
-                                   {"hand", {"recall"}},
-                                   {"discard_pile", std::vector<std::string>(kMaxCards - 1, "guard")}};
-  content::Diagnostics diags;
-  const auto doc = content::parse_json_text("s.json", scenario.dump(), diags);
-  ASSERT_TRUE(doc.has_value()) << diags.to_string();
-  auto started = start_scenario(catalog, *doc);
-  ASSERT_TRUE(started.ok()) << started.error().to_string();
-  Battle b = std::move(started).value();
+  Battle b = scenario_battle(
+      catalog, {{"hand", {"recall"}}, {"discard_pile", std::vector<std::string>(kMaxCards - 1, "guard")}});
   ASSERT_TRUE(b.submit(Action::play(b.state().hand()[0], -1)).ok());
   ASSERT_TRUE(b.is_waiting_for_choice());
   Options listed;
@@ -2253,6 +2262,157 @@ TEST(DeckbuilderRulesHandOps, PutOnDrawPileFromTheDiscardPileAtRandomTakesItsCar
     orders.insert(top);
   }
   EXPECT_EQ(orders.size(), 2u);  // both orders come up
+}
+
+// put_in_hand from the discard pile: a Choice of its cards, bottom first; each pick goes to the
+// end of the hand, one decision per card; a snapshot between two picks restores the same battle.
+TEST(DeckbuilderRulesHandOps, PutInHandFromTheDiscardPileOffersItsCardsOneDecisionEach) {
+  const auto catalog = build(
+      {.cards = std::string(kHandCards), .deck = R"({ "card": "salvage" }, { "card": "jab", "count": 9 })"});
+  Fight run(catalog);
+  const CardRef salvage = run.card("salvage");
+  // Two jabs played: the discard pile holds them, bottom first.
+  run.act(Action::play(others(run, salvage)[0], 0));
+  run.act(Action::play(others(run, salvage)[0], 0));
+  const std::vector<CardRef> discard(run.s().discard_pile().begin(), run.s().discard_pile().end());
+  ASSERT_EQ(discard.size(), 2u);
+  const std::vector<CardRef> hand_before(run.s().hand().begin(), run.s().hand().end());
+  std::size_t from = run.mark();
+  run.play("salvage");
+  EXPECT_EQ(run.since(from), seq({"CardPlayed", "ChoiceOffered"}));
+  EXPECT_EQ(run.recorder.events.back().amount, 2);
+  EXPECT_EQ(event_to_json(run.recorder.events.back(), run.battle.catalog())["kind"],
+            "put_in_hand_from_discard");
+  EXPECT_EQ(run.battle.decision().options, (std::vector<Action>{Action::choose(0), Action::choose(1)}));
+  EXPECT_EQ(action_label(run.battle, Action::choose(1)), "choose: put in hand " + run.def(discard[1]).name);
+  expect_refused(run.battle, Action::choose(2), RefusalReason::InvalidOption);
+  from = run.mark();
+  run.act(Action::choose(1));
+  std::vector<Event> moved = of_type(run.events_since(from), EventType::CardMoved);
+  ASSERT_EQ(moved.size(), 1u);
+  EXPECT_EQ(moved[0].subject, discard[1]);
+  EXPECT_EQ(static_cast<Pile>(moved[0].amount), Pile::Discard);
+  EXPECT_EQ(static_cast<Pile>(moved[0].extra), Pile::Hand);
+  EXPECT_EQ(run.s().hand().back(), discard[1]);
+  // The second pick waits; a snapshot here restores the same battle, which goes on alike.
+  ASSERT_TRUE(run.battle.is_waiting_for_choice());
+  EXPECT_EQ(run.battle.decision().options, (std::vector<Action>{Action::choose(0)}));
+  const nlohmann::json s = snapshot(run.battle);
+  EXPECT_EQ(s["state"]["choice"]["kind"], "put_in_hand_from_discard");
+  auto restored = restore(catalog, s);
+  ASSERT_TRUE(restored.ok()) << restored.error().message;
+  Battle copy = std::move(restored).value();
+  ASSERT_TRUE(copy.submit(Action::choose(0)).ok());
+  run.act(Action::choose(0));
+  EXPECT_TRUE(copy.state() == run.s());
+  EXPECT_FALSE(run.battle.is_waiting_for_choice());
+  std::vector<CardRef> hand = hand_before;
+  hand.erase(std::find(hand.begin(), hand.end(), salvage));
+  hand.push_back(discard[1]);
+  hand.push_back(discard[0]);
+  EXPECT_EQ(std::vector<CardRef>(run.s().hand().begin(), run.s().hand().end()), hand);
+  EXPECT_EQ(std::vector<CardRef>(run.s().discard_pile().begin(), run.s().discard_pile().end()),
+            (std::vector<CardRef>{salvage}));
+  EXPECT_EQ(run.s().known_on_top(), 0u) << "the draw pile is untouched";
+}
+
+// put_in_hand from the exhaust pile, the discard pile left as it lies.
+TEST(DeckbuilderRulesHandOps, PutInHandFromTheExhaustPileTakesAnExhaustedCard) {
+  const auto catalog = build(
+      {.cards = std::string(kHandCards), .deck = R"({ "card": "exhume" }, { "card": "guard", "count": 9 })"});
+  Battle b = scenario_battle(
+      catalog, {{"hand", {"exhume"}}, {"discard_pile", {"guard"}}, {"exhaust_pile", {"jab", "sift"}}});
+  const std::vector<CardRef> exhaust(b.state().exhaust_pile().begin(), b.state().exhaust_pile().end());
+  const CardRef exhume = b.state().hand()[0];
+  ASSERT_TRUE(b.submit(Action::play(exhume, -1)).ok());
+  ASSERT_TRUE(b.is_waiting_for_choice());
+  EXPECT_EQ(b.state().choice.kind, PendingChoice::Kind::PutInHandFromExhaust);
+  EXPECT_EQ(action_label(b, Action::choose(1)),
+            "choose: put in hand " + b.catalog().cards[b.state().cards[exhaust[1]].def].name);
+  ASSERT_TRUE(b.submit(Action::choose(1)).ok());
+  EXPECT_FALSE(b.is_waiting_for_choice()) << "one card to pick";
+  EXPECT_EQ(std::vector<CardRef>(b.state().hand().begin(), b.state().hand().end()),
+            (std::vector<CardRef>{exhaust[1]}));
+  EXPECT_EQ(std::vector<CardRef>(b.state().exhaust_pile().begin(), b.state().exhaust_pile().end()),
+            (std::vector<CardRef>{exhaust[0]}));
+  EXPECT_EQ(b.state().discard_pile().size(), 2u);  // the guard, then Exhume
+}
+
+// The hand has room for one card of the two asked (the card being played is in it until its
+// effect ends, as for a draw): a choice ends after one pick, a random pick takes one; with the
+// hand full, nothing is offered. A snapshot of a choice waiting with a full hand is refused.
+TEST(DeckbuilderRulesHandOps, PutInHandStopsWhenTheHandIsFull) {
+  const auto catalog = build({.cards = std::string(kHandCards),
+                              .deck = R"({ "card": "salvage" }, { "card": "guard", "count": 9 })",
+                              .rules = R"("hand_limit": 3)"});
+  const nlohmann::json piles = {{"hand", {"salvage", "guard"}}, {"discard_pile", {"jab", "jab", "sift"}}};
+  Battle chosen = scenario_battle(catalog, piles);
+  ASSERT_TRUE(chosen.submit(Action::play(chosen.state().hand()[0], -1)).ok());
+  ASSERT_TRUE(chosen.is_waiting_for_choice());
+  EXPECT_EQ(chosen.decision().options.size(), 3u);
+  const nlohmann::json waiting = snapshot(chosen);
+  const CardRef picked = chosen.state().discard_pile()[2];
+  const CardRef guard = chosen.state().hand()[1];
+  ASSERT_TRUE(chosen.submit(Action::choose(2)).ok());
+  EXPECT_FALSE(chosen.is_waiting_for_choice()) << "the hand is full after one pick";
+  EXPECT_EQ(std::vector<CardRef>(chosen.state().hand().begin(), chosen.state().hand().end()),
+            (std::vector<CardRef>{guard, picked}))
+      << "then Salvage left it";
+
+  nlohmann::json full = waiting;  // a third card in hand: no room for any
+  full["state"]["hand"].push_back(full["state"]["discard_pile"][0]);
+  full["state"]["discard_pile"].erase(0);
+  const auto refused = restore(catalog, full);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("/state/choice/kind: a choice of cards (put_in_hand_from_discard) "
+                                         "waits, but the hand they go to is full (3 cards)"),
+            std::string::npos)
+      << refused.error().message;
+
+  nlohmann::json at_random = piles;
+  at_random["hand"] = {"scrounge", "guard"};
+  Battle random = scenario_battle(build({.cards = std::string(kHandCards),
+                                         .deck = R"({ "card": "scrounge" }, { "card": "guard", "count": 9 })",
+                                         .rules = R"("hand_limit": 3)"}),
+                                  at_random);
+  ASSERT_TRUE(random.submit(Action::play(random.state().hand()[0], -1)).ok());
+  EXPECT_EQ(random.state().hand().size(), 2u) << "one card came, then Scrounge left the hand";
+  EXPECT_EQ(random.state().discard_pile().size(), 3u);  // two of the three, and Scrounge
+
+  nlohmann::json no_room = piles;
+  no_room["hand"] = {"salvage", "guard", "guard"};
+  Battle none = scenario_battle(catalog, no_room);
+  ASSERT_TRUE(none.submit(Action::play(none.state().hand()[0], -1)).ok());
+  EXPECT_FALSE(none.is_waiting_for_choice());
+  EXPECT_EQ(none.state().discard_pile().size(), 4u);  // the three, and Salvage
+}
+
+TEST(DeckbuilderRulesHandOps, PutInHandAtRandomTakesCardsOfThePileOnTheEffectsStream) {
+  const auto catalog = build({.cards = std::string(kHandCards),
+                              .deck = R"({ "card": "scrounge" }, { "card": "guard", "count": 9 })"});
+  std::set<std::vector<CardRef>> picks;
+  for (std::uint64_t seed = 0; seed < 12; ++seed) {
+    Battle b = scenario_battle(catalog, {{"hand", {"scrounge"}}, {"discard_pile", {"jab", "guard", "sift"}}});
+    Battle::Access::of(b).s.rng = RngStreams(seed);  // the random picks drawn afresh
+    const std::vector<CardRef> discard(b.state().discard_pile().begin(), b.state().discard_pile().end());
+    ASSERT_TRUE(b.submit(Action::play(b.state().hand()[0], -1)).ok());
+    EXPECT_FALSE(b.is_waiting_for_choice());
+    const std::vector<CardRef> hand(b.state().hand().begin(), b.state().hand().end());
+    ASSERT_EQ(hand.size(), 2u);
+    EXPECT_NE(hand[0], hand[1]);
+    for (CardRef c : hand) EXPECT_NE(std::find(discard.begin(), discard.end(), c), discard.end());
+    picks.insert(hand);
+  }
+  EXPECT_GE(picks.size(), 4u);  // of the six ordered pairs
+}
+
+TEST(DeckbuilderRulesHandOps, PutInHandFromAnEmptyPileDoesNothing) {
+  Fight run(hand_pack("exhume"));
+  ASSERT_TRUE(run.s().exhaust_pile().empty());
+  const std::size_t from = run.mark();
+  run.play("exhume");
+  EXPECT_EQ(run.since(from), seq({"CardPlayed", "CardMoved"}));
+  EXPECT_FALSE(run.battle.is_waiting_for_choice());
 }
 
 // Over Innate cards left on top, whose order the player has not seen, a card put there is known

@@ -1063,6 +1063,55 @@ TEST(StarterCard, Regroup) {
   EXPECT_EQ(b.state().energy, 3);
 }
 
+TEST(StarterCard, Salvage) {
+  expect_card("salvage", CardType::Skill, 1, CardTarget::None);
+  Battle b = arena(Arena(deck_of({{"salvage", 1}, {"strike", 4}, {"defend", 5}})), {"salvage", "strike"});
+  const CardRef card = find_in_hand(b, "salvage");
+  const CardRef strike = find_in_hand(b, "strike");
+  ASSERT_TRUE(submitted(b, Action::play(strike, 0)));
+  ASSERT_TRUE(play(b, "salvage"));
+  // The block, then a choice of the discard pile's one card: the Strike.
+  EXPECT_EQ(b.state().player.armor, 3);
+  ASSERT_TRUE(b.is_waiting_for_choice());
+  EXPECT_EQ(b.decision().options, (std::vector<Action>{Action::choose(0)}));
+  EXPECT_FALSE(b.submit(Action::skip_choice()).ok());
+  ASSERT_TRUE(submitted(b, Action::choose(0)));
+  EXPECT_FALSE(b.is_waiting_for_choice());
+  EXPECT_EQ(b.state().hand().back(), strike);
+  EXPECT_EQ(b.state().hand().size(), 4u);  // five, less the Strike, less Salvage, plus the Strike
+  EXPECT_EQ(std::vector<CardRef>(b.state().discard_pile().begin(), b.state().discard_pile().end()),
+            (std::vector<CardRef>{card}));
+  EXPECT_EQ(b.state().energy, 1);
+}
+
+TEST(StarterCard, Unearth) {
+  expect_card("unearth", CardType::Skill, 1, CardTarget::None, kExhaust);
+  Battle b = arena(Arena(deck_of({{"unearth", 1}, {"purge", 1}, {"strike", 4}, {"defend", 4}})),
+                   {"unearth", "purge", "strike"});
+  const CardRef card = find_in_hand(b, "unearth");
+  const CardRef strike = find_in_hand(b, "strike");
+  ASSERT_TRUE(play(b, "purge"));
+  ASSERT_TRUE(b.is_waiting_for_choice());
+  std::uint8_t strike_option = 0;
+  for (CardRef c : b.state().hand())
+    if (c != find_in_hand(b, "purge")) {
+      if (c == strike) break;
+      ++strike_option;
+    }
+  ASSERT_TRUE(submitted(b, Action::choose(strike_option)));
+  ASSERT_EQ(std::vector<CardRef>(b.state().exhaust_pile().begin(), b.state().exhaust_pile().end()),
+            (std::vector<CardRef>{strike}));
+  ASSERT_TRUE(play(b, "unearth"));
+  ASSERT_TRUE(b.is_waiting_for_choice());
+  EXPECT_EQ(b.decision().options, (std::vector<Action>{Action::choose(0)}));
+  ASSERT_TRUE(submitted(b, Action::choose(0)));
+  EXPECT_EQ(b.state().hand().back(), strike);
+  EXPECT_EQ(std::vector<CardRef>(b.state().exhaust_pile().begin(), b.state().exhaust_pile().end()),
+            (std::vector<CardRef>{card}))
+      << "the Strike back in hand, Unearth exhausted";
+  EXPECT_EQ(b.state().energy, 1);
+}
+
 TEST(StarterCard, WildToss) {
   expect_card("wild_toss", CardType::Skill, 0, CardTarget::None);
   Battle b = arena(Arena(deck_of({{"wild_toss", 1}, {"defend", 9}})), {"wild_toss"});
@@ -2082,8 +2131,9 @@ TEST(StarterPlayer, Bastion) {
                 {"nightfall_ward", 1}, {"spiked_armor", 1},  {"desperate_blow", 1}, {"concussive_blow", 1},
                 {"tactics", 1},        {"steel_resolve", 1}, {"purge", 1},          {"pyre", 1},
                 {"foresight", 1},      {"time_bomb", 1},     {"streamline", 1},     {"meditate", 1},
-                {"mending_salve", 1},  {"vow_of_peace", 1},  {"deep_breath", 1},    {"regroup", 1}}));
-  EXPECT_EQ(p.deck.size(), 29u);
+                {"mending_salve", 1},  {"vow_of_peace", 1},  {"deep_breath", 1},    {"regroup", 1},
+                {"salvage", 1},        {"unearth", 1}}));
+  EXPECT_EQ(p.deck.size(), 31u);
 }
 
 /// Plays `n` battles of an encounter with the random policy; every submit must be accepted.
@@ -2247,7 +2297,8 @@ TEST(StarterPack, EveryItemHasATest) {
                     "foresight",      "time_bomb",       "nightfall_ward", "quicken",         "streamline",
                     "haste",          "meditate",        "opening_gambit", "mending_salve",   "vow_of_peace",
                     "footwork",       "spiked_armor",    "iron_skin",      "battle_fury",     "blood_oath",
-                    "steel_resolve",  "deep_breath",     "dazed",          "doubt",           "regroup"}));
+                    "steel_resolve",  "deep_breath",     "dazed",          "doubt",           "regroup",
+                    "salvage",        "unearth"}));
   EXPECT_EQ(upgrades.size(), 5u);  // twin_strike, venom_dart, blood_strike, shield_wall, brace
   EXPECT_EQ(ids_of(c.enemies), sorted({"gnasher", "sludge", "cultist", "spiker", "bog_toad", "imp", "witch",
                                        "leech", "sentry", "golem", "warlord"}));

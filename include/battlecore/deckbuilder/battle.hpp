@@ -157,7 +157,9 @@ struct PendingChoice {
     DiscardFromHand,
     ExhaustFromHand,
     PutOnDrawPileFromHand,
-    PutOnDrawPileFromDiscard
+    PutOnDrawPileFromDiscard,
+    PutInHandFromDiscard,
+    PutInHandFromExhaust
   };
   Kind kind = Kind::None;
   bool skippable = false;
@@ -171,13 +173,15 @@ struct PendingChoice {
 };
 
 /// The names of PendingChoice::Kind, in its order: snapshots and ChoiceOffered events use them.
-inline constexpr std::array<std::string_view, 6> kChoiceKindNames = {"none",
+inline constexpr std::array<std::string_view, 8> kChoiceKindNames = {"none",
                                                                      "options",
                                                                      "discard_from_hand",
                                                                      "exhaust_from_hand",
                                                                      "put_on_draw_pile_from_hand",
-                                                                     "put_on_draw_pile_from_discard"};
-static_assert(static_cast<std::size_t>(PendingChoice::Kind::PutOnDrawPileFromDiscard) + 1 ==
+                                                                     "put_on_draw_pile_from_discard",
+                                                                     "put_in_hand_from_discard",
+                                                                     "put_in_hand_from_exhaust"};
+static_assert(static_cast<std::size_t>(PendingChoice::Kind::PutInHandFromExhaust) + 1 ==
                   kChoiceKindNames.size(),
               "a name for every kind of choice");
 /// For each PendingChoice::Kind, in its order: the pile a choice of cards picks from and the pile a
@@ -192,7 +196,9 @@ inline constexpr std::array<ChoicePiles, kChoiceKindNames.size()> kChoicePiles =
      {Pile::Hand, Pile::Discard},
      {Pile::Hand, Pile::Exhaust},
      {Pile::Hand, Pile::Draw},
-     {Pile::Discard, Pile::Draw}}};
+     {Pile::Discard, Pile::Draw},
+     {Pile::Discard, Pile::Hand},
+     {Pile::Exhaust, Pile::Hand}}};
 constexpr Pile choice_source_pile(PendingChoice::Kind kind) {
   return kChoicePiles[static_cast<std::size_t>(kind)].from;
 }
@@ -357,13 +363,25 @@ struct BattleState {
   /// The source pile of a choice of cards of `kind` (choice_source_pile), in pile order; empty for
   /// the other kinds.
   std::span<const CardRef> choice_pile(PendingChoice::Kind kind) const {
-    const Pile from = choice_source_pile(kind);
-    return from == Pile::Hand ? hand() : from == Pile::Discard ? discard_pile() : std::span<const CardRef>{};
+    switch (choice_source_pile(kind)) {
+      case Pile::Hand:
+        return hand();
+      case Pile::Discard:
+        return discard_pile();
+      case Pile::Exhaust:
+        return exhaust_pile();
+      case Pile::Draw:
+      case Pile::None:
+        break;
+    }
+    return {};
   }
   /// The cards a choice of cards of `kind` offers, as places in its source pile in pile order
   /// (choice_source_pile): the hand's cards but the one being played, or every card of the
-  /// discard pile (the card being played is not there yet), bottom first; their count.
+  /// discard or exhaust pile (the card being played is not there yet), bottom first; their
+  /// count. None while the choice's destination is the hand and the hand is full.
   std::size_t choice_cards(PendingChoice::Kind kind, std::array<std::uint8_t, kMaxCards>& out) const {
+    if (choice_destination_pile(kind) == Pile::Hand && hand_full()) return 0;
     const std::span<const CardRef> pile = choice_pile(kind);
     std::size_t n = 0;
     for (std::size_t i = 0; i < pile.size(); ++i)
@@ -376,6 +394,10 @@ struct BattleState {
     return n > mark ? n - mark : 0;
   }
   std::span<const CardRef> hand() const { return piles.hand(); }
+  /// The most cards the hand holds: the rules' hand_limit, at most kMaxHand.
+  std::size_t hand_limit() const { return std::min<std::size_t>(kMaxHand, rules.hand_limit); }
+  /// True when the hand holds hand_limit() cards (or more, in a state built by hand).
+  bool hand_full() const { return hand().size() >= hand_limit(); }
   /// The discard pile, bottom first.
   std::span<const CardRef> discard_pile() const { return piles.discard(); }
   /// The exhaust pile, bottom first.

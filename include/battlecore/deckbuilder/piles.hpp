@@ -193,6 +193,19 @@ class Piles {
     --ends_[kHand];
     return card;
   }
+  /// Card `i` (0 the bottom) of the discard or exhaust pile goes to the end of the hand; the
+  /// cards above it up to the hand's end move down one place. Returns the card.
+  CardRef to_hand(Pile from, std::size_t i) {
+    BATTLECORE_ENSURE(from == Pile::Discard || from == Pile::Exhaust,
+                      "cannot move a card from pile {} to the hand", pile_name(from));
+    BATTLECORE_ENSURE(i < size(from), "{} pile card {} of {}", pile_name(from), i, size(from));
+    const std::size_t r = region(from);
+    const std::size_t at = begin(r) + i;
+    const CardRef card = cards_[at];
+    shift_down(at, ends_[kHand] - 1u, card);
+    for (std::size_t k = r; k < kHand; ++k) --ends_[k];
+    return card;
+  }
   /// Shuffles the discard pile (in its logical order) with `rng`, then puts it under the draw
   /// pile: the draw pile becomes the shuffled discard pile followed by the old draw pile.
   void shuffle_discard_under_draw(Rng& rng) {

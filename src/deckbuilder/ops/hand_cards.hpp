@@ -1,8 +1,9 @@
 #pragma once
-// What discard, exhaust and put_on_draw_pile share: N cards of the hand (or, for
-// put_on_draw_pile, of the discard pile) leave for a pile, chosen by the player (a Choice of
-// cards, one decision per card) or at random (effects stream). The card being played is never
-// among them.
+// What discard, exhaust, put_on_draw_pile and put_in_hand share: N cards of the hand (or, for
+// put_on_draw_pile, of the discard pile; for put_in_hand, of the discard or exhaust pile) leave
+// for a pile, chosen by the player (a Choice of cards, one decision per card) or at random
+// (effects stream). The card being played is never among them. Cards going to the hand stop
+// when it is full.
 
 #include <algorithm>
 #include <array>
@@ -51,10 +52,27 @@ inline void chosen_cards_to_pile(OpContext& ctx, const Op& op, PendingChoice::Ki
   }
   for (std::uint8_t k = 0; k < count; ++k) {
     const std::size_t left = s.choice_cards(choice, eligible);
+    if (left == 0) return;  // the hand they go to is full
     const std::uint8_t pick =
         eligible[left > 1 ? s.rng[Stream::Effects].below(static_cast<std::uint32_t>(left)) : 0];
     move_picked_card(ctx.x, choice_source_pile(choice), pick, choice_destination_pile(choice));
   }
+}
+
+/// An op of cards taken from one of several piles, named by "from" (the first by default):
+/// `Pick` gives the op's name (kName), the pile names (kFrom) and, for each, the choice of cards
+/// that moves them (kChoices). compile reads "from" into Op::ref; run moves the cards.
+template <class Pick>
+bool compile_cards_from(const OpCompiler& oc, content::ObjectReader& r, Op& op) {
+  const auto from = r.enum_or("from", Pick::kFrom, 0);
+  const bool ok = compile_hand_cards(oc, r, op, Pick::kName);
+  if (!from) return false;
+  op.ref = static_cast<std::uint16_t>(*from);  // the pile the cards come from
+  return ok;
+}
+template <class Pick>
+void run_cards_from(OpContext& ctx, const Op& op) {
+  chosen_cards_to_pile(ctx, op, Pick::kChoices[op.ref]);
 }
 
 }  // namespace battlecore::deckbuilder::detail

@@ -1,0 +1,26 @@
+// put_in_hand: cards of the discard pile, or of the exhaust pile, go back to the hand.
+// {"op": "put_in_hand", "amount": 1, "mode": "choose" | "random",
+// "from": "discard" | "exhaust" (default "discard")}
+// (see hand_cards.hpp for the rules it shares with discard, exhaust and put_on_draw_pile)
+#include "deckbuilder/ops/hand_cards.hpp"
+
+namespace battlecore::deckbuilder::detail {
+namespace {
+
+struct PutInHand {
+  static constexpr std::string_view kName = "put_in_hand";
+  static constexpr std::array<std::string_view, 2> kFrom = {"discard", "exhaust"};
+  static constexpr std::array<PendingChoice::Kind, 2> kChoices = {PendingChoice::Kind::PutInHandFromDiscard,
+                                                                  PendingChoice::Kind::PutInHandFromExhaust};
+};
+
+}  // namespace
+
+void register_put_in_hand_op(OpRegistry& registry) {
+  registry.add(
+      {"put_in_hand",
+       "cards of the discard or the exhaust pile back to the hand, chosen by the player or at random",
+       compile_cards_from<PutInHand>, run_cards_from<PutInHand>, true});
+}
+
+}  // namespace battlecore::deckbuilder::detail
