@@ -540,6 +540,12 @@ void read_state(const In& in, const Catalog& c, Phase phase, BattleState& s) {
       std::int64_t{s.choice.first_block} + s.choice.option_count > max_block + 1)
     throw Bad{ch.ptr("option_count"), "the options run past the catalog's blocks"};
   if (s.choice.kind == PendingChoice::Kind::Options) check_choice(ch, c, s.choice);
+  // Only a choice op's options may be skipped (check_choice holds them to the op): a choice of
+  // cards never is, and a choice made or skipped is cleared whole.
+  if (s.choice.kind != PendingChoice::Kind::Options && s.choice.skippable)
+    throw Bad{ch.ptr("skippable"),
+              fmt::format("{}: expected false, got true",
+                          card_choice ? "a choice of cards cannot be skipped" : "no choice waits")};
   s.choice.source = unit_ref(ch, "source", s, !waiting);
   s.choice.target = unit_ref(ch, "target", s, true);
   s.choice.card = card_ref_or_none(ch, "card", s);

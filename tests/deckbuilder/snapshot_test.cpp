@@ -846,6 +846,21 @@ TEST(DeckbuilderSnapshot, AChoiceTheContentNeverPosesIsRefused) {
                  fmt::format("the choice op of block {} has {} options, got {}", first, count, other_count));
   expect_refused(with(s, "/state/choice/skippable", !choice["skippable"].get<bool>()),
                  "/state/choice/skippable", fmt::format("the choice op of block {} is", first));
+  // A choice of cards is never skipped, and with no choice waiting nothing is: a skippable one
+  // restored was offered "skip", which the rules never offer there.
+  Battle sifting = from_scenario({{"encounter", "w1"}, {"seed", 3}, {"hand", {"sift", "strike", "defend"}}});
+  ASSERT_TRUE(sifting.submit(Action::play(in_hand(sifting, "sift"))).ok());
+  const json cards = snapshot(sifting);
+  ASSERT_EQ(cards["state"]["choice"]["kind"], "discard_from_hand");
+  ASSERT_EQ(cards["state"]["choice"]["skippable"], false);
+  ASSERT_TRUE(restore(starter(), cards).ok());
+  expect_refused(with(cards, "/state/choice/skippable", true), "/state/choice/skippable",
+                 "a choice of cards cannot be skipped: expected false, got true");
+  const json none = snapshot(started("w1", 3));
+  ASSERT_EQ(none["state"]["choice"]["kind"], "none");
+  ASSERT_TRUE(restore(starter(), none).ok());
+  expect_refused(with(none, "/state/choice/skippable", true), "/state/choice/skippable",
+                 "no choice waits: expected false, got true");
 }
 
 TEST(DeckbuilderSnapshot, TheNextBattlesStartAfterARewardRestores) {
