@@ -116,6 +116,7 @@ void register_builtin_ops(OpRegistry& registry) {
   register_skip_turns_op(registry);
   register_put_on_draw_pile_op(registry);
   register_put_in_hand_op(registry);
+  register_scry_op(registry);
 }
 
 }  // namespace battlecore::deckbuilder::detail

@@ -111,5 +111,6 @@ void register_extra_turn_op(OpRegistry& registry);
 void register_skip_turns_op(OpRegistry& registry);
 void register_put_on_draw_pile_op(OpRegistry& registry);
 void register_put_in_hand_op(OpRegistry& registry);
+void register_scry_op(OpRegistry& registry);
 
 }  // namespace battlecore::deckbuilder::detail

@@ -540,12 +540,17 @@ void read_state(const In& in, const Catalog& c, Phase phase, BattleState& s) {
       std::int64_t{s.choice.first_block} + s.choice.option_count > max_block + 1)
     throw Bad{ch.ptr("option_count"), "the options run past the catalog's blocks"};
   if (s.choice.kind == PendingChoice::Kind::Options) check_choice(ch, c, s.choice);
-  // Only a choice op's options may be skipped (check_choice holds them to the op): a choice of
-  // cards never is, and a choice made or skipped is cleared whole.
-  if (s.choice.kind != PendingChoice::Kind::Options && s.choice.skippable)
+  // A choice op's options are skipped as the op says (check_choice); a choice of cards only when
+  // it offers the draw pile's top cards (scry); a choice made or skipped is cleared whole.
+  if (s.choice.kind != PendingChoice::Kind::Options &&
+      s.choice.skippable != (card_choice && choice_of_cards_skippable(s.choice.kind)))
     throw Bad{ch.ptr("skippable"),
-              fmt::format("{}: expected false, got true",
-                          card_choice ? "a choice of cards cannot be skipped" : "no choice waits")};
+              !card_choice ? std::string("no choice waits: expected false, got true")
+              : s.choice.skippable
+                  ? fmt::format("a choice of cards ({}) cannot be skipped: expected false, got true",
+                                kChoiceKindNames[static_cast<std::size_t>(s.choice.kind)])
+                  : fmt::format("a choice of cards ({}) can be skipped: expected true, got false",
+                                kChoiceKindNames[static_cast<std::size_t>(s.choice.kind)])};
   s.choice.source = unit_ref(ch, "source", s, !waiting);
   s.choice.target = unit_ref(ch, "target", s, true);
   s.choice.card = card_ref_or_none(ch, "card", s);
@@ -568,6 +573,13 @@ void read_state(const In& in, const Catalog& c, Phase phase, BattleState& s) {
                                 "expected \"none\"",
                                 kChoiceKindNames[static_cast<std::size_t>(s.choice.kind)],
                                 pile_name(choice_source_pile(s.choice.kind)))};
+  // The draw pile's top cards offered (scry) are cards the player has seen there, in order.
+  if (s.choice.kind == PendingChoice::Kind::DiscardFromDrawTop &&
+      s.known_in_order_on_top() < s.choice_pile(s.choice.kind).size())
+    throw Bad{ch.ptr("kind"),
+              fmt::format("a choice of the draw pile's top {} cards waits, but the player knows the order of "
+                          "only {} there (draw_ordered_from): expected the cards offered to be known",
+                          s.choice_pile(s.choice.kind).size(), s.known_in_order_on_top())};
   if (s.playing.card != kNoCard && phase != Phase::PlayerPhase)  // a card is played only there
     throw Bad{pl.ptr("card"), fmt::format("no card is played in phase {}: expected null, got {}",
                                           phase_name(phase), s.playing.card)};

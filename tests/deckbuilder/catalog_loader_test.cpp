@@ -108,7 +108,7 @@ const std::vector<std::string> kAllOps = {
     "gain_energy",      "heal",           "lose_hp",  "apply_status", "add_card",
     "cost_rule",        "delayed",        "hook",     "choice",       "conditional",
     "repeat",           "for_each_enemy", "end_turn", "extra_turn",   "skip_turns",
-    "put_on_draw_pile", "put_in_hand"};
+    "put_on_draw_pile", "put_in_hand",    "scry"};
 
 TEST(DeckbuilderCatalogLoader, StarterPackLoadsWithNoDiagnostics) {
   const CatalogResult r = load_catalog(kStarter);
@@ -281,7 +281,8 @@ TEST(DeckbuilderCatalogLoader, OpsThatAskThePlayerAreForCardsOnly) {
       { "op": "cost_rule", "scope": "hand", "change": 1 },
       { "op": "discard", "amount": 1, "mode": "random" },
       { "op": "put_on_draw_pile", "amount": 1, "mode": "random" },
-      { "op": "put_in_hand", "amount": 1, "mode": "random" }] }],
+      { "op": "put_in_hand", "amount": 1, "mode": "random" },
+      { "op": "scry", "amount": 2 }] }],
     "behavior": { "kind": "sequence", "moves": ["trick"] } }],
     "statuses": [{ "id": "muddle", "timings": { "turn_start": [
       { "op": "put_on_draw_pile", "amount": 1, "mode": "choose" },
@@ -291,7 +292,8 @@ TEST(DeckbuilderCatalogLoader, OpsThatAskThePlayerAreForCardsOnly) {
       { "op": "put_on_draw_pile", "amount": 1, "mode": "random", "from": "deck" },
       { "op": "put_in_hand", "amount": 1, "mode": "choose", "from": "exhaust" },
       { "op": "put_in_hand", "amount": 2, "mode": "random", "from": "exhaust" },
-      { "op": "put_in_hand", "amount": 1, "mode": "random", "from": "hand" }] } }])"));
+      { "op": "put_in_hand", "amount": 1, "mode": "random", "from": "hand" },
+      { "op": "scry", "amount": 1 }] } }])"));
   expect_diagnostic(diags, "/enemies/0/moves/0/effects/0", {"op 'choice' is only allowed in card effects"});
   expect_diagnostic(diags, "/enemies/0/moves/0/effects/1",
                     {"op 'cost_rule' is only allowed in card effects"});
@@ -301,6 +303,7 @@ TEST(DeckbuilderCatalogLoader, OpsThatAskThePlayerAreForCardsOnly) {
                     {"op 'put_on_draw_pile' is only allowed in", "enemies have no hand"});
   expect_diagnostic(diags, "/enemies/0/moves/0/effects/4",
                     {"op 'put_in_hand' is only allowed in", "enemies have no hand"});
+  expect_diagnostic(diags, "/enemies/0/moves/0/effects/5", {"op 'scry' is only allowed in card effects"});
   // A status may put cards on top at random, not ask the player which.
   expect_diagnostic(diags, "/statuses/0/timings/turn_start/0",
                     {"op 'put_on_draw_pile with mode choose' is only allowed in card effects"});
@@ -310,7 +313,12 @@ TEST(DeckbuilderCatalogLoader, OpsThatAskThePlayerAreForCardsOnly) {
   expect_diagnostic(diags, "/statuses/0/timings/turn_start/5",
                     {"op 'put_in_hand with mode choose' is only allowed in card effects"});
   expect_diagnostic(diags, "/statuses/0/timings/turn_start/7/from", {"'hand'", "discard, exhaust"});
-  EXPECT_EQ(diags.size(), 10u) << diags.to_string();
+  expect_diagnostic(diags, "/statuses/0/timings/turn_start/8", {"op 'scry' is only allowed in card effects"});
+  EXPECT_EQ(diags.size(), 12u) << diags.to_string();
+  const Diagnostics far =
+      refused_text(R"({"cards": [)" + card("glimpse", R"({"op": "scry", "amount": 11})") + "]}");
+  expect_diagnostic(far, "/cards/0/effects/0/amount", {"expected an integer in [1, 10]", "got 11"});
+  EXPECT_EQ(far.size(), 1u) << far.to_string();
 }
 
 TEST(DeckbuilderCatalogLoader, StacksAmountsAreForStatusTimingsOnly) {

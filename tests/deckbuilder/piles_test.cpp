@@ -208,6 +208,35 @@ TEST(Piles, ADiscardOrExhaustPileCardGoesToTheEndOfTheHandFromEveryPlace) {
   expect_same(p, m, "after the refused moves");
 }
 
+// scry: any draw pile card, counted from the top, goes on top of the discard pile, under hands
+// of every size and over an exhaust pile.
+TEST(Piles, ADrawPileCardGoesOnTopOfTheDiscardPileFromEveryPlace) {
+  for (const std::size_t hand : {std::size_t{0}, std::size_t{1}, std::size_t{5}, kMaxHand})
+    for (std::size_t below = 0; below <= 3; ++below)
+      for (std::size_t draw = 1; draw <= 10; ++draw)
+        for (std::size_t from_top = 0; from_top < draw; ++from_top) {
+          Model m;
+          Piles p = filled(below, hand, draw, m);
+          p.push(Pile::Exhaust, 200);
+          m[Pile::Exhaust].push_back(200);
+          std::vector<CardRef>& pile = m[Pile::Draw];
+          const std::size_t at = pile.size() - 1 - from_top;  // bottom first
+          const CardRef card = pile[at];
+          EXPECT_EQ(p.draw_top_first()[from_top], card);
+          EXPECT_EQ(p.draw_to_discard(from_top), card);
+          pile.erase(pile.begin() + static_cast<std::ptrdiff_t>(at));
+          m[Pile::Discard].push_back(card);
+          expect_same(p, m,
+                      "card " + std::to_string(from_top) + " from the top of " + std::to_string(draw) +
+                          ", hand " + std::to_string(hand));
+          if (::testing::Test::HasFailure()) return;
+        }
+  Model m;
+  Piles p = filled(1, 1, 2, m);
+  EXPECT_THROW(p.draw_to_discard(2), InvariantError);
+  expect_same(p, m, "after the refused move");
+}
+
 TEST(Piles, DiscardFromHandMovesTheCardWhereverItIsAndLeavesThePilesWhenItIsNotThere) {
   for (std::size_t hand = 0; hand <= kMaxHand; ++hand)
     for (std::size_t below = 0; below + hand <= kMaxCards; ++below) {
@@ -318,7 +347,7 @@ TEST(Piles, LongRandomSequencesOfMovesMatchFourSeparateLists) {
     Rng rng = Rng::from_seed(seed);
     CardRef next = 0;
     for (int step = 0; step < 2000; ++step) {
-      const std::uint32_t kind = rng.below(9);
+      const std::uint32_t kind = rng.below(10);
       const Pile pile = kAll[rng.below(4)];
       std::vector<CardRef>& list_of = m[pile];
       std::string what;
@@ -374,6 +403,14 @@ TEST(Piles, LongRandomSequencesOfMovesMatchFourSeparateLists) {
         list_of.erase(list_of.begin() + static_cast<std::ptrdiff_t>(at));
         m[Pile::Hand].push_back(c);
         what = std::string(pile_name(pile)) + " to the hand";
+      } else if (kind == 9 && !m[Pile::Draw].empty()) {
+        const std::size_t from_top = rng.below(static_cast<std::uint32_t>(m[Pile::Draw].size()));
+        const std::size_t at = m[Pile::Draw].size() - 1 - from_top;
+        const CardRef c = m[Pile::Draw][at];
+        EXPECT_EQ(p.draw_to_discard(from_top), c);
+        m[Pile::Draw].erase(m[Pile::Draw].begin() + static_cast<std::ptrdiff_t>(at));
+        m[Pile::Discard].push_back(c);
+        what = "draw pile to the discard pile";
       }
       if (!what.empty())
         expect_same(p, m, "seed " + std::to_string(seed) + " step " + std::to_string(step) + ": " + what);

@@ -1893,7 +1893,8 @@ constexpr std::string_view kHandCards = R"(
   { "id": "dredge", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "put_on_draw_pile", "amount": 2, "mode": "random", "from": "discard" }] },
   { "id": "salvage", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "put_in_hand", "amount": 2, "mode": "choose" }] },
   { "id": "scrounge", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "put_in_hand", "amount": 2, "mode": "random" }] },
-  { "id": "exhume", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "put_in_hand", "amount": 1, "mode": "choose", "from": "exhaust" }] })";
+  { "id": "exhume", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "put_in_hand", "amount": 1, "mode": "choose", "from": "exhaust" }] },
+  { "id": "peek", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "scry", "amount": 3 }, { "op": "draw", "amount": 1 }] })";
 
 std::shared_ptr<const Catalog> hand_pack(std::string_view card, std::string_view rules = "") {
   return build({.cards = std::string(kHandCards),
@@ -2415,14 +2416,133 @@ TEST(DeckbuilderRulesHandOps, PutInHandFromAnEmptyPileDoesNothing) {
   EXPECT_FALSE(run.battle.is_waiting_for_choice());
 }
 
+// scry: a skippable Choice of the draw pile's top cards, top first, one decision per card
+// discarded; the player knows the cards left there and their order, the search keeps them, a
+// snapshot between two picks restores the same battle, and the play's next op draws the top one.
+TEST(DeckbuilderRulesHandOps, ScryOffersTheTopCardsTopFirstAndDiscardsThePicks) {
+  const auto catalog = hand_pack("peek");
+  Fight run(catalog);
+  std::vector<CardRef> top(run.s().draw_pile().size());
+  for (std::size_t i = 0; i < top.size(); ++i) top[i] = run.s().draw_pile()[top.size() - 1 - i];
+  ASSERT_GE(top.size(), 4u);
+  ASSERT_EQ(run.s().known_on_top(), 0u);
+  std::size_t from = run.mark();
+  run.play("peek");
+  EXPECT_EQ(run.since(from), seq({"CardPlayed", "ChoiceOffered"}));
+  EXPECT_EQ(run.recorder.events.back().amount, 3);
+  EXPECT_EQ(event_to_json(run.recorder.events.back(), run.battle.catalog())["kind"], "discard_from_draw_top");
+  EXPECT_EQ(run.battle.decision().options, (std::vector<Action>{Action::choose(0), Action::choose(1),
+                                                                Action::choose(2), Action::skip_choice()}));
+  EXPECT_EQ(action_label(run.battle, Action::choose(1)), "choose: discard " + run.def(top[1]).name);
+  EXPECT_EQ(run.s().known_on_top(), 3u);
+  EXPECT_EQ(run.s().known_in_order_on_top(), 3u);
+  from = run.mark();
+  run.act(Action::choose(1));
+  const std::vector<Event> moved = of_type(run.events_since(from), EventType::CardMoved);
+  ASSERT_EQ(moved.size(), 1u);
+  EXPECT_EQ(moved[0].subject, top[1]);
+  EXPECT_EQ(static_cast<Pile>(moved[0].amount), Pile::Draw);
+  EXPECT_EQ(static_cast<Pile>(moved[0].extra), Pile::Discard);
+  EXPECT_EQ(run.s().discard_pile().back(), top[1]);
+  ASSERT_TRUE(run.battle.is_waiting_for_choice());
+  EXPECT_EQ(run.battle.decision().options,
+            (std::vector<Action>{Action::choose(0), Action::choose(1), Action::skip_choice()}));
+  EXPECT_EQ(action_label(run.battle, Action::choose(1)), "choose: discard " + run.def(top[2]).name);
+  EXPECT_EQ(run.s().known_in_order_on_top(), 2u);
+
+  const nlohmann::json snap = snapshot(run.battle);
+  EXPECT_EQ(snap["state"]["choice"]["kind"], "discard_from_draw_top");
+  EXPECT_EQ(snap["state"]["choice"]["skippable"], true);
+  auto restored = restore(catalog, snap);
+  ASSERT_TRUE(restored.ok()) << restored.error().message;
+  Battle copy = std::move(restored).value();
+  // The search re-samples the cards under the two seen, and keeps those on top as they lie.
+  for (std::uint64_t sample = 1; sample <= 10; ++sample) {
+    Battle other = run.battle;
+    resample_hidden(other, sample);
+    EXPECT_EQ(other.state().draw_pile().back(), top[0]);
+    EXPECT_EQ(other.state().draw_pile()[other.state().draw_pile().size() - 2], top[2]);
+  }
+  ASSERT_TRUE(copy.submit(Action::skip_choice()).ok());
+  from = run.mark();
+  run.act(Action::skip_choice());
+  EXPECT_TRUE(copy.state() == run.s());
+  EXPECT_FALSE(run.battle.is_waiting_for_choice());
+  const std::vector<Event> drawn = of_type(run.events_since(from), EventType::CardDrawn);
+  ASSERT_EQ(drawn.size(), 1u);
+  EXPECT_EQ(drawn[0].subject, top[0]) << "the top card, kept there";
+  EXPECT_EQ(run.s().draw_pile().back(), top[2]);
+  EXPECT_EQ(run.s().known_in_order_on_top(), 1u);
+}
+
+// Fewer cards in the draw pile than the scry's amount: all of them, and no reshuffle; with none,
+// nothing is offered. Each card discarded ends the choice when none is left to look at.
+TEST(DeckbuilderRulesHandOps, ScryLooksAtWhatTheDrawPileHolds) {
+  const auto catalog = build(
+      {.cards = std::string(kHandCards), .deck = R"({ "card": "peek" }, { "card": "guard", "count": 9 })"});
+  Battle two = scenario_battle(
+      catalog, {{"hand", {"peek"}}, {"draw_pile", {"jab", "guard"}}, {"discard_pile", {"sift"}}});
+  ASSERT_TRUE(two.submit(Action::play(two.state().hand()[0], -1)).ok());
+  ASSERT_TRUE(two.is_waiting_for_choice());
+  EXPECT_EQ(two.decision().options.size(), 3u);  // two cards and the skip
+  EXPECT_EQ(two.state().discard_pile().size(), 1u) << "no reshuffle";
+  ASSERT_TRUE(two.submit(Action::choose(0)).ok());
+  ASSERT_TRUE(two.submit(Action::choose(0)).ok());
+  EXPECT_FALSE(two.is_waiting_for_choice()) << "both looked at, both discarded";
+  // The draw then reshuffles the three discarded cards and draws one.
+  EXPECT_EQ(two.state().hand().size(), 1u);
+  EXPECT_EQ(two.state().draw_pile().size(), 2u);
+  EXPECT_EQ(two.state().known_on_top(), 0u);
+
+  Battle none = scenario_battle(catalog, {{"hand", {"peek"}}, {"draw_pile", nlohmann::json::array()}});
+  ASSERT_TRUE(none.submit(Action::play(none.state().hand()[0], -1)).ok());
+  EXPECT_FALSE(none.is_waiting_for_choice());
+  EXPECT_EQ(none.state().known_on_top(), 0u);
+}
+
+/// The hand-card pack with an Innate "rune" that does nothing: a deck of one `card`, `runes` runes
+/// and 5 Guards, whose opening hand draws 5 Innate cards and leaves the other runes on top.
+std::shared_ptr<const Catalog> runes_pack(std::string_view card, int runes) {
+  return build({.cards = std::string(kHandCards) + R"(,
+      { "id": "rune", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [] })",
+                .deck = R"({ "card": ")" + std::string(card) + R"(" }, { "card": "rune", "count": )" +
+                        std::to_string(runes) + R"( }, { "card": "guard", "count": 5 })"});
+}
+
+// Over Innate cards left on top, in an order the player has not seen, a scry that looks at fewer
+// cards than they are makes those known in order, and the rest stay known in an unknown order; one
+// that looks deeper makes every card it sees known in order, the run of known cards reaching down.
+TEST(DeckbuilderRulesHandOps, ScryOverInnateCardsKnowsTheOrderOfWhatItSaw) {
+  struct Case {
+    int runes;
+    std::size_t known_before, known_after, in_order_after;
+  };
+  for (const Case c : {Case{8, 4, 4, 3}, Case{6, 2, 3, 3}}) {
+    SCOPED_TRACE(c.runes);
+    const auto catalog = runes_pack("peek", c.runes);
+    std::size_t battles = 0;
+    for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+      Fight run(catalog, seed);
+      if (!run.in_hand("peek")) continue;  // the opening hand draws 5 of the Innate cards
+      ++battles;
+      ASSERT_EQ(run.s().known_on_top(), c.known_before);
+      ASSERT_EQ(run.s().known_in_order_on_top(), 0u);
+      run.play("peek");
+      EXPECT_EQ(run.s().known_on_top(), c.known_after);
+      EXPECT_EQ(run.s().known_in_order_on_top(), c.in_order_after);
+      run.act(Action::skip_choice());
+      EXPECT_EQ(run.s().known_on_top(), c.known_after - 1);  // the top one drawn
+      EXPECT_EQ(run.s().known_in_order_on_top(), c.in_order_after - 1);
+    }
+    EXPECT_GE(battles, 2u);
+  }
+}
+
 // Over Innate cards left on top, whose order the player has not seen, a card put there is known
 // in order: the search keeps it on the very top, the Innate cards under it in an order drawn
 // afresh, and the rest under them.
 TEST(DeckbuilderRulesHandOps, ACardPutOverInnateCardsIsKnownInOrderAndTheyAreNot) {
-  const auto catalog = build(
-      {.cards = std::string(kHandCards) + R"(,
-      { "id": "rune", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [] })",
-       .deck = R"({ "card": "stack" }, { "card": "rune", "count": 6 }, { "card": "guard", "count": 5 })"});
+  const auto catalog = runes_pack("stack", 6);
   std::size_t battles = 0;
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
     Fight run(catalog, seed);

@@ -855,7 +855,20 @@ TEST(DeckbuilderSnapshot, AChoiceTheContentNeverPosesIsRefused) {
   ASSERT_EQ(cards["state"]["choice"]["skippable"], false);
   ASSERT_TRUE(restore(starter(), cards).ok());
   expect_refused(with(cards, "/state/choice/skippable", true), "/state/choice/skippable",
-                 "a choice of cards cannot be skipped: expected false, got true");
+                 "a choice of cards (discard_from_hand) cannot be skipped: expected false, got true");
+  // A scry's choice is always skippable, and offers only cards the player has seen in order.
+  Battle scrying = from_scenario(
+      {{"encounter", "w1"}, {"seed", 1}, {"hand", {"survey"}}, {"draw_pile", {"strike", "defend", "bash"}}});
+  ASSERT_TRUE(scrying.submit(Action::play(in_hand(scrying, "survey"))).ok());
+  const json scry = snapshot(scrying);
+  ASSERT_EQ(scry["state"]["choice"]["kind"], "discard_from_draw_top");
+  ASSERT_EQ(scry["state"]["draw_ordered_from"], 0);
+  ASSERT_TRUE(restore(starter(), scry).ok());
+  expect_refused(with(scry, "/state/choice/skippable", false), "/state/choice/skippable",
+                 "a choice of cards (discard_from_draw_top) can be skipped: expected true, got false");
+  expect_refused(
+      with(with(scry, "/state/draw_known_from", 1), "/state/draw_ordered_from", 1), "/state/choice/kind",
+      "a choice of the draw pile's top 3 cards waits, but the player knows the order of only 2 there");
   const json none = snapshot(started("w1", 3));
   ASSERT_EQ(none["state"]["choice"]["kind"], "none");
   ASSERT_TRUE(restore(starter(), none).ok());

@@ -1112,6 +1112,28 @@ TEST(StarterCard, Unearth) {
   EXPECT_EQ(b.state().energy, 1);
 }
 
+TEST(StarterCard, Survey) {
+  expect_card("survey", CardType::Skill, 0, CardTarget::None);
+  Battle b = arena(Arena(deck_of({{"survey", 1}, {"strike", 4}, {"defend", 5}})), {"survey"});
+  const CardRef card = find_in_hand(b, "survey");
+  std::vector<CardRef> top;  // the draw pile's top three, top first
+  for (std::size_t i = 0; i < 3; ++i)
+    top.push_back(b.state().draw_pile()[b.state().draw_pile().size() - 1 - i]);
+  ASSERT_TRUE(play(b, "survey"));
+  ASSERT_TRUE(b.is_waiting_for_choice());
+  EXPECT_EQ(b.decision().options, (std::vector<Action>{Action::choose(0), Action::choose(1),
+                                                       Action::choose(2), Action::skip_choice()}));
+  ASSERT_TRUE(submitted(b, Action::choose(0)));  // the top card, discarded
+  ASSERT_TRUE(submitted(b, Action::skip_choice()));
+  EXPECT_FALSE(b.is_waiting_for_choice());
+  EXPECT_EQ(b.state().hand().back(), top[1]) << "the draw takes the next one";
+  EXPECT_EQ(b.state().draw_pile().back(), top[2]);
+  EXPECT_EQ(b.state().known_in_order_on_top(), 1u);
+  EXPECT_EQ(std::vector<CardRef>(b.state().discard_pile().begin(), b.state().discard_pile().end()),
+            (std::vector<CardRef>{top[0], card}));
+  EXPECT_EQ(b.state().energy, 3);
+}
+
 TEST(StarterCard, WildToss) {
   expect_card("wild_toss", CardType::Skill, 0, CardTarget::None);
   Battle b = arena(Arena(deck_of({{"wild_toss", 1}, {"defend", 9}})), {"wild_toss"});
@@ -2132,8 +2154,8 @@ TEST(StarterPlayer, Bastion) {
                 {"tactics", 1},        {"steel_resolve", 1}, {"purge", 1},          {"pyre", 1},
                 {"foresight", 1},      {"time_bomb", 1},     {"streamline", 1},     {"meditate", 1},
                 {"mending_salve", 1},  {"vow_of_peace", 1},  {"deep_breath", 1},    {"regroup", 1},
-                {"salvage", 1},        {"unearth", 1}}));
-  EXPECT_EQ(p.deck.size(), 31u);
+                {"salvage", 1},        {"unearth", 1},       {"survey", 1}}));
+  EXPECT_EQ(p.deck.size(), 32u);
 }
 
 /// Plays `n` battles of an encounter with the random policy; every submit must be accepted.
@@ -2298,7 +2320,7 @@ TEST(StarterPack, EveryItemHasATest) {
                     "haste",          "meditate",        "opening_gambit", "mending_salve",   "vow_of_peace",
                     "footwork",       "spiked_armor",    "iron_skin",      "battle_fury",     "blood_oath",
                     "steel_resolve",  "deep_breath",     "dazed",          "doubt",           "regroup",
-                    "salvage",        "unearth"}));
+                    "salvage",        "unearth",         "survey"}));
   EXPECT_EQ(upgrades.size(), 5u);  // twin_strike, venom_dart, blood_strike, shield_wall, brace
   EXPECT_EQ(ids_of(c.enemies), sorted({"gnasher", "sludge", "cultist", "spiker", "bog_toad", "imp", "witch",
                                        "leech", "sentry", "golem", "warlord"}));

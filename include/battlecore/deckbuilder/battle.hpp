@@ -159,7 +159,8 @@ struct PendingChoice {
     PutOnDrawPileFromHand,
     PutOnDrawPileFromDiscard,
     PutInHandFromDiscard,
-    PutInHandFromExhaust
+    PutInHandFromExhaust,
+    DiscardFromDrawTop
   };
   Kind kind = Kind::None;
   bool skippable = false;
@@ -173,15 +174,16 @@ struct PendingChoice {
 };
 
 /// The names of PendingChoice::Kind, in its order: snapshots and ChoiceOffered events use them.
-inline constexpr std::array<std::string_view, 8> kChoiceKindNames = {"none",
+inline constexpr std::array<std::string_view, 9> kChoiceKindNames = {"none",
                                                                      "options",
                                                                      "discard_from_hand",
                                                                      "exhaust_from_hand",
                                                                      "put_on_draw_pile_from_hand",
                                                                      "put_on_draw_pile_from_discard",
                                                                      "put_in_hand_from_discard",
-                                                                     "put_in_hand_from_exhaust"};
-static_assert(static_cast<std::size_t>(PendingChoice::Kind::PutInHandFromExhaust) + 1 ==
+                                                                     "put_in_hand_from_exhaust",
+                                                                     "discard_from_draw_top"};
+static_assert(static_cast<std::size_t>(PendingChoice::Kind::DiscardFromDrawTop) + 1 ==
                   kChoiceKindNames.size(),
               "a name for every kind of choice");
 /// For each PendingChoice::Kind, in its order: the pile a choice of cards picks from and the pile a
@@ -198,12 +200,18 @@ inline constexpr std::array<ChoicePiles, kChoiceKindNames.size()> kChoicePiles =
      {Pile::Hand, Pile::Draw},
      {Pile::Discard, Pile::Draw},
      {Pile::Discard, Pile::Hand},
-     {Pile::Exhaust, Pile::Hand}}};
+     {Pile::Exhaust, Pile::Hand},
+     {Pile::Draw, Pile::Discard}}};
 constexpr Pile choice_source_pile(PendingChoice::Kind kind) {
   return kChoicePiles[static_cast<std::size_t>(kind)].from;
 }
 constexpr Pile choice_destination_pile(PendingChoice::Kind kind) {
   return kChoicePiles[static_cast<std::size_t>(kind)].to;
+}
+/// Whether a choice of cards of `kind` may be skipped: only the draw pile's top cards offered to
+/// discard (scry), of which the player discards any number, none included.
+constexpr bool choice_of_cards_skippable(PendingChoice::Kind kind) {
+  return kind == PendingChoice::Kind::DiscardFromDrawTop;
 }
 
 /// A card whose play has begun and not yet finished (its effect may be paused on a Choice).
@@ -325,8 +333,9 @@ struct BattleState {
   FixedVec<CardId, kMaxRewardChoices> reward_options;  ///< offered, waiting for a pick
   bool reward_pending = false;
   /// The draw pile index (bottom first) from which up to its top the player knows which cards lie
-  /// there: the Innate cards the opening hand left on top (put there in their shuffled order) and
-  /// the cards put on top from the hand (which join the run, or start it at their place), or
+  /// there: the Innate cards the opening hand left on top (put there in their shuffled order), the
+  /// cards put on top from the hand (which join the run, or start it at their place) and those
+  /// the player looked at there (scry), or
   /// kNothingKnownOnTop. Draws from the top shrink that run with no update: nothing is known once
   /// the pile holds no more cards than this. Whatever else puts cards into the draw pile forgets
   /// it (forget_draw_pile_top: a reshuffle of the discard pile, a card added at a random place).
@@ -334,7 +343,7 @@ struct BattleState {
   /// takes bytes reward_taken's alignment left unused: the state is no larger.
   std::uint8_t draw_known_from = kNothingKnownOnTop;
   /// The index from which up to the top the player knows the order of those cards too: the
-  /// cards put there from the hand, above the Innate cards, whose order the player has not seen;
+  /// cards put there, or looked at, above the Innate cards, whose order the player has not seen;
   /// at or above draw_known_from, or kNothingKnownOnTop (always when that is). Kept like it;
   /// resample_hidden leaves these cards as they lie (known_in_order_on_top).
   std::uint8_t draw_ordered_from = kNothingKnownOnTop;
@@ -350,18 +359,24 @@ struct BattleState {
     draw_known_from = kNothingKnownOnTop;
     draw_ordered_from = kNothingKnownOnTop;
   }
+  /// The player sees the top `n` cards of the draw pile (at most its size) in their order: the
+  /// known run and the known order reach down to them, or start there. The Innate cards of the
+  /// run below them stay known in an unknown order.
+  void see_draw_pile_top(std::size_t n) {
+    const auto from = static_cast<std::uint8_t>(piles.size(Pile::Draw) - n);
+    draw_known_from = known_on_top() == 0 ? from : std::min(draw_known_from, from);
+    draw_ordered_from = known_in_order_on_top() == 0 ? from : std::min(draw_ordered_from, from);
+  }
   /// A card from the hand is about to go on top of the draw pile, in the player's sight: the
   /// known run and the known order start at its place, or grow by it.
-  void know_card_put_on_top() {
-    const auto place = static_cast<std::uint8_t>(piles.size(Pile::Draw));
-    if (known_on_top() == 0) draw_known_from = place;
-    if (known_in_order_on_top() == 0) draw_ordered_from = place;
-  }
+  void know_card_put_on_top() { see_draw_pile_top(0); }
 
   /// The draw pile, bottom first: back() is the top, the next card drawn.
   DrawPileView draw_pile() const { return piles.draw(); }
   /// The source pile of a choice of cards of `kind` (choice_source_pile), in pile order; empty for
   /// the other kinds.
+  /// For the draw pile (scry): its top `choice.picks_left` cards, top first, of the choice in
+  /// progress, each pick discarding one of them.
   std::span<const CardRef> choice_pile(PendingChoice::Kind kind) const {
     switch (choice_source_pile(kind)) {
       case Pile::Hand:
@@ -370,16 +385,20 @@ struct BattleState {
         return discard_pile();
       case Pile::Exhaust:
         return exhaust_pile();
-      case Pile::Draw:
+      case Pile::Draw: {
+        const std::span<const CardRef> top_first = piles.draw_top_first();
+        return top_first.first(std::min<std::size_t>(top_first.size(), choice.picks_left));
+      }
       case Pile::None:
         break;
     }
     return {};
   }
   /// The cards a choice of cards of `kind` offers, as places in its source pile in pile order
-  /// (choice_source_pile): the hand's cards but the one being played, or every card of the
-  /// discard or exhaust pile (the card being played is not there yet), bottom first; their
-  /// count. None while the choice's destination is the hand and the hand is full.
+  /// (choice_source_pile): the hand's cards but the one being played, every card of the discard
+  /// or exhaust pile (the card being played is not there yet), bottom first, or the draw pile's
+  /// top cards, top first; their count. None while the choice's destination is the hand and the
+  /// hand is full.
   std::size_t choice_cards(PendingChoice::Kind kind, std::array<std::uint8_t, kMaxCards>& out) const {
     if (choice_destination_pile(kind) == Pile::Hand && hand_full()) return 0;
     const std::span<const CardRef> pile = choice_pile(kind);

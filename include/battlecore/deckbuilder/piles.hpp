@@ -61,6 +61,8 @@ class Piles {
   std::span<const CardRef> discard() const { return range(kDiscard); }
   std::span<const CardRef> hand() const { return range(kHand); }
   DrawPileView draw() const { return DrawPileView(cards_.data() + ends_[kHand], size(Pile::Draw)); }
+  /// The draw pile top first (its order in the array): [0] is the next card drawn.
+  std::span<const CardRef> draw_top_first() const { return range(kDraw); }
   std::size_t size(Pile p) const {
     const std::size_t r = region(p);
     return ends_[r] - begin(r);
@@ -204,6 +206,18 @@ class Piles {
     const CardRef card = cards_[at];
     shift_down(at, ends_[kHand] - 1u, card);
     for (std::size_t k = r; k < kHand; ++k) --ends_[k];
+    return card;
+  }
+  /// The draw pile's card `from_top` places under its top (0 the top) goes on top of the discard
+  /// pile; the hand and the draw pile cards above it move up one place. Returns the card.
+  CardRef draw_to_discard(std::size_t from_top) {
+    BATTLECORE_ENSURE(from_top < size(Pile::Draw), "draw pile card {} from the top of {}", from_top,
+                      size(Pile::Draw));
+    const std::size_t at = ends_[kHand] + from_top;
+    const CardRef card = cards_[at];
+    shift_up(ends_[kDiscard], at, card);
+    ++ends_[kDiscard];
+    ++ends_[kHand];
     return card;
   }
   /// Shuffles the discard pile (in its logical order) with `rng`, then puts it under the draw

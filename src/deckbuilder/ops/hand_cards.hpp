@@ -31,6 +31,22 @@ inline bool compile_hand_cards(const OpCompiler& oc, content::ObjectReader& r, O
   return ok;
 }
 
+/// Pauses the effect on a choice of cards of kind `choice`, `picks` decisions of the `offered`
+/// cards it lists first (skippable when choice_of_cards_skippable says).
+inline void offer_cards(OpContext& ctx, PendingChoice::Kind choice, std::uint8_t picks, std::size_t offered) {
+  ctx.x.s.choice = PendingChoice{.kind = choice,
+                                 .skippable = choice_of_cards_skippable(choice),
+                                 .picks_left = picks,
+                                 .source = ctx.source,
+                                 .target = ctx.target,
+                                 .card = ctx.card};
+  ctx.x.ev.emit_with([&] {
+    return Event{.type = EventType::ChoiceOffered,
+                 .amount = static_cast<std::int32_t>(offered),
+                 .extra = static_cast<std::int32_t>(choice)};
+  });
+}
+
 /// The cards of `choice`'s source pile go to its destination (choice_source_pile,
 /// choice_destination_pile).
 inline void chosen_cards_to_pile(OpContext& ctx, const Op& op, PendingChoice::Kind choice) {
@@ -40,16 +56,7 @@ inline void chosen_cards_to_pile(OpContext& ctx, const Op& op, PendingChoice::Ki
   const auto count =
       static_cast<std::uint8_t>(std::min<std::size_t>(n, static_cast<std::size_t>(op_amount(ctx, op))));
   if (count == 0) return;
-  if (op.mode == 0) {
-    s.choice = PendingChoice{
-        .kind = choice, .picks_left = count, .source = ctx.source, .target = ctx.target, .card = ctx.card};
-    ctx.x.ev.emit_with([&] {
-      return Event{.type = EventType::ChoiceOffered,
-                   .amount = static_cast<std::int32_t>(n),
-                   .extra = static_cast<std::int32_t>(choice)};
-    });
-    return;
-  }
+  if (op.mode == 0) return offer_cards(ctx, choice, count, n);
   for (std::uint8_t k = 0; k < count; ++k) {
     const std::size_t left = s.choice_cards(choice, eligible);
     if (left == 0) return;  // the hand they go to is full
