@@ -573,13 +573,22 @@ void read_state(const In& in, const Catalog& c, Phase phase, BattleState& s) {
                                 "expected \"none\"",
                                 kChoiceKindNames[static_cast<std::size_t>(s.choice.kind)],
                                 pile_name(choice_source_pile(s.choice.kind)))};
-  // The draw pile's top cards offered (scry) are cards the player has seen there, in order.
-  if (s.choice.kind == PendingChoice::Kind::DiscardFromDrawTop &&
-      s.known_in_order_on_top() < s.choice_pile(s.choice.kind).size())
-    throw Bad{ch.ptr("kind"),
-              fmt::format("a choice of the draw pile's top {} cards waits, but the player knows the order of "
-                          "only {} there (draw_ordered_from): expected the cards offered to be known",
-                          s.choice_pile(s.choice.kind).size(), s.known_in_order_on_top())};
+  // A scry offers the draw pile's top picks_left cards, which the draw pile holds (each pick
+  // discards one of them), and which the player has seen there, in order.
+  if (s.choice.kind == PendingChoice::Kind::DiscardFromDrawTop) {
+    if (s.choice.picks_left > s.draw_pile().size())
+      throw Bad{
+          ch.ptr("picks_left"),
+          fmt::format("a choice of the draw pile's top cards offers as many as are left to pick, but the "
+                      "draw pile holds {}: expected at most {}, got {}",
+                      s.draw_pile().size(), s.draw_pile().size(), s.choice.picks_left)};
+    if (s.known_in_order_on_top() < s.choice.picks_left)
+      throw Bad{
+          ch.ptr("kind"),
+          fmt::format("a choice of the draw pile's top {} cards waits, but the player knows the order of "
+                      "only {} there (draw_ordered_from): expected the cards offered to be known",
+                      s.choice.picks_left, s.known_in_order_on_top())};
+  }
   if (s.playing.card != kNoCard && phase != Phase::PlayerPhase)  // a card is played only there
     throw Bad{pl.ptr("card"), fmt::format("no card is played in phase {}: expected null, got {}",
                                           phase_name(phase), s.playing.card)};

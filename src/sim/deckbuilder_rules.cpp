@@ -128,9 +128,9 @@ std::vector<std::string> DeckbuilderRules::invariants(const Battle& before, cons
         fmt::format("card {} has listing byte {:#x}, but its definition and cost rules give {:#x}", stale,
                     s.cards[stale].listing, listing_of(s.cards[stale], after.catalog())));
   if (s.hand().size() > kMaxHand) broken.push_back(fmt::format("the hand has {} cards", s.hand().size()));
-  // What the player knows of the draw pile's top: set below the Innate cards at the start, or at
-  // the place of a card put there from the hand; the pile only shrinks under it, or grows by
-  // cards put on top, until it is cleared.
+  // What the player knows of the draw pile's top: set below the Innate cards at the start, at
+  // the place of a card put there from the hand, or below the cards a scry looked at; the pile
+  // only shrinks under it, or grows by cards put on top, until it is cleared.
   if (s.draw_known_from != kNothingKnownOnTop && s.draw_known_from >= s.cards.size())
     broken.push_back(fmt::format("the draw pile is known from index {}, but the battle has {} cards",
                                  s.draw_known_from, s.cards.size()));
@@ -147,6 +147,18 @@ std::vector<std::string> DeckbuilderRules::invariants(const Battle& before, cons
         c < s.cards.size() && !after.catalog().card_play[s.cards[c].def].has(kInnate))
       broken.push_back(fmt::format(
           "card {} is known to be on top of the draw pile in an unknown order, but it is not Innate", c));
+  // A scry offers the top cards it looked at, as many as are left to pick: the pile holds them,
+  // and the player knows them in order.
+  if (s.choice.kind == PendingChoice::Kind::DiscardFromDrawTop &&
+      (s.choice.picks_left > s.draw_pile().size() || s.choice.picks_left > s.known_in_order_on_top()))
+    broken.push_back(
+        fmt::format("a scry offers {} cards, but the draw pile holds {}, {} of them known in order",
+                    s.choice.picks_left, s.draw_pile().size(), s.known_in_order_on_top()));
+  if (s.choice.kind != PendingChoice::Kind::None && s.choice.kind != PendingChoice::Kind::Options &&
+      s.choice.skippable != choice_of_cards_skippable(s.choice.kind))
+    broken.push_back(fmt::format("a choice of cards of kind {} is {}skippable",
+                                 kChoiceKindNames[static_cast<std::size_t>(s.choice.kind)],
+                                 s.choice.skippable ? "" : "not "));
   return broken;
 }
 

@@ -869,6 +869,10 @@ TEST(DeckbuilderSnapshot, AChoiceTheContentNeverPosesIsRefused) {
   expect_refused(
       with(with(scry, "/state/draw_known_from", 1), "/state/draw_ordered_from", 1), "/state/choice/kind",
       "a choice of the draw pile's top 3 cards waits, but the player knows the order of only 2 there");
+  expect_refused(
+      with(scry, "/state/choice/picks_left", 4), "/state/choice/picks_left",
+      "a choice of the draw pile's top cards offers as many as are left to pick, but the draw pile "
+      "holds 3: expected at most 3, got 4");
   const json none = snapshot(started("w1", 3));
   ASSERT_EQ(none["state"]["choice"]["kind"], "none");
   ASSERT_TRUE(restore(starter(), none).ok());

@@ -4,10 +4,17 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "battlecore/deckbuilder/scenario.hpp"
 #include "battlecore/sim/clash_rules.hpp"
 #include "battlecore/sim/deckbuilder_rules.hpp"
 #include "battlecore/sim/party_rules.hpp"
+#include "deckbuilder/mechanics.hpp"
 #include "support/clash_pack.hpp"
+#include "support/starter_pack.hpp"
 #include "support/sweep.hpp"
 
 namespace battlecore::test {
@@ -26,6 +33,40 @@ TYPED_TEST(Sweep, EveryEncounterOfEveryBundledPack) {
   EXPECT_GT(stats.steps, stats.battles);
   std::cout << "[ sweep    ] " << TypeParam::kName << ": " << stats.battles << " battles, " << stats.steps
             << " steps\n";
+}
+
+// A scry's choice of the draw pile's top cards holds what the rules give it: as many cards as it
+// has picks left, known in order, and it may be skipped. The invariants report a state that does
+// not.
+TEST(DeckbuilderInvariants, AScryChoiceTheRulesNeverPoseIsReported) {
+  const nlohmann::json scenario = {{"format", "battlecore-scenario"},
+                                   {"format_version", 1},
+                                   {"rules", "deckbuilder"},
+                                   {"encounter", "w1"},
+                                   {"seed", 1},
+                                   {"hand", {"survey"}},
+                                   {"draw_pile", {"strike", "defend", "bash"}}};
+  content::Diagnostics diags;
+  const auto doc = content::parse_json_text("scenario.json", scenario.dump(), diags);
+  ASSERT_TRUE(doc.has_value()) << diags.to_string();
+  auto started = deckbuilder::start_scenario(starter(), *doc);
+  ASSERT_TRUE(started.ok()) << started.error().to_string();
+  deckbuilder::Battle b = std::move(started).value();
+  ASSERT_TRUE(b.submit(deckbuilder::Action::play(b.state().hand()[0])).ok());
+  ASSERT_EQ(b.state().choice.kind, deckbuilder::PendingChoice::Kind::DiscardFromDrawTop);
+  EXPECT_TRUE(sim::DeckbuilderRules::invariants(b, b).empty());
+  const auto reported = [&](const deckbuilder::Battle& broken, const std::string& what) {
+    const std::vector<std::string> found = sim::DeckbuilderRules::invariants(b, broken);
+    EXPECT_TRUE(std::any_of(found.begin(), found.end(), [&](const std::string& m) {
+      return m.find(what) != std::string::npos;
+    })) << what;
+  };
+  deckbuilder::Battle unseen = b;
+  deckbuilder::Battle::Access::of(unseen).s.forget_draw_pile_top();
+  reported(unseen, "a scry offers 3 cards, but the draw pile holds 3, 0 of them known in order");
+  deckbuilder::Battle unskippable = b;
+  deckbuilder::Battle::Access::of(unskippable).s.choice.skippable = false;
+  reported(unskippable, "a choice of cards of kind discard_from_draw_top is not skippable");
 }
 
 TEST(ClashSweep, AResetupWithAListedDeckBuildsTheDeckAgainWithoutBreakingAnInvariant) {
