@@ -78,6 +78,7 @@ class Loader {
     for (const Item& it : players_) read_player(it);
     for (const Item& it : encounters_) read_encounter(it);
     read_pack();
+    check_on_attacked_frames();
     // Upgraded cards take ids after every card of the pack.
     for (auto& [base, plus] : upgrades_) {
       if (!base || c_->cards.size() >= 0xFFFE) continue;
@@ -92,6 +93,29 @@ class Loader {
   }
 
  private:
+  /// An on_attacked behaviour runs inside the attack that sets it off: the effect frames the
+  /// attack's lists hold and those of the behaviour's lists are in use at once. Each behaviour
+  /// whose frames, with those of the pack's deepest attack, are more than a battle holds is
+  /// reported at its key, naming that attack (which of the statuses the attack can meet is a
+  /// matter of play, not of content).
+  void check_on_attacked_frames() {
+    const FrameUse& attack = deepest_attack_;
+    for (const FrameUse& behaviour : on_attacked_) {
+      if (attack.frames + behaviour.frames <= kMaxEffectDepth) continue;
+      const auto [line, column] = attack.doc->locate(attack.pointer);
+      diags_.add(behaviour.doc->diagnostic(
+          behaviour.pointer,
+          "expected effect lists needing at most " + std::to_string(kMaxEffectDepth - attack.frames) +
+              " effect frames (one a list in progress, none for a list without nested lists), got lists "
+              "nested " +
+              std::to_string(behaviour.frames) +
+              " deep: an on_attacked behaviour runs inside the attack that sets it off, and the attack at " +
+              attack.doc->file + ":" + std::to_string(line) + ":" + std::to_string(column) + " " +
+              attack.pointer + " holds " + std::to_string(attack.frames) + " of the " +
+              std::to_string(kMaxEffectDepth) + " a battle has"));
+    }
+  }
+
   // --- pass 1 -----------------------------------------------------------------------------
 
   void collect_sections() {
@@ -208,6 +232,7 @@ class Loader {
   /// land in Catalog::ops as they are met), then the list itself is appended as one run.
   /// A list nested more than kMaxEffectDepth deep (counting the list an owner runs as the first)
   /// is refused at its key: running it would take more effect frames than a battle holds.
+  /// Notes the attack holding the most frames (check_on_attacked_frames).
   std::optional<OpRange> compile_effects(ObjectReader& parent, std::string_view key,
                                          detail::EffectOwner owner, bool* uses_chosen, bool required) {
     const json* arr = required ? parent.required_array(key) : parent.optional_array(key);
@@ -219,7 +244,13 @@ class Loader {
                           std::to_string(kMaxEffectDepth + 1));
       return std::nullopt;
     }
+    const bool outermost = effect_nesting_ == 0;
+    if (outermost) {
+      deepest_nesting_ = 0;
+      list_attack_ = {};
+    }
     ++effect_nesting_;
+    deepest_nesting_ = std::max(deepest_nesting_, effect_nesting_);
     const struct Leave {
       std::size_t& nesting;
       ~Leave() { --nesting; }
@@ -243,12 +274,19 @@ class Loader {
       if (spec->nests) op.flags = kNests;
       if (spec->compile(compiler(owner, uses_chosen, r), r, op)) list.push_back(op);
       flat = flat && (op.flags & kNests) == 0;
+      // A status's own hits set off no on_attacked behaviour (mechanics: reactive damage).
+      if (spec->attacks && owner != detail::EffectOwner::Status && effect_nesting_ > list_attack_.frames)
+        list_attack_ = {effect_nesting_, &r.document(), r.pointer()};
       r.finish();
     }
     OpRange range{static_cast<std::uint32_t>(c_->ops.size()),
                   static_cast<std::uint32_t>(c_->ops.size() + list.size()),
                   flat && list.size() <= detail::kMaxOpsPerEffect};
     c_->ops.insert(c_->ops.end(), list.begin(), list.end());
+    if (outermost) {
+      if (range.flat) list_attack_.frames = 0;  // a flat list runs without the effect stack
+      if (list_attack_.frames > deepest_attack_.frames) deepest_attack_ = list_attack_;
+    }
     if (diags_.size() != errors_before) return std::nullopt;
     return range;
   }
@@ -378,10 +416,14 @@ class Loader {
     if (const json* timings = r.optional_object("timings")) {
       ObjectReader t(*it.doc, *timings, r.pointer_of("timings"), diags_);
       for (std::size_t k = 0; k < kTimings.size(); ++k)
-        if (t.has(kTimings[k]))
+        if (t.has(kTimings[k])) {
           d.timings[k] = read_effects(t, kTimings[k], detail::EffectOwner::Status, nullptr);
-        else
+          // A flat behaviour runs without the effect stack; any other holds a frame a list.
+          if (k == static_cast<std::size_t>(StatusTiming::OnAttacked) && !d.timings[k].flat)
+            on_attacked_.push_back({deepest_nesting_, it.doc, t.pointer_of(kTimings[k])});
+        } else {
           t.optional_array(kTimings[k]);
+        }
       t.finish();
     }
     r.finish();
@@ -729,6 +771,17 @@ class Loader {
   detail::OpRegistry ops_;
   Catalog* c_ = nullptr;
   std::size_t effect_nesting_ = 0;  ///< the effect lists compile_effects is in
+  /// Where an attack or an on_attacked behaviour stands, and the effect frames it holds while it
+  /// runs: an attack the lists it is in, a behaviour its own lists (none for a flat one).
+  struct FrameUse {
+    std::size_t frames = 0;
+    const JsonDocument* doc = nullptr;
+    std::string pointer;
+  };
+  std::size_t deepest_nesting_ = 0;    ///< the deepest list of the outermost list being compiled
+  FrameUse list_attack_;               ///< the deepest attack of the outermost list being compiled
+  FrameUse deepest_attack_;            ///< the pack's attack holding the most frames
+  std::vector<FrameUse> on_attacked_;  ///< the statuses' on_attacked behaviours that nest
   std::optional<Item> pack_;
   std::vector<std::pair<std::optional<std::uint16_t>, CardDef>> upgrades_;
   std::vector<Item> cards_, statuses_, enemies_, players_, encounters_, hooks_, reward_pools_;

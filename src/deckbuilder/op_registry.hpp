@@ -69,6 +69,9 @@ struct OpSpec {
   /// an op runs without the effect stack (OpRange::flat). The loader gives each op of this kind
   /// the flag kNests; `compile` clears it where the op's parameters rule both out.
   bool nests = false;
+  /// The handler attacks: a unit it hits runs its statuses' on_attacked behaviour, inside the
+  /// list the op is in (the loader checks that the effect frames of both fit in a battle).
+  bool attacks = false;
 };
 
 /// The ops a catalog may use, in registration order (which gives Op::code).

@@ -562,6 +562,74 @@ TEST(DeckbuilderCatalogLoader, EffectListsNestedPastTheEffectDepthAreReportedWhe
   EXPECT_EQ(diags.size(), 2u) << diags.to_string();
 }
 
+// An attack runs its target's on_attacked behaviour inside the attack's own lists, so the effect
+// frames of both are in use at once (rules_test runs the deepest pair the loader takes). A
+// behaviour that would not fit beside the pack's deepest attack is refused at its key, naming
+// that attack. A list without nested lists runs without the effect stack, and a status's own hits
+// set off no behaviour: neither counts.
+TEST(DeckbuilderCatalogLoader, AnOnAttackedBehaviourThatWouldNotFitBesideTheDeepestAttackIsReported) {
+  const auto nested = [](std::size_t lists, std::string_view innermost) {
+    std::string effects = "[" + std::string(innermost) + "]";
+    for (std::size_t level = 1; level < lists; ++level)
+      effects = R"([{"op": "repeat", "times": 1, "effects": )" + effects + "}]";
+    return effects;
+  };
+  const auto innermost_op = [](std::string list, std::size_t lists) {
+    for (std::size_t level = 1; level < lists; ++level) list += "/0/effects";
+    return list + "/0";
+  };
+  const std::string hit = R"({"op": "damage", "amount": 1})";
+  const std::string armor = R"({"op": "armor", "amount": 1})";
+  const auto attacker = [&](std::size_t lists) {
+    return R"({"id": "deep", "type": "attack", "cost": 0, "target": "enemy", "effects": )" +
+           nested(lists, hit) + "}";
+  };
+  const auto status = [&](std::string_view id, std::string_view timing, std::size_t lists,
+                          std::string_view innermost) {
+    return R"({"id": ")" + std::string(id) + R"(", "timings": {")" + std::string(timing) + R"(": )" +
+           nested(lists, innermost) + "}}";
+  };
+  const auto pack = [](const std::string& cards, const std::string& statuses,
+                       const std::string& enemies = "") {
+    return R"({"cards": [)" + cards + R"(], "statuses": [)" + statuses + R"(], "enemies": [)" + enemies +
+           "]}";
+  };
+  const auto loads = [&](const std::string& text) {
+    const CatalogResult r = load_text(text);
+    EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().to_string()) << "\n" << text;
+  };
+  loads(pack(attacker(12), status("bristles", "on_attacked", 4, armor)));
+  loads(pack(attacker(kMaxEffectDepth), status("bristles", "on_attacked", 1, armor)));
+  loads(pack(attacker(1), status("bristles", "on_attacked", kMaxEffectDepth, armor)));
+  loads(pack(attacker(1), status("bristles", "on_attacked", kMaxEffectDepth, armor) + "," +
+                              status("barbs", "turn_start", kMaxEffectDepth, hit)));
+
+  // One too many: each behaviour that does not fit is reported, with the one deepest attack.
+  const std::string text = pack(attacker(13), status("bristles", "on_attacked", 4, armor) + "," +
+                                                  status("quills", "on_attacked", 3, armor) + "," +
+                                                  status("spikes", "on_attacked", 5, armor));
+  const std::string attack = "bad.json:1:" + std::to_string(text.find(hit) + 1) + " " +
+                             innermost_op("/cards/0/effects", 13) + " holds 13 of the 16 a battle has";
+  const Diagnostics diags = refused(load_text(text));
+  expect_diagnostic(diags, "/statuses/0/timings/on_attacked",
+                    {"expected effect lists needing at most 3 effect frames (one a list in progress, none "
+                     "for a list without nested lists), got lists nested 4 deep: an on_attacked behaviour "
+                     "runs inside the attack that sets it off, and the attack at ",
+                     attack});
+  expect_diagnostic(diags, "/statuses/2/timings/on_attacked", {"got lists nested 5 deep", attack});
+  EXPECT_EQ(diags.size(), 2u) << diags.to_string();
+
+  // An enemy's move attacks too (the player may hold the status).
+  const std::string move = R"({"id": "rat", "hp": 5, "moves": [{"id": "m", "intent": "attack", "effects": )" +
+                           nested(14, hit) + R"(}], "behavior": {"kind": "sequence", "moves": ["m"]}})";
+  const Diagnostics by_move =
+      refused(load_text(pack(attacker(1), status("bristles", "on_attacked", 3, armor), move)));
+  expect_diagnostic(
+      by_move, "/statuses/0/timings/on_attacked",
+      {"at most 2 effect frames", innermost_op("/enemies/0/moves/0/effects", 14) + " holds 14"});
+  EXPECT_EQ(by_move.size(), 1u) << by_move.to_string();
+}
+
 // Op::ref is 16 bits: without the limit, condition 65,536 would be condition 0. Each conditional
 // op adds a nested list too, so the one past both limits is reported at its condition and at itself.
 TEST(DeckbuilderCatalogLoader, AConditionPastTheLimitIsReportedWhereItStands) {

@@ -2627,13 +2627,20 @@ TEST(DeckbuilderRulesOps, RepeatRunsItsEffectsThatManyTimes) {
   EXPECT_EQ(run.s().player.armor, 3);
 }
 
+/// `innermost` (one op) inside `lists` effect lists, each list but the innermost a repeat of one
+/// pass followed by an armor op of 1: every list holds its effect frame while the innermost runs.
+std::string nested_effects(std::size_t lists, std::string_view innermost) {
+  std::string effects = "[" + std::string(innermost) + "]";
+  for (std::size_t level = 1; level < lists; ++level)
+    effects =
+        R"([{ "op": "repeat", "times": 1, "effects": )" + effects + R"( }, { "op": "armor", "amount": 1 }])";
+  return effects;
+}
+
 // The deepest nesting the loader takes (a card's list and 15 lists inside it, kMaxEffectDepth in
 // all) runs to its end: every list in progress holds an effect frame, and they fit.
 TEST(DeckbuilderRulesOps, EffectListsNestedAsDeepAsTheLoaderTakesRunToTheirEnd) {
-  std::string effects = R"([{ "op": "armor", "amount": 1 }])";
-  for (std::size_t level = 1; level < kMaxEffectDepth; ++level)
-    effects =
-        R"([{ "op": "repeat", "times": 1, "effects": )" + effects + R"( }, { "op": "armor", "amount": 1 }])";
+  const std::string effects = nested_effects(kMaxEffectDepth, R"({ "op": "armor", "amount": 1 })");
   const auto catalog = build({.cards = R"({ "id": "deep", "type": "skill", "cost": 0, "target": "none",
                                             "keywords": ["innate"], "effects": )" +
                                        effects + " }",
@@ -2876,6 +2883,31 @@ TEST(DeckbuilderRulesStatus, ThornsOnBothSidesDoNotBounceForever) {
             seq({"EnemyActed", "DamageDealt", "DamageDealt", "EnemyIntent"}));
   EXPECT_EQ(run.s().player.hp, 50 - 6 - 5);
   EXPECT_EQ(run.s().enemies[0].unit.hp, 40 - 4 - 2);
+}
+
+// An attack runs its target's on_attacked behaviour inside the attack's own list, so the effect
+// frames of both are in use at once. The deepest pair the loader takes (12 lists and 4, together
+// kMaxEffectDepth) runs to its end.
+TEST(DeckbuilderRulesStatus, AnOnAttackedBehaviourRunsInsideTheDeepestAttackTheLoaderTakes) {
+  constexpr std::size_t kAttack = 12;
+  constexpr std::size_t kBehaviour = kMaxEffectDepth - kAttack;
+  const auto catalog = build(
+      {.cards = R"({ "id": "deep", "type": "attack", "cost": 0, "target": "enemy", "keywords": ["innate"],
+                    "effects": )" +
+                nested_effects(kAttack, R"({ "op": "damage", "amount": 1 })") + " }",
+       .deck = R"({ "card": "deep" }, { "card": "noop", "count": 9 })",
+       .statuses = R"({ "id": "bristles", "timings": { "on_attacked": )" +
+                   nested_effects(kBehaviour, R"({ "op": "armor", "amount": 100 })") + " } }",
+       .enemies = R"({ "id": "hedgehog", "hp": 50, "statuses": [{ "status": "bristles", "amount": 1 }],
+                      "moves": [{ "id": "wait", "intent": "unknown", "effects": [] }],
+                      "behavior": { "kind": "sequence", "moves": ["wait"] } })",
+       .foes = R"("hedgehog")"});
+  Fight run(catalog);
+  run.play("deep", 0);
+  EXPECT_EQ(run.s().enemies[0].unit.hp, 49) << "the hit lands before the behaviour's armor";
+  EXPECT_EQ(run.s().enemies[0].unit.armor, static_cast<std::int32_t>(100 + kBehaviour - 1));
+  EXPECT_EQ(run.s().player.armor, static_cast<std::int32_t>(kAttack - 1)) << "one armor op a list";
+  EXPECT_TRUE(run.s().effects.empty());
 }
 
 TEST(DeckbuilderRulesStatus, AnEnemyKilledByThornsMidMoveStopsHitting) {

@@ -88,7 +88,11 @@ bool compile(const OpCompiler& oc, content::ObjectReader& r, Op& op) {
 }  // namespace
 
 void register_damage_op(OpRegistry& registry) {
-  registry.add({"damage", "attack damage, modified by statuses, `times` hits", compile, run});
+  registry.add({.name = "damage",
+                .summary = "attack damage, modified by statuses, `times` hits",
+                .compile = compile,
+                .handler = run,
+                .attacks = true});
 }
 
 }  // namespace battlecore::deckbuilder::detail
