@@ -96,6 +96,22 @@ std::string_view event_type_name(EventType t) {
       return "BattleRewardSelected";
     case EventType::BattleRewardSkipped:
       return "BattleRewardSkipped";
+    case EventType::LimitReached:
+      return "LimitReached";
+  }
+  return "?";
+}
+
+std::string_view limit_name(Limit l) {
+  switch (l) {
+    case Limit::CardInstances:
+      return "card_instances";
+    case Limit::UnitStatuses:
+      return "unit_statuses";
+    case Limit::Hooks:
+      return "hooks";
+    case Limit::Delayed:
+      return "delayed";
   }
   return "?";
 }
@@ -234,6 +250,26 @@ nlohmann::json event_to_json(const Event& e, const Catalog& c) {
       j["card_id"] = card_name(c, e.value);
       break;
     case EventType::BattleRewardSkipped:
+      break;
+    case EventType::LimitReached:
+      j["limit"] = limit_name(static_cast<Limit>(e.amount));
+      j["max"] = e.extra;
+      switch (static_cast<Limit>(e.amount)) {
+        case Limit::CardInstances:
+          j["card_id"] = card_name(c, e.subject);
+          break;
+        case Limit::UnitStatuses:
+          j["target"] = unit_json(e.target);
+          j["status"] = e.subject < c.statuses.size() ? c.statuses[e.subject].id : "?";
+          break;
+        case Limit::Hooks:
+          j["hook"] = e.subject < c.hooks.size() ? c.hooks[e.subject].id : "?";
+          j["owner"] = unit_json(e.target);
+          break;
+        case Limit::Delayed:
+          j["block"] = e.subject;
+          break;
+      }
       break;
   }
   return j;

@@ -53,7 +53,7 @@ void bad_unit(const BattleState& s, UnitRef u) {
 }
 
 void add_card(Ctx& x, CardId card, Pile pile) {
-  if (x.s.cards.full()) return;  // a battle holds at most kMaxCards card instances
+  if (x.s.cards.full()) return limit_reached(x, Limit::CardInstances, kMaxCards, card);
   const auto ref = static_cast<CardRef>(x.s.cards.size());
   x.s.cards.push_back(CardInstance{.def = card, .listing = x.c.card_play[card].listing});
   x.s.card_keywords |= x.c.card_play[card].keywords;
@@ -194,8 +194,8 @@ void gain_energy(Ctx& x, std::int32_t amount) {
   for (StatusStack& st : u.statuses)
     if (st.status == status) slot = &st;
   if (slot == nullptr) {
-    // Nothing to remove; or a unit holding kMaxStatusSlots statuses takes no further one.
-    if (stacks < 0 || u.statuses.full()) return;
+    if (stacks < 0) return;  // nothing to remove
+    if (u.statuses.full()) return limit_reached(x, Limit::UnitStatuses, kMaxStatusSlots, status, target);
     u.statuses.push_back(StatusStack{status, 0});
     slot = &u.statuses.back();
     u.status_traits |= x.c.status_traits[status];  // a status's traits are its definition's
@@ -265,7 +265,8 @@ bool has_skipping_status(const Ctx& x, const UnitState& unit_state) {
 // --- hooks and delayed triggers ---------------------------------------------------------
 
 void register_hook(Ctx& x, std::uint16_t hook, UnitRef owner) {
-  if (x.s.hooks.full()) return;  // at most kMaxHooks at once; the newest is dropped
+  if (x.s.hooks.full())
+    return limit_reached(x, Limit::Hooks, kMaxHooks, hook, owner);  // the newest is dropped
   x.s.hooks.push_back(ActiveHook{hook, owner, x.c.hooks[hook].duration});
   x.ev.emit_with(EventType::HookRegistered,
                  [&] { return Event{.type = EventType::HookRegistered, .target = owner, .subject = hook}; });

@@ -82,6 +82,17 @@ inline void card_moved(Ctx& x, CardRef card, Pile from, Pile to) {
                  .extra = static_cast<std::int32_t>(to)};
   });
 }
+/// Emits LimitReached: `what` (a card id, status, hook or block; for a unit's status or a hook
+/// its unit) was not added, as `limit`, which holds `size`, is full.
+inline void limit_reached(Ctx& x, Limit limit, std::size_t size, std::uint16_t what, UnitRef unit = kNoUnit) {
+  x.ev.emit_with(EventType::LimitReached, [&] {
+    return Event{.type = EventType::LimitReached,
+                 .target = unit,
+                 .subject = what,
+                 .amount = static_cast<std::int32_t>(limit),
+                 .extra = static_cast<std::int32_t>(size)};
+  });
+}
 /// Emits CardMoved for `card`, which has just left the hand for `to`.
 inline void card_moved_from_hand(Ctx& x, CardRef card, Pile to) { card_moved(x, card, Pile::Hand, to); }
 /// Moves a card from the hand to the top of another pile (discard, exhaust or draw pile),

@@ -663,8 +663,7 @@ Result<Battle> BattleIo::restore(const std::shared_ptr<const Catalog>& catalog, 
         for (std::size_t i = 0; i < master.size(); ++i)
           b.master_deck_.push_back(
               find_id(catalog->cards, master[i], content::child_pointer("/master_deck", i), "card"));
-        auto log = content::read_events<Event>(root, 7, content::kEventRowLayout,
-                                               static_cast<std::size_t>(EventType::BattleRewardSkipped) + 1,
+        auto log = content::read_events<Event>(root, 7, content::kEventRowLayout, kEventTypeCount,
                                                event_type_name, content::read_event_row<Event>);
         b.events_.restore_log(std::move(log));
         if (root.has("damage_stats")) read_damage_stats(root.obj("damage_stats"), b.state_, b.damage_stats_);

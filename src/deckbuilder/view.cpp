@@ -245,6 +245,21 @@ std::optional<std::string> event_text(const Battle& battle, const Event& e) {
       return fmt::format("a delayed effect is set to fire {}", timing_text(e.amount));
     case EventType::DelayedFired:
       return fmt::format("a delayed effect fires {}", timing_text(e.amount));
+    case EventType::LimitReached:
+      switch (static_cast<Limit>(e.amount)) {
+        case Limit::CardInstances:
+          return fmt::format("{} is not created: the battle holds {} cards, the most it can",
+                             e.subject < c.cards.size() ? c.cards[e.subject].name : "a card", e.extra);
+        case Limit::UnitStatuses:
+          return fmt::format("{}: {} is not applied: {} statuses held, the most a unit can",
+                             unit_text(battle, e.target), status_text(c, e.subject), e.extra);
+        case Limit::Hooks:
+          return fmt::format("{}: {} is not put in effect: {} hooks are, the most at once",
+                             unit_text(battle, e.target), hook_text(c, e.subject), e.extra);
+        case Limit::Delayed:
+          return fmt::format("a delayed effect is not set: {} are, the most at once", e.extra);
+      }
+      return std::nullopt;
     default:
       return std::nullopt;
   }

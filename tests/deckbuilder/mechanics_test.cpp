@@ -22,6 +22,7 @@
 #include "battlecore/deckbuilder/load.hpp"
 #include "battlecore/deckbuilder/policies.hpp"
 #include "battlecore/deckbuilder/snapshot.hpp"
+#include "battlecore/deckbuilder/view.hpp"
 #include "support/innate_pack.hpp"
 #include "support/starter_pack.hpp"
 
@@ -810,8 +811,8 @@ TEST(DeckbuilderStatusDecay, StacksAddUpAndZeroRemovesTheStatus) {
   EXPECT_EQ(b.state().player.status_traits, 0) << "a removed status leaves no trait behind";
 }
 
-// A unit holds at most kMaxStatusSlots different statuses: a further one is not applied and
-// raises no event, while the statuses it holds still gain and lose stacks, and one that leaves
+// A unit holds at most kMaxStatusSlots different statuses: a further one is not applied (it
+// raises LimitReached), while the statuses it holds still gain and lose stacks, and one that leaves
 // makes room.
 TEST(DeckbuilderStatusSlots, AUnitWithEveryStatusSlotTakenTakesNoNewStatus) {
   Battle b = started(starter(), "w1", 1);
@@ -827,7 +828,19 @@ TEST(DeckbuilderStatusSlots, AUnitWithEveryStatusSlotTakenTakesNoNewStatus) {
   detail::apply_status(x, kGnasher, kPlayerUnit, ninth, 2);
   EXPECT_EQ(b.state().player, before) << "the ninth status is not applied";
   EXPECT_EQ(b.state().player.stacks(ninth), 0);
-  EXPECT_EQ(b.events().log().size(), events) << "and raises no event";
+  ASSERT_EQ(b.events().log().size(), events + 1);
+  const Event& reached = b.events().log().back();
+  EXPECT_EQ(reached.type, EventType::LimitReached);
+  EXPECT_EQ(static_cast<Limit>(reached.amount), Limit::UnitStatuses);
+  EXPECT_EQ(reached.extra, static_cast<std::int32_t>(kMaxStatusSlots));
+  EXPECT_EQ(reached.subject, ninth);
+  EXPECT_EQ(reached.target, kPlayerUnit);
+  const nlohmann::json j = event_to_json(reached, c);
+  EXPECT_EQ(j["limit"], "unit_statuses");
+  EXPECT_EQ(j["status"], c.statuses[ninth].id);
+  EXPECT_EQ(j["target"], "player");
+  EXPECT_EQ(event_text(b, reached),
+            "you: " + c.statuses[ninth].name + " is not applied: 8 statuses held, the most a unit can");
   detail::apply_status(x, kGnasher, kPlayerUnit, StatusId{0}, 2);
   EXPECT_EQ(b.state().player.stacks(StatusId{0}), 3) << "a status the unit holds still stacks";
   detail::apply_status(x, kGnasher, kPlayerUnit, StatusId{0}, -3);

@@ -1718,6 +1718,66 @@ TEST(DeckbuilderRulesDelayed, ATriggerOfADeadSourceFiresAndRunsNoOp) {
   }
 }
 
+// A battle holds at most kMaxCards card instances, kMaxHooks hooks and kMaxDelayed delayed
+// effects: what an effect would add past one of them is not added, and each raises LimitReached,
+// naming the limit, its size and what was not added (a unit's statuses: mechanics_test).
+TEST(DeckbuilderRulesLimits, WhatAnEffectWouldAddPastALimitIsNotAddedAndSaysSo) {
+  const auto catalog = build({
+      .cards = R"(
+        { "id": "swarm", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"],
+          "effects": [{ "op": "repeat", "times": 6, "effects": [{ "op": "add_card", "card": "noop", "count": 10, "pile": "discard" }] }] },
+        { "id": "vows", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"],
+          "effects": [{ "op": "repeat", "times": 17, "effects": [{ "op": "hook", "hook": "echo" }] }] },
+        { "id": "plans", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"],
+          "effects": [{ "op": "repeat", "times": 17, "effects": [{ "op": "delayed", "timing": "player_turn_end",
+                                                                   "effects": [{ "op": "armor", "amount": 1 }] }] }] })",
+      .deck =
+          R"({ "card": "swarm" }, { "card": "vows" }, { "card": "plans" }, { "card": "noop", "count": 7 })",
+      .hooks = R"({ "id": "echo", "kind": "on_card_played", "card_type": "attack",
+                    "effects": [{ "op": "armor", "amount": 1 }] })",
+  });
+  static_assert(kMaxHooks == 16 && kMaxDelayed == 16, "the cards add one more than each limit");
+  Fight run(catalog);
+  const Catalog& c = run.battle.catalog();
+  const auto reached = [&](std::size_t from) {
+    return of_type(run.events_since(from), EventType::LimitReached);
+  };
+
+  std::size_t from = run.mark();
+  run.play("swarm");  // 10 cards in the deck and 60 created: the last 6 are not
+  EXPECT_EQ(run.s().cards.size(), kMaxCards);
+  std::vector<Event> ev = reached(from);
+  ASSERT_EQ(ev.size(), 10 + 60 - kMaxCards);
+  for (const Event& e : ev) {
+    EXPECT_EQ(static_cast<Limit>(e.amount), Limit::CardInstances);
+    EXPECT_EQ(e.extra, static_cast<std::int32_t>(kMaxCards));
+    EXPECT_EQ(c.cards.at(e.subject).id, "noop");
+  }
+  EXPECT_EQ(event_to_json(ev[0], c),
+            nlohmann::json::parse(
+                R"({"type": "LimitReached", "limit": "card_instances", "max": 64, "card_id": "noop"})"));
+  EXPECT_EQ(event_text(run.battle, ev[0]), "noop is not created: the battle holds 64 cards, the most it can");
+
+  from = run.mark();
+  run.play("vows");
+  EXPECT_EQ(run.s().hooks.size(), kMaxHooks);
+  ev = reached(from);
+  ASSERT_EQ(ev.size(), 1u);
+  EXPECT_EQ(event_to_json(ev[0], c),
+            nlohmann::json::parse(R"({"type": "LimitReached", "limit": "hooks", "max": 16,
+                                                               "hook": "echo", "owner": "player"})"));
+  EXPECT_EQ(event_text(run.battle, ev[0]), "you: echo is not put in effect: 16 hooks are, the most at once");
+
+  from = run.mark();
+  run.play("plans");
+  EXPECT_EQ(run.s().delayed.size(), kMaxDelayed);
+  ev = reached(from);
+  ASSERT_EQ(ev.size(), 1u);
+  EXPECT_EQ(event_to_json(ev[0], c)["limit"], "delayed");
+  EXPECT_EQ(event_to_json(ev[0], c)["block"], run.s().delayed[0].block) << "the block each op schedules";
+  EXPECT_EQ(event_text(run.battle, ev[0]), "a delayed effect is not set: 16 are, the most at once");
+}
+
 // Hooks stay registered when their owner dies: its play-blocking hook goes on blocking, while
 // its on_card_played hook runs no op.
 TEST(DeckbuilderRulesHook, HooksOfADeadOwnerStillBlockButRunNoOp) {

@@ -59,8 +59,20 @@ enum class EventType : std::uint8_t {
   BattleRewardOffered,  ///< amount: candidates
   BattleRewardSelected,  ///< value: card id
   BattleRewardSkipped,
+  LimitReached,  ///< amount: the Limit met, extra: its size, subject: what was not added (card id,
+                 ///< status, hook or block), target: the unit (a status) or the owner (a hook)
 };
+inline constexpr std::size_t kEventTypeCount = static_cast<std::size_t>(EventType::LimitReached) + 1;
 std::string_view event_type_name(EventType t);
+
+/// A limit of the battle state that an effect met (LimitReached): what it would have added was not.
+enum class Limit : std::uint8_t {
+  CardInstances,  ///< a battle's card instances (kMaxCards): a created card
+  UnitStatuses,   ///< the statuses one unit holds (kMaxStatusSlots): a status it does not hold
+  Hooks,          ///< the hooks registered at once (kMaxHooks)
+  Delayed,        ///< the delayed effects scheduled at once (kMaxDelayed)
+};
+std::string_view limit_name(Limit l);
 
 /// One event: 16 bytes, trivially copyable. Field meaning per type (above).
 struct Event {

@@ -25,7 +25,7 @@ bool compile(const OpCompiler& oc, content::ObjectReader& r, Op& op) {
 
 void run(OpContext& ctx, const Op& op) {
   BattleState& s = ctx.x.s;
-  if (s.delayed.full()) return;  // at most kMaxDelayed scheduled at once
+  if (s.delayed.full()) return limit_reached(ctx.x, Limit::Delayed, kMaxDelayed, op.block);
   s.delayed.push_back(DelayedTrigger{op.block, static_cast<DelayedTiming>(op.mode),
                                      static_cast<std::uint8_t>(op.amount), ctx.source, ctx.target});
   ctx.x.ev.emit_with(EventType::DelayedScheduled, [&] {
