@@ -5,7 +5,9 @@
 //
 // - fuzz_content: any bytes as a content file. Loading must give a catalog or diagnostics,
 //   never a crash, an exception or a sanitizer report; a catalog that loads must start every
-//   encounter.
+//   encounter, and its battles, played by random legal options, must keep the rule set's
+//   invariants and raise no engine error but the one content can cause past what the loader
+//   checks (an effect's op budget: a loop).
 // - fuzz_actions: any bytes as a battle: an encounter, a seed, then a sequence of steps, each
 //   a legal option by index, an arbitrary action from four bytes, or an action given as JSON
 //   text. Legal options must be accepted; anything refused must leave the battle unchanged; the
@@ -30,8 +32,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "battlecore/content/content_hash.hpp"
 #include "battlecore/content/json_reader.hpp"
 #include "battlecore/core/decision.hpp"
+#include "battlecore/core/rng.hpp"
 #include "battlecore/sim/replay.hpp"
 
 namespace battlecore::fuzz {
@@ -58,6 +62,33 @@ inline std::optional<content::JsonDocument> fuzz_document(const std::uint8_t* da
   return doc;
 }
 
+/// The most decisions fuzz_content plays on the battles of one content input, all encounters
+/// together, so that an input that loads stays fast.
+inline constexpr int kMaxFuzzContentDecisions = 300;
+
+/// True for the one engine error content that loads may raise, which the loader cannot check:
+/// an effect that runs more than its op budget (a loop in content; docs/deckbuilder.md, limits).
+inline bool content_may_raise(const InvariantError& e) {
+  return std::string_view(e.what()).find("a loop in content") != std::string_view::npos;
+}
+
+/// Plays `battle` by legal options picked from `seed`, `decisions` at most (counted down):
+/// every listed option must be accepted, and the rule set's invariants hold after each.
+template <class R>
+void play_random(typename R::Battle& battle, std::uint64_t seed, int& decisions) {
+  std::vector<typename R::Action> options;
+  SplitMix64 picks{seed};
+  while (decisions > 0 && battle.status() == Status::AwaitingDecision) {
+    --decisions;
+    battle.legal_actions(options);
+    if (options.empty()) fail("a decision with no legal option");
+    const typename R::Battle before = battle;
+    const auto applied = battle.submit(options[picks.next() % options.size()]);
+    if (!applied) fail("a legal option was refused: " + R::refusal_text(applied.error()));
+    for (const std::string& broken : R::invariants(before, battle)) fail("invariant broken: " + broken);
+  }
+}
+
 template <class R>
 int fuzz_content(const std::uint8_t* data, std::size_t size) {
   content::Diagnostics diags;
@@ -72,13 +103,16 @@ int fuzz_content(const std::uint8_t* data, std::size_t size) {
       if (d.message.empty()) fail("a diagnostic without a message");
     return 0;
   }
-  // Content that loads must at least start each of its encounters (the engine may still throw
-  // InvariantError for content past a documented limit the loader cannot check).
+  // Content that loads must start each of its encounters and play them.
+  int decisions = kMaxFuzzContentDecisions;
+  const std::uint64_t seed =
+      content::fnv1a(content::kFnvOffset, std::string_view(reinterpret_cast<const char*>(data), size));
   for (const std::string& encounter : R::encounters(*catalog.value())) {
     try {
-      auto started = R::start(catalog.value(), sim::BattleStart{encounter, 1, {}});
-      (void)started;
-    } catch (const InvariantError&) {
+      auto started = R::start(catalog.value(), sim::BattleStart{encounter, seed, {}});
+      if (started) play_random<R>(started.value(), seed, decisions);
+    } catch (const InvariantError& e) {
+      if (!content_may_raise(e)) fail(std::string("content that loads raised an engine error: ") + e.what());
     }
   }
   return 0;
