@@ -78,11 +78,12 @@ template <class R>
 void play_random(typename R::Battle& battle, std::uint64_t seed, int& decisions) {
   std::vector<typename R::Action> options;
   SplitMix64 picks{seed};
+  typename R::Battle before = battle;  // assigned at each step, as in fuzz_actions
   while (decisions > 0 && battle.status() == Status::AwaitingDecision) {
     --decisions;
     battle.legal_actions(options);
     if (options.empty()) fail("a decision with no legal option");
-    const typename R::Battle before = battle;
+    before = battle;
     const auto applied = battle.submit(options[picks.next() % options.size()]);
     if (!applied) fail("a legal option was refused: " + R::refusal_text(applied.error()));
     for (const std::string& broken : R::invariants(before, battle)) fail("invariant broken: " + broken);
@@ -162,8 +163,11 @@ int fuzz_actions(const std::shared_ptr<const typename R::Catalog>& catalog, cons
   std::vector<Action> options;
   int steps = 0;
   int round_trips = 0;
+  // Assigned at each step rather than made anew: the copy reuses the storage of the event log
+  // and the history, which grow with the battle, instead of allocating them again.
+  Battle before = b;
   while (!in.empty() && steps++ < 400) {
-    const Battle before = b;
+    before = b;
     const std::uint8_t op = in.next();
     if (op < 0xE0) {  // a legal option by index
       if (b.status() != Status::AwaitingDecision) continue;
