@@ -111,7 +111,8 @@ int fuzz_content(const std::uint8_t* data, std::size_t size) {
   for (const std::string& encounter : R::encounters(*catalog.value())) {
     try {
       auto started = R::start(catalog.value(), sim::BattleStart{encounter, seed, {}});
-      if (started) play_random<R>(started.value(), seed, decisions);
+      if (!started) fail("an encounter of content that loads does not start: " + started.error().message);
+      play_random<R>(started.value(), seed, decisions);
     } catch (const InvariantError& e) {
       if (!content_may_raise(e)) fail(std::string("content that loads raised an engine error: ") + e.what());
     }
