@@ -273,7 +273,7 @@ inline void gain_armor(Ctx& x, UnitRef target, std::int32_t amount) {
 void gain_energy(Ctx& x, std::int32_t amount);
 /// Adds `stacks` (negative: removes) of `status` to unit `target`, from `source`, between 0 and
 /// kMaxStatusStacks; at 0 the status leaves the unit. A status the unit does not hold is not
-/// applied when it already holds kMaxStatusSlots others (no event), as hooks and delayed
+/// applied when it already holds kMaxStatusSlots others (LimitReached), as hooks and delayed
 /// triggers past their limits are not registered.
 void apply_status(Ctx& x, UnitRef source, UnitRef target, StatusId status, std::int32_t stacks);
 /// decay_armor for a unit whose armor resets while hooks are registered: an armor reset hook
