@@ -104,13 +104,15 @@ inline void move_from_hand(Ctx& x, std::size_t hand_index, Pile to) {
 }
 /// Moves the card at place `index` of `from` to the top of `to` (the end of the hand), as a
 /// choice of cards or a random pick does: from the hand to another pile, from the discard pile
-/// to the draw pile, from the discard or exhaust pile to the hand (which has room), or from the
-/// draw pile (`index` counted from its top) to the discard pile.
+/// to the draw pile, from the discard, exhaust or draw pile to the hand (which has room), or from
+/// the draw pile to the discard pile (a place in the draw pile is counted from its top).
 inline void move_picked_card(Ctx& x, Pile from, std::size_t index, Pile to) {
   if (from == Pile::Hand) return move_from_hand(x, index, to);
+  if (from == Pile::Draw) {
+    x.s.take_from_draw_pile(index);
+    return card_moved(x, x.s.piles.draw_to(to, index), from, to);
+  }
   if (to == Pile::Hand) return card_moved(x, x.s.piles.to_hand(from, index), from, to);
-  if (from == Pile::Draw && to == Pile::Discard)
-    return card_moved(x, x.s.piles.draw_to_discard(index), from, to);
   BATTLECORE_ENSURE(from == Pile::Discard && to == Pile::Draw, "cannot move a card from pile {} to pile {}",
                     pile_name(from), pile_name(to));
   x.s.know_card_put_on_top();

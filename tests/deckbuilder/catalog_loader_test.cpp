@@ -293,7 +293,9 @@ TEST(DeckbuilderCatalogLoader, OpsThatAskThePlayerAreForCardsOnly) {
       { "op": "put_in_hand", "amount": 1, "mode": "choose", "from": "exhaust" },
       { "op": "put_in_hand", "amount": 2, "mode": "random", "from": "exhaust" },
       { "op": "put_in_hand", "amount": 1, "mode": "random", "from": "hand" },
-      { "op": "scry", "amount": 1 }] } }])"));
+      { "op": "scry", "amount": 1 },
+      { "op": "put_in_hand", "amount": 1, "mode": "random", "from": "draw" },
+      { "op": "put_in_hand", "amount": 1, "mode": "choose", "from": "draw" }] } }])"));
   expect_diagnostic(diags, "/enemies/0/moves/0/effects/0", {"op 'choice' is only allowed in card effects"});
   expect_diagnostic(diags, "/enemies/0/moves/0/effects/1",
                     {"op 'cost_rule' is only allowed in card effects"});
@@ -312,9 +314,12 @@ TEST(DeckbuilderCatalogLoader, OpsThatAskThePlayerAreForCardsOnly) {
   expect_diagnostic(diags, "/statuses/0/timings/turn_start/4/from", {"'deck'", "hand, discard"});
   expect_diagnostic(diags, "/statuses/0/timings/turn_start/5",
                     {"op 'put_in_hand with mode choose' is only allowed in card effects"});
-  expect_diagnostic(diags, "/statuses/0/timings/turn_start/7/from", {"'hand'", "discard, exhaust"});
+  expect_diagnostic(diags, "/statuses/0/timings/turn_start/7/from", {"'hand'", "discard, exhaust, draw"});
   expect_diagnostic(diags, "/statuses/0/timings/turn_start/8", {"op 'scry' is only allowed in card effects"});
-  EXPECT_EQ(diags.size(), 12u) << diags.to_string();
+  // From the draw pile at random, as from the others; the choice only in card effects.
+  expect_diagnostic(diags, "/statuses/0/timings/turn_start/10",
+                    {"op 'put_in_hand with mode choose' is only allowed in card effects"});
+  EXPECT_EQ(diags.size(), 13u) << diags.to_string();
   const Diagnostics far =
       refused_text(R"({"cards": [)" + card("glimpse", R"({"op": "scry", "amount": 11})") + "]}");
   expect_diagnostic(far, "/cards/0/effects/0/amount", {"expected an integer in [1, 10]", "got 11"});

@@ -208,33 +208,37 @@ TEST(Piles, ADiscardOrExhaustPileCardGoesToTheEndOfTheHandFromEveryPlace) {
   expect_same(p, m, "after the refused moves");
 }
 
-// scry: any draw pile card, counted from the top, goes on top of the discard pile, under hands
-// of every size and over an exhaust pile.
-TEST(Piles, ADrawPileCardGoesOnTopOfTheDiscardPileFromEveryPlace) {
-  for (const std::size_t hand : {std::size_t{0}, std::size_t{1}, std::size_t{5}, kMaxHand})
-    for (std::size_t below = 0; below <= 3; ++below)
-      for (std::size_t draw = 1; draw <= 10; ++draw)
-        for (std::size_t from_top = 0; from_top < draw; ++from_top) {
-          Model m;
-          Piles p = filled(below, hand, draw, m);
-          p.push(Pile::Exhaust, 200);
-          m[Pile::Exhaust].push_back(200);
-          std::vector<CardRef>& pile = m[Pile::Draw];
-          const std::size_t at = pile.size() - 1 - from_top;  // bottom first
-          const CardRef card = pile[at];
-          EXPECT_EQ(p.draw_top_first()[from_top], card);
-          EXPECT_EQ(p.draw_to_discard(from_top), card);
-          pile.erase(pile.begin() + static_cast<std::ptrdiff_t>(at));
-          m[Pile::Discard].push_back(card);
-          expect_same(p, m,
-                      "card " + std::to_string(from_top) + " from the top of " + std::to_string(draw) +
-                          ", hand " + std::to_string(hand));
-          if (::testing::Test::HasFailure()) return;
-        }
+// scry and put_in_hand: any draw pile card, counted from the top, goes on top of the discard
+// pile (or the exhaust pile) or to the end of the hand, under hands of every size and over an
+// exhaust pile.
+TEST(Piles, ADrawPileCardGoesToAnotherPileFromEveryPlace) {
+  for (const Pile to : {Pile::Discard, Pile::Hand, Pile::Exhaust})
+    for (const std::size_t hand : {std::size_t{0}, std::size_t{1}, std::size_t{5}, kMaxHand - 1})
+      for (std::size_t below = 0; below <= 3; ++below)
+        for (std::size_t draw = 1; draw <= 10; ++draw)
+          for (std::size_t from_top = 0; from_top < draw; ++from_top) {
+            Model m;
+            Piles p = filled(below, hand, draw, m);
+            p.push(Pile::Exhaust, 200);
+            m[Pile::Exhaust].push_back(200);
+            std::vector<CardRef>& pile = m[Pile::Draw];
+            const std::size_t at = pile.size() - 1 - from_top;  // bottom first
+            const CardRef card = pile[at];
+            EXPECT_EQ(p.draw_top_first()[from_top], card);
+            EXPECT_EQ(p.draw_to(to, from_top), card);
+            pile.erase(pile.begin() + static_cast<std::ptrdiff_t>(at));
+            m[to].push_back(card);
+            expect_same(p, m,
+                        "card " + std::to_string(from_top) + " from the top of " + std::to_string(draw) +
+                            " to pile " + std::string(pile_name(to)) + ", hand " + std::to_string(hand));
+            if (::testing::Test::HasFailure()) return;
+          }
   Model m;
   Piles p = filled(1, 1, 2, m);
-  EXPECT_THROW(p.draw_to_discard(2), InvariantError);
-  expect_same(p, m, "after the refused move");
+  EXPECT_THROW(p.draw_to(Pile::Discard, 2), InvariantError);
+  EXPECT_THROW(p.draw_to(Pile::Draw, 0), InvariantError);
+  EXPECT_THROW(p.draw_to(Pile::None, 0), InvariantError);
+  expect_same(p, m, "after the refused moves");
 }
 
 TEST(Piles, DiscardFromHandMovesTheCardWhereverItIsAndLeavesThePilesWhenItIsNotThere) {
@@ -407,10 +411,11 @@ TEST(Piles, LongRandomSequencesOfMovesMatchFourSeparateLists) {
         const std::size_t from_top = rng.below(static_cast<std::uint32_t>(m[Pile::Draw].size()));
         const std::size_t at = m[Pile::Draw].size() - 1 - from_top;
         const CardRef c = m[Pile::Draw][at];
-        EXPECT_EQ(p.draw_to_discard(from_top), c);
+        const Pile to = pile == Pile::Draw ? Pile::Discard : pile;  // the hand, too
+        EXPECT_EQ(p.draw_to(to, from_top), c);
         m[Pile::Draw].erase(m[Pile::Draw].begin() + static_cast<std::ptrdiff_t>(at));
-        m[Pile::Discard].push_back(c);
-        what = "draw pile to the discard pile";
+        m[to].push_back(c);
+        what = "draw pile to pile " + std::string(pile_name(to));
       }
       if (!what.empty())
         expect_same(p, m, "seed " + std::to_string(seed) + " step " + std::to_string(step) + ": " + what);

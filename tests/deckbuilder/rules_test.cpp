@@ -1954,7 +1954,9 @@ constexpr std::string_view kHandCards = R"(
   { "id": "salvage", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "put_in_hand", "amount": 2, "mode": "choose" }] },
   { "id": "scrounge", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "put_in_hand", "amount": 2, "mode": "random" }] },
   { "id": "exhume", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "put_in_hand", "amount": 1, "mode": "choose", "from": "exhaust" }] },
-  { "id": "peek", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "scry", "amount": 3 }, { "op": "draw", "amount": 1 }] })";
+  { "id": "peek", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "scry", "amount": 3 }, { "op": "draw", "amount": 1 }] },
+  { "id": "seek", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "put_in_hand", "amount": 2, "mode": "choose", "from": "draw" }] },
+  { "id": "rummage", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "put_in_hand", "amount": 2, "mode": "random", "from": "draw" }] })";
 
 std::shared_ptr<const Catalog> hand_pack(std::string_view card, std::string_view rules = "") {
   return build({.cards = std::string(kHandCards),
@@ -2397,6 +2399,181 @@ TEST(DeckbuilderRulesHandOps, PutInHandFromTheExhaustPileTakesAnExhaustedCard) {
   EXPECT_EQ(std::vector<CardRef>(b.state().exhaust_pile().begin(), b.state().exhaust_pile().end()),
             (std::vector<CardRef>{exhaust[0]}));
   EXPECT_EQ(b.state().discard_pile().size(), 2u);  // the guard, then Exhume
+}
+
+/// The draw pile's cards, top first.
+std::vector<CardRef> draw_top_first(const BattleState& s) {
+  const std::span<const CardRef> top = s.piles.draw_top_first();
+  return {top.begin(), top.end()};
+}
+
+// put_in_hand from the draw pile: a Choice of its cards listed in the order of the instances,
+// not the order they lie in (which the player does not know), one decision a card; the cards
+// left keep their order; a snapshot between two picks restores the same battle.
+TEST(DeckbuilderRulesHandOps, PutInHandFromTheDrawPileOffersItsCardsInInstanceOrder) {
+  const auto catalog =
+      build({.cards = std::string(kHandCards), .deck = R"({ "card": "seek" }, { "card": "jab", "count": 5 },
+                                         { "card": "guard", "count": 6 })"});
+  Fight run(catalog, 3);
+  const CardRef seek = run.card("seek");
+  const std::vector<CardRef> pile = draw_top_first(run.s());
+  ASSERT_EQ(pile.size(), 7u);
+  std::vector<CardRef> by_card = pile;
+  std::sort(by_card.begin(), by_card.end());
+  ASSERT_NE(by_card, pile) << "a seed whose shuffle leaves the draw pile in another order";
+  std::size_t from = run.mark();
+  run.play("seek");
+  EXPECT_EQ(run.since(from), seq({"CardPlayed", "ChoiceOffered"}));
+  EXPECT_EQ(run.recorder.events.back().amount, 7);
+  EXPECT_EQ(event_to_json(run.recorder.events.back(), run.battle.catalog())["kind"], "put_in_hand_from_draw");
+  EXPECT_EQ(run.battle.decision().options.size(), 7u);
+  expect_refused(run.battle, Action::skip_choice(), RefusalReason::InvalidOption);
+  expect_refused(run.battle, Action::choose(7), RefusalReason::InvalidOption);
+  for (std::uint8_t i = 0; i < 7; ++i)
+    EXPECT_EQ(action_label(run.battle, Action::choose(i)), "choose: put in hand " + run.def(by_card[i]).name);
+  from = run.mark();
+  run.act(Action::choose(4));
+  std::vector<Event> moved = of_type(run.events_since(from), EventType::CardMoved);
+  ASSERT_EQ(moved.size(), 1u);
+  EXPECT_EQ(moved[0].subject, by_card[4]);
+  EXPECT_EQ(static_cast<Pile>(moved[0].amount), Pile::Draw);
+  EXPECT_EQ(static_cast<Pile>(moved[0].extra), Pile::Hand);
+  EXPECT_EQ(run.s().hand().back(), by_card[4]);
+  std::vector<CardRef> left = pile;
+  left.erase(std::find(left.begin(), left.end(), by_card[4]));
+  EXPECT_EQ(draw_top_first(run.s()), left) << "the other cards lie as they did";
+  // The second pick waits; a snapshot here restores the same battle, which goes on alike.
+  ASSERT_TRUE(run.battle.is_waiting_for_choice());
+  EXPECT_EQ(run.battle.decision().options.size(), 6u);
+  const nlohmann::json s = snapshot(run.battle);
+  EXPECT_EQ(s["state"]["choice"]["kind"], "put_in_hand_from_draw");
+  auto restored = restore(catalog, s);
+  ASSERT_TRUE(restored.ok()) << restored.error().message;
+  Battle copy = std::move(restored).value();
+  ASSERT_TRUE(copy.submit(Action::choose(0)).ok());
+  run.act(Action::choose(0));
+  EXPECT_TRUE(copy.state() == run.s());
+  EXPECT_FALSE(run.battle.is_waiting_for_choice());
+  EXPECT_EQ(run.s().hand().back(), by_card[0]);
+  left.erase(std::find(left.begin(), left.end(), by_card[0]));
+  EXPECT_EQ(draw_top_first(run.s()), left);
+  EXPECT_EQ(std::vector<CardRef>(run.s().discard_pile().begin(), run.s().discard_pile().end()),
+            (std::vector<CardRef>{seek}));
+
+  // A snapshot of that choice waiting on an empty draw pile is refused.
+  nlohmann::json empty = s;
+  for (const nlohmann::json& card : empty["state"]["draw_pile"])
+    empty["state"]["discard_pile"].push_back(card);
+  empty["state"]["draw_pile"] = nlohmann::json::array();
+  const auto refused = restore(catalog, empty);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(
+      refused.error().message.find("/state/choice/kind: a choice of cards (put_in_hand_from_draw) waits, "
+                                   "but its pile (draw) holds no card to pick"),
+      std::string::npos)
+      << refused.error().message;
+}
+
+// An option names the same card whatever order the draw pile lies in: the search, which
+// reshuffles what the player does not know (resample_hidden), takes the card the player would.
+TEST(DeckbuilderRulesHandOps, PutInHandFromTheDrawPileNamesTheSameCardInAnyOrderOfThePile) {
+  const auto catalog =
+      build({.cards = std::string(kHandCards), .deck = R"({ "card": "seek" }, { "card": "jab", "count": 5 },
+                                         { "card": "guard", "count": 6 })"});
+  Fight run(catalog, 3);
+  run.play("seek");
+  ASSERT_TRUE(run.battle.is_waiting_for_choice());
+  std::set<std::vector<CardRef>> orders;
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+    Battle imagined = run.battle;
+    resample_hidden(imagined, seed);
+    orders.insert(draw_top_first(imagined.state()));
+    for (std::uint8_t i = 0; i < 7; ++i) {
+      Battle real = run.battle;
+      Battle other = imagined;
+      ASSERT_TRUE(real.submit(Action::choose(i)).ok());
+      ASSERT_TRUE(other.submit(Action::choose(i)).ok());
+      EXPECT_EQ(real.state().hand().back(), other.state().hand().back()) << "option " << int{i};
+    }
+  }
+  EXPECT_GT(orders.size(), 1u) << "the search imagined other orders of the pile";
+}
+
+// What the player knows of the draw pile's top stays known when a card is taken from under
+// it, and shrinks by the card when it is taken from among those.
+TEST(DeckbuilderRulesHandOps, PutInHandFromTheDrawPileKeepsWhatThePlayerKnowsOfItsTop) {
+  const auto catalog =
+      build({.cards = std::string(kHandCards),
+             .deck = R"({ "card": "peek" }, { "card": "seek" }, { "card": "jab", "count": 5 },
+                                         { "card": "guard", "count": 6 })"});
+  Fight run(catalog, 5);
+  run.play("peek");  // looks at the top 3, discards none, draws the top one: 2 known, in order
+  run.act(Action::skip_choice());
+  ASSERT_FALSE(run.battle.is_waiting_for_choice());
+  ASSERT_EQ(run.s().known_in_order_on_top(), 2u);
+  const std::vector<CardRef> pile = draw_top_first(run.s());
+  const std::vector<CardRef> known(pile.begin(), pile.begin() + 2);
+  run.play("seek");
+  ASSERT_TRUE(run.battle.is_waiting_for_choice());
+  std::array<std::uint8_t, kMaxCards> places{};
+  ASSERT_EQ(run.s().choice_cards(run.s().choice.kind, places), pile.size());
+  // The option of the bottom card, under the known ones.
+  std::uint8_t bottom = 0;
+  while (places[bottom] != pile.size() - 1) ++bottom;
+  run.act(Action::choose(bottom));
+  EXPECT_EQ(run.s().hand().back(), pile.back());
+  EXPECT_EQ(run.s().known_on_top(), 2u);
+  EXPECT_EQ(run.s().known_in_order_on_top(), 2u);
+  const std::vector<CardRef> after = draw_top_first(run.s());
+  EXPECT_EQ(std::vector<CardRef>(after.begin(), after.begin() + 2), known);
+  // Then the option of the top card, one of the known ones.
+  ASSERT_EQ(run.s().choice_cards(run.s().choice.kind, places), pile.size() - 1);
+  std::uint8_t top = 0;
+  while (places[top] != 0) ++top;
+  run.act(Action::choose(top));
+  EXPECT_EQ(run.s().hand().back(), known[0]);
+  EXPECT_EQ(run.s().known_in_order_on_top(), 1u);
+  EXPECT_EQ(draw_top_first(run.s()).front(), known[1]);
+  const auto restored = restore(catalog, snapshot(run.battle));
+  ASSERT_TRUE(restored.ok()) << restored.error().message;
+  EXPECT_EQ(restored.value().state().known_in_order_on_top(), 1u);
+}
+
+// At random, any card of the draw pile may come, not only its top ones; with no draw pile,
+// nothing comes (no reshuffle); the same seed takes the same cards.
+TEST(DeckbuilderRulesHandOps, PutInHandFromTheDrawPileAtRandomTakesAnyOfItsCards) {
+  const auto catalog = build(
+      {.cards = std::string(kHandCards), .deck = R"({ "card": "rummage" }, { "card": "jab", "count": 5 },
+                                         { "card": "guard", "count": 6 })"});
+  bool below_the_top = false;
+  for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+    Fight run(catalog, seed);
+    const std::vector<CardRef> pile = draw_top_first(run.s());
+    const std::size_t from = run.mark();
+    run.play("rummage");
+    const std::vector<Event> moved = of_type(run.events_since(from), EventType::CardMoved);
+    ASSERT_EQ(moved.size(), 3u) << "two cards to the hand, then Rummage to the discard pile";
+    std::vector<CardRef> left = pile;
+    for (std::size_t k = 0; k < 2; ++k) {
+      EXPECT_EQ(static_cast<Pile>(moved[k].amount), Pile::Draw);
+      EXPECT_EQ(static_cast<Pile>(moved[k].extra), Pile::Hand);
+      const auto at = std::find(left.begin(), left.end(), static_cast<CardRef>(moved[k].subject));
+      ASSERT_NE(at, left.end());
+      if (at - left.begin() >= 2) below_the_top = true;
+      left.erase(at);
+    }
+    EXPECT_EQ(draw_top_first(run.s()), left);
+    Fight again(catalog, seed);
+    again.play("rummage");
+    EXPECT_TRUE(again.s() == run.s());
+  }
+  EXPECT_TRUE(below_the_top);
+
+  Battle dry = scenario_battle(catalog, {{"hand", {"rummage"}}, {"discard_pile", {"jab", "guard"}}});
+  ASSERT_TRUE(dry.submit(Action::play(dry.state().hand()[0], -1)).ok());
+  EXPECT_TRUE(dry.state().hand().empty());
+  EXPECT_EQ(dry.state().discard_pile().size(), 3u);
+  EXPECT_TRUE(dry.state().draw_pile().empty());
 }
 
 // The hand has room for one card of the two asked (the card being played is in it until its

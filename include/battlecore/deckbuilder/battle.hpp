@@ -160,7 +160,8 @@ struct PendingChoice {
     PutOnDrawPileFromDiscard,
     PutInHandFromDiscard,
     PutInHandFromExhaust,
-    DiscardFromDrawTop
+    DiscardFromDrawTop,
+    PutInHandFromDraw
   };
   Kind kind = Kind::None;
   bool skippable = false;
@@ -174,17 +175,17 @@ struct PendingChoice {
 };
 
 /// The names of PendingChoice::Kind, in its order: snapshots and ChoiceOffered events use them.
-inline constexpr std::array<std::string_view, 9> kChoiceKindNames = {"none",
-                                                                     "options",
-                                                                     "discard_from_hand",
-                                                                     "exhaust_from_hand",
-                                                                     "put_on_draw_pile_from_hand",
-                                                                     "put_on_draw_pile_from_discard",
-                                                                     "put_in_hand_from_discard",
-                                                                     "put_in_hand_from_exhaust",
-                                                                     "discard_from_draw_top"};
-static_assert(static_cast<std::size_t>(PendingChoice::Kind::DiscardFromDrawTop) + 1 ==
-                  kChoiceKindNames.size(),
+inline constexpr std::array<std::string_view, 10> kChoiceKindNames = {"none",
+                                                                      "options",
+                                                                      "discard_from_hand",
+                                                                      "exhaust_from_hand",
+                                                                      "put_on_draw_pile_from_hand",
+                                                                      "put_on_draw_pile_from_discard",
+                                                                      "put_in_hand_from_discard",
+                                                                      "put_in_hand_from_exhaust",
+                                                                      "discard_from_draw_top",
+                                                                      "put_in_hand_from_draw"};
+static_assert(static_cast<std::size_t>(PendingChoice::Kind::PutInHandFromDraw) + 1 == kChoiceKindNames.size(),
               "a name for every kind of choice");
 /// For each PendingChoice::Kind, in its order: the pile a choice of cards picks from and the pile a
 /// picked card goes to (Pile::None for no choice and a choice of options).
@@ -201,7 +202,8 @@ inline constexpr std::array<ChoicePiles, kChoiceKindNames.size()> kChoicePiles =
      {Pile::Discard, Pile::Draw},
      {Pile::Discard, Pile::Hand},
      {Pile::Exhaust, Pile::Hand},
-     {Pile::Draw, Pile::Discard}}};
+     {Pile::Draw, Pile::Discard},
+     {Pile::Draw, Pile::Hand}}};
 constexpr Pile choice_source_pile(PendingChoice::Kind kind) {
   return kChoicePiles[static_cast<std::size_t>(kind)].from;
 }
@@ -375,8 +377,8 @@ struct BattleState {
   DrawPileView draw_pile() const { return piles.draw(); }
   /// The source pile of a choice of cards of `kind` (choice_source_pile), in pile order; empty for
   /// the other kinds.
-  /// For the draw pile (scry): its top `choice.picks_left` cards, top first, of the choice in
-  /// progress, each pick discarding one of them.
+  /// For the draw pile: top first; for a scry (DiscardFromDrawTop), only its top
+  /// `choice.picks_left` cards, of the choice in progress, each pick discarding one of them.
   std::span<const CardRef> choice_pile(PendingChoice::Kind kind) const {
     switch (choice_source_pile(kind)) {
       case Pile::Hand:
@@ -387,6 +389,7 @@ struct BattleState {
         return exhaust_pile();
       case Pile::Draw: {
         const std::span<const CardRef> top_first = piles.draw_top_first();
+        if (kind != PendingChoice::Kind::DiscardFromDrawTop) return top_first;
         return top_first.first(std::min<std::size_t>(top_first.size(), choice.picks_left));
       }
       case Pile::None:
@@ -394,18 +397,46 @@ struct BattleState {
     }
     return {};
   }
-  /// The cards a choice of cards of `kind` offers, as places in its source pile in pile order
-  /// (choice_source_pile): the hand's cards but the one being played, every card of the discard
-  /// or exhaust pile (the card being played is not there yet), bottom first, or the draw pile's
-  /// top cards, top first; their count. None while the choice's destination is the hand and the
-  /// hand is full.
+  /// The cards a choice of cards of `kind` offers, as places in its source pile (choice_pile):
+  /// the hand's cards but the one being played, in hand order; every card of the discard or
+  /// exhaust pile (the card being played is not there yet), bottom first; the draw pile's top
+  /// cards a scry looks at, top first; or, for a choice of any draw pile card
+  /// (PutInHandFromDraw), every card there in the order of the instances (draw_places_by_card).
+  /// Their count. None while the choice's destination is the hand and the hand is full.
   std::size_t choice_cards(PendingChoice::Kind kind, std::array<std::uint8_t, kMaxCards>& out) const {
     if (choice_destination_pile(kind) == Pile::Hand && hand_full()) return 0;
+    if (kind == PendingChoice::Kind::PutInHandFromDraw) return draw_places_by_card(out);
     const std::span<const CardRef> pile = choice_pile(kind);
     std::size_t n = 0;
     for (std::size_t i = 0; i < pile.size(); ++i)
       if (pile[i] != playing.card) out[n++] = static_cast<std::uint8_t>(i);
     return n;
+  }
+  /// The places of the draw pile's cards (0 its top) in the order of the card instances there
+  /// (CardRef), not the order they lie in: what a choice among them lists. The player, who may
+  /// know which cards the pile holds but not where each lies, learns nothing of that order from
+  /// the options, and an option names the same card in every battle the search imagines with
+  /// the pile reshuffled (resample_hidden). Their count.
+  std::size_t draw_places_by_card(std::array<std::uint8_t, kMaxCards>& out) const {
+    static_assert(kMaxCards <= 64, "one bit a card instance");
+    const std::span<const CardRef> top_first = piles.draw_top_first();
+    std::array<std::uint8_t, kMaxCards> place_of;  // by card; read only where `held` has a bit
+    std::uint64_t held = 0;
+    for (std::size_t i = 0; i < top_first.size(); ++i) {
+      place_of[top_first[i]] = static_cast<std::uint8_t>(i);
+      held |= std::uint64_t{1} << top_first[i];
+    }
+    std::size_t n = 0;
+    for (; held != 0; held &= held - 1) out[n++] = place_of[static_cast<std::size_t>(std::countr_zero(held))];
+    return n;
+  }
+  /// The draw pile's card `from_top` places under its top is about to leave it, other than from
+  /// the top: the marks of what the player knows there (draw_known_from, draw_ordered_from) above
+  /// it move down one place with the cards they mark.
+  void take_from_draw_pile(std::size_t from_top) {
+    const std::size_t at = piles.size(Pile::Draw) - 1 - from_top;  // bottom first, as the marks
+    if (draw_known_from != kNothingKnownOnTop && at < draw_known_from) --draw_known_from;
+    if (draw_ordered_from != kNothingKnownOnTop && at < draw_ordered_from) --draw_ordered_from;
   }
   /// How many draw pile cards lie at index `mark` or above.
   std::size_t draw_pile_above(std::uint8_t mark) const {

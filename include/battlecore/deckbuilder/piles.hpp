@@ -209,15 +209,18 @@ class Piles {
     return card;
   }
   /// The draw pile's card `from_top` places under its top (0 the top) goes on top of the discard
-  /// pile; the hand and the draw pile cards above it move up one place. Returns the card.
-  CardRef draw_to_discard(std::size_t from_top) {
+  /// or the exhaust pile, or to the end of the hand (`to`); the cards between move up one place
+  /// in the array (the draw pile's cards above it, one place nearer its bottom). Returns the card.
+  CardRef draw_to(Pile to, std::size_t from_top) {
+    BATTLECORE_ENSURE(to != Pile::Draw && to != Pile::None, "cannot move a draw pile card to pile {}",
+                      pile_name(to));
     BATTLECORE_ENSURE(from_top < size(Pile::Draw), "draw pile card {} from the top of {}", from_top,
                       size(Pile::Draw));
     const std::size_t at = ends_[kHand] + from_top;
+    const std::size_t r = region(to);
     const CardRef card = cards_[at];
-    shift_up(ends_[kDiscard], at, card);
-    ++ends_[kDiscard];
-    ++ends_[kHand];
+    shift_up(ends_[r], at, card);
+    for (std::size_t k = r; k <= kHand; ++k) ++ends_[k];
     return card;
   }
   /// Shuffles the discard pile (in its logical order) with `rng`, then puts it under the draw

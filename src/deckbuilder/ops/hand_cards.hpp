@@ -1,6 +1,6 @@
 #pragma once
 // What discard, exhaust, put_on_draw_pile and put_in_hand share: N cards of the hand (or, for
-// put_on_draw_pile, of the discard pile; for put_in_hand, of the discard or exhaust pile) leave
+// put_on_draw_pile, of the discard pile; for put_in_hand, of the discard, exhaust or draw pile) leave
 // for a pile, chosen by the player (a Choice of cards, one decision per card) or at random
 // (effects stream). The card being played is never among them. Cards going to the hand stop
 // when it is full.

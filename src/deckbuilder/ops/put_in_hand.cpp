@@ -1,6 +1,6 @@
-// put_in_hand: cards of the discard pile, or of the exhaust pile, go back to the hand.
+// put_in_hand: cards of the discard, the exhaust or the draw pile go to the hand.
 // {"op": "put_in_hand", "amount": 1, "mode": "choose" | "random",
-// "from": "discard" | "exhaust" (default "discard")}
+// "from": "discard" | "exhaust" | "draw" (default "discard")}
 // (see hand_cards.hpp for the rules it shares with discard, exhaust and put_on_draw_pile)
 #include "deckbuilder/ops/hand_cards.hpp"
 
@@ -9,9 +9,10 @@ namespace {
 
 struct PutInHand {
   static constexpr std::string_view kName = "put_in_hand";
-  static constexpr std::array<std::string_view, 2> kFrom = {"discard", "exhaust"};
-  static constexpr std::array<PendingChoice::Kind, 2> kChoices = {PendingChoice::Kind::PutInHandFromDiscard,
-                                                                  PendingChoice::Kind::PutInHandFromExhaust};
+  static constexpr std::array<std::string_view, 3> kFrom = {"discard", "exhaust", "draw"};
+  static constexpr std::array<PendingChoice::Kind, 3> kChoices = {PendingChoice::Kind::PutInHandFromDiscard,
+                                                                  PendingChoice::Kind::PutInHandFromExhaust,
+                                                                  PendingChoice::Kind::PutInHandFromDraw};
 };
 
 }  // namespace
@@ -19,7 +20,7 @@ struct PutInHand {
 void register_put_in_hand_op(OpRegistry& registry) {
   registry.add(
       {"put_in_hand",
-       "cards of the discard or the exhaust pile back to the hand, chosen by the player or at random",
+       "cards of the discard, the exhaust or the draw pile to the hand, chosen by the player or at random",
        compile_cards_from<PutInHand>, run_cards_from<PutInHand>, true});
 }
 
