@@ -2199,6 +2199,22 @@ std::unique_ptr<Fight> after_sift(std::string_view card) {
   return run;
 }
 
+/// Restoring `snapshot` is refused with a message holding `expected`.
+void expect_restore_refused(const std::shared_ptr<const Catalog>& catalog, const nlohmann::json& snapshot,
+                            std::string_view expected) {
+  const auto refused = restore(catalog, snapshot);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find(expected), std::string::npos) << refused.error().message;
+}
+
+/// `snapshot` with every card of its pile `from` moved on top of its pile `to`.
+nlohmann::json with_pile_moved(nlohmann::json snapshot, std::string_view from, std::string_view to) {
+  nlohmann::json& state = snapshot["state"];
+  for (const nlohmann::json& card : state[from]) state[to].push_back(card);
+  state[from] = nlohmann::json::array();
+  return snapshot;
+}
+
 // From the discard pile: a Choice of its cards, bottom first; the pick goes on top of the draw
 // pile, known there in order, and is drawn next.
 TEST(DeckbuilderRulesHandOps, PutOnDrawPileFromTheDiscardPileOffersItsCards) {
@@ -2224,17 +2240,9 @@ TEST(DeckbuilderRulesHandOps, PutOnDrawPileFromTheDiscardPileOffersItsCards) {
       {.cards = std::string(kHandCards),
        .deck =
            R"({ "card": "sift" }, { "card": "recall" }, { "card": "jab", "count": 2 }, { "card": "guard", "count": 6 })"});
-  nlohmann::json emptied = s;
-  for (const nlohmann::json& card : s["state"]["discard_pile"])
-    emptied["state"]["exhaust_pile"].push_back(card);
-  emptied["state"]["discard_pile"] = nlohmann::json::array();
-  const auto refused = restore(catalog, emptied);
-  ASSERT_FALSE(refused.ok());
-  EXPECT_NE(
-      refused.error().message.find("/state/choice/kind: a choice of cards (put_on_draw_pile_from_discard) "
-                                   "waits, but its pile (discard) holds no card to pick"),
-      std::string::npos)
-      << refused.error().message;
+  expect_restore_refused(catalog, with_pile_moved(s, "discard_pile", "exhaust_pile"),
+                         "/state/choice/kind: a choice of cards (put_on_draw_pile_from_discard) "
+                         "waits, but its pile (discard) holds no card to pick");
   auto restored = restore(catalog, s);
   ASSERT_TRUE(restored.ok()) << restored.error().message;
   Battle copy = std::move(restored).value();
@@ -2461,17 +2469,9 @@ TEST(DeckbuilderRulesHandOps, PutInHandFromTheDrawPileOffersItsCardsInInstanceOr
             (std::vector<CardRef>{seek}));
 
   // A snapshot of that choice waiting on an empty draw pile is refused.
-  nlohmann::json empty = s;
-  for (const nlohmann::json& card : empty["state"]["draw_pile"])
-    empty["state"]["discard_pile"].push_back(card);
-  empty["state"]["draw_pile"] = nlohmann::json::array();
-  const auto refused = restore(catalog, empty);
-  ASSERT_FALSE(refused.ok());
-  EXPECT_NE(
-      refused.error().message.find("/state/choice/kind: a choice of cards (put_in_hand_from_draw) waits, "
-                                   "but its pile (draw) holds no card to pick"),
-      std::string::npos)
-      << refused.error().message;
+  expect_restore_refused(catalog, with_pile_moved(s, "draw_pile", "discard_pile"),
+                         "/state/choice/kind: a choice of cards (put_in_hand_from_draw) waits, "
+                         "but its pile (draw) holds no card to pick");
 }
 
 // An option names the same card whatever order the draw pile lies in: the search, which
@@ -2600,12 +2600,9 @@ TEST(DeckbuilderRulesHandOps, PutInHandStopsWhenTheHandIsFull) {
   nlohmann::json full = waiting;  // a third card in hand: no room for any
   full["state"]["hand"].push_back(full["state"]["discard_pile"][0]);
   full["state"]["discard_pile"].erase(0);
-  const auto refused = restore(catalog, full);
-  ASSERT_FALSE(refused.ok());
-  EXPECT_NE(refused.error().message.find("/state/choice/kind: a choice of cards (put_in_hand_from_discard) "
-                                         "waits, but the hand they go to is full (3 cards)"),
-            std::string::npos)
-      << refused.error().message;
+  expect_restore_refused(catalog, full,
+                         "/state/choice/kind: a choice of cards (put_in_hand_from_discard) "
+                         "waits, but the hand they go to is full (3 cards)");
 
   nlohmann::json at_random = piles;
   at_random["hand"] = {"scrounge", "guard"};
