@@ -232,7 +232,7 @@ std::size_t Battle::list_other_options(Action* __restrict out) const {
   std::size_t count = c.option_count;
   if (c.kind != PendingChoice::Kind::Options) {
     std::array<std::uint8_t, kMaxCards> eligible{};
-    count = state_.choice_cards(c.kind, eligible);
+    count = state_.choice_cards(*catalog_, eligible);
   }
   std::size_t n = 0;
   for (std::size_t i = 0; i < count; ++i) out[n++] = Action::choose(static_cast<std::uint8_t>(i));
@@ -424,7 +424,7 @@ Result<Status, Rejection> Battle::resolve_choice(const Action& action) {
     return refuse(RefusalReason::InvalidOption, action, phase(), "this choice cannot be skipped");
   std::array<std::uint8_t, kMaxCards> eligible{};
   const std::size_t n =
-      c.kind == PendingChoice::Kind::Options ? c.option_count : state_.choice_cards(c.kind, eligible);
+      c.kind == PendingChoice::Kind::Options ? c.option_count : state_.choice_cards(*catalog_, eligible);
   if (action.kind == ActionKind::ChooseOption && action.index >= n)
     return refuse(RefusalReason::InvalidOption, action, phase(),
                   fmt::format("option {} does not exist; the choice has {} options", action.index, n));
@@ -444,7 +444,7 @@ Result<Status, Rejection> Battle::resolve_choice(const Action& action) {
     detail::move_picked_card(x, choice_source_pile(made.kind), eligible[static_cast<std::size_t>(picked)],
                              choice_destination_pile(made.kind));
     c.picks_left = static_cast<std::uint8_t>(c.picks_left - 1);
-    const std::size_t left = state_.choice_cards(made.kind, eligible);
+    const std::size_t left = state_.choice_cards(*catalog_, eligible);
     if (c.picks_left == 0 || left == 0) {
       c = PendingChoice{};
     } else {  // the next pick is offered like the first
@@ -582,8 +582,8 @@ std::uint64_t Battle::state_hash() const {
         (std::uint64_t{c.picks_left} << 40) ^ (std::uint64_t{c.first_block} << 24) ^
         (std::uint64_t{c.option_count} << 16) ^ (std::uint64_t{static_cast<std::uint8_t>(c.source)} << 8) ^
         static_cast<std::uint8_t>(c.target));
-  h.add((std::uint64_t{c.card} << 16) ^ (std::uint64_t{state_.playing.card} << 8) ^
-        static_cast<std::uint8_t>(state_.playing.target));
+  h.add((std::uint64_t{c.filter} << 24) ^ (std::uint64_t{c.card} << 16) ^
+        (std::uint64_t{state_.playing.card} << 8) ^ static_cast<std::uint8_t>(state_.playing.target));
   h.add(state_.reward_options.size());
   for (CardId r : state_.reward_options) h.add(r);
   h.add(state_.reward_pending);

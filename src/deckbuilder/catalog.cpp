@@ -132,19 +132,8 @@ bool catalog_indexed(const Catalog& catalog) {
 }
 
 std::string_view card_type_name(CardType t) {
-  switch (t) {
-    case CardType::Attack:
-      return "attack";
-    case CardType::Skill:
-      return "skill";
-    case CardType::Power:
-      return "power";
-    case CardType::Status:
-      return "status";
-    case CardType::Curse:
-      return "curse";
-  }
-  return "?";
+  const auto i = static_cast<std::size_t>(t);
+  return i < kCardTypeNames.size() ? kCardTypeNames[i] : "?";
 }
 
 std::string_view status_timing_name(StatusTiming t) {

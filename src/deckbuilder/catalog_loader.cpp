@@ -20,7 +20,6 @@ using content::ObjectReader;
 using detail::IdMap;
 using nlohmann::json;
 
-constexpr std::array<std::string_view, 5> kCardTypes = {"attack", "skill", "power", "status", "curse"};
 constexpr std::array<std::string_view, 2> kCardTargets = {"none", "enemy"};
 constexpr std::array<std::string_view, 5> kKeywords = {"innate", "retain", "ethereal", "exhaust",
                                                        "unplayable"};
@@ -360,7 +359,7 @@ class Loader {
     const auto index = read_id(r, hook_ids_, d.id, name);
     const auto kind = r.required_enum("kind", kHookKinds);
     if (r.has("card_type")) {
-      if (auto t = r.required_enum("card_type", kCardTypes)) d.card_type = static_cast<CardType>(*t);
+      if (auto t = r.required_enum("card_type", kCardTypeNames)) d.card_type = static_cast<CardType>(*t);
     } else {
       r.optional_string("card_type");
     }
@@ -436,7 +435,7 @@ class Loader {
     CardDef d;
     const auto index = read_id(r, card_ids_, d.id, d.name);
     d.text = r.optional_string("text").value_or("");
-    d.type = static_cast<CardType>(r.required_enum("type", kCardTypes).value_or(0));
+    d.type = static_cast<CardType>(r.required_enum("type", kCardTypeNames).value_or(0));
     d.cost = static_cast<std::int8_t>(r.required_int("cost", 0, 9).value_or(0));
     const auto target = r.required_enum("target", kCardTargets);
     d.target = static_cast<CardTarget>(target.value_or(0));

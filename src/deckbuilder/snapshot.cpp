@@ -212,6 +212,7 @@ json BattleIo::snapshot(const Battle& b) {
   json choice = {{"kind", kChoiceKindNames[static_cast<std::size_t>(ch.kind)]},
                  {"skippable", ch.skippable},
                  {"picks_left", ch.picks_left},
+                 {"card_type", ch.filter == kAnyCard ? json(nullptr) : json(kCardTypeNames[ch.filter - 1u])},
                  {"first_block", ch.first_block},
                  {"option_count", ch.option_count},
                  {"source", ch.source},
@@ -531,6 +532,16 @@ void read_state(const In& in, const Catalog& c, Phase phase, BattleState& s) {
   s.choice.picks_left = static_cast<std::uint8_t>(
       card_choice ? num_because(ch, "picks_left", 1, kMaxHandPicks, "a choice of cards waits")
                   : num_because(ch, "picks_left", 0, 0, "no choice of cards waits"));
+  // The type of the cards a choice of cards may take (an op's card_type), or null for any: only a
+  // choice of cards that the player picks from a pile, not a scry. A snapshot without the key
+  // (written before it was kept) takes any.
+  if (ch.has("card_type") && !ch.at("card_type").is_null()) {
+    if (!card_choice || s.choice.kind == PendingChoice::Kind::DiscardFromDrawTop)
+      throw Bad{ch.ptr("card_type"),
+                fmt::format("expected null: a choice {} takes cards of any type",
+                            card_choice ? "of the draw pile's top cards (scry)" : "of no cards")};
+    s.choice.filter = card_filter_of(static_cast<CardType>(ch.name("card_type", kCardTypeNames)));
+  }
   s.choice.first_block = static_cast<std::uint16_t>(ch.num("first_block", 0, 65535));
   s.choice.option_count = static_cast<std::uint8_t>(
       s.choice.kind == PendingChoice::Kind::Options
@@ -563,7 +574,7 @@ void read_state(const In& in, const Catalog& c, Phase phase, BattleState& s) {
   // A choice of cards waits only with a card to pick: the rules offer none when its pile holds no
   // card (the hand none besides the one being played), and end one when the last is picked.
   // One whose cards go to the hand waits only while the hand has room.
-  if (std::array<std::uint8_t, kMaxCards> picks{}; card_choice && s.choice_cards(s.choice.kind, picks) == 0)
+  if (std::array<std::uint8_t, kMaxCards> picks{}; card_choice && s.choice_cards(c, picks) == 0)
     throw Bad{ch.ptr("kind"),
               choice_destination_pile(s.choice.kind) == Pile::Hand && s.hand_full()
                   ? fmt::format("a choice of cards ({}) waits, but the hand they go to is full ({} cards): "

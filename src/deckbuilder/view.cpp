@@ -119,7 +119,7 @@ std::string choice_option_label(const Battle& battle, std::uint8_t index) {
   }
   const BattleState& s = battle.state();
   std::array<std::uint8_t, kMaxCards> eligible{};
-  const std::size_t n = s.choice_cards(pc.kind, eligible);
+  const std::size_t n = s.choice_cards(c, eligible);
   if (index >= n) return fmt::format("card {}", index);
   const CardRef card = s.choice_pile(pc.kind)[eligible[index]];
   const Pile to = choice_destination_pile(pc.kind);

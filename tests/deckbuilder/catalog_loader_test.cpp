@@ -295,7 +295,9 @@ TEST(DeckbuilderCatalogLoader, OpsThatAskThePlayerAreForCardsOnly) {
       { "op": "put_in_hand", "amount": 1, "mode": "random", "from": "hand" },
       { "op": "scry", "amount": 1 },
       { "op": "put_in_hand", "amount": 1, "mode": "random", "from": "draw" },
-      { "op": "put_in_hand", "amount": 1, "mode": "choose", "from": "draw" }] } }])"));
+      { "op": "put_in_hand", "amount": 1, "mode": "choose", "from": "draw" },
+      { "op": "discard", "amount": 1, "mode": "random", "card_type": "curse" },
+      { "op": "exhaust", "amount": 1, "mode": "random", "card_type": "spell" }] } }])"));
   expect_diagnostic(diags, "/enemies/0/moves/0/effects/0", {"op 'choice' is only allowed in card effects"});
   expect_diagnostic(diags, "/enemies/0/moves/0/effects/1",
                     {"op 'cost_rule' is only allowed in card effects"});
@@ -319,7 +321,10 @@ TEST(DeckbuilderCatalogLoader, OpsThatAskThePlayerAreForCardsOnly) {
   // From the draw pile at random, as from the others; the choice only in card effects.
   expect_diagnostic(diags, "/statuses/0/timings/turn_start/10",
                     {"op 'put_in_hand with mode choose' is only allowed in card effects"});
-  EXPECT_EQ(diags.size(), 13u) << diags.to_string();
+  // A card type, of those cards have, or nothing.
+  expect_diagnostic(diags, "/statuses/0/timings/turn_start/12/card_type",
+                    {"'spell'", "attack, skill, power, status, curse"});
+  EXPECT_EQ(diags.size(), 14u) << diags.to_string();
   const Diagnostics far =
       refused_text(R"({"cards": [)" + card("glimpse", R"({"op": "scry", "amount": 11})") + "]}");
   expect_diagnostic(far, "/cards/0/effects/0/amount", {"expected an integer in [1, 10]", "got 11"});

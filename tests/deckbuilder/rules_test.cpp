@@ -1956,7 +1956,10 @@ constexpr std::string_view kHandCards = R"(
   { "id": "exhume", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "put_in_hand", "amount": 1, "mode": "choose", "from": "exhaust" }] },
   { "id": "peek", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "scry", "amount": 3 }, { "op": "draw", "amount": 1 }] },
   { "id": "seek", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "put_in_hand", "amount": 2, "mode": "choose", "from": "draw" }] },
-  { "id": "rummage", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "put_in_hand", "amount": 2, "mode": "random", "from": "draw" }] })";
+  { "id": "rummage", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "put_in_hand", "amount": 2, "mode": "random", "from": "draw" }] },
+  { "id": "arm", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "put_in_hand", "amount": 1, "mode": "choose", "from": "draw", "card_type": "attack" }] },
+  { "id": "shed", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "discard", "amount": 2, "mode": "random", "card_type": "attack" }] },
+  { "id": "relic", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "put_in_hand", "amount": 1, "mode": "choose", "card_type": "power" }] })";
 
 std::shared_ptr<const Catalog> hand_pack(std::string_view card, std::string_view rules = "") {
   return build({.cards = std::string(kHandCards),
@@ -2516,7 +2519,7 @@ TEST(DeckbuilderRulesHandOps, PutInHandFromTheDrawPileKeepsWhatThePlayerKnowsOfI
   run.play("seek");
   ASSERT_TRUE(run.battle.is_waiting_for_choice());
   std::array<std::uint8_t, kMaxCards> places{};
-  ASSERT_EQ(run.s().choice_cards(run.s().choice.kind, places), pile.size());
+  ASSERT_EQ(run.s().choice_cards(*catalog, places), pile.size());
   // The option of the bottom card, under the known ones.
   std::uint8_t bottom = 0;
   while (places[bottom] != pile.size() - 1) ++bottom;
@@ -2527,7 +2530,7 @@ TEST(DeckbuilderRulesHandOps, PutInHandFromTheDrawPileKeepsWhatThePlayerKnowsOfI
   const std::vector<CardRef> after = draw_top_first(run.s());
   EXPECT_EQ(std::vector<CardRef>(after.begin(), after.begin() + 2), known);
   // Then the option of the top card, one of the known ones.
-  ASSERT_EQ(run.s().choice_cards(run.s().choice.kind, places), pile.size() - 1);
+  ASSERT_EQ(run.s().choice_cards(*catalog, places), pile.size() - 1);
   std::uint8_t top = 0;
   while (places[top] != 0) ++top;
   run.act(Action::choose(top));
@@ -2574,6 +2577,76 @@ TEST(DeckbuilderRulesHandOps, PutInHandFromTheDrawPileAtRandomTakesAnyOfItsCards
   EXPECT_TRUE(dry.state().hand().empty());
   EXPECT_EQ(dry.state().discard_pile().size(), 3u);
   EXPECT_TRUE(dry.state().draw_pile().empty());
+}
+
+// An op with a card_type takes only cards of that type: a Choice lists only those (kept in the
+// choice, its snapshots and its hash), a random pick takes only those, and with none there the
+// op does nothing.
+TEST(DeckbuilderRulesHandOps, AHandCardOpWithACardTypeTakesOnlyCardsOfThatType) {
+  const auto catalog =
+      build({.cards = std::string(kHandCards), .deck = R"({ "card": "arm" }, { "card": "jab", "count": 4 },
+                                         { "card": "guard", "count": 7 })"});
+  Fight run(catalog, 3);
+  std::vector<CardRef> attacks;  // of the draw pile, in instance order
+  for (CardRef c : draw_top_first(run.s()))
+    if (run.def(c).type == CardType::Attack) attacks.push_back(c);
+  std::sort(attacks.begin(), attacks.end());
+  ASSERT_GE(attacks.size(), 2u);
+  ASSERT_LT(attacks.size(), run.s().draw_pile().size()) << "skills lie there too";
+  run.play("arm");
+  ASSERT_TRUE(run.battle.is_waiting_for_choice());
+  EXPECT_EQ(run.s().choice.filter, card_filter_of(CardType::Attack));
+  EXPECT_EQ(run.recorder.events.back().amount, static_cast<std::int32_t>(attacks.size()));
+  EXPECT_EQ(run.battle.decision().options.size(), attacks.size());
+  for (std::uint8_t i = 0; i < attacks.size(); ++i)
+    EXPECT_EQ(action_label(run.battle, Action::choose(i)), "choose: put in hand " + run.def(attacks[i]).name);
+  expect_refused(run.battle, Action::choose(static_cast<std::uint8_t>(attacks.size())),
+                 RefusalReason::InvalidOption);
+  // The filter is part of the state: its snapshot names it and restores it, its hash counts it.
+  const nlohmann::json s = snapshot(run.battle);
+  EXPECT_EQ(s["state"]["choice"]["card_type"], "attack");
+  auto restored = restore(catalog, s);
+  ASSERT_TRUE(restored.ok()) << restored.error().message;
+  Battle copy = std::move(restored).value();
+  EXPECT_TRUE(copy.state() == run.s());
+  Battle any = run.battle;
+  Battle::Access::of(any).s.choice.filter = kAnyCard;
+  EXPECT_NE(any.state_hash(), run.battle.state_hash());
+  nlohmann::json unfiltered = s;
+  unfiltered["state"]["choice"].erase("card_type");  // written before the filter was kept: any
+  auto older = restore(catalog, unfiltered);
+  ASSERT_TRUE(older.ok()) << older.error().message;
+  EXPECT_EQ(older.value().decision().options.size(), run.s().draw_pile().size());
+  nlohmann::json unknown = s;
+  unknown["state"]["choice"]["card_type"] = "spell";
+  expect_restore_refused(catalog, unknown, "/state/choice/card_type");
+  run.act(Action::choose(1));
+  EXPECT_EQ(run.s().hand().back(), attacks[1]);
+  EXPECT_FALSE(run.battle.is_waiting_for_choice());
+  EXPECT_EQ(snapshot(run.battle)["state"]["choice"]["card_type"], nullptr);
+  nlohmann::json none = snapshot(run.battle);
+  none["state"]["choice"]["card_type"] = "attack";
+  expect_restore_refused(catalog, none, "/state/choice/card_type: expected null: a choice of no cards");
+
+  // At random, from the hand: the attacks only, however many skills there are.
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    Battle shed = scenario_battle(build({.cards = std::string(kHandCards),
+                                         .deck = R"({ "card": "shed" }, { "card": "guard", "count": 9 })"}),
+                                  {{"hand", {"shed", "guard", "jab", "guard", "jab", "guard", "jab"}}});
+    ASSERT_TRUE(shed.submit(Action::play(shed.state().hand()[0], -1)).ok());
+    std::size_t jabs = 0;
+    for (CardRef c : shed.state().hand()) jabs += shed.catalog().cards[shed.state().cards[c].def].id == "jab";
+    EXPECT_EQ(jabs, 1u) << "seed " << seed;
+    EXPECT_EQ(shed.state().hand().size(), 4u);
+  }
+  // None of the type there: nothing offered, nothing moved.
+  Battle relic = scenario_battle(build({.cards = std::string(kHandCards),
+                                        .deck = R"({ "card": "relic" }, { "card": "guard", "count": 9 })"}),
+                                 {{"hand", {"relic"}}, {"discard_pile", {"jab", "guard"}}});
+  ASSERT_TRUE(relic.submit(Action::play(relic.state().hand()[0], -1)).ok());
+  EXPECT_FALSE(relic.is_waiting_for_choice());
+  EXPECT_TRUE(relic.state().hand().empty());
+  EXPECT_EQ(relic.state().discard_pile().size(), 3u);
 }
 
 // The hand has room for one card of the two asked (the card being played is in it until its

@@ -166,6 +166,7 @@ struct PendingChoice {
   Kind kind = Kind::None;
   bool skippable = false;
   std::uint8_t picks_left = 0;    ///< choices of cards: cards still to pick
+  CardFilter filter = kAnyCard;   ///< choices of cards: the cards of the pile it may take
   std::uint16_t first_block = 0;  ///< Options: the options are blocks first_block ..
   std::uint8_t option_count = 0;  ///< Options: how many
   UnitRef source = kNoUnit;
@@ -402,15 +403,29 @@ struct BattleState {
   /// exhaust pile (the card being played is not there yet), bottom first; the draw pile's top
   /// cards a scry looks at, top first; or, for a choice of any draw pile card
   /// (PutInHandFromDraw), every card there in the order of the instances (draw_places_by_card).
-  /// Their count. None while the choice's destination is the hand and the hand is full.
-  std::size_t choice_cards(PendingChoice::Kind kind, std::array<std::uint8_t, kMaxCards>& out) const {
+  /// Only those `filter` takes (their types read in `c`). Their count. None while the choice's
+  /// destination is the hand and the hand is full.
+  std::size_t choice_cards(PendingChoice::Kind kind, CardFilter filter, const Catalog& c,
+                           std::array<std::uint8_t, kMaxCards>& out) const {
     if (choice_destination_pile(kind) == Pile::Hand && hand_full()) return 0;
-    if (kind == PendingChoice::Kind::PutInHandFromDraw) return draw_places_by_card(out);
-    const std::span<const CardRef> pile = choice_pile(kind);
     std::size_t n = 0;
-    for (std::size_t i = 0; i < pile.size(); ++i)
-      if (pile[i] != playing.card) out[n++] = static_cast<std::uint8_t>(i);
-    return n;
+    if (kind == PendingChoice::Kind::PutInHandFromDraw) {
+      n = draw_places_by_card(out);
+    } else {
+      const std::span<const CardRef> pile = choice_pile(kind);
+      for (std::size_t i = 0; i < pile.size(); ++i)
+        if (pile[i] != playing.card) out[n++] = static_cast<std::uint8_t>(i);
+    }
+    if (filter == kAnyCard) return n;
+    const std::span<const CardRef> pile = choice_pile(kind);
+    std::size_t kept = 0;
+    for (std::size_t k = 0; k < n; ++k)
+      if (card_filter_takes(filter, c.cards[cards[pile[out[k]]].def].type)) out[kept++] = out[k];
+    return kept;
+  }
+  /// The cards the choice of cards waiting now offers (choice_cards of its kind and filter).
+  std::size_t choice_cards(const Catalog& c, std::array<std::uint8_t, kMaxCards>& out) const {
+    return choice_cards(choice.kind, choice.filter, c, out);
   }
   /// The places of the draw pile's cards (0 its top) in the order of the card instances there
   /// (CardRef), not the order they lie in: what a choice among them lists. The player, who may

@@ -24,6 +24,21 @@ inline constexpr StatusId kNoStatus = 0xFFFF;
 inline constexpr MoveIndex kNoMove = 0xFF;
 
 enum class CardType : std::uint8_t { Attack, Skill, Power, Status, Curse };
+/// The names of CardType, in its order (content, snapshots).
+inline constexpr std::array<std::string_view, 5> kCardTypeNames = {"attack", "skill", "power", "status",
+                                                                   "curse"};
+/// Which cards an op that moves cards of a pile may take (its "card_type"): any
+/// (kAnyCard), or those of one CardType (card_filter_of). One byte: the op keeps it in Op::times,
+/// a Choice of cards in PendingChoice::filter.
+using CardFilter = std::uint8_t;
+inline constexpr CardFilter kAnyCard = 0;
+constexpr CardFilter card_filter_of(CardType t) {
+  return static_cast<CardFilter>(static_cast<std::uint8_t>(t) + 1);
+}
+/// Whether a card of type `t` passes `filter`.
+constexpr bool card_filter_takes(CardFilter filter, CardType t) {
+  return filter == kAnyCard || filter == card_filter_of(t);
+}
 /// Who a card is aimed at when played.
 enum class CardTarget : std::uint8_t {
   None,   ///< no target chosen (self, all enemies, random enemy ops)

@@ -2,8 +2,8 @@
 // What discard, exhaust, put_on_draw_pile and put_in_hand share: N cards of the hand (or, for
 // put_on_draw_pile, of the discard pile; for put_in_hand, of the discard, exhaust or draw pile) leave
 // for a pile, chosen by the player (a Choice of cards, one decision per card) or at random
-// (effects stream). The card being played is never among them. Cards going to the hand stop
-// when it is full.
+// (effects stream); only cards of one type when the op names a "card_type". The card being
+// played is never among them. Cards going to the hand stop when it is full.
 
 #include <algorithm>
 #include <array>
@@ -16,10 +16,18 @@ namespace battlecore::deckbuilder::detail {
 
 inline constexpr std::array<std::string_view, 2> kHandCardModes = {"choose", "random"};
 
-/// {"amount": N, "mode": "choose" | "random"}; choose only in card effects, never in moves.
+/// {"amount": N, "mode": "choose" | "random", "card_type": T (optional)}; choose only in card
+/// effects, never in moves. The CardFilter of "card_type" goes into Op::times.
 inline bool compile_hand_cards(const OpCompiler& oc, content::ObjectReader& r, Op& op,
                                std::string_view name) {
-  const bool ok = oc.amount(r, "amount", 1, 10, op);
+  bool ok = oc.amount(r, "amount", 1, 10, op);
+  op.times = kAnyCard;
+  if (r.has("card_type")) {  // a bad one is reported, and the other keys are read all the same
+    if (const auto type = r.required_enum("card_type", kCardTypeNames))
+      op.times = card_filter_of(static_cast<CardType>(*type));
+    else
+      ok = false;
+  }
   const auto mode = r.required_enum("mode", kHandCardModes);
   if (!mode) return false;
   op.mode = static_cast<std::uint8_t>(*mode);
@@ -31,12 +39,15 @@ inline bool compile_hand_cards(const OpCompiler& oc, content::ObjectReader& r, O
   return ok;
 }
 
-/// Pauses the effect on a choice of cards of kind `choice`, `picks` decisions of the `offered`
-/// cards it lists first (skippable when choice_of_cards_skippable says).
-inline void offer_cards(OpContext& ctx, PendingChoice::Kind choice, std::uint8_t picks, std::size_t offered) {
+/// Pauses the effect on a choice of cards of kind `choice` among those `filter` takes, `picks`
+/// decisions of the `offered` cards it lists first (skippable when choice_of_cards_skippable
+/// says).
+inline void offer_cards(OpContext& ctx, PendingChoice::Kind choice, std::uint8_t picks, std::size_t offered,
+                        CardFilter filter = kAnyCard) {
   ctx.x.s.choice = PendingChoice{.kind = choice,
                                  .skippable = choice_of_cards_skippable(choice),
                                  .picks_left = picks,
+                                 .filter = filter,
                                  .source = ctx.source,
                                  .target = ctx.target,
                                  .card = ctx.card};
@@ -47,18 +58,19 @@ inline void offer_cards(OpContext& ctx, PendingChoice::Kind choice, std::uint8_t
   });
 }
 
-/// The cards of `choice`'s source pile go to its destination (choice_source_pile,
-/// choice_destination_pile).
+/// The cards of `choice`'s source pile that the op's filter takes go to its destination
+/// (choice_source_pile, choice_destination_pile).
 inline void chosen_cards_to_pile(OpContext& ctx, const Op& op, PendingChoice::Kind choice) {
   BattleState& s = ctx.x.s;
+  const auto filter = static_cast<CardFilter>(op.times);
   std::array<std::uint8_t, kMaxCards> eligible{};
-  const std::size_t n = s.choice_cards(choice, eligible);
+  const std::size_t n = s.choice_cards(choice, filter, ctx.x.c, eligible);
   const auto count =
       static_cast<std::uint8_t>(std::min<std::size_t>(n, static_cast<std::size_t>(op_amount(ctx, op))));
   if (count == 0) return;
-  if (op.mode == 0) return offer_cards(ctx, choice, count, n);
+  if (op.mode == 0) return offer_cards(ctx, choice, count, n, filter);
   for (std::uint8_t k = 0; k < count; ++k) {
-    const std::size_t left = s.choice_cards(choice, eligible);
+    const std::size_t left = s.choice_cards(choice, filter, ctx.x.c, eligible);
     if (left == 0) return;  // the hand they go to is full
     const std::uint8_t pick =
         eligible[left > 1 ? s.rng[Stream::Effects].below(static_cast<std::uint32_t>(left)) : 0];
