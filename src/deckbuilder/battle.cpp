@@ -441,11 +441,16 @@ Result<Status, Rejection> Battle::resolve_choice(const Action& action) {
     detail::push_block(x, catalog_->blocks[made.first_block + static_cast<std::size_t>(picked)],
                        EffectFrame::Kind::Block, made.source, made.target, made.card);
   } else {
+    // No choice waits while the card moves: a listener of its CardMoved sees a state that could
+    // be restored, where a choice still waiting might have no card left to offer.
+    c = PendingChoice{};
     detail::move_picked_card(x, choice_source_pile(made.kind), eligible[static_cast<std::size_t>(picked)],
                              choice_destination_pile(made.kind));
-    c.picks_left = static_cast<std::uint8_t>(c.picks_left - 1);
+    if (made.picks_left <= 1) return continue_play();
+    c = made;
+    c.picks_left = static_cast<std::uint8_t>(made.picks_left - 1);
     const std::size_t left = state_.choice_cards(*catalog_, eligible);
-    if (c.picks_left == 0 || left == 0) {
+    if (left == 0) {
       c = PendingChoice{};
     } else {  // the next pick is offered like the first
       events_.emit_with(EventType::ChoiceOffered, [&] {

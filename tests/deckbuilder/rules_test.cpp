@@ -2579,6 +2579,49 @@ TEST(DeckbuilderRulesHandOps, PutInHandFromTheDrawPileAtRandomTakesAnyOfItsCards
   EXPECT_TRUE(dry.state().draw_pile().empty());
 }
 
+// A listener may snapshot the battle at any event of a pick, the last card of its pile leaving
+// included: every snapshot restores to itself, and the last pick leaves no choice waiting.
+TEST(DeckbuilderRulesHandOps, ASnapshotAtAnyEventOfAPickRestores) {
+  struct Snapper final : Listener {
+    const Battle* battle = nullptr;
+    std::shared_ptr<const Catalog> catalog;
+    std::vector<std::string> kinds;  // the choice waiting at each event
+    void on_event(const Event& e) override {
+      const nlohmann::json s = snapshot(*battle);
+      auto r = restore(catalog, s);
+      ASSERT_TRUE(r.ok()) << "at " << event_type_name(e.type) << ": " << r.error().message;
+      EXPECT_EQ(snapshot(r.value()), s);
+      kinds.push_back(std::string(event_type_name(e.type)) + ":" +
+                      s["state"]["choice"]["kind"].get<std::string>());
+    }
+  };
+  const auto catalog = build({.cards = std::string(kHandCards),
+                              .deck = R"({ "card": "salvage" }, { "card": "guard", "count": 9 })"});
+  for (const std::size_t discarded : {std::size_t{1}, std::size_t{2}}) {
+    nlohmann::json piles = {{"hand", {"salvage"}}, {"discard_pile", nlohmann::json::array()}};
+    for (std::size_t i = 0; i < discarded; ++i) piles["discard_pile"].push_back("jab");
+    Battle b = scenario_battle(catalog, piles);
+    ASSERT_TRUE(b.submit(Action::play(b.state().hand()[0], -1)).ok());
+    ASSERT_TRUE(b.is_waiting_for_choice());
+    Snapper snapper;
+    snapper.battle = &b;
+    snapper.catalog = catalog;
+    b.events().attach(&snapper);
+    for (std::size_t i = 0; i < discarded; ++i) ASSERT_TRUE(b.submit(Action::choose(0)).ok());
+    b.events().detach(&snapper);
+    EXPECT_FALSE(b.is_waiting_for_choice());
+    EXPECT_TRUE(b.state().discard_pile().size() == 1u) << "Salvage only";
+    const std::vector<std::string> one = {"ChoiceMade:put_in_hand_from_discard", "CardMoved:none"};
+    std::vector<std::string> expected = one;
+    if (discarded == 2) {
+      expected.push_back("ChoiceOffered:put_in_hand_from_discard");
+      expected.insert(expected.end(), one.begin(), one.end());
+    }
+    expected.push_back("CardMoved:none");  // Salvage to the discard pile
+    EXPECT_EQ(snapper.kinds, expected) << discarded << " discarded";
+  }
+}
+
 // An op with a card_type takes only cards of that type: a Choice lists only those (kept in the
 // choice, its snapshots and its hash), a random pick takes only those, and with none there the
 // op does nothing.
