@@ -1134,6 +1134,29 @@ TEST(StarterCard, Survey) {
   EXPECT_EQ(b.state().energy, 3);
 }
 
+TEST(StarterCard, Armory) {
+  expect_card("armory", CardType::Skill, 1, CardTarget::None);
+  Battle b = arena(Arena(deck_of({{"armory", 1}, {"strike", 3}, {"defend", 7}})), {"armory"});
+  std::vector<CardRef> strikes;  // in the draw pile, in instance order: the options
+  for (CardRef c : b.state().draw_pile())
+    if (b.catalog().cards[b.state().cards[c].def].id == "strike") strikes.push_back(c);
+  std::sort(strikes.begin(), strikes.end());
+  ASSERT_FALSE(strikes.empty());
+  ASSERT_TRUE(play(b, "armory"));
+  ASSERT_TRUE(b.is_waiting_for_choice());
+  std::vector<Action> options;
+  for (std::size_t i = 0; i < strikes.size(); ++i)
+    options.push_back(Action::choose(static_cast<std::uint8_t>(i)));
+  EXPECT_EQ(b.decision().options, options) << "the Strikes of the draw pile, not its Defends";
+  EXPECT_FALSE(b.submit(Action::skip_choice()).ok());
+  const std::size_t draw = b.state().draw_pile().size();
+  ASSERT_TRUE(submitted(b, Action::choose(static_cast<std::uint8_t>(strikes.size() - 1))));
+  EXPECT_FALSE(b.is_waiting_for_choice());
+  EXPECT_EQ(b.state().hand().back(), strikes.back());
+  EXPECT_EQ(b.state().draw_pile().size(), draw - 1);
+  EXPECT_EQ(b.state().energy, 2);
+}
+
 TEST(StarterCard, WildToss) {
   expect_card("wild_toss", CardType::Skill, 0, CardTarget::None);
   Battle b = arena(Arena(deck_of({{"wild_toss", 1}, {"defend", 9}})), {"wild_toss"});
@@ -2154,8 +2177,8 @@ TEST(StarterPlayer, Bastion) {
                 {"tactics", 1},        {"steel_resolve", 1}, {"purge", 1},          {"pyre", 1},
                 {"foresight", 1},      {"time_bomb", 1},     {"streamline", 1},     {"meditate", 1},
                 {"mending_salve", 1},  {"vow_of_peace", 1},  {"deep_breath", 1},    {"regroup", 1},
-                {"salvage", 1},        {"unearth", 1},       {"survey", 1}}));
-  EXPECT_EQ(p.deck.size(), 32u);
+                {"salvage", 1},        {"unearth", 1},       {"survey", 1},         {"armory", 1}}));
+  EXPECT_EQ(p.deck.size(), 33u);
 }
 
 /// Plays `n` battles of an encounter with the random policy; every submit must be accepted.
@@ -2320,7 +2343,7 @@ TEST(StarterPack, EveryItemHasATest) {
                     "haste",          "meditate",        "opening_gambit", "mending_salve",   "vow_of_peace",
                     "footwork",       "spiked_armor",    "iron_skin",      "battle_fury",     "blood_oath",
                     "steel_resolve",  "deep_breath",     "dazed",          "doubt",           "regroup",
-                    "salvage",        "unearth",         "survey"}));
+                    "salvage",        "unearth",         "survey",         "armory"}));
   EXPECT_EQ(upgrades.size(), 5u);  // twin_strike, venom_dart, blood_strike, shield_wall, brace
   EXPECT_EQ(ids_of(c.enemies), sorted({"gnasher", "sludge", "cultist", "spiker", "bog_toad", "imp", "witch",
                                        "leech", "sentry", "golem", "warlord"}));
