@@ -445,9 +445,10 @@ struct BattleState {
     for (; held != 0; held &= held - 1) out[n++] = place_of[static_cast<std::size_t>(std::countr_zero(held))];
     return n;
   }
-  /// The draw pile's card `from_top` places under its top is about to leave it, other than from
-  /// the top: the marks of what the player knows there (draw_known_from, draw_ordered_from) above
-  /// it move down one place with the cards they mark.
+  /// The draw pile's card `from_top` places under its top is about to leave it: a mark of what
+  /// the player knows there (draw_known_from, draw_ordered_from) above that card moves down one
+  /// place with the cards it marks; a mark at or under it stays (a known card taken shrinks the
+  /// known run, as a draw does).
   void take_from_draw_pile(std::size_t from_top) {
     const std::size_t at = piles.size(Pile::Draw) - 1 - from_top;  // bottom first, as the marks
     if (draw_known_from != kNothingKnownOnTop && at < draw_known_from) --draw_known_from;
