@@ -2218,6 +2218,18 @@ nlohmann::json with_pile_moved(nlohmann::json snapshot, std::string_view from, s
   return snapshot;
 }
 
+/// `s`, a snapshot of the battle `run` plays, restores to a battle that goes on as `run` does
+/// when both are given `action`.
+void expect_restored_goes_on_alike(Fight& run, const std::shared_ptr<const Catalog>& catalog,
+                                   const nlohmann::json& s, const Action& action) {
+  auto restored = restore(catalog, s);
+  ASSERT_TRUE(restored.ok()) << restored.error().message;
+  Battle copy = std::move(restored).value();
+  ASSERT_TRUE(copy.submit(action).ok());
+  run.act(action);
+  EXPECT_TRUE(copy.state() == run.s());
+}
+
 // From the discard pile: a Choice of its cards, bottom first; the pick goes on top of the draw
 // pile, known there in order, and is drawn next.
 TEST(DeckbuilderRulesHandOps, PutOnDrawPileFromTheDiscardPileOffersItsCards) {
@@ -2373,12 +2385,7 @@ TEST(DeckbuilderRulesHandOps, PutInHandFromTheDiscardPileOffersItsCardsOneDecisi
   EXPECT_EQ(run.battle.decision().options, (std::vector<Action>{Action::choose(0)}));
   const nlohmann::json s = snapshot(run.battle);
   EXPECT_EQ(s["state"]["choice"]["kind"], "put_in_hand_from_discard");
-  auto restored = restore(catalog, s);
-  ASSERT_TRUE(restored.ok()) << restored.error().message;
-  Battle copy = std::move(restored).value();
-  ASSERT_TRUE(copy.submit(Action::choose(0)).ok());
-  run.act(Action::choose(0));
-  EXPECT_TRUE(copy.state() == run.s());
+  ASSERT_NO_FATAL_FAILURE(expect_restored_goes_on_alike(run, catalog, s, Action::choose(0)));
   EXPECT_FALSE(run.battle.is_waiting_for_choice());
   std::vector<CardRef> hand = hand_before;
   hand.erase(std::find(hand.begin(), hand.end(), salvage));
@@ -2458,12 +2465,7 @@ TEST(DeckbuilderRulesHandOps, PutInHandFromTheDrawPileOffersItsCardsInInstanceOr
   EXPECT_EQ(run.battle.decision().options.size(), 6u);
   const nlohmann::json s = snapshot(run.battle);
   EXPECT_EQ(s["state"]["choice"]["kind"], "put_in_hand_from_draw");
-  auto restored = restore(catalog, s);
-  ASSERT_TRUE(restored.ok()) << restored.error().message;
-  Battle copy = std::move(restored).value();
-  ASSERT_TRUE(copy.submit(Action::choose(0)).ok());
-  run.act(Action::choose(0));
-  EXPECT_TRUE(copy.state() == run.s());
+  ASSERT_NO_FATAL_FAILURE(expect_restored_goes_on_alike(run, catalog, s, Action::choose(0)));
   EXPECT_FALSE(run.battle.is_waiting_for_choice());
   EXPECT_EQ(run.s().hand().back(), by_card[0]);
   left.erase(std::find(left.begin(), left.end(), by_card[0]));
