@@ -107,9 +107,13 @@ Result<Status> Battle::start_battle(EncounterId encounter, std::uint64_t seed) {
   master_deck_.assign(master_deck.begin(), master_deck.end());
   // Initialize (run_initialize) builds the whole state afresh from the seed and the encounter.
   // Until then only what the driver reads counts: nothing may wait that would hold the start
-  // back, and the first transition is recorded at turn 0.
+  // back, and the first transition is recorded at turn 0. What a snapshot taken at that
+  // transition derives is set too: the encounter's rules, and no one down (the last battle's
+  // units are not the ones Initialize builds).
   state_.seed = seed;
   state_.encounter = encounter;
+  state_.rules = catalog_->encounters[encounter].rules;
+  state_.down = 0;
   state_.turn = 0;
   state_.choice = PendingChoice{};
   state_.reward_pending = false;

@@ -898,29 +898,42 @@ TEST(DeckbuilderSnapshot, TheNextBattlesStartAfterARewardRestores) {
   EXPECT_EQ(snapshot(r.value()), listener.snaps[0]);
 }
 
-TEST(DeckbuilderSnapshot, SnapshotsTakenAtEveryEventRestore) {
-  // A listener snapshots the battle at every event, in the middle of phases and effects, from
-  // the start of the battle to its end: each snapshot restores to the same snapshot.
-  struct Snapper : Listener {
+TEST(DeckbuilderSnapshot, TheFirstTransitionHoldsTheEncountersRules) {
+  // start_battle sets the encounter and its rules together, so a snapshot at the first
+  // PhaseChanged, which reads the rules from the encounter, restores to an equal battle: in a
+  // fresh battle (default rules) and in one that played another encounter first (its rules).
+  const auto rules_of = [](std::string_view encounter) {
+    return starter()->encounters[starter()->find_encounter(encounter).value()].rules;
+  };
+  const BattleRules throne = rules_of("warlord_throne");
+  ASSERT_FALSE(throne == BattleRules{});
+  ASSERT_FALSE(throne == rules_of("golem_vault"));
+  struct AtTheFirstTransition : Listener {
     const Battle* battle = nullptr;
-    std::size_t taken = 0;
-    void on_event(const Event&) override {
+    int seen = 0;
+    void on_event(const Event& e) override {
+      if (e.type != EventType::PhaseChanged || seen++ > 0) return;
       const json s = snapshot(*battle);
       auto r = restore(starter(), s);
       ASSERT_TRUE(r.ok()) << r.error().message;
+      EXPECT_TRUE(r.value() == *battle);
       EXPECT_EQ(snapshot(r.value()), s);
-      ++taken;
     }
   };
-  for (const EncounterDef& encounter : starter()->encounters) {
-    SCOPED_TRACE(encounter.id);
-    Snapper snapper;
-    Battle b(starter(), BattleOptions{.event_log = false, .record_history = false});
-    snapper.battle = &b;
-    b.events().attach(&snapper);
-    ASSERT_TRUE(b.start_battle(encounter.id, 1).ok());
-    ASSERT_NO_FATAL_FAILURE(play_out(b, 1));
-    EXPECT_GT(snapper.taken, 10u);
+  for (const bool after_another : {false, true}) {
+    SCOPED_TRACE(after_another ? "after golem_vault" : "fresh");
+    Battle b(starter());
+    if (after_another) {
+      ASSERT_TRUE(b.start_battle("golem_vault", 4).ok());
+      ASSERT_NO_FATAL_FAILURE(play_out(b, 4));
+      ASSERT_TRUE(b.state().rules == rules_of("golem_vault"));
+    }
+    AtTheFirstTransition listener;
+    listener.battle = &b;
+    b.events().attach(&listener);
+    ASSERT_TRUE(b.start_battle("warlord_throne", 4).ok());
+    EXPECT_GT(listener.seen, 1);
+    EXPECT_TRUE(b.state().rules == throne);
   }
 }
 

@@ -35,6 +35,58 @@ TYPED_TEST(Sweep, EveryEncounterOfEveryBundledPack) {
             << " steps\n";
 }
 
+// A deckbuilder snapshot restores when taken at any moment, from an event listener in the middle
+// of a step too (docs/determinism.md#snapshots). Battles of every encounter, started with the
+// seed of one sweep battle in kEveryEventStride (one per encounter in `make test`, 63 with `make
+// sweep`'s 500), are played by random legal options with a listener that snapshots them at every
+// event: each snapshot restores to a battle equal to the one it was taken from, whose snapshot
+// is the same. The event log is off, or each snapshot would hold every event before it; the
+// transition history is on.
+TEST(DeckbuilderSweep, SnapshotsTakenAtEveryEventRestoreToAnEqualBattle) {
+  constexpr std::uint64_t kEveryEventStride = 8;
+  struct Snapper : deckbuilder::Listener {
+    std::shared_ptr<const deckbuilder::Catalog> catalog;
+    const deckbuilder::Battle* battle = nullptr;
+    std::uint64_t taken = 0;
+    void on_event(const deckbuilder::Event& event) override {
+      const nlohmann::json s = sim::DeckbuilderRules::snapshot(*battle);
+      auto r = sim::DeckbuilderRules::restore(catalog, s);
+      ASSERT_TRUE(r.ok()) << "at " << deckbuilder::event_type_name(event.type) << ": " << r.error().message;
+      EXPECT_TRUE(r.value() == *battle) << "at " << deckbuilder::event_type_name(event.type);
+      EXPECT_EQ(sim::DeckbuilderRules::snapshot(r.value()), s);
+      ++taken;
+    }
+  };
+  const std::uint64_t battles = (sweep_battles(3) + kEveryEventStride - 1) / kEveryEventStride;
+  std::uint64_t played = 0;
+  for (const auto& pack : bundled_packs(sim::DeckbuilderRules::kName)) {
+    auto catalog = sim::DeckbuilderRules::load(pack);
+    ASSERT_TRUE(catalog.ok()) << pack << ":\n" << catalog.error().to_string();
+    for (const std::string& encounter : sim::DeckbuilderRules::encounters(*catalog.value()))
+      for (std::uint64_t i = 0; i < battles; ++i) {
+        const std::uint64_t seed = battle_seed(0x5eed, i * kEveryEventStride);
+        SCOPED_TRACE(pack.filename().string() + " encounter " + encounter + " seed " + std::to_string(seed));
+        Snapper snapper;
+        snapper.catalog = catalog.value();
+        deckbuilder::Battle b(catalog.value(), deckbuilder::BattleOptions{.event_log = false});
+        snapper.battle = &b;
+        b.events().attach(&snapper);
+        ASSERT_TRUE(b.start_battle(encounter, seed).ok());
+        Rng rng = Rng::from_seed(splitmix64_mix(seed ^ 0x736e6170ull));
+        std::vector<deckbuilder::Action> options;
+        while (b.status() == Status::AwaitingDecision && !::testing::Test::HasFatalFailure()) {
+          b.legal_actions(options);
+          ASSERT_TRUE(b.submit(options[rng.below(static_cast<std::uint32_t>(options.size()))]).ok());
+        }
+        ASSERT_FALSE(::testing::Test::HasFatalFailure());
+        EXPECT_GT(snapper.taken, 10u);
+        ++played;
+      }
+  }
+  EXPECT_GT(played, 0u);
+  std::cout << "[ sweep    ] deckbuilder snapshots at every event: " << played << " battles\n";
+}
+
 // A scry's choice of the draw pile's top cards holds what the rules give it: as many cards as it
 // has picks left, known in order, and it may be skipped. The invariants report a state that does
 // not.
