@@ -7,7 +7,9 @@
 //   never a crash, an exception or a sanitizer report; a catalog that loads must start every
 //   encounter, and its battles, played by random legal options, must keep the rule set's
 //   invariants and raise no engine error but the one content can cause past what the loader
-//   checks (an effect's op budget: a loop).
+//   checks (an effect's op budget: a loop). Where the rule set's snapshots restore from any
+//   moment (R::kSnapshotsAtAnyEvent), a listener also snapshots the battles at a few events in
+//   the middle of steps, and each must restore to an equal battle.
 // - fuzz_actions: any bytes as a battle: an encounter, a seed, then a sequence of steps, each
 //   a legal option by index, an arbitrary action from four bytes, or an action given as JSON
 //   text. Legal options must be accepted; anything refused must leave the battle unchanged; the
@@ -28,6 +30,8 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -35,6 +39,7 @@
 #include "battlecore/content/content_hash.hpp"
 #include "battlecore/content/json_reader.hpp"
 #include "battlecore/core/decision.hpp"
+#include "battlecore/core/events.hpp"
 #include "battlecore/core/rng.hpp"
 #include "battlecore/sim/replay.hpp"
 
@@ -90,6 +95,46 @@ void play_random(typename R::Battle& battle, std::uint64_t seed, int& decisions)
   }
 }
 
+/// The most snapshots fuzz_content takes from an event listener on one input, one event in
+/// kFuzzEventSnapshotOdds on average: each writes and reads the whole battle, and one at every
+/// event would cost most of the run.
+inline constexpr int kMaxFuzzEventSnapshots = 8;
+inline constexpr std::uint64_t kFuzzEventSnapshotOdds = 16;
+
+/// Snapshots the battle it listens to at events picked from a seed, up to
+/// kMaxFuzzEventSnapshots in all, and checks that each restores to an equal battle. The battle
+/// is copied first with its event log left out: the snapshot would write all of it.
+template <class R>
+using EventOf = typename std::remove_cvref_t<
+    decltype(std::declval<const typename R::Battle&>().events().log())>::value_type;
+
+template <class R>
+class EventSnapshots : public EventListener<EventOf<R>> {
+ public:
+  EventSnapshots(std::shared_ptr<const typename R::Catalog> catalog, std::uint64_t seed)
+      : catalog_(std::move(catalog)), picks_{seed} {}
+  /// Listens to `battle` (which must outlive it or be detached).
+  void watch(typename R::Battle& battle) {
+    battle_ = &battle;
+    battle.events().attach(this);
+  }
+  void on_event(const EventOf<R>&) override {
+    if (left_ == 0 || picks_.next() % kFuzzEventSnapshotOdds != 0) return;
+    --left_;
+    typename R::Battle copy = *battle_;
+    copy.events().clear_log();
+    auto restored = R::restore(catalog_, R::snapshot(copy));
+    if (!restored) fail("a snapshot taken at an event does not restore: " + restored.error().message);
+    if (!(restored.value() == copy)) fail("a snapshot taken at an event restores to another battle");
+  }
+
+ private:
+  std::shared_ptr<const typename R::Catalog> catalog_;
+  const typename R::Battle* battle_ = nullptr;
+  SplitMix64 picks_;
+  int left_ = kMaxFuzzEventSnapshots;
+};
+
 template <class R>
 int fuzz_content(const std::uint8_t* data, std::size_t size) {
   content::Diagnostics diags;
@@ -108,10 +153,12 @@ int fuzz_content(const std::uint8_t* data, std::size_t size) {
   int decisions = kMaxFuzzContentDecisions;
   const std::uint64_t seed =
       content::fnv1a(content::kFnvOffset, std::string_view(reinterpret_cast<const char*>(data), size));
+  EventSnapshots<R> event_snapshots(catalog.value(), seed ^ 0x736e6170ull);
   for (const std::string& encounter : R::encounters(*catalog.value())) {
     try {
       auto started = R::start(catalog.value(), sim::BattleStart{encounter, seed, {}});
       if (!started) fail("an encounter of content that loads does not start: " + started.error().message);
+      if constexpr (R::kSnapshotsAtAnyEvent) event_snapshots.watch(started.value());
       play_random<R>(started.value(), seed, decisions);
     } catch (const InvariantError& e) {
       if (!content_may_raise(e)) fail(std::string("content that loads raised an engine error: ") + e.what());

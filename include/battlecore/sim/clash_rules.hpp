@@ -26,6 +26,9 @@ namespace battlecore::sim {
 
 struct ClashRules {
   static constexpr std::string_view kName = "clash";
+  /// False: a snapshot taken from an event listener in the middle of a step may be refused (a
+  /// seat with no health left before the referee puts it out; docs/determinism.md#snapshots).
+  static constexpr bool kSnapshotsAtAnyEvent = false;
   using Machine = clash::Machine;
   using Catalog = clash::Catalog;
   using Battle = clash::Battle;

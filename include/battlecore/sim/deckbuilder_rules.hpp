@@ -25,6 +25,10 @@ namespace battlecore::sim {
 
 struct DeckbuilderRules {
   static constexpr std::string_view kName = "deckbuilder";
+  /// A snapshot taken at any moment, from an event listener in the middle of a step too,
+  /// restores to an equal battle (docs/determinism.md#snapshots): the sweep and the content fuzz
+  /// target check it at events.
+  static constexpr bool kSnapshotsAtAnyEvent = true;
   using Machine = deckbuilder::Machine;
   using Catalog = deckbuilder::Catalog;
   using Battle = deckbuilder::Battle;

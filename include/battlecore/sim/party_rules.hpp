@@ -25,6 +25,9 @@ namespace battlecore::sim {
 
 struct PartyRules {
   static constexpr std::string_view kName = "party";
+  /// False: a snapshot taken from an event listener in the middle of a step may be refused (the
+  /// rule set's invariants describe a battle between two actions; docs/determinism.md#snapshots).
+  static constexpr bool kSnapshotsAtAnyEvent = false;
   using Machine = party::Machine;
   using Catalog = party::Catalog;
   using Battle = party::Battle;
