@@ -297,7 +297,11 @@ TEST(DeckbuilderCatalogLoader, OpsThatAskThePlayerAreForCardsOnly) {
       { "op": "put_in_hand", "amount": 1, "mode": "random", "from": "draw" },
       { "op": "put_in_hand", "amount": 1, "mode": "choose", "from": "draw" },
       { "op": "discard", "amount": 1, "mode": "random", "card_type": "curse" },
-      { "op": "exhaust", "amount": 1, "mode": "random", "card_type": "spell" }] } }])"));
+      { "op": "exhaust", "amount": 1, "mode": "random", "card_type": "spell" },
+      { "op": "exhaust", "mode": "all", "card_type": "curse" },
+      { "op": "discard", "mode": "all", "amount": 2 },
+      { "op": "put_in_hand", "mode": "all", "from": "draw" },
+      { "op": "exhaust", "mode": "all", "count": 2 }] } }])"));
   expect_diagnostic(diags, "/enemies/0/moves/0/effects/0", {"op 'choice' is only allowed in card effects"});
   expect_diagnostic(diags, "/enemies/0/moves/0/effects/1",
                     {"op 'cost_rule' is only allowed in card effects"});
@@ -324,7 +328,12 @@ TEST(DeckbuilderCatalogLoader, OpsThatAskThePlayerAreForCardsOnly) {
   // A card type, of those cards have, or nothing.
   expect_diagnostic(diags, "/statuses/0/timings/turn_start/12/card_type",
                     {"'spell'", "attack, skill, power, status, curse"});
-  EXPECT_EQ(diags.size(), 14u) << diags.to_string();
+  // All of them, as at random: never a pause, and no amount.
+  expect_diagnostic(diags, "/statuses/0/timings/turn_start/14/amount",
+                    {"mode all takes every card it may: expected no amount"});
+  expect_diagnostic(diags, "/statuses/0/timings/turn_start/16/count",
+                    {"unknown key 'count'; allowed keys: op, mode, amount, card_type"});
+  EXPECT_EQ(diags.size(), 16u) << diags.to_string();
   const Diagnostics far =
       refused_text(R"({"cards": [)" + card("glimpse", R"({"op": "scry", "amount": 11})") + "]}");
   expect_diagnostic(far, "/cards/0/effects/0/amount", {"expected an integer in [1, 10]", "got 11"});

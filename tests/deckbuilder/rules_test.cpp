@@ -1959,7 +1959,12 @@ constexpr std::string_view kHandCards = R"(
   { "id": "rummage", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "put_in_hand", "amount": 2, "mode": "random", "from": "draw" }] },
   { "id": "arm", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "put_in_hand", "amount": 1, "mode": "choose", "from": "draw", "card_type": "attack" }] },
   { "id": "shed", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "discard", "amount": 2, "mode": "random", "card_type": "attack" }] },
-  { "id": "relic", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "put_in_hand", "amount": 1, "mode": "choose", "card_type": "power" }] })";
+  { "id": "relic", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "put_in_hand", "amount": 1, "mode": "choose", "card_type": "power" }] },
+  { "id": "clear", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "discard", "mode": "all" }] },
+  { "id": "cull", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "exhaust", "mode": "all", "card_type": "attack" }] },
+  { "id": "hoard", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "put_in_hand", "mode": "all" }] },
+  { "id": "restack", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "put_on_draw_pile", "mode": "all", "from": "discard" }] },
+  { "id": "muster", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "put_in_hand", "mode": "all", "from": "draw", "card_type": "attack" }] })";
 
 std::shared_ptr<const Catalog> hand_pack(std::string_view card, std::string_view rules = "") {
   return build({.cards = std::string(kHandCards),
@@ -2692,6 +2697,79 @@ TEST(DeckbuilderRulesHandOps, AHandCardOpWithACardTypeTakesOnlyCardsOfThatType) 
   EXPECT_FALSE(relic.is_waiting_for_choice());
   EXPECT_TRUE(relic.state().hand().empty());
   EXPECT_EQ(relic.state().discard_pile().size(), 3u);
+}
+
+/// The cards of `pile` of `b`, as their card ids, in pile order.
+std::vector<std::string> card_ids(const Battle& b, std::span<const CardRef> pile) {
+  std::vector<std::string> ids;
+  for (CardRef c : pile) ids.push_back(b.catalog().cards[b.state().cards[c].def].id);
+  return ids;
+}
+
+// Mode all takes every card the op may (of its card_type, when it names one), in the order a
+// Choice would list them, with no decision and no draw from the Effects stream; cards going to
+// the hand stop when it is full.
+TEST(DeckbuilderRulesHandOps, ModeAllTakesEveryCardItMayInTheOrderAChoiceListsThem) {
+  const auto catalog = build({.cards = std::string(kHandCards),
+                              .deck = R"({ "card": "clear" }, { "card": "guard", "count": 9 })",
+                              .rules = R"("hand_limit": 6)"});
+  const auto play_first = [](Battle& b) {
+    const Rng effects = b.state().rng[Stream::Effects];
+    ASSERT_TRUE(b.submit(Action::play(b.state().hand()[0], -1)).ok());
+    EXPECT_FALSE(b.is_waiting_for_choice());
+    EXPECT_EQ(b.state().rng[Stream::Effects], effects) << "no random pick";
+  };
+  using Ids = std::vector<std::string>;
+  // The hand, in hand order, then the card played.
+  Battle clear =
+      scenario_battle(catalog, {{"hand", {"clear", "guard", "jab", "sift"}}, {"discard_pile", {"jab"}}});
+  const std::vector<CardRef> hand(clear.state().hand().begin() + 1, clear.state().hand().end());
+  ASSERT_NO_FATAL_FAILURE(play_first(clear));
+  EXPECT_TRUE(clear.state().hand().empty());
+  EXPECT_EQ(card_ids(clear, clear.state().discard_pile()), (Ids{"jab", "guard", "jab", "sift", "clear"}));
+  EXPECT_TRUE(std::equal(hand.begin(), hand.end(), clear.state().discard_pile().begin() + 1));
+  // Of one type only.
+  Battle cull = scenario_battle(catalog, {{"hand", {"cull", "jab", "guard", "jab", "sift"}}});
+  ASSERT_NO_FATAL_FAILURE(play_first(cull));
+  EXPECT_EQ(card_ids(cull, cull.state().hand()), (Ids{"guard", "sift"}));
+  EXPECT_EQ(card_ids(cull, cull.state().exhaust_pile()), (Ids{"jab", "jab"}));
+  // The discard pile, bottom first, while the hand has room (hoard is in it until its effect ends).
+  Battle hoard = scenario_battle(
+      catalog,
+      {{"hand", {"hoard", "guard"}}, {"discard_pile", {"jab", "sift", "guard", "jab", "peek", "seek"}}});
+  ASSERT_NO_FATAL_FAILURE(play_first(hoard));
+  EXPECT_EQ(card_ids(hoard, hoard.state().hand()), (Ids{"guard", "jab", "sift", "guard", "jab"}));
+  EXPECT_EQ(card_ids(hoard, hoard.state().discard_pile()), (Ids{"peek", "seek", "hoard"}));
+  // On top of the draw pile, bottom first, so the top one of the discard pile is drawn first, and
+  // the player knows them all in their order.
+  Battle restack = scenario_battle(
+      catalog,
+      {{"hand", {"restack"}}, {"draw_pile", {"guard", "guard"}}, {"discard_pile", {"jab", "sift", "peek"}}});
+  ASSERT_NO_FATAL_FAILURE(play_first(restack));
+  EXPECT_EQ(card_ids(restack, draw_top_first(restack.state())),
+            (Ids{"peek", "sift", "jab", "guard", "guard"}));
+  EXPECT_EQ(restack.state().known_in_order_on_top(), 3u);
+  EXPECT_EQ(card_ids(restack, restack.state().discard_pile()), (Ids{"restack"}));
+  // The draw pile's cards of the type, in the order of the card instances: where they lie is not
+  // told by the order they come in. The others keep theirs.
+  Battle muster = scenario_battle(
+      catalog, {{"hand", {"muster"}}, {"draw_pile", {"jab", "guard", "sift", "jab", "guard", "jab"}}});
+  std::vector<CardRef> jabs;
+  std::vector<CardRef> rest;
+  for (CardRef c : draw_top_first(muster.state()))
+    (card_ids(muster, std::span(&c, 1))[0] == "jab" ? jabs : rest).push_back(c);
+  std::sort(jabs.begin(), jabs.end());
+  ASSERT_EQ(jabs.size(), 3u);
+  Battle::Access::of(muster).s.see_draw_pile_top(2);  // the player saw the top two lie there
+  ASSERT_NO_FATAL_FAILURE(play_first(muster));
+  EXPECT_EQ(std::vector<CardRef>(muster.state().hand().begin(), muster.state().hand().end()), jabs);
+  EXPECT_EQ(draw_top_first(muster.state()), rest);
+  EXPECT_EQ(muster.state().known_in_order_on_top(), 1u) << "the guard seen under the top jab";
+  // None to take: nothing moves.
+  Battle none = scenario_battle(catalog, {{"hand", {"cull", "guard"}}});
+  ASSERT_NO_FATAL_FAILURE(play_first(none));
+  EXPECT_EQ(card_ids(none, none.state().hand()), (Ids{"guard"}));
+  EXPECT_TRUE(none.state().exhaust_pile().empty());
 }
 
 // The hand has room for one card of the two asked (the card being played is in it until its

@@ -1,4 +1,5 @@
-// discard: hand cards go to the discard pile. {"op": "discard", "amount": 1, "mode": "choose" | "random"}
+// discard: hand cards go to the discard pile. {"op": "discard", "amount": 1, "mode": "choose" | "random"},
+// or {"op": "discard", "mode": "all"}
 // (see hand_cards.hpp for the rules both share)
 #include "deckbuilder/ops/hand_cards.hpp"
 
@@ -16,8 +17,8 @@ void run(OpContext& ctx, const Op& op) {
 }  // namespace
 
 void register_discard_op(OpRegistry& registry) {
-  registry.add(
-      {"discard", "hand cards to the discard pile, chosen by the player or at random", compile, run, true});
+  registry.add({"discard", "hand cards to the discard pile, chosen by the player, at random or all", compile,
+                run, true});
 }
 
 }  // namespace battlecore::deckbuilder::detail

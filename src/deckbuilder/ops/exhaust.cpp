@@ -1,4 +1,5 @@
-// exhaust: hand cards go to the exhaust pile. {"op": "exhaust", "amount": 1, "mode": "choose" | "random"}
+// exhaust: hand cards go to the exhaust pile. {"op": "exhaust", "amount": 1, "mode": "choose" | "random"},
+// or {"op": "exhaust", "mode": "all"}
 // (see hand_cards.hpp for the rules both share)
 #include "deckbuilder/ops/hand_cards.hpp"
 
@@ -16,8 +17,8 @@ void run(OpContext& ctx, const Op& op) {
 }  // namespace
 
 void register_exhaust_op(OpRegistry& registry) {
-  registry.add(
-      {"exhaust", "hand cards to the exhaust pile, chosen by the player or at random", compile, run, true});
+  registry.add({"exhaust", "hand cards to the exhaust pile, chosen by the player, at random or all", compile,
+                run, true});
 }
 
 }  // namespace battlecore::deckbuilder::detail

@@ -2,8 +2,9 @@
 // What discard, exhaust, put_on_draw_pile and put_in_hand share: N cards of the hand (or, for
 // put_on_draw_pile, of the discard pile; for put_in_hand, of the discard, exhaust or draw pile) leave
 // for a pile, chosen by the player (a Choice of cards, one decision per card) or at random
-// (effects stream); only cards of one type when the op names a "card_type". The card being
-// played is never among them. Cards going to the hand stop when it is full.
+// (effects stream), or all of them in the order a Choice lists them; only cards of one type
+// when the op names a "card_type". The card being played is never among them. Cards going to
+// the hand stop when it is full.
 
 #include <algorithm>
 #include <array>
@@ -14,27 +15,36 @@
 
 namespace battlecore::deckbuilder::detail {
 
-inline constexpr std::array<std::string_view, 2> kHandCardModes = {"choose", "random"};
+/// The op's modes, in Op::mode.
+enum HandCardMode : std::uint8_t { kModeChoose = 0, kModeRandom = 1, kModeAll = 2 };
+inline constexpr std::array<std::string_view, 3> kHandCardModes = {"choose", "random", "all"};
 
-/// {"amount": N, "mode": "choose" | "random", "card_type": T (optional)}; choose only in card
-/// effects, never in moves. The CardFilter of "card_type" goes into Op::times.
+/// {"amount": N, "mode": "choose" | "random", "card_type": T (optional)}, or {"mode": "all",
+/// "card_type": T (optional)} with no amount; choose only in card effects, never in moves. The
+/// CardFilter of "card_type" goes into Op::times.
 inline bool compile_hand_cards(const OpCompiler& oc, content::ObjectReader& r, Op& op,
                                std::string_view name) {
-  bool ok = oc.amount(r, "amount", 1, 10, op);
-  op.times = kAnyCard;
-  if (r.has("card_type")) {  // a bad one is reported, and the other keys are read all the same
-    if (const auto type = r.required_enum("card_type", kCardTypeNames))
-      op.times = card_filter_of(static_cast<CardType>(*type));
-    else
-      ok = false;
+  const nlohmann::json* mode_value = r.optional_value("mode");  // checked below
+  const bool all = mode_value != nullptr && mode_value->is_string() &&
+                   mode_value->get_ref<const std::string&>() == kHandCardModes[kModeAll];
+  bool ok = true;
+  if (!all) {
+    ok = oc.amount(r, "amount", 1, 10, op);
+  } else if (r.optional_value("amount") != nullptr) {  // a key of the op, wrong with this mode
+    r.error_at("amount", "mode all takes every card it may: expected no amount");
+    ok = false;
   }
+  // Any type when absent; a bad one is reported, and the other keys are read all the same.
+  const auto type = r.enum_or("card_type", kCardTypeNames, kCardTypeNames.size());
+  op.times = type && *type < kCardTypeNames.size() ? card_filter_of(static_cast<CardType>(*type)) : kAnyCard;
+  if (!type) ok = false;
   const auto mode = r.required_enum("mode", kHandCardModes);
   if (!mode) return false;
   op.mode = static_cast<std::uint8_t>(*mode);
-  if (op.mode == 1) op.flags = static_cast<std::uint8_t>(op.flags & ~kNests);  // random: never pauses
+  if (op.mode != kModeChoose) op.flags = static_cast<std::uint8_t>(op.flags & ~kNests);  // never pauses
   if (oc.owner == EffectOwner::Move)
     return oc.only_in(r, name, "card, status and deferred effects: enemies have no hand");
-  if (op.mode == 0 && oc.owner != EffectOwner::Card)
+  if (op.mode == kModeChoose && oc.owner != EffectOwner::Card)
     return oc.only_in(r, std::string(name) + " with mode choose", "card effects");
   return ok;
 }
@@ -59,21 +69,23 @@ inline void offer_cards(OpContext& ctx, PendingChoice::Kind choice, std::uint8_t
 }
 
 /// The cards of `choice`'s source pile that the op's filter takes go to its destination
-/// (choice_source_pile, choice_destination_pile).
+/// (choice_source_pile, choice_destination_pile). Mode all moves as many cards as it finds
+/// when it begins, each time the first one a Choice would list them in.
 inline void chosen_cards_to_pile(OpContext& ctx, const Op& op, PendingChoice::Kind choice) {
   BattleState& s = ctx.x.s;
   const auto filter = static_cast<CardFilter>(op.times);
   std::array<std::uint8_t, kMaxCards> eligible{};
   const std::size_t n = s.choice_cards(choice, filter, ctx.x.c, eligible);
-  const auto count =
-      static_cast<std::uint8_t>(std::min<std::size_t>(n, static_cast<std::size_t>(op_amount(ctx, op))));
+  const auto count = static_cast<std::uint8_t>(
+      op.mode == kModeAll ? n : std::min<std::size_t>(n, static_cast<std::size_t>(op_amount(ctx, op))));
   if (count == 0) return;
-  if (op.mode == 0) return offer_cards(ctx, choice, count, n, filter);
+  if (op.mode == kModeChoose) return offer_cards(ctx, choice, count, n, filter);
   for (std::uint8_t k = 0; k < count; ++k) {
     const std::size_t left = s.choice_cards(choice, filter, ctx.x.c, eligible);
     if (left == 0) return;  // the hand they go to is full
-    const std::uint8_t pick =
-        eligible[left > 1 ? s.rng[Stream::Effects].below(static_cast<std::uint32_t>(left)) : 0];
+    const std::uint8_t pick = eligible[op.mode == kModeRandom && left > 1
+                                           ? s.rng[Stream::Effects].below(static_cast<std::uint32_t>(left))
+                                           : 0];
     move_picked_card(ctx.x, choice_source_pile(choice), pick, choice_destination_pile(choice));
   }
 }

@@ -1,5 +1,5 @@
 // put_in_hand: cards of the discard, the exhaust or the draw pile go to the hand.
-// {"op": "put_in_hand", "amount": 1, "mode": "choose" | "random",
+// {"op": "put_in_hand", "amount": 1, "mode": "choose" | "random" (or "mode": "all" with no amount),
 // "from": "discard" | "exhaust" | "draw" (default "discard")}
 // (see hand_cards.hpp for the rules it shares with discard, exhaust and put_on_draw_pile)
 #include "deckbuilder/ops/hand_cards.hpp"
@@ -18,10 +18,10 @@ struct PutInHand {
 }  // namespace
 
 void register_put_in_hand_op(OpRegistry& registry) {
-  registry.add(
-      {"put_in_hand",
-       "cards of the discard, the exhaust or the draw pile to the hand, chosen by the player or at random",
-       compile_cards_from<PutInHand>, run_cards_from<PutInHand>, true});
+  registry.add({"put_in_hand",
+                "cards of the discard, the exhaust or the draw pile to the hand, chosen by the player, at "
+                "random or all",
+                compile_cards_from<PutInHand>, run_cards_from<PutInHand>, true});
 }
 
 }  // namespace battlecore::deckbuilder::detail
