@@ -264,12 +264,14 @@ TEST(DeckbuilderPolicies, MctsCannotSeeTheFutureLaterInTheBattle) {
            ++step) {
         battle.legal_actions(options);
         if (step % 6 == 5 && options.size() > 1) {
-          // The twin: the draw pile in another order, every stream elsewhere.
+          // The twin: the draw pile in another order under the cards the player knows on its
+          // top (a scry's, those put there from the hand), every stream elsewhere.
           Battle twin = battle;
           BattleState& t = Battle::Access::of(twin).s;
           std::vector<CardRef> draw(t.draw_pile().begin(), t.draw_pile().end());
-          std::reverse(draw.begin(), draw.end());
-          if (draw.size() > 2) std::rotate(draw.begin(), draw.begin() + 1, draw.end());
+          const auto unknown = draw.begin() + static_cast<std::ptrdiff_t>(draw.size() - t.known_on_top());
+          std::reverse(draw.begin(), unknown);
+          if (unknown - draw.begin() > 2) std::rotate(draw.begin(), draw.begin() + 1, unknown);
           t.piles.assign(Pile::Draw, draw);
           t.rng = RngStreams(seed * 1000 + step);
           ASSERT_FALSE(twin.state() == battle.state());

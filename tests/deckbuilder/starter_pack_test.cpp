@@ -1157,6 +1157,25 @@ TEST(StarterCard, Armory) {
   EXPECT_EQ(b.state().energy, 2);
 }
 
+TEST(StarterCard, ClearMind) {
+  expect_card("clear_mind", CardType::Skill, 1, CardTarget::None);
+  Battle b = arena(Arena(deck_of({{"clear_mind", 1}, {"strike", 4}, {"defend", 7}})), {"clear_mind"});
+  const CardRef clear_mind = find_in_hand(b, "clear_mind");
+  std::vector<CardRef> discarded;  // the rest of the hand, in hand order, then Clear Mind
+  for (CardRef c : b.state().hand())
+    if (c != clear_mind) discarded.push_back(c);
+  discarded.push_back(clear_mind);
+  ASSERT_EQ(discarded.size(), 5u);
+  const std::span<const CardRef> top_first = b.state().piles.draw_top_first();
+  const std::vector<CardRef> top(top_first.begin(), top_first.begin() + 4);  // drawn in this order
+  ASSERT_TRUE(play(b, "clear_mind"));
+  EXPECT_FALSE(b.is_waiting_for_choice()) << "the whole hand goes, with no choice";
+  EXPECT_EQ(std::vector<CardRef>(b.state().discard_pile().begin(), b.state().discard_pile().end()),
+            discarded);
+  EXPECT_EQ(std::vector<CardRef>(b.state().hand().begin(), b.state().hand().end()), top);
+  EXPECT_EQ(b.state().energy, 2);
+}
+
 TEST(StarterCard, WildToss) {
   expect_card("wild_toss", CardType::Skill, 0, CardTarget::None);
   Battle b = arena(Arena(deck_of({{"wild_toss", 1}, {"defend", 9}})), {"wild_toss"});
@@ -2177,8 +2196,9 @@ TEST(StarterPlayer, Bastion) {
                 {"tactics", 1},        {"steel_resolve", 1}, {"purge", 1},          {"pyre", 1},
                 {"foresight", 1},      {"time_bomb", 1},     {"streamline", 1},     {"meditate", 1},
                 {"mending_salve", 1},  {"vow_of_peace", 1},  {"deep_breath", 1},    {"regroup", 1},
-                {"salvage", 1},        {"unearth", 1},       {"survey", 1},         {"armory", 1}}));
-  EXPECT_EQ(p.deck.size(), 33u);
+                {"salvage", 1},        {"unearth", 1},       {"survey", 1},         {"armory", 1},
+                {"clear_mind", 1}}));
+  EXPECT_EQ(p.deck.size(), 34u);
 }
 
 /// Plays `n` battles of an encounter with the random policy; every submit must be accepted.
@@ -2343,7 +2363,7 @@ TEST(StarterPack, EveryItemHasATest) {
                     "haste",          "meditate",        "opening_gambit", "mending_salve",   "vow_of_peace",
                     "footwork",       "spiked_armor",    "iron_skin",      "battle_fury",     "blood_oath",
                     "steel_resolve",  "deep_breath",     "dazed",          "doubt",           "regroup",
-                    "salvage",        "unearth",         "survey",         "armory"}));
+                    "salvage",        "unearth",         "survey",         "armory",          "clear_mind"}));
   EXPECT_EQ(upgrades.size(), 5u);  // twin_strike, venom_dart, blood_strike, shield_wall, brace
   EXPECT_EQ(ids_of(c.enemies), sorted({"gnasher", "sludge", "cultist", "spiker", "bog_toad", "imp", "witch",
                                        "leech", "sentry", "golem", "warlord"}));
