@@ -101,13 +101,14 @@ void play_random(typename R::Battle& battle, std::uint64_t seed, int& decisions)
 inline constexpr int kMaxFuzzEventSnapshots = 8;
 inline constexpr std::uint64_t kFuzzEventSnapshotOdds = 16;
 
-/// Snapshots the battle it listens to at events picked from a seed, up to
-/// kMaxFuzzEventSnapshots in all, and checks that each restores to an equal battle. The battle
-/// is copied first with its event log left out: the snapshot would write all of it.
+/// The event type of rule set R's battles.
 template <class R>
 using EventOf = typename std::remove_cvref_t<
     decltype(std::declval<const typename R::Battle&>().events().log())>::value_type;
 
+/// Snapshots the battle it listens to at events picked from a seed, up to
+/// kMaxFuzzEventSnapshots in all, and checks that each restores to an equal battle. The battle
+/// is copied first with its event log left out: the snapshot would write all of it.
 template <class R>
 class EventSnapshots : public EventListener<EventOf<R>> {
  public:

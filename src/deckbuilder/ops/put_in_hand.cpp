@@ -1,6 +1,6 @@
 // put_in_hand: cards of the discard, the exhaust or the draw pile go to the hand.
-// {"op": "put_in_hand", "amount": 1, "mode": "choose" | "random" (or "mode": "all" with no amount),
-// "from": "discard" | "exhaust" | "draw" (default "discard")}
+// {"op": "put_in_hand", "amount": 1, "mode": "choose" | "random"
+// (or "mode": "all" with no amount), "from": "discard" | "exhaust" | "draw" (default "discard")}
 // (see hand_cards.hpp for the rules it shares with discard, exhaust and put_on_draw_pile)
 #include "deckbuilder/ops/hand_cards.hpp"
 

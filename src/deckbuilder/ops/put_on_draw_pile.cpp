@@ -1,7 +1,7 @@
 // put_on_draw_pile: cards of the hand, or of the discard pile, go on top of the draw pile, to be
-// drawn next. {"op": "put_on_draw_pile", "amount": 1, "mode": "choose" | "random" (or "mode": "all" with no
-// amount), "from": "hand" | "discard" (default "hand")} (see hand_cards.hpp for the rules it shares with
-// discard and exhaust)
+// drawn next. {"op": "put_on_draw_pile", "amount": 1, "mode": "choose" | "random"
+// (or "mode": "all" with no amount), "from": "hand" | "discard" (default "hand")}
+// (see hand_cards.hpp for the rules it shares with discard and exhaust)
 #include "deckbuilder/ops/hand_cards.hpp"
 
 namespace battlecore::deckbuilder::detail {
