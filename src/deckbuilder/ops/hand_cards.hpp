@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <string>
 
 #include "deckbuilder/mechanics.hpp"
@@ -24,21 +25,19 @@ inline constexpr std::array<std::string_view, 3> kHandCardModes = {"choose", "ra
 /// CardFilter of "card_type" goes into Op::times.
 inline bool compile_hand_cards(const OpCompiler& oc, content::ObjectReader& r, Op& op,
                                std::string_view name) {
-  const nlohmann::json* mode_value = r.optional_value("mode");  // checked below
-  const bool all = mode_value != nullptr && mode_value->is_string() &&
-                   mode_value->get_ref<const std::string&>() == kHandCardModes[kModeAll];
+  // A bad mode is reported, and the other keys are read all the same.
+  const auto mode = r.required_enum("mode", kHandCardModes);
   bool ok = true;
-  if (!all) {
+  if (mode != std::optional<std::size_t>(kModeAll)) {
     ok = oc.amount(r, "amount", 1, 10, op);
   } else if (r.optional_value("amount") != nullptr) {  // a key of the op, wrong with this mode
     r.error_at("amount", "mode all takes every card it may: expected no amount");
     ok = false;
   }
-  // Any type when absent; a bad one is reported, and the other keys are read all the same.
+  // Any type when absent; a bad one is reported.
   const auto type = r.enum_or("card_type", kCardTypeNames, kCardTypeNames.size());
   op.times = type && *type < kCardTypeNames.size() ? card_filter_of(static_cast<CardType>(*type)) : kAnyCard;
   if (!type) ok = false;
-  const auto mode = r.required_enum("mode", kHandCardModes);
   if (!mode) return false;
   op.mode = static_cast<std::uint8_t>(*mode);
   if (op.mode != kModeChoose) op.flags = static_cast<std::uint8_t>(op.flags & ~kNests);  // never pauses
