@@ -990,6 +990,49 @@ std::optional<std::size_t> ObjectReader::enum_or(std::string_view key,
   return required_enum(key, allowed);
 }
 
+std::optional<std::uint32_t> ObjectReader::enum_set_or(std::string_view key,
+                                                       std::span<const std::string_view> allowed,
+                                                       std::uint32_t fallback) {
+  const nlohmann::json* value = find(key);
+  if (!valid()) return std::nullopt;
+  if (value == nullptr) return fallback;
+  if (value->is_string()) {
+    const auto one = required_enum(key, allowed);
+    return one ? std::optional<std::uint32_t>(1u << *one) : std::nullopt;
+  }
+  if (!value->is_array() || value->empty()) {
+    error_at(key, fmt::format("expected a string or a non-empty array of strings ({}), got {}",
+                              describe_enum(allowed),
+                              value->is_array() ? "an empty array" : describe_json_type(*value)));
+    return std::nullopt;
+  }
+  std::uint32_t set = 0;
+  bool ok = true;
+  for (std::size_t i = 0; i < value->size(); ++i) {
+    const nlohmann::json& item = (*value)[i];
+    const std::string at = child_pointer(pointer_of(key), i);
+    const auto it = item.is_string()
+                        ? std::find(allowed.begin(), allowed.end(), item.get_ref<const std::string&>())
+                        : allowed.end();
+    std::string problem;
+    if (!item.is_string())
+      problem =
+          fmt::format("expected a string ({}), got {}", describe_enum(allowed), describe_json_type(item));
+    else if (it == allowed.end())
+      problem = fmt::format("unknown value '{}'; expected {}", item.get_ref<const std::string&>(),
+                            describe_enum(allowed));
+    else if ((set >> (it - allowed.begin()) & 1u) != 0)
+      problem = fmt::format("'{}' is listed twice", *it);
+    if (!problem.empty()) {
+      diags_.add(doc_.diagnostic(at, std::move(problem)));
+      ok = false;
+      continue;
+    }
+    set |= 1u << (it - allowed.begin());
+  }
+  return ok ? std::optional<std::uint32_t>(set) : std::nullopt;
+}
+
 const nlohmann::json* ObjectReader::required_array(std::string_view key) {
   const nlohmann::json* value = find(key);
   if (!valid()) return nullptr;

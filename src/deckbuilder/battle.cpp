@@ -591,7 +591,7 @@ std::uint64_t Battle::state_hash() const {
         (std::uint64_t{c.picks_left} << 40) ^ (std::uint64_t{c.first_block} << 24) ^
         (std::uint64_t{c.option_count} << 16) ^ (std::uint64_t{static_cast<std::uint8_t>(c.source)} << 8) ^
         static_cast<std::uint8_t>(c.target));
-  h.add((std::uint64_t{c.filter} << 24) ^ (std::uint64_t{c.card} << 16) ^
+  h.add((std::uint64_t{card_filter_hash_code(c.filter)} << 24) ^ (std::uint64_t{c.card} << 16) ^
         (std::uint64_t{state_.playing.card} << 8) ^ static_cast<std::uint8_t>(state_.playing.target));
   h.add(state_.reward_options.size());
   for (CardId r : state_.reward_options) h.add(r);

@@ -136,6 +136,19 @@ std::string_view card_type_name(CardType t) {
   return i < kCardTypeNames.size() ? kCardTypeNames[i] : "?";
 }
 
+std::string card_filter_name(CardFilter filter) {
+  if (filter == kAnyCard) return "any";
+  std::vector<std::string_view> types;
+  for (std::size_t t = 0; t < kCardTypeNames.size(); ++t)
+    if ((filter >> t & 1u) != 0) types.push_back(kCardTypeNames[t]);
+  std::string out(types.front());
+  for (std::size_t i = 1; i < types.size(); ++i) {
+    out += i + 1 == types.size() ? " or " : ", ";
+    out += types[i];
+  }
+  return out;
+}
+
 std::string_view status_timing_name(StatusTiming t) {
   switch (t) {
     case StatusTiming::BattleStart:

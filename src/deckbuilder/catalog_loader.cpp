@@ -358,11 +358,7 @@ class Loader {
     std::string name;
     const auto index = read_id(r, hook_ids_, d.id, name);
     const auto kind = r.required_enum("kind", kHookKinds);
-    if (r.has("card_type")) {
-      if (auto t = r.required_enum("card_type", kCardTypeNames)) d.card_type = static_cast<CardType>(*t);
-    } else {
-      r.optional_string("card_type");
-    }
+    d.card_type = card_filter_of_set(r.enum_set_or("card_type", kCardTypeNames, kAnyCard).value_or(kAnyCard));
     d.duration = static_cast<std::uint8_t>(r.int_or("duration", 0, 0, 99));
     // Without a kind (reported) the keys below, and which keys are unknown, cannot be checked.
     if (!kind) return;

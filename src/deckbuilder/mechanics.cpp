@@ -275,7 +275,7 @@ void register_hook(Ctx& x, std::uint16_t hook, UnitRef owner) {
 const ActiveHook* matching_hook(const BattleState& s, const Catalog& c, HookKind kind, const CardDef& card) {
   for (const ActiveHook& h : s.hooks) {
     const HookDef& def = c.hooks[h.hook];
-    if (def.kind == kind && (!def.card_type || *def.card_type == card.type)) return &h;
+    if (def.kind == kind && card_filter_takes(def.card_type, card.type)) return &h;
   }
   return nullptr;
 }
@@ -285,7 +285,7 @@ void run_card_played_hooks(Ctx& x, const CardDef& card, UnitRef target) {
   const auto hooks = x.s.hooks;
   for (const ActiveHook& h : hooks) {
     const HookDef& def = x.c.hooks[h.hook];
-    if (def.kind != HookKind::OnCardPlayed || (def.card_type && *def.card_type != card.type)) continue;
+    if (def.kind != HookKind::OnCardPlayed || !card_filter_takes(def.card_type, card.type)) continue;
     run_effects(x, def.effects, h.owner, target, kNoCard);
     if (outcome(x.s)) return;
   }

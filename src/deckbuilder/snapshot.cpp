@@ -161,6 +161,33 @@ void read_known_on_top(const In& in, const Catalog& c, BattleState& s) {
 
 json mark_json(std::uint8_t mark) { return mark == kNothingKnownOnTop ? json(nullptr) : json(mark); }
 
+/// A choice's card filter: null for any, a type's name for one, the names in type order for
+/// several.
+json card_filter_json(CardFilter filter) {
+  if (filter == kAnyCard) return nullptr;
+  json names = json::array();
+  for (std::size_t t = 0; t < kCardTypeNames.size(); ++t)
+    if (card_filter_takes(filter, static_cast<CardType>(t))) names.push_back(kCardTypeNames[t]);
+  return names.size() == 1 ? json(names[0]) : names;
+}
+
+/// The card filter at `card_type` (not null): a type's name, or a non-empty array of distinct
+/// ones in any order.
+CardFilter read_card_filter(const In& ch) {
+  const json& v = ch.at("card_type");
+  if (!v.is_array()) return card_filter_of(static_cast<CardType>(ch.name("card_type", kCardTypeNames)));
+  if (v.empty())
+    throw Bad{ch.ptr("card_type"), "expected a type's name or a non-empty array of them, got []"};
+  std::uint32_t set = 0;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const std::string p = content::child_pointer(ch.ptr("card_type"), i);
+    const std::size_t t = In::name_of(v[i], p, kCardTypeNames);
+    if ((set >> t & 1u) != 0) throw Bad{p, fmt::format("'{}' is listed twice", kCardTypeNames[t])};
+    set |= 1u << t;
+  }
+  return card_filter_of_set(set);
+}
+
 }  // namespace
 
 namespace detail {
@@ -212,7 +239,7 @@ json BattleIo::snapshot(const Battle& b) {
   json choice = {{"kind", kChoiceKindNames[static_cast<std::size_t>(ch.kind)]},
                  {"skippable", ch.skippable},
                  {"picks_left", ch.picks_left},
-                 {"card_type", ch.filter == kAnyCard ? json(nullptr) : json(kCardTypeNames[ch.filter - 1u])},
+                 {"card_type", card_filter_json(ch.filter)},
                  {"first_block", ch.first_block},
                  {"option_count", ch.option_count},
                  {"source", ch.source},
@@ -540,7 +567,7 @@ void read_state(const In& in, const Catalog& c, Phase phase, BattleState& s) {
       throw Bad{ch.ptr("card_type"),
                 fmt::format("expected null: a choice {} takes cards of any type",
                             card_choice ? "of the draw pile's top cards (scry)" : "of no cards")};
-    s.choice.filter = card_filter_of(static_cast<CardType>(ch.name("card_type", kCardTypeNames)));
+    s.choice.filter = read_card_filter(ch);
   }
   s.choice.first_block = static_cast<std::uint16_t>(ch.num("first_block", 0, 65535));
   s.choice.option_count = static_cast<std::uint8_t>(
@@ -584,9 +611,8 @@ void read_state(const In& in, const Catalog& c, Phase phase, BattleState& s) {
                                 "expected \"none\"",
                                 kChoiceKindNames[static_cast<std::size_t>(s.choice.kind)],
                                 pile_name(choice_source_pile(s.choice.kind)),
-                                s.choice.filter == kAnyCard
-                                    ? std::string()
-                                    : std::string(kCardTypeNames[s.choice.filter - 1u]) + " ")};
+                                s.choice.filter == kAnyCard ? std::string()
+                                                            : card_filter_name(s.choice.filter) + " ")};
   // A scry offers the draw pile's top picks_left cards, which the draw pile holds (each pick
   // discards one of them), and which the player has seen there, in order.
   if (s.choice.kind == PendingChoice::Kind::DiscardFromDrawTop) {

@@ -301,7 +301,11 @@ TEST(DeckbuilderCatalogLoader, OpsThatAskThePlayerAreForCardsOnly) {
       { "op": "exhaust", "mode": "all", "card_type": "curse" },
       { "op": "discard", "mode": "all", "amount": 2 },
       { "op": "put_in_hand", "mode": "all", "from": "draw" },
-      { "op": "exhaust", "mode": "all", "count": 2 }] } }])"));
+      { "op": "exhaust", "mode": "all", "count": 2 },
+      { "op": "discard", "mode": "all", "card_type": ["status", "curse"] },
+      { "op": "discard", "mode": "all", "card_type": ["status", "spell", 3, "status"] },
+      { "op": "discard", "mode": "all", "card_type": [] },
+      { "op": "discard", "mode": "all", "card_type": 2 }] } }])"));
   expect_diagnostic(diags, "/enemies/0/moves/0/effects/0", {"op 'choice' is only allowed in card effects"});
   expect_diagnostic(diags, "/enemies/0/moves/0/effects/1",
                     {"op 'cost_rule' is only allowed in card effects"});
@@ -333,7 +337,17 @@ TEST(DeckbuilderCatalogLoader, OpsThatAskThePlayerAreForCardsOnly) {
                     {"mode all takes every card it may: expected no amount"});
   expect_diagnostic(diags, "/statuses/0/timings/turn_start/16/count",
                     {"unknown key 'count'; allowed keys: op, mode, amount, card_type"});
-  EXPECT_EQ(diags.size(), 16u) << diags.to_string();
+  // Or a non-empty list of them, each once; each bad element is reported.
+  expect_diagnostic(diags, "/statuses/0/timings/turn_start/18/card_type/1",
+                    {"unknown value 'spell'", "attack, skill, power, status, curse"});
+  expect_diagnostic(diags, "/statuses/0/timings/turn_start/18/card_type/2",
+                    {"expected a string", "got an integer"});
+  expect_diagnostic(diags, "/statuses/0/timings/turn_start/18/card_type/3", {"'status' is listed twice"});
+  expect_diagnostic(diags, "/statuses/0/timings/turn_start/19/card_type",
+                    {"expected a string or a non-empty array of strings", "got an empty array"});
+  expect_diagnostic(diags, "/statuses/0/timings/turn_start/20/card_type",
+                    {"expected a string or a non-empty array of strings", "got an integer"});
+  EXPECT_EQ(diags.size(), 21u) << diags.to_string();
   const Diagnostics far =
       refused_text(R"({"cards": [)" + card("glimpse", R"({"op": "scry", "amount": 11})") + "]}");
   expect_diagnostic(far, "/cards/0/effects/0/amount", {"expected an integer in [1, 10]", "got 11"});
@@ -406,7 +420,10 @@ TEST(DeckbuilderCatalogLoader, HookKeysMustFitTheHookKind) {
     { "id": "b", "kind": "armor_reset" },
     { "id": "c", "kind": "refuse_play", "effects": [] },
     { "id": "d", "kind": "on_card_played" },
-    { "id": "e", "kind": "stop_everything" }
+    { "id": "e", "kind": "stop_everything" },
+    { "id": "f", "kind": "refuse_play", "card_type": ["skill", "power"] },
+    { "id": "g", "kind": "refuse_play", "card_type": ["skill", "skill"] },
+    { "id": "h", "kind": "cancel_play", "card_type": "spell" }
   ] })");
   expect_diagnostic(diags, "/hooks/0/keep_percent", {"only an armor_reset hook keeps armor"});
   expect_diagnostic(diags, "/hooks/1", {"missing required key 'keep_percent'"});
@@ -415,7 +432,10 @@ TEST(DeckbuilderCatalogLoader, HookKeysMustFitTheHookKind) {
   expect_diagnostic(
       diags, "/hooks/4/kind",
       {"unknown value 'stop_everything'", "cancel_play, refuse_play, armor_reset, on_card_played"});
-  EXPECT_EQ(diags.size(), 5u) << diags.to_string();
+  // A card_type as the ops that move cards take it: one type or a list of them, each once.
+  expect_diagnostic(diags, "/hooks/6/card_type/1", {"'skill' is listed twice"});
+  expect_diagnostic(diags, "/hooks/7/card_type", {"unknown value 'spell'", "attack, skill, power"});
+  EXPECT_EQ(diags.size(), 7u) << diags.to_string();
 }
 
 TEST(DeckbuilderCatalogLoader, AHookOfAnUnknownKindIsNotCheckedAsAnotherKind) {

@@ -1229,6 +1229,26 @@ TEST(DeckbuilderRulesPlayCheck, RefusedByPlayableHookComesAfterUnplayable) {
   expect_refused(b, Action::play(zap, 0), RefusalReason::CannotPlayCard, PlayCheck::RefusedByPlayableHook);
 }
 
+// A hook's card_type may list several types: the hook takes a card of any of them.
+TEST(DeckbuilderRulesPlayCheck, AHookWithSeveralCardTypesTakesCardsOfEachOfThem) {
+  const auto catalog =
+      build({.cards = std::string(kHookCards) + R"(,
+      { "id": "pact", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "hook", "hook": "bind" }] })",
+             .deck = R"({ "card": "pact" }, { "card": "zap" }, { "card": "vow" }, { "card": "ward" },
+                                        { "card": "noop", "count": 6 })",
+             .hooks = std::string(kHooks) +
+                      R"(, { "id": "bind", "kind": "refuse_play", "card_type": ["power", "attack"] })"});
+  EXPECT_EQ(catalog->hooks.back().card_type,
+            card_filter_of(CardType::Attack) | card_filter_of(CardType::Power));
+  Fight run(catalog);
+  Battle& b = run.battle;
+  const CardRef zap = run.card("zap"), vow = run.card("vow"), ward = run.card("ward");
+  run.play("pact");  // registers Bind: attacks and powers are refused
+  EXPECT_EQ(b.can_play_card(zap), PlayCheck::RefusedByPlayableHook);
+  EXPECT_EQ(b.can_play_card(vow), PlayCheck::RefusedByPlayableHook);
+  EXPECT_EQ(b.can_play_card(ward), PlayCheck::Ok);
+}
+
 // The turn's record of plays holds kMaxCards: a loop of free cards that draw stops there, after
 // the guide's own checks, and a new turn starts a new record.
 TEST(DeckbuilderRulesPlayCheck, TheTurnPlayLimitComesAfterTheSeedsChecksAndLeavesEndTurn) {
@@ -1964,7 +1984,11 @@ constexpr std::string_view kHandCards = R"(
   { "id": "cull", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "exhaust", "mode": "all", "card_type": "attack" }] },
   { "id": "hoard", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "put_in_hand", "mode": "all" }] },
   { "id": "restack", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "put_on_draw_pile", "mode": "all", "from": "discard" }] },
-  { "id": "muster", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "put_in_hand", "mode": "all", "from": "draw", "card_type": "attack" }] })";
+  { "id": "muster", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "put_in_hand", "mode": "all", "from": "draw", "card_type": "attack" }] },
+  { "id": "sever", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "exhaust", "mode": "all", "card_type": ["skill", "power", "status", "curse"] }] },
+  { "id": "sort", "type": "skill", "cost": 0, "target": "none", "keywords": ["innate"], "effects": [{ "op": "discard", "amount": 1, "mode": "choose", "card_type": ["power", "attack"] }] },
+  { "id": "charm", "type": "power", "cost": 0, "target": "none", "effects": [] },
+  { "id": "wound", "type": "status", "cost": 0, "target": "none", "keywords": ["unplayable"], "effects": [] })";
 
 std::shared_ptr<const Catalog> hand_pack(std::string_view card, std::string_view rules = "") {
   return build({.cards = std::string(kHandCards),
@@ -2770,6 +2794,80 @@ TEST(DeckbuilderRulesHandOps, ModeAllTakesEveryCardItMayInTheOrderAChoiceListsTh
   ASSERT_NO_FATAL_FAILURE(play_first(none));
   EXPECT_EQ(card_ids(none, none.state().hand()), (Ids{"guard"}));
   EXPECT_TRUE(none.state().exhaust_pile().empty());
+}
+
+// A card_type may list several types, in any order: the op takes cards of any of them. A Choice
+// keeps the set (its snapshot lists it in type order, its hash counts it), and a set of every
+// type is no filter at all.
+TEST(DeckbuilderRulesHandOps, ACardTypeListTakesCardsOfEachOfItsTypes) {
+  const auto catalog = build(
+      {.cards = std::string(kHandCards), .deck = R"({ "card": "sever" }, { "card": "guard", "count": 9 })"});
+  using Ids = std::vector<std::string>;
+  // All but the attacks, in hand order.
+  Battle sever = scenario_battle(catalog, {{"hand", {"sever", "jab", "guard", "wound", "charm", "jab"}}});
+  ASSERT_TRUE(sever.submit(Action::play(sever.state().hand()[0], -1)).ok());
+  EXPECT_EQ(card_ids(sever, sever.state().hand()), (Ids{"jab", "jab"}));
+  EXPECT_EQ(card_ids(sever, sever.state().exhaust_pile()), (Ids{"guard", "wound", "charm"}));
+
+  // A Choice of the attacks and the powers.
+  Battle sort = scenario_battle(catalog, {{"hand", {"sort", "guard", "jab", "wound", "charm"}}});
+  ASSERT_TRUE(sort.submit(Action::play(sort.state().hand()[0], -1)).ok());
+  ASSERT_TRUE(sort.is_waiting_for_choice());
+  const CardFilter set = card_filter_of(CardType::Attack) | card_filter_of(CardType::Power);
+  EXPECT_EQ(sort.state().choice.filter, set);
+  EXPECT_EQ(card_filter_name(set), "attack or power");
+  ASSERT_EQ(sort.decision().options.size(), 2u);
+  EXPECT_EQ(action_label(sort, Action::choose(0)), "choose: discard jab");
+  EXPECT_EQ(action_label(sort, Action::choose(1)), "choose: discard charm");
+  const nlohmann::json s = snapshot(sort);
+  EXPECT_EQ(s["state"]["choice"]["card_type"], nlohmann::json({"attack", "power"}));
+  nlohmann::json reordered = s;
+  reordered["state"]["choice"]["card_type"] = {"power", "attack"};
+  for (const nlohmann::json& j : {s, reordered}) {
+    auto restored = restore(catalog, j);
+    ASSERT_TRUE(restored.ok()) << restored.error().message;
+    EXPECT_TRUE(restored.value() == sort);
+  }
+  // Its hash counts the set; one type keeps the number it always had (a replay of a battle with
+  // a filter of one type still matches).
+  for (const CardFilter other :
+       {kAnyCard, card_filter_of(CardType::Attack), card_filter_of(CardType::Power)}) {
+    Battle copy = sort;
+    Battle::Access::of(copy).s.choice.filter = other;
+    EXPECT_NE(copy.state_hash(), sort.state_hash()) << card_filter_name(other);
+  }
+  for (std::uint8_t t = 0; t < kCardTypeNames.size(); ++t)
+    EXPECT_EQ(card_filter_hash_code(card_filter_of(static_cast<CardType>(t))), t + 1);
+  EXPECT_EQ(card_filter_hash_code(kAnyCard), 0);
+  // Every type: any card, as null says.
+  nlohmann::json every = s;
+  every["state"]["choice"]["card_type"] = {"curse", "status", "power", "skill", "attack"};
+  auto any = restore(catalog, every);
+  ASSERT_TRUE(any.ok()) << any.error().message;
+  EXPECT_EQ(any.value().state().choice.filter, kAnyCard);
+  EXPECT_EQ(any.value().decision().options.size(), 4u);
+  EXPECT_EQ(snapshot(any.value())["state"]["choice"]["card_type"], nullptr);
+  // A bad list is refused at the element at fault.
+  nlohmann::json twice = s;
+  twice["state"]["choice"]["card_type"] = {"attack", "attack"};
+  expect_restore_refused(catalog, twice, "/state/choice/card_type/1: 'attack' is listed twice");
+  nlohmann::json unknown = s;
+  unknown["state"]["choice"]["card_type"] = {"attack", "spell"};
+  expect_restore_refused(catalog, unknown, "/state/choice/card_type/1: unknown value 'spell'");
+  nlohmann::json empty = s;
+  empty["state"]["choice"]["card_type"] = nlohmann::json::array();
+  expect_restore_refused(catalog, empty,
+                         "/state/choice/card_type: expected a type's name or a non-empty array");
+  // With neither type left in the pile, the waiting choice is refused, naming the set.
+  nlohmann::json gone = s;
+  auto& hand = gone["state"]["hand"];
+  gone["state"]["discard_pile"].push_back(hand[2]);
+  gone["state"]["discard_pile"].push_back(hand[4]);
+  hand.erase(4);
+  hand.erase(2);
+  expect_restore_refused(catalog, gone, "holds no attack or power card to pick");
+  ASSERT_TRUE(sort.submit(Action::choose(1)).ok());
+  EXPECT_EQ(card_ids(sort, sort.state().discard_pile()), (Ids{"charm", "sort"}));
 }
 
 // The hand has room for one card of the two asked (the card being played is in it until its

@@ -2021,7 +2021,7 @@ const HookDef& hook_def(std::string_view id) {
 TEST(StarterHook, PeaceVow) {
   const HookDef& h = hook_def("peace_vow");
   EXPECT_EQ(h.kind, HookKind::RefusePlay);
-  EXPECT_EQ(h.card_type, CardType::Attack);
+  EXPECT_EQ(h.card_type, card_filter_of(CardType::Attack));
   EXPECT_EQ(h.duration, 1);
   Battle b = arena(Arena(deck_of({{"vow_of_peace", 1}, {"strike", 4}})));
   ASSERT_TRUE(play(b, "vow_of_peace"));
@@ -2034,7 +2034,7 @@ TEST(StarterHook, PeaceVow) {
 TEST(StarterHook, OathSilence) {
   const HookDef& h = hook_def("oath_silence");
   EXPECT_EQ(h.kind, HookKind::CancelPlay);
-  EXPECT_EQ(h.card_type, CardType::Skill);
+  EXPECT_EQ(h.card_type, card_filter_of(CardType::Skill));
   EXPECT_EQ(h.duration, 1);
   Battle b = arena(Arena(deck_of({{"blood_oath", 1}, {"strike", 2}, {"defend", 2}})));
   ASSERT_TRUE(play(b, "blood_oath"));
@@ -2061,7 +2061,7 @@ TEST(StarterHook, IronSkin) {
 TEST(StarterHook, BattleFury) {
   const HookDef& h = hook_def("battle_fury");
   EXPECT_EQ(h.kind, HookKind::OnCardPlayed);
-  EXPECT_EQ(h.card_type, CardType::Attack);
+  EXPECT_EQ(h.card_type, card_filter_of(CardType::Attack));
   EXPECT_EQ(h.duration, 0);
   // The hook's damage is an attack on a random enemy: 3 per attack played, spread over two.
   Battle b = arena(Arena(deck_of({{"battle_fury", 1}, {"strike", 4}}))

@@ -205,6 +205,11 @@ class ObjectReader {
   /// As required_enum, but an absent key gives `fallback` (nullopt when bad or not an object).
   std::optional<std::size_t> enum_or(std::string_view key, std::span<const std::string_view> allowed,
                                      std::size_t fallback);
+  /// A set of `allowed` names (at most 32) as bits, bit i for allowed[i]: the value is one name
+  /// or a non-empty array of distinct names. An absent key gives `fallback`; a bad value is
+  /// reported, each bad element at its own pointer, and gives nullopt.
+  std::optional<std::uint32_t> enum_set_or(std::string_view key, std::span<const std::string_view> allowed,
+                                           std::uint32_t fallback);
   /// The array at `key` (reported when missing or not an array).
   const nlohmann::json* required_array(std::string_view key);
   /// The array at `key` when present (a wrong type is reported).

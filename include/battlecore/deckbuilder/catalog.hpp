@@ -27,17 +27,32 @@ enum class CardType : std::uint8_t { Attack, Skill, Power, Status, Curse };
 /// The names of CardType, in its order (content, snapshots).
 inline constexpr std::array<std::string_view, 5> kCardTypeNames = {"attack", "skill", "power", "status",
                                                                    "curse"};
-/// Which cards an op that moves cards of a pile may take (its "card_type"): any
-/// (kAnyCard), or those of one CardType (card_filter_of). One byte: the op keeps it in Op::times,
-/// a Choice of cards in PendingChoice::filter.
+/// Which cards an op that moves cards of a pile, or a hook, takes (its "card_type"): any
+/// (kAnyCard), or those of a set of CardTypes, bit t for type t (card_filter_of). One byte: the
+/// op keeps it in Op::times, a Choice of cards in PendingChoice::filter. A set of every type is
+/// kAnyCard, so that one filter has one value.
 using CardFilter = std::uint8_t;
 inline constexpr CardFilter kAnyCard = 0;
+inline constexpr CardFilter kEveryCardType = (1u << kCardTypeNames.size()) - 1u;
+/// The filter of the types in `set` (bit t for type t; every type, or none, is any).
+constexpr CardFilter card_filter_of_set(std::uint32_t set) {
+  return set == kEveryCardType ? kAnyCard : static_cast<CardFilter>(set & kEveryCardType);
+}
+/// The filter of one type.
 constexpr CardFilter card_filter_of(CardType t) {
-  return static_cast<CardFilter>(static_cast<std::uint8_t>(t) + 1);
+  return card_filter_of_set(1u << static_cast<std::uint8_t>(t));
 }
 /// Whether a card of type `t` passes `filter`.
 constexpr bool card_filter_takes(CardFilter filter, CardType t) {
-  return filter == kAnyCard || filter == card_filter_of(t);
+  return filter == kAnyCard || (filter >> static_cast<std::uint8_t>(t) & 1u) != 0;
+}
+/// The number a state hash counts for `filter`: 0 for any, t + 1 for the one type t, and
+/// 0x20 | the set for several, so that a battle's hash with a filter of one type stays what it
+/// was when a filter took one type only.
+constexpr std::uint8_t card_filter_hash_code(CardFilter filter) {
+  for (std::uint8_t t = 0; t < kCardTypeNames.size(); ++t)
+    if (filter == 1u << t) return static_cast<std::uint8_t>(t + 1u);
+  return filter == kAnyCard ? 0 : static_cast<std::uint8_t>(0x20u | filter);
 }
 /// Who a card is aimed at when played.
 enum class CardTarget : std::uint8_t {
@@ -244,7 +259,7 @@ enum class HookKind : std::uint8_t {
 struct HookDef {
   std::string id;
   HookKind kind = HookKind::OnCardPlayed;
-  std::optional<CardType> card_type;  ///< only cards of this type match
+  CardFilter card_type = kAnyCard;  ///< only cards of these types match
   std::int32_t keep_percent = 0;
   OpRange effects;
   std::uint8_t duration = 0;  ///< turns; 0 = the rest of the battle
@@ -448,6 +463,9 @@ DeckIndex deck_index_of(std::span<const CardId> deck, const Catalog& catalog);
 bool catalog_indexed(const Catalog& catalog);
 
 std::string_view card_type_name(CardType t);
+/// The types `filter` takes, for messages: "attack", "skill or power", "skill, power or curse";
+/// "any" for kAnyCard.
+std::string card_filter_name(CardFilter filter);
 std::string_view status_timing_name(StatusTiming t);
 std::string_view intent_name(Intent i);
 std::string_view armor_decay_rule_name(ArmorDecayRule r);

@@ -2,9 +2,9 @@
 // What discard, exhaust, put_on_draw_pile and put_in_hand share: N cards of the hand (or, for
 // put_on_draw_pile, of the discard pile; for put_in_hand, of the discard, exhaust or draw pile) leave
 // for a pile, chosen by the player (a Choice of cards, one decision per card) or at random
-// (effects stream), or all of them in the order a Choice lists them; only cards of one type
-// when the op names a "card_type". The card being played is never among them. Cards going to
-// the hand stop when it is full.
+// (effects stream), or all of them in the order a Choice lists them; only cards of the types
+// the op names in "card_type", when it names any. The card being played is never among them.
+// Cards going to the hand stop when it is full.
 
 #include <algorithm>
 #include <array>
@@ -20,9 +20,9 @@ namespace battlecore::deckbuilder::detail {
 enum HandCardMode : std::uint8_t { kModeChoose = 0, kModeRandom = 1, kModeAll = 2 };
 inline constexpr std::array<std::string_view, 3> kHandCardModes = {"choose", "random", "all"};
 
-/// {"amount": N, "mode": "choose" | "random", "card_type": T (optional)}, or {"mode": "all",
-/// "card_type": T (optional)} with no amount; choose only in card effects, never in moves. The
-/// CardFilter of "card_type" goes into Op::times.
+/// {"amount": N, "mode": "choose" | "random", "card_type": T or [T, ...] (optional)}, or
+/// {"mode": "all", "card_type": ...} with no amount; choose only in card effects, never in moves.
+/// The CardFilter of "card_type" goes into Op::times.
 inline bool compile_hand_cards(const OpCompiler& oc, content::ObjectReader& r, Op& op,
                                std::string_view name) {
   // A bad mode is reported, and the other keys are read all the same.
@@ -35,9 +35,9 @@ inline bool compile_hand_cards(const OpCompiler& oc, content::ObjectReader& r, O
     ok = false;
   }
   // Any type when absent; a bad one is reported.
-  const auto type = r.enum_or("card_type", kCardTypeNames, kCardTypeNames.size());
-  op.times = type && *type < kCardTypeNames.size() ? card_filter_of(static_cast<CardType>(*type)) : kAnyCard;
-  if (!type) ok = false;
+  const auto types = r.enum_set_or("card_type", kCardTypeNames, kAnyCard);
+  op.times = card_filter_of_set(types.value_or(kAnyCard));
+  if (!types) ok = false;
   if (!mode) return false;
   op.mode = static_cast<std::uint8_t>(*mode);
   if (op.mode != kModeChoose) op.flags = static_cast<std::uint8_t>(op.flags & ~kNests);  // never pauses
