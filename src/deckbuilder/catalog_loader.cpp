@@ -215,7 +215,11 @@ class Loader {
           c_->block_labels.push_back(std::move(label));
           return index;
         },
-        [this](ObjectReader& r, std::string_view key) { return read_condition(r, key); }};
+        [this](ObjectReader& r, std::string_view key) { return read_condition(r, key); },
+        [this](const CountedAmount& a) {
+          c_->counted_amounts.push_back(a);
+          return static_cast<std::int32_t>(c_->counted_amounts.size() - 1);
+        }};
   }
 
   /// The index of the entry about to be added to a table an op names in 16 bits (Catalog::blocks,

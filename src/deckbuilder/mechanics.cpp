@@ -187,6 +187,46 @@ void gain_energy(Ctx& x, std::int32_t amount) {
   });
 }
 
+std::int32_t counted_amount(const OpContext& ctx, const CountedAmount& a) {
+  const BattleState& s = ctx.x.s;
+  const UnitState* from = ctx.from;
+  std::int64_t n = 0;
+  switch (a.count) {
+    case AmountCount::Stacks:
+      n = from != nullptr && ctx.status != kNoStatus ? from->stacks(ctx.status) : 0;
+      break;
+    case AmountCount::Hand:
+      n = static_cast<std::int64_t>(s.hand().size());
+      if (s.playing.card != kNoCard && s.piles.hand_index(s.playing.card) < s.hand().size()) --n;
+      break;
+    case AmountCount::DrawPile:
+      n = static_cast<std::int64_t>(s.draw_pile().size());
+      break;
+    case AmountCount::DiscardPile:
+      n = static_cast<std::int64_t>(s.discard_pile().size());
+      break;
+    case AmountCount::ExhaustPile:
+      n = static_cast<std::int64_t>(s.exhaust_pile().size());
+      break;
+    case AmountCount::Energy:
+      n = s.energy;
+      break;
+    case AmountCount::Armor:
+      n = from != nullptr ? from->armor : 0;
+      break;
+    case AmountCount::MissingHp:
+      n = from != nullptr ? from->max_hp - std::max(from->hp, 0) : 0;
+      break;
+    case AmountCount::CardsPlayedThisTurn:
+      n = static_cast<std::int64_t>(s.played_this_turn.size());
+      break;
+    case AmountCount::AttacksThisTurn:
+      n = s.attacks_this_turn;
+      break;
+  }
+  return static_cast<std::int32_t>(std::clamp<std::int64_t>(a.plus + a.per * n, a.min, a.max));
+}
+
 [[gnu::hot]] void apply_status(Ctx& x, UnitRef source, UnitRef target, StatusId status, std::int32_t stacks) {
   UnitState& u = unit(x, target);
   if (!u.alive() || stacks == 0) return;

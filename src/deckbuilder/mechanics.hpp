@@ -450,10 +450,13 @@ inline void run_effects(Ctx& x, const OpRange& ops, UnitRef source, UnitRef targ
   run_effects_on_stack(x, ops, source, target, card, status);
 }
 
-/// The op's amount: its literal, or the source's stacks of the running status.
+/// A counted amount now (CountedAmount): plus + per × the count, within [min, max]. Stacks count
+/// 0 outside a status's timing.
+std::int32_t counted_amount(const OpContext& ctx, const CountedAmount& a);
+/// The op's amount: its literal, or its counted amount.
 inline std::int32_t op_amount(const OpContext& ctx, const Op& op) {
-  if ((op.flags & kAmountFromStacks) != 0 && ctx.from != nullptr && ctx.status != kNoStatus)
-    return ctx.from->stacks(ctx.status);
+  if ((op.flags & kAmountCounted) != 0) [[unlikely]]
+    return counted_amount(ctx, ctx.x.c.counted_amounts[static_cast<std::size_t>(op.amount)]);
   return op.amount;
 }
 /// Reads {"amount": 1..999, "target": ... (default self)}: the shape of armor, heal, lose_hp.
@@ -491,7 +494,8 @@ void for_each_op_target(OpContext& ctx, const Op& op, Apply apply) {
   }
   std::array<UnitRef, kMaxEnemies + 1> targets{};
   const std::size_t n = op_targets_of_side(ctx, op.target, targets);
-  for (std::size_t i = 0; i < n; ++i) apply(ctx.x, targets[i], unit(ctx.x, targets[i]), op_amount(ctx, op));
+  const std::int32_t amount = op_amount(ctx, op);  // counted once, as the op starts
+  for (std::size_t i = 0; i < n; ++i) apply(ctx.x, targets[i], unit(ctx.x, targets[i]), amount);
 }
 }  // namespace detail
 }  // namespace battlecore::deckbuilder

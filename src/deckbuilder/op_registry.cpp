@@ -1,5 +1,6 @@
 #include "deckbuilder/op_registry.hpp"
 
+#include <algorithm>
 #include <array>
 
 #include "battlecore/core/invariant.hpp"
@@ -43,20 +44,42 @@ std::optional<std::uint16_t> OpCompiler::hook(content::ObjectReader& r, std::str
 
 bool OpCompiler::amount(content::ObjectReader& r, std::string_view key, std::int64_t min, std::int64_t max,
                         Op& op) const {
-  if (owner == EffectOwner::Status && r.has(key)) {
-    if (const nlohmann::json* v = r.optional_value(key); v != nullptr && v->is_string()) {
-      if (v->get_ref<const std::string&>() != "stacks") {
-        r.error_at(key, "expected an integer in [" + std::to_string(min) + ", " + std::to_string(max) +
-                            "] or \"stacks\", got '" + v->get<std::string>() + "'");
-        return false;
-      }
-      op.flags = static_cast<std::uint8_t>(op.flags | kAmountFromStacks);
-      return true;
+  CountedAmount counted{.min = static_cast<std::int32_t>(std::min<std::int64_t>(min, 0)),
+                        .max = static_cast<std::int32_t>(max)};
+  const nlohmann::json* v = r.has(key) ? r.optional_value(key) : nullptr;
+  if (v != nullptr && v->is_string() && owner == EffectOwner::Status) {
+    if (v->get_ref<const std::string&>() != "stacks") {
+      r.error_at(key, "expected an integer in [" + std::to_string(min) + ", " + std::to_string(max) +
+                          "], \"stacks\" or a count object, got '" + v->get<std::string>() + "'");
+      return false;
     }
+    counted.count = AmountCount::Stacks;
+  } else if (v != nullptr && v->is_object()) {
+    content::ObjectReader c(r.document(), *v, r.pointer_of(key), r.diagnostics());
+    const auto count = c.required_enum("count", kAmountCountNames);
+    const auto per = c.optional_int("per", -99, 99);
+    counted.per = static_cast<std::int32_t>(per.value_or(1));
+    counted.plus = static_cast<std::int32_t>(c.int_or("plus", 0, -999, 999));
+    bool ok = count.has_value() && (per || !c.has("per"));
+    if (per == 0) {
+      c.error_at("per", "expected a non-zero integer in [-99, 99], got 0");
+      ok = false;
+    }
+    if (count == static_cast<std::size_t>(AmountCount::Stacks) && owner != EffectOwner::Status) {
+      c.error_at("count", "only a status's timings count stacks");
+      ok = false;
+    }
+    c.finish();
+    if (!ok) return false;
+    counted.count = static_cast<AmountCount>(*count);
+  } else {
+    const auto value = r.required_int(key, min, max);
+    if (!value) return false;
+    op.amount = static_cast<std::int32_t>(*value);
+    return true;
   }
-  const auto value = r.required_int(key, min, max);
-  if (!value) return false;
-  op.amount = static_cast<std::int32_t>(*value);
+  op.amount = add_counted_amount(counted);
+  op.flags = static_cast<std::uint8_t>(op.flags | kAmountCounted);
   return true;
 }
 

@@ -22,7 +22,7 @@ inline constexpr std::uint32_t kMaxOpsPerEffect = 10000;
 enum class EffectOwner : std::uint8_t {
   Card,      ///< a card's on-play effects: may ask the player (choice, chosen discard)
   Move,      ///< an enemy's move
-  Status,    ///< a status's timing: amounts may be "stacks"
+  Status,    ///< a status's timing: amounts may count its "stacks"
   Deferred,  ///< a hook's or a delayed trigger's effects: run later, never ask the player
 };
 
@@ -44,6 +44,8 @@ struct OpCompiler {
   std::function<std::uint16_t(OpRange, std::string label)> add_block;
   /// Reads a condition object at `key`; returns its index in Catalog::conditions.
   std::function<std::optional<std::uint16_t>(content::ObjectReader&, std::string_view key)> compile_condition;
+  /// Adds a counted amount to Catalog::counted_amounts; returns its index.
+  std::function<std::int32_t(const CountedAmount&)> add_counted_amount;
 
   /// The op's "target" key (default `fallback`): chosen, self, all_enemies, random_enemy.
   OpTarget target(content::ObjectReader& r, OpTarget fallback) const;
@@ -51,7 +53,9 @@ struct OpCompiler {
   std::optional<std::uint16_t> status(content::ObjectReader& r, std::string_view key) const;
   std::optional<std::uint16_t> card(content::ObjectReader& r, std::string_view key) const;
   std::optional<std::uint16_t> hook(content::ObjectReader& r, std::string_view key) const;
-  /// A required amount in [min, max]; in a status timing also the string "stacks".
+  /// A required amount in [min, max], or one counted as the op runs ({"count": ..., "per": ...,
+  /// "plus": ...}, kept within [min, max] with 0 let in; kAmountCounted); in a status timing also
+  /// the string "stacks", which counts the status's stacks.
   bool amount(content::ObjectReader& r, std::string_view key, std::int64_t min, std::int64_t max,
               Op& op) const;
   /// Reports that the op cannot be used where it is; returns false.

@@ -354,13 +354,39 @@ TEST(DeckbuilderCatalogLoader, OpsThatAskThePlayerAreForCardsOnly) {
   EXPECT_EQ(far.size(), 1u) << far.to_string();
 }
 
+TEST(DeckbuilderCatalogLoader, CountedAmountsAreChecked) {
+  const Diagnostics diags =
+      refused_text(R"({ "cards": [{ "id": "zap", "type": "attack", "cost": 1, "target": "enemy",
+    "effects": [{ "op": "damage", "amount": { "count": "hand", "per": 2, "plus": 1 } },
+                { "op": "damage", "amount": { "count": "allies" } },
+                { "op": "draw", "amount": { "per": 2 } },
+                { "op": "armor", "amount": { "count": "armor", "per": 0 } },
+                { "op": "armor", "amount": { "count": "energy", "per": 100, "plus": -1000 } },
+                { "op": "armor", "amount": { "count": "energy", "times": 2 } },
+                { "op": "heal", "amount": { "count": "stacks" } },
+                { "op": "armor", "amount": [1] }] }],
+    "statuses": [{ "id": "burn", "timings": { "turn_start": [{ "op": "lose_hp", "amount": { "count": "stacks", "per": 2 } }] } }] })");
+  expect_diagnostic(diags, "/cards/0/effects/1/amount/count",
+                    {"unknown value 'allies'", "stacks, hand, draw_pile, discard_pile"});
+  expect_diagnostic(diags, "/cards/0/effects/2/amount", {"missing required key 'count'"});
+  expect_diagnostic(diags, "/cards/0/effects/3/amount/per",
+                    {"expected a non-zero integer in [-99, 99], got 0"});
+  expect_diagnostic(diags, "/cards/0/effects/4/amount/per", {"expected an integer in [-99, 99]", "100"});
+  expect_diagnostic(diags, "/cards/0/effects/4/amount/plus", {"expected an integer in [-999, 999]", "-1000"});
+  expect_diagnostic(diags, "/cards/0/effects/5/amount/times", {"unknown key 'times'", "count, per, plus"});
+  expect_diagnostic(diags, "/cards/0/effects/6/amount/count", {"only a status's timings count stacks"});
+  expect_diagnostic(diags, "/cards/0/effects/7/amount", {"expected an integer in [0, 999], got an array"});
+  EXPECT_EQ(diags.size(), 8u) << diags.to_string();
+}
+
 TEST(DeckbuilderCatalogLoader, StacksAmountsAreForStatusTimingsOnly) {
   const Diagnostics diags =
       refused_text(R"({ "cards": [{ "id": "zap", "type": "attack", "cost": 1, "target": "enemy",
     "effects": [{ "op": "damage", "amount": "stacks" }] }],
     "statuses": [{ "id": "burn", "timings": { "turn_start": [{ "op": "lose_hp", "amount": "lots" }] } }] })");
   expect_diagnostic(diags, "/cards/0/effects/0/amount", {"expected an integer in [0, 999], got a string"});
-  expect_diagnostic(diags, "/statuses/0/timings/turn_start/0/amount", {"or \"stacks\"", "got 'lots'"});
+  expect_diagnostic(diags, "/statuses/0/timings/turn_start/0/amount",
+                    {"\"stacks\" or a count object", "got 'lots'"});
   EXPECT_EQ(diags.size(), 2u) << diags.to_string();
 }
 

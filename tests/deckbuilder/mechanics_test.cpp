@@ -745,7 +745,7 @@ TEST(DeckbuilderDamageOp, MarksOneHitAndPlaysTheSameWithoutTheMark) {
   for (Op& op : unmarked->ops) {
     if (op.code != damage) continue;
     const bool one_hit = op.times == 1 && (op.target == OpTarget::Chosen || op.target == OpTarget::Self) &&
-                         (op.flags & kAmountFromStacks) == 0;
+                         (op.flags & kAmountCounted) == 0;
     EXPECT_EQ((op.flags & kOneHit) != 0, one_hit) << "op with " << op.times << " hits";
     (one_hit ? marked : other) += 1;
     op.flags = static_cast<std::uint8_t>(op.flags & ~kOneHit);

@@ -2870,6 +2870,99 @@ TEST(DeckbuilderRulesHandOps, ACardTypeListTakesCardsOfEachOfItsTypes) {
   EXPECT_EQ(card_ids(sort, sort.state().discard_pile()), (Ids{"charm", "sort"}));
 }
 
+// --- counted amounts ------------------------------------------------------------------------
+
+constexpr std::string_view kCountingCards = R"(
+  { "id": "slam", "type": "attack", "cost": 0, "target": "enemy", "effects": [{ "op": "damage", "amount": { "count": "armor" } }] },
+  { "id": "tally", "type": "skill", "cost": 0, "target": "none", "effects": [{ "op": "armor", "amount": { "count": "hand", "per": 2, "plus": 1 } }] },
+  { "id": "surge", "type": "skill", "cost": 0, "target": "none", "effects": [{ "op": "gain_energy", "amount": { "count": "hand", "per": 5 } }] },
+  { "id": "finisher", "type": "attack", "cost": 0, "target": "enemy", "effects": [{ "op": "damage", "amount": { "count": "attacks_this_turn", "per": 6, "plus": -6 } }] },
+  { "id": "tempo", "type": "skill", "cost": 0, "target": "none", "effects": [{ "op": "armor", "amount": { "count": "cards_played_this_turn" } }] },
+  { "id": "grit", "type": "skill", "cost": 0, "target": "none", "effects": [{ "op": "armor", "amount": { "count": "missing_hp" } }] },
+  { "id": "spark", "type": "skill", "cost": 0, "target": "none", "effects": [{ "op": "armor", "amount": { "count": "energy", "per": 10 } }] },
+  { "id": "relics", "type": "skill", "cost": 0, "target": "none", "effects": [{ "op": "armor", "amount": { "count": "exhaust_pile" } }] },
+  { "id": "depth", "type": "skill", "cost": 0, "target": "none", "effects": [{ "op": "armor", "amount": { "count": "draw_pile", "per": -1, "plus": 20 } }] },
+  { "id": "recoup", "type": "skill", "cost": 0, "target": "none", "effects": [{ "op": "draw", "amount": { "count": "discard_pile" } }] },
+  { "id": "hoist", "type": "skill", "cost": 0, "target": "none", "effects": [{ "op": "apply_status", "status": "charge", "amount": 2, "target": "self" }] })";
+
+// An amount may be counted as its op runs: plus + per × the count, within the op's range (0 let
+// in). Each count is read at the moment the op starts.
+TEST(DeckbuilderRulesAmounts, ACountedAmountIsCountedAsItsOpRuns) {
+  const auto catalog = build({.cards = std::string(kCountingCards),
+                              .deck = R"({ "card": "guard", "count": 10 })",
+                              .statuses = R"({ "id": "charge", "timings": { "turn_start": [
+                                 { "op": "armor", "amount": { "count": "stacks", "per": 3 }, "target": "self" }] } })"});
+  const auto play = [](Battle& b, std::size_t i, std::int8_t target = -1) {
+    ASSERT_TRUE(b.submit(Action::play(b.state().hand()[i], target)).ok()) << "hand " << i;
+  };
+  const auto armor = [](const Battle& b) { return b.state().player.armor; };
+  // Armor: the source's (Body Slam).
+  Battle slam = scenario_battle(catalog, {{"hand", {"slam"}}, {"player", {{"armor", 13}}}});
+  const std::int32_t hp = slam.state().enemies[0].unit.hp;
+  ASSERT_NO_FATAL_FAILURE(play(slam, 0, 0));
+  EXPECT_EQ(slam.state().enemies[0].unit.hp, hp - 13);
+  // The hand, the card being played not counted: 1 + 2 × 3.
+  Battle tally = scenario_battle(catalog, {{"hand", {"guard", "tally", "guard", "guard"}}});
+  ASSERT_NO_FATAL_FAILURE(play(tally, 1));
+  EXPECT_EQ(armor(tally), 7);
+  // Kept within the op's range: gain_energy takes -9 to 9.
+  Battle surge = scenario_battle(catalog, {{"hand", {"surge", "guard", "guard"}}, {"energy", 0}});
+  ASSERT_NO_FATAL_FAILURE(play(surge, 0));
+  EXPECT_EQ(surge.state().energy, 9);
+  // The attacks played this turn, this one included; 0 (not -6) for the first.
+  Battle finisher = scenario_battle(catalog, {{"hand", {"finisher", "slam", "finisher"}}});
+  const std::int32_t ehp = finisher.state().enemies[0].unit.hp;
+  ASSERT_NO_FATAL_FAILURE(play(finisher, 0, 0));
+  EXPECT_EQ(finisher.state().enemies[0].unit.hp, ehp);
+  ASSERT_NO_FATAL_FAILURE(play(finisher, 0, 0));  // Slam, with no armor: 0
+  ASSERT_NO_FATAL_FAILURE(play(finisher, 0, 0));  // the third attack: 6 × 3 - 6
+  EXPECT_EQ(finisher.state().enemies[0].unit.hp, ehp - 12);
+  // The cards played this turn, this one included.
+  Battle tempo = scenario_battle(catalog, {{"hand", {"tally", "tally", "tempo"}}});
+  ASSERT_NO_FATAL_FAILURE(play(tempo, 0));
+  ASSERT_NO_FATAL_FAILURE(play(tempo, 0));
+  const std::int32_t before = armor(tempo);
+  ASSERT_NO_FATAL_FAILURE(play(tempo, 0));
+  EXPECT_EQ(armor(tempo) - before, 3);
+  // Missing HP, energy, the exhaust and the draw piles.
+  Battle grit = scenario_battle(catalog, {{"hand", {"grit"}}, {"player", {{"hp", 38}}}});
+  ASSERT_NO_FATAL_FAILURE(play(grit, 0));
+  EXPECT_EQ(armor(grit), 50 - 38);
+  Battle spark = scenario_battle(catalog, {{"hand", {"spark"}}, {"energy", 2}});
+  ASSERT_NO_FATAL_FAILURE(play(spark, 0));
+  EXPECT_EQ(armor(spark), 20);
+  Battle relics =
+      scenario_battle(catalog, {{"hand", {"relics"}}, {"exhaust_pile", {"guard", "guard", "slam", "tempo"}}});
+  ASSERT_NO_FATAL_FAILURE(play(relics, 0));
+  EXPECT_EQ(armor(relics), 4);
+  Battle depth = scenario_battle(catalog, {{"hand", {"depth"}}, {"draw_pile", {"guard", "guard", "guard"}}});
+  ASSERT_NO_FATAL_FAILURE(play(depth, 0));
+  EXPECT_EQ(armor(depth), 17);
+  // A draw of as many cards as the discard pile holds, counted before the first is drawn.
+  Battle recoup = scenario_battle(catalog, {{"hand", {"recoup"}},
+                                            {"draw_pile", {"guard", "guard", "guard", "guard"}},
+                                            {"discard_pile", {"slam", "slam", "slam"}}});
+  ASSERT_NO_FATAL_FAILURE(play(recoup, 0));
+  EXPECT_EQ(recoup.state().hand().size(), 3u);
+  // A status's stacks, per 3: two stacks give 6 armor at the next turn's start.
+  Battle hoist = scenario_battle(catalog, {{"hand", {"hoist"}}});
+  ASSERT_NO_FATAL_FAILURE(play(hoist, 0));
+  ASSERT_TRUE(hoist.submit(Action::end_turn()).ok());
+  EXPECT_EQ(armor(hoist), 6);
+  // The catalog keeps each counted amount once, with the op's range.
+  ASSERT_EQ(catalog->counted_amounts.size(), 11u);
+  const auto energy = std::find_if(catalog->counted_amounts.begin(), catalog->counted_amounts.end(),
+                                   [](const CountedAmount& a) { return a.per == 5; });
+  ASSERT_NE(energy, catalog->counted_amounts.end());
+  EXPECT_EQ(energy->count, AmountCount::Hand);
+  EXPECT_EQ(energy->plus, 0);
+  EXPECT_EQ(energy->min, -9);
+  EXPECT_EQ(energy->max, 9);
+  EXPECT_EQ(std::count_if(catalog->ops.begin(), catalog->ops.end(),
+                          [](const Op& op) { return (op.flags & kAmountCounted) != 0; }),
+            11);
+}
+
 // The hand has room for one card of the two asked (the card being played is in it until its
 // effect ends, as for a draw): a choice ends after one pick, a random pick takes one; with the
 // hand full, nothing is offered. A snapshot of a choice waiting with a full hand is refused.

@@ -80,14 +80,41 @@ enum class OpTarget : std::uint8_t {
 
 /// Op flags.
 enum OpFlag : std::uint8_t {
-  kAmountFromStacks = 1u << 0,  ///< the amount is the owner's stacks of the running status
-  kSetsCost = 1u << 1,          ///< cost_rule: sets the cost (without it, changes the cost)
+  kAmountCounted = 1u << 0,  ///< the amount is counted as the op runs: Catalog::counted_amounts[amount]
+  kSetsCost = 1u << 1,       ///< cost_rule: sets the cost (without it, changes the cost)
   /// The op may push effect frames or pause on a choice: the loader sets it from the op kind's
   /// OpSpec::nests, and the op's compile function clears it when its parameters rule both out.
   kNests = 1u << 2,
   /// damage: one hit of the literal amount on the one unit the target kind names (set by its
   /// compile function; without it, the op takes its general path, with the same result).
   kOneHit = 1u << 3,
+};
+
+/// What a counted amount counts, as the op runs.
+enum class AmountCount : std::uint8_t {
+  Stacks,               ///< the source's stacks of the status whose timing runs (status timings only)
+  Hand,                 ///< cards in the hand, the card being played not counted
+  DrawPile,             ///< cards in the draw pile
+  DiscardPile,          ///< cards in the discard pile
+  ExhaustPile,          ///< cards in the exhaust pile
+  Energy,               ///< the player's energy
+  Armor,                ///< the source's armor
+  MissingHp,            ///< the source's max HP less its HP
+  CardsPlayedThisTurn,  ///< cards played this turn, the one being played included
+  AttacksThisTurn,      ///< attacks played this turn, the one being played included
+};
+/// The names of AmountCount, in its order (content).
+inline constexpr std::array<std::string_view, 10> kAmountCountNames = {
+    "stacks", "hand",  "draw_pile",  "discard_pile",           "exhaust_pile",
+    "energy", "armor", "missing_hp", "cards_played_this_turn", "attacks_this_turn"};
+/// An amount counted as its op runs (an op with kAmountCounted): plus + per × the count, kept
+/// within [min, max], the op's range with 0 let in.
+struct CountedAmount {
+  AmountCount count = AmountCount::Stacks;
+  std::int32_t per = 1;
+  std::int32_t plus = 0;
+  std::int32_t min = 0;
+  std::int32_t max = 0;
 };
 
 /// One compiled effect op. `code` indexes Catalog::op_handlers; the meaning of the other
@@ -438,13 +465,14 @@ struct Catalog {
   std::vector<EncounterDef> encounters;
   std::vector<HookDef> hooks;
   std::vector<RewardPool> reward_pools;
-  std::vector<Condition> conditions;      ///< by Op::ref of conditional ops
-  std::vector<OpRange> blocks;            ///< nested effect lists, by Op::block
-  std::vector<std::string> block_labels;  ///< a label per block (choice options), else empty
-  std::vector<Op> ops;                    ///< every effect of every card and move
-  std::vector<OpHandler> op_handlers;     ///< by Op::code
-  std::vector<std::string> op_names;      ///< by Op::code
-  std::uint64_t content_hash = 0;         ///< content::canonical_content_hash of the files as loaded
+  std::vector<Condition> conditions;           ///< by Op::ref of conditional ops
+  std::vector<OpRange> blocks;                 ///< nested effect lists, by Op::block
+  std::vector<std::string> block_labels;       ///< a label per block (choice options), else empty
+  std::vector<Op> ops;                         ///< every effect of every card and move
+  std::vector<CountedAmount> counted_amounts;  ///< by Op::amount of the ops with kAmountCounted
+  std::vector<OpHandler> op_handlers;          ///< by Op::code
+  std::vector<std::string> op_names;           ///< by Op::code
+  std::uint64_t content_hash = 0;              ///< content::canonical_content_hash of the files as loaded
 
   std::optional<CardId> find_card(std::string_view id) const;
   std::optional<StatusId> find_status(std::string_view id) const;

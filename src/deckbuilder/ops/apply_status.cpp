@@ -10,7 +10,7 @@ bool compile(const OpCompiler& oc, content::ObjectReader& r, Op& op) {
   const auto status = oc.status(r, "status");
   bool ok = oc.amount(r, "amount", -999, 999, op);
   op.target = oc.target(r, OpTarget::Chosen);
-  if (ok && (op.flags & kAmountFromStacks) == 0 && op.amount == 0) {
+  if (ok && (op.flags & kAmountCounted) == 0 && op.amount == 0) {
     r.error_at("amount", "expected a non-zero number of stacks, got 0");
     ok = false;
   }

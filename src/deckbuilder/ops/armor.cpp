@@ -18,7 +18,7 @@ namespace {
 // call of its own, saves no registers.
 [[gnu::hot]] void run(OpContext& ctx, const Op& op) {
   UnitState* const u = one_op_unit(ctx, op.target);
-  if (!names_one_unit(op.target) || (op.flags & kAmountFromStacks) != 0 || u == nullptr ||
+  if (!names_one_unit(op.target) || (op.flags & kAmountCounted) != 0 || u == nullptr ||
       (u->status_traits & status_trait::kChangesArmorGained) != 0 || ctx.x.ev.wants(EventType::ArmorGained))
     return run_any(ctx, op);
   gain_armor_unheard(*u, armor_gain(ctx.x, *u, op.amount));

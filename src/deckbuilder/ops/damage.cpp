@@ -11,7 +11,7 @@ bool compile(const OpCompiler& oc, content::ObjectReader& r, Op& op) {
   const bool ok = oc.amount(r, "amount", 0, 999, op);
   op.times = static_cast<std::int32_t>(r.int_or("times", 1, 1, 99));
   op.target = oc.target(r, OpTarget::Chosen);
-  if (op.times == 1 && names_one_unit(op.target) && (op.flags & kAmountFromStacks) == 0)
+  if (op.times == 1 && names_one_unit(op.target) && (op.flags & kAmountCounted) == 0)
     op.flags = static_cast<std::uint8_t>(op.flags | kOneHit);
   return ok;
 }
