@@ -311,8 +311,11 @@ TEST(ClashParameters, AResetupBuildsAListedDeckAgainBeforeDealing) {
     ++checked;
   }
   EXPECT_GE(checked, 2u);
-  for (const Event& e : b.events().log())
-    if (e.type == EventType::Eliminated) EXPECT_NE(static_cast<OutReason>(e.extra), OutReason::NoCards);
+  for (const Event& e : b.events().log()) {
+    if (e.type == EventType::Eliminated) {
+      EXPECT_NE(static_cast<OutReason>(e.extra), OutReason::NoCards);
+    }
+  }
 }
 
 TEST(ClashParameters, TheRoundLimitEndsTheBattleWithAFullRanking) {

@@ -428,7 +428,9 @@ TEST_F(MonitorClash, ABotMoveLeftWhenTheHumanMovesEndIsRefusedWithOrWithoutAFina
   for (const std::size_t step : {std::size_t{0}, steps, steps - 1, steps}) {
     const Reply at = post(client_, "/api/battles/" + id + "/seek", json{{"step", step}});
     ASSERT_EQ(at.status, 200) << at.body.dump();
-    if (step == steps) EXPECT_EQ(at.body["state_hash"], prefix["final_state_hash"]);
+    if (step == steps) {
+      EXPECT_EQ(at.body["state_hash"], prefix["final_state_hash"]);
+    }
   }
 }
 
