@@ -1176,6 +1176,22 @@ TEST(StarterCard, ClearMind) {
   EXPECT_EQ(b.state().energy, 2);
 }
 
+TEST(StarterCard, ShieldBash) {
+  expect_card("shield_bash", CardType::Attack, 1, CardTarget::Enemy);
+  // With no armor it deals nothing; after a Defend, 5.
+  for (const bool defended : {false, true}) {
+    Battle b = arena(Arena(deck_of({{"shield_bash", 1}, {"defend", 9}})), {"shield_bash"});
+    if (defended) {
+      ASSERT_TRUE(play(b, "defend"));
+    }
+    const std::int32_t hp = enemy_hp(b, 0);
+    ASSERT_TRUE(play(b, "shield_bash", 0));
+    EXPECT_EQ(enemy_hp(b, 0), hp - (defended ? 5 : 0)) << (defended ? "after a Defend" : "no armor");
+    EXPECT_EQ(b.state().player.armor, defended ? 5 : 0) << "the armor stays";
+    EXPECT_EQ(b.state().energy, defended ? 1 : 2);
+  }
+}
+
 TEST(StarterCard, WildToss) {
   expect_card("wild_toss", CardType::Skill, 0, CardTarget::None);
   Battle b = arena(Arena(deck_of({{"wild_toss", 1}, {"defend", 9}})), {"wild_toss"});
@@ -2197,8 +2213,8 @@ TEST(StarterPlayer, Bastion) {
                 {"foresight", 1},      {"time_bomb", 1},     {"streamline", 1},     {"meditate", 1},
                 {"mending_salve", 1},  {"vow_of_peace", 1},  {"deep_breath", 1},    {"regroup", 1},
                 {"salvage", 1},        {"unearth", 1},       {"survey", 1},         {"armory", 1},
-                {"clear_mind", 1}}));
-  EXPECT_EQ(p.deck.size(), 34u);
+                {"clear_mind", 1},     {"shield_bash", 1}}));
+  EXPECT_EQ(p.deck.size(), 35u);
 }
 
 /// Plays `n` battles of an encounter with the random policy; every submit must be accepted.
@@ -2363,7 +2379,8 @@ TEST(StarterPack, EveryItemHasATest) {
                     "haste",          "meditate",        "opening_gambit", "mending_salve",   "vow_of_peace",
                     "footwork",       "spiked_armor",    "iron_skin",      "battle_fury",     "blood_oath",
                     "steel_resolve",  "deep_breath",     "dazed",          "doubt",           "regroup",
-                    "salvage",        "unearth",         "survey",         "armory",          "clear_mind"}));
+                    "salvage",        "unearth",         "survey",         "armory",          "clear_mind",
+                    "shield_bash"}));
   EXPECT_EQ(upgrades.size(), 5u);  // twin_strike, venom_dart, blood_strike, shield_wall, brace
   EXPECT_EQ(ids_of(c.enemies), sorted({"gnasher", "sludge", "cultist", "spiker", "bog_toad", "imp", "witch",
                                        "leech", "sentry", "golem", "warlord"}));
