@@ -189,12 +189,14 @@ void gain_energy(Ctx& x, std::int32_t amount) {
 
 std::int32_t counted_amount(const OpContext& ctx, const CountedAmount& a) {
   const BattleState& s = ctx.x.s;
-  const UnitState* from = ctx.from;
+  const UnitState* who = a.of_target ? ctx.to : ctx.from;  // the unit counted
   std::int64_t n = 0;
   switch (a.count) {
-    case AmountCount::Stacks:
-      n = from != nullptr && ctx.status != kNoStatus ? from->stacks(ctx.status) : 0;
+    case AmountCount::Stacks: {
+      const StatusId status = a.status != kNoStatus ? a.status : ctx.status;
+      n = who != nullptr && status != kNoStatus ? who->stacks(status) : 0;
       break;
+    }
     case AmountCount::Hand:
       n = static_cast<std::int64_t>(s.hand().size());
       if (s.playing.card != kNoCard && s.piles.hand_index(s.playing.card) < s.hand().size()) --n;
@@ -212,10 +214,10 @@ std::int32_t counted_amount(const OpContext& ctx, const CountedAmount& a) {
       n = s.energy;
       break;
     case AmountCount::Armor:
-      n = from != nullptr ? from->armor : 0;
+      n = who != nullptr ? who->armor : 0;
       break;
     case AmountCount::MissingHp:
-      n = from != nullptr ? from->max_hp - std::max(from->hp, 0) : 0;
+      n = who != nullptr ? who->max_hp - std::max(who->hp, 0) : 0;
       break;
     case AmountCount::CardsPlayedThisTurn:
       n = static_cast<std::int64_t>(s.played_this_turn.size());

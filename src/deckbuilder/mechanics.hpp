@@ -450,8 +450,9 @@ inline void run_effects(Ctx& x, const OpRange& ops, UnitRef source, UnitRef targ
   run_effects_on_stack(x, ops, source, target, card, status);
 }
 
-/// A counted amount now (CountedAmount): plus + per × the count, within [min, max]. Stacks count
-/// 0 outside a status's timing.
+/// A counted amount now (CountedAmount): plus + per × the count, within [min, max]. A unit's
+/// count is 0 without the unit (no chosen target), the running status's stacks 0 outside its
+/// timing.
 std::int32_t counted_amount(const OpContext& ctx, const CountedAmount& a);
 /// The op's amount: its literal, or its counted amount.
 inline std::int32_t op_amount(const OpContext& ctx, const Op& op) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include <fmt/format.h>
+
 #include "battlecore/core/invariant.hpp"
 
 namespace battlecore::deckbuilder::detail {
@@ -42,6 +44,11 @@ std::optional<std::uint16_t> OpCompiler::hook(content::ObjectReader& r, std::str
   return lookup(r, key, hook_ids, "hook", all_read);
 }
 
+namespace {
+/// The units a counted amount may count ("of"), in CountedAmount::of_target's order.
+constexpr std::array<std::string_view, 2> kCountedUnits = {"self", "target"};
+}  // namespace
+
 bool OpCompiler::amount(content::ObjectReader& r, std::string_view key, std::int64_t min, std::int64_t max,
                         Op& op) const {
   CountedAmount counted{.min = static_cast<std::int32_t>(std::min<std::int64_t>(min, 0)),
@@ -60,13 +67,35 @@ bool OpCompiler::amount(content::ObjectReader& r, std::string_view key, std::int
     const auto per = c.optional_int("per", -99, 99);
     counted.per = static_cast<std::int32_t>(per.value_or(1));
     counted.plus = static_cast<std::int32_t>(c.int_or("plus", 0, -999, 999));
-    bool ok = count.has_value() && (per || !c.has("per"));
+    const auto of = c.enum_or("of", kCountedUnits, 0);
+    counted.of_target = of == std::optional<std::size_t>(1);
+    const bool named = c.optional_value("status") != nullptr;  // read below, with the count
+    bool ok = count.has_value() && of.has_value() && (per || !c.has("per"));
     if (per == 0) {
       c.error_at("per", "expected a non-zero integer in [-99, 99], got 0");
       ok = false;
     }
-    if (count == static_cast<std::size_t>(AmountCount::Stacks) && owner != EffectOwner::Status) {
-      c.error_at("count", "only a status's timings count stacks");
+    const bool stacks = count == static_cast<std::size_t>(AmountCount::Stacks);
+    if (named || (stacks && owner != EffectOwner::Status)) {
+      // A named status may be counted anywhere; the running one only in its own timings.
+      if (!stacks) {
+        c.error_at("status", "only a count of stacks names a status");
+        ok = false;
+      } else if (!named) {
+        c.error_at("count",
+                   "outside a status's timings, a count of stacks names its status: expected a "
+                   "'status' key");
+        ok = false;
+      } else if (const auto status = this->status(c, "status")) {
+        counted.status = *status;
+      } else {
+        ok = false;
+      }
+    }
+    const bool of_a_unit = stacks || count == static_cast<std::size_t>(AmountCount::Armor) ||
+                           count == static_cast<std::size_t>(AmountCount::MissingHp);
+    if (count && !of_a_unit && c.has("of")) {
+      c.error_at("of", fmt::format("count {} is of no unit: expected no 'of'", kAmountCountNames[*count]));
       ok = false;
     }
     c.finish();

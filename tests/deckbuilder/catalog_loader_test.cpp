@@ -364,7 +364,12 @@ TEST(DeckbuilderCatalogLoader, CountedAmountsAreChecked) {
                 { "op": "armor", "amount": { "count": "energy", "per": 100, "plus": -1000 } },
                 { "op": "armor", "amount": { "count": "energy", "times": 2 } },
                 { "op": "heal", "amount": { "count": "stacks" } },
-                { "op": "armor", "amount": [1] }] }],
+                { "op": "armor", "amount": [1] },
+                { "op": "damage", "amount": { "count": "stacks", "status": "burn", "of": "target" } },
+                { "op": "draw", "amount": { "count": "hand", "of": "target" } },
+                { "op": "armor", "amount": { "count": "armor", "status": "burn" } },
+                { "op": "armor", "amount": { "count": "stacks", "status": "frost" } },
+                { "op": "armor", "amount": { "count": "armor", "of": "enemy" } }] }],
     "statuses": [{ "id": "burn", "timings": { "turn_start": [{ "op": "lose_hp", "amount": { "count": "stacks", "per": 2 } }] } }] })");
   expect_diagnostic(diags, "/cards/0/effects/1/amount/count",
                     {"unknown value 'allies'", "stacks, hand, draw_pile, discard_pile"});
@@ -374,9 +379,15 @@ TEST(DeckbuilderCatalogLoader, CountedAmountsAreChecked) {
   expect_diagnostic(diags, "/cards/0/effects/4/amount/per", {"expected an integer in [-99, 99]", "100"});
   expect_diagnostic(diags, "/cards/0/effects/4/amount/plus", {"expected an integer in [-999, 999]", "-1000"});
   expect_diagnostic(diags, "/cards/0/effects/5/amount/times", {"unknown key 'times'", "count, per, plus"});
-  expect_diagnostic(diags, "/cards/0/effects/6/amount/count", {"only a status's timings count stacks"});
+  expect_diagnostic(diags, "/cards/0/effects/6/amount/count",
+                    {"outside a status's timings, a count of stacks names its status"});
   expect_diagnostic(diags, "/cards/0/effects/7/amount", {"expected an integer in [0, 999], got an array"});
-  EXPECT_EQ(diags.size(), 8u) << diags.to_string();
+  // A named status's stacks may be counted anywhere, on the source or the chosen target.
+  expect_diagnostic(diags, "/cards/0/effects/9/amount/of", {"count hand is of no unit: expected no 'of'"});
+  expect_diagnostic(diags, "/cards/0/effects/10/amount/status", {"only a count of stacks names a status"});
+  expect_diagnostic(diags, "/cards/0/effects/11/amount/status", {"unknown status 'frost'"});
+  expect_diagnostic(diags, "/cards/0/effects/12/amount/of", {"unknown value 'enemy'", "self, target"});
+  EXPECT_EQ(diags.size(), 12u) << diags.to_string();
 }
 
 TEST(DeckbuilderCatalogLoader, StacksAmountsAreForStatusTimingsOnly) {

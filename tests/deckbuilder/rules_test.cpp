@@ -2883,7 +2883,10 @@ constexpr std::string_view kCountingCards = R"(
   { "id": "relics", "type": "skill", "cost": 0, "target": "none", "effects": [{ "op": "armor", "amount": { "count": "exhaust_pile" } }] },
   { "id": "depth", "type": "skill", "cost": 0, "target": "none", "effects": [{ "op": "armor", "amount": { "count": "draw_pile", "per": -1, "plus": 20 } }] },
   { "id": "recoup", "type": "skill", "cost": 0, "target": "none", "effects": [{ "op": "draw", "amount": { "count": "discard_pile" } }] },
-  { "id": "hoist", "type": "skill", "cost": 0, "target": "none", "effects": [{ "op": "apply_status", "status": "charge", "amount": 2, "target": "self" }] })";
+  { "id": "hoist", "type": "skill", "cost": 0, "target": "none", "effects": [{ "op": "apply_status", "status": "charge", "amount": 2, "target": "self" }] },
+  { "id": "brand", "type": "skill", "cost": 0, "target": "enemy", "effects": [{ "op": "apply_status", "status": "mark", "amount": 3 }] },
+  { "id": "reap", "type": "attack", "cost": 0, "target": "enemy", "effects": [{ "op": "damage", "amount": { "count": "stacks", "status": "mark", "of": "target", "per": 2 } }] },
+  { "id": "execute", "type": "attack", "cost": 0, "target": "enemy", "effects": [{ "op": "damage", "amount": { "count": "missing_hp", "of": "target" } }] })";
 
 // An amount may be counted as its op runs: plus + per × the count, within the op's range (0 let
 // in). Each count is read at the moment the op starts.
@@ -2891,7 +2894,8 @@ TEST(DeckbuilderRulesAmounts, ACountedAmountIsCountedAsItsOpRuns) {
   const auto catalog = build({.cards = std::string(kCountingCards),
                               .deck = R"({ "card": "guard", "count": 10 })",
                               .statuses = R"({ "id": "charge", "timings": { "turn_start": [
-                                 { "op": "armor", "amount": { "count": "stacks", "per": 3 }, "target": "self" }] } })"});
+                                 { "op": "armor", "amount": { "count": "stacks", "per": 3 }, "target": "self" }] } },
+                                 { "id": "mark" })"});
   const auto play = [](Battle& b, std::size_t i, std::int8_t target = -1) {
     ASSERT_TRUE(b.submit(Action::play(b.state().hand()[i], target)).ok()) << "hand " << i;
   };
@@ -2949,8 +2953,18 @@ TEST(DeckbuilderRulesAmounts, ACountedAmountIsCountedAsItsOpRuns) {
   ASSERT_NO_FATAL_FAILURE(play(hoist, 0));
   ASSERT_TRUE(hoist.submit(Action::end_turn()).ok());
   EXPECT_EQ(armor(hoist), 6);
+  // A named status's stacks, and missing HP, of the chosen target: 2 × 3 marks, then the 6 it
+  // is missing.
+  Battle reap = scenario_battle(catalog, {{"hand", {"brand", "reap", "execute"}}});
+  const std::int32_t full = reap.state().enemies[0].unit.hp;
+  ASSERT_EQ(full, reap.state().enemies[0].unit.max_hp);
+  ASSERT_NO_FATAL_FAILURE(play(reap, 0, 0));
+  ASSERT_NO_FATAL_FAILURE(play(reap, 0, 0));
+  EXPECT_EQ(reap.state().enemies[0].unit.hp, full - 6);
+  ASSERT_NO_FATAL_FAILURE(play(reap, 0, 0));
+  EXPECT_EQ(reap.state().enemies[0].unit.hp, full - 12);
   // The catalog keeps each counted amount once, with the op's range.
-  ASSERT_EQ(catalog->counted_amounts.size(), 11u);
+  ASSERT_EQ(catalog->counted_amounts.size(), 13u);
   const auto energy = std::find_if(catalog->counted_amounts.begin(), catalog->counted_amounts.end(),
                                    [](const CountedAmount& a) { return a.per == 5; });
   ASSERT_NE(energy, catalog->counted_amounts.end());
@@ -2960,7 +2974,7 @@ TEST(DeckbuilderRulesAmounts, ACountedAmountIsCountedAsItsOpRuns) {
   EXPECT_EQ(energy->max, 9);
   EXPECT_EQ(std::count_if(catalog->ops.begin(), catalog->ops.end(),
                           [](const Op& op) { return (op.flags & kAmountCounted) != 0; }),
-            11);
+            13);
 }
 
 // The hand has room for one card of the two asked (the card being played is in it until its

@@ -92,14 +92,14 @@ enum OpFlag : std::uint8_t {
 
 /// What a counted amount counts, as the op runs.
 enum class AmountCount : std::uint8_t {
-  Stacks,               ///< the source's stacks of the status whose timing runs (status timings only)
+  Stacks,               ///< stacks of CountedAmount::status, or of the status whose timing runs
   Hand,                 ///< cards in the hand, the card being played not counted
   DrawPile,             ///< cards in the draw pile
   DiscardPile,          ///< cards in the discard pile
   ExhaustPile,          ///< cards in the exhaust pile
   Energy,               ///< the player's energy
-  Armor,                ///< the source's armor
-  MissingHp,            ///< the source's max HP less its HP
+  Armor,                ///< the unit's armor
+  MissingHp,            ///< the unit's max HP less its HP
   CardsPlayedThisTurn,  ///< cards played this turn, the one being played included
   AttacksThisTurn,      ///< attacks played this turn, the one being played included
 };
@@ -108,9 +108,12 @@ inline constexpr std::array<std::string_view, 10> kAmountCountNames = {
     "stacks", "hand",  "draw_pile",  "discard_pile",           "exhaust_pile",
     "energy", "armor", "missing_hp", "cards_played_this_turn", "attacks_this_turn"};
 /// An amount counted as its op runs (an op with kAmountCounted): plus + per × the count, kept
-/// within [min, max], the op's range with 0 let in.
+/// within [min, max], the op's range with 0 let in. Stacks, armor and missing HP are the
+/// source's, or with `of_target` the effect's chosen unit's.
 struct CountedAmount {
   AmountCount count = AmountCount::Stacks;
+  bool of_target = false;
+  StatusId status = kNoStatus;  ///< Stacks: the status counted; kNoStatus for the running one
   std::int32_t per = 1;
   std::int32_t plus = 0;
   std::int32_t min = 0;
