@@ -53,7 +53,7 @@ bool OpCompiler::amount(content::ObjectReader& r, std::string_view key, std::int
                         Op& op) const {
   CountedAmount counted{.min = static_cast<std::int32_t>(std::min<std::int64_t>(min, 0)),
                         .max = static_cast<std::int32_t>(max)};
-  const nlohmann::json* v = r.has(key) ? r.optional_value(key) : nullptr;
+  const nlohmann::json* v = r.optional_value(key);
   if (v != nullptr && v->is_string() && owner == EffectOwner::Status) {
     if (v->get_ref<const std::string&>() != "stacks") {
       r.error_at(key, "expected an integer in [" + std::to_string(min) + ", " + std::to_string(max) +

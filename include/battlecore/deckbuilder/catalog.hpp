@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -50,8 +51,7 @@ constexpr bool card_filter_takes(CardFilter filter, CardType t) {
 /// 0x20 | the set for several, so that a battle's hash with a filter of one type stays what it
 /// was when a filter took one type only.
 constexpr std::uint8_t card_filter_hash_code(CardFilter filter) {
-  for (std::uint8_t t = 0; t < kCardTypeNames.size(); ++t)
-    if (filter == 1u << t) return static_cast<std::uint8_t>(t + 1u);
+  if (std::has_single_bit(filter)) return static_cast<std::uint8_t>(std::countr_zero(filter) + 1);
   return filter == kAnyCard ? 0 : static_cast<std::uint8_t>(0x20u | filter);
 }
 /// Who a card is aimed at when played.
