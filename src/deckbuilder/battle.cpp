@@ -363,11 +363,21 @@ Result<Status, Rejection> Battle::play_card(const Action& action) {
     return refuse(RefusalReason::InvalidTarget, action, phase(),
                   fmt::format("target {} is not an enemy index or -1", action.target));
   }
-  return perform_play(action, def, cost, target);
+  return perform_play(action, def, def.x_cost() ? kXCost : cost, target);
 }
 
 [[gnu::hot]] Status Battle::perform_play(const Action& action, const CardDef& def, std::int32_t cost,
                                          UnitRef target) {
+  // An X-cost card (its cost kXCost) takes all the energy, its X. A path of its own: the common one
+  // keeps no X.
+  if (cost < 0) [[unlikely]]
+    return play_steps<true>(action, def, state_.energy, target);
+  return play_steps<false>(action, def, cost, target);
+}
+
+template <bool kXCost>
+[[gnu::always_inline]] inline Status Battle::play_steps(const Action& action, const CardDef& def,
+                                                        std::int32_t cost, UnitRef target) {
   if (options_.record_history) actions_.push_back(canonical_action(action));
   Access x = Access::of(*this);
   // The seed's nine steps of a successful play; 6 to 9 run once the effect has finished.
@@ -382,7 +392,7 @@ Result<Status, Rejection> Battle::play_card(const Action& action) {
                  .value = state_.cards[action.card].def,
                  .amount = cost};
   });
-  state_.playing = PlayInProgress{action.card, target};
+  state_.playing = PlayInProgress{action.card, target, static_cast<std::uint8_t>(kXCost ? cost : 0)};
   // 5: a list that cannot pause runs straight through; any other goes on the effect stack.
   // A play is made in the player phase of an undecided battle, by the player, who is alive.
   if (detail::run_flat<true>(x, def.effects, kPlayerUnit, target, action.card)) return finish_play(x, def);
@@ -592,7 +602,8 @@ std::uint64_t Battle::state_hash() const {
         (std::uint64_t{c.option_count} << 16) ^ (std::uint64_t{static_cast<std::uint8_t>(c.source)} << 8) ^
         static_cast<std::uint8_t>(c.target));
   h.add((std::uint64_t{card_filter_hash_code(c.filter)} << 24) ^ (std::uint64_t{c.card} << 16) ^
-        (std::uint64_t{state_.playing.card} << 8) ^ static_cast<std::uint8_t>(state_.playing.target));
+        (std::uint64_t{state_.playing.x} << 32) ^ (std::uint64_t{state_.playing.card} << 8) ^
+        static_cast<std::uint8_t>(state_.playing.target));
   h.add(state_.reward_options.size());
   for (CardId r : state_.reward_options) h.add(r);
   h.add(state_.reward_pending);

@@ -429,6 +429,38 @@ class Loader {
     place(c_->statuses, index, std::move(d));
   }
 
+  /// A card's "cost": energy 0 to 9 or "x" (kXCost); `fallback` when absent (none: required).
+  static std::int8_t read_cost(ObjectReader& r, std::optional<std::int8_t> fallback) {
+    const json* v = r.optional_value("cost");
+    if (v == nullptr) {
+      if (!fallback) r.required_int("cost", 0, 9);  // reports the missing key
+      return fallback.value_or(0);
+    }
+    if (v->is_string() && v->get_ref<const std::string&>() == "x") return kXCost;
+    // An unsigned value past the signed range reads as negative: out of range all the same.
+    if (v->is_number_integer() && v->get<std::int64_t>() >= 0 && v->get<std::int64_t>() <= 9)
+      return static_cast<std::int8_t>(v->get<std::int64_t>());
+    r.error_at("cost", "expected an integer in [0, 9] or \"x\", got " +
+                           (v->is_string()   ? "'" + v->get<std::string>() + "'"
+                            : v->is_number() ? v->dump()
+                                             : content::describe_json_type(*v)));
+    return 0;
+  }
+
+  /// Reports at `key` a card that counts its X (among the counted amounts [first, last), read
+  /// from its effects) without an X cost: the count would always be 0.
+  void check_x_counted(ObjectReader& r, std::string_view key, const CardDef& d, std::size_t first,
+                       std::size_t last) {
+    if (d.x_cost()) return;
+    for (std::size_t i = first; i < last; ++i)
+      if (c_->counted_amounts[i].count == AmountCount::X) {
+        r.error_at(key, "card '" + d.id +
+                            "' counts its X (\"count\": \"x\"), which only an X-cost card has: expected "
+                            "\"cost\": \"x\"");
+        return;
+      }
+  }
+
   void read_card(const Item& it) {
     ObjectReader r(*it.doc, *it.value, it.pointer, diags_);
     if (!r.valid()) return;
@@ -436,7 +468,7 @@ class Loader {
     const auto index = read_id(r, card_ids_, d.id, d.name);
     d.text = r.optional_string("text").value_or("");
     d.type = static_cast<CardType>(r.required_enum("type", kCardTypeNames).value_or(0));
-    d.cost = static_cast<std::int8_t>(r.required_int("cost", 0, 9).value_or(0));
+    d.cost = read_cost(r, std::nullopt);
     const auto target = r.required_enum("target", kCardTargets);
     d.target = static_cast<CardTarget>(target.value_or(0));
     if (const json* kw = r.optional_array("keywords")) {
@@ -457,7 +489,10 @@ class Loader {
       }
     }
     bool uses_chosen = false;
+    const std::size_t counted_before = c_->counted_amounts.size();
     d.effects = read_effects(r, "effects", detail::EffectOwner::Card, &uses_chosen);
+    const std::size_t counted_end = c_->counted_amounts.size();
+    check_x_counted(r, "effects", d, counted_before, counted_end);
     if (r.has("in_hand_turn_start"))
       d.in_hand_turn_start = read_effects(r, "in_hand_turn_start", detail::EffectOwner::Deferred, nullptr);
     else
@@ -476,15 +511,18 @@ class Loader {
       plus.id = d.id + "+";
       plus.name = u.optional_name("name").value_or(d.name + "+");
       plus.text = u.optional_string("text").value_or(d.text);
-      plus.cost = static_cast<std::int8_t>(u.int_or("cost", d.cost, 0, 9));
+      plus.cost = read_cost(u, d.cost);
       if (u.has("effects")) {
         bool plus_chosen = false;
+        const std::size_t plus_counted_before = c_->counted_amounts.size();
         plus.effects = read_effects(u, "effects", detail::EffectOwner::Card, &plus_chosen);
+        check_x_counted(u, "effects", plus, plus_counted_before, c_->counted_amounts.size());
         if (target && plus_chosen && plus.target != CardTarget::Enemy)
           u.error_at("effects",
                      "the upgrade aims at the chosen target, but the card has \"target\": \"none\"");
       } else {
         u.optional_array("effects");
+        check_x_counted(u, "cost", plus, counted_before, counted_end);  // the card's own effects
       }
       u.finish();
       upgrades_.push_back({index, std::move(plus)});

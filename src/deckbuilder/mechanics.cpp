@@ -187,6 +187,18 @@ void gain_energy(Ctx& x, std::int32_t amount) {
   });
 }
 
+namespace {
+/// The cards of `cards` that `filter` takes, but `except`.
+template <class Cards>
+std::int64_t count_cards(const BattleState& s, const Catalog& c, const Cards& cards, CardFilter filter,
+                         CardRef except = kNoCard) {
+  std::int64_t n = 0;
+  for (const CardRef card : cards)
+    if (card != except && card_filter_takes(filter, c.cards[s.cards[card].def].type)) ++n;
+  return n;
+}
+}  // namespace
+
 std::int32_t counted_amount(const OpContext& ctx, const CountedAmount& a) {
   const BattleState& s = ctx.x.s;
   const UnitState* who = a.of_target ? ctx.to : ctx.from;  // the unit counted
@@ -197,18 +209,17 @@ std::int32_t counted_amount(const OpContext& ctx, const CountedAmount& a) {
       n = who != nullptr && status != kNoStatus ? who->stacks(status) : 0;
       break;
     }
-    case AmountCount::Hand:
-      n = static_cast<std::int64_t>(s.hand().size());
-      if (s.playing.card != kNoCard && s.piles.hand_index(s.playing.card) < s.hand().size()) --n;
+    case AmountCount::Hand:  // the card being played is not counted
+      n = count_cards(s, ctx.x.c, s.hand(), a.cards, s.playing.card);
       break;
     case AmountCount::DrawPile:
-      n = static_cast<std::int64_t>(s.draw_pile().size());
+      n = count_cards(s, ctx.x.c, s.piles.draw_top_first(), a.cards);
       break;
     case AmountCount::DiscardPile:
-      n = static_cast<std::int64_t>(s.discard_pile().size());
+      n = count_cards(s, ctx.x.c, s.discard_pile(), a.cards);
       break;
     case AmountCount::ExhaustPile:
-      n = static_cast<std::int64_t>(s.exhaust_pile().size());
+      n = count_cards(s, ctx.x.c, s.exhaust_pile(), a.cards);
       break;
     case AmountCount::Energy:
       n = s.energy;
@@ -219,11 +230,14 @@ std::int32_t counted_amount(const OpContext& ctx, const CountedAmount& a) {
     case AmountCount::MissingHp:
       n = who != nullptr ? who->max_hp - std::max(who->hp, 0) : 0;
       break;
-    case AmountCount::CardsPlayedThisTurn:
-      n = static_cast<std::int64_t>(s.played_this_turn.size());
+    case AmountCount::CardsPlayedThisTurn:  // the card being played counts, once for each play
+      n = count_cards(s, ctx.x.c, s.played_this_turn, a.cards);
       break;
     case AmountCount::AttacksThisTurn:
       n = s.attacks_this_turn;
+      break;
+    case AmountCount::X:
+      n = s.playing.x;
       break;
   }
   return static_cast<std::int32_t>(std::clamp<std::int64_t>(a.plus + a.per * n, a.min, a.max));

@@ -123,7 +123,7 @@ void add_card(Ctx& x, CardId card, Pile pile);
 /// The energy a card instance costs now.
 inline std::int32_t effective_cost(const BattleState& s, const Catalog& c, CardRef card) {
   const CardInstance& ci = s.cards[card];
-  return ci.cost(c.card_play[ci.def].cost);  // the loader keeps costs in 0..9
+  return ci.cost_now(c.card_play[ci.def].cost, s.energy);  // the loader keeps costs in 0..9 or X
 }
 /// tick_cost_rules for a battle with turn-limited cost rules.
 void count_down_cost_rules(Ctx& x);
@@ -459,6 +459,12 @@ inline std::int32_t op_amount(const OpContext& ctx, const Op& op) {
   if ((op.flags & kAmountCounted) != 0) [[unlikely]]
     return counted_amount(ctx, ctx.x.c.counted_amounts[static_cast<std::size_t>(op.amount)]);
   return op.amount;
+}
+/// The op's number of hits or passes: its literal, or its counted amount.
+inline std::int32_t op_times(const OpContext& ctx, const Op& op) {
+  if ((op.flags & kTimesCounted) != 0) [[unlikely]]
+    return counted_amount(ctx, ctx.x.c.counted_amounts[static_cast<std::size_t>(op.times)]);
+  return op.times;
 }
 /// Reads {"amount": 1..999, "target": ... (default self)}: the shape of armor, heal, lose_hp.
 bool compile_amount_to_target(const OpCompiler& oc, content::ObjectReader& r, Op& op);

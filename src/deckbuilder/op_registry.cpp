@@ -51,6 +51,23 @@ constexpr std::array<std::string_view, 2> kCountedUnits = {"self", "target"};
 
 bool OpCompiler::amount(content::ObjectReader& r, std::string_view key, std::int64_t min, std::int64_t max,
                         Op& op) const {
+  bool counted = false;
+  const bool ok = read_amount(r, key, min, max, std::nullopt, op.amount, counted);
+  if (counted) op.flags = static_cast<std::uint8_t>(op.flags | kAmountCounted);
+  return ok;
+}
+
+bool OpCompiler::times(content::ObjectReader& r, std::string_view key, std::int64_t min, std::int64_t max,
+                       std::optional<std::int64_t> fallback, Op& op) const {
+  bool counted = false;
+  const bool ok = read_amount(r, key, min, max, fallback, op.times, counted);
+  if (counted) op.flags = static_cast<std::uint8_t>(op.flags | kTimesCounted);
+  return ok;
+}
+
+bool OpCompiler::read_amount(content::ObjectReader& r, std::string_view key, std::int64_t min,
+                             std::int64_t max, std::optional<std::int64_t> fallback, std::int32_t& field,
+                             bool& counted_out) const {
   CountedAmount counted{.min = static_cast<std::int32_t>(std::min<std::int64_t>(min, 0)),
                         .max = static_cast<std::int32_t>(max)};
   const nlohmann::json* v = r.optional_value(key);
@@ -69,13 +86,16 @@ bool OpCompiler::amount(content::ObjectReader& r, std::string_view key, std::int
     counted.plus = static_cast<std::int32_t>(c.int_or("plus", 0, -999, 999));
     const auto of = c.enum_or("of", kCountedUnits, 0);
     counted.of_target = of == std::optional<std::size_t>(1);
+    const auto types = c.enum_set_or("card_type", kCardTypeNames, kAnyCard);
+    counted.cards = card_filter_of_set(types.value_or(kAnyCard));
     const bool named = c.optional_value("status") != nullptr;  // read below, with the count
-    bool ok = count.has_value() && of.has_value() && (per || !c.has("per"));
+    bool ok = count.has_value() && of.has_value() && types.has_value() && (per || !c.has("per"));
     if (per == 0) {
       c.error_at("per", "expected a non-zero integer in [-99, 99], got 0");
       ok = false;
     }
-    const bool stacks = count == static_cast<std::size_t>(AmountCount::Stacks);
+    const auto kind = static_cast<AmountCount>(count.value_or(0));
+    const bool stacks = count && kind == AmountCount::Stacks;
     if (named || (stacks && owner != EffectOwner::Status)) {
       // A named status may be counted anywhere; the running one only in its own timings.
       if (!stacks) {
@@ -92,23 +112,31 @@ bool OpCompiler::amount(content::ObjectReader& r, std::string_view key, std::int
         ok = false;
       }
     }
-    const bool of_a_unit = stacks || count == static_cast<std::size_t>(AmountCount::Armor) ||
-                           count == static_cast<std::size_t>(AmountCount::MissingHp);
+    const bool of_a_unit = stacks || kind == AmountCount::Armor || kind == AmountCount::MissingHp;
     if (count && !of_a_unit && c.has("of")) {
       c.error_at("of", fmt::format("count {} is of no unit: expected no 'of'", kAmountCountNames[*count]));
       ok = false;
     }
+    if (count && !counts_cards(kind) && c.has("card_type")) {
+      c.error_at("card_type",
+                 fmt::format("count {} counts no cards: expected no 'card_type'", kAmountCountNames[*count]));
+      ok = false;
+    }
+    if (count && kind == AmountCount::X && owner != EffectOwner::Card) {
+      c.error_at("count", "count x is the energy an X-cost card took: it is only counted in card effects");
+      ok = false;
+    }
     c.finish();
     if (!ok) return false;
-    counted.count = static_cast<AmountCount>(*count);
+    counted.count = kind;
   } else {
-    const auto value = r.required_int(key, min, max);
+    const auto value = v == nullptr && fallback ? fallback : r.required_int(key, min, max);
     if (!value) return false;
-    op.amount = static_cast<std::int32_t>(*value);
+    field = static_cast<std::int32_t>(*value);
     return true;
   }
-  op.amount = add_counted_amount(counted);
-  op.flags = static_cast<std::uint8_t>(op.flags | kAmountCounted);
+  field = add_counted_amount(counted);
+  counted_out = true;
   return true;
 }
 

@@ -58,6 +58,14 @@ struct OpCompiler {
   /// the string "stacks", which counts the status's stacks.
   bool amount(content::ObjectReader& r, std::string_view key, std::int64_t min, std::int64_t max,
               Op& op) const;
+  /// A number of hits or passes at `key` in [min, max], `fallback` when absent (none: required),
+  /// or one counted as the op runs, as for amount; into Op::times (kTimesCounted).
+  bool times(content::ObjectReader& r, std::string_view key, std::int64_t min, std::int64_t max,
+             std::optional<std::int64_t> fallback, Op& op) const;
+  /// Reads an amount (amount, times) into `field`: its literal, or the index of its counted
+  /// amount, with `counted` set.
+  bool read_amount(content::ObjectReader& r, std::string_view key, std::int64_t min, std::int64_t max,
+                   std::optional<std::int64_t> fallback, std::int32_t& field, bool& counted) const;
   /// Reports that the op cannot be used where it is; returns false.
   bool only_in(content::ObjectReader& r, std::string_view op, std::string_view where) const;
 };

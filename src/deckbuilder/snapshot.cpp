@@ -275,7 +275,8 @@ json BattleIo::snapshot(const Battle& b) {
       {"choice", choice},
       {"playing",
        {{"card", s.playing.card == kNoCard ? json(nullptr) : json(s.playing.card)},
-        {"target", s.playing.target}}},
+        {"target", s.playing.target},
+        {"x", s.playing.x}}},
       {"reward_options", rewards},
       {"reward_pending", s.reward_pending},
       {"reward_taken",
@@ -466,6 +467,10 @@ void read_state(const In& in, const Catalog& c, Phase phase, BattleState& s) {
     inst.turn_cost_set = static_cast<std::int8_t>(ci.num("turn_cost_set", -128, 127));
     inst.turn_cost_change = static_cast<std::int8_t>(ci.num("turn_cost_change", -128, 127));
     inst.cost_turns = static_cast<std::uint8_t>(ci.num("cost_turns", 0, 255));
+    if (c.cards[inst.def].x_cost() && (inst.has_cost_rule() || inst.cost_turns != 0))
+      throw Bad{ci.ptr("card"), fmt::format("card '{}' costs X, which no cost rule changes: expected no cost "
+                                            "rule (sets -1, changes 0, cost_turns 0)",
+                                            c.cards[inst.def].id)};
     refresh_listing(inst, c);
     s.cards.push_back(inst);
   }
@@ -598,6 +603,12 @@ void read_state(const In& in, const Catalog& c, Phase phase, BattleState& s) {
   s.playing.target = unit_ref(pl, "target", s, s.playing.card == kNoCard);
   if (waiting && s.playing.card == kNoCard)  // only a card's effect pauses on a choice
     throw Bad{pl.ptr("card"), "a choice waits in a card's play: expected the card being played, got null"};
+  // The energy an X-cost card took: none for any other card, nor with no card in play. A
+  // snapshot written before X costs has no key: 0.
+  s.playing.x = static_cast<std::uint8_t>(pl.has("x") ? pl.num("x", 0, 99) : 0);
+  if (s.playing.x != 0 && (s.playing.card == kNoCard || !c.cards[s.cards[s.playing.card].def].x_cost()))
+    throw Bad{pl.ptr("x"),
+              fmt::format("only an X-cost card in play has an X: expected 0, got {}", s.playing.x)};
   // A choice of cards waits only with a card to pick: the rules offer none when its pile holds no
   // card (the hand none besides the one being played), and end one when the last is picked.
   // One whose cards go to the hand waits only while the hand has room.

@@ -27,6 +27,11 @@ nlohmann::json pile_json(const Battle& b, std::span<const CardRef> pile) {
   return arr;
 }
 
+/// A card's cost now, for people: "2", or for an X-cost card "X = 3" (the energy it would take).
+std::string cost_text(const CardDef& def, std::int32_t cost) {
+  return def.x_cost() ? fmt::format("X = {}", cost) : std::to_string(cost);
+}
+
 std::string statuses_text(const Catalog& c, const UnitState& u) {
   std::string out;
   for (const StatusStack& st : u.statuses)
@@ -150,8 +155,9 @@ std::string action_label(const Battle& battle, const Action& action) {
       break;
   }
   const CardDef* def = battle.active_card(action.card);
-  std::string out = def ? fmt::format("play {} (cost {})", def->name, battle.effective_cost(action.card))
-                        : fmt::format("play #{}", action.card);
+  std::string out =
+      def ? fmt::format("play {} (cost {})", def->name, cost_text(*def, battle.effective_cost(action.card)))
+          : fmt::format("play #{}", action.card);
   if (action.target >= 0 && static_cast<std::size_t>(action.target) < battle.state().enemies.size())
     out += fmt::format(" at {} [{}]",
                        c.enemies[battle.state().enemies[static_cast<std::size_t>(action.target)].def].name,
@@ -314,7 +320,8 @@ std::string render_text(const Battle& battle) {
   }
   out += "hand:";
   for (CardRef r : s.hand())
-    out += fmt::format(" {}({})", c.cards[s.cards[r].def].name, battle.effective_cost(r));
+    out += fmt::format(" {}({})", c.cards[s.cards[r].def].name,
+                       cost_text(c.cards[s.cards[r].def], battle.effective_cost(r)));
   out += fmt::format("\ndraw {}{} | discard {} | exhaust {}\n", s.draw_pile().size(),
                      known_on_top_text(battle), s.discard_pile().size(), s.exhaust_pile().size());
   if (battle.is_waiting_for_choice()) out += "a choice is waiting:\n";

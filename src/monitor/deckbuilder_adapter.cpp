@@ -45,7 +45,8 @@ class DeckbuilderBattle final : public MonitorBattle {
         card["name"] = def.name;
         card["text"] = def.text;
         card["type"] = db::card_type_name(def.type);
-        card["cost"] = battle_.effective_cost(ref);
+        card["cost"] = battle_.effective_cost(ref);  // for an X-cost card, the energy it would take
+        card["x_cost"] = def.x_cost();
       }
       for (auto& e : j["enemies"])
         if (e.contains("intent")) {

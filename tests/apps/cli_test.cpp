@@ -248,7 +248,7 @@ TEST(Cli, ValidateListsEveryProblemWithPosition) {
     const char* words;   ///< part of the message
   };
   const Expected expected[] = {
-      {"/cards/0/cost", "\"cost\": \"1\"", "got a string"},
+      {"/cards/0/cost", "\"cost\": \"1\"", "or \"x\", got '1'"},
       {"/cards/1/blcok", "\"blcok\"", "unknown key 'blcok'"},
       {"/players/0/deck/1/card", "\"card\": \"bash\"", "unknown card 'bash'"},
   };

@@ -170,7 +170,7 @@ TEST(DeckbuilderCatalogLoader, WrongTypeUnknownKeyAndDanglingIdAreAllReported) {
   EXPECT_EQ(cost->file, file.string());
   EXPECT_EQ(cost->line, 6);
   EXPECT_EQ(cost->column, 15);
-  EXPECT_EQ(cost->message, "expected an integer in [0, 9], got a string");
+  EXPECT_EQ(cost->message, "expected an integer in [0, 9] or \"x\", got '1'");
 
   const std::optional<Diagnostic> colour = at(diags, "/cards/1/colour");
   ASSERT_TRUE(colour.has_value());
@@ -390,6 +390,37 @@ TEST(DeckbuilderCatalogLoader, CountedAmountsAreChecked) {
   EXPECT_EQ(diags.size(), 12u) << diags.to_string();
 }
 
+TEST(DeckbuilderCatalogLoader, XCostsCardTypeCountsAndCountedTimesAreChecked) {
+  const Diagnostics diags = refused_text(R"({ "cards": [
+    { "id": "odd", "type": "skill", "cost": "y", "target": "none", "effects": [] },
+    { "id": "fake", "type": "attack", "cost": 1, "target": "none", "effects": [
+        { "op": "damage", "amount": 5, "times": { "count": "x" }, "target": "all_enemies" }] },
+    { "id": "whirl", "type": "attack", "cost": "x", "target": "none", "effects": [
+        { "op": "damage", "amount": 5, "times": { "count": "x", "per": 0 }, "target": "all_enemies" },
+        { "op": "armor", "amount": { "count": "energy", "card_type": "attack" } },
+        { "op": "armor", "amount": { "count": "hand", "card_type": ["attack", "spell"] } },
+        { "op": "repeat", "times": "twice", "effects": [] },
+        { "op": "repeat", "times": { "count": "x" }, "effects": [{ "op": "draw", "amount": 1 }] }],
+      "in_hand_turn_start": [{ "op": "armor", "amount": { "count": "x" } }],
+      "upgrade": { "cost": 1 } },
+    { "id": "surge", "type": "skill", "cost": "x", "target": "none", "effects": [],
+      "upgrade": { "cost": "z" } }],
+    "statuses": [{ "id": "burn", "timings": { "turn_start": [{ "op": "lose_hp", "amount": { "count": "x" } }] } }] })");
+  expect_diagnostic(diags, "/cards/0/cost", {"expected an integer in [0, 9] or \"x\"", "got 'y'"});
+  expect_diagnostic(diags, "/cards/1/effects", {"card 'fake' counts its X", "expected \"cost\": \"x\""});
+  expect_diagnostic(diags, "/cards/2/effects/0/times/per",
+                    {"expected a non-zero integer in [-99, 99], got 0"});
+  expect_diagnostic(diags, "/cards/2/effects/1/amount/card_type", {"count energy counts no cards"});
+  expect_diagnostic(diags, "/cards/2/effects/2/amount/card_type/1", {"spell"});
+  expect_diagnostic(diags, "/cards/2/effects/3/times", {"expected an integer in [1, 20]"});
+  expect_diagnostic(diags, "/cards/2/in_hand_turn_start/0/amount/count", {"only counted in card effects"});
+  // The upgrade costs 1 and keeps the card's effects, which count X.
+  expect_diagnostic(diags, "/cards/2/upgrade/cost", {"card 'whirl+' counts its X"});
+  expect_diagnostic(diags, "/cards/3/upgrade/cost", {"or \"x\"", "got 'z'"});
+  expect_diagnostic(diags, "/statuses/0/timings/turn_start/0/amount/count", {"only counted in card effects"});
+  EXPECT_EQ(diags.size(), 10u) << diags.to_string();
+}
+
 TEST(DeckbuilderCatalogLoader, StacksAmountsAreForStatusTimingsOnly) {
   const Diagnostics diags =
       refused_text(R"({ "cards": [{ "id": "zap", "type": "attack", "cost": 1, "target": "enemy",
@@ -505,7 +536,7 @@ TEST(DeckbuilderCatalogLoader, AnUpgradeIsCheckedLikeACard) {
   const Diagnostics diags =
       refused_text(R"({ "cards": [{ "id": "zap", "type": "skill", "cost": 1, "target": "none",
     "effects": [], "upgrade": { "cost": 12, "colour": "gold", "effects": [{ "op": "damage", "amount": 3 }] } }] })");
-  expect_diagnostic(diags, "/cards/0/upgrade/cost", {"expected an integer in [0, 9], got 12"});
+  expect_diagnostic(diags, "/cards/0/upgrade/cost", {"expected an integer in [0, 9] or \"x\", got 12"});
   expect_diagnostic(diags, "/cards/0/upgrade/colour", {"unknown key 'colour'", "name, text, cost, effects"});
   expect_diagnostic(diags, "/cards/0/upgrade/effects", {"aims at the chosen target"});
   EXPECT_EQ(diags.size(), 3u) << diags.to_string();
@@ -530,7 +561,7 @@ TEST(DeckbuilderCatalogLoader, CardFieldsAreChecked) {
   ] })");
   expect_diagnostic(diags, "/cards/0/id", {"expected an id of 1 to 64 characters", "'Zap!'"});
   expect_diagnostic(diags, "/cards/1/type", {"unknown value 'spell'", "attack, skill, power, status, curse"});
-  expect_diagnostic(diags, "/cards/1/cost", {"expected an integer in [0, 9], got 12"});
+  expect_diagnostic(diags, "/cards/1/cost", {"expected an integer in [0, 9] or \"x\", got 12"});
   expect_diagnostic(diags, "/cards/1/keywords/0",
                     {"expected a keyword (innate, retain, ethereal, exhaust, unplayable), got 'sticky'"});
   expect_diagnostic(diags, "/cards/2", {"missing required key 'type'"});

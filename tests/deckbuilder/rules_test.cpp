@@ -2977,6 +2977,175 @@ TEST(DeckbuilderRulesAmounts, ACountedAmountIsCountedAsItsOpRuns) {
             13);
 }
 
+constexpr std::string_view kCardCountCards = R"(
+  { "id": "drill", "type": "skill", "cost": 0, "target": "none", "effects": [{ "op": "armor", "amount": { "count": "hand", "card_type": "attack", "per": 2 } }] },
+  { "id": "stock", "type": "skill", "cost": 0, "target": "none", "effects": [{ "op": "armor", "amount": { "count": "draw_pile", "card_type": ["skill", "power"] } }] },
+  { "id": "scrap", "type": "attack", "cost": 0, "target": "enemy", "effects": [{ "op": "damage", "amount": { "count": "discard_pile", "card_type": "attack", "per": 4 } }] },
+  { "id": "combo", "type": "skill", "cost": 0, "target": "none", "effects": [{ "op": "armor", "amount": { "count": "cards_played_this_turn", "card_type": "skill", "per": 3 } }] },
+  { "id": "flurry", "type": "attack", "cost": 0, "target": "enemy", "effects": [{ "op": "damage", "amount": 2, "times": { "count": "hand", "card_type": "attack" } }] },
+  { "id": "drumroll", "type": "skill", "cost": 0, "target": "none", "effects": [{ "op": "repeat", "times": { "count": "exhaust_pile" }, "effects": [{ "op": "armor", "amount": 1 }] }] })";
+
+// A count of cards may take a card_type: only the cards of its types count. A number of hits or
+// passes may be counted as well, 0 running none.
+TEST(DeckbuilderRulesAmounts, ACountOfCardsTakesACardTypeAndHitsMayBeCounted) {
+  const auto catalog =
+      build({.cards = std::string(kCardCountCards), .deck = R"({ "card": "guard", "count": 10 })"});
+  const auto play = [](Battle& b, std::size_t i, std::int8_t target = -1) {
+    ASSERT_TRUE(b.submit(Action::play(b.state().hand()[i], target)).ok()) << "hand " << i;
+  };
+  const auto armor = [](const Battle& b) { return b.state().player.armor; };
+  // Two attacks in hand, per 2; the guard is a skill.
+  Battle drill = scenario_battle(catalog, {{"hand", {"drill", "jab", "guard", "jab"}}});
+  ASSERT_NO_FATAL_FAILURE(play(drill, 0));
+  EXPECT_EQ(armor(drill), 4);
+  // The skills and powers of the draw pile: guard, noop, guard (jab is an attack).
+  Battle stock =
+      scenario_battle(catalog, {{"hand", {"stock"}}, {"draw_pile", {"guard", "jab", "noop", "guard"}}});
+  ASSERT_NO_FATAL_FAILURE(play(stock, 0));
+  EXPECT_EQ(armor(stock), 3);
+  // Two attacks in the discard pile, per 4.
+  Battle scrap = scenario_battle(catalog, {{"hand", {"scrap"}}, {"discard_pile", {"jab", "guard", "jab"}}});
+  const std::int32_t hp = scrap.state().enemies[0].unit.hp;
+  ASSERT_NO_FATAL_FAILURE(play(scrap, 0, 0));
+  EXPECT_EQ(scrap.state().enemies[0].unit.hp, hp - 8);
+  // The skills played this turn, this one included: noop and combo, not jab.
+  Battle combo = scenario_battle(catalog, {{"hand", {"noop", "jab", "combo"}}});
+  ASSERT_NO_FATAL_FAILURE(play(combo, 0));
+  ASSERT_NO_FATAL_FAILURE(play(combo, 0, 0));
+  ASSERT_NO_FATAL_FAILURE(play(combo, 0));
+  EXPECT_EQ(armor(combo), 6);
+  // As many hits as the other attacks in hand: three of 2; with none, no hit.
+  Battle flurry = scenario_battle(catalog, {{"hand", {"flurry", "jab", "jab", "guard", "jab"}}});
+  const std::int32_t full = flurry.state().enemies[0].unit.hp;
+  ASSERT_NO_FATAL_FAILURE(play(flurry, 0, 0));
+  EXPECT_EQ(flurry.state().enemies[0].unit.hp, full - 6);
+  Battle alone = scenario_battle(catalog, {{"hand", {"flurry", "guard"}}});
+  ASSERT_NO_FATAL_FAILURE(play(alone, 0, 0));
+  EXPECT_EQ(alone.state().enemies[0].unit.hp, full);
+  // A repeat as many times as the exhaust pile has cards; none with it empty.
+  Battle drumroll =
+      scenario_battle(catalog, {{"hand", {"drumroll"}}, {"exhaust_pile", {"jab", "guard", "noop"}}});
+  ASSERT_NO_FATAL_FAILURE(play(drumroll, 0));
+  EXPECT_EQ(armor(drumroll), 3);
+  Battle quiet = scenario_battle(catalog, {{"hand", {"drumroll"}}});
+  ASSERT_NO_FATAL_FAILURE(play(quiet, 0));
+  EXPECT_EQ(armor(quiet), 0);
+  EXPECT_TRUE(quiet.state().effects.empty());
+  // What the catalog holds: the filters, and the counted hits and passes with their ranges.
+  const auto of_count = [&](AmountCount count) {
+    return *std::find_if(catalog->counted_amounts.begin(), catalog->counted_amounts.end(),
+                         [&](const CountedAmount& a) { return a.count == count; });
+  };
+  EXPECT_EQ(of_count(AmountCount::DrawPile).cards,
+            card_filter_of_set(1u << static_cast<unsigned>(CardType::Skill) |
+                               1u << static_cast<unsigned>(CardType::Power)));
+  EXPECT_EQ(of_count(AmountCount::ExhaustPile).cards, kAnyCard);
+  EXPECT_EQ(of_count(AmountCount::ExhaustPile).max, 20);
+  EXPECT_EQ(of_count(AmountCount::ExhaustPile).min, 0);
+  EXPECT_EQ(std::count_if(catalog->ops.begin(), catalog->ops.end(),
+                          [](const Op& op) { return (op.flags & kTimesCounted) != 0; }),
+            2);
+  EXPECT_EQ(std::count_if(
+                catalog->ops.begin(), catalog->ops.end(),
+                [](const Op& op) { return (op.flags & kOneHit) != 0 && (op.flags & kTimesCounted) != 0; }),
+            0);
+}
+
+constexpr std::string_view kXCostCards = R"(
+  { "id": "whirl", "type": "attack", "cost": "x", "target": "none", "effects": [
+      { "op": "damage", "amount": 5, "times": { "count": "x" }, "target": "all_enemies" }] },
+  { "id": "brace", "type": "skill", "cost": "x", "target": "none", "effects": [
+      { "op": "repeat", "times": { "count": "x", "plus": 1 }, "effects": [{ "op": "armor", "amount": 2 }] },
+      { "op": "armor", "amount": { "count": "x", "per": 10 } }],
+    "upgrade": { "cost": "x", "text": "More." } },
+  { "id": "ponder", "type": "skill", "cost": "x", "target": "none", "effects": [
+      { "op": "choice", "options": [
+        { "label": "Guard", "effects": [{ "op": "armor", "amount": { "count": "x", "per": 3 } }] },
+        { "label": "Nothing", "effects": [] }] }] },
+  { "id": "cheapen", "type": "skill", "cost": 0, "target": "none", "effects": [{ "op": "cost_rule", "scope": "hand", "set": 0 }] })";
+
+// An X-cost card takes all the energy, 0 too, and its effects count what it took; no cost rule
+// changes it. The X is kept through a Choice, in snapshots and in the state hash.
+TEST(DeckbuilderRulesPlayCheck, AnXCostCardTakesAllTheEnergyAndCountsIt) {
+  const auto catalog = build({.cards = std::string(kXCostCards),
+                              .deck = R"({ "card": "guard", "count": 10 })",
+                              .foes = R"("dummy", "dummy")"});
+  const CardDef& whirl_def = catalog->cards[*catalog->find_card("whirl")];
+  EXPECT_EQ(whirl_def.cost, kXCost);
+  EXPECT_TRUE(whirl_def.x_cost());
+  EXPECT_TRUE(catalog->cards[*catalog->find_card("brace+")].x_cost());
+  EXPECT_FALSE(catalog->cards[*catalog->find_card("cheapen")].x_cost());
+  // Three energy: three hits on each enemy, and no energy left.
+  Battle whirl = scenario_battle(catalog, {{"hand", {"whirl", "guard"}}, {"energy", 3}});
+  const std::int32_t hp = whirl.state().enemies[0].unit.hp;
+  EXPECT_EQ(whirl.effective_cost(whirl.state().hand()[0]), 3);
+  EXPECT_EQ(action_label(whirl, Action::play(whirl.state().hand()[0], -1)), "play whirl (cost X = 3)");
+  ASSERT_TRUE(whirl.submit(Action::play(whirl.state().hand()[0], -1)).ok());
+  EXPECT_EQ(whirl.state().enemies[0].unit.hp, hp - 15);
+  EXPECT_EQ(whirl.state().enemies[1].unit.hp, hp - 15);
+  EXPECT_EQ(whirl.state().energy, 0);
+  EXPECT_TRUE(whirl.state().playing == PlayInProgress{}) << "the X goes with the play";
+  // With no energy the card is still listed and played: X is 0, no hit.
+  Battle broke = scenario_battle(catalog, {{"hand", {"whirl", "guard"}}, {"energy", 0}});
+  std::vector<Action> options;
+  broke.legal_actions(options);
+  EXPECT_EQ(std::count_if(options.begin(), options.end(),
+                          [](const Action& a) { return a.kind == ActionKind::PlayCard; }),
+            1);
+  ASSERT_TRUE(broke.submit(Action::play(broke.state().hand()[0], -1)).ok());
+  EXPECT_EQ(broke.state().enemies[0].unit.hp, hp);
+  // X + 1 passes of 2 armor, then 10 per X: two energy give 6 + 20.
+  Battle brace = scenario_battle(catalog, {{"hand", {"brace"}}, {"energy", 2}});
+  ASSERT_TRUE(brace.submit(Action::play(brace.state().hand()[0], -1)).ok());
+  EXPECT_EQ(brace.state().player.armor, 26);
+  // Cost rules leave it alone: after "everything in hand costs 0" it still takes all the energy.
+  Battle cheap = scenario_battle(catalog, {{"hand", {"cheapen", "brace", "jab"}}, {"energy", 2}});
+  ASSERT_TRUE(cheap.submit(Action::play(cheap.state().hand()[0], -1)).ok());
+  const CardRef brace_ref = cheap.state().hand()[0];
+  EXPECT_FALSE(cheap.state().cards[brace_ref].has_cost_rule());
+  EXPECT_EQ(cheap.effective_cost(cheap.state().hand()[1]), 0) << "the jab takes the rule";
+  EXPECT_EQ(cheap.effective_cost(brace_ref), 2);
+  ASSERT_TRUE(cheap.submit(Action::play(brace_ref, -1)).ok());
+  EXPECT_EQ(cheap.state().energy, 0);
+  EXPECT_EQ(cheap.state().player.armor, 26);
+  // Through a Choice: the X waits with the play, in the snapshot and the hash.
+  Battle ponder = scenario_battle(catalog, {{"hand", {"ponder"}}, {"energy", 2}});
+  ASSERT_TRUE(ponder.submit(Action::play(ponder.state().hand()[0], -1)).ok());
+  ASSERT_TRUE(ponder.is_waiting_for_choice());
+  EXPECT_EQ(ponder.state().playing.x, 2);
+  const nlohmann::json waiting = snapshot(ponder);
+  EXPECT_EQ(waiting["state"]["playing"]["x"], 2);
+  auto restored = restore(catalog, waiting);
+  ASSERT_TRUE(restored.ok()) << restored.error().message;
+  Battle again = std::move(restored).value();
+  EXPECT_EQ(again.state_hash(), ponder.state_hash());
+  nlohmann::json other_x = waiting;
+  other_x["state"]["playing"]["x"] = 1;
+  auto differs = restore(catalog, other_x);
+  ASSERT_TRUE(differs.ok()) << differs.error().message;
+  EXPECT_NE(differs.value().state_hash(), ponder.state_hash()) << "the hash counts the X";
+  ASSERT_TRUE(again.submit(Action::choose(0)).ok());
+  EXPECT_EQ(again.state().player.armor, 6);
+  // A snapshot written before X costs (no "x") reads as 0; an X outside an X-cost card's play is refused.
+  nlohmann::json older = waiting;
+  older["state"]["playing"].erase("x");
+  auto old_read = restore(catalog, older);
+  ASSERT_TRUE(old_read.ok()) << old_read.error().message;
+  EXPECT_EQ(old_read.value().state().playing.x, 0);
+  const Battle idle_battle = scenario_battle(catalog, {{"hand", {"ponder"}}});
+  nlohmann::json idle = snapshot(idle_battle);
+  idle["state"]["playing"]["x"] = 1;
+  expect_restore_refused(catalog, idle,
+                         "/state/playing/x: only an X-cost card in play has an X: expected 0, got 1");
+  // No cost rule applies to an X-cost card, and a snapshot may give it none.
+  const CardRef ponder_ref = idle_battle.state().hand()[0];
+  nlohmann::json ruled = snapshot(idle_battle);
+  ruled["state"]["cards"][ponder_ref]["battle_cost_change"] = -1;
+  expect_restore_refused(
+      catalog, ruled,
+      fmt::format("/state/cards/{}/card: card 'ponder' costs X, which no cost rule changes", ponder_ref));
+}
+
 // The hand has room for one card of the two asked (the card being played is in it until its
 // effect ends, as for a draw): a choice ends after one pick, a random pick takes one; with the
 // hand full, nothing is offered. A snapshot of a choice waiting with a full hand is refused.

@@ -121,6 +121,12 @@ struct CardInstance {
                                                       : base;
     return std::max(0, fixed + battle_cost_change + turn_cost_change);
   }
+  /// The energy playing the instance takes now, its definition costing `base` and the player
+  /// having `energy`: cost(base), or all of it for an X-cost card (kXCost), which no cost rule
+  /// changes.
+  std::int32_t cost_now(std::int32_t base, std::int32_t energy) const {
+    return base == kXCost ? energy : cost(base);
+  }
 
  private:
   static constexpr std::uint32_t kNoCostRule =
@@ -221,6 +227,7 @@ constexpr bool choice_of_cards_skippable(PendingChoice::Kind kind) {
 struct PlayInProgress {
   CardRef card = kNoCard;
   UnitRef target = kNoUnit;
+  std::uint8_t x = 0;  ///< the energy an X-cost card took (AmountCount::X); 0 for any other card
   friend bool operator==(const PlayInProgress&, const PlayInProgress&) = default;
 };
 
@@ -267,7 +274,7 @@ std::uint8_t card_keywords_of(const BattleState& s, const Catalog& c);
 /// What CardInstance::listing holds for `ci` (whose definition is in the catalog's card index).
 inline std::uint8_t listing_of(const CardInstance& ci, const Catalog& c) {
   const CardPlayInfo& info = c.card_play[ci.def];
-  if (!ci.has_cost_rule()) return info.listing;
+  if (!ci.has_cost_rule() || info.cost == kXCost) return info.listing;
   return card_listing(info.target, info.keywords, ci.cost(info.cost));
 }
 /// Sets CardInstance::listing after the instance was made or its cost rules changed.
@@ -580,6 +587,7 @@ class Battle {
   Status submit_listed(const Action& action) {
     if (action.kind == ActionKind::PlayCard) {
       const CardInstance& card = state_.cards[action.card];
+      // An X-cost card's kXCost passes through cost(): no cost rule applies to it.
       return perform_play(action, catalog_->cards[card.def], card.cost(catalog_->card_play[card.def].cost),
                           action.target >= 0 ? enemy_unit(static_cast<std::size_t>(action.target)) : kNoUnit);
     }
@@ -659,7 +667,11 @@ class Battle {
   }
   /// A play that can be made at `cost` on `target` (a UnitRef, or kNoUnit for the first alive
   /// enemy): records it and runs the play's steps 1 to 5, then 6 to 9 unless it pauses on a Choice.
+  /// `cost` is kXCost for an X-cost card, which takes all the energy.
   Status perform_play(const Action& action, const CardDef& def, std::int32_t cost, UnitRef target);
+  /// perform_play's steps, for a card of an X cost (whose X is `cost`) or of any other.
+  template <bool kXCost>
+  Status play_steps(const Action& action, const CardDef& def, std::int32_t cost, UnitRef target);
   /// can_play_card's checks after "the card is in hand" (for a card known to be there); sets
   /// `cost` to the card's effective cost once it is known.
   PlayCheck check_card_in_hand(CardRef card, std::int32_t& cost) const;

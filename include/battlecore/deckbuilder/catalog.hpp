@@ -88,6 +88,9 @@ enum OpFlag : std::uint8_t {
   /// damage: one hit of the literal amount on the one unit the target kind names (set by its
   /// compile function; without it, the op takes its general path, with the same result).
   kOneHit = 1u << 3,
+  /// damage, repeat: the number of hits or passes is counted as the op runs:
+  /// Catalog::counted_amounts[times].
+  kTimesCounted = 1u << 4,
 };
 
 /// What a counted amount counts, as the op runs.
@@ -102,11 +105,18 @@ enum class AmountCount : std::uint8_t {
   MissingHp,            ///< the unit's max HP less its HP
   CardsPlayedThisTurn,  ///< cards played this turn, the one being played included
   AttacksThisTurn,      ///< attacks played this turn, the one being played included
+  X,                    ///< the energy spent on the X-cost card being played; 0 for any other
 };
 /// The names of AmountCount, in its order (content).
-inline constexpr std::array<std::string_view, 10> kAmountCountNames = {
+inline constexpr std::array<std::string_view, 11> kAmountCountNames = {
     "stacks", "hand",  "draw_pile",  "discard_pile",           "exhaust_pile",
-    "energy", "armor", "missing_hp", "cards_played_this_turn", "attacks_this_turn"};
+    "energy", "armor", "missing_hp", "cards_played_this_turn", "attacks_this_turn",
+    "x"};
+/// Whether a count counts cards, and so may take a CountedAmount::cards filter.
+constexpr bool counts_cards(AmountCount count) {
+  return count == AmountCount::Hand || count == AmountCount::DrawPile || count == AmountCount::DiscardPile ||
+         count == AmountCount::ExhaustPile || count == AmountCount::CardsPlayedThisTurn;
+}
 /// An amount counted as its op runs (an op with kAmountCounted): plus + per × the count, kept
 /// within [min, max], the op's range with 0 let in. Stacks, armor and missing HP are the
 /// source's, or with `of_target` the effect's chosen unit's.
@@ -114,6 +124,7 @@ struct CountedAmount {
   AmountCount count = AmountCount::Stacks;
   bool of_target = false;
   StatusId status = kNoStatus;  ///< Stacks: the status counted; kNoStatus for the running one
+  CardFilter cards = kAnyCard;  ///< a count of cards (counts_cards): only cards of these types
   std::int32_t per = 1;
   std::int32_t plus = 0;
   std::int32_t min = 0;
@@ -158,12 +169,16 @@ struct Condition {
   std::int32_t amount = 0;
 };
 
+/// CardDef::cost of an X-cost card: it takes all the player's energy when played (0 too), and
+/// its effects may count what it took (AmountCount::X). Cost rules leave it alone.
+inline constexpr std::int8_t kXCost = -1;
+
 struct CardDef {
   std::string id;
   std::string name;
   std::string text;  ///< rules text shown to players; may be empty
   CardType type = CardType::Skill;
-  std::int8_t cost = 0;
+  std::int8_t cost = 0;  ///< energy 0 to 9, or kXCost
   CardTarget target = CardTarget::None;
   std::uint8_t keywords = 0;
   OpRange effects;
@@ -171,13 +186,14 @@ struct CardDef {
   std::vector<std::uint16_t> hooks;      ///< hooks registered when the card is played
   std::optional<std::uint16_t> upgrade;  ///< the upgraded version's card id
   bool has(Keyword k) const { return (keywords & k) != 0; }
+  bool x_cost() const { return cost == kXCost; }
 };
 
 /// What listing and playing a card read of its definition, packed: one entry per CardDef, in
 /// Catalog::card_play. The loader fills it; a catalog built or changed in code calls
 /// index_catalog after changing `cards` (a battle refuses a catalog whose index does not match).
 struct CardPlayInfo {
-  std::int8_t cost = 0;
+  std::int8_t cost = 0;  ///< CardDef::cost
   CardTarget target = CardTarget::None;
   std::uint8_t keywords = 0;
   bool in_hand_turn_start = false;  ///< CardDef::in_hand_turn_start is not empty
@@ -468,14 +484,15 @@ struct Catalog {
   std::vector<EncounterDef> encounters;
   std::vector<HookDef> hooks;
   std::vector<RewardPool> reward_pools;
-  std::vector<Condition> conditions;           ///< by Op::ref of conditional ops
-  std::vector<OpRange> blocks;                 ///< nested effect lists, by Op::block
-  std::vector<std::string> block_labels;       ///< a label per block (choice options), else empty
-  std::vector<Op> ops;                         ///< every effect of every card and move
-  std::vector<CountedAmount> counted_amounts;  ///< by Op::amount of the ops with kAmountCounted
-  std::vector<OpHandler> op_handlers;          ///< by Op::code
-  std::vector<std::string> op_names;           ///< by Op::code
-  std::uint64_t content_hash = 0;              ///< content::canonical_content_hash of the files as loaded
+  std::vector<Condition> conditions;      ///< by Op::ref of conditional ops
+  std::vector<OpRange> blocks;            ///< nested effect lists, by Op::block
+  std::vector<std::string> block_labels;  ///< a label per block (choice options), else empty
+  std::vector<Op> ops;                    ///< every effect of every card and move
+  /// By Op::amount of the ops with kAmountCounted, and Op::times of those with kTimesCounted.
+  std::vector<CountedAmount> counted_amounts;
+  std::vector<OpHandler> op_handlers;  ///< by Op::code
+  std::vector<std::string> op_names;   ///< by Op::code
+  std::uint64_t content_hash = 0;      ///< content::canonical_content_hash of the files as loaded
 
   std::optional<CardId> find_card(std::string_view id) const;
   std::optional<StatusId> find_status(std::string_view id) const;

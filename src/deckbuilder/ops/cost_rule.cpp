@@ -2,7 +2,7 @@
 // "set": 0 | "change": -1, "turns": 1}. Without "turns" the rule lasts the rest of the battle;
 // rules with turns lose one at the player's turn end (the seed's "tick card cost rules").
 // Changes add up; a set replaces an earlier set; a turn-limited set wins over a battle-long one
-// while it lasts; when both kinds exist, both changes apply.
+// while it lasts; when both kinds exist, both changes apply. X-cost cards take no rule.
 #include <algorithm>
 #include <array>
 
@@ -35,6 +35,7 @@ bool compile(const OpCompiler& oc, content::ObjectReader& r, Op& op) {
 
 void apply_rule(OpContext& ctx, const Op& op, CardRef card) {
   CardInstance& ci = ctx.x.s.cards[card];
+  if (ctx.x.c.card_play[ci.def].cost == kXCost) return;  // an X-cost card takes what there is
   const bool set = (op.flags & kSetsCost) != 0;
   const auto amount = static_cast<std::int8_t>(op.amount);
   if (op.times == kCostRuleForBattle) {

@@ -1,4 +1,5 @@
-// damage: an attack. {"op": "damage", "amount": 6, "times": 1, "target": "chosen"}
+// damage: an attack. {"op": "damage", "amount": 6, "times": 1, "target": "chosen"}; the amount and
+// the number of hits may be counted as the op runs (both before the first hit).
 // Each hit is modified by the attacker's and the target's statuses (mechanics attack_damage);
 // a unit hit by an attack runs its statuses' on_attacked behaviour against the attacker.
 #include "deckbuilder/mechanics.hpp"
@@ -8,12 +9,12 @@ namespace battlecore::deckbuilder::detail {
 namespace {
 
 bool compile(const OpCompiler& oc, content::ObjectReader& r, Op& op) {
-  const bool ok = oc.amount(r, "amount", 0, 999, op);
-  op.times = static_cast<std::int32_t>(r.int_or("times", 1, 1, 99));
+  const bool amount = oc.amount(r, "amount", 0, 999, op);
+  const bool times = oc.times(r, "times", 1, 99, 1, op);
   op.target = oc.target(r, OpTarget::Chosen);
-  if (op.times == 1 && names_one_unit(op.target) && (op.flags & kAmountCounted) == 0)
+  if (op.times == 1 && names_one_unit(op.target) && (op.flags & (kAmountCounted | kTimesCounted)) == 0)
     op.flags = static_cast<std::uint8_t>(op.flags | kOneHit);
-  return ok;
+  return amount && times;
 }
 
 /// One hit on one unit (`to` is unit `target`); false when the effect must stop. Always inlined:
@@ -39,14 +40,15 @@ bool compile(const OpCompiler& oc, content::ObjectReader& r, Op& op) {
   const std::int32_t amount = op_amount(ctx, op);
   // Damage done by a status's behaviour (thorns) does not itself count as being attacked.
   const bool reactive = ctx.status != kNoStatus;
+  const std::int32_t times = op_times(ctx, op);  // counted before the first hit, as the amount
   // The most common attack, one hit on one unit, without the lists of targets and hits.
-  if (op.times == 1 && names_one_unit(op.target)) {
+  if (times == 1 && names_one_unit(op.target)) {
     UnitState* const to = one_op_unit(ctx, op.target);
     if (to != nullptr && to->alive()) hit(x, ctx, one_op_target(ctx, op.target), *to, amount, reactive);
     return;
   }
   std::array<UnitRef, kMaxEnemies + 1> targets{};
-  for (std::int32_t h = 0; h < op.times; ++h) {
+  for (std::int32_t h = 0; h < times; ++h) {
     const std::size_t n = op_targets(ctx, op.target, targets);
     // Each unit is looked up once per hit; units never move in the state.
     for (std::size_t i = 0; i < n; ++i)

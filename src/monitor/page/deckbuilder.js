@@ -93,7 +93,7 @@ BattlecorePanels.deckbuilder = (() => {
           if (options.length === 1) { selectedCard = null; ctx.submit(options[0].action); }
           else { selectedCard = selectedCard === c.card ? null : c.card; ctx.rerender(); }
         },
-      }, h('span', { class: 'cost' }, String(c.cost)), h('span', { class: 'name' }, c.name), h('span', { class: 'text' }, c.text));
+      }, h('span', { class: 'cost' }, c.x_cost ? `X=${c.cost}` : String(c.cost)), h('span', { class: 'name' }, c.name), h('span', { class: 'text' }, c.text));
     });
 
     const endTurn = optionsOf(d, 'end_turn');
