@@ -1192,6 +1192,42 @@ TEST(StarterCard, ShieldBash) {
   }
 }
 
+TEST(StarterCard, Whirlwind) {
+  expect_card("whirlwind", CardType::Attack, kXCost, CardTarget::None);
+  // All the energy: three hits of 5 on both enemies; after a Defend, two.
+  for (const bool defended : {false, true}) {
+    Battle b =
+        arena(Arena(deck_of({{"whirlwind", 1}, {"defend", 9}})).with_enemies(R"(["t_dummy", "t_dummy"])"),
+              {"whirlwind"});
+    if (defended) {
+      ASSERT_TRUE(play(b, "defend"));
+    }
+    const std::int32_t hp = enemy_hp(b, 0);
+    ASSERT_TRUE(play(b, "whirlwind"));
+    const int hits = defended ? 2 : 3;
+    EXPECT_EQ(enemy_hp(b, 0), hp - 5 * hits);
+    EXPECT_EQ(enemy_hp(b, 1), hp - 5 * hits);
+    EXPECT_EQ(b.state().energy, 0);
+  }
+  // Upgraded: 8 a hit.
+  Battle u = arena_upgraded(Arena(deck_of("whirlwind")).with_enemies(R"(["t_dummy", "t_dummy"])"));
+  const std::int32_t hp = enemy_hp(u, 1);
+  ASSERT_TRUE(play(u, upgraded_id("whirlwind")));
+  EXPECT_EQ(enemy_hp(u, 1), hp - 24);
+  EXPECT_EQ(u.state().energy, 0);
+}
+
+TEST(StarterCard, Rally) {
+  expect_card("rally", CardType::Skill, 1, CardTarget::None);
+  // 2 armor for each other skill in hand: four Defends give 8, four Strikes nothing.
+  for (const bool skills : {true, false}) {
+    Battle b = arena(Arena(deck_of({{"rally", 1}, {skills ? "defend" : "strike", 9}})), {"rally"});
+    ASSERT_TRUE(play(b, "rally"));
+    EXPECT_EQ(b.state().player.armor, skills ? 8 : 0);
+    EXPECT_EQ(b.state().energy, 2);
+  }
+}
+
 TEST(StarterCard, WildToss) {
   expect_card("wild_toss", CardType::Skill, 0, CardTarget::None);
   Battle b = arena(Arena(deck_of({{"wild_toss", 1}, {"defend", 9}})), {"wild_toss"});
@@ -2213,8 +2249,8 @@ TEST(StarterPlayer, Bastion) {
                 {"foresight", 1},      {"time_bomb", 1},     {"streamline", 1},     {"meditate", 1},
                 {"mending_salve", 1},  {"vow_of_peace", 1},  {"deep_breath", 1},    {"regroup", 1},
                 {"salvage", 1},        {"unearth", 1},       {"survey", 1},         {"armory", 1},
-                {"clear_mind", 1},     {"shield_bash", 1}}));
-  EXPECT_EQ(p.deck.size(), 35u);
+                {"clear_mind", 1},     {"shield_bash", 1},   {"whirlwind", 1},      {"rally", 1}}));
+  EXPECT_EQ(p.deck.size(), 37u);
 }
 
 /// Plays `n` battles of an encounter with the random policy; every submit must be accepted.
@@ -2380,8 +2416,9 @@ TEST(StarterPack, EveryItemHasATest) {
                     "footwork",       "spiked_armor",    "iron_skin",      "battle_fury",     "blood_oath",
                     "steel_resolve",  "deep_breath",     "dazed",          "doubt",           "regroup",
                     "salvage",        "unearth",         "survey",         "armory",          "clear_mind",
-                    "shield_bash"}));
-  EXPECT_EQ(upgrades.size(), 5u);  // twin_strike, venom_dart, blood_strike, shield_wall, brace
+                    "shield_bash",    "whirlwind",       "rally"}));
+  // twin_strike, venom_dart, blood_strike, shield_wall, brace, whirlwind
+  EXPECT_EQ(upgrades.size(), 6u);
   EXPECT_EQ(ids_of(c.enemies), sorted({"gnasher", "sludge", "cultist", "spiker", "bog_toad", "imp", "witch",
                                        "leech", "sentry", "golem", "warlord"}));
   EXPECT_EQ(ids_of(c.statuses),
