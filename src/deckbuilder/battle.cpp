@@ -392,7 +392,8 @@ template <bool kXCost>
                  .value = state_.cards[action.card].def,
                  .amount = cost};
   });
-  state_.playing = PlayInProgress{action.card, target, static_cast<std::uint8_t>(kXCost ? cost : 0)};
+  state_.playing = PlayInProgress{action.card, target};
+  if constexpr (kXCost) state_.playing_x = static_cast<std::uint8_t>(cost);  // finish_play clears it
   // 5: a list that cannot pause runs straight through; any other goes on the effect stack.
   // A play is made in the player phase of an undecided battle, by the player, who is alive.
   if (detail::run_flat<true>(x, def.effects, kPlayerUnit, target, action.card)) return finish_play(x, def);
@@ -422,6 +423,7 @@ Status Battle::continue_play() {
     detail::card_moved_from_hand(x, card, Pile::Discard);
   }
   state_.playing = PlayInProgress{};
+  state_.playing_x = 0;
   if (const auto decided = detail::outcome(state_)) {  // 8
     pending_trigger_ = *decided;
     has_pending_trigger_ = true;
@@ -602,7 +604,7 @@ std::uint64_t Battle::state_hash() const {
         (std::uint64_t{c.option_count} << 16) ^ (std::uint64_t{static_cast<std::uint8_t>(c.source)} << 8) ^
         static_cast<std::uint8_t>(c.target));
   h.add((std::uint64_t{card_filter_hash_code(c.filter)} << 24) ^ (std::uint64_t{c.card} << 16) ^
-        (std::uint64_t{state_.playing.x} << 32) ^ (std::uint64_t{state_.playing.card} << 8) ^
+        (std::uint64_t{state_.playing_x} << 32) ^ (std::uint64_t{state_.playing.card} << 8) ^
         static_cast<std::uint8_t>(state_.playing.target));
   h.add(state_.reward_options.size());
   for (CardId r : state_.reward_options) h.add(r);

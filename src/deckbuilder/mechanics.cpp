@@ -237,7 +237,7 @@ std::int32_t counted_amount(const OpContext& ctx, const CountedAmount& a) {
       n = s.attacks_this_turn;
       break;
     case AmountCount::X:
-      n = s.playing.x;
+      n = s.playing_x;
       break;
   }
   return static_cast<std::int32_t>(std::clamp<std::int64_t>(a.plus + a.per * n, a.min, a.max));

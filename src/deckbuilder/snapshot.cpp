@@ -276,7 +276,7 @@ json BattleIo::snapshot(const Battle& b) {
       {"playing",
        {{"card", s.playing.card == kNoCard ? json(nullptr) : json(s.playing.card)},
         {"target", s.playing.target},
-        {"x", s.playing.x}}},
+        {"x", s.playing_x}}},
       {"reward_options", rewards},
       {"reward_pending", s.reward_pending},
       {"reward_taken",
@@ -605,10 +605,10 @@ void read_state(const In& in, const Catalog& c, Phase phase, BattleState& s) {
     throw Bad{pl.ptr("card"), "a choice waits in a card's play: expected the card being played, got null"};
   // The energy an X-cost card took: none for any other card, nor with no card in play. A
   // snapshot written before X costs has no key: 0.
-  s.playing.x = static_cast<std::uint8_t>(pl.has("x") ? pl.num("x", 0, 99) : 0);
-  if (s.playing.x != 0 && (s.playing.card == kNoCard || !c.cards[s.cards[s.playing.card].def].x_cost()))
+  s.playing_x = static_cast<std::uint8_t>(pl.has("x") ? pl.num("x", 0, 99) : 0);
+  if (s.playing_x != 0 && (s.playing.card == kNoCard || !c.cards[s.cards[s.playing.card].def].x_cost()))
     throw Bad{pl.ptr("x"),
-              fmt::format("only an X-cost card in play has an X: expected 0, got {}", s.playing.x)};
+              fmt::format("only an X-cost card in play has an X: expected 0, got {}", s.playing_x)};
   // A choice of cards waits only with a card to pick: the rules offer none when its pile holds no
   // card (the hand none besides the one being played), and end one when the last is picked.
   // One whose cards go to the hand waits only while the hand has room.

@@ -3084,7 +3084,8 @@ TEST(DeckbuilderRulesPlayCheck, AnXCostCardTakesAllTheEnergyAndCountsIt) {
   EXPECT_EQ(whirl.state().enemies[0].unit.hp, hp - 15);
   EXPECT_EQ(whirl.state().enemies[1].unit.hp, hp - 15);
   EXPECT_EQ(whirl.state().energy, 0);
-  EXPECT_TRUE(whirl.state().playing == PlayInProgress{}) << "the X goes with the play";
+  EXPECT_TRUE(whirl.state().playing == PlayInProgress{});
+  EXPECT_EQ(whirl.state().playing_x, 0) << "the X goes with the play";
   // With no energy the card is still listed and played: X is 0, no hit.
   Battle broke = scenario_battle(catalog, {{"hand", {"whirl", "guard"}}, {"energy", 0}});
   std::vector<Action> options;
@@ -3112,7 +3113,7 @@ TEST(DeckbuilderRulesPlayCheck, AnXCostCardTakesAllTheEnergyAndCountsIt) {
   Battle ponder = scenario_battle(catalog, {{"hand", {"ponder"}}, {"energy", 2}});
   ASSERT_TRUE(ponder.submit(Action::play(ponder.state().hand()[0], -1)).ok());
   ASSERT_TRUE(ponder.is_waiting_for_choice());
-  EXPECT_EQ(ponder.state().playing.x, 2);
+  EXPECT_EQ(ponder.state().playing_x, 2);
   const nlohmann::json waiting = snapshot(ponder);
   EXPECT_EQ(waiting["state"]["playing"]["x"], 2);
   auto restored = restore(catalog, waiting);
@@ -3131,7 +3132,7 @@ TEST(DeckbuilderRulesPlayCheck, AnXCostCardTakesAllTheEnergyAndCountsIt) {
   older["state"]["playing"].erase("x");
   auto old_read = restore(catalog, older);
   ASSERT_TRUE(old_read.ok()) << old_read.error().message;
-  EXPECT_EQ(old_read.value().state().playing.x, 0);
+  EXPECT_EQ(old_read.value().state().playing_x, 0);
   const Battle idle_battle = scenario_battle(catalog, {{"hand", {"ponder"}}});
   nlohmann::json idle = snapshot(idle_battle);
   idle["state"]["playing"]["x"] = 1;

@@ -227,7 +227,6 @@ constexpr bool choice_of_cards_skippable(PendingChoice::Kind kind) {
 struct PlayInProgress {
   CardRef card = kNoCard;
   UnitRef target = kNoUnit;
-  std::uint8_t x = 0;  ///< the energy an X-cost card took (AmountCount::X); 0 for any other card
   friend bool operator==(const PlayInProgress&, const PlayInProgress&) = default;
 };
 
@@ -357,6 +356,10 @@ struct BattleState {
   /// at or above draw_known_from, or kNothingKnownOnTop (always when that is). Kept like it;
   /// resample_hidden leaves these cards as they lie (known_in_order_on_top).
   std::uint8_t draw_ordered_from = kNothingKnownOnTop;
+  /// The X of the X-cost card in play (`playing`): the energy it took (AmountCount::X); 0 with
+  /// no card in play or another card. Here, not in PlayInProgress, it takes the padding byte
+  /// before reward_taken: the state is no larger.
+  std::uint8_t playing_x = 0;
   std::int32_t reward_taken = -1;  ///< the card id taken as the reward, or -1
   friend bool operator==(const BattleState&, const BattleState&) = default;
 
