@@ -285,6 +285,32 @@ TEST_F(MonitorApi, SeedsMayBeGivenAsDecimalStrings) {
                  "bad_request");
 }
 
+// A hand card carries its cost now and whether it costs X; an X-cost card's cost is the energy it
+// would take.
+TEST_F(MonitorApi, HandCardsCarryTheirCostAndWhetherTheyCostX) {
+  const db::CardId whirlwind = *starter()->find_card("whirlwind");
+  const auto holds_whirlwind = [&](const db::Battle& b) {
+    return std::any_of(b.state().hand().begin(), b.state().hand().end(),
+                       [&](db::CardRef c) { return b.state().cards[c].def == whirlwind; });
+  };
+  std::uint64_t seed = 1;
+  while (seed < 500 && !holds_whirlwind(direct_battle("imp_swarm", seed))) ++seed;
+  ASSERT_LT(seed, 500u) << "no opening hand of the bastion's holds Whirlwind";
+  const db::Battle direct = direct_battle("imp_swarm", seed);
+  const Reply state = get(client_, "/api/battles/" + create("imp_swarm", seed) + "/state");
+  ASSERT_EQ(state.status, 200);
+  ASSERT_EQ(state.body["hand"].size(), direct.state().hand().size());
+  int x_cards = 0;
+  for (const json& card : state.body["hand"]) {
+    const auto ref = card["card"].get<db::CardRef>();
+    const bool x = starter()->cards[direct.state().cards[ref].def].x_cost();
+    EXPECT_EQ(card["x_cost"], x) << card.dump();
+    EXPECT_EQ(card["cost"], x ? direct.state().energy : direct.effective_cost(ref)) << card.dump();
+    x_cards += x ? 1 : 0;
+  }
+  EXPECT_EQ(x_cards, 1) << "the bastion's one Whirlwind";
+}
+
 TEST_F(MonitorApi, StateAndLegalActionsMatchTheDirectBattle) {
   const std::string id = create("sludge_pair", 3);
   const db::Battle direct = direct_battle("sludge_pair", 3);
