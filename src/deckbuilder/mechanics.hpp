@@ -460,7 +460,7 @@ inline std::int32_t op_amount(const OpContext& ctx, const Op& op) {
     return counted_amount(ctx, ctx.x.c.counted_amounts[static_cast<std::size_t>(op.amount)]);
   return op.amount;
 }
-/// The op's number of hits or passes: its literal, or its counted amount.
+/// The op's number of hits, passes or cards (Op::times): its literal, or its counted amount.
 inline std::int32_t op_times(const OpContext& ctx, const Op& op) {
   if ((op.flags & kTimesCounted) != 0) [[unlikely]]
     return counted_amount(ctx, ctx.x.c.counted_amounts[static_cast<std::size_t>(op.times)]);

@@ -58,7 +58,7 @@ struct OpCompiler {
   /// the string "stacks", which counts the status's stacks.
   bool amount(content::ObjectReader& r, std::string_view key, std::int64_t min, std::int64_t max,
               Op& op) const;
-  /// A number of hits or passes at `key` in [min, max], `fallback` when absent (none: required),
+  /// A number of hits, passes or cards at `key` in [min, max], `fallback` when absent (none: required),
   /// or one counted as the op runs, as for amount; into Op::times (kTimesCounted).
   bool times(content::ObjectReader& r, std::string_view key, std::int64_t min, std::int64_t max,
              std::optional<std::int64_t> fallback, Op& op) const;

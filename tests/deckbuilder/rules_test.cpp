@@ -3044,7 +3044,7 @@ TEST(DeckbuilderRulesAmounts, ACountOfCardsTakesACardTypeAndHitsMayBeCounted) {
   EXPECT_EQ(of_count(AmountCount::ExhaustPile).min, 0);
   EXPECT_EQ(std::count_if(catalog->ops.begin(), catalog->ops.end(),
                           [](const Op& op) { return (op.flags & kTimesCounted) != 0; }),
-            2);
+            2);  // flurry's hits and drumroll's passes
   EXPECT_EQ(std::count_if(
                 catalog->ops.begin(), catalog->ops.end(),
                 [](const Op& op) { return (op.flags & kOneHit) != 0 && (op.flags & kTimesCounted) != 0; }),
@@ -3062,7 +3062,9 @@ constexpr std::string_view kXCostCards = R"(
       { "op": "choice", "options": [
         { "label": "Guard", "effects": [{ "op": "armor", "amount": { "count": "x", "per": 3 } }] },
         { "label": "Nothing", "effects": [] }] }] },
-  { "id": "cheapen", "type": "skill", "cost": 0, "target": "none", "effects": [{ "op": "cost_rule", "scope": "hand", "set": 0 }] })";
+  { "id": "cheapen", "type": "skill", "cost": 0, "target": "none", "effects": [{ "op": "cost_rule", "scope": "hand", "set": 0 }] },
+  { "id": "conjure", "type": "skill", "cost": "x", "target": "none", "effects": [
+      { "op": "add_card", "card": "jab", "count": { "count": "x" }, "pile": "hand" }] })";
 
 // An X-cost card takes all the energy, 0 too, and its effects count what it took; no cost rule
 // changes it. The X is kept through a Choice, in snapshots and in the state hash.
@@ -3099,6 +3101,14 @@ TEST(DeckbuilderRulesPlayCheck, AnXCostCardTakesAllTheEnergyAndCountsIt) {
   Battle brace = scenario_battle(catalog, {{"hand", {"brace"}}, {"energy", 2}});
   ASSERT_TRUE(brace.submit(Action::play(brace.state().hand()[0], -1)).ok());
   EXPECT_EQ(brace.state().player.armor, 26);
+  // X new cards: three jabs in hand for three energy, none for none.
+  for (const int energy : {3, 0}) {
+    Battle conjure = scenario_battle(catalog, {{"hand", {"conjure"}}, {"energy", energy}});
+    ASSERT_TRUE(conjure.submit(Action::play(conjure.state().hand()[0], -1)).ok());
+    EXPECT_EQ(conjure.state().hand().size(), static_cast<std::size_t>(energy)) << energy << " energy";
+    for (const CardRef card : conjure.state().hand())
+      EXPECT_EQ(catalog->cards[conjure.state().cards[card].def].id, "jab");
+  }
   // Cost rules leave it alone: after "everything in hand costs 0" it still takes all the energy.
   Battle cheap = scenario_battle(catalog, {{"hand", {"cheapen", "brace", "jab"}}, {"energy", 2}});
   ASSERT_TRUE(cheap.submit(Action::play(cheap.state().hand()[0], -1)).ok());

@@ -88,7 +88,7 @@ enum OpFlag : std::uint8_t {
   /// damage: one hit of the literal amount on the one unit the target kind names (set by its
   /// compile function; without it, the op takes its general path, with the same result).
   kOneHit = 1u << 3,
-  /// damage, repeat: the number of hits or passes is counted as the op runs:
+  /// damage, repeat, add_card: the number of hits, passes or cards is counted as the op runs:
   /// Catalog::counted_amounts[times].
   kTimesCounted = 1u << 4,
 };
