@@ -460,8 +460,7 @@ Result<Status, Rejection> Battle::resolve_choice(const Action& action) {
     // No choice waits while the card moves: a listener of its CardMoved sees a state that could
     // be restored, where a choice still waiting might have no card left to offer.
     c = PendingChoice{};
-    detail::move_picked_card(x, choice_source_pile(made.kind), eligible[static_cast<std::size_t>(picked)],
-                             choice_destination_pile(made.kind));
+    detail::take_picked_card(x, made.kind, eligible[static_cast<std::size_t>(picked)]);
     if (made.picks_left <= 1) return continue_play();
     c = made;
     c.picks_left = static_cast<std::uint8_t>(made.picks_left - 1);

@@ -74,6 +74,8 @@ std::string_view event_type_name(EventType t) {
       return "CardCreated";
     case EventType::CostChanged:
       return "CostChanged";
+    case EventType::CardUpgraded:
+      return "CardUpgraded";
     case EventType::HookRegistered:
       return "HookRegistered";
     case EventType::HookExpired:
@@ -215,6 +217,11 @@ nlohmann::json event_to_json(const Event& e, const Catalog& c) {
     case EventType::CostChanged:
       j["card"] = e.subject;
       j["cost"] = e.amount;
+      break;
+    case EventType::CardUpgraded:
+      j["card"] = e.subject;
+      j["card_id"] = card_name(c, e.value);
+      j["from"] = card_name(c, static_cast<std::uint16_t>(e.amount));
       break;
     case EventType::HookRegistered:
     case EventType::HookExpired:

@@ -52,6 +52,25 @@ void bad_unit(const BattleState& s, UnitRef u) {
   }
 }
 
+void upgrade_card(Ctx& x, CardRef card) {
+  CardInstance& ci = x.s.cards[card];
+  const CardId from = ci.def;
+  const CardId to = *x.c.cards[from].upgrade;
+  ci.def = to;
+  // Cost rules leave an X-cost card alone: an upgrade that costs X drops those the card held.
+  if (x.c.card_play[to].cost == kXCost && ci.has_cost_rule()) {
+    if (ci.cost_turns != 0) --x.s.turn_cost_cards;
+    ci = CardInstance{.def = to};
+  }
+  refresh_listing(ci, x.c);
+  x.s.listing_costs = listing_costs_of(x.s);
+  // The loader gives an upgrade the card's keywords; a catalog built in code may not.
+  x.s.card_keywords = card_keywords_of(x.s, x.c);
+  x.ev.emit_with(EventType::CardUpgraded, [&] {
+    return Event{.type = EventType::CardUpgraded, .subject = card, .value = to, .amount = from};
+  });
+}
+
 void add_card(Ctx& x, CardId card, Pile pile) {
   if (x.s.cards.full()) return limit_reached(x, Limit::CardInstances, kMaxCards, card);
   const auto ref = static_cast<CardRef>(x.s.cards.size());

@@ -118,6 +118,15 @@ inline void move_picked_card(Ctx& x, Pile from, std::size_t index, Pile to) {
   x.s.know_card_put_on_top();
   card_moved(x, x.s.piles.discard_to_draw(index), Pile::Discard, Pile::Draw);
 }
+/// Upgrades card instance `card`, whose definition has an upgrade (CardDef::upgrade), where it
+/// lies, and emits CardUpgraded: it becomes the upgraded card for the rest of the battle.
+void upgrade_card(Ctx& x, CardRef card);
+/// What a choice of cards of `kind` does with the card at place `index` of its source pile:
+/// upgrades it (choice_upgrades) or moves it to the destination pile (move_picked_card).
+inline void take_picked_card(Ctx& x, PendingChoice::Kind kind, std::size_t index) {
+  if (choice_upgrades(kind)) return upgrade_card(x, x.s.choice_pile(kind)[index]);
+  move_picked_card(x, choice_source_pile(kind), index, choice_destination_pile(kind));
+}
 /// Creates a new card instance in `pile` (a full hand sends it to the discard pile).
 void add_card(Ctx& x, CardId card, Pile pile);
 /// The energy a card instance costs now.

@@ -197,6 +197,7 @@ void register_builtin_ops(OpRegistry& registry) {
   register_put_on_draw_pile_op(registry);
   register_put_in_hand_op(registry);
   register_scry_op(registry);
+  register_upgrade_op(registry);
 }
 
 }  // namespace battlecore::deckbuilder::detail

@@ -127,5 +127,6 @@ void register_skip_turns_op(OpRegistry& registry);
 void register_put_on_draw_pile_op(OpRegistry& registry);
 void register_put_in_hand_op(OpRegistry& registry);
 void register_scry_op(OpRegistry& registry);
+void register_upgrade_op(OpRegistry& registry);
 
 }  // namespace battlecore::deckbuilder::detail

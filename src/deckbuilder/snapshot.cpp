@@ -618,12 +618,13 @@ void read_state(const In& in, const Catalog& c, Phase phase, BattleState& s) {
                   ? fmt::format("a choice of cards ({}) waits, but the hand they go to is full ({} cards): "
                                 "expected \"none\"",
                                 kChoiceKindNames[static_cast<std::size_t>(s.choice.kind)], s.hand().size())
-                  : fmt::format("a choice of cards ({}) waits, but its pile ({}) holds no {}card to pick: "
-                                "expected \"none\"",
-                                kChoiceKindNames[static_cast<std::size_t>(s.choice.kind)],
-                                pile_name(choice_source_pile(s.choice.kind)),
-                                s.choice.filter == kAnyCard ? std::string()
-                                                            : card_filter_name(s.choice.filter) + " ")};
+                  : fmt::format(
+                        "a choice of cards ({}) waits, but its pile ({}) holds no {}card{} to pick: "
+                        "expected \"none\"",
+                        kChoiceKindNames[static_cast<std::size_t>(s.choice.kind)],
+                        pile_name(choice_source_pile(s.choice.kind)),
+                        s.choice.filter == kAnyCard ? std::string() : card_filter_name(s.choice.filter) + " ",
+                        choice_upgrades(s.choice.kind) ? " with an upgrade" : "")};
   // A scry offers the draw pile's top picks_left cards, which the draw pile holds (each pick
   // discards one of them), and which the player has seen there, in order.
   if (s.choice.kind == PendingChoice::Kind::DiscardFromDrawTop) {

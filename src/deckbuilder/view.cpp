@@ -128,10 +128,11 @@ std::string choice_option_label(const Battle& battle, std::uint8_t index) {
   if (index >= n) return fmt::format("card {}", index);
   const CardRef card = s.choice_pile(pc.kind)[eligible[index]];
   const Pile to = choice_destination_pile(pc.kind);
-  const std::string_view verb = to == Pile::Discard   ? "discard"
-                                : to == Pile::Exhaust ? "exhaust"
-                                : to == Pile::Hand    ? "put in hand"
-                                                      : "put on the draw pile";
+  const std::string_view verb = choice_upgrades(pc.kind) ? "upgrade"
+                                : to == Pile::Discard    ? "discard"
+                                : to == Pile::Exhaust    ? "exhaust"
+                                : to == Pile::Hand       ? "put in hand"
+                                                         : "put on the draw pile";
   return fmt::format("{} {}", verb, c.cards[s.cards[card].def].name);
 }
 }  // namespace
@@ -235,6 +236,12 @@ std::optional<std::string> event_text(const Battle& battle, const Event& e) {
       if (static_cast<Pile>(e.amount) == Pile::Hand) return fmt::format("{} is added to your hand", card);
       return fmt::format("{} is added to the {} pile", card, pile_name(static_cast<Pile>(e.amount)));
     }
+    case EventType::CardUpgraded:
+      return fmt::format("{} is upgraded to {}",
+                         static_cast<std::size_t>(e.amount) < c.cards.size()
+                             ? c.cards[static_cast<std::size_t>(e.amount)].name
+                             : "a card",
+                         e.value < c.cards.size() ? c.cards[e.value].name : "a card");
     case EventType::ExtraTurnGranted:
       return e.amount > 1 ? fmt::format("you will take an extra turn ({} pending)", e.amount)
                           : std::string("you will take an extra turn");

@@ -1,5 +1,8 @@
 #include "battlecore/sim/deckbuilder_rules.hpp"
 
+#include <array>
+#include <optional>
+
 #include <fmt/format.h>
 
 #include "battlecore/deckbuilder/load.hpp"
@@ -80,19 +83,28 @@ std::vector<std::string> DeckbuilderRules::invariants(const Battle& before, cons
   count(s.exhaust_pile(), "the exhaust pile");
   for (std::size_t c = 0; c < seen.size(); ++c)
     if (seen[c] != 1) broken.push_back(fmt::format("card {} is in {} piles, not 1", c, seen[c]));
-  // New instances only with a CardCreated event; none removed.
+  // New instances only with a CardCreated event; none removed. A card's definition changes only
+  // to its upgrade, with a CardUpgraded event.
   const std::size_t old_cards = before.phase() == Phase::None ? 0 : before.state().cards.size();
   std::size_t created = 0;
+  std::array<bool, kMaxCards> upgraded{};
   const auto& log = after.events().log();
-  for (std::size_t i = before.phase() == Phase::None ? 0 : before.events().log().size(); i < log.size(); ++i)
+  for (std::size_t i = before.phase() == Phase::None ? 0 : before.events().log().size(); i < log.size();
+       ++i) {
     created += log[i].type == EventType::CardCreated ? 1 : 0;
+    if (log[i].type == EventType::CardUpgraded && log[i].subject < kMaxCards) upgraded[log[i].subject] = true;
+  }
   if (before.phase() != Phase::None && s.cards.size() != old_cards + created)
     broken.push_back(fmt::format("the battle had {} cards and created {}, but now has {}", old_cards, created,
                                  s.cards.size()));
-  for (std::size_t c = 0; c < std::min<std::size_t>(old_cards, s.cards.size()); ++c)
-    if (s.cards[c].def != before.state().cards[c].def)
-      broken.push_back(fmt::format("card {} changed from definition {} to {}", c, before.state().cards[c].def,
-                                   s.cards[c].def));
+  for (std::size_t c = 0; c < std::min<std::size_t>(old_cards, s.cards.size()); ++c) {
+    const CardId was = before.state().cards[c].def;
+    if (s.cards[c].def == was) continue;
+    if (!upgraded[c] || after.catalog().cards[was].upgrade != std::optional<std::uint16_t>(s.cards[c].def))
+      broken.push_back(
+          fmt::format("card {} changed from definition {} to {}{}", c, was, s.cards[c].def,
+                      upgraded[c] ? ", which is not its upgrade" : " with no CardUpgraded event"));
+  }
   if (s.energy < 0) broken.push_back(fmt::format("energy is {}", s.energy));
   auto check_unit = [&](const UnitState& u, std::string_view who) {
     if (u.hp < 0 || u.hp > u.max_hp) broken.push_back(fmt::format("{} has HP {} of {}", who, u.hp, u.max_hp));

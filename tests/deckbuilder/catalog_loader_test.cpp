@@ -108,7 +108,7 @@ const std::vector<std::string> kAllOps = {
     "gain_energy",      "heal",           "lose_hp",  "apply_status", "add_card",
     "cost_rule",        "delayed",        "hook",     "choice",       "conditional",
     "repeat",           "for_each_enemy", "end_turn", "extra_turn",   "skip_turns",
-    "put_on_draw_pile", "put_in_hand",    "scry"};
+    "put_on_draw_pile", "put_in_hand",    "scry",     "upgrade"};
 
 TEST(DeckbuilderCatalogLoader, StarterPackLoadsWithNoDiagnostics) {
   const CatalogResult r = load_catalog(kStarter);
@@ -282,7 +282,8 @@ TEST(DeckbuilderCatalogLoader, OpsThatAskThePlayerAreForCardsOnly) {
       { "op": "discard", "amount": 1, "mode": "random" },
       { "op": "put_on_draw_pile", "amount": 1, "mode": "random" },
       { "op": "put_in_hand", "amount": 1, "mode": "random" },
-      { "op": "scry", "amount": 2 }] }],
+      { "op": "scry", "amount": 2 },
+      { "op": "upgrade", "mode": "all" }] }],
     "behavior": { "kind": "sequence", "moves": ["trick"] } }],
     "statuses": [{ "id": "muddle", "timings": { "turn_start": [
       { "op": "put_on_draw_pile", "amount": 1, "mode": "choose" },
@@ -305,7 +306,10 @@ TEST(DeckbuilderCatalogLoader, OpsThatAskThePlayerAreForCardsOnly) {
       { "op": "discard", "mode": "all", "card_type": ["status", "curse"] },
       { "op": "discard", "mode": "all", "card_type": ["status", "spell", 3, "status"] },
       { "op": "discard", "mode": "all", "card_type": [] },
-      { "op": "discard", "mode": "all", "card_type": 2 }] } }])"));
+      { "op": "discard", "mode": "all", "card_type": 2 },
+      { "op": "upgrade", "amount": 1, "mode": "choose", "from": "draw" },
+      { "op": "upgrade", "amount": 2, "mode": "random", "from": "exhaust" },
+      { "op": "upgrade", "mode": "all", "from": "discard", "card_type": "attack" }] } }])"));
   expect_diagnostic(diags, "/enemies/0/moves/0/effects/0", {"op 'choice' is only allowed in card effects"});
   expect_diagnostic(diags, "/enemies/0/moves/0/effects/1",
                     {"op 'cost_rule' is only allowed in card effects"});
@@ -316,6 +320,8 @@ TEST(DeckbuilderCatalogLoader, OpsThatAskThePlayerAreForCardsOnly) {
   expect_diagnostic(diags, "/enemies/0/moves/0/effects/4",
                     {"op 'put_in_hand' is only allowed in", "enemies have no hand"});
   expect_diagnostic(diags, "/enemies/0/moves/0/effects/5", {"op 'scry' is only allowed in card effects"});
+  expect_diagnostic(diags, "/enemies/0/moves/0/effects/6",
+                    {"op 'upgrade' is only allowed in", "enemies have no hand"});
   // A status may put cards on top at random, not ask the player which.
   expect_diagnostic(diags, "/statuses/0/timings/turn_start/0",
                     {"op 'put_on_draw_pile with mode choose' is only allowed in card effects"});
@@ -347,7 +353,11 @@ TEST(DeckbuilderCatalogLoader, OpsThatAskThePlayerAreForCardsOnly) {
                     {"expected a string or a non-empty array of strings", "got an empty array"});
   expect_diagnostic(diags, "/statuses/0/timings/turn_start/20/card_type",
                     {"expected a string or a non-empty array of strings", "got an integer"});
-  EXPECT_EQ(diags.size(), 21u) << diags.to_string();
+  // A status may upgrade cards at random or all of them, of the hand, the draw or the discard pile.
+  expect_diagnostic(diags, "/statuses/0/timings/turn_start/21",
+                    {"op 'upgrade with mode choose' is only allowed in card effects"});
+  expect_diagnostic(diags, "/statuses/0/timings/turn_start/22/from", {"'exhaust'", "hand, draw, discard"});
+  EXPECT_EQ(diags.size(), 24u) << diags.to_string();
   const Diagnostics far =
       refused_text(R"({"cards": [)" + card("glimpse", R"({"op": "scry", "amount": 11})") + "]}");
   expect_diagnostic(far, "/cards/0/effects/0/amount", {"expected an integer in [1, 10]", "got 11"});

@@ -3402,6 +3402,202 @@ TEST(DeckbuilderRulesHandOps, ACardPutOverInnateCardsIsKnownInOrderAndTheyAreNot
 }
 
 // =============================================================================================
+// The upgrade op: cards upgraded where they lie, for the rest of the battle
+// =============================================================================================
+
+constexpr std::string_view kUpgradeCards = R"(
+  { "id": "hone", "type": "skill", "cost": 0, "target": "none", "effects": [{ "op": "upgrade", "amount": 1, "mode": "choose" }] },
+  { "id": "hone_all", "type": "skill", "cost": 0, "target": "none", "effects": [{ "op": "upgrade", "mode": "all" }] },
+  { "id": "whet", "type": "skill", "cost": 0, "target": "none", "effects": [{ "op": "upgrade", "amount": 2, "mode": "random", "from": "draw" }] },
+  { "id": "temper", "type": "skill", "cost": 0, "target": "none", "effects": [{ "op": "upgrade", "amount": 1, "mode": "choose", "from": "draw", "card_type": "attack" }] },
+  { "id": "refit", "type": "skill", "cost": 0, "target": "none", "effects": [{ "op": "upgrade", "amount": 2, "mode": "choose", "from": "discard" }] },
+  { "id": "ease", "type": "skill", "cost": 0, "target": "none", "effects": [{ "op": "cost_rule", "scope": "hand", "change": -1, "turns": 2 }] },
+  { "id": "blade", "type": "attack", "cost": 2, "target": "enemy", "effects": [{ "op": "damage", "amount": 6 }],
+    "upgrade": { "cost": 1, "effects": [{ "op": "damage", "amount": 9 }] } },
+  { "id": "ward", "type": "skill", "cost": 1, "target": "none", "effects": [{ "op": "armor", "amount": 5 }],
+    "upgrade": { "effects": [{ "op": "armor", "amount": 8 }] } },
+  { "id": "surge", "type": "skill", "cost": 1, "target": "none", "effects": [], "upgrade": { "cost": "x" } })";
+
+std::shared_ptr<const Catalog> upgrade_pack() {
+  return build({.cards = std::string(kUpgradeCards), .deck = R"({ "card": "guard", "count": 10 })"});
+}
+
+// Mode choose: a Choice of the hand's cards that have an upgrade, the card being played not among
+// them; the pick becomes its upgraded card where it lies, with the upgrade's cost and effects.
+TEST(DeckbuilderRulesUpgrade, ChooseOffersTheHandCardsWithAnUpgradeAndUpgradesThePick) {
+  using Ids = std::vector<std::string>;
+  const auto catalog = upgrade_pack();
+  Battle b = scenario_battle(catalog, {{"hand", {"hone", "guard", "blade", "ward", "blade"}}});
+  Recorder recorder;
+  b.events().attach(&recorder);
+  const CardRef blade = b.state().hand()[2];
+  EXPECT_EQ(b.effective_cost(blade), 2);
+  ASSERT_TRUE(b.submit(Action::play(b.state().hand()[0], -1)).ok());
+  ASSERT_TRUE(b.is_waiting_for_choice());
+  EXPECT_EQ(b.state().choice.kind, PendingChoice::Kind::UpgradeInHand);
+  EXPECT_EQ(event_to_json(recorder.events.back(), *catalog)["kind"], "upgrade_in_hand");
+  ASSERT_EQ(b.decision().options.size(), 3u) << "not the guard, which has no upgrade, nor the hone";
+  EXPECT_EQ(action_label(b, Action::choose(0)), "choose: upgrade blade");
+  EXPECT_EQ(action_label(b, Action::choose(1)), "choose: upgrade ward");
+  expect_refused(b, Action::skip_choice(), RefusalReason::InvalidOption);
+  const nlohmann::json waiting = snapshot(b);
+  EXPECT_EQ(waiting["state"]["choice"]["kind"], "upgrade_in_hand");
+
+  const std::size_t from = recorder.events.size();
+  ASSERT_TRUE(b.submit(Action::choose(0)).ok());
+  EXPECT_FALSE(b.is_waiting_for_choice()) << "one card to upgrade";
+  EXPECT_EQ(card_ids(b, b.state().hand()), (Ids{"guard", "blade+", "ward", "blade"}));
+  EXPECT_EQ(b.state().hand()[1], blade) << "upgraded where it lies";
+  const std::vector<Event> upgraded =
+      of_type({recorder.events.begin() + static_cast<std::ptrdiff_t>(from), recorder.events.end()},
+              EventType::CardUpgraded);
+  ASSERT_EQ(upgraded.size(), 1u);
+  EXPECT_EQ(upgraded[0].subject, blade);
+  EXPECT_EQ(upgraded[0].value, *catalog->find_card("blade+"));
+  EXPECT_EQ(upgraded[0].amount, *catalog->find_card("blade"));
+  const nlohmann::json j = event_to_json(upgraded[0], *catalog);
+  EXPECT_EQ(j["type"], "CardUpgraded");
+  EXPECT_EQ(j["card"], blade);
+  EXPECT_EQ(j["card_id"], "blade+");
+  EXPECT_EQ(j["from"], "blade");
+  EXPECT_EQ(event_text(b, upgraded[0]), "blade is upgraded to blade+");
+  // The upgrade's cost, in the listing the options read too, and its effects.
+  EXPECT_EQ(b.effective_cost(blade), 1);
+  EXPECT_EQ(stale_listing(b.state(), *catalog), kNoCard);
+  EXPECT_TRUE(b.state().listing_costs == listing_costs_of(b.state()));
+  const std::int32_t energy = b.state().energy;
+  ASSERT_TRUE(b.submit(Action::play(blade, 0)).ok());
+  EXPECT_EQ(b.state().energy, energy - 1);
+  EXPECT_EQ(b.state().enemies[0].unit.hp, 100 - 9);
+
+  // The snapshot taken while the choice waited restores a battle that goes on alike.
+  auto restored = restore(catalog, waiting);
+  ASSERT_TRUE(restored.ok()) << restored.error().message;
+  Battle copy = std::move(restored).value();
+  ASSERT_TRUE(copy.submit(Action::choose(0)).ok());
+  ASSERT_TRUE(copy.submit(Action::play(blade, 0)).ok());
+  EXPECT_TRUE(copy.state() == b.state());
+  // With no card left that has an upgrade, the waiting choice is refused.
+  nlohmann::json none = waiting;
+  for (nlohmann::json& card : none["state"]["cards"])
+    if (card["card"] != "hone") card["card"] = "guard";
+  expect_restore_refused(catalog, none,
+                         "/state/choice/kind: a choice of cards (upgrade_in_hand) waits, but its pile (hand) "
+                         "holds no card with an upgrade to pick");
+  // With none in hand, nothing is asked.
+  Battle bare = scenario_battle(catalog, {{"hand", {"hone", "guard", "jab"}}});
+  ASSERT_TRUE(bare.submit(Action::play(bare.state().hand()[0], -1)).ok());
+  EXPECT_FALSE(bare.is_waiting_for_choice());
+  EXPECT_EQ(card_ids(bare, bare.state().hand()), (Ids{"guard", "jab"}));
+}
+
+// Mode all upgrades every hand card with an upgrade, in hand order, with no decision; an
+// upgraded card keeps its cost rules, but one whose upgrade costs X drops them.
+TEST(DeckbuilderRulesUpgrade, AllUpgradesEveryHandCardWithAnUpgradeAndAnXCostDropsItsRules) {
+  using Ids = std::vector<std::string>;
+  const auto catalog = upgrade_pack();
+  Battle b = scenario_battle(catalog, {{"hand", {"ease", "hone_all", "blade", "surge", "guard", "ward"}}});
+  Recorder recorder;
+  b.events().attach(&recorder);
+  ASSERT_TRUE(b.submit(Action::play(b.state().hand()[0], -1)).ok());  // the others cost 1 less for 2 turns
+  const CardRef blade = b.state().hand()[1];
+  const CardRef surge = b.state().hand()[2];
+  EXPECT_EQ(b.effective_cost(blade), 1);
+  EXPECT_EQ(b.state().turn_cost_cards, 5);
+  const std::size_t from = recorder.events.size();
+  ASSERT_TRUE(b.submit(Action::play(b.state().hand()[0], -1)).ok());
+  EXPECT_FALSE(b.is_waiting_for_choice());
+  EXPECT_EQ(card_ids(b, b.state().hand()), (Ids{"blade+", "surge+", "guard", "ward+"}));
+  std::vector<CardRef> upgraded;
+  for (const Event& e : recorder.events)
+    if (e.type == EventType::CardUpgraded) upgraded.push_back(static_cast<CardRef>(e.subject));
+  EXPECT_EQ(upgraded, (std::vector<CardRef>{blade, surge, b.state().hand()[3]}));
+  EXPECT_EQ(count({recorder.events.begin() + static_cast<std::ptrdiff_t>(from), recorder.events.end()},
+                  EventType::ChoiceOffered),
+            0u);
+  EXPECT_EQ(b.effective_cost(blade), 0) << "the upgrade's 1, less the rule's 1";
+  EXPECT_TRUE(catalog->cards[b.state().cards[surge].def].x_cost());
+  EXPECT_FALSE(b.state().cards[surge].has_cost_rule());
+  EXPECT_EQ(b.effective_cost(surge), b.state().energy);
+  EXPECT_EQ(b.state().turn_cost_cards, 4);
+  EXPECT_EQ(b.state().turn_cost_cards, count_turn_cost_cards(b.state()));
+  EXPECT_EQ(stale_listing(b.state(), *catalog), kNoCard);
+  EXPECT_TRUE(b.state().listing_costs == listing_costs_of(b.state()));
+  EXPECT_EQ(b.state().card_keywords, card_keywords_of(b.state(), *catalog));
+  // A snapshot restores the upgraded cards as they are, and the battle's hash tells them apart.
+  auto restored = restore(catalog, snapshot(b));
+  ASSERT_TRUE(restored.ok()) << restored.error().message;
+  EXPECT_TRUE(restored.value().state() == b.state());
+  Battle plain = b;
+  Battle::Access::of(plain).s.cards[blade].def = *catalog->find_card("blade");
+  EXPECT_NE(plain.state_hash(), b.state_hash());
+  // Every card upgraded, a second one finds nothing.
+  Battle again = scenario_battle(catalog, {{"hand", {"hone_all", "hone_all", "ward"}}});
+  ASSERT_TRUE(again.submit(Action::play(again.state().hand()[0], -1)).ok());
+  ASSERT_TRUE(again.submit(Action::play(again.state().hand()[0], -1)).ok());
+  EXPECT_EQ(card_ids(again, again.state().hand()), (Ids{"ward+"}));
+}
+
+// From the draw pile: at random on the Effects stream, or a Choice of its cards with an upgrade
+// (of the op's card_type) in the order of the instances; the cards keep their places. From the
+// discard pile: a Choice of its cards, bottom first.
+TEST(DeckbuilderRulesUpgrade, FromTheDrawAndTheDiscardPileTheCardsKeepTheirPlaces) {
+  using Ids = std::vector<std::string>;
+  const auto catalog = upgrade_pack();
+  const nlohmann::json draw = {"guard", "blade", "ward", "guard", "blade", "surge"};
+  Battle whet = scenario_battle(catalog, {{"hand", {"whet"}}, {"draw_pile", draw}});
+  const std::vector<CardRef> before = draw_top_first(whet.state());
+  const Rng effects = whet.state().rng[Stream::Effects];
+  ASSERT_TRUE(whet.submit(Action::play(whet.state().hand()[0], -1)).ok());
+  EXPECT_FALSE(whet.is_waiting_for_choice());
+  EXPECT_EQ(draw_top_first(whet.state()), before) << "upgraded where they lie";
+  std::size_t plus = 0;
+  for (CardRef c : whet.state().draw_pile()) {
+    const std::string& id = catalog->cards[whet.state().cards[c].def].id;
+    plus += id.back() == '+' ? 1 : 0;
+    EXPECT_NE(id, "guard+");
+  }
+  EXPECT_EQ(plus, 2u);
+  EXPECT_NE(whet.state().rng[Stream::Effects], effects) << "picked on the Effects stream";
+
+  Battle temper = scenario_battle(catalog, {{"hand", {"temper"}}, {"draw_pile", draw}});
+  const std::vector<CardRef> pile = draw_top_first(temper.state());
+  ASSERT_TRUE(temper.submit(Action::play(temper.state().hand()[0], -1)).ok());
+  ASSERT_TRUE(temper.is_waiting_for_choice());
+  EXPECT_EQ(temper.state().choice.kind, PendingChoice::Kind::UpgradeInDraw);
+  // The two blades, the attacks with an upgrade, in the order of their instances.
+  std::vector<CardRef> blades;
+  for (CardRef c : pile)
+    if (catalog->cards[temper.state().cards[c].def].id == "blade") blades.push_back(c);
+  std::sort(blades.begin(), blades.end());
+  ASSERT_EQ(temper.decision().options.size(), 2u);
+  const nlohmann::json waiting = snapshot(temper);
+  ASSERT_TRUE(temper.submit(Action::choose(1)).ok());
+  EXPECT_EQ(catalog->cards[temper.state().cards[blades[1]].def].id, "blade+");
+  EXPECT_EQ(catalog->cards[temper.state().cards[blades[0]].def].id, "blade");
+  EXPECT_EQ(draw_top_first(temper.state()), pile);
+  auto restored = restore(catalog, waiting);
+  ASSERT_TRUE(restored.ok()) << restored.error().message;
+  Battle copy = std::move(restored).value();
+  ASSERT_TRUE(copy.submit(Action::choose(1)).ok());
+  EXPECT_TRUE(copy.state() == temper.state());
+
+  Battle refit =
+      scenario_battle(catalog, {{"hand", {"refit"}}, {"discard_pile", {"ward", "guard", "surge"}}});
+  ASSERT_TRUE(refit.submit(Action::play(refit.state().hand()[0], -1)).ok());
+  ASSERT_TRUE(refit.is_waiting_for_choice());
+  EXPECT_EQ(refit.state().choice.kind, PendingChoice::Kind::UpgradeInDiscard);
+  ASSERT_EQ(refit.decision().options.size(), 2u);
+  EXPECT_EQ(action_label(refit, Action::choose(1)), "choose: upgrade surge");
+  ASSERT_TRUE(refit.submit(Action::choose(1)).ok());
+  ASSERT_TRUE(refit.is_waiting_for_choice()) << "the second pick";
+  ASSERT_EQ(refit.decision().options.size(), 1u);
+  ASSERT_TRUE(refit.submit(Action::choose(0)).ok());
+  EXPECT_FALSE(refit.is_waiting_for_choice());
+  EXPECT_EQ(card_ids(refit, refit.state().discard_pile()), (Ids{"ward+", "guard", "surge+", "refit"}));
+}
+
+// =============================================================================================
 // Structured ops: for_each_enemy, repeat, conditional
 // =============================================================================================
 

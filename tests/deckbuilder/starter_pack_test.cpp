@@ -1228,6 +1228,50 @@ TEST(StarterCard, Rally) {
   }
 }
 
+TEST(StarterCard, Temper) {
+  expect_card("temper", CardType::Skill, 1, CardTarget::None);
+  // 5 armor, then a Choice of the hand's cards that have an upgrade (Braces and Twin Strikes, not
+  // Defends); the pick is upgraded where it lies.
+  Battle b = arena(Arena(deck_of({{"temper", 1}, {"brace", 2}, {"twin_strike", 2}, {"defend", 5}})),
+                   {"temper", "brace"});
+  const Catalog& c = b.catalog();
+  const CardRef temper = find_in_hand(b, "temper");
+  std::vector<CardRef> upgradable;
+  for (CardRef card : b.state().hand())
+    if (card != temper && c.cards[b.state().cards[card].def].upgrade) upgradable.push_back(card);
+  ASSERT_FALSE(upgradable.empty());
+  ASSERT_TRUE(play(b, "temper"));
+  EXPECT_EQ(b.state().player.armor, 5);
+  ASSERT_TRUE(b.is_waiting_for_choice());
+  ASSERT_EQ(b.decision().options.size(), upgradable.size());
+  const CardId before = b.state().cards[upgradable.back()].def;
+  ASSERT_TRUE(submitted(b, Action::choose(static_cast<std::uint8_t>(upgradable.size() - 1))));
+  EXPECT_FALSE(b.is_waiting_for_choice());
+  EXPECT_EQ(b.state().cards[upgradable.back()].def, *c.cards[before].upgrade);
+  EXPECT_EQ(b.state().energy, 2);
+  // Upgraded: every card in hand that has an upgrade, with no choice.
+  const std::shared_ptr<const Catalog> catalog = arena_catalog(Arena(deck_of({{"temper", 1}, {"brace", 9}})));
+  const CardId temper_plus = *catalog->find_card(upgraded_id("temper"));
+  std::vector<CardId> deck;
+  for (CardId card : catalog->players[*catalog->find_player("t_player")].deck)
+    deck.push_back(catalog->cards[card].id == "temper" ? temper_plus : card);
+  for (std::uint64_t seed = 1;; ++seed) {
+    ASSERT_LE(seed, 100u) << "no seed deals Temper+";
+    Battle u(catalog);
+    ASSERT_TRUE(u.start_battle(*catalog->find_encounter("t"), seed, deck).ok());
+    const auto in_hand = std::find_if(u.state().hand().begin(), u.state().hand().end(),
+                                      [&](CardRef card) { return u.state().cards[card].def == temper_plus; });
+    if (in_hand == u.state().hand().end()) continue;
+    ASSERT_TRUE(submitted(u, Action::play(*in_hand, -1)));
+    EXPECT_FALSE(u.is_waiting_for_choice());
+    EXPECT_EQ(u.state().player.armor, 5);
+    ASSERT_EQ(u.state().hand().size(), 4u);
+    for (CardRef card : u.state().hand())
+      EXPECT_EQ(catalog->cards[u.state().cards[card].def].id, upgraded_id("brace"));
+    break;
+  }
+}
+
 TEST(StarterCard, WildToss) {
   expect_card("wild_toss", CardType::Skill, 0, CardTarget::None);
   Battle b = arena(Arena(deck_of({{"wild_toss", 1}, {"defend", 9}})), {"wild_toss"});
@@ -2249,8 +2293,9 @@ TEST(StarterPlayer, Bastion) {
                 {"foresight", 1},      {"time_bomb", 1},     {"streamline", 1},     {"meditate", 1},
                 {"mending_salve", 1},  {"vow_of_peace", 1},  {"deep_breath", 1},    {"regroup", 1},
                 {"salvage", 1},        {"unearth", 1},       {"survey", 1},         {"armory", 1},
-                {"clear_mind", 1},     {"shield_bash", 1},   {"whirlwind", 1},      {"rally", 1}}));
-  EXPECT_EQ(p.deck.size(), 37u);
+                {"clear_mind", 1},     {"shield_bash", 1},   {"whirlwind", 1},      {"rally", 1},
+                {"temper", 1}}));
+  EXPECT_EQ(p.deck.size(), 38u);
 }
 
 /// Plays `n` battles of an encounter with the random policy; every submit must be accepted.
@@ -2416,9 +2461,9 @@ TEST(StarterPack, EveryItemHasATest) {
                     "footwork",       "spiked_armor",    "iron_skin",      "battle_fury",     "blood_oath",
                     "steel_resolve",  "deep_breath",     "dazed",          "doubt",           "regroup",
                     "salvage",        "unearth",         "survey",         "armory",          "clear_mind",
-                    "shield_bash",    "whirlwind",       "rally"}));
-  // twin_strike, venom_dart, blood_strike, shield_wall, brace, whirlwind
-  EXPECT_EQ(upgrades.size(), 6u);
+                    "shield_bash",    "whirlwind",       "rally",          "temper"}));
+  // twin_strike, venom_dart, blood_strike, shield_wall, brace, whirlwind, temper
+  EXPECT_EQ(upgrades.size(), 7u);
   EXPECT_EQ(ids_of(c.enemies), sorted({"gnasher", "sludge", "cultist", "spiker", "bog_toad", "imp", "witch",
                                        "leech", "sentry", "golem", "warlord"}));
   EXPECT_EQ(ids_of(c.statuses),

@@ -2,9 +2,11 @@
 // joins by adding its adapter to RuleSets. N battles per encounter: $BATTLECORE_SWEEP_BATTLES
 // (`make sweep` sets it high), 3 by default.
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -87,38 +89,68 @@ TEST(DeckbuilderSweep, SnapshotsTakenAtEveryEventRestoreToAnEqualBattle) {
   std::cout << "[ sweep    ] deckbuilder snapshots at every event: " << played << " battles\n";
 }
 
+/// A battle of the starter pack's W1 started from a scenario with these `piles`.
+deckbuilder::Battle w1_scenario(const nlohmann::json& piles) {
+  nlohmann::json scenario = {{"format", "battlecore-scenario"},
+                             {"format_version", 1},
+                             {"rules", "deckbuilder"},
+                             {"encounter", "w1"},
+                             {"seed", 1}};
+  scenario.update(piles);
+  content::Diagnostics diags;
+  const auto doc = content::parse_json_text("scenario.json", scenario.dump(), diags);
+  if (!doc) throw std::runtime_error(diags.to_string());
+  auto started = deckbuilder::start_scenario(starter(), *doc);
+  if (!started.ok()) throw std::runtime_error(started.error().to_string());
+  return std::move(started).value();
+}
+
+/// The invariants of the step from `before` to `after` report `what`.
+void expect_reported(const deckbuilder::Battle& before, const deckbuilder::Battle& after,
+                     const std::string& what) {
+  const std::vector<std::string> found = sim::DeckbuilderRules::invariants(before, after);
+  EXPECT_TRUE(std::any_of(found.begin(), found.end(), [&](const std::string& m) {
+    return m.find(what) != std::string::npos;
+  })) << what;
+}
+
 // A scry's choice of the draw pile's top cards holds what the rules give it: as many cards as it
 // has picks left, known in order, and it may be skipped. The invariants report a state that does
 // not.
 TEST(DeckbuilderInvariants, AScryChoiceTheRulesNeverPoseIsReported) {
-  const nlohmann::json scenario = {{"format", "battlecore-scenario"},
-                                   {"format_version", 1},
-                                   {"rules", "deckbuilder"},
-                                   {"encounter", "w1"},
-                                   {"seed", 1},
-                                   {"hand", {"survey"}},
-                                   {"draw_pile", {"strike", "defend", "bash"}}};
-  content::Diagnostics diags;
-  const auto doc = content::parse_json_text("scenario.json", scenario.dump(), diags);
-  ASSERT_TRUE(doc.has_value()) << diags.to_string();
-  auto started = deckbuilder::start_scenario(starter(), *doc);
-  ASSERT_TRUE(started.ok()) << started.error().to_string();
-  deckbuilder::Battle b = std::move(started).value();
+  deckbuilder::Battle b = w1_scenario({{"hand", {"survey"}}, {"draw_pile", {"strike", "defend", "bash"}}});
   ASSERT_TRUE(b.submit(deckbuilder::Action::play(b.state().hand()[0])).ok());
   ASSERT_EQ(b.state().choice.kind, deckbuilder::PendingChoice::Kind::DiscardFromDrawTop);
   EXPECT_TRUE(sim::DeckbuilderRules::invariants(b, b).empty());
-  const auto reported = [&](const deckbuilder::Battle& broken, const std::string& what) {
-    const std::vector<std::string> found = sim::DeckbuilderRules::invariants(b, broken);
-    EXPECT_TRUE(std::any_of(found.begin(), found.end(), [&](const std::string& m) {
-      return m.find(what) != std::string::npos;
-    })) << what;
-  };
   deckbuilder::Battle unseen = b;
   deckbuilder::Battle::Access::of(unseen).s.forget_draw_pile_top();
-  reported(unseen, "a scry offers 3 cards, but the draw pile holds 3, 0 of them known in order");
+  expect_reported(b, unseen, "a scry offers 3 cards, but the draw pile holds 3, 0 of them known in order");
   deckbuilder::Battle unskippable = b;
   deckbuilder::Battle::Access::of(unskippable).s.choice.skippable = false;
-  reported(unskippable, "a choice of cards of kind discard_from_draw_top is not skippable");
+  expect_reported(b, unskippable, "a choice of cards of kind discard_from_draw_top is not skippable");
+}
+
+// A card's definition changes only to its upgrade, with a CardUpgraded event: Temper's upgrade
+// passes; a card changed to another, or upgraded with no event, is reported.
+TEST(DeckbuilderInvariants, ACardChangesOnlyToItsUpgradeWithItsEvent) {
+  const deckbuilder::Battle before = w1_scenario({{"hand", {"temper", "brace", "strike"}}});
+  const deckbuilder::CardRef brace = before.state().hand()[1];
+  deckbuilder::Battle after = before;
+  ASSERT_TRUE(after.submit(deckbuilder::Action::play(after.state().hand()[0])).ok());
+  ASSERT_TRUE(after.is_waiting_for_choice());
+  ASSERT_TRUE(after.submit(deckbuilder::Action::choose(0)).ok());
+  const deckbuilder::Catalog& c = *starter();
+  ASSERT_EQ(after.state().cards[brace].def, *c.cards[*c.find_card("brace")].upgrade);
+  EXPECT_EQ(sim::DeckbuilderRules::invariants(before, after), std::vector<std::string>{});
+  deckbuilder::Battle other = after;
+  deckbuilder::Battle::Access::of(other).s.cards[brace].def = *c.find_card("strike");
+  deckbuilder::refresh_listing(deckbuilder::Battle::Access::of(other).s.cards[brace], c);
+  expect_reported(before, other, fmt::format("card {} changed from definition", brace));
+  expect_reported(before, other, "which is not its upgrade");
+  deckbuilder::Battle silent = before;
+  deckbuilder::Battle::Access::of(silent).s.cards[brace].def = after.state().cards[brace].def;
+  deckbuilder::refresh_listing(deckbuilder::Battle::Access::of(silent).s.cards[brace], c);
+  expect_reported(before, silent, "with no CardUpgraded event");
 }
 
 TEST(ClashSweep, AResetupWithAListedDeckBuildsTheDeckAgainWithoutBreakingAnInvariant) {

@@ -156,7 +156,8 @@ struct EffectFrame {
 struct PendingChoice {
   /// Options: one of the choice op's options. The others: cards of the pile choice_source_pile
   /// names (BattleState::choice_cards), one decision per card, each going to the pile
-  /// choice_destination_pile names.
+  /// choice_destination_pile names, or, for the Upgrade kinds (choice_upgrades), upgraded where
+  /// it lies.
   enum class Kind : std::uint8_t {
     None,
     Options,
@@ -167,7 +168,10 @@ struct PendingChoice {
     PutInHandFromDiscard,
     PutInHandFromExhaust,
     DiscardFromDrawTop,
-    PutInHandFromDraw
+    PutInHandFromDraw,
+    UpgradeInHand,
+    UpgradeInDraw,
+    UpgradeInDiscard
   };
   Kind kind = Kind::None;
   bool skippable = false;
@@ -182,7 +186,7 @@ struct PendingChoice {
 };
 
 /// The names of PendingChoice::Kind, in its order: snapshots and ChoiceOffered events use them.
-inline constexpr std::array<std::string_view, 10> kChoiceKindNames = {"none",
+inline constexpr std::array<std::string_view, 13> kChoiceKindNames = {"none",
                                                                       "options",
                                                                       "discard_from_hand",
                                                                       "exhaust_from_hand",
@@ -191,11 +195,15 @@ inline constexpr std::array<std::string_view, 10> kChoiceKindNames = {"none",
                                                                       "put_in_hand_from_discard",
                                                                       "put_in_hand_from_exhaust",
                                                                       "discard_from_draw_top",
-                                                                      "put_in_hand_from_draw"};
-static_assert(static_cast<std::size_t>(PendingChoice::Kind::PutInHandFromDraw) + 1 == kChoiceKindNames.size(),
+                                                                      "put_in_hand_from_draw",
+                                                                      "upgrade_in_hand",
+                                                                      "upgrade_in_draw",
+                                                                      "upgrade_in_discard"};
+static_assert(static_cast<std::size_t>(PendingChoice::Kind::UpgradeInDiscard) + 1 == kChoiceKindNames.size(),
               "a name for every kind of choice");
 /// For each PendingChoice::Kind, in its order: the pile a choice of cards picks from and the pile a
-/// picked card goes to (Pile::None for no choice and a choice of options).
+/// picked card goes to (Pile::None for no choice, a choice of options and the cards an upgrade
+/// leaves where they lie).
 struct ChoicePiles {
   Pile from = Pile::None;
   Pile to = Pile::None;
@@ -210,7 +218,10 @@ inline constexpr std::array<ChoicePiles, kChoiceKindNames.size()> kChoicePiles =
      {Pile::Discard, Pile::Hand},
      {Pile::Exhaust, Pile::Hand},
      {Pile::Draw, Pile::Discard},
-     {Pile::Draw, Pile::Hand}}};
+     {Pile::Draw, Pile::Hand},
+     {Pile::Hand, Pile::None},
+     {Pile::Draw, Pile::None},
+     {Pile::Discard, Pile::None}}};
 constexpr Pile choice_source_pile(PendingChoice::Kind kind) {
   return kChoicePiles[static_cast<std::size_t>(kind)].from;
 }
@@ -221,6 +232,16 @@ constexpr Pile choice_destination_pile(PendingChoice::Kind kind) {
 /// discard (scry), of which the player discards any number, none included.
 constexpr bool choice_of_cards_skippable(PendingChoice::Kind kind) {
   return kind == PendingChoice::Kind::DiscardFromDrawTop;
+}
+/// Whether a choice of cards of `kind` upgrades the picked card where it lies (the upgrade op)
+/// rather than moving it: it offers only cards that have an upgrade (CardDef::upgrade).
+constexpr bool choice_upgrades(PendingChoice::Kind kind) {
+  return kind >= PendingChoice::Kind::UpgradeInHand;
+}
+/// Whether a choice of cards of `kind` offers every card of the draw pile, listed in the order of
+/// the instances (BattleState::draw_places_by_card), not in the order they lie in.
+constexpr bool choice_of_whole_draw_pile(PendingChoice::Kind kind) {
+  return kind == PendingChoice::Kind::PutInHandFromDraw || kind == PendingChoice::Kind::UpgradeInDraw;
 }
 
 /// A card whose play has begun and not yet finished (its effect may be paused on a Choice).
@@ -412,25 +433,29 @@ struct BattleState {
   /// the hand's cards but the one being played, in hand order; every card of the discard or
   /// exhaust pile (the card being played is not there yet), bottom first; the draw pile's top
   /// cards a scry looks at, top first; or, for a choice of any draw pile card
-  /// (PutInHandFromDraw), every card there in the order of the instances (draw_places_by_card).
-  /// Only those `filter` takes (their types read in `c`). Their count. None while the choice's
+  /// (choice_of_whole_draw_pile), every card there in the order of the instances
+  /// (draw_places_by_card). Only those `filter` takes (their types read in `c`), and for an
+  /// upgrade (choice_upgrades) only those with an upgrade. Their count. None while the choice's
   /// destination is the hand and the hand is full.
   std::size_t choice_cards(PendingChoice::Kind kind, CardFilter filter, const Catalog& c,
                            std::array<std::uint8_t, kMaxCards>& out) const {
     if (choice_destination_pile(kind) == Pile::Hand && hand_full()) return 0;
     std::size_t n = 0;
-    if (kind == PendingChoice::Kind::PutInHandFromDraw) {
+    if (choice_of_whole_draw_pile(kind)) {
       n = draw_places_by_card(out);
     } else {
       const std::span<const CardRef> pile = choice_pile(kind);
       for (std::size_t i = 0; i < pile.size(); ++i)
         if (pile[i] != playing.card) out[n++] = static_cast<std::uint8_t>(i);
     }
-    if (filter == kAnyCard) return n;
+    const bool upgrades = choice_upgrades(kind);
+    if (filter == kAnyCard && !upgrades) return n;
     const std::span<const CardRef> pile = choice_pile(kind);
     std::size_t kept = 0;
-    for (std::size_t k = 0; k < n; ++k)
-      if (card_filter_takes(filter, c.cards[cards[pile[out[k]]].def].type)) out[kept++] = out[k];
+    for (std::size_t k = 0; k < n; ++k) {
+      const CardDef& def = c.cards[cards[pile[out[k]]].def];
+      if (card_filter_takes(filter, def.type) && (!upgrades || def.upgrade)) out[kept++] = out[k];
+    }
     return kept;
   }
   /// The cards the choice of cards waiting now offers (choice_cards of its kind and filter).

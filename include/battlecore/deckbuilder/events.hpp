@@ -61,8 +61,9 @@ enum class EventType : std::uint8_t {
   BattleRewardSkipped,
   LimitReached,  ///< amount: the Limit met, extra: its size, subject: what was not added (card id,
                  ///< status, hook or block), target: the unit (a status) or the owner (a hook)
+  CardUpgraded,  ///< subject: card instance, value: card id now (the upgrade), amount: card id before
 };
-inline constexpr std::size_t kEventTypeCount = static_cast<std::size_t>(EventType::LimitReached) + 1;
+inline constexpr std::size_t kEventTypeCount = static_cast<std::size_t>(EventType::CardUpgraded) + 1;
 std::string_view event_type_name(EventType t);
 
 /// A limit of the battle state that an effect met (LimitReached): what it would have added was not.

@@ -85,7 +85,7 @@ inline void chosen_cards_to_pile(OpContext& ctx, const Op& op, PendingChoice::Ki
     const std::uint8_t pick = eligible[op.mode == kModeRandom && left > 1
                                            ? s.rng[Stream::Effects].below(static_cast<std::uint32_t>(left))
                                            : 0];
-    move_picked_card(ctx.x, choice_source_pile(choice), pick, choice_destination_pile(choice));
+    take_picked_card(ctx.x, choice, pick);
   }
 }
 
