@@ -236,7 +236,8 @@ constexpr bool choice_of_cards_skippable(PendingChoice::Kind kind) {
 /// Whether a choice of cards of `kind` upgrades the picked card where it lies (the upgrade op)
 /// rather than moving it: it offers only cards that have an upgrade (CardDef::upgrade).
 constexpr bool choice_upgrades(PendingChoice::Kind kind) {
-  return kind >= PendingChoice::Kind::UpgradeInHand;
+  return kind == PendingChoice::Kind::UpgradeInHand || kind == PendingChoice::Kind::UpgradeInDraw ||
+         kind == PendingChoice::Kind::UpgradeInDiscard;
 }
 /// Whether a choice of cards of `kind` offers every card of the draw pile, listed in the order of
 /// the instances (BattleState::draw_places_by_card), not in the order they lie in.

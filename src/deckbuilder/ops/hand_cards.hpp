@@ -1,10 +1,11 @@
 #pragma once
-// What discard, exhaust, put_on_draw_pile and put_in_hand share: N cards of the hand (or, for
-// put_on_draw_pile, of the discard pile; for put_in_hand, of the discard, exhaust or draw pile) leave
-// for a pile, chosen by the player (a Choice of cards, one decision per card) or at random
+// What discard, exhaust, put_on_draw_pile, put_in_hand and upgrade share: N cards of the hand (or,
+// for put_on_draw_pile, of the discard pile; for put_in_hand, of the discard, exhaust or draw pile;
+// for upgrade, of the hand, draw or discard pile) leave for a pile, or for upgrade are upgraded
+// where they lie, chosen by the player (a Choice of cards, one decision per card) or at random
 // (effects stream), or all of them in the order a Choice lists them; only cards of the types
-// the op names in "card_type", when it names any. The card being played is never among them.
-// Cards going to the hand stop when it is full.
+// the op names in "card_type", when it names any (and for upgrade, only cards with an upgrade).
+// The card being played is never among them. Cards going to the hand stop when it is full.
 
 #include <algorithm>
 #include <array>
@@ -68,8 +69,9 @@ inline void offer_cards(OpContext& ctx, PendingChoice::Kind choice, std::uint8_t
 }
 
 /// The cards of `choice`'s source pile that the op's filter takes go to its destination
-/// (choice_source_pile, choice_destination_pile). Mode all moves as many cards as it finds
-/// when it begins, each time the first one a Choice would list them in.
+/// (choice_source_pile, choice_destination_pile), or are upgraded (choice_upgrades:
+/// take_picked_card). Mode all takes as many cards as it finds when it begins, each time the
+/// first one a Choice would list them in.
 inline void chosen_cards_to_pile(OpContext& ctx, const Op& op, PendingChoice::Kind choice) {
   BattleState& s = ctx.x.s;
   const auto filter = static_cast<CardFilter>(op.times);
