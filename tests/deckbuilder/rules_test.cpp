@@ -32,6 +32,7 @@
 #include "battlecore/deckbuilder/view.hpp"
 #include "battlecore/sim/simulate.hpp"
 #include "deckbuilder/mechanics.hpp"
+#include "support/deckbuilder_scenario.hpp"
 #include "support/starter_pack.hpp"
 
 namespace battlecore::deckbuilder {
@@ -2314,18 +2315,7 @@ TEST(DeckbuilderRulesHandOps, PutOnDrawPileFromTheDiscardPileOffersItsCards) {
 /// A battle of encounter "e" of `catalog` started from a scenario whose piles and rules are the
 /// members of `piles` (seed 1).
 Battle scenario_battle(const std::shared_ptr<const Catalog>& catalog, const nlohmann::json& piles) {
-  nlohmann::json scenario = {{"format", "battlecore-scenario"},
-                             {"format_version", 1},
-                             {"rules", "deckbuilder"},
-                             {"encounter", "e"},
-                             {"seed", 1}};
-  scenario.update(piles);
-  content::Diagnostics diags;
-  const auto doc = content::parse_json_text("s.json", scenario.dump(), diags);
-  if (!doc) throw std::runtime_error(diags.to_string());
-  auto started = start_scenario(catalog, *doc);
-  if (!started.ok()) throw std::runtime_error(started.error().to_string());
-  return std::move(started).value();
+  return test::scenario_battle_of(catalog, "e", piles);
 }
 
 // The largest choice of cards: every card of the battle but the one being played, in the discard

@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -16,6 +15,7 @@
 #include "battlecore/sim/party_rules.hpp"
 #include "deckbuilder/mechanics.hpp"
 #include "support/clash_pack.hpp"
+#include "support/deckbuilder_scenario.hpp"
 #include "support/starter_pack.hpp"
 #include "support/sweep.hpp"
 
@@ -91,18 +91,7 @@ TEST(DeckbuilderSweep, SnapshotsTakenAtEveryEventRestoreToAnEqualBattle) {
 
 /// A battle of the starter pack's W1 started from a scenario with these `piles`.
 deckbuilder::Battle w1_scenario(const nlohmann::json& piles) {
-  nlohmann::json scenario = {{"format", "battlecore-scenario"},
-                             {"format_version", 1},
-                             {"rules", "deckbuilder"},
-                             {"encounter", "w1"},
-                             {"seed", 1}};
-  scenario.update(piles);
-  content::Diagnostics diags;
-  const auto doc = content::parse_json_text("scenario.json", scenario.dump(), diags);
-  if (!doc) throw std::runtime_error(diags.to_string());
-  auto started = deckbuilder::start_scenario(starter(), *doc);
-  if (!started.ok()) throw std::runtime_error(started.error().to_string());
-  return std::move(started).value();
+  return scenario_battle_of(starter(), "w1", piles);
 }
 
 /// The invariants of the step from `before` to `after` report `what`.
